@@ -1,0 +1,58 @@
+// swift-tools-version:6.0
+import Foundation
+import PackageDescription
+
+/// Fuzz targets are only added when `ONAIR_FUZZ=1` is set (see scripts/fuzz.sh): they are
+/// executables whose `main` comes from libFuzzer, so they link only with `-sanitize=fuzzer`.
+let fuzzing = ProcessInfo.processInfo.environment["ONAIR_FUZZ"] == "1"
+
+var targets: [Target] = [
+    .target(name: "OnAirCore"),
+    .target(name: "OnAirBitstream", dependencies: ["OnAirCore"]),
+    .systemLibrary(
+        name: "CFFmpeg",
+        pkgConfig: "libavdevice",
+        providers: [.apt(["libavcodec-dev", "libavformat-dev", "libavutil-dev", "libswscale-dev",
+                          "libswresample-dev", "libavdevice-dev", "libavfilter-dev"])]
+    ),
+    .target(name: "OnAirFFmpeg", dependencies: ["OnAirCore", "OnAirBitstream", "CFFmpeg"]),
+    .target(name: "OnAirApple", dependencies: ["OnAirCore", "OnAirBitstream"]),
+    .target(
+        name: "OnAir",
+        dependencies: [
+            "OnAirCore", "OnAirBitstream",
+            .target(name: "OnAirFFmpeg", condition: .when(platforms: [.linux])),
+            .target(name: "OnAirApple", condition: .when(platforms: [.macOS, .iOS])),
+        ]
+    ),
+    .executableTarget(name: "onair", dependencies: ["OnAir"]),
+    .target(name: "OnAirTestSupport", path: "Tests/OnAirTestSupport"),
+    .testTarget(name: "OnAirBitstreamTests", dependencies: ["OnAirBitstream", "OnAirTestSupport"]),
+    .testTarget(name: "OnAirFFmpegTests", dependencies: ["OnAirFFmpeg", "OnAirTestSupport"]),
+    .testTarget(name: "OnAirTests", dependencies: ["OnAir", "OnAirTestSupport"]),
+    .testTarget(name: "OnAirCLITests", dependencies: ["OnAir", "onair", "OnAirTestSupport"]),
+]
+
+if fuzzing {
+    for name in ["FuzzAnnexB", "FuzzH264Parameters", "FuzzAVCC", "FuzzADTS", "FuzzAudioSpecificConfig"] {
+        targets.append(.executableTarget(
+            name: name,
+            dependencies: ["OnAirBitstream"],
+            path: "Fuzz/\(name)",
+            swiftSettings: [.unsafeFlags(["-parse-as-library"])]
+        ))
+    }
+}
+
+let package = Package(
+    name: "OnAir",
+    platforms: [.macOS(.v13), .iOS(.v16)],
+    products: [
+        .library(name: "OnAir", targets: ["OnAir"]),
+        .library(name: "OnAirCore", targets: ["OnAirCore"]),
+        .library(name: "OnAirBitstream", targets: ["OnAirBitstream"]),
+        .executable(name: "onair", targets: ["onair"]),
+    ],
+    targets: targets,
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,56 @@
+// The FFmpeg headers OnAir uses, plus static inline wrappers for the macros Swift cannot import.
+#ifndef ONAIR_CFFMPEG_SHIM_H
+#define ONAIR_CFFMPEG_SHIM_H
+
+#include <libavcodec/avcodec.h>
+#include <libavcodec/bsf.h>
+#include <libavdevice/avdevice.h>
+#include <libavformat/avformat.h>
+#include <libavutil/avutil.h>
+#include <libavutil/channel_layout.h>
+#include <libavutil/error.h>
+#include <libavutil/hwcontext.h>
+#include <libavutil/imgutils.h>
+#include <libavutil/opt.h>
+#include <libavutil/pixdesc.h>
+#include <libavutil/samplefmt.h>
+#include <libswresample/swresample.h>
+#include <libswscale/swscale.h>
+
+/// AVERROR(e) for a POSIX errno value.
+static inline int onair_averror(int posixError) { return AVERROR(posixError); }
+/// AVERROR(EAGAIN): the codec wants more input or has output pending.
+static inline int onair_averror_eagain(void) { return AVERROR(EAGAIN); }
+/// AVERROR_EOF: end of stream.
+static inline int onair_averror_eof(void) { return AVERROR_EOF; }
+/// AVERROR_ENCODER_NOT_FOUND.
+static inline int onair_averror_encoder_not_found(void) { return AVERROR_ENCODER_NOT_FOUND; }
+/// AVERROR_INVALIDDATA.
+static inline int onair_averror_invaliddata(void) { return AVERROR_INVALIDDATA; }
+/// AV_NOPTS_VALUE: "no timestamp".
+static inline int64_t onair_nopts_value(void) { return AV_NOPTS_VALUE; }
+/// AV_TIME_BASE as a rational (microseconds).
+static inline AVRational onair_time_base_q(void) { return (AVRational){1, AV_TIME_BASE}; }
+
+/// FFmpeg's own message for an error code (what av_err2str gives), written into buf.
+static inline const char *onair_err2str(int errnum, char *buf, size_t size) {
+    av_strerror(errnum, buf, size);
+    return buf;
+}
+
+/// Default channel layout for a channel count (AV_CHANNEL_LAYOUT_* constants are macros).
+static inline void onair_default_channel_layout(AVChannelLayout *layout, int channels) {
+    av_channel_layout_default(layout, channels);
+}
+static inline AVChannelLayout onair_channel_layout_mono(void) { return (AVChannelLayout)AV_CHANNEL_LAYOUT_MONO; }
+static inline AVChannelLayout onair_channel_layout_stereo(void) { return (AVChannelLayout)AV_CHANNEL_LAYOUT_STEREO; }
+static inline AVChannelLayout onair_channel_layout_5point1(void) { return (AVChannelLayout)AV_CHANNEL_LAYOUT_5POINT1; }
+static inline AVChannelLayout onair_channel_layout_7point1(void) { return (AVChannelLayout)AV_CHANNEL_LAYOUT_7POINT1; }
+
+/// AV_PKT_FLAG_KEY, AV_CODEC_FLAG_GLOBAL_HEADER, AVFMT_GLOBALHEADER and AVFMT_NOFILE as ints.
+static inline int onair_pkt_flag_key(void) { return AV_PKT_FLAG_KEY; }
+static inline int onair_codec_flag_global_header(void) { return AV_CODEC_FLAG_GLOBAL_HEADER; }
+static inline int onair_fmt_globalheader(void) { return AVFMT_GLOBALHEADER; }
+static inline int onair_fmt_nofile(void) { return AVFMT_NOFILE; }
+
+#endif

@@ -1,0 +1,2 @@
+@_exported import OnAirBitstream
+@_exported import OnAirCore

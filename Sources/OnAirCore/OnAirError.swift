@@ -1,0 +1,4 @@
+/// An error that names what went wrong in words a user can act on.
+///
+/// Every module's typed errors conform, so the command-line tool can print one line for any failure.
+public protocol OnAirError: Error, CustomStringConvertible, Sendable {}

@@ -1,0 +1,2 @@
+import OnAir
+print("onair")

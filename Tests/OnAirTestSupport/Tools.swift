@@ -1,0 +1,96 @@
+import Foundation
+
+/// What a finished child process printed and returned.
+public struct ProcessResult: Sendable {
+    public var status: Int32
+    public var stdout: Data
+    public var stderr: String
+    public var stdoutText: String { String(decoding: stdout, as: UTF8.self) }
+}
+
+/// Runs command-line tools (ffmpeg, ffprobe, the built `onair`) for tests and makes test media.
+public enum Tools {
+    /// Runs `executable` (a path, or a name looked up on PATH) with `arguments` and waits for it.
+    @discardableResult
+    public static func run(_ executable: String, _ arguments: [String], stdin: Data? = nil) throws -> ProcessResult {
+        let process = Process()
+        if executable.contains("/") {
+            process.executableURL = URL(fileURLWithPath: executable)
+            process.arguments = arguments
+        } else {
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = [executable] + arguments
+        }
+        let outPipe = Pipe(), errPipe = Pipe()
+        process.standardOutput = outPipe
+        process.standardError = errPipe
+        let inPipe = Pipe()
+        process.standardInput = stdin == nil ? FileHandle.nullDevice : inPipe
+        try process.run()
+        if let stdin {
+            inPipe.fileHandleForWriting.write(stdin)
+            try? inPipe.fileHandleForWriting.close()
+        }
+        // Read both pipes concurrently so a chatty child cannot block on a full pipe.
+        nonisolated(unsafe) var errData = Data()
+        let group = DispatchGroup()
+        group.enter()
+        DispatchQueue.global().async {
+            errData = errPipe.fileHandleForReading.readDataToEndOfFile()
+            group.leave()
+        }
+        let outData = outPipe.fileHandleForReading.readDataToEndOfFile()
+        group.wait()
+        process.waitUntilExit()
+        return ProcessResult(status: process.terminationStatus, stdout: outData,
+                             stderr: String(decoding: errData, as: UTF8.self))
+    }
+
+    /// Runs ffmpeg quietly with `arguments`, throwing with ffmpeg's message when it fails.
+    public static func ffmpeg(_ arguments: [String]) throws {
+        let result = try run("ffmpeg", ["-hide_banner", "-nostdin", "-loglevel", "error", "-y"] + arguments)
+        guard result.status == 0 else { throw ToolError.failed("ffmpeg \(arguments.joined(separator: " ")): \(result.stderr)") }
+    }
+
+    /// Runs ffprobe with `arguments` plus JSON output and returns the parsed JSON object.
+    public static func ffprobeJSON(_ arguments: [String]) throws -> [String: Any] {
+        let result = try run("ffprobe", ["-v", "error", "-of", "json"] + arguments)
+        guard result.status == 0 else { throw ToolError.failed("ffprobe: \(result.stderr)") }
+        guard let object = try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any] else {
+            throw ToolError.failed("ffprobe printed no JSON object")
+        }
+        return object
+    }
+
+    /// A fresh, empty temporary directory for one test.
+    public static func temporaryDirectory(_ label: String = "onair-test") throws -> URL {
+        let url = FileManager.default.temporaryDirectory
+            .appendingPathComponent("\(label)-\(UUID().uuidString.prefix(8))", isDirectory: true)
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    /// The package's root directory (found from this source file's location).
+    public static var packageRoot: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    }
+
+    /// The path of the built `onair` executable next to the test bundle.
+    public static var onairExecutable: String {
+        var dir = Bundle.main.bundleURL
+        for _ in 0..<4 {
+            let candidate = dir.appendingPathComponent("onair").path
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+            dir.deleteLastPathComponent()
+        }
+        return packageRoot.appendingPathComponent(".build/debug/onair").path
+    }
+}
+
+/// A test tool failed.
+public enum ToolError: Error, CustomStringConvertible {
+    case failed(String)
+    public var description: String {
+        switch self { case .failed(let message): return message }
+    }
+}
