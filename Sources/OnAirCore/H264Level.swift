@@ -1,0 +1,93 @@
+/// An H.264 level with its limits from Table A-1 of ISO/IEC 14496-10.
+public enum H264Level: Int, Sendable, Codable, Hashable, CaseIterable, Comparable, CustomStringConvertible {
+    case l1 = 10, l1_1 = 11, l1_2 = 12, l1_3 = 13
+    case l2 = 20, l2_1 = 21, l2_2 = 22
+    case l3 = 30, l3_1 = 31, l3_2 = 32
+    case l4 = 40, l4_1 = 41, l4_2 = 42
+    case l5 = 50, l5_1 = 51, l5_2 = 52
+    case l6 = 60, l6_1 = 61, l6_2 = 62
+
+    /// `level_idc` as written in the SPS (ten times the level number).
+    public var levelIDC: Int { rawValue }
+
+    /// The level as text, e.g. "3.1".
+    public var description: String { "\(rawValue / 10).\(rawValue % 10)" }
+
+    public static func < (lhs: H264Level, rhs: H264Level) -> Bool { lhs.rawValue < rhs.rawValue }
+
+    /// Table A-1 limits: macroblocks per second, frame size in macroblocks, bit rate and CPB size
+    /// in units of 1000 bits for Baseline/Main (multiply by `H264Profile.bitRateFactor` for High).
+    public var limits: (maxMBPS: Int, maxFS: Int, maxBR: Int, maxCPB: Int) {
+        switch self {
+        case .l1: return (1_485, 99, 64, 175)
+        case .l1_1: return (3_000, 396, 192, 500)
+        case .l1_2: return (6_000, 396, 384, 1_000)
+        case .l1_3: return (11_880, 396, 768, 2_000)
+        case .l2: return (11_880, 396, 2_000, 2_000)
+        case .l2_1: return (19_800, 792, 4_000, 4_000)
+        case .l2_2: return (20_250, 1_620, 4_000, 4_000)
+        case .l3: return (40_500, 1_620, 10_000, 10_000)
+        case .l3_1: return (108_000, 3_600, 14_000, 14_000)
+        case .l3_2: return (216_000, 5_120, 20_000, 20_000)
+        case .l4: return (245_760, 8_192, 20_000, 25_000)
+        case .l4_1: return (245_760, 8_192, 50_000, 62_500)
+        case .l4_2: return (522_240, 8_704, 50_000, 62_500)
+        case .l5: return (589_824, 22_080, 135_000, 135_000)
+        case .l5_1: return (983_040, 36_864, 240_000, 240_000)
+        case .l5_2: return (2_073_600, 36_864, 240_000, 240_000)
+        case .l6: return (4_177_920, 139_264, 240_000, 240_000)
+        case .l6_1: return (8_355_840, 139_264, 480_000, 480_000)
+        case .l6_2: return (16_711_680, 139_264, 800_000, 800_000)
+        }
+    }
+
+    /// The largest bit rate in bits/s this level allows for `profile`.
+    public func maxBitRate(for profile: H264Profile) -> Int {
+        Int(Double(limits.maxBR) * 1000 * profile.bitRateFactor)
+    }
+
+    /// The largest coded picture buffer in bits this level allows for `profile`.
+    public func maxBufferBits(for profile: H264Profile) -> Int {
+        Int(Double(limits.maxCPB) * 1000 * profile.bitRateFactor)
+    }
+
+    /// Why `settings` (size, frame rate, bit rates, buffer) exceed this level for `profile`, or nil.
+    public func violation(of settings: VideoEncoderSettings, profile: H264Profile) -> SettingsError? {
+        let mbWidth = (settings.width + 15) / 16, mbHeight = (settings.height + 15) / 16
+        let frameSize = mbWidth * mbHeight
+        let (maxMBPS, maxFS, _, _) = limits
+        // A.3.1 (f)/(g): each dimension is at most sqrt(8 × MaxFS) macroblocks.
+        let maxSide = Int(Double(8 * maxFS).squareRoot())
+        if frameSize > maxFS || mbWidth > maxSide || mbHeight > maxSide {
+            return SettingsError(field: "width×height", value: "\(settings.width)×\(settings.height) (\(frameSize) macroblocks)",
+                                 allowed: "≤ \(maxFS) macroblocks, ≤ \(maxSide) macroblocks per side at level \(self)")
+        }
+        let mbps = Double(frameSize) * settings.expectedFrameRate
+        if mbps > Double(maxMBPS) {
+            let maxRate = Double(maxMBPS) / Double(frameSize)
+            return SettingsError(field: "expectedFrameRate", value: "\(settings.expectedFrameRate)",
+                                 allowed: "≤ \((maxRate * 100).rounded(.down) / 100) fps at \(settings.width)×\(settings.height) for level \(self) (\(maxMBPS) macroblocks/s)")
+        }
+        let maxBR = maxBitRate(for: profile)
+        if settings.averageBitRate > maxBR {
+            return SettingsError(field: "averageBitRate", value: "\(settings.averageBitRate)",
+                                 allowed: "≤ \(maxBR) bits/s for \(profile) level \(self)")
+        }
+        for (index, limit) in settings.dataRateLimits.enumerated() {
+            if limit.bitsPerSecond > Double(maxBR) {
+                return SettingsError(field: "dataRateLimits[\(index)]", value: "\(Int(limit.bitsPerSecond)) bits/s",
+                                     allowed: "≤ \(maxBR) bits/s for \(profile) level \(self)")
+            }
+            if limit.bytes * 8 > maxBufferBits(for: profile) {
+                return SettingsError(field: "dataRateLimits[\(index)].bytes", value: "\(limit.bytes)",
+                                     allowed: "≤ \(maxBufferBits(for: profile) / 8) bytes (MaxCPB) for \(profile) level \(self)")
+            }
+        }
+        return nil
+    }
+
+    /// The lowest level whose limits hold `settings` at `settings.profileLevel.profile`, or nil if none does.
+    public static func smallest(fitting settings: VideoEncoderSettings) -> H264Level? {
+        allCases.first { $0.violation(of: settings, profile: settings.profileLevel.profile) == nil }
+    }
+}

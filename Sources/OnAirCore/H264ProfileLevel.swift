@@ -1,0 +1,18 @@
+/// An H.264 profile plus a fixed level, or `nil` level for the smallest that fits (VideoToolbox's `_AutoLevel`).
+public struct H264ProfileLevel: Sendable, Hashable, Codable, CustomStringConvertible {
+    /// The profile.
+    public var profile: H264Profile
+    /// The level, or nil to pick the smallest one that fits the settings.
+    public var level: H264Level?
+
+    /// Creates a profile/level pair; a nil level means automatic.
+    public init(_ profile: H264Profile, _ level: H264Level? = nil) {
+        self.profile = profile
+        self.level = level
+    }
+
+    /// `profile` at the smallest level that fits.
+    public static func auto(_ profile: H264Profile) -> H264ProfileLevel { H264ProfileLevel(profile, nil) }
+
+    public var description: String { "\(profile)@\(level.map { "\($0)" } ?? "auto")" }
+}
