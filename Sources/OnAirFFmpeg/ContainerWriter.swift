@@ -1,0 +1,175 @@
+import CFFmpeg
+import OnAirCore
+
+/// Writes compressed H.264 and AAC into a container (MP4, MOV, MPEG-TS, FLV, …) with libavformat.
+///
+/// The caller hands over packets already in the container's bitstream form (AVCC for MP4/MOV/FLV,
+/// Annex-B for MPEG-TS) with timestamps from the capture clock; the writer rescales them to the
+/// container's time base. Use it from one thread at a time; `finish()` writes the trailer.
+public final class ContainerWriter {
+    /// One stream to create in the container.
+    public struct Track: Sendable {
+        /// Video or audio.
+        public var mediaType: MediaType
+        /// The codec of the packets.
+        public var codec: MediaCodec
+        /// Out-of-band configuration: avcC for H.264, AudioSpecificConfig for AAC (may be empty).
+        public var extradata: [UInt8]
+        /// Video size (ignored for audio).
+        public var width: Int, height: Int
+        /// Nominal frame rate, used as a hint by some containers (0 when unknown).
+        public var frameRate: Double
+        /// Audio sample rate and channels (ignored for video).
+        public var sampleRate: Int, channels: Int
+        /// Average bitrate in bits per second, written where the container records it (0 when unknown).
+        public var bitRate: Int
+
+        /// Describes a video track.
+        public static func video(_ codec: MediaCodec = .h264, width: Int, height: Int, frameRate: Double,
+                                 extradata: [UInt8], bitRate: Int = 0) -> Track {
+            Track(mediaType: .video, codec: codec, extradata: extradata, width: width, height: height,
+                  frameRate: frameRate, sampleRate: 0, channels: 0, bitRate: bitRate)
+        }
+
+        /// Describes an audio track.
+        public static func audio(_ codec: MediaCodec = .aac, sampleRate: Int, channels: Int,
+                                 extradata: [UInt8], bitRate: Int = 0) -> Track {
+            Track(mediaType: .audio, codec: codec, extradata: extradata, width: 0, height: 0,
+                  frameRate: 0, sampleRate: sampleRate, channels: channels, bitRate: bitRate)
+        }
+    }
+
+    private var context: UnsafeMutablePointer<AVFormatContext>?
+    private let packet: UnsafeMutablePointer<AVPacket>
+    private var streamTimeBases: [AVRational] = []
+    private var finished = false
+    /// The libavformat muxer in use ("mp4", "mpegts", "flv", …).
+    public let formatName: String
+    /// Where the output goes (a path or a URL).
+    public let destination: String
+
+    /// Opens `destination` for writing with the given tracks and writes the container header.
+    ///
+    /// - Parameters:
+    ///   - format: a libavformat muxer name; nil guesses it from the destination's extension.
+    ///   - options: muxer options (e.g. `movflags=frag_keyframe+empty_moov`) and protocol options.
+    public init(destination: String, format: String? = nil, tracks: [Track], options: [String: String] = [:]) throws {
+        self.destination = destination
+        var ctx: UnsafeMutablePointer<AVFormatContext>?
+        try check(avformat_alloc_output_context2(&ctx, nil, format, destination),
+                  "choose a muxer for \(destination)")
+        guard let ctx, let pkt = av_packet_alloc() else {
+            throw FFmpegError(code: onair_averror(12), operation: "allocate muxer for \(destination)")
+        }
+        context = ctx
+        packet = pkt
+        formatName = String(cString: ctx.pointee.oformat.pointee.name)
+        do {
+            for track in tracks { try addStream(track) }
+            if (ctx.pointee.oformat.pointee.flags & onair_fmt_nofile()) == 0 {
+                try check(avio_open2(&ctx.pointee.pb, destination, AVIO_FLAG_WRITE, nil, nil),
+                          "open \(destination) for writing")
+            }
+            var dictionary: OpaquePointer?
+            for (key, value) in options { av_dict_set(&dictionary, key, value, 0) }
+            defer { av_dict_free(&dictionary) }
+            try check(avformat_write_header(ctx, &dictionary), "write the \(formatName) header to \(destination)")
+            if let unused = av_dict_get(dictionary, "", nil, AV_DICT_IGNORE_SUFFIX) {
+                throw FFmpegError(code: onair_averror(22),
+                                  operation: "\(formatName) option '\(String(cString: unused.pointee.key))' not recognised")
+            }
+            for index in 0..<Int(ctx.pointee.nb_streams) {
+                streamTimeBases.append(ctx.pointee.streams[index]!.pointee.time_base)
+            }
+        } catch {
+            closeWithoutTrailer()
+            throw error
+        }
+    }
+
+    deinit {
+        if !finished { try? finish() }
+        var packetPointer: UnsafeMutablePointer<AVPacket>? = packet
+        av_packet_free(&packetPointer)
+    }
+
+    private func addStream(_ track: Track) throws {
+        guard let context, let stream = avformat_new_stream(context, nil), let par = stream.pointee.codecpar else {
+            throw FFmpegError(code: onair_averror(12), operation: "add a stream to \(destination)")
+        }
+        par.pointee.codec_type = track.mediaType == .video ? AVMEDIA_TYPE_VIDEO : AVMEDIA_TYPE_AUDIO
+        par.pointee.codec_id = track.codec == .h264 ? AV_CODEC_ID_H264 : AV_CODEC_ID_AAC
+        par.pointee.bit_rate = Int64(track.bitRate)
+        if track.mediaType == .video {
+            par.pointee.width = Int32(track.width)
+            par.pointee.height = Int32(track.height)
+            par.pointee.format = AV_PIX_FMT_YUV420P.rawValue
+            if track.frameRate > 0 {
+                let rate = av_d2q(track.frameRate, 1_000_000)
+                stream.pointee.avg_frame_rate = rate
+                stream.pointee.r_frame_rate = rate
+            }
+            stream.pointee.time_base = AVRational(num: 1, den: 90_000)
+        } else {
+            par.pointee.sample_rate = Int32(track.sampleRate)
+            onair_default_channel_layout(&par.pointee.ch_layout, Int32(track.channels))
+            par.pointee.frame_size = 1024
+            stream.pointee.time_base = AVRational(num: 1, den: Int32(track.sampleRate))
+        }
+        if !track.extradata.isEmpty {
+            let size = track.extradata.count
+            guard let buffer = av_mallocz(size + Int(AV_INPUT_BUFFER_PADDING_SIZE))?.assumingMemoryBound(to: UInt8.self) else {
+                throw FFmpegError(code: onair_averror(12), operation: "allocate extradata")
+            }
+            buffer.update(from: track.extradata, count: size)
+            par.pointee.extradata = buffer
+            par.pointee.extradata_size = Int32(size)
+        }
+    }
+
+    /// Writes one packet of stream `track` (the index in the `tracks` passed to `init`).
+    public func write(track: Int, data: [UInt8], pts: MediaTime, dts: MediaTime, duration: MediaTime,
+                      isKeyframe: Bool) throws {
+        guard let context, !finished else {
+            throw FFmpegError(code: onair_averror(22), operation: "write to \(destination) after finish")
+        }
+        guard track >= 0, track < streamTimeBases.count else {
+            throw FFmpegError(code: onair_averror(22), operation: "write to track \(track) of \(destination)")
+        }
+        try check(av_new_packet(packet, Int32(data.count)), "allocate a packet")
+        defer { av_packet_unref(packet) }
+        data.withUnsafeBufferPointer { source in
+            if let base = source.baseAddress { packet.pointee.data.update(from: base, count: data.count) }
+        }
+        let timeBase = streamTimeBases[track]
+        packet.pointee.stream_index = Int32(track)
+        packet.pointee.pts = Self.rescale(pts, to: timeBase)
+        packet.pointee.dts = Self.rescale(dts, to: timeBase)
+        packet.pointee.duration = Self.rescale(duration, to: timeBase)
+        packet.pointee.flags = isKeyframe ? onair_pkt_flag_key() : 0
+        try check(av_interleaved_write_frame(context, packet), "write a packet to \(destination)")
+    }
+
+    /// Flushes interleaved packets, writes the trailer and closes the output.
+    public func finish() throws {
+        guard !finished, let context else { return }
+        finished = true
+        let status = av_write_trailer(context)
+        closeWithoutTrailer()
+        try check(status, "finish \(destination)")
+    }
+
+    private func closeWithoutTrailer() {
+        guard let context else { return }
+        if (context.pointee.oformat.pointee.flags & onair_fmt_nofile()) == 0 {
+            avio_closep(&context.pointee.pb)
+        }
+        avformat_free_context(context)
+        self.context = nil
+    }
+
+    private static func rescale(_ time: MediaTime, to timeBase: AVRational) -> Int64 {
+        av_rescale_q_rnd(time.value, AVRational(num: 1, den: time.timescale), timeBase,
+                         AVRounding(rawValue: AV_ROUND_NEAR_INF.rawValue | AV_ROUND_PASS_MINMAX.rawValue))
+    }
+}
