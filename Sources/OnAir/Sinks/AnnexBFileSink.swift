@@ -1,0 +1,41 @@
+import OnAirBitstream
+import OnAirCore
+
+/// Writes H.264 as an Annex-B elementary stream (`.h264`), SPS and PPS in front of every IDR,
+/// so that any keyframe is a place to start decoding (`ffplay -f h264 file.h264`).
+public final class AnnexBFileSink: PacketSink {
+    private let file: FileOutput
+    private var parameterSets: [H264NALUnit] = []
+    public var destination: String { file.path }
+
+    /// Creates (or truncates) the file at `path`.
+    public init(path: String) throws {
+        file = try FileOutput(path: path)
+    }
+
+    public func write(_ packet: EncodedPacket) throws {
+        guard packet.codec == .h264 else { return }
+        if let description = packet.formatDescription, !description.sps.isEmpty {
+            parameterSets = try (description.sps + description.pps).map(H264NALUnit.init)
+        }
+        guard packet.isKeyframe else {
+            try file.write(packet.data)
+            return
+        }
+        let units = AnnexB.split(packet.data)
+        if units.contains(where: { $0.type == .sps }) {
+            try file.write(packet.data)
+            return
+        }
+        guard !parameterSets.isEmpty else {
+            throw SinkError.missingFormatDescription(destination: destination, codec: .h264)
+        }
+        // Parameter sets go after an access unit delimiter, if the access unit starts with one.
+        let delimiters = units.prefix { $0.type == .accessUnitDelimiter }
+        try file.write(AnnexB.join(Array(delimiters) + parameterSets + units.dropFirst(delimiters.count)))
+    }
+
+    public func finish() throws {
+        try file.close()
+    }
+}

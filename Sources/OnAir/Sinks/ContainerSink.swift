@@ -1,0 +1,122 @@
+#if canImport(OnAirFFmpeg)
+import OnAirBitstream
+import OnAirCore
+import OnAirFFmpeg
+
+/// Writes H.264 and AAC into a container (MP4, MOV, MPEG-TS, FLV, Matroska) through libavformat.
+///
+/// The container's header needs each stream's configuration, which arrives with the first
+/// packets; until every expected stream has described itself, packets wait in a small bounded
+/// buffer. H.264 goes in as AVCC with an avcC record for MP4/MOV/FLV/Matroska, and as Annex-B
+/// (SPS/PPS in front of every IDR) for MPEG-TS.
+public final class ContainerSink: PacketSink {
+    /// The muxer and where it writes.
+    public let destination: String
+    private let format: String
+    private let options: [String: String]
+    private let expected: Set<MediaType>
+    private var pending: [EncodedPacket] = []
+    private var descriptions: [MediaType: FormatDescription] = [:]
+    private var writer: ContainerWriter?
+    private var trackIndex: [MediaType: Int] = [:]
+    private static let maxPending = 600
+
+    /// Prepares to write `destination` with the given libavformat muxer and options; `streams`
+    /// says which streams will arrive (the header is written once each has sent its first packet).
+    public init(destination: String, format: String, streams: Set<MediaType>, options: [String: String] = [:]) {
+        self.destination = destination
+        self.format = format
+        self.expected = streams
+        self.options = options
+    }
+
+    /// The libavformat muxer for a file name's extension, or nil when it is not a container OnAir writes.
+    public static func muxer(forExtension ext: String) -> String? {
+        switch ext.lowercased() {
+        case "mp4", "m4v", "m4a": return "mp4"
+        case "mov": return "mov"
+        case "ts", "m2ts", "mts": return "mpegts"
+        case "flv": return "flv"
+        case "mkv": return "matroska"
+        default: return nil
+        }
+    }
+
+    private var usesAVCC: Bool { format != "mpegts" }
+
+    public func write(_ packet: EncodedPacket) throws {
+        if writer == nil {
+            if descriptions[packet.mediaType] == nil, let description = packet.formatDescription {
+                descriptions[packet.mediaType] = description
+            }
+            pending.append(packet)
+            guard expected.allSatisfy({ descriptions[$0] != nil }) else {
+                if pending.count > Self.maxPending { throw SinkError.streamsNeverStarted(destination: destination) }
+                return
+            }
+            try open()
+            let waiting = pending
+            pending = []
+            for waitingPacket in waiting { try send(waitingPacket) }
+            return
+        }
+        try send(packet)
+    }
+
+    private func open() throws {
+        var tracks: [ContainerWriter.Track] = []
+        for type in [MediaType.video, .audio] where expected.contains(type) {
+            guard let description = descriptions[type] else { continue }
+            trackIndex[type] = tracks.count
+            tracks.append(try Self.track(for: description, avcc: usesAVCC))
+        }
+        writer = try ContainerWriter(destination: destination, format: format, tracks: tracks, options: options)
+    }
+
+    private static func track(for description: FormatDescription, avcc: Bool) throws -> ContainerWriter.Track {
+        switch description {
+        case let .h264(spsBytes, ppsBytes):
+            let sps = try spsBytes.map(H264NALUnit.init)
+            let pps = try ppsBytes.map(H264NALUnit.init)
+            guard let first = sps.first else { throw SinkError.missingFormatDescription(destination: "", codec: .h264) }
+            let parsed = try H264SPS(first)
+            let extradata = avcc
+                ? try AVCDecoderConfigurationRecord(sps: sps, pps: pps).serialized()
+                : AnnexB.join(sps + pps)
+            return .video(width: parsed.width, height: parsed.height, frameRate: parsed.frameRate ?? 0,
+                          extradata: extradata)
+        case let .aac(bytes):
+            let config = try AudioSpecificConfig(parsing: bytes)
+            return .audio(sampleRate: config.samplingFrequency, channels: config.outputChannels, extradata: bytes)
+        }
+    }
+
+    private func send(_ packet: EncodedPacket) throws {
+        guard let writer, let track = trackIndex[packet.mediaType] else { return }
+        var data = packet.data
+        if packet.codec == .h264, usesAVCC {
+            let units = AnnexB.split(packet.data).filter {
+                $0.type != .sps && $0.type != .pps && $0.type != .accessUnitDelimiter
+            }
+            data = try AVCC.sample(from: units, lengthSize: 4)
+        }
+        try writer.write(track: track, data: data, pts: packet.pts, dts: packet.dts,
+                         duration: packet.duration, isKeyframe: packet.isKeyframe)
+    }
+
+    public func finish() throws {
+        if writer == nil, !pending.isEmpty {
+            // Streams that never started are left out rather than losing what did arrive.
+            let started = expected.filter { descriptions[$0] != nil }
+            guard !started.isEmpty else { throw SinkError.streamsNeverStarted(destination: destination) }
+            let waiting = pending
+            pending = []
+            let partial = ContainerSink(destination: destination, format: format, streams: started, options: options)
+            for packet in waiting where started.contains(packet.mediaType) { try partial.write(packet) }
+            try partial.finish()
+            return
+        }
+        try writer?.finish()
+    }
+}
+#endif
