@@ -1,7 +1,5 @@
-#if canImport(OnAirFFmpeg)
 import OnAirBitstream
 import OnAirCore
-import OnAirFFmpeg
 
 /// Writes H.264 and AAC into a container (MP4, MOV, MPEG-TS, FLV, Matroska) through libavformat.
 ///
@@ -119,4 +117,3 @@ public final class ContainerSink: PacketSink {
         try writer?.finish()
     }
 }
-#endif
