@@ -1,4 +1,3 @@
-import OnAirCore
 
 /// Where encoded packets go: a file, a container, a network connection.
 ///

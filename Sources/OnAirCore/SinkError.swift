@@ -1,4 +1,3 @@
-import OnAirCore
 
 /// A sink could not write what it was given.
 public enum SinkError: OnAirError, Equatable {

@@ -1,0 +1,265 @@
+import CFFmpeg
+import OnAirCore
+
+/// Decodes the first video and first audio stream of any file FFmpeg reads into `VideoFrame`s
+/// and `PCMBuffer`s, in file order, with the file's timestamps.
+///
+/// Video comes out in yuv420p (or the requested size and format, converted with swscale);
+/// audio in the decoder's own sample layout when it is s16/s32/f32, else converted to f32.
+/// Use it from one thread at a time.
+public final class MediaFileDecoder {
+    /// One decoded item.
+    public enum Output: Sendable {
+        case video(VideoFrame)
+        case audio(PCMBuffer)
+    }
+
+    /// The size and pixel format video frames are delivered in.
+    public struct VideoOutput: Sendable, Equatable {
+        public var width: Int, height: Int
+        public var pixelFormat: VideoPixelFormat
+        /// Creates an output description.
+        public init(width: Int, height: Int, pixelFormat: VideoPixelFormat = .yuv420p) {
+            self.width = width
+            self.height = height
+            self.pixelFormat = pixelFormat
+        }
+    }
+
+    private let reader: MediaFileReader
+    private var video: StreamDecoder?
+    private var audio: StreamDecoder?
+    private var ready: [Output] = []
+    private var drained = false
+    /// The video stream being decoded, if any.
+    public let videoStream: MediaFileReader.Stream?
+    /// The audio stream being decoded, if any.
+    public let audioStream: MediaFileReader.Stream?
+    /// The size and format video frames come out in.
+    public let videoOutput: VideoOutput?
+
+    /// Opens `path`; `decodeVideo`/`decodeAudio` pick the streams, `videoOutput` the frame size and format.
+    public init(path: String, decodeVideo: Bool = true, decodeAudio: Bool = true,
+                videoOutput requested: VideoOutput? = nil) throws {
+        reader = try MediaFileReader(path: path)
+        let videoStream = decodeVideo ? reader.streams.first { $0.mediaType == .video } : nil
+        let audioStream = decodeAudio ? reader.streams.first { $0.mediaType == .audio } : nil
+        self.videoStream = videoStream
+        self.audioStream = audioStream
+        if let videoStream {
+            let output = requested ?? VideoOutput(width: videoStream.width, height: videoStream.height)
+            videoOutput = output
+            video = try StreamDecoder(reader: reader, stream: videoStream, videoOutput: output)
+        } else {
+            videoOutput = nil
+        }
+        if let audioStream {
+            audio = try StreamDecoder(reader: reader, stream: audioStream, videoOutput: nil)
+        }
+    }
+
+    /// The next decoded frame or audio buffer, or nil when the file is exhausted and decoders drained.
+    public func next() throws -> Output? {
+        while ready.isEmpty {
+            if drained { return nil }
+            guard let packet = try reader.nextPacket() else {
+                drained = true
+                if let video { ready += try video.decode(nil) }
+                if let audio { ready += try audio.decode(nil) }
+                continue
+            }
+            if let video, packet.streamIndex == video.streamIndex {
+                ready += try video.decode(packet)
+            } else if let audio, packet.streamIndex == audio.streamIndex {
+                ready += try audio.decode(packet)
+            }
+        }
+        return ready.removeFirst()
+    }
+}
+
+/// One libavcodec decoder plus the conversion of its frames into OnAir's types.
+private final class StreamDecoder {
+    let streamIndex: Int
+    private var context: UnsafeMutablePointer<AVCodecContext>?
+    private let frame: UnsafeMutablePointer<AVFrame>
+    private let packet: UnsafeMutablePointer<AVPacket>
+    private let timeBase: AVRational
+    private let videoOutput: MediaFileDecoder.VideoOutput?
+    private var scaler: OpaquePointer?
+    private var scalerSource: (Int32, Int32, Int32) = (0, 0, -1)
+    private var resampler: OpaquePointer?
+    private var nextAudioPTS: Int64?
+
+    init(reader: MediaFileReader, stream: MediaFileReader.Stream, videoOutput: MediaFileDecoder.VideoOutput?) throws {
+        streamIndex = stream.index
+        self.videoOutput = videoOutput
+        timeBase = AVRational(num: Int32(stream.timeBase.value), den: stream.timeBase.timescale)
+        guard let parameters = reader.codecParameters(of: stream.index),
+              let codec = avcodec_find_decoder(parameters.pointee.codec_id) else {
+            throw FFmpegError(code: onair_averror_invaliddata(), operation: "find a decoder for \(stream.codecName)")
+        }
+        guard let ctx = avcodec_alloc_context3(codec), let frame = av_frame_alloc(), let packet = av_packet_alloc() else {
+            throw FFmpegError(code: onair_averror(12), operation: "allocate a \(stream.codecName) decoder")
+        }
+        context = ctx
+        self.frame = frame
+        self.packet = packet
+        try check(avcodec_parameters_to_context(ctx, parameters), "configure the \(stream.codecName) decoder")
+        ctx.pointee.pkt_timebase = timeBase
+        try check(avcodec_open2(ctx, codec, nil), "open the \(stream.codecName) decoder")
+    }
+
+    deinit {
+        avcodec_free_context(&context)
+        var framePointer: UnsafeMutablePointer<AVFrame>? = frame
+        av_frame_free(&framePointer)
+        var packetPointer: UnsafeMutablePointer<AVPacket>? = packet
+        av_packet_free(&packetPointer)
+        sws_freeContext(scaler)
+        swr_free(&resampler)
+    }
+
+    /// Sends a packet (nil to drain) and returns every frame the decoder has ready.
+    func decode(_ input: MediaFileReader.Packet?) throws -> [MediaFileDecoder.Output] {
+        guard let context else { return [] }
+        if let input {
+            try check(av_new_packet(packet, Int32(input.data.count)), "allocate a packet")
+            defer { av_packet_unref(packet) }
+            input.data.withUnsafeBufferPointer { source in
+                if let base = source.baseAddress { packet.pointee.data.update(from: base, count: input.data.count) }
+            }
+            let scale = Double(timeBase.den) / Double(timeBase.num)
+            packet.pointee.pts = input.pts.map { Int64(($0 * scale).rounded()) } ?? onair_nopts_value()
+            packet.pointee.dts = input.dts.map { Int64(($0 * scale).rounded()) } ?? onair_nopts_value()
+            packet.pointee.flags = input.isKeyframe ? onair_pkt_flag_key() : 0
+            let status = avcodec_send_packet(context, packet)
+            // A damaged packet is the decoder's to conceal; only hard failures stop decoding.
+            if status < 0 && status != onair_averror_invaliddata() { try check(status, "decode a packet") }
+        } else {
+            try check(avcodec_send_packet(context, nil), "drain the decoder")
+        }
+        var outputs: [MediaFileDecoder.Output] = []
+        while true {
+            let status = avcodec_receive_frame(context, frame)
+            if status == onair_averror_eagain() || status == onair_averror_eof() { break }
+            try check(status, "receive a decoded frame")
+            defer { av_frame_unref(frame) }
+            if let videoOutput {
+                outputs.append(.video(try convertVideo(videoOutput)))
+            } else {
+                outputs.append(.audio(try convertAudio()))
+            }
+        }
+        return outputs
+    }
+
+    private func time(_ value: Int64) -> MediaTime {
+        // Microseconds keep sub-frame precision whatever the stream's time base.
+        MediaTime(value: av_rescale_q(value, timeBase, onair_time_base_q()), timescale: 1_000_000)
+    }
+
+    private func convertVideo(_ output: MediaFileDecoder.VideoOutput) throws -> VideoFrame {
+        let f = frame.pointee
+        let source = (f.width, f.height, f.format)
+        if scaler == nil || scalerSource != source {
+            sws_freeContext(scaler)
+            scaler = sws_getContext(f.width, f.height, AVPixelFormat(rawValue: f.format),
+                                    Int32(output.width), Int32(output.height), output.pixelFormat.ffmpegFormat,
+                                    SWS_BICUBIC, nil, nil, nil)
+            scalerSource = source
+            guard scaler != nil else {
+                throw FFmpegError(code: onair_averror(22), operation: "convert \(f.width)x\(f.height) video")
+            }
+        }
+        let pts = f.best_effort_timestamp != onair_nopts_value() ? f.best_effort_timestamp : f.pts
+        var result = VideoFrame(width: output.width, height: output.height, pixelFormat: output.pixelFormat,
+                                pts: pts == onair_nopts_value() ? .zero : time(pts))
+        // swscale writes all planes in one call: give it scratch buffers, then hand them to the frame.
+        let buffers = result.planes.map { UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max($0.bytes.count, 1)) }
+        defer { buffers.forEach { $0.deallocate() } }
+        var targets: [UnsafeMutablePointer<UInt8>?] = buffers.map(\.baseAddress) + [UnsafeMutablePointer<UInt8>?](repeating: nil, count: 4 - buffers.count)
+        var strides: [Int32] = result.planes.map { Int32($0.bytesPerRow) } + [Int32](repeating: 0, count: 4 - buffers.count)
+        let rows = withUnsafeBytes(of: f.data) { data in
+            withUnsafeBytes(of: f.linesize) { lines in
+                sws_scale(scaler, data.bindMemory(to: UnsafePointer<UInt8>?.self).baseAddress,
+                          lines.bindMemory(to: Int32.self).baseAddress, 0, f.height, &targets, &strides)
+            }
+        }
+        try check(rows, "convert a decoded frame")
+        for index in result.planes.indices {
+            result.planes[index].bytes = Array(UnsafeBufferPointer(start: buffers[index].baseAddress,
+                                                                   count: result.planes[index].bytes.count))
+        }
+        return result
+    }
+
+    private func convertAudio() throws -> PCMBuffer {
+        let f = frame.pointee
+        let channels = Int(f.ch_layout.nb_channels)
+        let count = Int(f.nb_samples)
+        var pts = f.best_effort_timestamp != onair_nopts_value() ? f.best_effort_timestamp : f.pts
+        if pts == onair_nopts_value() { pts = nextAudioPTS ?? 0 }
+        nextAudioPTS = pts + av_rescale_q(Int64(count), AVRational(num: 1, den: f.sample_rate), timeBase)
+        let start = time(pts)
+        let format = AVSampleFormat(rawValue: f.format)
+        if let (sampleFormat, planar) = Self.sampleFormat(format) {
+            let planeCount = planar ? channels : 1
+            let bytes = count * sampleFormat.bytesPerSample * (planar ? 1 : channels)
+            let planes = withUnsafeBytes(of: f.data) { data -> [[UInt8]] in
+                let pointers = data.bindMemory(to: UnsafeMutablePointer<UInt8>?.self)
+                return (0..<planeCount).map { index in
+                    // Planes past the eighth live in extended_data.
+                    let base = index < 8 ? pointers[index] : f.extended_data[index]
+                    return Array(UnsafeBufferPointer(start: base, count: bytes))
+                }
+            }
+            return PCMBuffer(sampleFormat: sampleFormat, isPlanar: planar, sampleRate: Int(f.sample_rate),
+                             channels: channels, frameCount: count, planes: planes, pts: start)
+        }
+        // Other layouts (u8, double, s64) are converted to interleaved f32.
+        if resampler == nil {
+            var inputLayout = f.ch_layout
+            var outputLayout = f.ch_layout
+            try check(swr_alloc_set_opts2(&resampler, &outputLayout, AV_SAMPLE_FMT_FLT, f.sample_rate,
+                                          &inputLayout, format, f.sample_rate, 0, nil), "set up sample conversion")
+            try check(swr_init(resampler), "start sample conversion")
+        }
+        var output = [UInt8](repeating: 0, count: count * channels * 4)
+        let converted = try output.withUnsafeMutableBufferPointer { buffer -> Int32 in
+            var target: UnsafeMutablePointer<UInt8>? = buffer.baseAddress
+            return try check(swr_convert(resampler, &target, Int32(count), f.extended_data.withMemoryRebound(
+                to: UnsafePointer<UInt8>?.self, capacity: channels) { $0 }, f.nb_samples), "convert samples")
+        }
+        return PCMBuffer(sampleFormat: .f32, isPlanar: false, sampleRate: Int(f.sample_rate), channels: channels,
+                         frameCount: Int(converted), planes: [Array(output.prefix(Int(converted) * channels * 4))],
+                         pts: start)
+    }
+
+    private static func sampleFormat(_ format: AVSampleFormat) -> (PCMSampleFormat, Bool)? {
+        switch format {
+        case AV_SAMPLE_FMT_S16: return (.s16, false)
+        case AV_SAMPLE_FMT_S16P: return (.s16, true)
+        case AV_SAMPLE_FMT_S32: return (.s32, false)
+        case AV_SAMPLE_FMT_S32P: return (.s32, true)
+        case AV_SAMPLE_FMT_FLT: return (.f32, false)
+        case AV_SAMPLE_FMT_FLTP: return (.f32, true)
+        default: return nil
+        }
+    }
+}
+
+extension VideoPixelFormat {
+    /// The FFmpeg pixel format with the same layout.
+    var ffmpegFormat: AVPixelFormat {
+        switch self {
+        case .yuv420p: return AV_PIX_FMT_YUV420P
+        case .nv12: return AV_PIX_FMT_NV12
+        case .yuv422p: return AV_PIX_FMT_YUV422P
+        case .yuv444p: return AV_PIX_FMT_YUV444P
+        case .bgra: return AV_PIX_FMT_BGRA
+        case .rgba: return AV_PIX_FMT_RGBA
+        case .rgb24: return AV_PIX_FMT_RGB24
+        }
+    }
+}
