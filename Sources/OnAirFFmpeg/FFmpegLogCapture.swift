@@ -1,0 +1,68 @@
+import CFFmpeg
+import Foundation
+
+/// Collects the messages libav* logs on the calling thread while a block runs, so that a failed
+/// `avcodec_open2` can report *why* (e.g. "Cannot load libcuda.so.1") and not only its error code.
+///
+/// Messages logged on other threads still go to FFmpeg's default logger.
+enum FFmpegLogCapture {
+    private final class Capture {
+        let thread: pthread_t
+        var lines: [String] = []
+        init(thread: pthread_t) { self.thread = thread }
+    }
+
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var captures: [Capture] = []
+    nonisolated(unsafe) private static var installed = false
+
+    private static func install() {
+        av_log_set_callback { context, level, format, arguments in
+            FFmpegLogCapture.log(context, level, format, arguments)
+        }
+    }
+
+    private static func log(_ context: UnsafeMutableRawPointer?, _ level: Int32, _ format: UnsafePointer<CChar>?,
+                            _ arguments: CVaListPointer?) {
+        let me = pthread_self()
+        lock.lock()
+        let capture = captures.last { pthread_equal($0.thread, me) != 0 }
+        lock.unlock()
+        guard let capture else {
+            if let arguments { av_log_default_callback(context, level, format, arguments) }
+            return
+        }
+        guard level <= AV_LOG_WARNING, let format, let arguments else { return }
+        var buffer = [CChar](repeating: 0, count: 1024)
+        _ = buffer.withUnsafeMutableBufferPointer { vsnprintf($0.baseAddress, $0.count, format, arguments) }
+        let line = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        if !line.isEmpty {
+            lock.lock()
+            capture.lines.append(line)
+            lock.unlock()
+        }
+    }
+
+    /// Runs `body`, returning its result and the warning/error lines FFmpeg logged on this thread meanwhile.
+    static func capturing<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> (R, [String]) {
+        let capture = Capture(thread: pthread_self())
+        lock.lock()
+        if !installed {
+            install()
+            installed = true
+        }
+        captures.append(capture)
+        lock.unlock()
+        defer {
+            lock.lock()
+            captures.removeAll { $0 === capture }
+            lock.unlock()
+        }
+        let result = try body()
+        lock.lock()
+        let lines = capture.lines
+        lock.unlock()
+        return (result, lines)
+    }
+}

@@ -1,0 +1,261 @@
+import CFFmpeg
+import Foundation
+import OnAirCore
+
+/// Encodes `VideoFrame`s to H.264 with libavcodec: a hardware encoder when one opens, else libx264.
+///
+/// Every call blocks while FFmpeg works: use one encoder from one dedicated thread or serial queue,
+/// never from Swift's cooperative pool. Output is Annex-B with SPS/PPS before every IDR.
+public final class H264Encoder {
+    /// The settings the encoder was opened with (bit rates follow `setBitRate`).
+    public private(set) var settings: VideoEncoderSettings
+    /// The encoder in use and why earlier candidates were skipped.
+    public let selection: EncoderSelection
+    /// The level signalled in the SPS: the fixed one or the smallest that fits.
+    public let level: H264Level
+
+    private let context: CodecContext
+    private let hardware: HardwareFrames?
+    private let inputFormat: AVPixelFormat
+    private let staging: OwnedFrame
+    private let packet: OwnedPacket
+    private var scaler: PixelScaler?
+    private var parameterSets: FormatDescription?
+    private var flushed = false
+    private static let microseconds: Int32 = 1_000_000
+
+    /// Validates `settings`, then opens the named encoder or, for `auto`, the first candidate that opens.
+    public init(settings: VideoEncoderSettings) throws(EncoderError) {
+        do { try settings.validate() } catch { throw .invalidSettings(error) }
+        guard let level = settings.resolvedLevel else {
+            throw .invalidSettings(SettingsError(field: "profileLevel", value: "\(settings.profileLevel)", allowed: "within level 6.2"))
+        }
+        let names = settings.encoder == "auto"
+            ? EncoderSelection.hardwareCandidates + [EncoderSelection.softwareFallback] : [settings.encoder]
+        var rejected: [(name: String, reason: String)] = []
+        var opened: (CodecContext, HardwareFrames?, AVPixelFormat)?
+        for name in names {
+            do {
+                opened = try Self.open(name: name, settings: settings, level: level)
+                break
+            } catch {
+                let reason: String
+                switch error {
+                case .unavailable(_, let why): reason = why
+                default: reason = error.description
+                }
+                if settings.encoder != "auto" { throw .unavailable(encoder: name, reason: reason) }
+                rejected.append((name, reason))
+            }
+        }
+        guard let (context, hardware, inputFormat) = opened else {
+            throw .noEncoderOpened(EncoderSelection(chosen: "", rejected: rejected))
+        }
+        self.settings = settings
+        self.level = level
+        self.context = context
+        self.hardware = hardware
+        self.inputFormat = inputFormat
+        self.selection = EncoderSelection(chosen: context.name, rejected: rejected)
+        staging = try OwnedFrame()
+        packet = try OwnedPacket()
+        staging.pointer.pointee.width = Int32(settings.width)
+        staging.pointer.pointee.height = Int32(settings.height)
+        staging.pointer.pointee.format = inputFormat.rawValue
+        try checkEncoder(av_frame_get_buffer(staging.pointer, 0), "av_frame_get_buffer")
+    }
+
+    /// Encodes one frame; `forceKeyFrame` makes exactly this frame an IDR. Returns the packets that
+    /// became ready (with `realTime`, this frame's packet).
+    public func encode(_ frame: VideoFrame, forceKeyFrame: Bool = false) throws(EncoderError) -> [EncodedPacket] {
+        guard !flushed else { throw .finished }
+        if let problem = frame.layoutProblem() { throw .invalidInput(field: "frame", problem: problem) }
+        try checkEncoder(av_frame_make_writable(staging.pointer), "av_frame_make_writable")
+        try fill(staging, from: frame)
+        let input = staging.pointer
+        input.pointee.pts = frame.pts.converted(to: Self.microseconds).value
+        input.pointee.pict_type = forceKeyFrame ? AV_PICTURE_TYPE_I : AV_PICTURE_TYPE_NONE
+        let submitted = try hardware?.upload(staging) ?? staging
+        var packets: [EncodedPacket] = []
+        try context.encode(submitted.pointer, into: packet) { (pointer) throws(EncoderError) in packets.append(makePacket(pointer)) }
+        return packets
+    }
+
+    /// Drains the frames the encoder still holds; the encoder accepts no frames afterwards.
+    public func flush() throws(EncoderError) -> [EncodedPacket] {
+        guard !flushed else { return [] }
+        flushed = true
+        var packets: [EncodedPacket] = []
+        try context.encode(nil, into: packet) { (pointer) throws(EncoderError) in packets.append(makePacket(pointer)) }
+        return packets
+    }
+
+    /// Changes the target and cap bit rates from the next frame on, without a new encoder.
+    ///
+    /// libx264 reconfigures itself when these change between frames; a cap can only be changed
+    /// (not introduced) if the encoder was opened with `dataRateLimits`.
+    public func setBitRate(average: Int, dataRateLimits: [DataRateLimit]) throws(EncoderError) {
+        var changed = settings
+        changed.averageBitRate = average
+        changed.dataRateLimits = dataRateLimits
+        do { try changed.validate() } catch { throw .invalidSettings(error) }
+        if let problem = level.violation(of: changed, profile: changed.profileLevel.profile) { throw .invalidSettings(problem) }
+        Self.applyRates(changed, to: context.pointer)
+        settings = changed
+    }
+
+    // MARK: - Opening
+
+    private static func open(name: String, settings: VideoEncoderSettings, level: H264Level)
+        throws(EncoderError) -> (CodecContext, HardwareFrames?, AVPixelFormat) {
+        guard let codec = avcodec_find_encoder_by_name(name) else {
+            throw .unavailable(encoder: name, reason: "not in this FFmpeg build")
+        }
+        guard codec.pointee.id == AV_CODEC_ID_H264 else {
+            throw .unavailable(encoder: name, reason: "not an H.264 encoder")
+        }
+        var hardware: HardwareFrames?
+        var inputFormat = preferredSoftwareFormat(codec)
+        let context = try CodecContext(codec: codec)
+        let c = context.pointer
+        if name.hasSuffix("_vaapi") {
+            guard let node = HardwareFrames.renderNode() else {
+                throw .unavailable(encoder: name, reason: "no /dev/dri/renderD* render node")
+            }
+            inputFormat = AV_PIX_FMT_NV12
+            do {
+                hardware = try HardwareFrames(type: AV_HWDEVICE_TYPE_VAAPI, device: node, hardwareFormat: AV_PIX_FMT_VAAPI,
+                                              softwareFormat: inputFormat, width: settings.width, height: settings.height)
+            } catch {
+                throw .unavailable(encoder: name, reason: "\(error)")
+            }
+            c.pointee.pix_fmt = AV_PIX_FMT_VAAPI
+            c.pointee.hw_frames_ctx = hardware?.newFramesReference()
+        } else {
+            c.pointee.pix_fmt = inputFormat
+        }
+        c.pointee.width = Int32(settings.width)
+        c.pointee.height = Int32(settings.height)
+        c.pointee.time_base = AVRational(num: 1, den: microseconds)
+        c.pointee.framerate = av_d2q(settings.expectedFrameRate, 1_001_000)
+        c.pointee.gop_size = Int32(settings.effectiveKeyFrameInterval)
+        let reorder = settings.allowFrameReordering && !settings.realTime && settings.profileLevel.profile != .baseline
+        c.pointee.max_b_frames = reorder ? 3 : 0
+        applyRates(settings, to: c)
+        let profile = settings.profileLevel.profile
+        c.pointee.profile = profile == .baseline ? FF_PROFILE_H264_CONSTRAINED_BASELINE : Int32(profile.profileIDC)
+        c.pointee.level = Int32(level.levelIDC)
+
+        try context.setPrivateOption("preset", settings.preset)
+        try context.setPrivateOption("profile", profile.rawValue)
+        try context.setPrivateOption("level", level.description)
+        try context.setPrivateOption("forced-idr", "1")
+        try context.setPrivateOption("forced_idr", "1")
+        if profile == .baseline { try context.setPrivateOption("coder", "cavlc") }
+        if name == "libx264" {
+            var params = ["bframes=\(reorder ? 3 : 0)", "keyint=\(settings.effectiveKeyFrameInterval)", "annexb=1", "repeat-headers=1"]
+            // x264 signals the lowest profile its tools need, so switch on what the requested profile means
+            // (fast presets turn CABAC and 8×8 transforms off and would otherwise yield Constrained Baseline).
+            switch profile {
+            case .baseline: params += ["cabac=0", "8x8dct=0"]
+            case .main: params += ["cabac=1", "8x8dct=0"]
+            case .high: params += ["cabac=1", "8x8dct=1"]
+            }
+            if settings.realTime {
+                try context.setPrivateOption("tune", "zerolatency")
+                params += ["rc-lookahead=0", "sync-lookahead=0", "sliced-threads=1"]
+            }
+            try context.setPrivateOption("x264-params", params.joined(separator: ":"))
+        } else if settings.realTime {
+            try context.setPrivateOption("zerolatency", "1")
+            try context.setPrivateOption("delay", "0")
+            try context.setPrivateOption("async_depth", "1")
+            try context.setPrivateOption("look_ahead", "0")
+        }
+        try context.open()
+        return (context, hardware, inputFormat)
+    }
+
+    /// yuv420p when the encoder takes it, else nv12, else its first software format.
+    private static func preferredSoftwareFormat(_ codec: UnsafePointer<AVCodec>) -> AVPixelFormat {
+        guard var formats = codec.pointee.pix_fmts else { return AV_PIX_FMT_YUV420P }
+        var offered: [AVPixelFormat] = []
+        while formats.pointee != AV_PIX_FMT_NONE {
+            offered.append(formats.pointee)
+            formats += 1
+        }
+        for preferred in [AV_PIX_FMT_YUV420P, AV_PIX_FMT_NV12] where offered.contains(preferred) { return preferred }
+        return offered.first { format in
+            guard let descriptor = av_pix_fmt_desc_get(format) else { return false }
+            return descriptor.pointee.flags & UInt64(AV_PIX_FMT_FLAG_HWACCEL) == 0
+        } ?? AV_PIX_FMT_YUV420P
+    }
+
+    /// Bit rate and VBV (from the tightest data-rate limit) onto the codec context.
+    private static func applyRates(_ settings: VideoEncoderSettings, to c: UnsafeMutablePointer<AVCodecContext>) {
+        c.pointee.bit_rate = Int64(settings.averageBitRate)
+        if let tightest = settings.dataRateLimits.min(by: { $0.bitsPerSecond < $1.bitsPerSecond }) {
+            c.pointee.rc_max_rate = Int64(tightest.bitsPerSecond)
+            c.pointee.rc_buffer_size = Int32(clamping: tightest.bytes * 8)
+        } else {
+            c.pointee.rc_max_rate = 0
+            c.pointee.rc_buffer_size = 0
+        }
+    }
+
+    // MARK: - Frames and packets
+
+    private func fill(_ target: OwnedFrame, from frame: VideoFrame) throws(EncoderError) {
+        let format = frame.pixelFormat.avPixelFormat
+        if format == inputFormat, frame.width == settings.width, frame.height == settings.height {
+            let planes = target.planes, strides = target.lineSizes
+            for (index, plane) in frame.planes.enumerated() {
+                guard let destination = planes[index] else { continue }
+                let rowBytes = frame.pixelFormat.minimumBytesPerRow(plane: index, width: frame.width)
+                let rows = frame.pixelFormat.rows(plane: index, height: frame.height)
+                plane.bytes.withUnsafeBufferPointer { source in
+                    for row in 0..<rows {
+                        (destination + row * Int(strides[index]))
+                            .update(from: source.baseAddress! + row * plane.bytesPerRow, count: rowBytes)
+                    }
+                }
+            }
+            return
+        }
+        if scaler == nil || scaler!.source != (frame.width, frame.height, format) {
+            scaler = try PixelScaler(from: (frame.width, frame.height, format), to: (settings.width, settings.height, inputFormat))
+        }
+        try scaler!.scale(frame, into: target)
+    }
+
+    private func makePacket(_ p: UnsafeMutablePointer<AVPacket>) -> EncodedPacket {
+        var data = p.pointee.data.map { Array(UnsafeBufferPointer(start: $0, count: Int(p.pointee.size))) } ?? []
+        let units = AnnexBUnits.split(data)
+        let isIDR = units.contains { AnnexBUnits.type($0) == 5 }
+        let sps = units.filter { AnnexBUnits.type($0) == 7 }.map(Array.init)
+        let pps = units.filter { AnnexBUnits.type($0) == 8 }.map(Array.init)
+        if !sps.isEmpty, !pps.isEmpty {
+            parameterSets = .h264(sps: sps, pps: pps)
+        } else if isIDR {
+            if parameterSets == nil { parameterSets = Self.parameterSets(fromExtradata: context.extradata) }
+            if let sets = parameterSets { data = AnnexBUnits.join(sets.sps + sets.pps) + data }
+        }
+        let pts = p.pointee.pts == onair_nopts_value() ? 0 : p.pointee.pts
+        let dts = p.pointee.dts == onair_nopts_value() ? pts : p.pointee.dts
+        let duration = p.pointee.duration > 0 ? p.pointee.duration
+            : Int64((Double(Self.microseconds) / settings.expectedFrameRate).rounded())
+        return EncodedPacket(mediaType: .video, codec: .h264, data: data,
+                             pts: MediaTime(value: pts, timescale: Self.microseconds),
+                             dts: MediaTime(value: dts, timescale: Self.microseconds),
+                             duration: MediaTime(value: duration, timescale: Self.microseconds),
+                             isKeyframe: isIDR, formatDescription: isIDR ? parameterSets : nil)
+    }
+
+    /// SPS/PPS from Annex-B extradata (what encoders opened with a global header produce).
+    private static func parameterSets(fromExtradata extradata: [UInt8]) -> FormatDescription? {
+        let units = AnnexBUnits.split(extradata)
+        let sps = units.filter { AnnexBUnits.type($0) == 7 }.map(Array.init)
+        let pps = units.filter { AnnexBUnits.type($0) == 8 }.map(Array.init)
+        return sps.isEmpty || pps.isEmpty ? nil : .h264(sps: sps, pps: pps)
+    }
+}

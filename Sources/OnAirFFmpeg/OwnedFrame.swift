@@ -1,0 +1,37 @@
+import CFFmpeg
+
+/// Owns one `AVFrame` and frees it in `deinit`.
+final class OwnedFrame {
+    let pointer: UnsafeMutablePointer<AVFrame>
+
+    init() throws(EncoderError) {
+        guard let pointer = av_frame_alloc() else {
+            throw .ffmpeg(FFmpegError(code: onair_averror(12), operation: "av_frame_alloc"))
+        }
+        self.pointer = pointer
+    }
+
+    deinit {
+        var frame: UnsafeMutablePointer<AVFrame>? = pointer
+        av_frame_free(&frame)
+    }
+
+    /// Plane base pointers (`data[0..<8]`).
+    var planes: [UnsafeMutablePointer<UInt8>?] {
+        withUnsafeBytes(of: pointer.pointee.data) { Array($0.bindMemory(to: UnsafeMutablePointer<UInt8>?.self)) }
+    }
+
+    /// Plane strides (`linesize[0..<8]`).
+    var lineSizes: [Int32] {
+        withUnsafeBytes(of: pointer.pointee.linesize) { Array($0.bindMemory(to: Int32.self)) }
+    }
+}
+
+/// Calls `body` with base pointers of every array, valid for the duration of the call.
+func withBasePointers<R>(_ arrays: ArraySlice<[UInt8]>, _ collected: [UnsafePointer<UInt8>?] = [],
+                         _ body: ([UnsafePointer<UInt8>?]) -> R) -> R {
+    guard let first = arrays.first else { return body(collected) }
+    return first.withUnsafeBufferPointer { buffer in
+        withBasePointers(arrays.dropFirst(), collected + [buffer.baseAddress], body)
+    }
+}
