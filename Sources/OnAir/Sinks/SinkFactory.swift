@@ -1,0 +1,53 @@
+import Foundation
+import OnAirCore
+#if canImport(OnAirFFmpeg)
+import OnAirFFmpeg
+#endif
+
+/// Picks the sink for an output named on the command line, by its extension.
+public enum SinkFactory {
+    /// Options that change how container files are written.
+    public struct ContainerOptions: Sendable {
+        /// Write MP4 as fragments so a killed process leaves a playable file (default true).
+        public var fragmentedMP4 = true
+        /// Write a classic MP4 with the index at the front instead (needs a clean finish).
+        public var faststart = false
+        /// Creates the default options.
+        public init() {}
+    }
+
+    /// A sink for `path`: `.h264`/`.264` Annex-B, `.aac` ADTS, or a container by extension.
+    public static func sink(for path: String, streams: Set<MediaType>, options: ContainerOptions = ContainerOptions()) throws -> any PacketSink {
+        let ext = URL(fileURLWithPath: path).pathExtension.lowercased()
+        switch ext {
+        case "h264", "264":
+            return try AnnexBFileSink(path: path)
+        case "aac", "adts":
+            return try ADTSFileSink(path: path)
+        default:
+            #if canImport(OnAirFFmpeg)
+            guard let muxer = ContainerSink.muxer(forExtension: ext) else { throw SinkError.unknownOutput(path) }
+            var muxerOptions: [String: String] = [:]
+            if muxer == "mp4" || muxer == "mov" {
+                if options.faststart {
+                    muxerOptions["movflags"] = "+faststart"
+                } else if options.fragmentedMP4 {
+                    muxerOptions["movflags"] = "+frag_keyframe+empty_moov+default_base_moof"
+                }
+            }
+            return ContainerSink(destination: path, format: muxer, streams: streams, options: muxerOptions)
+            #else
+            throw SinkError.unknownOutput(path)
+            #endif
+        }
+    }
+
+    /// The streams an output can carry: `.h264` only video, `.aac` only audio, containers both.
+    public static func streams(for path: String) -> Set<MediaType> {
+        switch URL(fileURLWithPath: path).pathExtension.lowercased() {
+        case "h264", "264": return [.video]
+        case "aac", "adts", "m4a": return [.audio]
+        default: return [.video, .audio]
+        }
+    }
+}

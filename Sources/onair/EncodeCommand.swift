@@ -1,0 +1,70 @@
+import Foundation
+import OnAir
+
+/// `onair encode INPUT -o OUTPUT…`: decode any file and re-encode it with OnAir's encoders.
+struct EncodeCommand: Command {
+    static let name = "encode"
+    static let summary = "re-encode a file to H.264/AAC as fast as possible"
+    static let help = """
+    Usage: onair encode INPUT -o OUTPUT [-o OUTPUT …] [encoder flags]
+
+    Decodes any file FFmpeg reads and encodes it once with OnAir's H.264 and AAC encoders,
+    writing every output from that one encode. The output type follows the extension:
+    .h264/.264 (Annex-B, SPS/PPS before every IDR), .aac (ADTS), .mp4, .mov, .ts, .flv.
+    A progress line is printed on stderr.
+
+      -o, --output FILE            an output (repeatable)
+      --faststart                  write MP4 with the index in front (default: fragmented MP4)
+
+    """ + EncodingOptions.help
+
+    let input: String
+    let outputs: [String]
+    let encoding: EncodingOptions
+    let containerOptions: SinkFactory.ContainerOptions
+
+    init(arguments: inout ArgumentList) throws {
+        outputs = try arguments.options("-o", "--output")
+        var options = SinkFactory.ContainerOptions()
+        options.faststart = arguments.flag("--faststart")
+        containerOptions = options
+        encoding = try EncodingOptions(arguments: &arguments, realTimeDefault: false)
+        let inputs = arguments.positionals()
+        guard inputs.count == 1 else { throw UsageError("encode takes exactly one INPUT") }
+        guard !outputs.isEmpty else { throw UsageError("encode needs at least one -o OUTPUT") }
+        input = inputs[0]
+    }
+
+    func run() throws -> Int32 {
+        var streams = Set<MediaType>()
+        if encoding.videoEnabled { streams.insert(.video) }
+        if encoding.audioEnabled { streams.insert(.audio) }
+        // Settings are checked before any output file is created.
+        if encoding.videoEnabled { try encoding.video.validate() }
+        if encoding.audioEnabled { try encoding.audio.validate() }
+        let sinks = try outputs.map { output in
+            try SinkFactory.sink(for: output, streams: streams.intersection(SinkFactory.streams(for: output)),
+                                 options: containerOptions)
+        }
+        let transcoder = try FileTranscoder(
+            input: input,
+            video: encoding.videoEnabled ? encoding.video : nil,
+            audio: encoding.audioEnabled ? encoding.audio : nil,
+            followInput: .init(size: !encoding.explicitSize, frameRate: !encoding.explicitFrameRate,
+                               sampleRate: !encoding.explicitAudioRate, channels: !encoding.explicitChannels),
+            forceKeyFrameTimes: encoding.forceKeyFrameTimes,
+            sinks: sinks)
+        if let selection = transcoder.encoderSelection {
+            Console.status("video: \(selection)")
+        }
+        let progress = ProgressLine()
+        try transcoder.run { state in
+            progress.update(String(format: "encode %@: %.2f s media, %d video / %d audio frames, %.0f kb/s video, speed %.2fx",
+                                   input, state.mediaSeconds, state.videoFrames, state.audioFrames,
+                                   state.mediaSeconds > 0 ? Double(state.videoBytes * 8) / state.mediaSeconds / 1000 : 0,
+                                   state.speed))
+        }
+        progress.end()
+        return 0
+    }
+}
