@@ -18,6 +18,8 @@ public final class FileTranscoder {
         public var wallSeconds: Double = 0
         /// Media seconds per wall second.
         public var speed: Double { wallSeconds > 0 ? mediaSeconds / wallSeconds : 0 }
+        /// Per video frame, seconds from handing the frame to the encoder until its packet came out.
+        public var encodeLatency = LatencyStatistics()
     }
 
     /// The settings after filling in what follows the input (size, rate, channels).
@@ -34,6 +36,8 @@ public final class FileTranscoder {
     private var keyFrameTimes: [Double]
     private var progress = Progress()
     private var lastVideoEnd = 0.0
+    /// Submission times of frames whose packets have not come out yet, by pts in microseconds.
+    private var submitted: [Int64: Double] = [:]
 
     /// Opens `input` and the encoders. `video`/`audio` nil leaves that stream out; settings the
     /// caller did not fix (`followInput`) are taken from the input.
@@ -143,6 +147,7 @@ public final class FileTranscoder {
             keyFrameTimes.removeFirst()
             force = true
         }
+        submitted[frame.pts.converted(to: 1_000_000).value] = ProcessInfo.processInfo.systemUptime
         try deliver(try videoEncoder.encode(frame, forceKeyFrame: force))
         progress.mediaSeconds = max(progress.mediaSeconds, frame.pts.seconds)
     }
@@ -150,6 +155,9 @@ public final class FileTranscoder {
     private func deliver(_ packets: [EncodedPacket]) throws {
         for packet in packets {
             if packet.mediaType == .video {
+                if let start = submitted.removeValue(forKey: packet.pts.converted(to: 1_000_000).value) {
+                    progress.encodeLatency.add(ProcessInfo.processInfo.systemUptime - start)
+                }
                 progress.videoFrames += 1
                 progress.videoBytes += packet.data.count
             } else {
