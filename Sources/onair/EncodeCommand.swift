@@ -58,13 +58,21 @@ struct EncodeCommand: Command {
             Console.status("video: \(selection)")
         }
         let progress = ProgressLine()
+        var final = FileTranscoder.Progress()
         try transcoder.run { state in
+            final = state
             progress.update(String(format: "encode %@: %.2f s media, %d video / %d audio frames, %.0f kb/s video, speed %.2fx",
                                    input, state.mediaSeconds, state.videoFrames, state.audioFrames,
                                    state.mediaSeconds > 0 ? Double(state.videoBytes * 8) / state.mediaSeconds / 1000 : 0,
                                    state.speed))
         }
         progress.end()
+        var summary = String(format: "done: %d video frames, %d audio frames, %.2f s media in %.2f s (%.2fx)",
+                             final.videoFrames, final.audioFrames, final.mediaSeconds, final.wallSeconds, final.speed)
+        if let p50 = final.encodeLatency.percentile(50), let p99 = final.encodeLatency.percentile(99) {
+            summary += String(format: ", encode latency p50 %.2f ms p99 %.2f ms", p50 * 1000, p99 * 1000)
+        }
+        Console.status(summary)
         return 0
     }
 }
