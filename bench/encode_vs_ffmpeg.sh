@@ -66,7 +66,6 @@ done
 printf "%-8s %10s %10s %12s\n" "ratio" "$(ratio "${cpu[onair]}" "${cpu[ffmpeg]}")" \
     "$(ratio "${wall[onair]}" "${wall[ffmpeg]}")" "$(ratio "${mem[onair]}" "${mem[ffmpeg]}")"
 for tool in onair ffmpeg; do
-    rate=$(ffprobe -v error -select_streams v -show_entries format=duration:stream=bit_rate -of csv=p=0 "$work/$tool.mp4" | head -1)
     size=$(stat -c %s "$work/$tool.mp4")
     echo "$tool output: $((size * 8 / length / 1000)) kb/s overall"
 done
