@@ -51,14 +51,26 @@ public final class MediaFileReader {
 
     /// Opens `path` and reads enough of it to describe its streams.
     ///
-    /// - Parameter format: a libavformat input format name to force (e.g. "h264"), or nil to detect.
-    public init(path: String, format: String? = nil) throws {
+    /// - Parameters:
+    ///   - format: a libavformat input format to force (e.g. "h264", or a device such as
+    ///     "x11grab", "v4l2", "pulse", "alsa"), or nil to detect it from the content.
+    ///   - options: demuxer or device options (e.g. `video_size`, `framerate`, `sample_rate`).
+    public init(path: String, format: String? = nil, options: [String: String] = [:]) throws {
+        if format != nil { Self.registerDevices() }
         var ctx: UnsafeMutablePointer<AVFormatContext>? = nil
         let inputFormat = format.flatMap { av_find_input_format($0) }
-        if format != nil && inputFormat == nil {
-            throw FFmpegError(code: onair_averror_invaliddata(), operation: "av_find_input_format(\(format!))")
+        if let format, inputFormat == nil {
+            throw FFmpegError(code: onair_averror_invaliddata(), operation: "find input format '\(format)'")
         }
-        try check(avformat_open_input(&ctx, path, inputFormat, nil), "open \(path)")
+        var dictionary: OpaquePointer?
+        for (key, value) in options { av_dict_set(&dictionary, key, value, 0) }
+        defer { av_dict_free(&dictionary) }
+        try check(avformat_open_input(&ctx, path, inputFormat, &dictionary), "open \(path)")
+        if let unused = av_dict_get(dictionary, "", nil, AV_DICT_IGNORE_SUFFIX) {
+            avformat_close_input(&ctx)
+            throw FFmpegError(code: onair_averror(22),
+                              operation: "open \(path): option '\(String(cString: unused.pointee.key))' not recognised")
+        }
         do {
             try check(avformat_find_stream_info(ctx, nil), "read stream info of \(path)")
         } catch {
@@ -78,6 +90,13 @@ public final class MediaFileReader {
             described.append(Self.describe(avStream.pointee, par.pointee, index: i))
         }
         streams = described
+    }
+
+    private static let devicesRegistered: Void = avdevice_register_all()
+
+    /// Makes libavdevice's capture formats (x11grab, v4l2, alsa, pulse) known to libavformat, once.
+    static func registerDevices() {
+        _ = devicesRegistered
     }
 
     deinit {
