@@ -1,0 +1,38 @@
+/// A once-a-second snapshot of a running session, as printed on stderr and written as JSON lines.
+public struct LiveStatistics: Sendable, Codable, Equatable {
+    /// Seconds since the session started.
+    public var elapsed: Double = 0
+    /// Video frames captured and encoded per second over the last interval.
+    public var fpsIn: Double = 0, fpsOut: Double = 0
+    /// Totals since the start.
+    public var framesIn = 0, framesOut = 0
+    /// Late video frames dropped before encoding, since the start.
+    public var droppedFrames = 0
+    /// Audio buffers captured and AAC frames encoded since the start.
+    public var audioBuffersIn = 0, audioFramesOut = 0
+    /// Bits per second of each stream over the last interval.
+    public var videoBitRate = 0, audioBitRate = 0
+    /// Per-frame encode time over the last interval, in milliseconds.
+    public var encodeLatencyMs: Double = 0
+    /// Items waiting in the video and audio encoder queues, and the deepest sink queue.
+    public var videoQueue = 0, audioQueue = 0, sinkQueue = 0
+    /// Packets a sink dropped (a stalled network sink), since the start.
+    public var sinkDroppedPackets = 0
+    /// Resident memory of the process in bytes.
+    public var residentBytes = 0
+    /// The encoder's current average bitrate target (changes with adaptive bitrate).
+    public var targetBitRate = 0
+
+    enum CodingKeys: String, CodingKey {
+        case elapsed
+        case fpsIn = "fps_in", fpsOut = "fps_out", framesIn = "frames_in", framesOut = "frames_out"
+        case droppedFrames = "dropped_frames"
+        case audioBuffersIn = "audio_buffers_in", audioFramesOut = "audio_frames_out"
+        case videoBitRate = "video_bitrate", audioBitRate = "audio_bitrate"
+        case encodeLatencyMs = "encode_latency_ms"
+        case videoQueue = "video_queue", audioQueue = "audio_queue", sinkQueue = "sink_queue"
+        case sinkDroppedPackets = "sink_dropped_packets"
+        case residentBytes = "resident_bytes"
+        case targetBitRate = "target_bitrate"
+    }
+}
