@@ -146,7 +146,7 @@ public final class H264Encoder {
         c.pointee.profile = profile == .baseline ? FF_PROFILE_H264_CONSTRAINED_BASELINE : Int32(profile.profileIDC)
         c.pointee.level = Int32(level.levelIDC)
 
-        try context.setPrivateOption("preset", settings.preset)
+        if let preset = encoderPreset(settings.preset, for: name) { try context.setPrivateOption("preset", preset) }
         try context.setPrivateOption("profile", profile.rawValue)
         try context.setPrivateOption("level", level.description)
         try context.setPrivateOption("forced-idr", "1")
@@ -174,6 +174,17 @@ public final class H264Encoder {
         }
         try context.open()
         return (context, hardware, inputFormat)
+    }
+
+    /// The x264 preset name translated to the encoder's own vocabulary (nil: it has no preset option).
+    private static func encoderPreset(_ preset: String, for name: String) -> String? {
+        let index = VideoEncoderSettings.presets.firstIndex(of: preset) ?? 2
+        if name.hasPrefix("libx264") { return preset }
+        if name.hasSuffix("_nvenc") { return ["p1", "p1", "p2", "p3", "p4", "p4", "p5", "p6", "p7", "p7"][index] }
+        if name.hasSuffix("_qsv") {
+            return ["veryfast", "veryfast", "veryfast", "faster", "fast", "medium", "slow", "slower", "veryslow", "veryslow"][index]
+        }
+        return nil
     }
 
     /// yuv420p when the encoder takes it, else nv12, else its first software format.

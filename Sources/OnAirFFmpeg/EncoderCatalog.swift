@@ -1,0 +1,53 @@
+import CFFmpeg
+import OnAirCore
+
+/// Every H.264 and AAC encoder this FFmpeg build knows, and whether each opens on this machine.
+public enum EncoderCatalog {
+    /// One encoder and its status here.
+    public struct Entry: Sendable, CustomStringConvertible {
+        /// FFmpeg's encoder name, e.g. `libx264`.
+        public let name: String
+        /// FFmpeg's descriptive name.
+        public let longName: String
+        /// What it produces.
+        public let codec: MediaCodec
+        /// Whether FFmpeg marks it as hardware-backed (or it is one of the hardware candidates).
+        public let isHardware: Bool
+        /// Whether it opened with a small default setting.
+        public let opens: Bool
+        /// Why it did not open (FFmpeg's message), nil when it did.
+        public let reason: String?
+
+        public var description: String {
+            "\(name) (\(codec.rawValue)\(isHardware ? ", hardware" : "")): " + (opens ? "available" : "unavailable — \(reason ?? "")")
+        }
+    }
+
+    /// Lists the encoders, trying to open each (blocks; call off the cooperative pool).
+    public static func entries() -> [Entry] {
+        var entries: [Entry] = []
+        var opaque: UnsafeMutableRawPointer?
+        while let codec = av_codec_iterate(&opaque) {
+            guard av_codec_is_encoder(codec) != 0 else { continue }
+            let id = codec.pointee.id
+            guard id == AV_CODEC_ID_H264 || id == AV_CODEC_ID_AAC else { continue }
+            let name = String(cString: codec.pointee.name)
+            let longName = codec.pointee.long_name.map { String(cString: $0) } ?? name
+            let hardware = codec.pointee.capabilities & Int32(AV_CODEC_CAP_HARDWARE) != 0
+                || EncoderSelection.hardwareCandidates.contains(name)
+            var reason: String?
+            do {
+                if id == AV_CODEC_ID_H264 {
+                    _ = try H264Encoder(settings: VideoEncoderSettings(width: 320, height: 240, averageBitRate: 500_000, encoder: name))
+                } else {
+                    _ = try AACEncoder(settings: AudioEncoderSettings(), encoderName: name)
+                }
+            } catch {
+                if case .unavailable(_, let why) = error { reason = why } else { reason = error.description }
+            }
+            entries.append(Entry(name: name, longName: longName, codec: id == AV_CODEC_ID_H264 ? .h264 : .aac,
+                                 isHardware: hardware, opens: reason == nil, reason: reason))
+        }
+        return entries
+    }
+}
