@@ -51,3 +51,15 @@ public struct PCMBuffer: Sendable {
         return nil
     }
 }
+
+extension PCMBuffer {
+    /// The first `frames` samples per channel (all of them when `frames` ≥ `frameCount`).
+    public func prefix(frames: Int) -> PCMBuffer {
+        let kept = min(max(frames, 0), frameCount)
+        var copy = self
+        let bytesPerFrame = sampleFormat.bytesPerSample * (isPlanar ? 1 : channels)
+        copy.planes = planes.map { Array($0.prefix(kept * bytesPerFrame)) }
+        copy.frameCount = kept
+        return copy
+    }
+}

@@ -1,0 +1,35 @@
+import OnAirCore
+#if canImport(OnAirFFmpeg)
+import OnAirFFmpeg
+#endif
+
+/// Creates this platform's encoders: libavcodec (hardware first, then x264) on Linux.
+public enum EncoderFactory {
+    /// An H.264 encoder for `settings`, validated first.
+    public static func videoEncoder(settings: VideoEncoderSettings) throws -> any VideoEncoding {
+        try settings.validate()
+        #if canImport(OnAirFFmpeg)
+        return try H264Encoder(settings: settings)
+        #else
+        throw SettingsError(field: "encoder", value: settings.encoder, allowed: "no H.264 encoder on this platform yet")
+        #endif
+    }
+
+    /// An AAC encoder for `settings`, validated first.
+    public static func audioEncoder(settings: AudioEncoderSettings) throws -> any AudioEncoding {
+        try settings.validate()
+        #if canImport(OnAirFFmpeg)
+        return try AACEncoder(settings: settings)
+        #else
+        throw SettingsError(field: "sampleRate", value: "\(settings.sampleRate)", allowed: "no AAC encoder on this platform yet")
+        #endif
+    }
+}
+
+#if canImport(OnAirFFmpeg)
+extension H264Encoder: VideoEncoding {
+    public var summary: String { selection.description }
+}
+
+extension AACEncoder: AudioEncoding {}
+#endif

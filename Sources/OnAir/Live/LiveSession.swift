@@ -1,0 +1,337 @@
+import Foundation
+import OnAirCore
+
+/// Connects capture sources to the H.264 and AAC encoders and the encoders to every sink.
+///
+/// Each stage has its own thread and a bounded queue in front of it (see ../shared/DESIGN.md):
+/// sources deliver on their own threads; when video encoding falls behind, the oldest waiting
+/// frame is dropped and counted (in real time) instead of queueing without bound; audio is never
+/// dropped; each sink writes on its own thread. One encode feeds all sinks. Timestamps are the
+/// sources' capture-clock times.
+public final class LiveSession: @unchecked Sendable {
+    /// How the session runs.
+    public struct Configuration: Sendable {
+        /// Video encoder settings, or nil for no video.
+        public var video: VideoEncoderSettings?
+        /// Audio encoder settings, or nil for no audio.
+        public var audio: AudioEncoderSettings?
+        /// Drop late video frames (real time) or make the source wait (as fast as possible).
+        public var dropLateVideo = true
+        /// Frames that may wait for the video encoder before the oldest is dropped.
+        public var videoQueueCapacity = 4
+        /// Audio buffers that may wait for the audio encoder (the source waits beyond this).
+        public var audioQueueCapacity = 512
+        /// Packets that may wait for each sink.
+        public var sinkQueueCapacity = 4096
+        /// Stop capturing at this much media time (seconds), or run until `stop()`.
+        public var duration: Double?
+
+        /// Creates a configuration.
+        public init(video: VideoEncoderSettings?, audio: AudioEncoderSettings?) {
+            self.video = video
+            self.audio = audio
+        }
+    }
+
+    public let configuration: Configuration
+    /// The capture timeline shared by every source.
+    public let clock = CaptureClock()
+    private let sources: [any CaptureSource]
+    private let runners: [SinkRunner]
+    private let videoEncoder: (any VideoEncoding)?
+    private let audioEncoder: (any AudioEncoding)?
+    private let videoQueue: BoundedQueue<VideoFrame>
+    private let audioQueue: BoundedQueue<PCMBuffer>
+    private let encodersDone = DispatchGroup()
+    private let sourcesDone = DispatchSemaphore(value: 0)
+    private let lock = NSLock()
+    private var failure: (any Error)?
+    private var pendingKeyFrame = false
+    private var pendingBitRate: (average: Int, limits: [DataRateLimit])?
+    private var activeSources = 0
+    private var videoReachedEnd = false, audioReachedEnd = false
+    private var counters = Counters()
+    private var lastSnapshot: (time: Double, counters: Counters)?
+    private var stopped = false
+
+    /// Running totals, under `lock`.
+    private struct Counters {
+        var framesIn = 0, framesOut = 0, audioIn = 0, audioOut = 0
+        var videoBytes = 0, audioBytes = 0
+        var encodeSeconds = 0.0, encodedFrames = 0
+    }
+
+    /// Sets up a session; encoders are created (and settings validated) here, before anything runs.
+    ///
+    /// `networkSinks` are sinks that drop their oldest packets rather than make the encoders wait.
+    public init(configuration: Configuration, sources: [any CaptureSource], sinks: [any PacketSink],
+                networkSinks: [any PacketSink] = [],
+                videoEncoder: (any VideoEncoding)? = nil, audioEncoder: (any AudioEncoding)? = nil) throws {
+        self.configuration = configuration
+        self.sources = sources
+        if let settings = configuration.video {
+            self.videoEncoder = try videoEncoder ?? EncoderFactory.videoEncoder(settings: settings)
+        } else {
+            self.videoEncoder = nil
+        }
+        if let settings = configuration.audio {
+            self.audioEncoder = try audioEncoder ?? EncoderFactory.audioEncoder(settings: settings)
+        } else {
+            self.audioEncoder = nil
+        }
+        runners = sinks.map { SinkRunner(sink: $0, capacity: configuration.sinkQueueCapacity, dropWhenFull: false) }
+            + networkSinks.map { SinkRunner(sink: $0, capacity: configuration.sinkQueueCapacity, dropWhenFull: true) }
+        videoQueue = BoundedQueue(capacity: configuration.videoQueueCapacity)
+        audioQueue = BoundedQueue(capacity: configuration.audioQueueCapacity)
+    }
+
+    /// Which encoder runs the video and why.
+    public var videoEncoderSummary: String? { videoEncoder?.summary }
+
+    /// Starts sinks, encoders and sources.
+    public func start() throws {
+        runners.forEach { $0.start() }
+        if videoEncoder != nil { startThread("onair.encode.video") { [self] in runVideo(videoEncoder!) } }
+        if audioEncoder != nil { startThread("onair.encode.audio") { [self] in runAudio(audioEncoder!) } }
+        lock.lock()
+        activeSources = sources.count
+        lock.unlock()
+        let handlers = CaptureHandlers(
+            video: { [self] frame in accept(frame) },
+            audio: { [self] buffer in accept(buffer) },
+            ended: { [self] error in sourceEnded(error) })
+        for source in sources {
+            do {
+                try source.start(clock: clock, handlers: handlers)
+            } catch {
+                record(error)
+                try? stop()
+                throw error
+            }
+        }
+    }
+
+    /// Waits until every source has ended by itself (end of file, `duration` reached) or `timeout`
+    /// seconds pass; returns whether they ended.
+    public func waitForSources(timeout: Double) -> Bool {
+        sourcesDone.wait(timeout: .now() + timeout) == .success
+    }
+
+    /// The first error any stage hit, if one did. The session keeps running; callers decide.
+    public var error: (any Error)? {
+        lock.lock()
+        defer { lock.unlock() }
+        return failure ?? runners.lazy.compactMap(\.error).first
+    }
+
+    /// Stops capture, encodes what is queued, flushes the encoders and finishes every sink.
+    /// Throws the first error any stage hit.
+    public func stop() throws {
+        lock.lock()
+        let already = stopped
+        stopped = true
+        lock.unlock()
+        if !already {
+            sources.forEach { $0.stop() }
+            videoQueue.close()
+            audioQueue.close()
+            encodersDone.wait()
+            runners.forEach { $0.finish() }
+        }
+        if let error { throw error }
+    }
+
+    /// Makes the next encoded video frame an IDR.
+    public func forceKeyFrame() {
+        lock.lock()
+        pendingKeyFrame = true
+        lock.unlock()
+    }
+
+    /// Changes the video bitrate live (applied before the next frame, without a new encoder).
+    public func setBitRate(average: Int, dataRateLimits: [DataRateLimit]) {
+        lock.lock()
+        pendingBitRate = (average, dataRateLimits)
+        lock.unlock()
+    }
+
+    /// Statistics since the previous call (rates) and since the start (totals).
+    public func statistics() -> LiveStatistics {
+        let now = clock.elapsed
+        lock.lock()
+        let current = counters
+        let previous = lastSnapshot ?? (0, Counters())
+        lastSnapshot = (now, current)
+        lock.unlock()
+        let interval = max(now - previous.time, 1e-3)
+        var stats = LiveStatistics()
+        stats.elapsed = now
+        stats.framesIn = current.framesIn
+        stats.framesOut = current.framesOut
+        stats.fpsIn = Double(current.framesIn - previous.counters.framesIn) / interval
+        stats.fpsOut = Double(current.framesOut - previous.counters.framesOut) / interval
+        stats.droppedFrames = videoQueue.dropped
+        stats.audioBuffersIn = current.audioIn
+        stats.audioFramesOut = current.audioOut
+        stats.videoBitRate = Int(Double(8 * (current.videoBytes - previous.counters.videoBytes)) / interval)
+        stats.audioBitRate = Int(Double(8 * (current.audioBytes - previous.counters.audioBytes)) / interval)
+        let frames = current.encodedFrames - previous.counters.encodedFrames
+        stats.encodeLatencyMs = frames > 0 ? (current.encodeSeconds - previous.counters.encodeSeconds) / Double(frames) * 1000 : 0
+        stats.videoQueue = videoQueue.depth
+        stats.audioQueue = audioQueue.depth
+        stats.sinkQueue = runners.map(\.queue.depth).max() ?? 0
+        stats.sinkDroppedPackets = runners.map(\.queue.dropped).reduce(0, +)
+        stats.residentBytes = ResidentMemory.current()
+        stats.targetBitRate = configuration.video?.averageBitRate ?? 0
+        if let applied = appliedBitRateSnapshot() { stats.targetBitRate = applied }
+        return stats
+    }
+
+    /// The last bitrate applied with `setBitRate`, under `lock`.
+    private var appliedBitRate: Int?
+
+    private func appliedBitRateSnapshot() -> Int? {
+        lock.lock()
+        defer { lock.unlock() }
+        return appliedBitRate
+    }
+
+    // MARK: - Sources → queues
+
+    private func accept(_ frame: VideoFrame) {
+        guard videoEncoder != nil else { return }
+        if let duration = configuration.duration, frame.pts.seconds >= duration {
+            reachedEnd(video: true)
+            return
+        }
+        lock.lock()
+        counters.framesIn += 1
+        lock.unlock()
+        videoQueue.push(frame, overflow: configuration.dropLateVideo ? .dropOldest : .wait)
+    }
+
+    private func accept(_ buffer: PCMBuffer) {
+        guard audioEncoder != nil else { return }
+        var buffer = buffer
+        if let duration = configuration.duration {
+            let end = buffer.pts.seconds + Double(buffer.frameCount) / Double(max(buffer.sampleRate, 1))
+            if buffer.pts.seconds >= duration {
+                reachedEnd(video: false)
+                return
+            }
+            if end > duration {
+                buffer = buffer.prefix(frames: Int(((duration - buffer.pts.seconds) * Double(buffer.sampleRate)).rounded()))
+            }
+        }
+        lock.lock()
+        counters.audioIn += 1
+        lock.unlock()
+        audioQueue.push(buffer, overflow: .wait)
+    }
+
+    private func reachedEnd(video: Bool) {
+        lock.lock()
+        if video { videoReachedEnd = true } else { audioReachedEnd = true }
+        let done = (videoReachedEnd || videoEncoder == nil || !sources.contains { $0.mediaTypes.contains(.video) })
+            && (audioReachedEnd || audioEncoder == nil || !sources.contains { $0.mediaTypes.contains(.audio) })
+        let signal = done && activeSources > 0
+        if signal { activeSources = 0 }
+        lock.unlock()
+        if signal { sourcesDone.signal() }
+    }
+
+    private func sourceEnded(_ error: (any Error)?) {
+        if let error { record(error) }
+        lock.lock()
+        activeSources -= 1
+        let last = activeSources == 0
+        lock.unlock()
+        if last { sourcesDone.signal() }
+    }
+
+    // MARK: - Encoder threads
+
+    private func startThread(_ name: String, _ body: @escaping @Sendable () -> Void) {
+        encodersDone.enter()
+        let thread = Thread { [encodersDone] in
+            body()
+            encodersDone.leave()
+        }
+        thread.name = name
+        thread.stackSize = 4 << 20
+        thread.start()
+    }
+
+    private func runVideo(_ encoder: any VideoEncoding) {
+        var failed = false
+        while let frame = videoQueue.pop() {
+            guard !failed else { continue }
+            lock.lock()
+            let force = pendingKeyFrame
+            pendingKeyFrame = false
+            let bitRate = pendingBitRate
+            pendingBitRate = nil
+            lock.unlock()
+            do {
+                if let bitRate {
+                    try encoder.setBitRate(average: bitRate.average, dataRateLimits: bitRate.limits)
+                    lock.lock()
+                    appliedBitRate = bitRate.average
+                    lock.unlock()
+                }
+                let start = ProcessInfo.processInfo.systemUptime
+                let packets = try encoder.encode(frame, forceKeyFrame: force)
+                let spent = ProcessInfo.processInfo.systemUptime - start
+                lock.lock()
+                counters.encodeSeconds += spent
+                counters.encodedFrames += 1
+                lock.unlock()
+                deliver(packets)
+            } catch {
+                record(error)
+                failed = true
+            }
+        }
+        if !failed {
+            do { deliver(try encoder.flush()) } catch { record(error) }
+        }
+    }
+
+    private func runAudio(_ encoder: any AudioEncoding) {
+        var failed = false
+        while let buffer = audioQueue.pop() {
+            guard !failed else { continue }
+            do { deliver(try encoder.encode(buffer)) } catch {
+                record(error)
+                failed = true
+            }
+        }
+        if !failed {
+            do { deliver(try encoder.flush()) } catch { record(error) }
+        }
+    }
+
+    private func deliver(_ packets: [EncodedPacket]) {
+        guard !packets.isEmpty else { return }
+        lock.lock()
+        for packet in packets {
+            if packet.mediaType == .video {
+                counters.framesOut += 1
+                counters.videoBytes += packet.data.count
+            } else {
+                counters.audioOut += 1
+                counters.audioBytes += packet.data.count
+            }
+        }
+        lock.unlock()
+        for packet in packets {
+            for runner in runners { runner.enqueue(packet) }
+        }
+    }
+
+    private func record(_ error: any Error) {
+        lock.lock()
+        if failure == nil { failure = error }
+        lock.unlock()
+    }
+}
