@@ -1,0 +1,137 @@
+import CFFmpeg
+import OnAirCore
+
+/// Reads the packets of a media file (MP4, MOV, TS, FLV, raw H.264/AAC, …) with libavformat.
+///
+/// It only demuxes: packets come out as the container stores them (AVCC or Annex-B H.264,
+/// raw or ADTS AAC), described by `streams`. Not thread-safe; use it from one thread.
+public final class MediaFileReader {
+    /// One stream of the file as libavformat describes it.
+    public struct Stream: Sendable {
+        /// The stream's index in the container.
+        public var index: Int
+        /// Video, audio or nil for other kinds (subtitles, data).
+        public var mediaType: MediaType?
+        /// FFmpeg's short codec name ("h264", "aac", …).
+        public var codecName: String
+        /// The codec's out-of-band configuration (avcC, AudioSpecificConfig, or Annex-B parameter sets).
+        public var extradata: [UInt8]
+        /// The unit of the packets' timestamps.
+        public var timeBase: MediaTime
+        /// Video size in pixels (0 for audio).
+        public var width: Int, height: Int
+        /// Audio sample rate and channel count (0 for video).
+        public var sampleRate: Int, channels: Int
+        /// The container's average frame rate, if it states one.
+        public var averageFrameRate: Double?
+        /// The stream's duration as the container states it, in seconds.
+        public var duration: Double?
+    }
+
+    /// One demuxed packet.
+    public struct Packet: Sendable {
+        /// Index of the stream the packet belongs to.
+        public var streamIndex: Int
+        /// The packet's bytes as stored in the container.
+        public var data: [UInt8]
+        /// Presentation and decoding time in seconds, when the container gives them.
+        public var pts: Double?, dts: Double?
+        /// The packet's duration in seconds (0 when unknown).
+        public var duration: Double
+        /// The container marks the packet as a keyframe.
+        public var isKeyframe: Bool
+    }
+
+    private var context: UnsafeMutablePointer<AVFormatContext>?
+    private let packet: UnsafeMutablePointer<AVPacket>
+    /// The file's streams.
+    public let streams: [Stream]
+    /// The name of the container format libavformat detected ("mov,mp4,m4a,3gp,3g2,mj2", "mpegts", …).
+    public let formatName: String
+
+    /// Opens `path` and reads enough of it to describe its streams.
+    ///
+    /// - Parameter format: a libavformat input format name to force (e.g. "h264"), or nil to detect.
+    public init(path: String, format: String? = nil) throws {
+        var ctx: UnsafeMutablePointer<AVFormatContext>? = nil
+        let inputFormat = format.flatMap { av_find_input_format($0) }
+        if format != nil && inputFormat == nil {
+            throw FFmpegError(code: onair_averror_invaliddata(), operation: "av_find_input_format(\(format!))")
+        }
+        try check(avformat_open_input(&ctx, path, inputFormat, nil), "open \(path)")
+        do {
+            try check(avformat_find_stream_info(ctx, nil), "read stream info of \(path)")
+        } catch {
+            avformat_close_input(&ctx)
+            throw error
+        }
+        guard let ctx, let pkt = av_packet_alloc() else {
+            avformat_close_input(&ctx)
+            throw FFmpegError(code: onair_averror(12), operation: "av_packet_alloc")
+        }
+        context = ctx
+        packet = pkt
+        formatName = String(cString: ctx.pointee.iformat.pointee.name)
+        var described: [Stream] = []
+        for i in 0..<Int(ctx.pointee.nb_streams) {
+            guard let avStream = ctx.pointee.streams[i], let par = avStream.pointee.codecpar else { continue }
+            described.append(Self.describe(avStream.pointee, par.pointee, index: i))
+        }
+        streams = described
+    }
+
+    deinit {
+        var packetPointer: UnsafeMutablePointer<AVPacket>? = packet
+        av_packet_free(&packetPointer)
+        avformat_close_input(&context)
+    }
+
+    /// Reads the next packet, or returns nil at the end of the file.
+    public func nextPacket() throws -> Packet? {
+        guard let context else { return nil }
+        let status = av_read_frame(context, packet)
+        if status == onair_averror_eof() { return nil }
+        try check(status, "read packet")
+        defer { av_packet_unref(packet) }
+        let p = packet.pointee
+        let index = Int(p.stream_index)
+        let timeBase = context.pointee.streams[index]!.pointee.time_base
+        let scale = Double(timeBase.num) / Double(timeBase.den)
+        let noPTS = onair_nopts_value()
+        let data = p.size > 0 && p.data != nil
+            ? Array(UnsafeBufferPointer(start: p.data, count: Int(p.size))) : []
+        return Packet(
+            streamIndex: index,
+            data: data,
+            pts: p.pts == noPTS ? nil : Double(p.pts) * scale,
+            dts: p.dts == noPTS ? nil : Double(p.dts) * scale,
+            duration: Double(p.duration) * scale,
+            isKeyframe: (p.flags & onair_pkt_flag_key()) != 0
+        )
+    }
+
+    private static func describe(_ stream: AVStream, _ par: AVCodecParameters, index: Int) -> Stream {
+        let type: MediaType?
+        switch par.codec_type {
+        case AVMEDIA_TYPE_VIDEO: type = .video
+        case AVMEDIA_TYPE_AUDIO: type = .audio
+        default: type = nil
+        }
+        let extradata = par.extradata_size > 0 && par.extradata != nil
+            ? Array(UnsafeBufferPointer(start: par.extradata, count: Int(par.extradata_size))) : []
+        let rate = stream.avg_frame_rate
+        let tb = stream.time_base
+        return Stream(
+            index: index,
+            mediaType: type,
+            codecName: String(cString: avcodec_get_name(par.codec_id)),
+            extradata: extradata,
+            timeBase: MediaTime(value: Int64(tb.num), timescale: tb.den),
+            width: Int(par.width), height: Int(par.height),
+            sampleRate: Int(par.sample_rate), channels: Int(par.ch_layout.nb_channels),
+            averageFrameRate: rate.num > 0 && rate.den > 0 ? Double(rate.num) / Double(rate.den) : nil,
+            duration: stream.duration != onair_nopts_value() && tb.den > 0
+                ? Double(stream.duration) * Double(tb.num) / Double(tb.den) : nil
+        )
+    }
+}
