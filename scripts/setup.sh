@@ -3,7 +3,7 @@
 # (or with sudo available). Skips apt entirely when everything is already installed.
 set -euo pipefail
 packages=(
-    pkg-config
+    pkg-config time
     ffmpeg
     libavcodec-dev libavformat-dev libavutil-dev libswscale-dev libswresample-dev
     libavdevice-dev libavfilter-dev
