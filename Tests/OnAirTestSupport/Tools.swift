@@ -77,7 +77,10 @@ public enum Tools {
 
     /// The path of the built `onair` executable next to the test bundle.
     public static var onairExecutable: String {
-        var dir = Bundle.main.bundleURL
+        // The test binary lives in the build products directory, next to `onair`.
+        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+            ?? CommandLine.arguments[0]
+        var dir = URL(fileURLWithPath: executable).deletingLastPathComponent()
         for _ in 0..<4 {
             let candidate = dir.appendingPathComponent("onair").path
             if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }

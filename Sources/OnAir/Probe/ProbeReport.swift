@@ -1,0 +1,85 @@
+/// What `onair probe` found in a file: one entry per audio or video stream.
+public struct ProbeReport: Sendable, Codable, Equatable {
+    /// The container format ("h264", "adts", "mp4", "mpegts", "flv", …).
+    public var format: String
+    /// The H.264 and AAC streams, in the file's order.
+    public var streams: [ProbedStream]
+    /// Every NAL unit or ADTS frame, when asked for with `--units`.
+    public var units: [ProbedUnit]?
+}
+
+/// The summary of one stream, read by OnAir's own bitstream parsers.
+///
+/// Video fields are nil for audio and the other way round. Keys in JSON are snake_case.
+public struct ProbedStream: Sendable, Codable, Equatable {
+    public var type: String
+    public var codec: String
+    /// ffprobe's profile name ("High", "Constrained Baseline", "LC", "HE-AAC", …).
+    public var profile: String
+    /// level_idc / 10.
+    public var level: Double?
+    /// Displayed (cropped) size.
+    public var width: Int?
+    public var height: Int?
+    /// Size in macroblocks × 16, before cropping.
+    public var codedWidth: Int?
+    public var codedHeight: Int?
+    /// 0 = monochrome, 1 = 4:2:0, 2 = 4:2:2, 3 = 4:4:4.
+    public var chromaFormat: Int?
+    public var bitDepth: Int?
+    /// "CABAC" or "CAVLC".
+    public var entropyCoding: String?
+    /// Whether the stream codes fields (interlaced or MBAFF).
+    public var interlaced: Bool?
+    /// Frames per second from the SPS timing information, else from the container.
+    public var frameRate: Double?
+    /// Pictures (video, a field pair counting once) or AAC frames (audio).
+    public var frames: Int
+    /// IDR pictures.
+    public var keyframes: Int?
+    /// The longest run of pictures from one IDR up to the next (or the end).
+    public var maxGop: Int?
+    /// Whether any picture has a B slice.
+    public var bFrames: Bool?
+    /// Audio sample rate (output rate for HE-AAC) and channel count.
+    public var sampleRate: Int?
+    public var channels: Int?
+    /// Seconds.
+    public var duration: Double
+    /// Bits per second of the coded stream.
+    public var bitRate: Int
+    /// Units or frames that could not be parsed and were skipped.
+    public var damaged: Int
+
+    enum CodingKeys: String, CodingKey {
+        case type, codec, profile, level, width, height
+        case codedWidth = "coded_width", codedHeight = "coded_height"
+        case chromaFormat = "chroma_format", bitDepth = "bit_depth"
+        case entropyCoding = "entropy_coding", interlaced
+        case frameRate = "frame_rate", frames, keyframes
+        case maxGop = "max_gop", bFrames = "b_frames"
+        case sampleRate = "sample_rate", channels, duration
+        case bitRate = "bit_rate", damaged
+    }
+}
+
+/// One NAL unit or ADTS frame, for `onair probe --units`.
+public struct ProbedUnit: Sendable, Codable, Equatable {
+    /// Index of the stream in `ProbeReport.streams`.
+    public var stream: Int
+    /// "IDR", "SPS", "non-IDR slice", … for H.264; "ADTS" or "AAC" for audio.
+    public var type: String
+    /// Size in bytes (the NAL unit without start code or length; the whole ADTS frame).
+    public var size: Int
+    /// "I", "P", "B", "SP" or "SI" for slices.
+    public var sliceType: String?
+    /// Byte offset in an elementary-stream file.
+    public var offset: Int?
+    /// Presentation time in seconds, from a container.
+    public var pts: Double?
+
+    enum CodingKeys: String, CodingKey {
+        case stream, type, size, offset, pts
+        case sliceType = "slice_type"
+    }
+}

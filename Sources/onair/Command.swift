@@ -1,0 +1,13 @@
+/// One `onair` subcommand.
+protocol Command {
+    /// The word that selects the command, e.g. "probe".
+    static var name: String { get }
+    /// One line for the command list.
+    static var summary: String { get }
+    /// The full help text.
+    static var help: String { get }
+    /// Parses the command's arguments.
+    init(arguments: inout ArgumentList) throws
+    /// Runs the command and returns the process exit status.
+    func run() throws -> Int32
+}

@@ -1,0 +1,50 @@
+import Foundation
+import OnAir
+
+/// The `onair` entry point: picks the subcommand, turns errors into one line and an exit status.
+@main
+enum OnAirTool {
+    static let commands: [any Command.Type] = [ProbeCommand.self]
+
+    static func main() {
+        var arguments = Array(CommandLine.arguments.dropFirst())
+        guard let name = arguments.first, name != "--help", name != "-h", name != "help" else {
+            print(overview)
+            exit(arguments.isEmpty ? 2 : 0)
+        }
+        arguments.removeFirst()
+        guard let command = commands.first(where: { $0.name == name }) else {
+            fail("unknown command '\(name)'; run 'onair --help' for the list", status: 2)
+        }
+        if arguments.contains("--help") || arguments.contains("-h") {
+            print(command.help)
+            exit(0)
+        }
+        do {
+            var list = ArgumentList(arguments)
+            let instance = try command.init(arguments: &list)
+            try list.finish()
+            exit(try instance.run())
+        } catch let error as UsageError {
+            fail("\(error.description) (see 'onair \(name) --help')", status: 2)
+        } catch let error as any OnAirError {
+            fail(error.description, status: 1)
+        } catch {
+            fail("\(error)", status: 1)
+        }
+    }
+
+    static var overview: String {
+        var text = "onair — capture, encode (H.264/AAC), record and stream\n\nUsage: onair COMMAND [OPTIONS]\n\nCommands:\n"
+        for command in commands {
+            text += "  " + command.name.padding(toLength: 10, withPad: " ", startingAt: 0) + command.summary + "\n"
+        }
+        text += "\nRun 'onair COMMAND --help' for a command's options."
+        return text
+    }
+
+    static func fail(_ message: String, status: Int32) -> Never {
+        FileHandle.standardError.write(Data("onair: error: \(message)\n".utf8))
+        exit(status)
+    }
+}

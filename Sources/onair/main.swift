@@ -1,2 +1,0 @@
-import OnAir
-print("onair")

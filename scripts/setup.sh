@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Installs the Debian packages OnAir needs to build, test and run. Idempotent; run as root
+# (or with sudo available). Skips apt entirely when everything is already installed.
+set -euo pipefail
+packages=(
+    pkg-config time
+    ffmpeg
+    libavcodec-dev libavformat-dev libavutil-dev libswscale-dev libswresample-dev
+    libavdevice-dev libavfilter-dev
+)
+missing=()
+for p in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+    sudo=""
+    [ "$(id -u)" -eq 0 ] || sudo=sudo
+    echo "setup: installing ${missing[*]}" >&2
+    $sudo apt-get update -q >&2
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends "${missing[@]}" >&2
+fi
+command -v swift >/dev/null || { echo "setup: Swift 6 toolchain not found on PATH (https://swift.org/install)" >&2; exit 1; }
+echo "setup: all dependencies present" >&2
