@@ -1,5 +1,5 @@
 /// One `onair` subcommand.
-protocol Command {
+protocol Command: Sendable {
     /// The word that selects the command, e.g. "probe".
     static var name: String { get }
     /// One line for the command list.

@@ -42,24 +42,25 @@ struct EncodeCommand: Command {
         // Settings are checked before any output file is created.
         if encoding.videoEnabled { try encoding.video.validate() }
         if encoding.audioEnabled { try encoding.audio.validate() }
-        let sinks = try outputs.map { output in
-            try SinkFactory.sink(for: output, streams: streams.intersection(SinkFactory.streams(for: output)),
-                                 options: containerOptions)
-        }
         let transcoder = try FileTranscoder(
             input: input,
             video: encoding.videoEnabled ? encoding.video : nil,
             audio: encoding.audioEnabled ? encoding.audio : nil,
             followInput: .init(size: !encoding.explicitSize, frameRate: !encoding.explicitFrameRate,
                                sampleRate: !encoding.explicitAudioRate, channels: !encoding.explicitChannels),
-            forceKeyFrameTimes: encoding.forceKeyFrameTimes,
-            sinks: sinks)
+            forceKeyFrameTimes: encoding.forceKeyFrameTimes)
+        if transcoder.videoSettings == nil { streams.remove(.video) }
+        if transcoder.audioSettings == nil { streams.remove(.audio) }
+        let sinks = try outputs.map { output in
+            try SinkFactory.sink(for: output, streams: streams.intersection(SinkFactory.streams(for: output)),
+                                 options: containerOptions)
+        }
         if let selection = transcoder.encoderSelection {
             Console.status("video: \(selection)")
         }
         let progress = ProgressLine()
         var final = FileTranscoder.Progress()
-        try transcoder.run { state in
+        try transcoder.run(sinks: sinks) { state in
             final = state
             progress.update(String(format: "encode %@: %.2f s media, %d video / %d audio frames, %.0f kb/s video, speed %.2fx",
                                    input, state.mediaSeconds, state.videoFrames, state.audioFrames,

@@ -32,7 +32,7 @@ struct ProbeCommand: Command {
         let report = try Prober.probe(path: path, listUnits: listUnits)
         if json {
             let encoder = JSONEncoder()
-            encoder.outputFormatting = [.withoutEscapingSlashes]
+            encoder.outputFormatting = [.withoutEscapingSlashes, .sortedKeys]
             print(String(decoding: try encoder.encode(report), as: UTF8.self))
         } else {
             print(ProbeFormatter.text(for: report, path: path))

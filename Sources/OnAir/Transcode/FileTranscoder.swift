@@ -20,6 +20,9 @@ public final class FileTranscoder {
         public var speed: Double { wallSeconds > 0 ? mediaSeconds / wallSeconds : 0 }
         /// Per video frame, seconds from handing the frame to the encoder until its packet came out.
         public var encodeLatency = LatencyStatistics()
+
+        /// Creates an empty progress record.
+        public init() {}
     }
 
     /// The settings after filling in what follows the input (size, rate, channels).
@@ -29,7 +32,7 @@ public final class FileTranscoder {
     public private(set) var encoderSelection: EncoderSelection?
 
     private let decoder: MediaFileDecoder
-    private let sinks: [any PacketSink]
+    private var sinks: [any PacketSink] = []
     private var videoEncoder: H264Encoder?
     private var audioEncoder: AACEncoder?
     private var rateConverter: FrameRateConverter?
@@ -42,11 +45,12 @@ public final class FileTranscoder {
     /// Opens `input` and the encoders. `video`/`audio` nil leaves that stream out; settings the
     /// caller did not fix (`followInput`) are taken from the input.
     public init(input: String, video: VideoEncoderSettings?, audio: AudioEncoderSettings?,
-                followInput: FollowInput = FollowInput(), forceKeyFrameTimes: [Double] = [],
-                sinks: [any PacketSink]) throws {
-        let probe = try MediaFileDecoder(path: input, decodeVideo: false, decodeAudio: false)
+                followInput: FollowInput = FollowInput(), forceKeyFrameTimes: [Double] = []) throws {
+        let probe = try MediaFileReader(path: input)
+        let videoStream = probe.streams.first { $0.mediaType == .video }
+        let audioStream = probe.streams.first { $0.mediaType == .audio }
         var videoSettings = video
-        if var settings = videoSettings, let stream = probe.videoStream {
+        if var settings = videoSettings, let stream = videoStream {
             if followInput.size {
                 settings.width = stream.width + stream.width % 2
                 settings.height = stream.height + stream.height % 2
@@ -60,7 +64,7 @@ public final class FileTranscoder {
             videoSettings = nil
         }
         var audioSettings = audio
-        if var settings = audioSettings, let stream = probe.audioStream {
+        if var settings = audioSettings, let stream = audioStream {
             if followInput.sampleRate, AudioEncoderSettings.sampleRates.contains(stream.sampleRate) {
                 settings.sampleRate = stream.sampleRate
             }
@@ -87,7 +91,6 @@ public final class FileTranscoder {
         if let audioSettings { audioEncoder = try AACEncoder(settings: audioSettings) }
         self.videoSettings = videoSettings
         self.audioSettings = audioSettings
-        self.sinks = sinks
         self.keyFrameTimes = forceKeyFrameTimes
     }
 
@@ -103,8 +106,10 @@ public final class FileTranscoder {
         }
     }
 
-    /// Runs to the end of the input; `report` is called about twice a second and at the end.
-    public func run(report: (Progress) -> Void = { _ in }) throws {
+    /// Runs to the end of the input, writing to every sink and finishing them; `report` is called
+    /// about twice a second and at the end.
+    public func run(sinks: [any PacketSink], report: (Progress) -> Void = { _ in }) throws {
+        self.sinks = sinks
         let started = Date()
         var lastReport = started
         while let output = try decoder.next() {
