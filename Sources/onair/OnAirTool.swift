@@ -8,6 +8,9 @@ enum OnAirTool {
 
     static func main() {
         var arguments = Array(CommandLine.arguments.dropFirst())
+        let verbose = arguments.contains("--verbose")
+        arguments.removeAll { $0 == "--verbose" }
+        LibraryLogging.configure(verbose: verbose)
         guard let name = arguments.first, name != "--help", name != "-h", name != "help" else {
             print(overview)
             exit(arguments.isEmpty ? 2 : 0)
@@ -39,7 +42,7 @@ enum OnAirTool {
         for command in commands {
             text += "  " + command.name.padding(toLength: 10, withPad: " ", startingAt: 0) + command.summary + "\n"
         }
-        text += "\nRun 'onair COMMAND --help' for a command's options."
+        text += "\nRun 'onair COMMAND --help' for a command's options; --verbose shows FFmpeg's own messages."
         return text
     }
 
