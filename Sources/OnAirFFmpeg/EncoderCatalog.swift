@@ -4,24 +4,7 @@ import OnAirCore
 /// Every H.264 and AAC encoder this FFmpeg build knows, and whether each opens on this machine.
 public enum EncoderCatalog {
     /// One encoder and its status here.
-    public struct Entry: Sendable, CustomStringConvertible {
-        /// FFmpeg's encoder name, e.g. `libx264`.
-        public let name: String
-        /// FFmpeg's descriptive name.
-        public let longName: String
-        /// What it produces.
-        public let codec: MediaCodec
-        /// Whether FFmpeg marks it as hardware-backed (or it is one of the hardware candidates).
-        public let isHardware: Bool
-        /// Whether it opened with a small default setting.
-        public let opens: Bool
-        /// Why it did not open (FFmpeg's message), nil when it did.
-        public let reason: String?
-
-        public var description: String {
-            "\(name) (\(codec.rawValue)\(isHardware ? ", hardware" : "")): " + (opens ? "available" : "unavailable — \(reason ?? "")")
-        }
-    }
+    public typealias Entry = EncoderAvailability
 
     /// Lists the encoders, trying to open each (blocks; call off the cooperative pool).
     public static func entries() -> [Entry] {

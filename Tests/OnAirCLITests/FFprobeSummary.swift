@@ -34,8 +34,13 @@ struct FFprobeSummary {
             } else {
                 summary["sample_rate"] = Int(stream["sample_rate"] as? String ?? "")
                 summary["channels"] = stream["channels"]
-                summary["frames"] = Int(stream["nb_read_packets"] as? String ?? "") ?? 0
-                if let duration { summary["duration"] = duration }
+                let packets = Int(stream["nb_read_packets"] as? String ?? "") ?? 0
+                summary["frames"] = packets
+                // ffprobe estimates ADTS durations from the bitrate and trims MPEG-TS audio oddly;
+                // the decoded packet count is exact: each AAC frame holds 1024 samples.
+                if let rate = summary["sample_rate"] as? Int, rate > 0 {
+                    summary["duration"] = Double(packets * 1024) / Double(rate)
+                }
             }
             if let rate = Int(stream["bit_rate"] as? String ?? "") { summary["bit_rate"] = rate }
             streams.append(summary)
@@ -79,14 +84,15 @@ enum FieldComparison {
             guard let a = number(actual), let e = number(expected) else { return false }
             return abs(a - e) < 0.01
         default:
+            if let e = expected as? Int { return number(actual) == Double(e) }
             if let e = expected as? Bool { return (actual as? Bool) == e }
             if let e = number(expected) { return number(actual) == e }
             return (actual as? String) == (expected as? String)
         }
     }
 
+    /// A JSON number as a Double (JSONSerialization may hand back NSNumber, Int or Double).
     static func number(_ value: Any?) -> Double? {
-        if let value = value as? Bool { _ = value; return nil }
         if let value = value as? Int { return Double(value) }
         if let value = value as? Double { return value }
         if let value = value as? NSNumber { return value.doubleValue }
