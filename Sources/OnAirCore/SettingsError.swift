@@ -15,4 +15,6 @@ public struct SettingsError: OnAirError, Equatable {
     }
 
     public var description: String { "invalid \(field) = \(value); allowed: \(allowed)" }
+
+    public var isInvalidSettings: Bool { true }
 }

@@ -25,6 +25,11 @@ public enum EncoderError: OnAirError {
         case .finished: return "the encoder was flushed; create a new one to encode more"
         }
     }
+
+    public var isInvalidSettings: Bool {
+        if case .invalidSettings = self { return true }
+        return false
+    }
 }
 
 /// Like `check(_:_:)` but throws the error wrapped as an `EncoderError`.

@@ -39,9 +39,8 @@ struct EncodeCommand: Command {
         var streams = Set<MediaType>()
         if encoding.videoEnabled { streams.insert(.video) }
         if encoding.audioEnabled { streams.insert(.audio) }
-        // Settings are checked before any output file is created.
-        if encoding.videoEnabled { try encoding.video.validate() }
-        if encoding.audioEnabled { try encoding.audio.validate() }
+        // Settings are checked (against the input's size and rates where they follow it) when the
+        // transcoder opens, before any output file is created.
         let transcoder = try FileTranscoder(
             input: input,
             video: encoding.videoEnabled ? encoding.video : nil,

@@ -31,7 +31,7 @@ enum OnAirTool {
         } catch let error as UsageError {
             fail("\(error.description) (see 'onair \(name) --help')", status: 2)
         } catch let error as any OnAirError {
-            fail(error.description, status: 1)
+            fail(error.description, status: error.isInvalidSettings ? 2 : 1)
         } catch {
             fail("\(error)", status: 1)
         }
