@@ -6,7 +6,8 @@ import Foundation
 /// band amplitude first reaches `minimumAmplitude`; the onset is then refined to the first sample
 /// whose magnitude reaches half the beep's peak, searching from one block before. Because the beep
 /// starts at phase 0 the refined onset lies at most about two samples after the true start
-/// (0.04 ms at 48 kHz). Onsets closer than `minimumSpacing` to the previous one are ignored.
+/// (0.04 ms at 48 kHz). Onsets closer than `minimumSpacing` to the previous one are ignored, and
+/// so is a beep already sounding in the first block (its onset lies before the audio).
 public struct BeepDetector: Sendable {
     /// The beep frequency in hertz.
     public var frequency: Double
@@ -43,7 +44,9 @@ public struct BeepDetector: Sendable {
             while start + block <= x.count {
                 let amplitude = Self.goertzelAmplitude(x, start: start, count: block,
                                                        frequency: frequency, sampleRate: sampleRate)
-                if armed, amplitude >= minimumAmplitude {
+                if start == 0, amplitude >= minimumAmplitude {
+                    armed = false  // A beep already sounding when the audio starts has no onset here.
+                } else if armed, amplitude >= minimumAmplitude {
                     let onset = Self.refine(x, blockStart: start, block: block)
                     if let last = onsets.last, onset - last < spacing {
                         // Still the same beep (or an echo of it): not a new onset.
