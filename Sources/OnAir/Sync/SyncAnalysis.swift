@@ -11,7 +11,7 @@
 ///
 /// positive when video plays later than audio. For a file that preserves capture timing on both
 /// tracks it is 0 by construction, whatever the frame rate and however capture times fall between
-/// frame boundaries. k is ⌈c_F⌉ (in seconds); each flash is paired with the beep nearest its
+/// frame boundaries. k is ⌊c_F⌋ (in seconds: c_F lies within one frame after k); each flash is paired with the beep nearest its
 /// expected time within ±0.5 s. If F's own code is unreadable, c_F is estimated from the nearest
 /// frame with a readable code plus the difference in presentation time.
 ///
@@ -28,7 +28,7 @@ public enum SyncAnalysis {
         var offsets = [SyncReport.Offset]()
         for position in flashStarts {
             guard let capture = captureSeconds(at: position, in: frames) else { continue }
-            let second = (capture - 1e-7).rounded(.up)  // ⌈c_F⌉, tolerant of the microsecond rounding
+            let second = (capture + 1e-7).rounded(.down)  // ⌊c_F⌋, tolerant of estimated capture times
             guard second >= 0 else { continue }
             let expected = frames[position].presentationTime - (capture - second)
             guard let beep = beepTimes.min(by: { abs($0 - expected) < abs($1 - expected) }),
