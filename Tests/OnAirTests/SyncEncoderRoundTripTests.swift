@@ -63,4 +63,22 @@ import Testing
             #expect(abs(onset - Double(k)) < 0.001, "beep \(k) at \(onset)")
         }
     }
+
+    /// The synthetic picture must cost an encoder real bits, like camera content, not like a test card.
+    @Test func syntheticPictureIsExpensiveToEncode() throws {
+        let video = try SyntheticVideo(width: 640, height: 360, frameRate: 30)
+        // Frames 1…29: no flash, so only the moving pattern is measured.
+        let frames = (1..<30).map { video.frame(index: $0, captureTime: MediaTime(value: Int64($0), timescale: 30)) }
+        let directory = try Tools.temporaryDirectory("onair-synth")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let output = directory.appendingPathComponent("crf.h264")
+        let encode = try Tools.run("ffmpeg", ["-hide_banner", "-nostdin", "-loglevel", "error", "-y",
+                                              "-f", "rawvideo", "-pix_fmt", "yuv420p", "-s", "640x360", "-r", "30",
+                                              "-i", "-", "-c:v", "libx264", "-preset", "veryfast", "-crf", "23", output.path],
+                                   stdin: SyntheticTestMedia.rawVideo(frames))
+        #expect(encode.status == 0, "\(encode.stderr)")
+        let bytes = try #require(try FileManager.default.attributesOfItem(atPath: output.path)[.size] as? Int)
+        let kilobitsPerSecond = Double(bytes * 8) / (Double(frames.count) / 30) / 1000
+        #expect(kilobitsPerSecond > 600, "only \(kilobitsPerSecond) kb/s at CRF 23")
+    }
 }
