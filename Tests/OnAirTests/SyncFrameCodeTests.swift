@@ -46,6 +46,14 @@ import Testing
         var negative = good
         negative.width = -5
         #expect(FrameCode.read(from: negative) == nil)
+        // Sizes whose byte counts would overflow Int must be rejected, not trap.
+        var huge = good
+        huge.width = Int.max / 2
+        huge.planes[0].bytesPerRow = Int.max / 2
+        #expect(FrameCode.read(from: huge) == nil)
+        #expect(FlashDetector.whiteness(of: huge) == nil)
+        huge.height = Int.max
+        #expect(FrameCode.read(from: huge) == nil)
     }
 
     @Test func checksumRejectsAFlippedCell() throws {

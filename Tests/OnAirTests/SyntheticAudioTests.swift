@@ -65,6 +65,9 @@ import Testing
         var short = planar
         short.planes[1] = Array(s16.prefix(10))
         #expect(throws: SyncError.self) { try BeepDetector().onsets(in: short) }
+        var huge = planar
+        huge.frameCount = Int.max / 2
+        #expect(throws: SyncError.self) { try BeepDetector().onsets(in: huge) }
     }
 
     @Test func rejectsBadSettings() {

@@ -35,16 +35,12 @@ public struct FlashDetector: Sendable {
     /// The share (0…1) of sampled luma values at or above `whiteLevel`, skipping the frame code;
     /// nil when the frame has no luma plane or malformed planes.
     public static func whiteness(of frame: VideoFrame) -> Double? {
-        switch frame.pixelFormat {
-        case .yuv420p, .nv12, .yuv422p, .yuv444p: break
-        case .bgra, .rgba, .rgb24: return nil
-        }
-        guard frame.layoutProblem() == nil else { return nil }
+        guard let plane = FrameCodeReader.lumaPlane(of: frame) else { return nil }
         let code = FrameCodeLayout(width: frame.width, height: frame.height)?.bounds
         let step = max(1, min(frame.width, frame.height) / 90)
-        let stride = frame.planes[0].bytesPerRow
+        let stride = plane.bytesPerRow
         var white = 0, total = 0
-        frame.planes[0].bytes.withUnsafeBufferPointer { luma in
+        plane.bytes.withUnsafeBufferPointer { luma in
             for y in Swift.stride(from: step / 2, to: frame.height, by: step) {
                 let insideCodeRows = code.map { y >= $0.y && y < $0.y + $0.height } ?? false
                 for x in Swift.stride(from: step / 2, to: frame.width, by: step) {

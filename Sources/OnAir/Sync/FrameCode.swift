@@ -16,14 +16,8 @@ public enum FrameCode {
     /// Works on `yuv420p`, `nv12`, `yuv422p` and `yuv444p` frames of any size and tolerates coding
     /// noise and a shift of up to one cell. It never traps, whatever the frame holds.
     public static func read(from frame: VideoFrame) -> (index: Int, captureMicroseconds: Int64)? {
-        switch frame.pixelFormat {
-        case .yuv420p, .nv12, .yuv422p, .yuv444p: break
-        case .bgra, .rgba, .rgb24: return nil
-        }
-        guard frame.layoutProblem() == nil, let expected = FrameCodeLayout(width: frame.width, height: frame.height) else {
-            return nil
-        }
-        let luma = frame.planes[0]
+        guard let luma = FrameCodeReader.lumaPlane(of: frame),
+              let expected = FrameCodeLayout(width: frame.width, height: frame.height) else { return nil }
         let reader = FrameCodeReader(width: frame.width, height: frame.height, stride: luma.bytesPerRow)
         let payload: FrameCodePayload? = luma.bytes.withUnsafeBufferPointer { pixels in
             for (dx, dy) in searchOffsets(cell: expected.cell) {

@@ -7,6 +7,23 @@ struct FrameCodeReader {
     /// Bytes from one luma row to the next.
     let stride: Int
 
+    /// The largest width, height and stride the readers accept; larger values are treated as
+    /// malformed so that no size arithmetic (here or in `layoutProblem()`) can overflow.
+    static let maximumDimension = 1 << 20
+
+    /// The luma plane of `frame` when it has one and its planes are well formed, else nil.
+    static func lumaPlane(of frame: VideoFrame) -> VideoFrame.Plane? {
+        switch frame.pixelFormat {
+        case .yuv420p, .nv12, .yuv422p, .yuv444p: break
+        case .bgra, .rgba, .rgb24: return nil
+        }
+        let limit = maximumDimension
+        guard (1...limit).contains(frame.width), (1...limit).contains(frame.height),
+              frame.planes.allSatisfy({ (0...(4 * limit)).contains($0.bytesPerRow) }),
+              frame.layoutProblem() == nil else { return nil }
+        return frame.planes[0]
+    }
+
     /// Minimum white-minus-black difference for a code to count as present.
     static let minimumContrast = 40.0
 

@@ -9,6 +9,10 @@ struct MonoSamples: Sendable {
 
     /// Mixes `buffer` down; throws when its planes do not match its layout.
     init(_ buffer: PCMBuffer) throws(SyncError) {
+        // Bound the count first so that the size arithmetic in `layoutProblem()` cannot overflow.
+        guard (0...(1 << 40)).contains(buffer.frameCount) else {
+            throw .malformedAudio("frameCount must be 0…2⁴⁰, got \(buffer.frameCount)")
+        }
         if let problem = buffer.layoutProblem() { throw .malformedAudio(problem) }
         let channels = buffer.channels, frames = buffer.frameCount
         let width = buffer.sampleFormat.bytesPerSample
