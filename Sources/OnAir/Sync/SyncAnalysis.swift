@@ -11,9 +11,10 @@
 ///
 /// positive when video plays later than audio. For a file that preserves capture timing on both
 /// tracks it is 0 by construction, whatever the frame rate and however capture times fall between
-/// frame boundaries. k is ⌊c_F⌋ (in seconds: c_F lies within one frame after k); each flash is paired with the beep nearest its
-/// expected time within ±0.5 s. If F's own code is unreadable, c_F is estimated from the nearest
-/// frame with a readable code plus the difference in presentation time.
+/// frame boundaries. k is ⌊c_F⌋ (in seconds: c_F lies within one frame after k); each flash is
+/// paired with the beep nearest its expected time within ±0.5 s. If F's own code is unreadable,
+/// c_F is estimated from the nearest frame with a readable code plus the difference in
+/// presentation time. The report's maximum and mean are over |offset_k|.
 ///
 /// **Continuity.** Dropped frames are the indices missing between the lowest and highest index read;
 /// repeated frames are frames whose index had already been read.
