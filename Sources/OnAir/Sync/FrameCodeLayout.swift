@@ -1,0 +1,56 @@
+/// Where the frame code's cells sit in a picture of a given size.
+///
+/// The code is a grid of square cells, `columns`×`rows`, whose top-left corner is one cell in from
+/// the picture's top-left corner. The outer ring of the grid is a white quiet zone; column 1 is a
+/// solid black start bar, column `columns - 2` a black/white clock track, and the cells between them
+/// carry the payload bits. The cell size scales with the picture so the code survives coding at any
+/// size down to 160×120.
+struct FrameCodeLayout: Sendable, Equatable {
+    /// Payload columns.
+    static let dataColumns = 12
+    /// Payload rows.
+    static let dataRows = 8
+    /// Grid columns: quiet, start bar, data, clock track, quiet.
+    static let columns = dataColumns + 4
+    /// Grid rows: quiet, data, quiet.
+    static let rows = dataRows + 2
+    /// The payload size in bits.
+    static let bitCount = dataColumns * dataRows
+
+    /// The edge length of one cell in pixels.
+    let cell: Int
+    /// The grid's left edge in pixels.
+    let originX: Int
+    /// The grid's top edge in pixels.
+    let originY: Int
+
+    /// The layout used for a `width`×`height` picture, or nil when the picture is too small to
+    /// hold a readable code (cells under 3 pixels).
+    init?(width: Int, height: Int) {
+        guard width > 0, height > 0 else { return nil }
+        var cell = max(6, min(width / 64, height / 36))
+        cell = min(cell, width / (Self.columns + 1), height / (Self.rows + 1))
+        guard cell >= 3 else { return nil }
+        self.init(cell: cell, originX: cell, originY: cell)
+    }
+
+    /// A layout with an explicit cell size and origin (used when searching a shifted code).
+    init(cell: Int, originX: Int, originY: Int) {
+        self.cell = cell
+        self.originX = originX
+        self.originY = originY
+    }
+
+    /// The pixel rectangle covered by the whole grid, as (x, y, width, height).
+    var bounds: (x: Int, y: Int, width: Int, height: Int) {
+        (originX, originY, cell * Self.columns, cell * Self.rows)
+    }
+
+    /// The grid position (column, row) of payload bit `bit`, row-major from the top-left data cell.
+    static func position(ofBit bit: Int) -> (column: Int, row: Int) {
+        (2 + bit % dataColumns, 1 + bit / dataColumns)
+    }
+
+    /// Whether the clock-track cell in grid row `row` is white (rows alternate, starting black).
+    static func clockIsWhite(row: Int) -> Bool { row % 2 == 0 }
+}
