@@ -15,6 +15,13 @@ public enum EncoderFactory {
         #endif
     }
 
+    /// Both encoders a session needs (nil settings: no encoder), created before any output exists
+    /// so that rejected settings leave nothing behind.
+    public static func encoders(video: VideoEncoderSettings?, audio: AudioEncoderSettings?) throws
+        -> (video: (any VideoEncoding)?, audio: (any AudioEncoding)?) {
+        (try video.map { try videoEncoder(settings: $0) }, try audio.map { try audioEncoder(settings: $0) })
+    }
+
     /// An AAC encoder for `settings`, validated first.
     public static func audioEncoder(settings: AudioEncoderSettings) throws -> any AudioEncoding {
         try settings.validate()

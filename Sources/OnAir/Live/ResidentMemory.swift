@@ -1,9 +1,9 @@
 import Foundation
 
 /// The process's resident memory, for statistics.
-enum ResidentMemory {
+public enum ResidentMemory {
     /// Resident set size in bytes (0 where it cannot be read).
-    static func current() -> Int {
+    public static func current() -> Int {
         #if os(Linux)
         guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
         let fields = text.split(separator: " ")
@@ -15,7 +15,7 @@ enum ResidentMemory {
     }
 
     /// Peak resident set size in bytes (VmHWM), 0 where it cannot be read.
-    static func peak() -> Int {
+    public static func peak() -> Int {
         #if os(Linux)
         guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
               let line = text.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),

@@ -1,0 +1,146 @@
+import Foundation
+import OnAirCore
+
+/// The synthetic camera and microphone as a capture source: `SyntheticVideo` frames and
+/// `SyntheticAudio` samples delivered on their own threads.
+///
+/// In real time, frames are captured on a frame-rate grid and stamped with the capture clock
+/// (a slot the machine could not keep up with is skipped, so the frame code shows the gap), and
+/// audio is produced in 10 ms chunks for the clock's timeline, so every beep starts exactly on a
+/// whole second of capture time. With `fast`, both run as fast as the session accepts them, on
+/// media time instead of wall time, until `duration`.
+public final class SyntheticSource: CaptureSource, @unchecked Sendable {
+    public let name = "synthetic"
+    public let mediaTypes: Set<MediaType>
+    private let video: SyntheticVideo?
+    private let audio: SyntheticAudio?
+    private let frameRate: Double
+    private let fast: Bool
+    private let duration: Double?
+    private let lock = NSLock()
+    private var running = false
+    private let finished = DispatchGroup()
+
+    /// A source of the given video size and rate and audio format; nil leaves that stream out.
+    /// `fast` needs a `duration`.
+    public init(video: (width: Int, height: Int, frameRate: Double)?, audio: (sampleRate: Int, channels: Int)?,
+                fast: Bool = false, duration: Double? = nil) throws {
+        self.video = try video.map { try SyntheticVideo(width: $0.width, height: $0.height, frameRate: $0.frameRate) }
+        self.audio = try audio.map { try SyntheticAudio(sampleRate: $0.sampleRate, channels: $0.channels) }
+        frameRate = video?.frameRate ?? 30
+        self.fast = fast
+        self.duration = duration
+        var types = Set<MediaType>()
+        if video != nil { types.insert(.video) }
+        if audio != nil { types.insert(.audio) }
+        mediaTypes = types
+        if fast && duration == nil {
+            throw SettingsError(field: "duration", value: "none", allowed: "a duration with --fast")
+        }
+    }
+
+    private var isRunning: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return running
+    }
+
+    public func start(clock: CaptureClock, handlers: CaptureHandlers) throws {
+        lock.lock()
+        running = true
+        lock.unlock()
+        if fast {
+            spawn("onair.synthetic") { [self] in runFast(handlers) }
+            return
+        }
+        let ends = DispatchGroup()
+        if let video {
+            ends.enter()
+            spawn("onair.synthetic.video") { [self] in
+                runVideo(video, clock: clock, handlers: handlers)
+                ends.leave()
+            }
+        }
+        if let audio {
+            ends.enter()
+            spawn("onair.synthetic.audio") { [self] in
+                runAudio(audio, clock: clock, handlers: handlers)
+                ends.leave()
+            }
+        }
+        ends.notify(queue: .global()) { [self] in if duration != nil && isRunning { handlers.ended(nil) } }
+    }
+
+    public func stop() {
+        lock.lock()
+        running = false
+        lock.unlock()
+        finished.wait()
+    }
+
+    private func spawn(_ name: String, _ body: @escaping @Sendable () -> Void) {
+        finished.enter()
+        let thread = Thread { [finished] in
+            body()
+            finished.leave()
+        }
+        thread.name = name
+        thread.start()
+    }
+
+    private func runVideo(_ video: SyntheticVideo, clock: CaptureClock, handlers: CaptureHandlers) {
+        let start = clock.elapsed
+        var slot = 0
+        var previous: MediaTime?
+        while isRunning {
+            clock.sleep(until: MediaTime(seconds: start + Double(slot) / frameRate))
+            let captured = clock.now()
+            if let duration, captured.seconds >= duration { break }
+            handlers.video(video.frame(index: slot, captureTime: captured, previousCaptureTime: previous))
+            previous = captured
+            // A slot already past is skipped, not delivered late.
+            slot = max(slot + 1, Int(((clock.elapsed - start) * frameRate).rounded(.down)))
+        }
+    }
+
+    private func runAudio(_ audio: SyntheticAudio, clock: CaptureClock, handlers: CaptureHandlers) {
+        let rate = Double(audio.sampleRate)
+        var next = Int64((clock.elapsed * rate).rounded(.down))
+        while isRunning {
+            Thread.sleep(forTimeInterval: 0.01)
+            var due = Int64((clock.elapsed * rate).rounded(.down))
+            if let duration { due = min(due, Int64(duration * rate)) }
+            if due > next {
+                handlers.audio(audio.samples(startingAt: next, count: Int(due - next)))
+                next = due
+            }
+            if let duration, Double(next) >= duration * rate { break }
+        }
+    }
+
+    /// Media time, no pacing: whichever stream is behind gets the next item.
+    private func runFast(_ handlers: CaptureHandlers) {
+        let end = duration ?? 0
+        let chunk = 1024
+        var frame = 0
+        var sample: Int64 = 0
+        var previous: MediaTime?
+        while isRunning {
+            let videoTime = video != nil ? Double(frame) / frameRate : .infinity
+            let audioTime = audio.map { Double(sample) / Double($0.sampleRate) } ?? .infinity
+            if min(videoTime, audioTime) >= end { break }
+            if videoTime <= audioTime, let video {
+                let captured = MediaTime(value: Int64((videoTime * 1_000_000).rounded()), timescale: 1_000_000)
+                handlers.video(video.frame(index: frame, captureTime: captured, previousCaptureTime: previous))
+                previous = captured
+                frame += 1
+            } else if let audio {
+                let remaining = Int64(end * Double(audio.sampleRate)) - sample
+                let count = Int(min(Int64(chunk), remaining))
+                handlers.audio(audio.samples(startingAt: sample, count: count))
+                sample += Int64(count)
+            }
+        }
+        if isRunning { handlers.ended(nil) }
+    }
+}

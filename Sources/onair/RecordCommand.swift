@@ -1,0 +1,108 @@
+import Foundation
+import OnAir
+
+/// `onair record`: capture from sources, encode once, write every output until the duration
+/// passes or Ctrl-C / SIGTERM arrives; files are always finished cleanly.
+struct RecordCommand: Command {
+    static let name = "record"
+    static let summary = "capture, encode and record to files in real time"
+    static let help = """
+    Usage: onair record [--video SRC] [--audio SRC] [--duration S] [--fast] -o FILE [-o FILE …] [encoder flags]
+
+    Captures video and audio, encodes them once (H.264 + AAC) and writes every output:
+    .h264 (Annex-B), .aac (ADTS), .mp4 (fragmented, so a killed process leaves a playable file;
+    --faststart for a classic one), .mov, .ts, .flv. Ctrl-C or SIGTERM finish every file.
+
+    \(CaptureSourceFactory.sourcesHelp)
+    With neither --video nor --audio, both are synthetic.
+
+      --video SRC, --audio SRC     what to capture
+      --duration S                 stop after S seconds of media
+      --fast                       synthetic source as fast as the encoders go (media time, no dropping)
+      -o, --output FILE            an output (repeatable)
+      --faststart                  classic MP4 with the index in front (written at the end)
+      --stats-json FILE            the once-a-second statistics as JSON lines
+
+    """ + EncodingOptions.help
+
+    let videoSpec: String
+    let audioSpec: String
+    let duration: Double?
+    let fast: Bool
+    let outputs: [String]
+    let statsJSON: String?
+    let containerOptions: SinkFactory.ContainerOptions
+    let encoding: EncodingOptions
+
+    init(arguments: inout ArgumentList) throws {
+        let video = try arguments.option("--video")
+        let audio = try arguments.option("--audio")
+        if video == nil && audio == nil {
+            videoSpec = "synthetic"
+            audioSpec = "synthetic"
+        } else {
+            videoSpec = video ?? "none"
+            audioSpec = audio ?? "none"
+        }
+        duration = try arguments.option("--duration").map { try EncodingOptions.number($0, "--duration") }
+        if let duration, duration <= 0 { throw UsageError("--duration must be positive") }
+        fast = arguments.flag("--fast")
+        outputs = try arguments.options("-o", "--output")
+        statsJSON = try arguments.option("--stats-json")
+        var options = SinkFactory.ContainerOptions()
+        options.faststart = arguments.flag("--faststart")
+        containerOptions = options
+        encoding = try EncodingOptions(arguments: &arguments, realTimeDefault: true)
+        guard arguments.positionals().isEmpty else { throw UsageError("record takes no positional arguments; outputs go with -o") }
+        guard !outputs.isEmpty else { throw UsageError("record needs at least one -o FILE") }
+        if fast {
+            guard videoSpec == "synthetic" || videoSpec == "none", audioSpec == "synthetic" || audioSpec == "none" else {
+                throw UsageError("--fast works with the synthetic source only")
+            }
+            guard duration != nil else { throw UsageError("--fast needs --duration") }
+        }
+        if videoSpec == "none" && audioSpec == "none" { throw UsageError("--video none and --audio none leave nothing to record") }
+    }
+
+    func run() throws -> Int32 {
+        let plan = try CaptureSourceFactory.plan(video: videoSpec, audio: audioSpec, encoding: encoding,
+                                                 fast: fast, duration: duration)
+        var configuration = LiveSession.Configuration(video: plan.video, audio: plan.audio)
+        configuration.duration = duration
+        configuration.dropLateVideo = !fast
+        var streams = Set<MediaType>()
+        if plan.video != nil { streams.insert(.video) }
+        if plan.audio != nil { streams.insert(.audio) }
+        // Encoders open (and settings are checked) before any output file is created.
+        let encoders = try EncoderFactory.encoders(video: plan.video, audio: plan.audio)
+        let sinks = try outputs.map { output in
+            try SinkFactory.sink(for: output, streams: streams.intersection(SinkFactory.streams(for: output)),
+                                 options: containerOptions)
+        }
+        let session = try LiveSession(configuration: configuration, sources: plan.sources, sinks: sinks,
+                                      videoEncoder: encoders.video, audioEncoder: encoders.audio)
+        if let summary = session.videoEncoderSummary { Console.status("video: \(summary)") }
+        let printer = try StatisticsPrinter(label: "rec", jsonPath: statsJSON)
+        let signals = SignalWatcher()
+        try session.start()
+        var stopReason = "duration reached"
+        while true {
+            if session.waitForSources(timeout: 1) { break }
+            printer.show(session.statistics())
+            if let signal = signals.received {
+                stopReason = signal == SIGINT ? "interrupted" : "terminated"
+                break
+            }
+            if session.error != nil {
+                stopReason = "error"
+                break
+            }
+        }
+        let last = session.statistics()
+        printer.show(last)
+        printer.end()
+        try session.stop()
+        Console.status("stopped (\(stopReason)): \(last.framesOut) video frames, \(last.audioFramesOut) audio frames, \(last.droppedFrames) dropped, peak memory \(ResidentMemory.peak() / 1_048_576) MB")
+        return 0
+    }
+}

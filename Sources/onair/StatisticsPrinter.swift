@@ -1,0 +1,44 @@
+import Foundation
+import OnAir
+
+/// Shows a session's statistics once a second: one rewritten line on stderr and, optionally,
+/// the same as JSON lines in a file.
+final class StatisticsPrinter {
+    private let progress = ProgressLine()
+    private let json: FileHandle?
+    private let label: String
+
+    /// `jsonPath` receives one JSON object per line; nil writes none.
+    init(label: String, jsonPath: String?) throws {
+        self.label = label
+        if let jsonPath {
+            guard FileManager.default.createFile(atPath: jsonPath, contents: nil),
+                  let handle = FileHandle(forWritingAtPath: jsonPath) else {
+                throw UsageError("cannot write --stats-json file \(jsonPath)")
+            }
+            json = handle
+        } else {
+            json = nil
+        }
+    }
+
+    func show(_ stats: LiveStatistics) {
+        progress.update(String(
+            format: "%@ %6.1fs | fps in %5.1f out %5.1f | dropped %d | video %5.0f kb/s audio %4.0f kb/s | enc %5.1f ms | queues v%d a%d s%d | mem %.0f MB",
+            label, stats.elapsed, stats.fpsIn, stats.fpsOut, stats.droppedFrames,
+            Double(stats.videoBitRate) / 1000, Double(stats.audioBitRate) / 1000, stats.encodeLatencyMs,
+            stats.videoQueue, stats.audioQueue, stats.sinkQueue, Double(stats.residentBytes) / 1_048_576))
+        if let json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys]
+            if let data = try? encoder.encode(stats) {
+                json.write(data + Data("\n".utf8))
+            }
+        }
+    }
+
+    func end() {
+        progress.end()
+        try? json?.close()
+    }
+}
