@@ -98,10 +98,13 @@ struct RecordCommand: Command {
                 break
             }
         }
+        // Stopping drains the queues and flushes the encoders; the totals come after that.
+        let stopError: (any Error)?
+        do { try session.stop(); stopError = nil } catch { stopError = error }
         let last = session.statistics()
         printer.show(last)
         printer.end()
-        try session.stop()
+        if let stopError { throw stopError }
         Console.status("stopped (\(stopReason)): \(last.framesOut) video frames, \(last.audioFramesOut) audio frames, \(last.droppedFrames) dropped, peak memory \(ResidentMemory.peak() / 1_048_576) MB")
         return 0
     }
