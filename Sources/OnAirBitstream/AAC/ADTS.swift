@@ -24,9 +24,11 @@ public enum ADTS {
     /// frame.
     ///
     /// The bytes must be exactly one frame holding one raw_data_block. For channel
-    /// configuration 0 the in-band program_config_element (which must come first) is copied
-    /// into the config; the raw frame keeps it.
-    public static func unwrap(_ frame: [UInt8]) throws(BitstreamError) -> (config: AudioSpecificConfig, raw: [UInt8]) {
+    /// configuration 0 the in-band program_config_element (when it comes first in the frame) is
+    /// copied into the config, and the raw frame keeps it; encoders such as ffmpeg send it in the
+    /// first frame only, so for later frames pass the one seen before as `programConfig`.
+    public static func unwrap(_ frame: [UInt8], programConfig: ProgramConfigElement? = nil) throws(BitstreamError)
+        -> (config: AudioSpecificConfig, raw: [UInt8]) {
         let header = try ADTSHeader(parsing: frame)
         guard frame.count >= header.frameLength else {
             throw .truncated("ADTS frame (\(frame.count) of \(header.frameLength) bytes)")
@@ -41,10 +43,14 @@ public enum ADTS {
         var pce: ProgramConfigElement?
         if header.channelConfiguration == 0 {
             var reader = AACFieldReader(raw)
-            guard try reader.read(3, "id_syn_ele") == AACSyntaxElement.programConfig else {
-                throw .unsupported("channel configuration 0 without a program_config_element first in the frame")
+            if try reader.read(3, "id_syn_ele") == AACSyntaxElement.programConfig {
+                pce = try ProgramConfigElement.parse(from: &reader)
+            } else {
+                pce = programConfig
             }
-            pce = try ProgramConfigElement.parse(from: &reader)
+            guard pce != nil else {
+                throw .unsupported("channel configuration 0 without a program_config_element in the frame")
+            }
         }
         let config = try AudioSpecificConfig(audioObjectType: header.audioObjectType,
                                              samplingFrequencyIndex: header.samplingFrequencyIndex,
