@@ -75,8 +75,11 @@ public enum Tools {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     }
 
-    /// The path of the built `onair` executable next to the test bundle.
+    /// The `onair` executable under test: `ONAIR_EXECUTABLE` when set (scripts/test.sh points it at
+    /// a release build, so real-time tests measure the tool and not a debug build), else the one
+    /// built next to the test bundle.
     public static var onairExecutable: String {
+        if let path = ProcessInfo.processInfo.environment["ONAIR_EXECUTABLE"], !path.isEmpty { return path }
         // The test binary lives in the build products directory, next to `onair`.
         let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
             ?? CommandLine.arguments[0]

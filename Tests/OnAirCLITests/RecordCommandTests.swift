@@ -1,0 +1,113 @@
+import Foundation
+import OnAirTestSupport
+import Testing
+
+/// `onair record` with the synthetic source: frame counts, durations, sync, crash safety, overload.
+@Suite struct RecordCommandTests {
+    static func frames(_ path: String) throws -> (video: Int, videoDuration: Double, audioDuration: Double?) {
+        let info = try Tools.ffprobeJSON(["-count_frames", "-show_streams", path])
+        let streams = info["streams"] as? [[String: Any]] ?? []
+        let video = streams.first { $0["codec_type"] as? String == "video" }
+        let audio = streams.first { $0["codec_type"] as? String == "audio" }
+        let count = Int(video?["nb_read_frames"] as? String ?? "") ?? 0
+        return (count, Double(count) / 30, (audio?["duration"] as? String).flatMap(Double.init))
+    }
+
+    /// Decodes every stream fully; ffmpeg must print nothing at `-v error`.
+    static func decodesCleanly(_ path: String) throws -> String {
+        let result = try Tools.run("ffmpeg", ["-v", "error", "-i", path, "-f", "null", "-"])
+        return result.status == 0 ? result.stderr : "exit \(result.status): \(result.stderr)"
+    }
+
+    static func syncReport(_ path: String) throws -> [String: Any] {
+        let result = try Tools.run(Tools.onairExecutable, ["probe", "--sync", "--json", path])
+        #expect(result.status == 0, "\(result.stderr)")
+        return try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any] ?? [:]
+    }
+
+    @Test func tenSecondsAt720p30GiveThreeHundredFramesInEveryFile() throws {
+        let dir = try Tools.temporaryDirectory("record")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let files = ["a.mp4", "a.h264", "a.aac", "a.ts"].map { dir.appendingPathComponent($0).path }
+        let result = try Tools.run(Tools.onairExecutable, ["record", "--duration", "10", "--size", "1280x720", "--fps", "30"]
+                                   + files.flatMap { ["-o", $0] })
+        #expect(result.status == 0, "\(result.stderr)")
+        for file in files {
+            #expect(try Self.decodesCleanly(file).isEmpty, "\(file) decodes with errors")
+        }
+        for file in [files[0], files[1], files[3]] {
+            let counted = try Self.frames(file)
+            #expect(abs(counted.video - 300) <= 2, "\(file): \(counted.video) frames")
+        }
+        let mp4 = try Self.frames(files[0])
+        let audio = try #require(mp4.audioDuration)
+        #expect(abs(audio - mp4.videoDuration) <= 1.0 / 30, "audio \(audio) s vs video \(mp4.videoDuration) s")
+        let adts = try Tools.ffprobeJSON(["-count_packets", "-show_streams", files[2]])
+        let packets = Int(((adts["streams"] as? [[String: Any]])?.first?["nb_read_packets"] as? String) ?? "") ?? 0
+        #expect(abs(Double(packets * 1024) / 48_000 - mp4.videoDuration) <= 1.0 / 30 + 1024.0 / 48_000, "ADTS: \(packets) frames")
+        let sync = try Self.syncReport(files[0])
+        print("record 10 s sync: \(sync)")
+        #expect((sync["max_av_offset_ms"] as? Double ?? 99) <= 1000.0 / 30)
+        #expect(sync["dropped_frames"] as? Int == 0 && sync["repeated_frames"] as? Int == 0)
+    }
+
+    @Test func tenMinutesFastAndThirtySecondsRealTimeStayInSync() throws {
+        let dir = try Tools.temporaryDirectory("record-sync")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let long = dir.appendingPathComponent("long.mp4").path
+        let fast = try Tools.run(Tools.onairExecutable, ["record", "--fast", "--duration", "600", "--size", "320x240",
+                                                         "--preset", "ultrafast", "--bitrate", "400k", "-o", long])
+        #expect(fast.status == 0, "\(fast.stderr)")
+        let real = dir.appendingPathComponent("real.mp4").path
+        let live = try Tools.run(Tools.onairExecutable, ["record", "--duration", "30", "--size", "640x360", "-o", real])
+        #expect(live.status == 0, "\(live.stderr)")
+        for (file, flashes) in [(long, 600), (real, 30)] {
+            let sync = try Self.syncReport(file)
+            print("\(file): \(sync.filter { $0.key != "offsets" })")
+            #expect(sync["flashes"] as? Int == flashes && sync["beeps"] as? Int == flashes)
+            #expect((sync["max_av_offset_ms"] as? Double ?? 99) <= 1000.0 / 30)
+            #expect(sync["dropped_frames"] as? Int == 0 && sync["repeated_frames"] as? Int == 0)
+        }
+    }
+
+    @Test func aKilledRecordingLeavesPlayableMP4AndTS() throws {
+        let dir = try Tools.temporaryDirectory("record-kill")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let mp4 = dir.appendingPathComponent("k.mp4").path, ts = dir.appendingPathComponent("k.ts").path
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Tools.onairExecutable)
+        process.arguments = ["record", "--size", "640x360", "--keyint", "30", "-o", mp4, "-o", ts]
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let started = Date()
+        Thread.sleep(forTimeInterval: 6)
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        let elapsed = Date().timeIntervalSince(started)
+        for file in [mp4, ts] {
+            #expect(try Self.decodesCleanly(file).isEmpty, "\(file) decodes with errors")
+            let kept = try Self.frames(file).videoDuration
+            print("killed after \(elapsed) s: \(file) holds \(kept) s")
+            #expect(kept >= elapsed - 1.0 - 1.0, "\(file) holds \(kept) s of \(elapsed) s (one 1 s GOP plus start-up may be lost)")
+        }
+    }
+
+    @Test func sigtermFinishesEveryFileCleanly() throws {
+        let dir = try Tools.temporaryDirectory("record-term")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let files = ["t.mp4", "t.flv", "t.ts", "t.h264", "t.aac"].map { dir.appendingPathComponent($0).path }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Tools.onairExecutable)
+        process.arguments = ["record", "--size", "320x240", "--faststart"] + files.flatMap { ["-o", $0] }
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        Thread.sleep(forTimeInterval: 3)
+        process.terminate()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        for file in files {
+            #expect(try Self.decodesCleanly(file).isEmpty, "\(file) decodes with errors")
+        }
+        #expect(try Self.frames(files[0]).video >= 60)
+    }
+}
