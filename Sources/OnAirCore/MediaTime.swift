@@ -49,3 +49,17 @@ public struct MediaTime: Sendable, Hashable, Codable, Comparable, CustomStringCo
 
     public var description: String { "\(value)/\(timescale)" }
 }
+
+extension MediaTime {
+    /// The sum, in the finer of the two timescales.
+    public static func + (lhs: MediaTime, rhs: MediaTime) -> MediaTime {
+        if lhs.timescale == rhs.timescale { return MediaTime(value: lhs.value + rhs.value, timescale: lhs.timescale) }
+        let scale = max(lhs.timescale, rhs.timescale)
+        return MediaTime(value: lhs.converted(to: scale).value + rhs.converted(to: scale).value, timescale: scale)
+    }
+
+    /// The difference, in the finer of the two timescales.
+    public static func - (lhs: MediaTime, rhs: MediaTime) -> MediaTime {
+        lhs + MediaTime(value: -rhs.value, timescale: rhs.timescale)
+    }
+}

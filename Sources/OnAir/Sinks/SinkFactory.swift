@@ -32,7 +32,9 @@ public enum SinkFactory {
                 if options.faststart {
                     muxerOptions["movflags"] = "+faststart"
                 } else if options.fragmentedMP4 {
-                    muxerOptions["movflags"] = "+frag_keyframe+empty_moov+default_base_moof"
+                    // delay_moov writes the header with the first fragment, once every track's
+                    // start is known, so the edit list can hide AAC's priming.
+                    muxerOptions["movflags"] = "+frag_keyframe+empty_moov+delay_moov+default_base_moof"
                 }
             }
             return ContainerSink(destination: path, format: muxer, streams: streams, options: muxerOptions)
