@@ -34,8 +34,8 @@ public final class LiveSession: @unchecked Sendable {
     }
 
     public let configuration: Configuration
-    /// The capture timeline shared by every source.
-    public let clock = CaptureClock()
+    /// The capture timeline shared by every source; it starts at zero when `start()` starts the sources.
+    public private(set) var clock = CaptureClock()
     private let sources: [any CaptureSource]
     private let runners: [SinkRunner]
     private let videoEncoder: (any VideoEncoding)?
@@ -96,6 +96,7 @@ public final class LiveSession: @unchecked Sendable {
         lock.lock()
         activeSources = sources.count
         lock.unlock()
+        clock = CaptureClock()
         let handlers = CaptureHandlers(
             video: { [self] frame in accept(frame) },
             audio: { [self] buffer in accept(buffer) },
