@@ -27,7 +27,9 @@ public enum SinkFactory {
         default:
             #if canImport(OnAirFFmpeg)
             guard let muxer = ContainerSink.muxer(forExtension: ext) else { throw SinkError.unknownOutput(path) }
-            var muxerOptions: [String: String] = [:]
+            // Each packet (for MP4, each finished fragment) goes to the file at once, so a killed
+            // process leaves whole TS packets and whole fragments behind, never a torn one.
+            var muxerOptions: [String: String] = ["flush_packets": "1"]
             if muxer == "mp4" || muxer == "mov" {
                 if options.faststart {
                     muxerOptions["movflags"] = "+faststart"
