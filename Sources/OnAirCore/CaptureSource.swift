@@ -7,14 +7,19 @@ public struct CaptureHandlers: Sendable {
     public var audio: @Sendable (PCMBuffer) -> Void
     /// Called once when the source stops by itself: nil at the end of a file, or the error that stopped it.
     public var ended: @Sendable ((any Error)?) -> Void
+    /// Receives the number of video frames the source itself could not capture in time (skipped
+    /// capture slots), so that they count as dropped.
+    public var skippedFrames: @Sendable (Int) -> Void
 
     /// Creates handlers from closures.
     public init(video: @escaping @Sendable (VideoFrame) -> Void = { _ in },
                 audio: @escaping @Sendable (PCMBuffer) -> Void = { _ in },
-                ended: @escaping @Sendable ((any Error)?) -> Void = { _ in }) {
+                ended: @escaping @Sendable ((any Error)?) -> Void = { _ in },
+                skippedFrames: @escaping @Sendable (Int) -> Void = { _ in }) {
         self.video = video
         self.audio = audio
         self.ended = ended
+        self.skippedFrames = skippedFrames
     }
 }
 

@@ -111,3 +111,34 @@ import Testing
         #expect(try Self.frames(files[0]).video >= 60)
     }
 }
+
+/// 1080p60 with a slow preset is more than two cores can encode: the session must stay in real
+/// time by dropping (and reporting) late frames, keep every beep of the audio, and stay small.
+@Suite struct RecordOverloadTests {
+    @Test func overloadDropsVideoKeepsAudioAndStaysSmall() throws {
+        let dir = try Tools.temporaryDirectory("record-overload")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let output = dir.appendingPathComponent("o.mp4").path
+        let stats = dir.appendingPathComponent("stats.jsonl").path
+        let started = Date()
+        let result = try Tools.run(Tools.onairExecutable, ["record", "--duration", "10", "--size", "1920x1080", "--fps", "60",
+                                                           "--preset", "slow", "-o", output, "--stats-json", stats])
+        let wall = Date().timeIntervalSince(started)
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = try String(contentsOfFile: stats, encoding: .utf8).split(separator: "\n")
+        let last = try JSONSerialization.jsonObject(with: Data(lines.last!.utf8)) as? [String: Any] ?? [:]
+        let dropped = last["dropped_frames"] as? Int ?? 0
+        let captured = last["frames_in"] as? Int ?? 0
+        let peak = result.stderr.split(separator: "\n").last { $0.contains("peak memory") }
+            .flatMap { line in line.split(separator: " ").reversed().dropFirst().first.flatMap { Int($0) } } ?? 0
+        print("overload: wall \(String(format: "%.1f", wall)) s, captured \(captured), encoded \(last["frames_out"] ?? 0), dropped \(dropped), peak memory \(peak) MB")
+        #expect(wall < 14, "the session keeps real time (10 s of media, start-up and drain included)")
+        #expect(dropped > 0, "late frames are dropped and reported")
+        #expect(captured + dropped >= 590, "every capture slot is either captured or reported: \(captured) + \(dropped) of 600")
+        let sync = try RecordCommandTests.syncReport(output)
+        #expect(sync["beeps"] as? Int == 10, "audio is continuous: every beep is there")
+        let audio = try #require(try RecordCommandTests.frames(output).audioDuration)
+        #expect(abs(audio - 10) < 0.1, "audio covers the whole 10 s: \(audio) s")
+        #expect(peak > 0 && peak < 300, "peak memory \(peak) MB")
+    }
+}

@@ -59,6 +59,7 @@ public final class LiveSession: @unchecked Sendable {
         var framesIn = 0, framesOut = 0, audioIn = 0, audioOut = 0
         var videoBytes = 0, audioBytes = 0
         var encodeSeconds = 0.0, encodedFrames = 0
+        var skippedAtSource = 0
     }
 
     /// Sets up a session; encoders are created (and settings validated) here, before anything runs.
@@ -100,7 +101,12 @@ public final class LiveSession: @unchecked Sendable {
         let handlers = CaptureHandlers(
             video: { [self] frame in accept(frame) },
             audio: { [self] buffer in accept(buffer) },
-            ended: { [self] error in sourceEnded(error) })
+            ended: { [self] error in sourceEnded(error) },
+            skippedFrames: { [self] count in
+                lock.lock()
+                counters.skippedAtSource += count
+                lock.unlock()
+            })
         for source in sources {
             do {
                 try source.start(clock: clock, handlers: handlers)
@@ -171,7 +177,7 @@ public final class LiveSession: @unchecked Sendable {
         stats.framesOut = current.framesOut
         stats.fpsIn = Double(current.framesIn - previous.counters.framesIn) / interval
         stats.fpsOut = Double(current.framesOut - previous.counters.framesOut) / interval
-        stats.droppedFrames = videoQueue.dropped
+        stats.droppedFrames = videoQueue.dropped + current.skippedAtSource
         stats.audioBuffersIn = current.audioIn
         stats.audioFramesOut = current.audioOut
         stats.videoBitRate = Int(Double(8 * (current.videoBytes - previous.counters.videoBytes)) / interval)

@@ -6,7 +6,7 @@ public struct LiveStatistics: Sendable, Codable, Equatable {
     public var fpsIn: Double = 0, fpsOut: Double = 0
     /// Totals since the start.
     public var framesIn = 0, framesOut = 0
-    /// Late video frames dropped before encoding, since the start.
+    /// Video frames lost since the start: dropped late before encoding, or not captured in time by the source.
     public var droppedFrames = 0
     /// Audio buffers captured and AAC frames encoded since the start.
     public var audioBuffersIn = 0, audioFramesOut = 0

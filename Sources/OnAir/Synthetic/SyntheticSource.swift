@@ -98,8 +98,10 @@ public final class SyntheticSource: CaptureSource, @unchecked Sendable {
             if let duration, captured.seconds >= duration { break }
             handlers.video(video.frame(index: slot, captureTime: captured, previousCaptureTime: previous))
             previous = captured
-            // A slot already past is skipped, not delivered late.
-            slot = max(slot + 1, Int(((clock.elapsed - start) * frameRate).rounded(.down)))
+            // A slot already past is skipped (and reported), not delivered late.
+            let next = max(slot + 1, Int(((clock.elapsed - start) * frameRate).rounded(.down)))
+            if next > slot + 1 { handlers.skippedFrames(next - slot - 1) }
+            slot = next
         }
     }
 
