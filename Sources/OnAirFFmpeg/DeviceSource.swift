@@ -85,6 +85,9 @@ public final class DeviceSource: CaptureSource, @unchecked Sendable {
         return DeviceSource(kind: kind, device: device, options: options)
     }
 
+    /// Format options that stop libavformat from reading ahead to analyse a live input.
+    static let noProbing = ["probesize": "32", "analyzeduration": "0", "fpsprobesize": "0"]
+
     private static func rateString(_ rate: Double) -> String {
         rate == rate.rounded() ? String(Int(rate)) : String(rate)
     }
@@ -101,7 +104,10 @@ public final class DeviceSource: CaptureSource, @unchecked Sendable {
         }
         self.runner = runner
         lock.unlock()
-        let kind = kind, device = device, options = options, name = name
+        let kind = kind, device = device, name = name
+        // Devices describe their streams in their header: probing would only buffer about a second
+        // of stale frames (and delay start by as much). The caller's options win.
+        let options = Self.noProbing.merging(options) { _, chosen in chosen }
         let output = outputSize.map { MediaFileDecoder.VideoOutput(width: $0.width, height: $0.height) }
         try runner.start { runner in
             Self.capture(kind: kind, device: device, options: options, output: output, name: name,
