@@ -128,7 +128,7 @@ public enum DeviceDiscovery {
         text.split(separator: "\n").compactMap { line in
             let trimmed = line.trimmingCharacters(in: .whitespaces)
             guard let space = trimmed.firstIndex(of: " "), let index = Int(trimmed[..<space]) else { return nil }
-            let name = trimmed.split(separator: "-", maxSplits: 1).last.map { $0.trimmingCharacters(in: .whitespaces) }
+            let name = trimmed.range(of: " - ").map { trimmed[$0.upperBound...].trimmingCharacters(in: .whitespaces) }
             return (index, name ?? "card \(index)")
         }
     }
