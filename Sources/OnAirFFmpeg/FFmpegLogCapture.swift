@@ -8,8 +8,12 @@ import Foundation
 enum FFmpegLogCapture {
     private final class Capture {
         let thread: pthread_t
+        let maximumLevel: Int32
         var lines: [String] = []
-        init(thread: pthread_t) { self.thread = thread }
+        init(thread: pthread_t, maximumLevel: Int32) {
+            self.thread = thread
+            self.maximumLevel = maximumLevel
+        }
     }
 
     private static let lock = NSLock()
@@ -32,7 +36,7 @@ enum FFmpegLogCapture {
             if let arguments { av_log_default_callback(context, level, format, arguments) }
             return
         }
-        guard level <= AV_LOG_WARNING, let format, let arguments else { return }
+        guard level <= capture.maximumLevel, let format, let arguments else { return }
         var buffer = [CChar](repeating: 0, count: 1024)
         _ = buffer.withUnsafeMutableBufferPointer { vsnprintf($0.baseAddress, $0.count, format, arguments) }
         let line = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
@@ -44,9 +48,11 @@ enum FFmpegLogCapture {
         }
     }
 
-    /// Runs `body`, returning its result and the warning/error lines FFmpeg logged on this thread meanwhile.
-    static func capturing<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> (R, [String]) {
-        let capture = Capture(thread: pthread_self())
+    /// Runs `body`, returning its result and the warning/error lines FFmpeg logged on this thread meanwhile
+    /// (lines up to `maximumLevel`, e.g. `AV_LOG_INFO` to also collect what a device lists).
+    static func capturing<R, E: Error>(maximumLevel: Int32 = AV_LOG_WARNING,
+                                       _ body: () throws(E) -> R) throws(E) -> (R, [String]) {
+        let capture = Capture(thread: pthread_self(), maximumLevel: maximumLevel)
         lock.lock()
         if !installed {
             install()

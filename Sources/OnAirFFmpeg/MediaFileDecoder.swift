@@ -39,11 +39,12 @@ public final class MediaFileDecoder {
     public let videoOutput: VideoOutput?
 
     /// Opens `path`; `decodeVideo`/`decodeAudio` pick the streams, `videoOutput` the frame size and format.
-    /// `format` and `options` open a capture device or force a demuxer (see `MediaFileReader`).
+    /// `format` and `options` open a capture device or force a demuxer, `interrupt` lets another
+    /// thread end a blocking open or read (see `MediaFileReader`).
     public init(path: String, format: String? = nil, options: [String: String] = [:],
                 decodeVideo: Bool = true, decodeAudio: Bool = true,
-                videoOutput requested: VideoOutput? = nil) throws {
-        reader = try MediaFileReader(path: path, format: format, options: options)
+                videoOutput requested: VideoOutput? = nil, interrupt: CaptureInterrupt? = nil) throws {
+        reader = try MediaFileReader(path: path, format: format, options: options, interrupt: interrupt)
         let videoStream = decodeVideo ? reader.streams.first { $0.mediaType == .video } : nil
         let audioStream = decodeAudio ? reader.streams.first { $0.mediaType == .audio } : nil
         self.videoStream = videoStream

@@ -44,6 +44,7 @@ public final class MediaFileReader {
 
     private var context: UnsafeMutablePointer<AVFormatContext>?
     private let packet: UnsafeMutablePointer<AVPacket>
+    private let interrupt: CaptureInterrupt?
     /// The file's streams.
     public let streams: [Stream]
     /// The name of the container format libavformat detected ("mov,mp4,m4a,3gp,3g2,mj2", "mpegts", …).
@@ -55,9 +56,21 @@ public final class MediaFileReader {
     ///   - format: a libavformat input format to force (e.g. "h264", or a device such as
     ///     "x11grab", "v4l2", "pulse", "alsa"), or nil to detect it from the content.
     ///   - options: demuxer or device options (e.g. `video_size`, `framerate`, `sample_rate`).
-    public init(path: String, format: String? = nil, options: [String: String] = [:]) throws {
+    ///   - interrupt: a flag that, once raised, ends a pending open or read promptly; with it the
+    ///     input is read in non-blocking mode and `nextPacket` polls until data arrives.
+    public init(path: String, format: String? = nil, options: [String: String] = [:],
+                interrupt: CaptureInterrupt? = nil) throws {
         if format != nil { Self.registerDevices() }
+        self.interrupt = interrupt
         var ctx: UnsafeMutablePointer<AVFormatContext>? = nil
+        if let interrupt {
+            guard let allocated = avformat_alloc_context() else {
+                throw FFmpegError(code: onair_averror(12), operation: "avformat_alloc_context")
+            }
+            allocated.pointee.interrupt_callback = interrupt.callback
+            allocated.pointee.flags |= AVFMT_FLAG_NONBLOCK
+            ctx = allocated
+        }
         let inputFormat = format.flatMap { av_find_input_format($0) }
         if let format, inputFormat == nil {
             throw FFmpegError(code: onair_averror_invaliddata(), operation: "find input format '\(format)'")
@@ -114,7 +127,11 @@ public final class MediaFileReader {
     /// Reads the next packet, or returns nil at the end of the file.
     public func nextPacket() throws -> Packet? {
         guard let context else { return nil }
-        let status = av_read_frame(context, packet)
+        var status = av_read_frame(context, packet)
+        // Non-blocking devices (v4l2, alsa) answer EAGAIN until data is ready: poll, unless interrupted.
+        while status == onair_averror_eagain(), let interrupt {
+            status = interrupt.pauseBeforeRetry() ? av_read_frame(context, packet) : CaptureInterrupt.exitCode
+        }
         if status == onair_averror_eof() { return nil }
         try check(status, "read packet")
         defer { av_packet_unref(packet) }

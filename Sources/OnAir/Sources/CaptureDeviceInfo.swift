@@ -1,0 +1,38 @@
+/// A capture device present on this machine, as `onair devices` lists it.
+public struct CaptureDeviceInfo: Sendable, Hashable, Codable {
+    /// What kind of device it is.
+    public enum Kind: String, Sendable, Hashable, Codable {
+        case camera, microphone, screen
+    }
+
+    /// A pixel format the device offers and the sizes it offers it in ("640x480").
+    public struct Format: Sendable, Hashable, Codable {
+        /// The pixel or compressed format's name ("yuyv422", "mjpeg", "bgr0").
+        public var pixelFormat: String
+        /// Sizes as "WIDTHxHEIGHT".
+        public var sizes: [String]
+
+        /// Creates a format description.
+        public init(pixelFormat: String, sizes: [String]) {
+            self.pixelFormat = pixelFormat
+            self.sizes = sizes
+        }
+    }
+
+    /// Camera, microphone or screen.
+    public var kind: Kind
+    /// The source argument that captures from it with `--video`/`--audio` (e.g. "x11::0").
+    public var spec: String
+    /// A human-readable name.
+    public var name: String
+    /// The formats it offers, when they could be queried (screens: their size).
+    public var formats: [Format]
+
+    /// Creates a description.
+    public init(kind: Kind, spec: String, name: String, formats: [Format] = []) {
+        self.kind = kind
+        self.spec = spec
+        self.name = name
+        self.formats = formats
+    }
+}

@@ -1,0 +1,33 @@
+/// A capture device found by `DeviceDiscovery`, described in libavdevice's terms.
+public struct DiscoveredDevice: Sendable, Hashable, Codable {
+    /// One pixel (or compressed) format a video device offers, with the sizes it offers it in.
+    public struct Format: Sendable, Hashable, Codable {
+        /// FFmpeg's name for the format ("yuyv422", "mjpeg", "bgr0").
+        public var pixelFormat: String
+        /// Sizes as "WIDTHxHEIGHT" (a range for stepwise devices, as FFmpeg prints it).
+        public var sizes: [String]
+
+        /// Creates a format description.
+        public init(pixelFormat: String, sizes: [String]) {
+            self.pixelFormat = pixelFormat
+            self.sizes = sizes
+        }
+    }
+
+    /// The libavdevice input that opens it.
+    public var kind: DeviceSource.Kind
+    /// The device argument for that input: "/dev/video0", "hw:0", "alsa_input.…", ":99".
+    public var device: String
+    /// A human-readable description (card name, PulseAudio description, "X11 display :99").
+    public var description: String
+    /// The formats it offers, when they could be queried.
+    public var formats: [Format]
+
+    /// Creates a description.
+    public init(kind: DeviceSource.Kind, device: String, description: String, formats: [Format] = []) {
+        self.kind = kind
+        self.device = device
+        self.description = description
+        self.formats = formats
+    }
+}
