@@ -178,6 +178,7 @@ public final class LiveSession: @unchecked Sendable {
         stats.fpsIn = Double(current.framesIn - previous.counters.framesIn) / interval
         stats.fpsOut = Double(current.framesOut - previous.counters.framesOut) / interval
         stats.droppedFrames = videoQueue.dropped + current.skippedAtSource
+        stats.sourceSkippedFrames = current.skippedAtSource
         stats.audioBuffersIn = current.audioIn
         stats.audioFramesOut = current.audioOut
         stats.videoBitRate = Int(Double(8 * (current.videoBytes - previous.counters.videoBytes)) / interval)

@@ -8,6 +8,8 @@ public struct LiveStatistics: Sendable, Codable, Equatable {
     public var framesIn = 0, framesOut = 0
     /// Video frames lost since the start: dropped late before encoding, or not captured in time by the source.
     public var droppedFrames = 0
+    /// The part of `droppedFrames` the source could not capture in time.
+    public var sourceSkippedFrames = 0
     /// Audio buffers captured and AAC frames encoded since the start.
     public var audioBuffersIn = 0, audioFramesOut = 0
     /// Bits per second of each stream over the last interval.
@@ -26,7 +28,7 @@ public struct LiveStatistics: Sendable, Codable, Equatable {
     enum CodingKeys: String, CodingKey {
         case elapsed
         case fpsIn = "fps_in", fpsOut = "fps_out", framesIn = "frames_in", framesOut = "frames_out"
-        case droppedFrames = "dropped_frames"
+        case droppedFrames = "dropped_frames", sourceSkippedFrames = "source_skipped_frames"
         case audioBuffersIn = "audio_buffers_in", audioFramesOut = "audio_frames_out"
         case videoBitRate = "video_bitrate", audioBitRate = "audio_bitrate"
         case encodeLatencyMs = "encode_latency_ms"
