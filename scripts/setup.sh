@@ -7,6 +7,7 @@ packages=(
     ffmpeg
     libavcodec-dev libavformat-dev libavutil-dev libswscale-dev libswresample-dev
     libavdevice-dev libavfilter-dev
+    xvfb x11-xserver-utils pulseaudio pulseaudio-utils
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -146,6 +146,7 @@ public final class DeviceSource: CaptureSource, @unchecked Sendable {
         }
         runner.reportOpened(nil)
         var videoTimes = DeviceTimestampMapper(), audioTimes = DeviceTimestampMapper()
+        var audioTimeline = AudioTimeline()
         while runner.isRunning {
             do {
                 guard let item = try decoder.next() else {
@@ -157,7 +158,8 @@ public final class DeviceSource: CaptureSource, @unchecked Sendable {
                     frame.pts = videoTimes.map(frame.pts, clock: clock)
                     runner.deliver(frame)
                 case .audio(var buffer):
-                    buffer.pts = audioTimes.map(buffer.pts, clock: clock)
+                    buffer.pts = audioTimeline.stamp(deviceTime: audioTimes.map(buffer.pts, clock: clock),
+                                                     frameCount: buffer.frameCount, sampleRate: buffer.sampleRate)
                     runner.deliver(buffer)
                 }
             } catch {

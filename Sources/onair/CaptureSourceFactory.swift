@@ -3,7 +3,11 @@ import OnAir
 /// Turns `--video`/`--audio` source names into capture sources and the encoder settings that go with them.
 enum CaptureSourceFactory {
     /// The source kinds, for help texts.
-    static let sourcesHelp = "Sources (SRC): synthetic (moving pattern with frame codes, tone with a beep each second), none"
+    static let sourcesHelp = """
+    Sources (SRC): synthetic (moving pattern with frame codes, a tone with a beep each second),
+      v4l2:/dev/videoN (camera), x11:DISPLAY (screen, e.g. x11::0), alsa:DEVICE, pulse:SOURCE
+      (microphones), file:PATH (any file, paced at real time), none. See 'onair devices'.
+    """
 
     /// What a record or stream command will run.
     struct Plan {
@@ -12,22 +16,21 @@ enum CaptureSourceFactory {
         var audio: AudioEncoderSettings?
     }
 
-    static func plan(video videoSpec: String, audio audioSpec: String, encoding: EncodingOptions,
+    static func plan(video videoText: String, audio audioText: String, encoding: EncodingOptions,
                      fast: Bool, duration: Double?) throws -> Plan {
-        let wantsVideo = videoSpec != "none" && encoding.videoEnabled
-        let wantsAudio = audioSpec != "none" && encoding.audioEnabled
-        for spec in [videoSpec, audioSpec] where spec != "none" && spec != "synthetic" {
-            throw UsageError("unknown source '\(spec)'; use synthetic or none")
-        }
-        var sources: [any CaptureSource] = []
-        let syntheticVideo = wantsVideo && videoSpec == "synthetic"
-        let syntheticAudio = wantsAudio && audioSpec == "synthetic"
-        if syntheticVideo || syntheticAudio {
-            sources.append(try SyntheticSource(
-                video: syntheticVideo ? (encoding.video.width, encoding.video.height, encoding.video.expectedFrameRate) : nil,
-                audio: syntheticAudio ? (encoding.audio.sampleRate, encoding.audio.channels) : nil,
-                fast: fast, duration: duration))
-        }
-        return Plan(sources: sources, video: wantsVideo ? encoding.video : nil, audio: wantsAudio ? encoding.audio : nil)
+        let video = encoding.videoEnabled ? try SourceSpec(parsing: videoText) : .none
+        let audio = encoding.audioEnabled ? try SourceSpec(parsing: audioText) : .none
+        if video == .none && audio == .none { throw UsageError("nothing to capture: both video and audio are off") }
+        let sources = try SourceSpec.makeSource(
+            video: video, audio: audio,
+            size: (encoding.video.width, encoding.video.height), frameRate: encoding.video.expectedFrameRate,
+            sampleRate: encoding.audio.sampleRate, channels: encoding.audio.channels,
+            synthetic: { kinds in
+                try SyntheticSource(
+                    video: kinds.contains(.video) ? (encoding.video.width, encoding.video.height, encoding.video.expectedFrameRate) : nil,
+                    audio: kinds.contains(.audio) ? (encoding.audio.sampleRate, encoding.audio.channels) : nil,
+                    fast: fast, duration: duration)
+            })
+        return Plan(sources: sources, video: video != .none ? encoding.video : nil, audio: audio != .none ? encoding.audio : nil)
     }
 }

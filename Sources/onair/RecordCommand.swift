@@ -81,10 +81,16 @@ struct RecordCommand: Command {
         }
         let session = try LiveSession(configuration: configuration, sources: plan.sources, sinks: sinks,
                                       videoEncoder: encoders.video, audioEncoder: encoders.audio)
-        if let summary = session.videoEncoderSummary { Console.status("video: \(summary)") }
         let printer = try StatisticsPrinter(label: "rec", jsonPath: statsJSON)
         let signals = SignalWatcher()
-        try session.start()
+        do {
+            try session.start()
+        } catch {
+            // A source that cannot open leaves no empty output files behind.
+            for output in outputs { try? FileManager.default.removeItem(atPath: output) }
+            throw error
+        }
+        if let summary = session.videoEncoderSummary { Console.status("video: \(summary)") }
         var stopReason = "duration reached"
         while true {
             if session.waitForSources(timeout: 1) { break }

@@ -1,4 +1,5 @@
 import Foundation
+import OnAirTestSupport
 import Testing
 @testable import OnAirFFmpeg
 

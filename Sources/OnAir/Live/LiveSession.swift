@@ -53,6 +53,7 @@ public final class LiveSession: @unchecked Sendable {
     private var counters = Counters()
     private var lastSnapshot: (time: Double, counters: Counters)?
     private var stopped = false
+    private var firstMediaTime: Double?
 
     /// Running totals, under `lock`.
     private struct Counters {
@@ -208,7 +209,7 @@ public final class LiveSession: @unchecked Sendable {
 
     private func accept(_ frame: VideoFrame) {
         guard videoEncoder != nil else { return }
-        if let duration = configuration.duration, frame.pts.seconds >= duration {
+        if let end = endTime(startingAt: frame.pts), frame.pts.seconds >= end {
             reachedEnd(video: true)
             return
         }
@@ -221,20 +222,30 @@ public final class LiveSession: @unchecked Sendable {
     private func accept(_ buffer: PCMBuffer) {
         guard audioEncoder != nil else { return }
         var buffer = buffer
-        if let duration = configuration.duration {
-            let end = buffer.pts.seconds + Double(buffer.frameCount) / Double(max(buffer.sampleRate, 1))
-            if buffer.pts.seconds >= duration {
+        if let end = endTime(startingAt: buffer.pts) {
+            let bufferEnd = buffer.pts.seconds + Double(buffer.frameCount) / Double(max(buffer.sampleRate, 1))
+            if buffer.pts.seconds >= end {
                 reachedEnd(video: false)
                 return
             }
-            if end > duration {
-                buffer = buffer.prefix(frames: Int(((duration - buffer.pts.seconds) * Double(buffer.sampleRate)).rounded()))
+            if bufferEnd > end {
+                buffer = buffer.prefix(frames: Int(((end - buffer.pts.seconds) * Double(buffer.sampleRate)).rounded()))
             }
         }
         lock.lock()
         counters.audioIn += 1
         lock.unlock()
         audioQueue.push(buffer, overflow: .wait)
+    }
+
+    /// When capture stops with a `duration`: that long after the first captured item of any
+    /// stream (devices can take a while to open, so the clock's zero is not the start of media).
+    private func endTime(startingAt time: MediaTime) -> Double? {
+        guard let duration = configuration.duration else { return nil }
+        lock.lock()
+        defer { lock.unlock() }
+        if firstMediaTime == nil { firstMediaTime = time.seconds }
+        return firstMediaTime! + duration
     }
 
     private func reachedEnd(video: Bool) {

@@ -2,17 +2,15 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
-import OnAirCore
-import OnAirTestSupport
 
 /// Whether an executable is on PATH (tests that need it are skipped, with that reason, when not).
-func toolExists(_ name: String) -> Bool {
+public func toolExists(_ name: String) -> Bool {
     let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
     return path.split(separator: ":").contains { FileManager.default.isExecutableFile(atPath: "\($0)/\(name)") }
 }
 
 /// Polls `condition` every 50 ms until it holds or `timeout` seconds pass.
-func waitUntil(timeout: Double, _ condition: () -> Bool) -> Bool {
+public func waitUntil(timeout: Double, _ condition: () -> Bool) -> Bool {
     let deadline = Date().addingTimeInterval(timeout)
     while Date() < deadline {
         if condition() { return true }
@@ -25,12 +23,12 @@ func waitUntil(timeout: Double, _ condition: () -> Bool) -> Bool {
 ///
 /// `-noreset` matters: without it the server resets when its last client disconnects, and the
 /// root window colour `xsetroot` painted goes back to black.
-final class TestXServer {
-    let display: String
-    let number: Int
+public final class TestXServer {
+    public let display: String
+    public let number: Int
     private let process = Process()
 
-    init(width: Int = 320, height: Int = 240) throws {
+    public init(width: Int = 320, height: Int = 240) throws {
         let fm = FileManager.default
         guard let free = (90...189).first(where: {
             !fm.fileExists(atPath: "/tmp/.X11-unix/X\($0)") && !fm.fileExists(atPath: "/tmp/.X\($0)-lock")
@@ -49,13 +47,13 @@ final class TestXServer {
     }
 
     /// Paints the root window `colour` ("#rrggbb") with `xsetroot -solid`.
-    func paint(_ colour: String) throws {
+    public func paint(_ colour: String) throws {
         let result = try Tools.run("xsetroot", ["-display", display, "-solid", colour])
         guard result.status == 0 else { throw ToolError.failed("xsetroot: \(result.stderr)") }
     }
 
     /// Kills the server and removes the socket and lock it leaves behind.
-    func stop() {
+    public func stop() {
         kill(process)
         try? FileManager.default.removeItem(atPath: "/tmp/.X11-unix/X\(number)")
         try? FileManager.default.removeItem(atPath: "/tmp/.X\(number)-lock")
@@ -66,7 +64,7 @@ final class TestXServer {
 
 /// Kills a helper process with SIGKILL and reaps it. (SIGTERM is not enough: children inherit the
 /// test runner's signal mask, in which SIGTERM is blocked.)
-func kill(_ process: Process) {
+public func kill(_ process: Process) {
     guard process.isRunning else { return }
     _ = Glibc.kill(process.processIdentifier, SIGKILL)
     process.waitUntilExit()
@@ -83,14 +81,14 @@ func kill(_ process: Process) {
 /// Foundation's `Process` watches, which then blocks in `waitpid` for it and stalls every other
 /// child. Clients reach it with `server` ("unix:$DIR/native"); stop it with SIGKILL to the pid in
 /// `$DIR/run/pid`. The sink's monitor source is `onair_test.monitor`.
-final class TestPulseServer {
-    let directory: URL
-    let server: String
-    let sink = "onair_test"
-    var monitor: String { "\(sink).monitor" }
+public final class TestPulseServer {
+    public let directory: URL
+    public let server: String
+    public let sink = "onair_test"
+    public var monitor: String { "\(sink).monitor" }
     private var players: [Process] = []
 
-    init() throws {
+    public init() throws {
         directory = try Tools.temporaryDirectory("onair-pulse")
         let socket = directory.appendingPathComponent("native").path
         server = "unix:\(socket)"
@@ -114,7 +112,7 @@ final class TestPulseServer {
     }
 
     /// Plays a WAV file into the null sink with `paplay` (in the background until `stop`).
-    func play(_ wav: String) throws {
+    public func play(_ wav: String) throws {
         let player = Process()
         player.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         player.arguments = ["paplay", "--server", server, "--device", sink, wav]
@@ -124,7 +122,7 @@ final class TestPulseServer {
         players.append(player)
     }
 
-    func stop() {
+    public func stop() {
         for player in players { kill(player) }
         players = []
         if let pid { _ = Glibc.kill(pid, SIGKILL) }
@@ -134,46 +132,8 @@ final class TestPulseServer {
     deinit { stop() }
 }
 
-/// Collects what a source delivers, with the session time at which each item arrived.
-final class CaptureRecorder: @unchecked Sendable {
-    private let lock = NSLock()
-    private var _frames: [(frame: VideoFrame, arrived: MediaTime)] = []
-    private var _audio: [(buffer: PCMBuffer, arrived: MediaTime)] = []
-    private var _ended: [(any Error)?] = []
-
-    var frames: [(frame: VideoFrame, arrived: MediaTime)] { lock.withLock { _frames } }
-    var audio: [(buffer: PCMBuffer, arrived: MediaTime)] { lock.withLock { _audio } }
-    var ended: [(any Error)?] { lock.withLock { _ended } }
-
-    func handlers(clock: CaptureClock) -> CaptureHandlers {
-        CaptureHandlers(
-            video: { frame in self.lock.withLock { self._frames.append((frame, clock.now())) } },
-            audio: { buffer in self.lock.withLock { self._audio.append((buffer, clock.now())) } },
-            ended: { error in self.lock.withLock { self._ended.append(error) } })
-    }
-}
-
-/// Channel 0 of a PCM buffer as floats in −1…1.
-func firstChannel(_ buffer: PCMBuffer) -> [Float] {
-    let stride = buffer.isPlanar ? 1 : buffer.channels
-    let bytes = buffer.planes[0]
-    return (0..<buffer.frameCount).map { index in
-        let offset = index * stride * buffer.sampleFormat.bytesPerSample
-        switch buffer.sampleFormat {
-        case .s16:
-            return Float(Int16(bitPattern: UInt16(bytes[offset]) | UInt16(bytes[offset + 1]) << 8)) / 32768
-        case .s32:
-            let raw = (0..<4).reduce(UInt32(0)) { $0 | UInt32(bytes[offset + $1]) << (8 * $1) }
-            return Float(Int32(bitPattern: raw)) / 2_147_483_648
-        case .f32:
-            let raw = (0..<4).reduce(UInt32(0)) { $0 | UInt32(bytes[offset + $1]) << (8 * $1) }
-            return Float(bitPattern: raw)
-        }
-    }
-}
-
 /// The frequency in `range` (steps of `step` Hz) with the most energy in `samples` (Goertzel).
-func dominantFrequency(_ samples: [Float], sampleRate: Int, range: ClosedRange<Double>, step: Double) -> Double {
+public func dominantFrequency(_ samples: [Float], sampleRate: Int, range: ClosedRange<Double>, step: Double) -> Double {
     var best = (frequency: range.lowerBound, power: -1.0)
     var frequency = range.lowerBound
     while frequency <= range.upperBound {
