@@ -16,8 +16,11 @@ public final class BoundedQueue<Element>: @unchecked Sendable {
     }
 
     private let condition = NSCondition()
-    private var items: [Element] = []
+    /// A ring buffer: `count` items from `head` on, wrapping; every other slot is nil, so an item
+    /// is released as soon as it is popped or dropped. It grows up to `capacity` slots as needed.
+    private var slots: [Element?] = []
     private var head = 0
+    private var count = 0
     private var closed = false
     /// The most items the queue holds.
     public let capacity: Int
@@ -35,7 +38,7 @@ public final class BoundedQueue<Element>: @unchecked Sendable {
     public var depth: Int {
         condition.lock()
         defer { condition.unlock() }
-        return items.count - head
+        return count
     }
 
     /// Adds an item; returns the item dropped to make room, if any. Returns nil without adding
@@ -45,19 +48,19 @@ public final class BoundedQueue<Element>: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         var discarded: Element?
-        while !closed && items.count - head >= capacity {
+        while !closed && count >= capacity {
             if overflow == .dropOldest {
-                discarded = items[head]
-                head += 1
+                discarded = takeFirst()
                 dropped += 1
             } else {
                 condition.wait()
             }
         }
         guard !closed else { return nil }
-        items.append(item)
-        highWaterMark = max(highWaterMark, items.count - head)
-        compact()
+        if count == slots.count { grow() }
+        slots[(head + count) % slots.count] = item
+        count += 1
+        highWaterMark = max(highWaterMark, count)
         condition.broadcast()
         return discarded
     }
@@ -66,11 +69,9 @@ public final class BoundedQueue<Element>: @unchecked Sendable {
     public func pop() -> Element? {
         condition.lock()
         defer { condition.unlock() }
-        while head == items.count && !closed { condition.wait() }
-        guard head < items.count else { return nil }
-        let item = items[head]
-        head += 1
-        compact()
+        while count == 0 && !closed { condition.wait() }
+        guard count > 0 else { return nil }
+        let item = takeFirst()
         condition.broadcast()
         return item
     }
@@ -83,10 +84,20 @@ public final class BoundedQueue<Element>: @unchecked Sendable {
         condition.unlock()
     }
 
-    private func compact() {
-        if head > 64 && head * 2 > items.count {
-            items.removeFirst(head)
-            head = 0
-        }
+    /// Removes the oldest item and clears its slot, so the queue keeps no reference to it.
+    private func takeFirst() -> Element {
+        let item = slots[head].take()!
+        head = (head + 1) % slots.count
+        count -= 1
+        return item
+    }
+
+    /// Doubles the ring (up to `capacity` slots), keeping the items in order from slot 0.
+    private func grow() {
+        let size = min(capacity, max(4, slots.count * 2))
+        var larger = [Element?](repeating: nil, count: size)
+        for offset in 0..<count { larger[offset] = slots[(head + offset) % slots.count].take() }
+        slots = larger
+        head = 0
     }
 }
