@@ -168,7 +168,7 @@ private final class StreamDecoder {
         if scaler == nil || scalerSource != source {
             sws_freeContext(scaler)
             scaler = sws_getContext(f.width, f.height, AVPixelFormat(rawValue: f.format),
-                                    Int32(output.width), Int32(output.height), output.pixelFormat.ffmpegFormat,
+                                    Int32(output.width), Int32(output.height), output.pixelFormat.avPixelFormat,
                                     SWS_BICUBIC, nil, nil, nil)
             scalerSource = source
             guard scaler != nil else {
@@ -248,21 +248,6 @@ private final class StreamDecoder {
         case AV_SAMPLE_FMT_FLT: return (.f32, false)
         case AV_SAMPLE_FMT_FLTP: return (.f32, true)
         default: return nil
-        }
-    }
-}
-
-extension VideoPixelFormat {
-    /// The FFmpeg pixel format with the same layout.
-    var ffmpegFormat: AVPixelFormat {
-        switch self {
-        case .yuv420p: return AV_PIX_FMT_YUV420P
-        case .nv12: return AV_PIX_FMT_NV12
-        case .yuv422p: return AV_PIX_FMT_YUV422P
-        case .yuv444p: return AV_PIX_FMT_YUV444P
-        case .bgra: return AV_PIX_FMT_BGRA
-        case .rgba: return AV_PIX_FMT_RGBA
-        case .rgb24: return AV_PIX_FMT_RGB24
         }
     }
 }

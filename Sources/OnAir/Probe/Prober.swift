@@ -108,22 +108,9 @@ struct H264UnitLister {
         try? parameterSets.update(with: unit)
         var sliceType: String?
         if unit.type.isVCL, let header = try? H264SliceHeader(unit, parameterSets: parameterSets) {
-            sliceType = header.sliceType.name
+            sliceType = header.sliceType.description
         }
         units.append(ProbedUnit(stream: stream, type: unit.type.description, size: unit.bytes.count,
                                 sliceType: sliceType, offset: offset, pts: pts))
-    }
-}
-
-extension H264SliceType {
-    /// "P", "B", "I", "SP" or "SI".
-    var name: String {
-        switch self {
-        case .p: return "P"
-        case .b: return "B"
-        case .i: return "I"
-        case .sp: return "SP"
-        case .si: return "SI"
-        }
     }
 }
