@@ -41,8 +41,7 @@ public final class DeviceSource: CaptureSource, @unchecked Sendable {
     public var name: String { "\(kind.rawValue):\(device)" }
     public var mediaTypes: Set<MediaType> { [kind.mediaType] }
 
-    private let lock = NSLock()
-    private var runner: CaptureRunner?
+    private let slot = CaptureRunnerSlot()
 
     /// Creates a source for `device` of `kind` with raw libavdevice `options`; `outputSize` scales video.
     public init(kind: Kind, device: String, options: [String: String] = [:],
@@ -93,17 +92,7 @@ public final class DeviceSource: CaptureSource, @unchecked Sendable {
     }
 
     public func start(clock: CaptureClock, handlers: CaptureHandlers) throws(CaptureError) {
-        if let size = outputSize, size.width <= 0 || size.height <= 0 || size.width % 2 != 0 || size.height % 2 != 0 {
-            throw .invalidConfiguration(source: name, problem: "size must be positive and even, got \(size.width)x\(size.height)")
-        }
-        let runner = CaptureRunner(sourceName: name, handlers: handlers)
-        lock.lock()
-        if self.runner?.isRunning == true {
-            lock.unlock()
-            throw .alreadyStarted(source: name)
-        }
-        self.runner = runner
-        lock.unlock()
+        let runner = try slot.claim(sourceName: name, handlers: handlers, outputSize: outputSize)
         let kind = kind, device = device, name = name
         // Devices describe their streams in their header: probing would only buffer about a second
         // of stale frames (and delay start by as much). The caller's options win.
@@ -116,10 +105,7 @@ public final class DeviceSource: CaptureSource, @unchecked Sendable {
     }
 
     public func stop() {
-        lock.lock()
-        let runner = self.runner
-        lock.unlock()
-        runner?.stop()
+        slot.stop()
     }
 
     /// The capture loop, run on the runner's thread: open, report, read until stopped or failed.

@@ -22,8 +22,7 @@ public final class FileSource: CaptureSource, @unchecked Sendable {
     public let mediaTypes: Set<MediaType>
     public var name: String { "file:\(path)" }
 
-    private let lock = NSLock()
-    private var runner: CaptureRunner?
+    private let slot = CaptureRunnerSlot()
 
     /// Creates a source for `path` delivering the media in `mediaTypes` (each must be in the file).
     public init(path: String, format: String? = nil, options: [String: String] = [:],
@@ -41,17 +40,7 @@ public final class FileSource: CaptureSource, @unchecked Sendable {
         if mediaTypes.isEmpty {
             throw .invalidConfiguration(source: name, problem: "choose video, audio or both")
         }
-        if let size = outputSize, size.width <= 0 || size.height <= 0 || size.width % 2 != 0 || size.height % 2 != 0 {
-            throw .invalidConfiguration(source: name, problem: "size must be positive and even, got \(size.width)x\(size.height)")
-        }
-        let runner = CaptureRunner(sourceName: name, handlers: handlers)
-        lock.lock()
-        if self.runner?.isRunning == true {
-            lock.unlock()
-            throw .alreadyStarted(source: name)
-        }
-        self.runner = runner
-        lock.unlock()
+        let runner = try slot.claim(sourceName: name, handlers: handlers, outputSize: outputSize)
         let start = clock.now()
         let plan = Plan(path: path, format: format, options: options, mediaTypes: mediaTypes,
                         output: outputSize.map { MediaFileDecoder.VideoOutput(width: $0.width, height: $0.height) },
@@ -62,10 +51,7 @@ public final class FileSource: CaptureSource, @unchecked Sendable {
     }
 
     public func stop() {
-        lock.lock()
-        let runner = self.runner
-        lock.unlock()
-        runner?.stop()
+        slot.stop()
     }
 }
 
