@@ -22,6 +22,13 @@ struct H264StreamConformanceTests {
         #expect(accessUnits.allSatisfy { $0.hasVCL && $0.firstSlice != nil && $0.damagedUnits == 0 })
         #expect(accessUnits.flatMap(\.units) == units)
 
+        for unit in units where unit.type == .sei {
+            #expect(throws: Never.self) { try H264SEIMessage.messages(in: unit) }
+        }
+        let messages = units.filter { $0.type == .sei }.flatMap { (try? H264SEIMessage.messages(in: $0)) ?? [] }
+        let userData = messages.first { $0.payloadType == 5 }
+        #expect(userData.map { String(decoding: $0.payload, as: UTF8.self).contains("x264 - core") } == true)
+
         let sps = try H264SPS(try #require(units.first { $0.type == .sps }))
         let pps = try H264PPS(try #require(units.first { $0.type == .pps }), spsLookup: { _ in sps })
         #expect(sps.profileName == testCase.profile)
