@@ -27,6 +27,22 @@ public struct H264AccessUnit: Sendable, Equatable {
     /// Whether the access unit holds any VCL unit.
     public var hasVCL: Bool { units.contains { $0.type.isVCL } }
 
+    /// `recovery_frame_cnt` from a recovery point SEI in this access unit, if there is one that parses.
+    /// An I picture with a count of 0 is a random access point even when it is not IDR (open GOP).
+    public var recoveryFrameCount: Int? {
+        for unit in units where unit.type == .sei {
+            guard let messages = try? H264SEIMessage.messages(in: unit) else { continue }
+            if let count = messages.lazy.compactMap(\.recoveryFrameCount).first { return count }
+        }
+        return nil
+    }
+
+    /// Whether decoding can start here: an IDR picture, or an I picture with a recovery point SEI
+    /// whose `recovery_frame_cnt` is 0 (FFmpeg marks both as key frames).
+    public var isRandomAccessPoint: Bool {
+        isIDR || (primarySliceType?.isIntra == true && recoveryFrameCount == 0)
+    }
+
     /// Records one primary slice's header.
     mutating func addPrimarySlice(_ header: H264SliceHeader) {
         if firstSlice == nil { firstSlice = header }

@@ -99,11 +99,15 @@ public struct H264AccessUnitSplitter: Sendable {
             }
         }
         let isPrimary = (header?.redundantPicCnt ?? 0) == 0 && unit.type != .sliceDataB && unit.type != .sliceDataC
+        // Redundant slices and partitions B and C always belong to the picture before them; a slice
+        // whose header could not be read opens a new access unit only if units before it say so.
         var startsNew = false
         if current.hasVCL {
             if let header, isPrimary, let last = lastPrimarySlice {
                 startsNew = Self.isFirstSliceOfNewPicture(header, after: last)
-            } else {
+            } else if header == nil && (unit.type == .slice || unit.type == .idr || unit.type == .sliceDataA) {
+                startsNew = !pending.isEmpty
+            } else if header != nil && isPrimary {
                 startsNew = !pending.isEmpty
             }
         }

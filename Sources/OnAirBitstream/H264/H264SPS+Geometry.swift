@@ -56,9 +56,10 @@ extension H264SPS {
     }
 
     /// How many frames the decoder must hold back for reordering: the VUI's
-    /// `max_num_reorder_frames` when present, 0 for intra-only profiles, else `nil` (unknown).
+    /// `max_num_reorder_frames` when present; 0 for intra-only profiles and for streams without
+    /// reference frames (as FFmpeg's `has_b_frames`); else `nil` (not signalled).
     public var reorderDepth: Int? {
         if let reorder = vui?.maxNumReorderFrames { return reorder }
-        return isIntraProfile ? 0 : nil
+        return isIntraProfile || maxNumRefFrames == 0 ? 0 : nil
     }
 }
