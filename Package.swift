@@ -39,6 +39,7 @@ if fuzzing {
             name: name,
             dependencies: ["OnAirBitstream"],
             path: "Fuzz/\(name)",
+            exclude: ["seeds.sh"],
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]
         ))
     }

@@ -15,19 +15,6 @@ else
     targets=$target
 fi
 scratch=.build-fuzz
-# Package.swift declares every fuzz target when ONAIR_FUZZ=1. On a branch that lacks some of their
-# directories SwiftPM refuses to load the package, so give each missing one a throwaway stub (it is
-# never built: only the requested product is) and remove the stubs on exit.
-stubs=()
-remove_stubs() { for dir in "${stubs[@]+"${stubs[@]}"}"; do rm -rf "$dir"; done; }
-trap remove_stubs EXIT
-for declared in $(grep -oE '"Fuzz[A-Za-z0-9]+"' Package.swift | tr -d '"'); do
-    if [ ! -d "Fuzz/$declared" ]; then
-        mkdir -p "Fuzz/$declared"
-        echo '// Temporary stub written by scripts/fuzz.sh; removed when it exits.' > "Fuzz/$declared/Stub.swift"
-        stubs+=("Fuzz/$declared")
-    fi
-done
 for t in $targets; do
     # On Linux SwiftPM renames an executable's entry point to <Target>_main and links it with
     # --defsym main=<Target>_main. A fuzz target has no entry point of its own (libFuzzer's driver
