@@ -106,7 +106,8 @@ import Testing
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)
         for file in files {
-            #expect(try Self.decodesCleanly(file).isEmpty, "\(file) decodes with errors")
+            let errors = try Self.decodesCleanly(file)
+            #expect(errors.isEmpty, "\(file) decodes with errors: \(errors)")
         }
         #expect(try Self.frames(files[0]).video >= 60)
     }

@@ -4,8 +4,9 @@ import OnAirCore
 /// The synthetic camera and microphone as a capture source: `SyntheticVideo` frames and
 /// `SyntheticAudio` samples delivered on their own threads.
 ///
-/// In real time, frames are captured on a frame-rate grid and stamped with the capture clock
-/// (a slot the machine could not keep up with is skipped, so the frame code shows the gap), and
+/// In real time, frames are captured on a frame-rate grid of the capture clock and stamped with
+/// their slot's time (a slot the machine could not keep up with is skipped and reported, so the
+/// frame code shows the gap), and
 /// audio is produced in 10 ms chunks for the clock's timeline, so every beep starts exactly on a
 /// whole second of capture time. With `fast`, both run as fast as the session accepts them, on
 /// media time instead of wall time, until `duration`.
@@ -93,8 +94,11 @@ public final class SyntheticSource: CaptureSource, @unchecked Sendable {
         var slot = 0
         var previous: MediaTime?
         while isRunning {
-            clock.sleep(until: MediaTime(seconds: start + Double(slot) / frameRate))
-            let captured = clock.now()
+            // Like a camera's sensor timestamp, a frame carries the capture-clock time of its
+            // slot, not the moment the generator got to it: scheduling jitter never reaches
+            // the timestamps.
+            let captured = MediaTime(seconds: start + Double(slot) / frameRate)
+            clock.sleep(until: captured)
             if let duration, captured.seconds >= duration { break }
             handlers.video(video.frame(index: slot, captureTime: captured, previousCaptureTime: previous))
             previous = captured
