@@ -46,6 +46,7 @@ public final class NetworkSink: ReconnectingSink, @unchecked Sendable {
     // Used on the writing thread only:
     private var current: NetworkConnection?
     private var awaitingKeyFrame = true
+    private var startTime: MediaTime?
     private var described: Set<MediaType> = []
 
     /// Creates a sink for `target` carrying `streams`; the connector starts at once and connects as
@@ -97,6 +98,7 @@ public final class NetworkSink: ReconnectingSink, @unchecked Sendable {
             ready = nil
             current = fresh
             awaitingKeyFrame = true
+            startTime = nil
             described = []
         }
         let connection = current
@@ -108,7 +110,10 @@ public final class NetworkSink: ReconnectingSink, @unchecked Sendable {
             let startsHere = streams.contains(.video) ? packet.mediaType == .video && packet.isKeyframe : true
             guard startsHere else { return countDropped() }
             awaitingKeyFrame = false
+            startTime = packet.dts
         }
+        // Nothing from before the start: muxers (FLV) refuse decode times earlier than the first.
+        if let startTime, packet.dts < startTime { return countDropped() }
         var outgoing = packet
         if !described.contains(packet.mediaType) {
             // The first packet of each stream on a connection carries its configuration.
