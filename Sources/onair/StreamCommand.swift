@@ -142,6 +142,8 @@ struct StreamCommand: Command {
             return "\(target.displayName): connection lost (\(reason)); reconnecting in \(retryIn) s"
         case let .attemptFailed(reason, retryIn):
             return "\(target.displayName): connect failed (\(reason)); next attempt in \(retryIn) s"
+        case let .finishFailed(reason):
+            return "\(target.displayName): could not finish the stream cleanly (\(reason))"
         }
     }
 }

@@ -22,6 +22,8 @@ public final class NetworkSink: ReconnectingSink, @unchecked Sendable {
         case lost(reason: String, retryIn: Double)
         /// A connect attempt failed; the next one follows after `retryIn` seconds.
         case attemptFailed(reason: String, retryIn: Double)
+        /// Finishing the stream (the container trailer) failed; what was sent before stays sent.
+        case finishFailed(reason: String)
     }
 
     /// The parsed destination.
@@ -133,7 +135,7 @@ public final class NetworkSink: ReconnectingSink, @unchecked Sendable {
             wantConnection = true
             condition.broadcast()
             condition.unlock()
-            events?(.lost(reason: "\(error)", retryIn: policy.delay(afterFailures: 1)))
+            events?(.lost(reason: describe(error), retryIn: policy.delay(afterFailures: 1)))
         }
     }
 
@@ -165,7 +167,9 @@ public final class NetworkSink: ReconnectingSink, @unchecked Sendable {
         if let connection = current {
             current = nil
             connection.deadline.arm(seconds: policy.sendTimeout)
-            try connection.close()
+            // A peer that is gone or stalled at the very end costs only the trailer: it is reported,
+            // not thrown, so the session's files and exit status do not depend on it.
+            do { try connection.close() } catch { events?(.finishFailed(reason: describe(error))) }
         }
         if let fatal { throw fatal }
     }
@@ -229,13 +233,23 @@ public final class NetworkSink: ReconnectingSink, @unchecked Sendable {
                 if stopping { return }
                 failures += 1
                 let delay = policy.delay(afterFailures: failures)
-                events?(.attemptFailed(reason: "\(error)", retryIn: delay))
+                events?(.attemptFailed(reason: describe(error), retryIn: delay))
                 condition.lock()
                 let until = Date().addingTimeInterval(delay)
                 while !finishing && condition.wait(until: until) {}
                 condition.unlock()
             }
         }
+    }
+
+    /// An error's text, saying "stalled" where the deadline (not the peer) ended the call.
+    private func describe(_ error: any Error) -> String {
+        #if canImport(OnAirFFmpeg)
+        if let error = error as? FFmpegError, error.code == CaptureInterrupt.exitCode {
+            return "\(error.operation): no progress for \(policy.sendTimeout) s (stalled)"
+        }
+        #endif
+        return "\(error)"
     }
 
     /// The error of a failed first connection, worded for the user.
