@@ -21,7 +21,7 @@ import Testing
                                            stderrPath: dir.appendingPathComponent("puller.log").path)
         defer { puller.kill() }
         Thread.sleep(forTimeInterval: 0.5)
-        let result = try Tools.run(Self.onair, ["stream", "--duration", "10", "--size", "320x240", "--fps", "30", nginx.url()])
+        let result = try Tools.run(Self.onair, ["stream", "--duration", "10", "--size", "320x240", "--fps", "30", "--preset", "ultrafast", nginx.url()])
         #expect(result.status == 0, "\(result.stderr)")
         if !puller.wait(timeout: 10) { puller.stop() }
         let media = try StreamMediaCheck(pulled)
@@ -41,7 +41,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
         let recording = dir.appendingPathComponent("rec.mp4").path
         let stats = dir.appendingPathComponent("stats.jsonl").path
-        let streamer = try StreamTestProcess(Self.onair, ["stream", "--duration", "20", "--size", "320x240", "--fps", "30",
+        let streamer = try StreamTestProcess(Self.onair, ["stream", "--duration", "20", "--size", "320x240", "--fps", "30", "--preset", "ultrafast",
                                                           "--stats-json", stats, nginx.url(), "-o", recording],
                                              stderrPath: dir.appendingPathComponent("onair.log").path)
         defer { streamer.kill() }
@@ -74,10 +74,14 @@ import Testing
         print("reconnect stats: reconnects \(last["reconnects"] ?? "-"), offline \(last["offline_seconds"] ?? "-") s")
         #expect((last["reconnects"] as? Int ?? 0) >= 1)
         #expect((last["offline_seconds"] as? Double ?? 0) >= 4)
-        #expect(try RecordCommandTests.decodesCleanly(recording).isEmpty)
+        let decoded = try StreamMediaCheck(recording)
+        #expect(decoded.decodeErrors.isEmpty, "\(decoded.decodeErrors)")
+        // Every frame the encoder made is in the file: frames missing from it are at most those the
+        // session dropped before encoding because the (loaded) machine was late, never the network's.
         let sync = try RecordCommandTests.syncReport(recording)
-        print("reconnect recording: \(sync.filter { $0.key != "offsets" })")
-        #expect(sync["dropped_frames"] as? Int == 0, "\(sync)")
-        #expect((sync["flashes"] as? Int ?? 0) >= 19)
+        let lateFrames = last["dropped_frames"] as? Int ?? 0
+        print("reconnect recording: \(sync.filter { $0.key != "offsets" }), dropped before encoding: \(lateFrames)")
+        #expect((sync["dropped_frames"] as? Int ?? 99) <= lateFrames, "\(sync)")
+        #expect(sync["flashes"] as? Int == 20 && sync["beeps"] as? Int == 20, "\(sync)")
     }
 }

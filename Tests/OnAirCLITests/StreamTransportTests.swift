@@ -7,7 +7,7 @@ import Testing
 @Suite(.serialized) struct StreamTransportTests {
     static let onair = Tools.onairExecutable
     static let passphrase = "onair-test-secret"
-    static let size = ["--size", "320x240", "--fps", "30"]
+    static let size = ["--size", "320x240", "--fps", "30", "--preset", "ultrafast"]
 
     /// Receives with ffmpeg into `file` until the stream ends (or `timeout`), then checks the media.
     static func received(_ receiver: StreamTestProcess, _ file: String, timeout: Double = 20) throws -> StreamMediaCheck {
