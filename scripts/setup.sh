@@ -8,6 +8,7 @@ packages=(
     libavcodec-dev libavformat-dev libavutil-dev libswscale-dev libswresample-dev
     libavdevice-dev libavfilter-dev
     xvfb x11-xserver-utils pulseaudio pulseaudio-utils
+    nginx-light libnginx-mod-rtmp
 )
 missing=()
 for p in "${packages[@]}"; do
@@ -18,6 +19,7 @@ if [ ${#missing[@]} -gt 0 ]; then
     [ "$(id -u)" -eq 0 ] || sudo=sudo
     echo "setup: installing ${missing[*]}" >&2
     $sudo apt-get update -q >&2
+    # nginx-light + libnginx-mod-rtmp: the streaming tests run their own nginx on a free loopback port.
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends "${missing[@]}" >&2
 fi
 command -v swift >/dev/null || { echo "setup: Swift 6 toolchain not found on PATH (https://swift.org/install)" >&2; exit 1; }

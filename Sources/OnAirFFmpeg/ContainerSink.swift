@@ -71,7 +71,8 @@ public final class ContainerSink: PacketSink {
         writer = try ContainerWriter(destination: destination, format: format, tracks: tracks, options: options)
     }
 
-    private static func track(for description: FormatDescription, avcc: Bool) throws -> ContainerWriter.Track {
+    /// The container track for a stream's format description (shared with `NetworkConnection`).
+    static func track(for description: FormatDescription, avcc: Bool) throws -> ContainerWriter.Track {
         switch description {
         case let .h264(spsBytes, ppsBytes):
             let sps = try spsBytes.map(H264NALUnit.init)
@@ -91,15 +92,19 @@ public final class ContainerSink: PacketSink {
 
     private func send(_ packet: EncodedPacket) throws {
         guard let writer, let track = trackIndex[packet.mediaType] else { return }
-        var data = packet.data
-        if packet.codec == .h264, usesAVCC {
-            let units = AnnexB.split(packet.data).filter {
-                $0.type != .sps && $0.type != .pps && $0.type != .accessUnitDelimiter
-            }
-            data = try AVCC.sample(from: units, lengthSize: 4)
-        }
+        let data = try Self.payload(of: packet, avcc: usesAVCC)
         try writer.write(track: track, data: data, pts: packet.pts, dts: packet.dts,
                          duration: packet.duration, isKeyframe: packet.isKeyframe)
+    }
+
+    /// A packet's bytes in the container's form: H.264 as AVCC samples (parameter sets left to the
+    /// avcC record) when `avcc`, else as they are (shared with `NetworkConnection`).
+    static func payload(of packet: EncodedPacket, avcc: Bool) throws -> [UInt8] {
+        guard packet.codec == .h264, avcc else { return packet.data }
+        let units = AnnexB.split(packet.data).filter {
+            $0.type != .sps && $0.type != .pps && $0.type != .accessUnitDelimiter
+        }
+        return try AVCC.sample(from: units, lengthSize: 4)
     }
 
     public func finish() throws {

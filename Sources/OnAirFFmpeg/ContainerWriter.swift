@@ -39,7 +39,23 @@ public final class ContainerWriter {
         }
     }
 
+    /// How an output that is a network connection is opened and written: packets go straight to
+    /// the socket (`av_write_frame`, no interleaving buffer) and every blocking call is bounded.
+    public struct Connection: Sendable {
+        /// Protocol options (e.g. `tcp_nodelay=1`, `rw_timeout`); each must be one the protocol knows.
+        public var protocolOptions: [String: String]
+        /// Interrupts blocking calls; the caller arms it before opening, writing and finishing.
+        public var deadline: NetworkDeadline
+
+        /// Describes a connection with its protocol options and deadline.
+        public init(protocolOptions: [String: String] = [:], deadline: NetworkDeadline) {
+            self.protocolOptions = protocolOptions
+            self.deadline = deadline
+        }
+    }
+
     private var context: UnsafeMutablePointer<AVFormatContext>?
+    private let interleaved: Bool
     private let packet: UnsafeMutablePointer<AVPacket>
     private var streamTimeBases: [AVRational] = []
     private var finished = false
@@ -53,8 +69,11 @@ public final class ContainerWriter {
     /// - Parameters:
     ///   - format: a libavformat muxer name; nil guesses it from the destination's extension.
     ///   - options: muxer options (e.g. `movflags=frag_keyframe+empty_moov`) and protocol options.
-    public init(destination: String, format: String? = nil, tracks: [Track], options: [String: String] = [:]) throws {
+    ///   - connection: for network outputs: protocol options, a deadline, and no interleaving buffer.
+    public init(destination: String, format: String? = nil, tracks: [Track], options: [String: String] = [:],
+                connection: Connection? = nil) throws {
         self.destination = destination
+        self.interleaved = connection == nil
         var ctx: UnsafeMutablePointer<AVFormatContext>?
         try check(avformat_alloc_output_context2(&ctx, nil, format, destination),
                   "choose a muxer for \(destination)")
@@ -66,7 +85,9 @@ public final class ContainerWriter {
         formatName = String(cString: ctx.pointee.oformat.pointee.name)
         do {
             for track in tracks { try addStream(track) }
-            if (ctx.pointee.oformat.pointee.flags & onair_fmt_nofile()) == 0 {
+            if let connection {
+                try Self.connect(ctx, destination: destination, connection: connection)
+            } else if (ctx.pointee.oformat.pointee.flags & onair_fmt_nofile()) == 0 {
                 try check(avio_open2(&ctx.pointee.pb, destination, AVIO_FLAG_WRITE, nil, nil),
                           "open \(destination) for writing")
             }
@@ -84,6 +105,28 @@ public final class ContainerWriter {
         } catch {
             closeWithoutTrailer()
             throw error
+        }
+    }
+
+    /// Opens the network connection with the deadline as interrupt callback; a failure carries
+    /// what the protocol logged (e.g. why an SRT peer refused) besides FFmpeg's message for the code.
+    private static func connect(_ ctx: UnsafeMutablePointer<AVFormatContext>, destination: String,
+                                connection: Connection) throws {
+        ctx.pointee.interrupt_callback = connection.deadline.callback
+        var callback = connection.deadline.callback
+        var dictionary: OpaquePointer?
+        for (key, value) in connection.protocolOptions { av_dict_set(&dictionary, key, value, 0) }
+        defer { av_dict_free(&dictionary) }
+        let (status, lines) = FFmpegLogCapture.capturing(maximumLevel: AV_LOG_ERROR) {
+            avio_open2(&ctx.pointee.pb, destination, AVIO_FLAG_WRITE, &callback, &dictionary)
+        }
+        if status < 0 {
+            let detail = lines.last.map { " (\($0))" } ?? ""
+            throw FFmpegError(code: status, operation: "connect to \(destination)\(detail)")
+        }
+        if let unused = av_dict_get(dictionary, "", nil, AV_DICT_IGNORE_SUFFIX) {
+            throw FFmpegError(code: onair_averror(22),
+                              operation: "protocol option '\(String(cString: unused.pointee.key))' of \(destination) not recognised")
         }
     }
 
@@ -147,7 +190,11 @@ public final class ContainerWriter {
         packet.pointee.dts = Self.rescale(dts, to: timeBase)
         packet.pointee.duration = Self.rescale(duration, to: timeBase)
         packet.pointee.flags = isKeyframe ? onair_pkt_flag_key() : 0
-        try check(av_interleaved_write_frame(context, packet), "write a packet to \(destination)")
+        if interleaved {
+            try check(av_interleaved_write_frame(context, packet), "write a packet to \(destination)")
+        } else {
+            try check(av_write_frame(context, packet), "send a packet to \(destination)")
+        }
     }
 
     /// Flushes interleaved packets, writes the trailer and closes the output.
@@ -157,6 +204,12 @@ public final class ContainerWriter {
         let status = av_write_trailer(context)
         closeWithoutTrailer()
         try check(status, "finish \(destination)")
+    }
+
+    /// Closes an output whose connection already failed, without writing a trailer to it.
+    public func abandon() {
+        finished = true
+        closeWithoutTrailer()
     }
 
     private func closeWithoutTrailer() {

@@ -7,10 +7,13 @@ final class StatisticsPrinter {
     private let progress = ProgressLine()
     private let json: FileHandle?
     private let label: String
+    private let showsNetwork: Bool
 
     /// `jsonPath` receives one JSON object per line; nil writes none.
-    init(label: String, jsonPath: String?) throws {
+    /// `network` adds the network outputs' connection counters to the line.
+    init(label: String, jsonPath: String?, network: Bool = false) throws {
         self.label = label
+        self.showsNetwork = network
         if let jsonPath {
             guard FileManager.default.createFile(atPath: jsonPath, contents: nil),
                   let handle = FileHandle(forWritingAtPath: jsonPath) else {
@@ -27,7 +30,9 @@ final class StatisticsPrinter {
             format: "%@ %6.1fs | fps in %5.1f out %5.1f | dropped %d | video %5.0f kb/s audio %4.0f kb/s | enc %5.1f ms | queues v%d a%d s%d | mem %.0f MB",
             label, stats.elapsed, stats.fpsIn, stats.fpsOut, stats.droppedFrames,
             Double(stats.videoBitRate) / 1000, Double(stats.audioBitRate) / 1000, stats.encodeLatencyMs,
-            stats.videoQueue, stats.audioQueue, stats.sinkQueue, Double(stats.residentBytes) / 1_048_576))
+            stats.videoQueue, stats.audioQueue, stats.sinkQueue, Double(stats.residentBytes) / 1_048_576)
+            + (showsNetwork ? String(format: " | net up %d reconnects %d offline %.1fs", stats.networkConnected,
+                                     stats.reconnects, stats.offlineSeconds) : ""))
         if let json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]

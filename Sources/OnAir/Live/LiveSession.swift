@@ -85,6 +85,10 @@ public final class LiveSession: @unchecked Sendable {
             + networkSinks.map { SinkRunner(sink: $0, capacity: configuration.sinkQueueCapacity, dropWhenFull: true) }
         videoQueue = BoundedQueue(capacity: configuration.videoQueueCapacity)
         audioQueue = BoundedQueue(capacity: configuration.audioQueueCapacity)
+        // A sink that reconnects asks for an IDR so its new connection starts at once.
+        for case let sink as any ReconnectingSink in sinks + networkSinks {
+            sink.setKeyFrameRequester { [weak self] in self?.forceKeyFrame() }
+        }
     }
 
     /// Which encoder runs the video and why.
@@ -193,6 +197,13 @@ public final class LiveSession: @unchecked Sendable {
         stats.residentBytes = ResidentMemory.current()
         stats.targetBitRate = configuration.video?.averageBitRate ?? 0
         if let applied = appliedBitRateSnapshot() { stats.targetBitRate = applied }
+        for case let sink as any ReconnectingSink in runners.map(\.sink) {
+            let connection = sink.connectionStatistics
+            stats.networkConnected += connection.isConnected ? 1 : 0
+            stats.reconnects += connection.reconnects
+            stats.offlineSeconds += connection.offlineSeconds
+            stats.networkDroppedPackets += connection.droppedPackets
+        }
         return stats
     }
 

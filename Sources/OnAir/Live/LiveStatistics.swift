@@ -24,6 +24,14 @@ public struct LiveStatistics: Sendable, Codable, Equatable {
     public var residentBytes = 0
     /// The encoder's current average bitrate target (changes with adaptive bitrate).
     public var targetBitRate = 0
+    /// Network outputs connected now.
+    public var networkConnected = 0
+    /// Network connections re-established after one was lost, since the start (all network outputs).
+    public var reconnects = 0
+    /// Seconds network outputs spent without their connection after first making it (summed over outputs).
+    public var offlineSeconds = 0.0
+    /// Packets network outputs did not send because they were offline or waiting for a keyframe.
+    public var networkDroppedPackets = 0
 
     enum CodingKeys: String, CodingKey {
         case elapsed
@@ -36,5 +44,7 @@ public struct LiveStatistics: Sendable, Codable, Equatable {
         case sinkDroppedPackets = "sink_dropped_packets"
         case residentBytes = "resident_bytes"
         case targetBitRate = "target_bitrate"
+        case networkConnected = "network_connected", reconnects, offlineSeconds = "offline_seconds"
+        case networkDroppedPackets = "network_dropped_packets"
     }
 }

@@ -1,0 +1,265 @@
+import Foundation
+import OnAirCore
+#if canImport(OnAirFFmpeg)
+import OnAirFFmpeg
+#endif
+
+/// Streams the session's packets to one network destination and keeps the stream up.
+///
+/// A connector thread makes the connection (for a listener URL: waits for the peer) while
+/// `write` only ever sends or drops, so the session never waits for the network. When a send
+/// fails or stalls past `ReconnectPolicy.sendTimeout`, the connection is dropped and the
+/// connector tries again after a bounded exponential backoff; packets are dropped while offline.
+/// Each new connection starts with a new container header on a keyframe the sink asks the
+/// encoder for, with the capture clock's timestamps carrying on. Only a failure of the very
+/// first connection of a caller URL is fatal (a wrong address or SRT passphrase).
+public final class NetworkSink: ReconnectingSink, @unchecked Sendable {
+    /// What happened to the connection, for progress messages.
+    public enum Event: Sendable {
+        /// A connection was made (`reconnect`: after one was lost).
+        case connected(reconnect: Bool)
+        /// The connection failed; the sink tries again after `retryIn` seconds.
+        case lost(reason: String, retryIn: Double)
+        /// A connect attempt failed; the next one follows after `retryIn` seconds.
+        case attemptFailed(reason: String, retryIn: Double)
+        /// Finishing the stream (the container trailer) failed; what was sent before stays sent.
+        case finishFailed(reason: String)
+    }
+
+    /// The parsed destination.
+    public let target: StreamTarget
+    public var destination: String { target.displayName }
+    private let streams: Set<MediaType>
+    private let policy: ReconnectPolicy
+    private let events: (@Sendable (Event) -> Void)?
+    private let condition = NSCondition()
+    // Under `condition`:
+    private var descriptions: [MediaType: FormatDescription] = [:]
+    private var ready: NetworkConnection?
+    private var finishing = false
+    private var attemptDeadline: NetworkDeadline?
+    private var wantConnection = true
+    private var everConnected = false
+    private var fatal: (any Error)?
+    private var counters = ConnectionStatistics()
+    private var offlineSince: Double?
+    private var keyFrameRequester: (@Sendable () -> Void)?
+    private let connectorDone = DispatchSemaphore(value: 0)
+    // Used on the writing thread only:
+    private var current: NetworkConnection?
+    private var awaitingKeyFrame = true
+    private var startTime: MediaTime?
+    private var described: Set<MediaType> = []
+
+    /// Creates a sink for `target` carrying `streams`; the connector starts at once and connects as
+    /// soon as the first packets have described every stream. `events` is called on internal threads.
+    public init(target: StreamTarget, streams: Set<MediaType>, policy: ReconnectPolicy = ReconnectPolicy(),
+                events: (@Sendable (Event) -> Void)? = nil) {
+        self.target = target
+        self.streams = streams
+        self.policy = policy
+        self.events = events
+        let thread = Thread { [self] in
+            runConnector()
+            connectorDone.signal()
+        }
+        thread.name = "onair.connect.\(target.transport.rawValue)"
+        thread.start()
+    }
+
+    public func setKeyFrameRequester(_ request: @escaping @Sendable () -> Void) {
+        condition.lock()
+        keyFrameRequester = request
+        condition.unlock()
+    }
+
+    public var connectionStatistics: ConnectionStatistics {
+        condition.lock()
+        defer { condition.unlock() }
+        var snapshot = counters
+        if let offlineSince { snapshot.offlineSeconds += Self.now - offlineSince }
+        return snapshot
+    }
+
+    // MARK: - Writing thread
+
+    public func write(_ packet: EncodedPacket) throws {
+        condition.lock()
+        if let fatal {
+            condition.unlock()
+            throw fatal
+        }
+        if let description = packet.formatDescription, descriptions[packet.mediaType] == nil {
+            descriptions[packet.mediaType] = description
+            condition.broadcast()
+        } else if let description = packet.formatDescription {
+            descriptions[packet.mediaType] = description
+        }
+        if let fresh = ready {
+            // A new connection takes over here; it waits for a keyframe before sending anything.
+            ready = nil
+            current = fresh
+            awaitingKeyFrame = true
+            startTime = nil
+            described = []
+        }
+        let connection = current
+        let known = descriptions
+        condition.unlock()
+
+        guard let connection, streams.contains(packet.mediaType) else { return countDropped() }
+        if awaitingKeyFrame {
+            let startsHere = streams.contains(.video) ? packet.mediaType == .video && packet.isKeyframe : true
+            guard startsHere else { return countDropped() }
+            awaitingKeyFrame = false
+            startTime = packet.dts
+        }
+        // Nothing from before the start: muxers (FLV) refuse decode times earlier than the first.
+        if let startTime, packet.dts < startTime { return countDropped() }
+        var outgoing = packet
+        if !described.contains(packet.mediaType) {
+            // The first packet of each stream on a connection carries its configuration.
+            outgoing.formatDescription = packet.formatDescription ?? known[packet.mediaType]
+            described.insert(packet.mediaType)
+        }
+        connection.deadline.arm(seconds: policy.sendTimeout)
+        do {
+            try connection.send(outgoing)
+        } catch {
+            // The send error is the reason reported; the dead connection is closed without a trailer.
+            connection.abandon()
+            current = nil
+            condition.lock()
+            counters.isConnected = false
+            offlineSince = Self.now
+            wantConnection = true
+            condition.broadcast()
+            condition.unlock()
+            events?(.lost(reason: describe(error), retryIn: policy.delay(afterFailures: 1)))
+        }
+    }
+
+    private func countDropped() {
+        condition.lock()
+        counters.droppedPackets += 1
+        condition.unlock()
+    }
+
+    public func finish() throws {
+        condition.lock()
+        finishing = true
+        attemptDeadline?.cancel()
+        condition.broadcast()
+        condition.unlock()
+        connectorDone.wait()
+        condition.lock()
+        let unused = ready
+        ready = nil
+        let fatal = self.fatal
+        counters.isConnected = false
+        if let offlineSince {
+            counters.offlineSeconds += Self.now - offlineSince
+            self.offlineSince = nil
+        }
+        condition.unlock()
+        // A connection made after the last packet has nothing to finish.
+        unused?.abandon()
+        if let connection = current {
+            current = nil
+            connection.deadline.arm(seconds: policy.sendTimeout)
+            // A peer that is gone or stalled at the very end costs only the trailer: it is reported,
+            // not thrown, so the session's files and exit status do not depend on it.
+            do { try connection.close() } catch { events?(.finishFailed(reason: describe(error))) }
+        }
+        if let fatal { throw fatal }
+    }
+
+    // MARK: - Connector thread
+
+    private func runConnector() {
+        var failures = 0
+        while true {
+            condition.lock()
+            while !finishing && (!wantConnection || !streams.allSatisfy({ descriptions[$0] != nil })) {
+                condition.wait()
+            }
+            if finishing {
+                condition.unlock()
+                return
+            }
+            let known = descriptions
+            let deadline = NetworkDeadline()
+            attemptDeadline = deadline
+            condition.unlock()
+
+            deadline.arm(seconds: target.isListener ? .infinity : policy.connectTimeout)
+            do {
+                let connection = try NetworkConnection(
+                    url: target.url, displayName: target.displayName, format: target.muxer, descriptions: known,
+                    muxerOptions: target.muxerOptions, protocolOptions: target.protocolOptions(sendTimeout: policy.sendTimeout),
+                    deadline: deadline)
+                condition.lock()
+                attemptDeadline = nil
+                if finishing {
+                    condition.unlock()
+                    connection.abandon()
+                    return
+                }
+                let reconnect = everConnected
+                if reconnect { counters.reconnects += 1 }
+                if let offlineSince {
+                    counters.offlineSeconds += Self.now - offlineSince
+                    self.offlineSince = nil
+                }
+                everConnected = true
+                counters.isConnected = true
+                wantConnection = false
+                ready = connection
+                let requestKeyFrame = keyFrameRequester
+                condition.unlock()
+                failures = 0
+                requestKeyFrame?()
+                events?(.connected(reconnect: reconnect))
+            } catch {
+                condition.lock()
+                attemptDeadline = nil
+                let stopping = finishing
+                if !everConnected && !target.isListener && !stopping {
+                    fatal = classify(error)
+                    condition.unlock()
+                    return
+                }
+                condition.unlock()
+                if stopping { return }
+                failures += 1
+                let delay = policy.delay(afterFailures: failures)
+                events?(.attemptFailed(reason: describe(error), retryIn: delay))
+                condition.lock()
+                let until = Date().addingTimeInterval(delay)
+                while !finishing && condition.wait(until: until) {}
+                condition.unlock()
+            }
+        }
+    }
+
+    /// An error's text, saying "stalled" where the deadline (not the peer) ended the call.
+    private func describe(_ error: any Error) -> String {
+        #if canImport(OnAirFFmpeg)
+        if let error = error as? FFmpegError, error.code == CaptureInterrupt.exitCode {
+            return "\(error.operation): no progress for \(policy.sendTimeout) s (stalled)"
+        }
+        #endif
+        return "\(error)"
+    }
+
+    /// The error of a failed first connection, worded for the user.
+    private func classify(_ error: any Error) -> StreamError {
+        let reason = "\(error)"
+        if target.transport == .srt && target.hasPassphrase && !reason.contains("timed out") && !reason.contains("Immediate exit") {
+            return .refused(destination: target.displayName, reason: reason)
+        }
+        return .connectFailed(destination: target.displayName, reason: reason)
+    }
+
+    private static var now: Double { ProcessInfo.processInfo.systemUptime }
+}

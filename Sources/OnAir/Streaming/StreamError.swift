@@ -1,0 +1,33 @@
+import OnAirCore
+
+/// A streaming destination could not be used.
+public enum StreamError: OnAirError, Equatable {
+    /// The URL is not one OnAir streams to (rtmp://, srt://, udp://, tcp://) or lacks a host or port.
+    case unsupportedURL(String, reason: String)
+    /// An SRT passphrase outside SRT's 10…79 characters.
+    case invalidPassphrase(destination: String)
+    /// The first connection failed (later failures are retried instead).
+    case connectFailed(destination: String, reason: String)
+    /// The SRT peer refused the connection; with a passphrase that is almost always a wrong one.
+    case refused(destination: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case let .unsupportedURL(url, reason):
+            return "\(url): \(reason)"
+        case let .invalidPassphrase(destination):
+            return "\(destination): an SRT passphrase must have 10 to 79 characters"
+        case let .connectFailed(destination, reason):
+            return "cannot connect to \(destination): \(reason)"
+        case let .refused(destination, reason):
+            return "\(destination) refused the connection: wrong passphrase? (\(reason))"
+        }
+    }
+
+    public var isInvalidSettings: Bool {
+        switch self {
+        case .unsupportedURL, .invalidPassphrase: return true
+        case .connectFailed, .refused: return false
+        }
+    }
+}

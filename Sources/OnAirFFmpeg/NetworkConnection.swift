@@ -1,0 +1,78 @@
+import CFFmpeg
+import OnAirCore
+
+/// One live connection to a streaming destination: FLV over RTMP, or MPEG-TS over SRT, UDP or TCP.
+///
+/// Opening it connects (or, for a listener URL, waits for the peer) and writes the container
+/// header; each packet then goes to the socket as soon as it is muxed. Every blocking call is
+/// bounded by the `NetworkDeadline` the caller arms. Use it from one thread at a time.
+public final class NetworkConnection {
+    /// The destination with secrets (SRT passphrase) removed, for messages.
+    public let displayName: String
+    /// Interrupts this connection's blocking calls.
+    public let deadline: NetworkDeadline
+    private let writer: ContainerWriter
+    private let trackIndex: [MediaType: Int]
+    private let avcc: Bool
+
+    /// Connects to `url` and writes the `format` muxer's header for the streams in `descriptions`.
+    ///
+    /// Arm `deadline` first: it bounds the connect (and a listener's wait for its peer).
+    public init(url: String, displayName: String, format: String, descriptions: [MediaType: FormatDescription],
+                muxerOptions: [String: String], protocolOptions: [String: String], deadline: NetworkDeadline) throws {
+        self.displayName = displayName
+        self.deadline = deadline
+        avcc = format != "mpegts"
+        var tracks: [ContainerWriter.Track] = []
+        var index: [MediaType: Int] = [:]
+        for type in [MediaType.video, .audio] {
+            guard let description = descriptions[type] else { continue }
+            index[type] = tracks.count
+            tracks.append(try ContainerSink.track(for: description, avcc: avcc))
+        }
+        trackIndex = index
+        do {
+            writer = try ContainerWriter(destination: url, format: format, tracks: tracks, options: muxerOptions,
+                                         connection: .init(protocolOptions: protocolOptions, deadline: deadline))
+        } catch let error as FFmpegError {
+            throw Self.redacted(error, url: url, displayName: displayName)
+        }
+    }
+
+    /// Sends one packet; arm `deadline` first so that a stalled peer makes it fail instead of block.
+    public func send(_ packet: EncodedPacket) throws {
+        guard let track = trackIndex[packet.mediaType] else { return }
+        let data = try ContainerSink.payload(of: packet, avcc: avcc)
+        try writer.write(track: track, data: data, pts: packet.pts, dts: packet.dts,
+                         duration: packet.duration, isKeyframe: packet.isKeyframe)
+    }
+
+    /// Writes the trailer and closes the connection (arm `deadline` first).
+    public func close() throws {
+        try writer.finish()
+    }
+
+    /// Closes a connection that already failed, without sending anything more.
+    public func abandon() {
+        writer.abandon()
+    }
+
+    /// The error with the URL (which may hold a passphrase) replaced by the display name.
+    private static func redacted(_ error: FFmpegError, url: String, displayName: String) -> FFmpegError {
+        FFmpegError(code: error.code, operation: error.operation.replacingAll(url, with: displayName))
+    }
+}
+
+private extension String {
+    /// This string with every occurrence of `target` replaced (Foundation-free).
+    func replacingAll(_ target: String, with replacement: String) -> String {
+        guard !target.isEmpty else { return self }
+        var result = ""
+        var rest = Substring(self)
+        while let range = rest.range(of: target) {
+            result += rest[..<range.lowerBound] + replacement
+            rest = rest[range.upperBound...]
+        }
+        return result + rest
+    }
+}

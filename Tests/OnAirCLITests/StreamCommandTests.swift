@@ -1,0 +1,87 @@
+import Foundation
+import OnAirTestSupport
+import Testing
+
+/// `onair stream` to RTMP: a private nginx with the RTMP module receives the stream and ffmpeg
+/// pulls it back; a reconnect test stops nginx mid-stream.
+@Suite(.serialized) struct StreamCommandTests {
+    static let onair = Tools.onairExecutable
+
+    @Test(.enabled(if: StreamTestNginx.available, "nginx with libnginx-mod-rtmp not installed (scripts/setup.sh)"))
+    func rtmpPushIsPulledBackAsH264AndAAC() throws {
+        let nginx = try StreamTestNginx()
+        let dir = try Tools.temporaryDirectory("stream-rtmp")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let pulled = dir.appendingPathComponent("pulled.ts").path
+        // The player subscribes first (nginx holds it until the publisher arrives), so it gets everything;
+        // it stops itself after 9 s because nginx cuts the last fraction of a second (and a message)
+        // from its players when the publisher leaves. nginx's own recording shows all that arrived.
+        let puller = try StreamTestProcess("ffmpeg", ["-hide_banner", "-v", "error", "-y", "-rw_timeout", "30000000",
+                                                      "-i", nginx.url(), "-t", "9", "-c", "copy", pulled],
+                                           stderrPath: dir.appendingPathComponent("puller.log").path)
+        defer { puller.kill() }
+        Thread.sleep(forTimeInterval: 0.5)
+        let result = try Tools.run(Self.onair, ["stream", "--duration", "10", "--size", "320x240", "--fps", "30", "--preset", "ultrafast", nginx.url()])
+        #expect(result.status == 0, "\(result.stderr)")
+        if !puller.wait(timeout: 10) { puller.stop() }
+        let media = try StreamMediaCheck(pulled)
+        print("rtmp pulled: \(media)")
+        #expect(media.isH264AndAAC(width: 320, height: 240, rate: 30), "\(media) \(puller.stderr)")
+        #expect(media.duration >= 8.9, "only \(media.duration) s pulled")
+        let received = try StreamMediaCheck(nginx.recording())
+        print("rtmp received by nginx: \(received.duration) s")
+        #expect(received.isH264AndAAC(width: 320, height: 240, rate: 30), "\(received)")
+        #expect(received.duration >= 9.5, "nginx received only \(received.duration) s")
+    }
+
+    @Test(.enabled(if: StreamTestNginx.available, "nginx with libnginx-mod-rtmp not installed (scripts/setup.sh)"))
+    func rtmpReconnectsAfterServerReturnsAndRecordingKeepsEveryFrame() throws {
+        let nginx = try StreamTestNginx(idleStreams: false)
+        let dir = try Tools.temporaryDirectory("stream-reconnect")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let recording = dir.appendingPathComponent("rec.mp4").path
+        let stats = dir.appendingPathComponent("stats.jsonl").path
+        let streamer = try StreamTestProcess(Self.onair, ["stream", "--duration", "20", "--size", "320x240", "--fps", "30", "--preset", "ultrafast",
+                                                          "--stats-json", stats, nginx.url(), "-o", recording],
+                                             stderrPath: dir.appendingPathComponent("onair.log").path)
+        defer { streamer.kill() }
+        /// One short pull; true when it got decodable media.
+        func pull(_ name: String) -> Bool {
+            let file = dir.appendingPathComponent(name).path
+            guard let result = try? Tools.run("timeout", ["10", "ffmpeg", "-hide_banner", "-nostdin", "-v", "error", "-y",
+                                                          "-rw_timeout", "5000000", "-i", nginx.url(), "-t", "1.5",
+                                                          "-c", "copy", file]),
+                  result.status == 0, let media = try? StreamMediaCheck(file) else { return false }
+            return media.videoCodec == "h264" && media.decodeErrors.isEmpty && media.duration > 0.5
+        }
+        #expect(waitUntil(timeout: 15) { pull("before.ts") }, "never pullable: \(streamer.stderr)")
+        nginx.stop()
+        Thread.sleep(forTimeInterval: 5)
+        try nginx.start()
+        let back = Date()
+        var pulledAfter: Double?
+        while Date().timeIntervalSince(back) < 15, pulledAfter == nil {
+            let attempt = Date().timeIntervalSince(back)
+            if pull("after.ts") { pulledAfter = attempt } else { Thread.sleep(forTimeInterval: 0.1) }
+        }
+        let after = try #require(pulledAfter, "not pullable after nginx came back: \(streamer.stderr)")
+        print("reconnect: pullable \(after) s after nginx returned")
+        #expect(after <= 2, "took \(after) s")
+        #expect(streamer.wait(timeout: 40), "onair did not finish")
+        #expect(streamer.process.terminationStatus == 0, "\(streamer.stderr)")
+        let lines = (try String(contentsOfFile: stats, encoding: .utf8)).split(separator: "\n")
+        let last = try #require(lines.last.flatMap { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] })
+        print("reconnect stats: reconnects \(last["reconnects"] ?? "-"), offline \(last["offline_seconds"] ?? "-") s")
+        #expect((last["reconnects"] as? Int ?? 0) >= 1)
+        #expect((last["offline_seconds"] as? Double ?? 0) >= 4)
+        let decoded = try StreamMediaCheck(recording)
+        #expect(decoded.decodeErrors.isEmpty, "\(decoded.decodeErrors)")
+        // Every frame the encoder made is in the file: frames missing from it are at most those the
+        // session dropped before encoding because the (loaded) machine was late, never the network's.
+        let sync = try RecordCommandTests.syncReport(recording)
+        let lateFrames = last["dropped_frames"] as? Int ?? 0
+        print("reconnect recording: \(sync.filter { $0.key != "offsets" }), dropped before encoding: \(lateFrames)")
+        #expect((sync["dropped_frames"] as? Int ?? 99) <= lateFrames, "\(sync)")
+        #expect(sync["flashes"] as? Int == 20, "\(sync)")
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+import OnAirTestSupport
+
+/// A child process running in the background during a streaming test, its output in files.
+///
+/// `stop()` asks ffmpeg to finish ('q' on stdin), then kills; `deinit` always kills, so no child
+/// outlives a failed test.
+final class StreamTestProcess {
+    let process = Process()
+    let stderrPath: String
+    private let input = Pipe()
+
+    /// Starts `executable` (a path or a name on PATH) with `arguments`; stderr goes to `stderrPath`.
+    init(_ executable: String, _ arguments: [String], stderrPath: String) throws {
+        self.stderrPath = stderrPath
+        if executable.contains("/") {
+            process.executableURL = URL(fileURLWithPath: executable)
+            process.arguments = arguments
+        } else {
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = [executable] + arguments
+        }
+        FileManager.default.createFile(atPath: stderrPath, contents: nil)
+        process.standardError = FileHandle(forWritingAtPath: stderrPath)
+        process.standardOutput = FileHandle.nullDevice
+        process.standardInput = input
+        try process.run()
+    }
+
+    /// What the process wrote to stderr so far.
+    var stderr: String { (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "" }
+
+    /// Waits up to `timeout` seconds for the process to exit by itself; returns whether it did.
+    @discardableResult
+    func wait(timeout: Double) -> Bool {
+        waitUntil(timeout: timeout) { !process.isRunning }
+    }
+
+    /// Asks an ffmpeg to finish its output ('q'), waits up to `grace` seconds, then kills it.
+    func stop(grace: Double = 5) {
+        guard process.isRunning else { return }
+        try? input.fileHandleForWriting.write(contentsOf: Data("q".utf8))
+        if !wait(timeout: grace) { OnAirTestSupport.kill(process) }
+    }
+
+    /// Kills the process at once.
+    func kill() { OnAirTestSupport.kill(process) }
+
+    deinit { OnAirTestSupport.kill(process) }
+}
