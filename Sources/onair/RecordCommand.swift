@@ -22,6 +22,10 @@ struct RecordCommand: Command {
       -o, --output FILE            an output (repeatable)
       --faststart                  classic MP4 with the index in front (written at the end)
       --stats-json FILE            the once-a-second statistics as JSON lines
+      --hls-time S                 HLS outputs (DIR/NAME.m3u8 or hls:DIR): segment duration (default 2;
+                                   keyframes come at least this often)
+      --hls-list-size N            HLS: segments in the playlist (default 6; 0 = all)
+      --hls-fmp4                   HLS: fragmented-MP4 segments instead of MPEG-TS
 
     """ + EncodingOptions.help
 
@@ -51,8 +55,24 @@ struct RecordCommand: Command {
         statsJSON = try arguments.option("--stats-json")
         var options = SinkFactory.ContainerOptions()
         options.faststart = arguments.flag("--faststart")
+        if let time = try arguments.option("--hls-time") {
+            options.hlsSegmentDuration = try EncodingOptions.number(time, "--hls-time")
+        }
+        if let size = try arguments.option("--hls-list-size") {
+            guard let value = Int(size), value >= 0 else { throw UsageError("--hls-list-size takes a whole number ≥ 0") }
+            options.hlsListSize = value
+        }
+        options.hlsFragmentedMP4 = arguments.flag("--hls-fmp4")
         containerOptions = options
-        encoding = try EncodingOptions(arguments: &arguments, realTimeDefault: true)
+        var encoding = try EncodingOptions(arguments: &arguments, realTimeDefault: true)
+        // HLS segments start on keyframes: keyframes must come at least once per segment.
+        if outputs.contains(where: { SinkFactory.hlsPlaylist(for: $0) != nil }) {
+            let limit = encoding.video.maxKeyFrameIntervalDuration
+            if limit <= 0 || limit > options.hlsSegmentDuration {
+                encoding.video.maxKeyFrameIntervalDuration = options.hlsSegmentDuration
+            }
+        }
+        self.encoding = encoding
         guard arguments.positionals().isEmpty else { throw UsageError("record takes no positional arguments; outputs go with -o") }
         guard !outputs.isEmpty else { throw UsageError("record needs at least one -o FILE") }
         if fast {
