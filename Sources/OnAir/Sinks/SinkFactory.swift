@@ -35,10 +35,10 @@ public enum SinkFactory {
         }
         if path.lowercased().hasPrefix("udp://") {
             #if canImport(OnAirFFmpeg)
-            // Live MPEG-TS over UDP: every packet leaves at once; pkt_size keeps datagrams under
-            // a typical MTU (7 TS packets).
-            return ContainerSink(destination: path, format: "mpegts", streams: streams,
-                                 options: ["flush_packets": "1", "pkt_size": "1316"])
+            // Live MPEG-TS over UDP: every packet leaves at once; pkt_size (a protocol option, so
+            // in the URL) keeps datagrams to 7 TS packets, under a typical MTU.
+            let url = path.contains("pkt_size=") ? path : path + (path.contains("?") ? "&" : "?") + "pkt_size=1316"
+            return ContainerSink(destination: url, format: "mpegts", streams: streams, options: ["flush_packets": "1"])
             #else
             throw SinkError.unknownOutput(path)
             #endif
