@@ -17,8 +17,8 @@ public enum PlaybackInput {
         scheme(of: url).map { liveSchemes.contains($0) } ?? false
     }
 
-    /// Demuxer and protocol options for `url`: for live inputs no demuxer buffering
-    /// (`fflags=nobuffer`), a short probe (`probesize`, `analyzeduration`), and for UDP a receive
+    /// Demuxer and protocol options for `url`: for live inputs no demuxer buffering and no parser
+    /// (`fflags=nobuffer+noparse+nofillin`), a short probe (`probesize`, `analyzeduration`), and for UDP a receive
     /// FIFO whose overruns drop data (counted as damaged packets) instead of failing.
     public static func options(for url: String) -> [String: String] {
         guard let scheme = scheme(of: url) else { return [:] }
@@ -27,6 +27,10 @@ public enum PlaybackInput {
             options["fflags"] = "nobuffer"
         }
         if liveSchemes.contains(scheme) {
+            // No parser between demuxer and decoder: the parser holds each frame back until the
+            // next one starts (one frame of delay). Live senders put one access unit in each
+            // PES/FLV packet, which the decoder takes as it is.
+            options["fflags"] = "nobuffer+noparse+nofillin"
             options["probesize"] = "500000"
             options["analyzeduration"] = "1000000"
         }
