@@ -43,6 +43,7 @@ public final class ContainerWriter {
     private let packet: UnsafeMutablePointer<AVPacket>
     private var streamTimeBases: [AVRational] = []
     private var finished = false
+    private let interleaved: Bool
     /// The libavformat muxer in use ("mp4", "mpegts", "flv", …).
     public let formatName: String
     /// Where the output goes (a path or a URL).
@@ -53,8 +54,12 @@ public final class ContainerWriter {
     /// - Parameters:
     ///   - format: a libavformat muxer name; nil guesses it from the destination's extension.
     ///   - options: muxer options (e.g. `movflags=frag_keyframe+empty_moov`) and protocol options.
-    public init(destination: String, format: String? = nil, tracks: [Track], options: [String: String] = [:]) throws {
+    ///   - interleaved: order packets of all streams by time before writing (files); false writes
+    ///     each packet at once, for live outputs where waiting for the other stream adds delay.
+    public init(destination: String, format: String? = nil, tracks: [Track], options: [String: String] = [:],
+                interleaved: Bool = true) throws {
         self.destination = destination
+        self.interleaved = interleaved
         var ctx: UnsafeMutablePointer<AVFormatContext>?
         try check(avformat_alloc_output_context2(&ctx, nil, format, destination),
                   "choose a muxer for \(destination)")
@@ -147,7 +152,8 @@ public final class ContainerWriter {
         packet.pointee.dts = Self.rescale(dts, to: timeBase)
         packet.pointee.duration = Self.rescale(duration, to: timeBase)
         packet.pointee.flags = isKeyframe ? onair_pkt_flag_key() : 0
-        try check(av_interleaved_write_frame(context, packet), "write a packet to \(destination)")
+        try check(interleaved ? av_interleaved_write_frame(context, packet) : av_write_frame(context, packet),
+                  "write a packet to \(destination)")
     }
 
     /// Flushes interleaved packets, writes the trailer and closes the output.
