@@ -65,3 +65,28 @@ import Testing
         }
     }
 }
+
+/// `onair record --serve PORT`: the HLS directory over HTTP on loopback, played back by `onair play`
+/// while it is being recorded, and nothing outside the directory served.
+@Suite struct HLSServeTests {
+    @Test func aServedLivePlaylistPlaysOverHTTP() throws {
+        let dir = try Tools.temporaryDirectory("hls-serve")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let port = Int.random(in: 20_000...59_000)
+        let recorder = BackgroundProcess(Tools.onairExecutable, ["record", "--duration", "12", "--size", "640x360",
+                                                                 "--hls-list-size", "0", "--serve", "\(port)",
+                                                                 "-o", dir.appendingPathComponent("stream.m3u8").path])
+        Thread.sleep(forTimeInterval: 5)
+        let outside = try Tools.run("curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "--path-as-is",
+                                             "http://127.0.0.1:\(port)/../stream.m3u8"])
+        #expect(outside.stdoutText == "404")
+        let played = try Tools.run(Tools.onairExecutable, ["play", "http://127.0.0.1:\(port)/stream.m3u8",
+                                                           "--duration", "3", "--json"])
+        #expect(played.status == 0, "\(played.stderr)")
+        let report = try JSONSerialization.jsonObject(with: played.stdout) as? [String: Any] ?? [:]
+        #expect((report["frames"] as? Int ?? 0) >= 85)
+        #expect(report["decode_errors"] as? Int == 0)
+        #expect((report["video"] as? [String: Any])?["width"] as? Int == 640)
+        #expect(try recorder.result().status == 0)
+    }
+}
