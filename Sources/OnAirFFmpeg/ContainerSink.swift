@@ -18,10 +18,14 @@ public final class ContainerSink: PacketSink {
     private var writer: ContainerWriter?
     private var trackIndex: [MediaType: Int] = [:]
     private static let maxPending = 600
+    private let interleaved: Bool
 
     /// Prepares to write `destination` with the given libavformat muxer and options; `streams`
     /// says which streams will arrive (the header is written once each has sent its first packet).
-    public init(destination: String, format: String, streams: Set<MediaType>, options: [String: String] = [:]) {
+    /// `interleaved: false` writes each packet at once instead of ordering streams by time (live outputs).
+    public init(destination: String, format: String, streams: Set<MediaType>, options: [String: String] = [:],
+                interleaved: Bool = true) {
+        self.interleaved = interleaved
         self.destination = destination
         self.format = format
         self.expected = streams
@@ -68,7 +72,8 @@ public final class ContainerSink: PacketSink {
             trackIndex[type] = tracks.count
             tracks.append(try Self.track(for: description, avcc: usesAVCC))
         }
-        writer = try ContainerWriter(destination: destination, format: format, tracks: tracks, options: options)
+        writer = try ContainerWriter(destination: destination, format: format, tracks: tracks, options: options,
+                                 interleaved: interleaved)
     }
 
     /// The container track for a stream's format description (shared with `NetworkConnection`).
@@ -114,7 +119,8 @@ public final class ContainerSink: PacketSink {
             guard !started.isEmpty else { throw SinkError.streamsNeverStarted(destination: destination) }
             let waiting = pending
             pending = []
-            let partial = ContainerSink(destination: destination, format: format, streams: started, options: options)
+            let partial = ContainerSink(destination: destination, format: format, streams: started, options: options,
+                                        interleaved: interleaved)
             for packet in waiting where started.contains(packet.mediaType) { try partial.write(packet) }
             try partial.finish()
             return

@@ -69,11 +69,13 @@ public final class ContainerWriter {
     /// - Parameters:
     ///   - format: a libavformat muxer name; nil guesses it from the destination's extension.
     ///   - options: muxer options (e.g. `movflags=frag_keyframe+empty_moov`) and protocol options.
+    ///   - interleaved: order packets of all streams by time before writing (files); false writes
+    ///     each packet at once, for live outputs where waiting for the other stream adds delay.
     ///   - connection: for network outputs: protocol options, a deadline, and no interleaving buffer.
     public init(destination: String, format: String? = nil, tracks: [Track], options: [String: String] = [:],
-                connection: Connection? = nil) throws {
+                interleaved: Bool = true, connection: Connection? = nil) throws {
         self.destination = destination
-        self.interleaved = connection == nil
+        self.interleaved = interleaved && connection == nil
         var ctx: UnsafeMutablePointer<AVFormatContext>?
         try check(avformat_alloc_output_context2(&ctx, nil, format, destination),
                   "choose a muxer for \(destination)")

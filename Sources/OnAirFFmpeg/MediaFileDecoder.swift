@@ -14,7 +14,8 @@ public final class MediaFileDecoder {
         case audio(PCMBuffer)
     }
 
-    /// The size and pixel format video frames are delivered in.
+    /// The size and pixel format video frames are delivered in (a width or height of 0: each
+    /// frame's own size).
     public struct VideoOutput: Sendable, Equatable {
         public var width: Int, height: Int
         public var pixelFormat: VideoPixelFormat
@@ -37,14 +38,26 @@ public final class MediaFileDecoder {
     public let audioStream: MediaFileReader.Stream?
     /// The size and format video frames come out in.
     public let videoOutput: VideoOutput?
+    /// Called with every packet read, of any stream, before it is decoded (for byte counts or remuxing).
+    public var packetHandler: ((MediaFileReader.Packet) throws -> Void)?
+    /// Packets the decoders rejected as invalid plus frames they flagged as damaged or concealed.
+    public var decodeErrors: Int { (video?.errors ?? 0) + (audio?.errors ?? 0) }
+    /// Packets the demuxer marked as corrupt (data lost or damaged before decoding).
+    public private(set) var damagedPackets = 0
+    /// The libavcodec decoders in use ("h264", "aac", …), video first.
+    public var decoderNames: [String] { [video?.decoderName, audio?.decoderName].compactMap { $0 } }
 
     /// Opens `path`; `decodeVideo`/`decodeAudio` pick the streams, `videoOutput` the frame size and format.
     /// `format` and `options` open a capture device or force a demuxer, `interrupt` lets another
     /// thread end a blocking open or read (see `MediaFileReader`).
+    /// `lowDelay` asks the decoders to output each frame as soon as possible (live input), and
+    /// `nonBlocking` is passed on to `MediaFileReader`.
     public init(path: String, format: String? = nil, options: [String: String] = [:],
                 decodeVideo: Bool = true, decodeAudio: Bool = true,
-                videoOutput requested: VideoOutput? = nil, interrupt: CaptureInterrupt? = nil) throws {
-        reader = try MediaFileReader(path: path, format: format, options: options, interrupt: interrupt)
+                videoOutput requested: VideoOutput? = nil, interrupt: CaptureInterrupt? = nil,
+                nonBlocking: Bool = true, lowDelay: Bool = false) throws {
+        reader = try MediaFileReader(path: path, format: format, options: options, interrupt: interrupt,
+                                     nonBlocking: nonBlocking)
         let videoStream = decodeVideo ? reader.streams.first { $0.mediaType == .video } : nil
         let audioStream = decodeAudio ? reader.streams.first { $0.mediaType == .audio } : nil
         self.videoStream = videoStream
@@ -52,13 +65,18 @@ public final class MediaFileDecoder {
         if let videoStream {
             let output = requested ?? VideoOutput(width: videoStream.width, height: videoStream.height)
             videoOutput = output
-            video = try StreamDecoder(reader: reader, stream: videoStream, videoOutput: output)
+            video = try StreamDecoder(reader: reader, stream: videoStream, videoOutput: output, lowDelay: lowDelay)
         } else {
             videoOutput = nil
         }
         if let audioStream {
-            audio = try StreamDecoder(reader: reader, stream: audioStream, videoOutput: nil)
+            audio = try StreamDecoder(reader: reader, stream: audioStream, videoOutput: nil, lowDelay: lowDelay)
         }
+    }
+
+    /// The codec parameters of stream `index`, valid while the decoder lives (for remuxing).
+    func codecParameters(of index: Int) -> UnsafePointer<AVCodecParameters>? {
+        reader.codecParameters(of: index)
     }
 
     /// The next decoded frame or audio buffer, or nil when the file is exhausted and decoders drained.
@@ -71,6 +89,8 @@ public final class MediaFileDecoder {
                 if let audio { ready += try audio.decode(nil) }
                 continue
             }
+            if packet.isCorrupt { damagedPackets += 1 }
+            try packetHandler?(packet)
             if let video, packet.streamIndex == video.streamIndex {
                 ready += try video.decode(packet)
             } else if let audio, packet.streamIndex == audio.streamIndex {
@@ -93,8 +113,13 @@ private final class StreamDecoder {
     private var scalerSource: (Int32, Int32, Int32) = (0, 0, -1)
     private var resampler: OpaquePointer?
     private var nextAudioPTS: Int64?
+    /// Rejected packets and damaged or concealed frames.
+    private(set) var errors = 0
+    /// The libavcodec decoder's name.
+    let decoderName: String
 
-    init(reader: MediaFileReader, stream: MediaFileReader.Stream, videoOutput: MediaFileDecoder.VideoOutput?) throws {
+    init(reader: MediaFileReader, stream: MediaFileReader.Stream, videoOutput: MediaFileDecoder.VideoOutput?,
+         lowDelay: Bool = false) throws {
         streamIndex = stream.index
         self.videoOutput = videoOutput
         timeBase = AVRational(num: Int32(stream.timeBase.value), den: stream.timeBase.timescale)
@@ -106,10 +131,12 @@ private final class StreamDecoder {
             throw FFmpegError(code: onair_averror(12), operation: "allocate a \(stream.codecName) decoder")
         }
         context = ctx
+        decoderName = String(cString: codec.pointee.name)
         self.frame = frame
         self.packet = packet
         try check(avcodec_parameters_to_context(ctx, parameters), "configure the \(stream.codecName) decoder")
         ctx.pointee.pkt_timebase = timeBase
+        if lowDelay { ctx.pointee.flags |= AV_CODEC_FLAG_LOW_DELAY }
         try check(avcodec_open2(ctx, codec, nil), "open the \(stream.codecName) decoder")
     }
 
@@ -139,6 +166,7 @@ private final class StreamDecoder {
             let status = avcodec_send_packet(context, packet)
             // A damaged packet is the decoder's to conceal; only hard failures stop decoding.
             if status < 0 && status != onair_averror_invaliddata() { try check(status, "decode a packet") }
+            if status == onair_averror_invaliddata() { errors += 1 }
         } else {
             try check(avcodec_send_packet(context, nil), "drain the decoder")
         }
@@ -146,8 +174,14 @@ private final class StreamDecoder {
         while true {
             let status = avcodec_receive_frame(context, frame)
             if status == onair_averror_eagain() || status == onair_averror_eof() { break }
+            // A frame the decoder could only partly reconstruct still comes out, and is counted.
+            if status == onair_averror_invaliddata() {
+                errors += 1
+                break
+            }
             try check(status, "receive a decoded frame")
             defer { av_frame_unref(frame) }
+            if frame.pointee.decode_error_flags != 0 || (frame.pointee.flags & AV_FRAME_FLAG_CORRUPT) != 0 { errors += 1 }
             if let videoOutput {
                 outputs.append(.video(try convertVideo(videoOutput)))
             } else {
@@ -162,9 +196,14 @@ private final class StreamDecoder {
         MediaTime(value: av_rescale_q(value, timeBase, onair_time_base_q()), timescale: 1_000_000)
     }
 
-    private func convertVideo(_ output: MediaFileDecoder.VideoOutput) throws -> VideoFrame {
+    private func convertVideo(_ requested: MediaFileDecoder.VideoOutput) throws -> VideoFrame {
         let f = frame.pointee
         let source = (f.width, f.height, f.format)
+        var output = requested  // the requested size, or the frame's own
+        if output.width == 0 || output.height == 0 {
+            output.width = Int(f.width)
+            output.height = Int(f.height)
+        }
         if scaler == nil || scalerSource != source {
             sws_freeContext(scaler)
             scaler = sws_getContext(f.width, f.height, AVPixelFormat(rawValue: f.format),

@@ -40,6 +40,8 @@ public final class MediaFileReader {
         public var duration: Double
         /// The container marks the packet as a keyframe.
         public var isKeyframe: Bool
+        /// The demuxer marks the packet as damaged (e.g. MPEG-TS continuity errors, lost datagrams).
+        public var isCorrupt: Bool = false
     }
 
     private var context: UnsafeMutablePointer<AVFormatContext>?
@@ -58,8 +60,10 @@ public final class MediaFileReader {
     ///   - options: demuxer or device options (e.g. `video_size`, `framerate`, `sample_rate`).
     ///   - interrupt: a flag that, once raised, ends a pending open or read promptly; with it the
     ///     input is read in non-blocking mode and `nextPacket` polls until data arrives.
+    ///   - nonBlocking: with `interrupt`, whether to read in non-blocking mode (devices); false keeps
+    ///     blocking reads that libavformat's network protocols end when the flag is raised.
     public init(path: String, format: String? = nil, options: [String: String] = [:],
-                interrupt: CaptureInterrupt? = nil) throws {
+                interrupt: CaptureInterrupt? = nil, nonBlocking: Bool = true) throws {
         if format != nil { Self.registerDevices() }
         self.interrupt = interrupt
         var ctx: UnsafeMutablePointer<AVFormatContext>? = nil
@@ -68,7 +72,7 @@ public final class MediaFileReader {
                 throw FFmpegError(code: onair_averror(12), operation: "avformat_alloc_context")
             }
             allocated.pointee.interrupt_callback = interrupt.callback
-            allocated.pointee.flags |= AVFMT_FLAG_NONBLOCK
+            if nonBlocking { allocated.pointee.flags |= AVFMT_FLAG_NONBLOCK }
             ctx = allocated
         }
         let inputFormat = format.flatMap { av_find_input_format($0) }
@@ -148,7 +152,8 @@ public final class MediaFileReader {
             pts: p.pts == noPTS ? nil : Double(p.pts) * scale,
             dts: p.dts == noPTS ? nil : Double(p.dts) * scale,
             duration: Double(p.duration) * scale,
-            isKeyframe: (p.flags & onair_pkt_flag_key()) != 0
+            isKeyframe: (p.flags & onair_pkt_flag_key()) != 0,
+            isCorrupt: (p.flags & AV_PKT_FLAG_CORRUPT) != 0
         )
     }
 

@@ -4,7 +4,10 @@ import OnAir
 /// The `onair` entry point: picks the subcommand, turns errors into one line and an exit status.
 @main
 enum OnAirTool {
-    static let commands: [any Command.Type] = [ProbeCommand.self, EncodeCommand.self, RecordCommand.self, StreamCommand.self, EncodersCommand.self, DevicesCommand.self]
+    static let commands: [any Command.Type] = [
+        ProbeCommand.self, EncodeCommand.self, RecordCommand.self, StreamCommand.self, PlayCommand.self,
+        EncodersCommand.self, DevicesCommand.self,
+    ]
 
     static func main() {
         var arguments = Array(CommandLine.arguments.dropFirst())

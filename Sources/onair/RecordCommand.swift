@@ -22,6 +22,12 @@ struct RecordCommand: Command {
       -o, --output FILE            an output (repeatable)
       --faststart                  classic MP4 with the index in front (written at the end)
       --stats-json FILE            the once-a-second statistics as JSON lines
+      --hls-time S                 HLS outputs (DIR/NAME.m3u8 or hls:DIR): segment duration (default 2;
+                                   keyframes come at least this often)
+      --hls-list-size N            HLS: segments in the playlist (default 6; 0 = all)
+      --hls-fmp4                   HLS: fragmented-MP4 segments instead of MPEG-TS
+      --serve PORT                 HLS: serve the first HLS output's directory over HTTP on 127.0.0.1:PORT
+                                   while recording (http://127.0.0.1:PORT/NAME.m3u8)
 
     """ + EncodingOptions.help
 
@@ -32,6 +38,7 @@ struct RecordCommand: Command {
     let outputs: [String]
     let statsJSON: String?
     let containerOptions: SinkFactory.ContainerOptions
+    let servePort: Int?
     let encoding: EncodingOptions
 
     init(arguments: inout ArgumentList) throws {
@@ -51,8 +58,28 @@ struct RecordCommand: Command {
         statsJSON = try arguments.option("--stats-json")
         var options = SinkFactory.ContainerOptions()
         options.faststart = arguments.flag("--faststart")
+        if let time = try arguments.option("--hls-time") {
+            options.hlsSegmentDuration = try EncodingOptions.number(time, "--hls-time")
+        }
+        if let size = try arguments.option("--hls-list-size") {
+            guard let value = Int(size), value >= 0 else { throw UsageError("--hls-list-size takes a whole number ≥ 0") }
+            options.hlsListSize = value
+        }
+        options.hlsFragmentedMP4 = arguments.flag("--hls-fmp4")
+        servePort = try arguments.option("--serve").map { text in
+            guard let port = Int(text), (1...65_535).contains(port) else { throw UsageError("--serve takes a TCP port 1–65535") }
+            return port
+        }
         containerOptions = options
-        encoding = try EncodingOptions(arguments: &arguments, realTimeDefault: true)
+        var encoding = try EncodingOptions(arguments: &arguments, realTimeDefault: true)
+        // HLS segments start on keyframes: keyframes must come at least once per segment.
+        if outputs.contains(where: { SinkFactory.hlsPlaylist(for: $0) != nil }) {
+            let limit = encoding.video.maxKeyFrameIntervalDuration
+            if limit <= 0 || limit > options.hlsSegmentDuration {
+                encoding.video.maxKeyFrameIntervalDuration = options.hlsSegmentDuration
+            }
+        }
+        self.encoding = encoding
         guard arguments.positionals().isEmpty else { throw UsageError("record takes no positional arguments; outputs go with -o") }
         guard !outputs.isEmpty else { throw UsageError("record needs at least one -o FILE") }
         if fast {
@@ -62,6 +89,9 @@ struct RecordCommand: Command {
             guard duration != nil else { throw UsageError("--fast needs --duration") }
         }
         if videoSpec == "none" && audioSpec == "none" { throw UsageError("--video none and --audio none leave nothing to record") }
+        if servePort != nil && !outputs.contains(where: { SinkFactory.hlsPlaylist(for: $0) != nil }) {
+            throw UsageError("--serve needs an HLS output (-o DIR/NAME.m3u8 or hls:DIR)")
+        }
     }
 
     func run() throws -> Int32 {
@@ -81,6 +111,14 @@ struct RecordCommand: Command {
         }
         let session = try LiveSession(configuration: configuration, sources: plan.sources, sinks: sinks,
                                       videoEncoder: encoders.video, audioEncoder: encoders.audio)
+        var server: HLSFileServer?
+        if let servePort, let playlist = outputs.lazy.compactMap(SinkFactory.hlsPlaylist(for:)).first {
+            let directory = (playlist as NSString).deletingLastPathComponent
+            try FileManager.default.createDirectory(atPath: directory.isEmpty ? "." : directory, withIntermediateDirectories: true)
+            server = try HLSFileServer(directory: directory.isEmpty ? "." : directory, port: servePort)
+            Console.status("serving http://127.0.0.1:\(servePort)/\((playlist as NSString).lastPathComponent)")
+        }
+        defer { server?.stop() }
         let printer = try StatisticsPrinter(label: "rec", jsonPath: statsJSON)
         let signals = SignalWatcher()
         do {

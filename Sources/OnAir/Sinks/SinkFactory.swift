@@ -12,12 +12,39 @@ public enum SinkFactory {
         public var fragmentedMP4 = true
         /// Write a classic MP4 with the index at the front instead (needs a clean finish).
         public var faststart = false
+        /// HLS outputs: the target segment duration in seconds (segments start on keyframes).
+        public var hlsSegmentDuration = 2.0
+        /// HLS outputs: how many segments the playlist lists (0 keeps them all, a VOD-style playlist).
+        public var hlsListSize = 6
+        /// HLS outputs: fragmented-MP4 (CMAF) segments instead of MPEG-TS.
+        public var hlsFragmentedMP4 = false
         /// Creates the default options.
         public init() {}
     }
 
     /// A sink for `path`: `.h264`/`.264` Annex-B, `.aac` ADTS, or a container by extension.
+    /// HLS outputs are a playlist path ending in `.m3u8` or `hls:DIR` (the playlist `DIR/stream.m3u8`);
+    /// `udp://host:port` sends live MPEG-TS.
     public static func sink(for path: String, streams: Set<MediaType>, options: ContainerOptions = ContainerOptions()) throws -> any PacketSink {
+        if let playlist = hlsPlaylist(for: path) {
+            #if canImport(OnAirFFmpeg)
+            return try HLSOutput.sink(playlist: playlist, streams: streams, options: options)
+            #else
+            throw SinkError.unknownOutput(path)
+            #endif
+        }
+        if path.lowercased().hasPrefix("udp://") {
+            #if canImport(OnAirFFmpeg)
+            // Live MPEG-TS over UDP: every packet leaves at once (no waiting to interleave with
+            // the other stream, whole PES lengths so receivers need not wait for the next); pkt_size (a protocol option, so
+            // in the URL) keeps datagrams to 7 TS packets, under a typical MTU.
+            let url = path.contains("pkt_size=") ? path : path + (path.contains("?") ? "&" : "?") + "pkt_size=1316"
+            return ContainerSink(destination: url, format: "mpegts", streams: streams, options: ["flush_packets": "1", "omit_video_pes_length": "0"],
+                                 interleaved: false)
+            #else
+            throw SinkError.unknownOutput(path)
+            #endif
+        }
         let ext = URL(fileURLWithPath: path).pathExtension.lowercased()
         switch ext {
         case "h264", "264":
@@ -48,10 +75,20 @@ public enum SinkFactory {
 
     /// The streams an output can carry: `.h264` only video, `.aac` only audio, containers both.
     public static func streams(for path: String) -> Set<MediaType> {
+        if hlsPlaylist(for: path) != nil || path.lowercased().hasPrefix("udp://") { return [.video, .audio] }
         switch URL(fileURLWithPath: path).pathExtension.lowercased() {
         case "h264", "264": return [.video]
         case "aac", "adts", "m4a": return [.audio]
         default: return [.video, .audio]
         }
+    }
+
+    /// The playlist path when `output` names an HLS output (`….m3u8` or `hls:DIR`), else nil.
+    public static func hlsPlaylist(for output: String) -> String? {
+        if output.hasPrefix("hls:") {
+            let directory = String(output.dropFirst(4))
+            return directory.isEmpty ? nil : (directory as NSString).appendingPathComponent("stream.m3u8")
+        }
+        return output.lowercased().hasSuffix(".m3u8") ? output : nil
     }
 }

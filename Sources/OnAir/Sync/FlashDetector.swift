@@ -1,6 +1,6 @@
 /// Finds white flashes in a sequence of decoded frames.
 ///
-/// A frame's whiteness is the share of its luma samples (outside the frame code) at or above
+/// A frame's whiteness is the share of its luma samples (outside the frame codes) at or above
 /// `whiteLevel`; a flash starts at a frame whose whiteness reaches `threshold` when the frame
 /// before it (if any) did not. The synthetic background never exceeds luma 190.
 public struct FlashDetector: Sendable {
@@ -36,7 +36,7 @@ public struct FlashDetector: Sendable {
     /// nil when the frame has no luma plane or malformed planes.
     public static func whiteness(of frame: VideoFrame) -> Double? {
         guard let plane = FrameCodeReader.lumaPlane(of: frame) else { return nil }
-        let code = FrameCodeLayout(width: frame.width, height: frame.height)?.bounds
+        let code = FrameCodeLayout.codeArea(width: frame.width, height: frame.height)
         let step = max(1, min(frame.width, frame.height) / 90)
         let stride = plane.bytesPerRow
         var white = 0, total = 0

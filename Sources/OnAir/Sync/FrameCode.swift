@@ -16,8 +16,29 @@ public enum FrameCode {
     /// Works on `yuv420p`, `nv12`, `yuv422p` and `yuv444p` frames of any size and tolerates coding
     /// noise and a shift of up to one cell. It never traps, whatever the frame holds.
     public static func read(from frame: VideoFrame) -> (index: Int, captureMicroseconds: Int64)? {
-        guard let luma = FrameCodeReader.lumaPlane(of: frame),
-              let expected = FrameCodeLayout(width: frame.width, height: frame.height) else { return nil }
+        guard let expected = FrameCodeLayout(width: frame.width, height: frame.height),
+              let payload = read(frame, at: expected) else { return nil }
+        return (Int(payload.index), payload.captureMicroseconds)
+    }
+
+    /// The mask that keeps wall-clock microseconds to the 48 bits a code carries.
+    public static let wallClockMask: Int64 = (1 << 48) - 1
+
+    /// Reads the second code of a frame from a live synthetic source: the frame index and the
+    /// sender's wall-clock capture time, in microseconds since 1970 modulo 2⁴⁸ (0 ..< 2⁴⁸).
+    ///
+    /// The first code keeps the session-relative capture time that `SyncAnalysis` uses; this one
+    /// lets a receiver on a machine sharing the wall clock compute end-to-end latency. Nil when the
+    /// frame carries no such code (generated offline, or too narrow: under about 36 cells wide).
+    public static func readWallClock(from frame: VideoFrame) -> (index: Int, wallClockMicroseconds: Int64)? {
+        guard let expected = FrameCodeLayout.wallClock(width: frame.width, height: frame.height),
+              let payload = read(frame, at: expected) else { return nil }
+        return (Int(payload.index), payload.captureMicroseconds & wallClockMask)
+    }
+
+    /// The payload of the code expected at `expected`, searched up to one cell around it.
+    private static func read(_ frame: VideoFrame, at expected: FrameCodeLayout) -> FrameCodePayload? {
+        guard let luma = FrameCodeReader.lumaPlane(of: frame) else { return nil }
         let reader = FrameCodeReader(width: frame.width, height: frame.height, stride: luma.bytesPerRow)
         let payload: FrameCodePayload? = luma.bytes.withUnsafeBufferPointer { pixels in
             for (dx, dy) in searchOffsets(cell: expected.cell) {
@@ -27,8 +48,7 @@ public enum FrameCode {
             }
             return nil
         }
-        guard let payload else { return nil }
-        return (Int(payload.index), payload.captureMicroseconds)
+        return payload
     }
 
     /// Origin shifts to try, nearest first: the expected place, then up to one cell around it.

@@ -34,6 +34,24 @@ struct FrameCodeLayout: Sendable, Equatable {
         self.init(cell: cell, originX: cell, originY: cell)
     }
 
+    /// The layout of the second code, which carries the sender's wall-clock time (see
+    /// `FrameCode.readWallClock(from:)`): same cells, one cell to the right of the first code; nil
+    /// when the picture is too narrow for both.
+    static func wallClock(width: Int, height: Int) -> FrameCodeLayout? {
+        guard let first = FrameCodeLayout(width: width, height: height) else { return nil }
+        let second = FrameCodeLayout(cell: first.cell, originX: first.originX + (columns + 1) * first.cell,
+                                     originY: first.originY)
+        return second.originX + columns * second.cell + second.cell <= width ? second : nil
+    }
+
+    /// The rectangle covering both codes (the second only when the picture has room for it), as
+    /// (x, y, width, height); nil when the picture is too small for a code.
+    static func codeArea(width: Int, height: Int) -> (x: Int, y: Int, width: Int, height: Int)? {
+        guard let first = FrameCodeLayout(width: width, height: height)?.bounds else { return nil }
+        guard let second = wallClock(width: width, height: height)?.bounds else { return first }
+        return (first.x, first.y, second.x + second.width - first.x, first.height)
+    }
+
     /// A layout with an explicit cell size and origin (used when searching a shifted code).
     init(cell: Int, originX: Int, originY: Int) {
         self.cell = cell

@@ -8,7 +8,9 @@ import OnAirCore
 /// their slot's time (a slot the machine could not keep up with is skipped and reported, so the
 /// frame code shows the gap), and
 /// audio is produced in 10 ms chunks for the clock's timeline, so every beep starts exactly on a
-/// whole second of capture time. With `fast`, both run as fast as the session accepts them, on
+/// whole second of capture time. In real time each frame also carries its wall-clock capture
+/// moment in a second code (see `FrameCode.readWallClock(from:)`), so a receiver on the same
+/// machine can measure end-to-end latency. With `fast`, both run as fast as the session accepts them, on
 /// media time instead of wall time, until `duration`.
 public final class SyntheticSource: CaptureSource, @unchecked Sendable {
     public let name = "synthetic"
@@ -91,6 +93,9 @@ public final class SyntheticSource: CaptureSource, @unchecked Sendable {
 
     private func runVideo(_ video: SyntheticVideo, clock: CaptureClock, handlers: CaptureHandlers) {
         let start = clock.elapsed
+        // The wall clock at the capture clock's zero, read once: later wall times follow the
+        // monotonic capture clock, so a wall-clock step does not show up as latency.
+        let wallClockAtZero = Date().timeIntervalSince1970 - clock.elapsed
         var slot = 0
         var previous: MediaTime?
         while isRunning {
@@ -100,7 +105,9 @@ public final class SyntheticSource: CaptureSource, @unchecked Sendable {
             let captured = MediaTime(seconds: start + Double(slot) / frameRate)
             clock.sleep(until: captured)
             if let duration, captured.seconds >= duration { break }
-            handlers.video(video.frame(index: slot, captureTime: captured, previousCaptureTime: previous))
+            let wall = Int64(((wallClockAtZero + captured.seconds) * 1_000_000).rounded())
+            handlers.video(video.frame(index: slot, captureTime: captured, previousCaptureTime: previous,
+                                       wallClockMicroseconds: wall))
             previous = captured
             // A slot already past is skipped (and reported), not delivered late.
             let next = max(slot + 1, Int(((clock.elapsed - start) * frameRate).rounded(.down)))

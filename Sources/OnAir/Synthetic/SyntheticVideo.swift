@@ -50,11 +50,17 @@ public struct SyntheticVideo: Sendable {
 
     /// The yuv420p picture for frame `index` captured at `captureTime`, with `pts` = `captureTime`.
     ///
+    /// With `wallClockMicroseconds` (the capture moment in microseconds since 1970), a second code
+    /// to the right of the first carries it modulo 2⁴⁸, for `FrameCode.readWallClock(from:)`;
+    /// pictures too narrow for two codes carry only the first.
+    ///
     /// The picture is white (apart from its code) when it is the first frame at or after a whole
     /// second k ≥ 0 of capture time: when `previousCaptureTime` < k ≤ `captureTime`. Without a
     /// `previousCaptureTime` the previous frame is assumed to lie one nominal frame duration
     /// earlier; a source with jittery capture times should pass the real one.
-    public func frame(index: Int, captureTime: MediaTime, previousCaptureTime: MediaTime? = nil) -> VideoFrame {
+    public func frame(index: Int, captureTime: MediaTime, previousCaptureTime: MediaTime? = nil,
+                      wallClockMicroseconds: Int64? = nil) -> VideoFrame {
+        let wallClockLayout = wallClockMicroseconds != nil ? FrameCodeLayout.wallClock(width: width, height: height) : nil
         let flash = isFlash(captureTime: captureTime, previousCaptureTime: previousCaptureTime)
         let lumaStride = width, chromaStride = (width + 1) / 2
         let lumaCount = lumaStride * height, chromaCount = chromaStride * ((height + 1) / 2)
@@ -76,6 +82,11 @@ public struct SyntheticVideo: Sendable {
                     FrameCode.draw(index: index, captureMicroseconds: micros, layout: codeLayout,
                                    luma: lumaPixels, lumaStride: lumaStride,
                                    chroma: [uPixels, vPixels], chromaStride: chromaStride)
+                    if let wallClockLayout, let wallClockMicroseconds {
+                        FrameCode.draw(index: index, captureMicroseconds: wallClockMicroseconds & FrameCode.wallClockMask,
+                                       layout: wallClockLayout, luma: lumaPixels, lumaStride: lumaStride,
+                                       chroma: [uPixels, vPixels], chromaStride: chromaStride)
+                    }
                 }
             }
         }

@@ -1,0 +1,69 @@
+/// What `onair play --json` prints at the end: totals, the streams received and the latency.
+public struct PlaybackReport: Sendable, Codable, Equatable {
+    /// A received video stream.
+    public struct Video: Sendable, Codable, Equatable {
+        /// The stream's codec ("h264").
+        public var codec: String
+        /// Picture size of the decoded frames.
+        public var width: Int, height: Int
+        /// The libavcodec decoder used.
+        public var decoder: String
+    }
+
+    /// A received audio stream.
+    public struct Audio: Sendable, Codable, Equatable {
+        /// The stream's codec ("aac").
+        public var codec: String
+        /// Sample rate and channel count.
+        public var sampleRate: Int, channels: Int
+        /// The libavcodec decoder used.
+        public var decoder: String
+
+        enum CodingKeys: String, CodingKey {
+            case codec, channels, decoder
+            case sampleRate = "sample_rate"
+        }
+    }
+
+    /// End-to-end latency percentiles in milliseconds.
+    public struct Latency: Sendable, Codable, Equatable {
+        /// Median, 95th percentile and maximum.
+        public var p50: Double, p95: Double, max: Double
+        /// Frames whose latency was measured.
+        public var samples: Int
+    }
+
+    /// The input as given.
+    public var url: String
+    /// Video frames decoded.
+    public var frames: Int
+    /// Frames per second over the decoded video's presentation span.
+    public var fps: Double
+    /// Seconds of media received (presentation span of the video, else of the audio).
+    public var duration: Double
+    /// Average bitrate of all received packets over `duration`, in kbit/s.
+    public var bitrateKbps: Double
+    /// Decoder errors plus damaged packets.
+    public var decodeErrors: Int
+    /// Packets the demuxer marked as damaged (included in `decodeErrors`).
+    public var damagedPackets: Int
+    /// Freezes (see `FreezeDetector`).
+    public var freezes: Int
+    /// Audio samples (per channel) decoded.
+    public var audioSamples: Int
+    /// The video stream, if there is one.
+    public var video: Video?
+    /// The audio stream, if there is one.
+    public var audio: Audio?
+    /// Latency, with `--measure-latency` when frames carried a wall-clock code.
+    public var latencyMs: Latency?
+
+    enum CodingKeys: String, CodingKey {
+        case url, frames, fps, duration, freezes, video, audio
+        case bitrateKbps = "bitrate_kbps"
+        case decodeErrors = "decode_errors"
+        case damagedPackets = "damaged_packets"
+        case audioSamples = "audio_samples"
+        case latencyMs = "latency_ms"
+    }
+}

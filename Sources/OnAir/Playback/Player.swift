@@ -1,0 +1,283 @@
+import Foundation
+import OnAirCore
+#if canImport(OnAirFFmpeg)
+import OnAirFFmpeg
+
+/// Receives and decodes anything libavformat opens — a file, `udp://`, `tcp://`, `srt://`,
+/// `rtmp://`, HLS over HTTP — and keeps receiver statistics: frames, rates, decode errors,
+/// freezes and, for the live synthetic source, end-to-end latency.
+///
+/// Opening, reading and decoding run on one dedicated thread (they block); `statistics()`,
+/// `report()` and `stop()` may be called from any thread.
+public final class Player: @unchecked Sendable {
+    /// What to play and what to do with it.
+    public struct Configuration: Sendable {
+        /// The input: a path or any URL libavformat opens.
+        public var url: String
+        /// Stop after this many seconds of received media (nil: until the input ends or `stop()`).
+        public var duration: Double?
+        /// Read each frame's wall-clock code and measure latency (see `FrameCode.readWallClock`).
+        public var measureLatency = false
+        /// Write decoded video (`.y4m`), decoded audio (`.wav`) or a copy of the packets
+        /// (`.mp4`, `.mov`, `.ts`, `.mkv`).
+        public var output: String?
+        /// Fail when nothing is decoded within this many seconds of starting.
+        public var openTimeout: Double = 10
+        /// Creates a configuration for `url`.
+        public init(url: String) { self.url = url }
+    }
+
+    /// The configuration the player runs with.
+    public let configuration: Configuration
+    private let lock = NSLock()
+    private let interrupt = CaptureInterrupt()
+    private let done = DispatchSemaphore(value: 0)
+    private var isDone = false
+    private var started = false
+    private var startWall = 0.0
+    private var failure: (any Error)?
+
+    // Guarded by `lock`.
+    private var stats = PlaybackStatistics()
+    private var freeze = FreezeDetector(frameRate: nil)
+    private var latency = LatencyStatistics()
+    private var firstFrameWall: Double?
+    private var lastFrameWall: Double?
+    private var window: (wall: Double, frames: Int, bytes: Int) = (0, 0, 0)
+    private var firstVideoPTS: Double?, lastVideoPTS: Double?
+    private var firstAudioPTS: Double?, lastAudioPTS: Double?
+    private var videoInfo: PlaybackReport.Video?
+    private var audioInfo: PlaybackReport.Audio?
+    private var reachedEnd = false
+
+    /// Checks the configuration (the output's kind) without opening anything.
+    public init(configuration: Configuration) throws(PlaybackError) {
+        if let output = configuration.output, Self.outputKind(output) == nil {
+            throw PlaybackError.unknownOutput(output)
+        }
+        self.configuration = configuration
+    }
+
+    private enum OutputKind { case y4m, wav, copy(String) }
+
+    private static func outputKind(_ path: String) -> OutputKind? {
+        let ext = URL(fileURLWithPath: path).pathExtension.lowercased()
+        switch ext {
+        case "y4m": return .y4m
+        case "wav": return .wav
+        default: return ContainerSink.muxer(forExtension: ext).map { .copy($0) }
+        }
+    }
+
+    private static var wallNow: Double { Date().timeIntervalSince1970 }
+
+    /// Starts receiving on a dedicated thread; errors (including failing to open) show up in `error`.
+    public func start() {
+        lock.lock()
+        guard !started else { lock.unlock(); return }
+        started = true
+        startWall = Self.wallNow
+        window.wall = startWall
+        lock.unlock()
+        let thread = Thread { [self] in
+            do {
+                try run()
+            } catch {
+                lock.lock()
+                // An error caused by our own stop request is not a failure.
+                if !(interrupt.isRaised && (error as? FFmpegError)?.code == CaptureInterrupt.exitCode) { failure = error }
+                lock.unlock()
+            }
+            lock.lock()
+            isDone = true
+            lock.unlock()
+            done.signal()
+        }
+        thread.name = "onair.play"
+        thread.start()
+    }
+
+    /// Waits up to `timeout` seconds for the player to finish; true once it has.
+    public func wait(timeout: Double) -> Bool {
+        if done.wait(timeout: .now() + timeout) == .success {
+            done.signal()  // stays signalled for later waits
+            return true
+        }
+        return false
+    }
+
+    /// Asks the player to stop (ending a blocked open or read) and waits for its thread.
+    public func stop() {
+        interrupt.raise()
+        lock.lock()
+        let running = started
+        lock.unlock()
+        if running { _ = wait(timeout: 30) }
+    }
+
+    /// The error that ended playback, if any.
+    public var error: (any Error)? {
+        lock.lock()
+        defer { lock.unlock() }
+        return failure
+    }
+
+    /// Seconds since the first decoded video frame or audio buffer (nil before it).
+    public var secondsSinceFirstFrame: Double? {
+        lock.lock()
+        defer { lock.unlock() }
+        return firstFrameWall.map { Self.wallNow - $0 }
+    }
+
+    /// Seconds since `start()`.
+    public var secondsSinceStart: Double {
+        lock.lock()
+        defer { lock.unlock() }
+        return Self.wallNow - startWall
+    }
+
+    /// Statistics now; the per-second rates cover the time since the previous call.
+    public func statistics() -> PlaybackStatistics {
+        lock.lock()
+        defer { lock.unlock() }
+        let now = Self.wallNow
+        checkStallLocked(now: now)
+        var result = stats
+        result.elapsed = now - startWall
+        let span = now - window.wall
+        if span > 0 {
+            result.fpsNow = Double(stats.frames - window.frames) / span
+            result.bitrateKbpsNow = Double(stats.bytes - window.bytes) * 8 / 1000 / span
+        }
+        window = (now, stats.frames, stats.bytes)
+        result.freezes = freeze.freezes
+        return result
+    }
+
+    private func checkStallLocked(now: Double) {
+        guard !reachedEnd, !isDone else { stats.stalled = false; return }
+        stats.stalled = freeze.checkStall(wall: now)
+    }
+
+    /// The totals so far (final once the player has finished).
+    public func report() -> PlaybackReport {
+        lock.lock()
+        defer { lock.unlock() }
+        let videoSpan = zip(firstVideoPTS, lastVideoPTS).map { $1 - $0 }
+        let fps = videoSpan.flatMap { $0 > 0 && stats.frames > 1 ? Double(stats.frames - 1) / $0 : nil } ?? 0
+        var duration = 0.0
+        if let videoSpan { duration = videoSpan + (fps > 0 ? 1 / fps : 0) }
+        else if let first = firstAudioPTS, let last = lastAudioPTS { duration = last - first }
+        let latencyReport = latency.percentile(50).map { p50 in
+            PlaybackReport.Latency(p50: Self.round(p50 * 1000), p95: Self.round((latency.percentile(95) ?? p50) * 1000),
+                                   max: Self.round((latency.maximum ?? p50) * 1000), samples: latency.count)
+        }
+        return PlaybackReport(
+            url: configuration.url, frames: stats.frames, fps: Self.round(fps), duration: Self.round(duration),
+            bitrateKbps: duration > 0 ? Self.round(Double(stats.bytes) * 8 / 1000 / duration) : 0,
+            decodeErrors: stats.decodeErrors, damagedPackets: stats.damagedPackets, freezes: freeze.freezes,
+            audioSamples: stats.audioSamples, video: videoInfo, audio: audioInfo, latencyMs: latencyReport)
+    }
+
+    private static func round(_ value: Double) -> Double { (value * 100).rounded() / 100 }
+
+    private func zip(_ a: Double?, _ b: Double?) -> (Double, Double)? {
+        guard let a, let b else { return nil }
+        return (a, b)
+    }
+
+    // MARK: - The receiving thread
+
+    private func run() throws {
+        let url = configuration.url
+        let live = PlaybackInput.isLive(url)
+        let decoder = try MediaFileDecoder(
+            path: url, options: PlaybackInput.options(for: url),
+            videoOutput: MediaFileDecoder.VideoOutput(width: 0, height: 0),
+            interrupt: interrupt, nonBlocking: false, lowDelay: live)
+        guard decoder.videoStream != nil || decoder.audioStream != nil else { throw PlaybackError.nothingToDecode(url) }
+        lock.lock()
+        freeze = FreezeDetector(frameRate: decoder.videoStream?.averageFrameRate)
+        if let stream = decoder.audioStream {
+            audioInfo = .init(codec: stream.codecName, sampleRate: stream.sampleRate, channels: stream.channels,
+                              decoder: decoder.decoderNames.last ?? stream.codecName)
+        }
+        lock.unlock()
+
+        var y4m: Y4MWriter?, wav: WAVWriter?, copy: PlayerRemuxer?
+        if let output = configuration.output {
+            switch Self.outputKind(output) {
+            case .y4m: y4m = try Y4MWriter(path: output, frameRate: decoder.videoStream?.averageFrameRate ?? 30)
+            case .wav: wav = try WAVWriter(path: output)
+            case .copy(let format): copy = try PlayerRemuxer(destination: output, format: format, decoder: decoder)
+            case nil: throw PlaybackError.unknownOutput(output)
+            }
+        }
+        decoder.packetHandler = { [self] packet in
+            lock.lock()
+            stats.bytes += packet.data.count
+            lock.unlock()
+            try copy?.write(packet)
+        }
+        let duration = configuration.duration
+        while !interrupt.isRaised, let output = try decoder.next() {
+            let wall = Self.wallNow
+            var finished = false
+            switch output {
+            case .video(let frame):
+                let latencySeconds = configuration.measureLatency ? Self.latency(of: frame, wall: wall) : nil
+                try y4m?.write(frame)
+                lock.lock()
+                if firstFrameWall == nil { firstFrameWall = wall }
+                if videoInfo == nil, let stream = decoder.videoStream {
+                    videoInfo = .init(codec: stream.codecName, width: frame.width, height: frame.height,
+                                      decoder: decoder.decoderNames.first ?? stream.codecName)
+                }
+                let pts = frame.pts.seconds
+                freeze.frame(pts: pts, wall: wall)
+                stats.frames += 1
+                if firstVideoPTS == nil { firstVideoPTS = pts }
+                lastVideoPTS = max(lastVideoPTS ?? pts, pts)
+                if let latencySeconds {
+                    latency.add(latencySeconds)
+                    stats.latencyMs = latencySeconds * 1000
+                }
+                if let duration, let first = firstVideoPTS, pts - first >= duration - freeze.frameDuration / 2 { finished = true }
+                lock.unlock()
+            case .audio(let buffer):
+                try wav?.write(buffer)
+                lock.lock()
+                if firstFrameWall == nil { firstFrameWall = wall }
+                stats.audioSamples += buffer.frameCount
+                let pts = buffer.pts.seconds
+                if firstAudioPTS == nil { firstAudioPTS = pts }
+                lastAudioPTS = max(lastAudioPTS ?? pts, pts + buffer.duration.seconds)
+                if decoder.videoStream == nil, let duration, let first = firstAudioPTS,
+                   lastAudioPTS! - first >= duration { finished = true }
+                lock.unlock()
+            }
+            lock.lock()
+            stats.decodeErrors = decoder.decodeErrors + decoder.damagedPackets
+            stats.damagedPackets = decoder.damagedPackets
+            lock.unlock()
+            if finished { break }
+        }
+        lock.lock()
+        reachedEnd = true
+        lock.unlock()
+        try y4m?.finish()
+        try wav?.finish()
+        try copy?.finish()
+    }
+
+    /// Receiver wall time minus the sender's wall-clock capture time from the frame's second code,
+    /// both modulo 2⁴⁸ µs; nil when the frame carries no readable wall-clock code.
+    static func latency(of frame: VideoFrame, wall: Double) -> Double? {
+        guard let code = FrameCode.readWallClock(from: frame) else { return nil }
+        let now = Int64((wall * 1_000_000).rounded()) & FrameCode.wallClockMask
+        var difference = (now - code.wallClockMicroseconds) & FrameCode.wallClockMask
+        if difference >= 1 << 47 { difference -= 1 << 48 }  // capture "after" receipt: clocks disagree
+        return Double(difference) / 1_000_000
+    }
+}
+#endif

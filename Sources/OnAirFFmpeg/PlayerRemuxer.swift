@@ -1,0 +1,105 @@
+import CFFmpeg
+import OnAirCore
+
+/// Copies the compressed video and audio packets a `MediaFileDecoder` reads into a new container
+/// (MP4, MOV, MPEG-TS, Matroska) without decoding them again: `onair play -o out.mp4`.
+///
+/// The output's streams take the input streams' codec parameters; libavformat inserts the
+/// bitstream filters a container needs (ADTS to raw AAC for MP4). Video starts at its first
+/// keyframe. Use it from the thread that reads the packets.
+public final class PlayerRemuxer {
+    /// Where the copy goes.
+    public let destination: String
+    private var context: UnsafeMutablePointer<AVFormatContext>?
+    private let packet: UnsafeMutablePointer<AVPacket>
+    /// Input stream index → (output stream index, output time base).
+    private var mapping: [Int: (index: Int32, timeBase: AVRational)] = [:]
+    private let videoInput: Int?
+    private var videoStarted = false
+    private var finished = false
+
+    /// Creates `destination` with the muxer `format` and one stream for each of the decoder's
+    /// video and audio streams, and writes the header.
+    public init(destination: String, format: String, decoder: MediaFileDecoder) throws {
+        self.destination = destination
+        var ctx: UnsafeMutablePointer<AVFormatContext>?
+        try check(avformat_alloc_output_context2(&ctx, nil, format, destination), "choose a muxer for \(destination)")
+        guard let ctx, let pkt = av_packet_alloc() else {
+            throw FFmpegError(code: onair_averror(12), operation: "allocate a muxer for \(destination)")
+        }
+        context = ctx
+        packet = pkt
+        videoInput = decoder.videoStream?.index
+        do {
+            for stream in [decoder.videoStream, decoder.audioStream].compactMap({ $0 }) {
+                guard let parameters = decoder.codecParameters(of: stream.index),
+                      let output = avformat_new_stream(ctx, nil) else {
+                    throw FFmpegError(code: onair_averror(12), operation: "add a stream to \(destination)")
+                }
+                try check(avcodec_parameters_copy(output.pointee.codecpar, parameters), "copy the \(stream.codecName) parameters")
+                // The input container's codec tag means nothing in another container.
+                output.pointee.codecpar.pointee.codec_tag = 0
+                output.pointee.time_base = AVRational(num: Int32(stream.timeBase.value), den: stream.timeBase.timescale)
+                mapping[stream.index] = (output.pointee.index, output.pointee.time_base)
+            }
+            if (ctx.pointee.oformat.pointee.flags & onair_fmt_nofile()) == 0 {
+                try check(avio_open2(&ctx.pointee.pb, destination, AVIO_FLAG_WRITE, nil, nil), "open \(destination) for writing")
+            }
+            try check(avformat_write_header(ctx, nil), "write the header of \(destination)")
+            for (input, entry) in mapping {
+                mapping[input] = (entry.index, ctx.pointee.streams[Int(entry.index)]!.pointee.time_base)
+            }
+        } catch {
+            if (ctx.pointee.oformat.pointee.flags & onair_fmt_nofile()) == 0 { avio_closep(&ctx.pointee.pb) }
+            avformat_free_context(ctx)
+            context = nil
+            var packetPointer: UnsafeMutablePointer<AVPacket>? = pkt
+            av_packet_free(&packetPointer)
+            throw error
+        }
+    }
+
+    deinit {
+        if !finished { try? finish() }
+        var packetPointer: UnsafeMutablePointer<AVPacket>? = packet
+        av_packet_free(&packetPointer)
+    }
+
+    /// Writes one packet read from the input; packets of other streams, and video before the
+    /// first keyframe, are skipped.
+    public func write(_ input: MediaFileReader.Packet) throws {
+        guard let context, !finished, let target = mapping[input.streamIndex] else { return }
+        if input.streamIndex == videoInput {
+            if !videoStarted && !input.isKeyframe { return }
+            videoStarted = true
+        } else if videoInput != nil && !videoStarted {
+            return  // audio waits for the picture so the copy starts in sync
+        }
+        try check(av_new_packet(packet, Int32(input.data.count)), "allocate a packet")
+        defer { av_packet_unref(packet) }
+        input.data.withUnsafeBufferPointer { source in
+            if let base = source.baseAddress { packet.pointee.data.update(from: base, count: input.data.count) }
+        }
+        let ticks = { (seconds: Double?) -> Int64 in
+            guard let seconds else { return onair_nopts_value() }
+            return Int64((seconds * Double(target.timeBase.den) / Double(target.timeBase.num)).rounded())
+        }
+        packet.pointee.stream_index = target.index
+        packet.pointee.pts = ticks(input.pts)
+        packet.pointee.dts = ticks(input.dts)
+        packet.pointee.duration = ticks(input.duration)
+        packet.pointee.flags = input.isKeyframe ? onair_pkt_flag_key() : 0
+        try check(av_interleaved_write_frame(context, packet), "write a packet to \(destination)")
+    }
+
+    /// Writes the trailer and closes the output.
+    public func finish() throws {
+        guard !finished, let context else { return }
+        finished = true
+        let status = av_write_trailer(context)
+        if (context.pointee.oformat.pointee.flags & onair_fmt_nofile()) == 0 { avio_closep(&context.pointee.pb) }
+        avformat_free_context(context)
+        self.context = nil
+        try check(status, "finish \(destination)")
+    }
+}

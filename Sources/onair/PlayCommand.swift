@@ -1,0 +1,140 @@
+import Foundation
+import OnAir
+
+/// `onair play URL`: receive and decode a stream or file, report what arrived and how well.
+struct PlayCommand: Command {
+    static let name = "play"
+    static let summary = "receive and decode a stream or file; report fps, errors, freezes, latency"
+    static let help = """
+    Usage: onair play URL [--duration S] [--stats-json FILE] [--json] [-o OUT] [--measure-latency]
+
+    Opens anything FFmpeg opens — a file, udp://HOST:PORT, tcp://HOST:PORT?listen, srt://HOST:PORT
+    (caller, or ?mode=listener), rtmp://…, an HLS playlist over http:// — and decodes its H.264 and
+    AAC. Live URLs are opened with low-delay options (no demuxer buffering, short probe). A status
+    line appears on stderr once a second.
+
+    Freezes: a gap in the video timestamps longer than 3 frame durations, or no frame for more than
+    0.5 s while the input is open. Decode errors: packets the decoder rejected, frames it flagged
+    as damaged, and packets the demuxer marked as corrupt.
+
+      --duration S          stop after S seconds of received media
+      --json                print the totals as JSON at the end
+      --stats-json FILE     the once-a-second statistics as JSON lines
+      -o, --output OUT      .y4m: decoded video; .wav: decoded audio; .mp4/.mov/.ts/.mkv: a copy of the packets
+      --measure-latency     read the wall-clock code the live synthetic source puts in every frame and
+                            report end-to-end latency (receiver's wall clock at decode minus the sender's
+                            at capture; both must run on the same machine or synchronised clocks)
+      --timeout S           give up when nothing is decoded within S seconds (default 10)
+    """
+
+    let configuration: Player.Configuration
+    let json: Bool
+    let statsJSON: String?
+
+    init(arguments: inout ArgumentList) throws {
+        var configuration = Player.Configuration(url: "")
+        if let duration = try arguments.option("--duration") {
+            configuration.duration = try EncodingOptions.number(duration, "--duration")
+            if configuration.duration! <= 0 { throw UsageError("--duration must be positive") }
+        }
+        if let timeout = try arguments.option("--timeout") {
+            configuration.openTimeout = try EncodingOptions.number(timeout, "--timeout")
+            if configuration.openTimeout <= 0 { throw UsageError("--timeout must be positive") }
+        }
+        configuration.measureLatency = arguments.flag("--measure-latency")
+        let outputs = try arguments.options("-o", "--output")
+        guard outputs.count <= 1 else { throw UsageError("play takes at most one -o OUT") }
+        configuration.output = outputs.first
+        json = arguments.flag("--json")
+        statsJSON = try arguments.option("--stats-json")
+        let inputs = arguments.positionals()
+        guard inputs.count == 1 else { throw UsageError("play takes exactly one URL") }
+        configuration.url = inputs[0]
+        self.configuration = configuration
+    }
+
+    func run() throws -> Int32 {
+        let player = try Player(configuration: configuration)
+        let printer = try PlaybackPrinter(jsonPath: statsJSON)
+        let signals = SignalWatcher()
+        player.start()
+        var stopReason = "input ended"
+        while !player.wait(timeout: 1) {
+            printer.show(player.statistics())
+            if let signal = signals.received {
+                stopReason = signal == SIGINT ? "interrupted" : "terminated"
+                break
+            }
+            if let since = player.secondsSinceFirstFrame {
+                // A stalled live input must not outlast the duration by much.
+                if let duration = configuration.duration, since > duration + 2 {
+                    stopReason = "duration reached (input stalled)"
+                    break
+                }
+            } else if player.secondsSinceStart > configuration.openTimeout {
+                player.stop()
+                printer.end()
+                throw PlaybackError.noData(url: configuration.url, seconds: configuration.openTimeout)
+            }
+        }
+        player.stop()
+        if stopReason == "input ended", configuration.duration != nil, player.error == nil { stopReason = "done" }
+        let last = player.statistics()
+        printer.show(last)
+        printer.end()
+        if let error = player.error { throw error }
+        let report = player.report()
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            print(String(decoding: try encoder.encode(report), as: UTF8.self))
+        }
+        var summary = "stopped (\(stopReason)): \(report.frames) frames, \(String(format: "%.2f", report.fps)) fps, \(report.decodeErrors) decode errors, \(report.freezes) freezes"
+        if let latency = report.latencyMs {
+            summary += String(format: ", latency p50 %.1f ms p95 %.1f ms max %.1f ms", latency.p50, latency.p95, latency.max)
+        } else if configuration.measureLatency {
+            summary += ", no frame carried a wall-clock code"
+        }
+        Console.status(summary)
+        return 0
+    }
+}
+
+/// Shows the player's statistics once a second on stderr and, optionally, as JSON lines.
+final class PlaybackPrinter {
+    private let progress = ProgressLine()
+    private let json: FileHandle?
+
+    /// `jsonPath` receives one JSON object per line; nil writes none.
+    init(jsonPath: String?) throws {
+        if let jsonPath {
+            guard FileManager.default.createFile(atPath: jsonPath, contents: nil),
+                  let handle = FileHandle(forWritingAtPath: jsonPath) else {
+                throw UsageError("cannot write --stats-json file \(jsonPath)")
+            }
+            json = handle
+        } else {
+            json = nil
+        }
+    }
+
+    /// Shows one state.
+    func show(_ stats: PlaybackStatistics) {
+        var line = String(format: "play %6.1fs | frames %5d | fps %5.1f | %6.0f kb/s | errors %d | freezes %d",
+                          stats.elapsed, stats.frames, stats.fpsNow, stats.bitrateKbpsNow, stats.decodeErrors, stats.freezes)
+        if let latency = stats.latencyMs { line += String(format: " | latency %5.1f ms", latency) }
+        if stats.stalled { line += " | stalled" }
+        progress.update(line)
+        if let json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys]
+            if let data = try? encoder.encode(stats) { json.write(data + Data("\n".utf8)) }
+        }
+    }
+
+    /// Ends the display and closes the JSON file.
+    func end() {
+        progress.end()
+        try? json?.close()
+    }
+}

@@ -1,0 +1,137 @@
+import Foundation
+import OnAirTestSupport
+import Testing
+
+/// Runs a process on a background thread while the test does something else.
+final class BackgroundProcess: @unchecked Sendable {
+    private let lock = NSLock()
+    private let finished = DispatchSemaphore(value: 0)
+    private var outcome: Result<ProcessResult, any Error>?
+
+    /// Starts `executable` with `arguments` at once.
+    init(_ executable: String, _ arguments: [String]) {
+        DispatchQueue.global().async { [self] in
+            let value = Result { try Tools.run(executable, arguments) }
+            lock.lock()
+            outcome = value
+            lock.unlock()
+            finished.signal()
+        }
+    }
+
+    /// Waits for the process to end and returns what it printed.
+    func result() throws -> ProcessResult {
+        finished.wait()
+        finished.signal()
+        lock.lock()
+        defer { lock.unlock() }
+        return try outcome!.get()
+    }
+}
+
+/// `onair play`: a file and a live UDP stream decode with the right fields and no errors; the
+/// latency of a live synthetic stream over UDP on loopback.
+@Suite(.serialized) struct PlayCommandTests {
+    static func port() -> Int { Int.random(in: 20_000...59_000) }
+
+    static func playJSON(_ result: ProcessResult) throws -> [String: Any] {
+        #expect(result.status == 0, "\(result.stderr)")
+        return try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any] ?? [:]
+    }
+
+    /// A 6-second 1280x720 30 fps H.264 + 48 kHz stereo AAC clip recorded by onair, as MPEG-TS.
+    static func clip(in dir: URL) throws -> String {
+        let path = dir.appendingPathComponent("clip.ts").path
+        let result = try Tools.run(Tools.onairExecutable, ["record", "--fast", "--duration", "6", "--size", "1280x720", "-o", path])
+        #expect(result.status == 0, "\(result.stderr)")
+        return path
+    }
+
+    /// The same fields as ffprobe sees them in the source.
+    static func expectAgreesWithFFprobe(_ report: [String: Any], source: String) throws {
+        let info = try Tools.ffprobeJSON(["-count_frames", "-show_streams", source])
+        let streams = info["streams"] as? [[String: Any]] ?? []
+        let video = try #require(streams.first { $0["codec_type"] as? String == "video" })
+        let audio = try #require(streams.first { $0["codec_type"] as? String == "audio" })
+        let playedVideo = report["video"] as? [String: Any] ?? [:]
+        let playedAudio = report["audio"] as? [String: Any] ?? [:]
+        #expect(playedVideo["codec"] as? String == video["codec_name"] as? String)
+        #expect(playedVideo["width"] as? Int == video["width"] as? Int)
+        #expect(playedVideo["height"] as? Int == video["height"] as? Int)
+        #expect(playedAudio["codec"] as? String == audio["codec_name"] as? String)
+        #expect(String(playedAudio["sample_rate"] as? Int ?? 0) == audio["sample_rate"] as? String)
+        #expect(playedAudio["channels"] as? Int == audio["channels"] as? Int)
+        let rate = (video["avg_frame_rate"] as? String).flatMap(FFprobeSummary.rational) ?? 0
+        #expect(abs((report["fps"] as? Double ?? 0) - rate) < 0.5, "fps \(report["fps"] ?? "nil") vs ffprobe \(rate)")
+    }
+
+    @Test func aFileDecodesWithTheFieldsFFprobeFinds() throws {
+        let dir = try Tools.temporaryDirectory("play-file")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let source = try Self.clip(in: dir)
+        let report = try Self.playJSON(try Tools.run(Tools.onairExecutable, ["play", source, "--json"]))
+        try Self.expectAgreesWithFFprobe(report, source: source)
+        let counted = try Tools.ffprobeJSON(["-count_frames", "-select_streams", "v", "-show_streams", source])
+        let frames = Int(((counted["streams"] as? [[String: Any]])?.first?["nb_read_frames"] as? String) ?? "") ?? -1
+        #expect(report["frames"] as? Int == frames)
+        #expect(report["decode_errors"] as? Int == 0)
+        #expect(report["freezes"] as? Int == 0)
+    }
+
+    @Test func outputsAreDecodedVideoDecodedAudioOrACopy() throws {
+        let dir = try Tools.temporaryDirectory("play-out")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let source = try Self.clip(in: dir)
+        for name in ["out.y4m", "out.wav", "out.mp4"] {
+            let output = dir.appendingPathComponent(name).path
+            let result = try Tools.run(Tools.onairExecutable, ["play", source, "--duration", "2", "-o", output])
+            #expect(result.status == 0, "\(result.stderr)")
+            let info = try Tools.ffprobeJSON(["-count_frames", "-show_streams", output])
+            let codecs = (info["streams"] as? [[String: Any]] ?? []).compactMap { $0["codec_name"] as? String }
+            switch name {
+            case "out.y4m":
+                #expect(codecs == ["rawvideo"])
+                let frames = Int(((info["streams"] as? [[String: Any]])?.first?["nb_read_frames"] as? String) ?? "") ?? 0
+                #expect(abs(frames - 60) <= 1, "\(frames) frames in the y4m")
+            case "out.wav":
+                #expect(codecs.count == 1 && codecs[0].hasPrefix("pcm_"), "\(codecs)")
+            default:
+                #expect(Set(codecs) == ["h264", "aac"])
+            }
+        }
+    }
+
+    @Test func aUDPStreamFromFFmpegDecodesWithoutErrors() throws {
+        let dir = try Tools.temporaryDirectory("play-udp")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let source = try Self.clip(in: dir)
+        let port = Self.port()
+        let player = BackgroundProcess(Tools.onairExecutable, ["play", "udp://127.0.0.1:\(port)", "--duration", "4", "--json"])
+        Thread.sleep(forTimeInterval: 0.5)
+        let sender = try Tools.run("ffmpeg", ["-hide_banner", "-nostdin", "-loglevel", "error", "-re", "-i", source,
+                                              "-c", "copy", "-f", "mpegts", "udp://127.0.0.1:\(port)?pkt_size=1316"])
+        #expect(sender.status == 0, "\(sender.stderr)")
+        let report = try Self.playJSON(try player.result())
+        try Self.expectAgreesWithFFprobe(report, source: source)
+        #expect((report["frames"] as? Int ?? 0) >= 100)
+        #expect(report["decode_errors"] as? Int == 0)
+    }
+
+    @Test func latencyOfALiveSyntheticStreamOverUDP() throws {
+        let port = Self.port()
+        let player = BackgroundProcess(Tools.onairExecutable, ["play", "--measure-latency", "udp://127.0.0.1:\(port)",
+                                                               "--duration", "5", "--json"])
+        Thread.sleep(forTimeInterval: 0.5)
+        let sender = try Tools.run(Tools.onairExecutable, ["record", "--duration", "8", "--size", "1280x720", "--fps", "30",
+                                                           "-o", "udp://127.0.0.1:\(port)"])
+        #expect(sender.status == 0, "\(sender.stderr)")
+        let played = try player.result()
+        let report = try Self.playJSON(played)
+        let latency = try #require(report["latency_ms"] as? [String: Any], "\(played.stderr)")
+        let p50 = latency["p50"] as? Double ?? .infinity
+        print("latency over UDP at 1280x720 30 fps: p50 \(p50) ms, p95 \(latency["p95"] ?? "-") ms, max \(latency["max"] ?? "-") ms")
+        #expect((latency["samples"] as? Int ?? 0) >= 100)
+        #expect(p50 > 0 && p50 < 100, "p50 \(p50) ms")
+        #expect(report["decode_errors"] as? Int == 0)
+    }
+}
