@@ -3,9 +3,10 @@
 /// synthetic readings.
 ///
 /// A link is congested when more than `queueThreshold` seconds of media wait and the queue is
-/// not draining, or when it sends well below the stream's rate while its queue grows. Then the
-/// bitrate steps down to `headroom` × measured throughput minus audio (at least a 10 % step, at
-/// most once per `stepDownInterval`). When every link's queue stays empty for `stepUpInterval`,
+/// not draining, or when it sends well below the stream's rate while its queue grows (queued
+/// time is the queued bytes at the measured throughput: what the queue adds to latency). Then the
+/// bitrate steps down to `headroom` × measured throughput minus audio minus what sends the
+/// backlog within `drainTime` (at least a 10 % step, at most once per `stepDownInterval`). When every link's queue stays empty for `stepUpInterval`,
 /// it steps up by `stepUpFraction`. The result always lies within the settings' bounds.
 public struct AdaptiveBitrateController: Sendable {
     /// The bounds and thresholds.
@@ -36,12 +37,19 @@ public struct AdaptiveBitrateController: Sendable {
             return Int(Double(last.bytesSent - first.bytesSent) * 8 / (last.time - first.time))
         }
 
-        /// How fast the queued media changed over about the last second (seconds per second).
-        var queueTrend: Double {
+        /// How long the queue takes to send: its bytes at `throughput`, or (throughput unknown)
+        /// the seconds of media in it.
+        func delay(_ sample: LinkMeasurement, throughput: Int?) -> Double {
+            guard let throughput, throughput > 0 else { return sample.queuedSeconds }
+            return Double(sample.queuedBytes) * 8 / Double(throughput)
+        }
+
+        /// How fast that delay changed over about the last second (seconds per second).
+        func delayTrend(throughput: Int?) -> Double {
             guard let last = samples.last else { return 0 }
             guard let reference = samples.first(where: { last.time - $0.time <= 1.0 + 1e-9 && $0.time < last.time })
                 ?? samples.dropLast().last else { return 0 }
-            return (last.queuedSeconds - reference.queuedSeconds) / (last.time - reference.time)
+            return (delay(last, throughput: throughput) - delay(reference, throughput: throughput)) / (last.time - reference.time)
         }
     }
 
@@ -55,7 +63,7 @@ public struct AdaptiveBitrateController: Sendable {
     /// make now, if any. Readings of all outputs at one instant should share their `time`.
     public mutating func update(_ measurements: [(link: Int, measurement: LinkMeasurement)]) -> BitrateDecision? {
         guard let now = measurements.map(\.measurement.time).max() else { return nil }
-        var worstCongested: (throughput: Int?, queued: Double)?
+        var worstCongested: (throughput: Int?, queued: Double, bytes: Int)?
         var allEmpty = true
         var anyConnected = false
         for (link, measurement) in measurements {
@@ -69,21 +77,22 @@ public struct AdaptiveBitrateController: Sendable {
             window.add(measurement, keeping: settings.throughputWindow)
             links[link] = window
             let throughput = window.throughput(window: settings.throughputWindow)
-            let trend = window.queueTrend
+            let delay = window.delay(measurement, throughput: throughput)
+            let trend = window.delayTrend(throughput: throughput)
             let streamRate = Double(bitRate + settings.audioBitRate)
-            let backlogged = measurement.queuedSeconds > settings.queueThreshold && trend > -0.1
+            let backlogged = delay > settings.queueThreshold && trend > -0.1
             let starved = throughput.map { Double($0) < 0.7 * streamRate } ?? false
-                && measurement.queuedSeconds > settings.emptyQueue && trend > 0.1
-            if measurement.queuedSeconds > settings.emptyQueue { allEmpty = false }
+                && delay > settings.emptyQueue && trend > 0.1
+            if delay > settings.emptyQueue { allEmpty = false }
             if backlogged || starved {
                 let worse = worstCongested.map { current in
                     switch (throughput, current.throughput) {
                     case let (mine?, theirs?): return mine < theirs
                     case (_?, nil): return true
-                    default: return measurement.queuedSeconds > current.queued
+                    default: return delay > current.queued
                     }
                 } ?? true
-                if worse { worstCongested = (throughput, measurement.queuedSeconds) }
+                if worse { worstCongested = (throughput, delay, measurement.queuedBytes) }
             }
         }
         if let congested = worstCongested {
@@ -91,7 +100,9 @@ public struct AdaptiveBitrateController: Sendable {
             guard now - lastChange >= settings.stepDownInterval else { return nil }
             var target = Int(Double(bitRate) * 0.9)
             if let throughput = congested.throughput {
-                target = min(target, Int(settings.headroom * Double(throughput)) - settings.audioBitRate)
+                // Leave room to send the backlog within `drainTime` as well.
+                let drain = Double(congested.bytes) * 8 / settings.drainTime
+                target = min(target, Int(settings.headroom * Double(throughput) - drain) - settings.audioBitRate)
             } else {
                 target = min(target, Int(Double(bitRate) * 0.7))
             }

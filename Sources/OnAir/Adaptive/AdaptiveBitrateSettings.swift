@@ -9,14 +9,17 @@ public struct AdaptiveBitrateSettings: Sendable, Codable, Equatable {
     public var initialBitRate: Int
     /// The audio bitrate sharing the link, subtracted from the measured throughput.
     public var audioBitRate: Int
-    /// Queued media (seconds) above which a link that is not draining counts as congested.
+    /// Queued time (seconds to send the queue at the measured throughput) above which a link
+    /// that is not draining counts as congested.
     public var queueThreshold = 0.5
-    /// Queued media (seconds) at or below which the queue counts as empty.
+    /// Queued time (seconds) at or below which the queue counts as empty.
     public var emptyQueue = 0.1
     /// Seconds of measurements the throughput is computed over.
     public var throughputWindow = 2.0
     /// The share of the measured throughput the video and audio may use after a step down.
     public var headroom = 0.8
+    /// Seconds in which a step down plans to send what is already queued.
+    public var drainTime = 5.0
     /// The least time in seconds between two step downs (the previous one must take effect).
     public var stepDownInterval = 1.0
     /// Seconds the queue must stay empty (and since the last change) before a step up.

@@ -18,7 +18,7 @@ public struct BitrateDecision: Sendable, Equatable, Codable {
     public var to: Int
     /// The throughput of the worst link over the measurement window (bits per second), if known.
     public var linkThroughput: Int?
-    /// Seconds of media queued on the worst link.
+    /// Seconds the worst link's queue takes to send (queued bytes at its throughput).
     public var queuedSeconds: Double
 
     /// Creates a decision.
