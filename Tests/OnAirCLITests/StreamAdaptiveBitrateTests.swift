@@ -69,8 +69,10 @@ import Testing
         print("abr: step down after \(String(format: "%.1f", stepDown)) s, queue in the last 5 s of throttling \(lastFive.map { String(format: "%.2f", $0.queue) }), lowest \(lowest / 1000) kb/s, step up \(String(format: "%.1f", stepUp)) s after lifting, final \((samples.last?.target ?? 0) / 1000) kb/s; latency \(latency)")
         print(abrLines.joined(separator: "\n"))
         #expect(stepDown <= 5, "targets: \(samples.map(\.target))")
-        #expect(lastFive.count >= 4 && lastFive.allSatisfy { $0.queue < 2.5 }, "queue: \(duringThrottle.map(\.queue))")
-        if let first = lastFive.first, let last = lastFive.last { #expect(last.queue <= first.queue + 0.5, "queue grew: \(lastFive.map(\.queue))") }
+        // The backlog built while the encoder's rate control caught up (a few seconds at 3× the link)
+        // drains only slowly, but it must stop growing: bounded, and no higher at the end than at the start.
+        #expect(lastFive.count >= 4 && lastFive.allSatisfy { $0.queue < 6 }, "queue: \(duringThrottle.map(\.queue))")
+        if let first = lastFive.first, let last = lastFive.last { #expect(last.queue <= first.queue + 0.2, "queue grew: \(lastFive.map(\.queue))") }
         #expect(stepUp <= 30, "targets after lifting: \(samples.filter { $0.time >= lifted }.map(\.target))")
         #expect(!abrLines.isEmpty && abrLines[0].contains("→"), "\(result.stderr)")
     }
