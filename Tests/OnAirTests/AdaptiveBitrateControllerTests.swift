@@ -115,7 +115,7 @@ import Testing
             }
             let readings = [fast, slow].enumerated().map { index, state in
                 (link: index, measurement: LinkMeasurement(time: state.time, bytesSent: Int(state.sent / 8),
-                                                           queuedSeconds: state.queuedBits / rate, queuedBytes: 0, isConnected: true))
+                                                           queuedSeconds: state.queuedBits / rate, queuedBytes: Int(state.queuedBits / 8), isConnected: true))
             }
             decision = decision ?? controller.update(readings)
         }

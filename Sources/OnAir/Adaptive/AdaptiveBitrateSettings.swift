@@ -15,7 +15,7 @@ public struct AdaptiveBitrateSettings: Sendable, Codable, Equatable {
     /// Queued time (seconds) at or below which the queue counts as empty.
     public var emptyQueue = 0.1
     /// Seconds of measurements the throughput is computed over.
-    public var throughputWindow = 2.0
+    public var throughputWindow = 1.0
     /// The share of the measured throughput the video and audio may use after a step down.
     public var headroom = 0.8
     /// Seconds in which a step down plans to send what is already queued.
