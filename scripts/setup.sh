@@ -9,6 +9,7 @@ packages=(
     libavdevice-dev libavfilter-dev
     xvfb x11-xserver-utils pulseaudio pulseaudio-utils
     nginx-light libnginx-mod-rtmp
+    python3
 )
 missing=()
 for p in "${packages[@]}"; do
@@ -20,6 +21,7 @@ if [ ${#missing[@]} -gt 0 ]; then
     echo "setup: installing ${missing[*]}" >&2
     $sudo apt-get update -q >&2
     # nginx-light + libnginx-mod-rtmp: the streaming tests run their own nginx on a free loopback port.
+    # python3: the adaptive bitrate test's throttling relay and bench/stream_latency.sh.
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends "${missing[@]}" >&2
 fi
 command -v swift >/dev/null || { echo "setup: Swift 6 toolchain not found on PATH (https://swift.org/install)" >&2; exit 1; }

@@ -31,6 +31,15 @@ struct StreamCommand: Command {
       --connect-timeout S          how long connecting may take (default 5)
       --reconnect-max S            longest wait between reconnect attempts (default 2)
       --stats-json FILE            the once-a-second statistics as JSON lines
+      --no-adaptive                keep the video bitrate fixed at --bitrate
+      --min-bitrate RATE           adaptive bitrate never goes below this (default a tenth of
+                                   --max-bitrate, at least 100k)
+      --max-bitrate RATE           adaptive bitrate never goes above this (default --bitrate)
+
+    Adaptive bitrate (on by default): when a connection cannot carry the stream (more than 0.5 s
+    of media waiting, or sending well below the bitrate), the video bitrate steps down to 80 % of
+    what the link sent minus the audio; after the queue has stayed empty for 3 s it steps up by
+    15 %, up to --max-bitrate. Each change is shown as an "abr:" line and in the statistics.
 
     """ + EncodingOptions.help
 
@@ -42,6 +51,9 @@ struct StreamCommand: Command {
     let statsJSON: String?
     let policy: ReconnectPolicy
     let encoding: EncodingOptions
+    let adaptive: Bool
+    let minimumBitRate: Int?
+    let maximumBitRate: Int?
 
     init(arguments: inout ArgumentList) throws {
         let video = try arguments.option("--video")
@@ -64,6 +76,15 @@ struct StreamCommand: Command {
             policy.maximumDelay = max(try Self.seconds(value, "--reconnect-max"), policy.initialDelay)
         }
         self.policy = policy
+        adaptive = !arguments.flag("--no-adaptive")
+        minimumBitRate = try arguments.option("--min-bitrate").map { try EncodingOptions.rate($0, "--min-bitrate") }
+        maximumBitRate = try arguments.option("--max-bitrate").map { try EncodingOptions.rate($0, "--max-bitrate") }
+        for case let rate? in [minimumBitRate, maximumBitRate] where rate <= 0 {
+            throw UsageError("--min-bitrate and --max-bitrate must be positive")
+        }
+        if let minimumBitRate, let maximumBitRate, minimumBitRate > maximumBitRate {
+            throw UsageError("--min-bitrate must not exceed --max-bitrate")
+        }
         encoding = try EncodingOptions(arguments: &arguments, realTimeDefault: true)
         let urls = arguments.positionals()
         guard !urls.isEmpty else { throw UsageError("stream needs at least one URL") }
@@ -72,6 +93,21 @@ struct StreamCommand: Command {
             return try StreamTarget(parsing: url)
         }
         if videoSpec == "none" && audioSpec == "none" { throw UsageError("--video none and --audio none leave nothing to stream") }
+    }
+
+    /// The adaptive bitrate bounds from the flags: up to --max-bitrate (default --bitrate), down to
+    /// --min-bitrate (default a tenth of the maximum, at least 100 kb/s).
+    private func adaptiveSettings(video: VideoEncoderSettings, audio: AudioEncoderSettings?) -> AdaptiveBitrateSettings {
+        let maximum = maximumBitRate ?? max(video.averageBitRate, minimumBitRate ?? 0)
+        let minimum = minimumBitRate ?? min(maximum, max(100_000, maximum / 10))
+        return AdaptiveBitrateSettings(minimumBitRate: minimum, maximumBitRate: maximum,
+                                       initialBitRate: video.averageBitRate, audioBitRate: audio?.bitRate ?? 0)
+    }
+
+    /// A TCP send buffer of about a quarter second at the highest rate (at least 16 KiB), so a slow
+    /// link backs up in the queue adaptive bitrate measures instead of in the kernel.
+    private static func sendBufferBytes(for settings: AdaptiveBitrateSettings) -> Int {
+        max(16_384, (settings.maximumBitRate + settings.audioBitRate) / 8 / 4)
     }
 
     private static func seconds(_ text: String, _ flag: String) throws -> Double {
@@ -87,20 +123,39 @@ struct StreamCommand: Command {
                                                  fast: false, duration: duration)
         var configuration = LiveSession.Configuration(video: plan.video, audio: plan.audio)
         configuration.duration = duration
+        let initialBitRate = plan.video?.averageBitRate
+        if adaptive, let video = plan.video {
+            let settings = adaptiveSettings(video: video, audio: plan.audio)
+            configuration.adaptiveBitRate = settings
+            // The encoder opens at the highest rate (its level must allow it) and starts at --bitrate.
+            var opened = video
+            let scale = Double(settings.maximumBitRate) / Double(max(video.averageBitRate, 1))
+            opened.averageBitRate = settings.maximumBitRate
+            opened.dataRateLimits = video.dataRateLimits.map { DataRateLimit(bytes: Int(Double($0.bytes) * scale), seconds: $0.seconds) }
+            configuration.video = opened
+        }
+        let sendBuffer = configuration.adaptiveBitRate.map { Self.sendBufferBytes(for: $0) }
         var streams = Set<MediaType>()
         if plan.video != nil { streams.insert(.video) }
         if plan.audio != nil { streams.insert(.audio) }
-        let encoders = try EncoderFactory.encoders(video: plan.video, audio: plan.audio)
+        let encoders = try EncoderFactory.encoders(video: configuration.video, audio: plan.audio)
         let files = try outputs.map { output in
             try SinkFactory.sink(for: output, streams: streams.intersection(SinkFactory.streams(for: output)))
         }
         let network = targets.map { target in
-            NetworkSink(target: target, streams: streams, policy: policy) { event in
+            NetworkSink(target: target, streams: streams, policy: policy, sendBufferBytes: sendBuffer) { event in
                 Console.status(Self.describe(event, target: target))
             }
         }
         let session = try LiveSession(configuration: configuration, sources: plan.sources, sinks: files,
-                                      networkSinks: network, videoEncoder: encoders.video, audioEncoder: encoders.audio)
+                                      networkSinks: network, videoEncoder: encoders.video, audioEncoder: encoders.audio,
+                                      bitRateDecisions: { Console.status($0.summary) })
+        if let initialBitRate, let opened = configuration.video, opened.averageBitRate != initialBitRate {
+            let scale = Double(initialBitRate) / Double(opened.averageBitRate)
+            session.setBitRate(average: initialBitRate, dataRateLimits: opened.dataRateLimits.map {
+                DataRateLimit(bytes: max(1, Int(Double($0.bytes) * scale)), seconds: $0.seconds)
+            })
+        }
         let printer = try StatisticsPrinter(label: "live", jsonPath: statsJSON, network: true)
         let signals = SignalWatcher()
         do {

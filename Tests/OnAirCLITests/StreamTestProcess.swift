@@ -10,8 +10,9 @@ final class StreamTestProcess {
     let stderrPath: String
     private let input = Pipe()
 
-    /// Starts `executable` (a path or a name on PATH) with `arguments`; stderr goes to `stderrPath`.
-    init(_ executable: String, _ arguments: [String], stderrPath: String) throws {
+    /// Starts `executable` (a path or a name on PATH) with `arguments`; stderr goes to `stderrPath`
+    /// and stdout to `stdoutPath` (or nowhere).
+    init(_ executable: String, _ arguments: [String], stderrPath: String, stdoutPath: String? = nil) throws {
         self.stderrPath = stderrPath
         if executable.contains("/") {
             process.executableURL = URL(fileURLWithPath: executable)
@@ -22,7 +23,12 @@ final class StreamTestProcess {
         }
         _ = FileManager.default.createFile(atPath: stderrPath, contents: nil)
         process.standardError = FileHandle(forWritingAtPath: stderrPath)
-        process.standardOutput = FileHandle.nullDevice
+        if let stdoutPath {
+            _ = FileManager.default.createFile(atPath: stdoutPath, contents: nil)
+            process.standardOutput = FileHandle(forWritingAtPath: stdoutPath)
+        } else {
+            process.standardOutput = FileHandle.nullDevice
+        }
         process.standardInput = input
         try process.run()
     }

@@ -25,6 +25,8 @@ public final class LiveSession: @unchecked Sendable {
         public var sinkQueueCapacity = 4096
         /// Stop capturing at this much media time (seconds), or run until `stop()`.
         public var duration: Double?
+        /// Adapt the video bitrate to what the network outputs carry, or nil for a fixed bitrate.
+        public var adaptiveBitRate: AdaptiveBitrateSettings?
 
         /// Creates a configuration.
         public init(video: VideoEncoderSettings?, audio: AudioEncoderSettings?) {
@@ -38,6 +40,8 @@ public final class LiveSession: @unchecked Sendable {
     public private(set) var clock = CaptureClock()
     private let sources: [any CaptureSource]
     private let runners: [SinkRunner]
+    private let networkRunners: [SinkRunner]
+    private var adaptive: AdaptiveBitrateLoop?
     private let videoEncoder: (any VideoEncoding)?
     private let audioEncoder: (any AudioEncoding)?
     private let videoQueue: BoundedQueue<VideoFrame>
@@ -66,9 +70,12 @@ public final class LiveSession: @unchecked Sendable {
     /// Sets up a session; encoders are created (and settings validated) here, before anything runs.
     ///
     /// `networkSinks` are sinks that drop their oldest packets rather than make the encoders wait.
+    /// With `configuration.adaptiveBitRate`, each bitrate change is also reported to `bitRateDecisions`
+    /// (on the controller's thread).
     public init(configuration: Configuration, sources: [any CaptureSource], sinks: [any PacketSink],
                 networkSinks: [any PacketSink] = [],
-                videoEncoder: (any VideoEncoding)? = nil, audioEncoder: (any AudioEncoding)? = nil) throws {
+                videoEncoder: (any VideoEncoding)? = nil, audioEncoder: (any AudioEncoding)? = nil,
+                bitRateDecisions: (@Sendable (BitrateDecision) -> Void)? = nil) throws {
         self.configuration = configuration
         self.sources = sources
         if let settings = configuration.video {
@@ -81,13 +88,38 @@ public final class LiveSession: @unchecked Sendable {
         } else {
             self.audioEncoder = nil
         }
+        networkRunners = networkSinks.map { SinkRunner(sink: $0, capacity: configuration.sinkQueueCapacity, dropWhenFull: true) }
         runners = sinks.map { SinkRunner(sink: $0, capacity: configuration.sinkQueueCapacity, dropWhenFull: false) }
-            + networkSinks.map { SinkRunner(sink: $0, capacity: configuration.sinkQueueCapacity, dropWhenFull: true) }
+            + networkRunners
         videoQueue = BoundedQueue(capacity: configuration.videoQueueCapacity)
         audioQueue = BoundedQueue(capacity: configuration.audioQueueCapacity)
         // A sink that reconnects asks for an IDR so its new connection starts at once.
         for case let sink as any ReconnectingSink in sinks + networkSinks {
             sink.setKeyFrameRequester { [weak self] in self?.forceKeyFrame() }
+        }
+        if let settings = configuration.adaptiveBitRate, let video = configuration.video, !networkRunners.isEmpty {
+            adaptive = AdaptiveBitrateLoop(
+                settings: settings,
+                measure: { [weak self] in self?.linkMeasurements() ?? [] },
+                apply: { [weak self] rate in
+                    // The caps keep their ratio to the average (1.5 × by default).
+                    let scale = Double(rate) / Double(max(video.averageBitRate, 1))
+                    let limits = video.dataRateLimits.map { DataRateLimit(bytes: max(1, Int(Double($0.bytes) * scale)), seconds: $0.seconds) }
+                    self?.setBitRate(average: rate, dataRateLimits: limits)
+                },
+                events: bitRateDecisions)
+        }
+    }
+
+    /// One reading per network output: bytes sent, the backlog waiting for it, and whether it is connected.
+    public func linkMeasurements() -> [(link: Int, measurement: LinkMeasurement)] {
+        let now = ProcessInfo.processInfo.systemUptime
+        return networkRunners.enumerated().map { index, runner in
+            let backlog = runner.backlog
+            let connection = (runner.sink as? any ReconnectingSink)?.connectionStatistics
+            return (index, LinkMeasurement(time: now, bytesSent: connection?.bytesSent ?? backlog.written,
+                                           queuedSeconds: backlog.seconds, queuedBytes: backlog.bytes,
+                                           isConnected: connection?.isConnected ?? true))
         }
     }
 
@@ -103,6 +135,7 @@ public final class LiveSession: @unchecked Sendable {
         activeSources = sources.count
         lock.unlock()
         clock = CaptureClock()
+        adaptive?.start()
         let handlers = CaptureHandlers(
             video: { [self] frame in accept(frame) },
             audio: { [self] buffer in accept(buffer) },
@@ -144,6 +177,7 @@ public final class LiveSession: @unchecked Sendable {
         stopped = true
         lock.unlock()
         if !already {
+            adaptive?.stop()
             sources.forEach { $0.stop() }
             videoQueue.close()
             audioQueue.close()
@@ -203,6 +237,13 @@ public final class LiveSession: @unchecked Sendable {
             stats.reconnects += connection.reconnects
             stats.offlineSeconds += connection.offlineSeconds
             stats.networkDroppedPackets += connection.droppedPackets
+            stats.networkBytesSent += connection.bytesSent
+        }
+        stats.networkQueueSeconds = networkRunners.map(\.backlog.seconds).max() ?? 0
+        stats.networkQueueBytes = networkRunners.map(\.backlog.bytes).max() ?? 0
+        if let snapshot = adaptive?.snapshot {
+            stats.bitRateChanges = snapshot.changes
+            stats.lastBitRateDecision = snapshot.lastDecision?.summary
         }
         return stats
     }

@@ -32,6 +32,16 @@ public struct LiveStatistics: Sendable, Codable, Equatable {
     public var offlineSeconds = 0.0
     /// Packets network outputs did not send because they were offline or waiting for a keyframe.
     public var networkDroppedPackets = 0
+    /// Bytes the network outputs sent since the start (summed over outputs).
+    public var networkBytesSent = 0
+    /// Seconds of media waiting to be sent on the most backlogged network output.
+    public var networkQueueSeconds = 0.0
+    /// Bytes waiting to be sent on the most backlogged network output.
+    public var networkQueueBytes = 0
+    /// Video bitrate changes adaptive bitrate made since the start.
+    public var bitRateChanges = 0
+    /// The latest adaptive bitrate change and its reason, e.g. "abr: 2500 → 1200 kb/s (link 1.1 Mb/s, queue 0.8 s)".
+    public var lastBitRateDecision: String?
 
     enum CodingKeys: String, CodingKey {
         case elapsed
@@ -46,5 +56,8 @@ public struct LiveStatistics: Sendable, Codable, Equatable {
         case targetBitRate = "target_bitrate"
         case networkConnected = "network_connected", reconnects, offlineSeconds = "offline_seconds"
         case networkDroppedPackets = "network_dropped_packets"
+        case networkBytesSent = "network_bytes_sent", networkQueueSeconds = "network_queue_seconds"
+        case networkQueueBytes = "network_queue_bytes"
+        case bitRateChanges = "bitrate_changes", lastBitRateDecision = "bitrate_decision"
     }
 }

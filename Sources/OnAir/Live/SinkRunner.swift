@@ -10,6 +10,12 @@ final class SinkRunner: @unchecked Sendable {
     private let done = DispatchSemaphore(value: 0)
     private let lock = NSLock()
     private var failure: (any Error)?
+    // Under `lock`: what waits for the sink, for adaptive bitrate.
+    private var pendingBytes = 0
+    private var newestTime: Double?
+    private var writingTime: Double?
+    private var writing = false
+    private var written = 0
 
     /// `dropWhenFull` suits network sinks that must not stall the session; files wait instead.
     init(sink: any PacketSink, capacity: Int, dropWhenFull: Bool) {
@@ -28,6 +34,17 @@ final class SinkRunner: @unchecked Sendable {
     func start() {
         let thread = Thread { [self] in
             while let packet = queue.pop() {
+                lock.lock()
+                writing = true
+                writingTime = packet.dts.seconds
+                lock.unlock()
+                defer {
+                    lock.lock()
+                    writing = false
+                    pendingBytes -= packet.data.count
+                    written += packet.data.count
+                    lock.unlock()
+                }
                 guard error == nil else { continue }  // keep draining so producers never block
                 do { try sink.write(packet) } catch { record(error) }
             }
@@ -39,7 +56,25 @@ final class SinkRunner: @unchecked Sendable {
     }
 
     func enqueue(_ packet: EncodedPacket) {
-        queue.push(packet, overflow: overflow)
+        lock.lock()
+        pendingBytes += packet.data.count
+        newestTime = max(newestTime ?? packet.dts.seconds, packet.dts.seconds)
+        lock.unlock()
+        if let dropped = queue.push(packet, overflow: overflow) {
+            lock.lock()
+            pendingBytes -= dropped.data.count
+            lock.unlock()
+        }
+    }
+
+    /// Bytes handed to the sink so far, bytes waiting for it (queued or being written), and the
+    /// seconds of media between the packet being written and the newest one queued.
+    var backlog: (written: Int, bytes: Int, seconds: Double) {
+        let depth = queue.depth
+        lock.lock()
+        defer { lock.unlock() }
+        guard depth > 0 || writing, let newestTime, let writingTime else { return (written, max(pendingBytes, 0), 0) }
+        return (written, max(pendingBytes, 0), max(0, newestTime - writingTime))
     }
 
     /// Closes the queue and waits until the sink has written everything and finished.

@@ -31,6 +31,7 @@ public final class NetworkSink: ReconnectingSink, @unchecked Sendable {
     public var destination: String { target.displayName }
     private let streams: Set<MediaType>
     private let policy: ReconnectPolicy
+    private let sendBufferBytes: Int?
     private let events: (@Sendable (Event) -> Void)?
     private let condition = NSCondition()
     // Under `condition`:
@@ -53,9 +54,11 @@ public final class NetworkSink: ReconnectingSink, @unchecked Sendable {
 
     /// Creates a sink for `target` carrying `streams`; the connector starts at once and connects as
     /// soon as the first packets have described every stream. `events` is called on internal threads.
+    /// `sendBufferBytes` fixes the TCP send buffer (see `StreamTarget.protocolOptions`).
     public init(target: StreamTarget, streams: Set<MediaType>, policy: ReconnectPolicy = ReconnectPolicy(),
-                events: (@Sendable (Event) -> Void)? = nil) {
+                sendBufferBytes: Int? = nil, events: (@Sendable (Event) -> Void)? = nil) {
         self.target = target
+        self.sendBufferBytes = sendBufferBytes
         self.streams = streams
         self.policy = policy
         self.events = events
@@ -125,6 +128,9 @@ public final class NetworkSink: ReconnectingSink, @unchecked Sendable {
         connection.deadline.arm(seconds: policy.sendTimeout)
         do {
             try connection.send(outgoing)
+            condition.lock()
+            counters.bytesSent += outgoing.data.count
+            condition.unlock()
         } catch {
             // The send error is the reason reported; the dead connection is closed without a trailer.
             connection.abandon()
@@ -196,7 +202,7 @@ public final class NetworkSink: ReconnectingSink, @unchecked Sendable {
             do {
                 let connection = try NetworkConnection(
                     url: target.url, displayName: target.displayName, format: target.muxer, descriptions: known,
-                    muxerOptions: target.muxerOptions, protocolOptions: target.protocolOptions(sendTimeout: policy.sendTimeout),
+                    muxerOptions: target.muxerOptions, protocolOptions: target.protocolOptions(sendTimeout: policy.sendTimeout, sendBufferBytes: sendBufferBytes),
                     deadline: deadline)
                 condition.lock()
                 attemptDeadline = nil

@@ -69,10 +69,13 @@ public struct StreamTarget: Sendable, Equatable {
     }
 
     /// Protocol options: no Nagle delay on TCP-based transports; `rw_timeout` (µs) bounds each
-    /// send as a second line of defence behind the interrupt callback.
-    public func protocolOptions(sendTimeout: Double) -> [String: String] {
+    /// send as a second line of defence behind the interrupt callback. `sendBufferBytes` fixes
+    /// the TCP socket's send buffer, so a slow link backs up where it can be measured (adaptive
+    /// bitrate) rather than in megabytes of kernel buffer.
+    public func protocolOptions(sendTimeout: Double, sendBufferBytes: Int? = nil) -> [String: String] {
         var options: [String: String] = [:]
         if transport == .tcp || transport == .rtmp { options["tcp_nodelay"] = "1" }
+        if let sendBufferBytes, transport == .tcp || transport == .rtmp { options["send_buffer_size"] = String(sendBufferBytes) }
         if !isListener { options["rw_timeout"] = String(Int(sendTimeout * 1_000_000)) }
         return options
     }

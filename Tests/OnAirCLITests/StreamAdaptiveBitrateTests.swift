@@ -1,0 +1,79 @@
+import Foundation
+import OnAirTestSupport
+import Testing
+
+/// `onair stream` through a loopback relay that carries a third of the configured rate for a
+/// while: adaptive bitrate must step down quickly, keep the send queue bounded, and step back
+/// up once the relay forwards at full speed again. The receiver is `onair play --measure-latency`.
+@Suite(.serialized) struct StreamAdaptiveBitrateTests {
+    static let relayScript = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Tools/throttle_relay.py").path
+    static let free = 4.0, throttle = 18.0, duration = 40.0
+    static let bitRate = 1_500_000
+
+    /// One --stats-json line, placed on the wall clock.
+    struct Sample {
+        var time: Double
+        var target: Int
+        var queue: Double
+        var changes: Int
+    }
+
+    @Test func adaptiveStepsDownOnAThrottledLinkAndBackUpWhenItRecovers() throws {
+        let dir = try Tools.temporaryDirectory("stream-abr")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let relayPort = try StreamTestPorts.free(), receiverPort = try StreamTestPorts.free()
+        let receiver = try StreamTestProcess(Tools.onairExecutable,
+                                             ["play", "--measure-latency", "--json", "--timeout", "30", "tcp://127.0.0.1:\(receiverPort)?listen=1"],
+                                             stderrPath: dir.appendingPathComponent("play.log").path,
+                                             stdoutPath: dir.appendingPathComponent("play.json").path)
+        defer { receiver.kill() }
+        let relay = try StreamTestProcess("python3", [Self.relayScript, "--listen", "\(relayPort)", "--to", "\(receiverPort)",
+                                                      "--rate", "\(Self.bitRate / 3)", "--free", "\(Self.free)", "--throttle", "\(Self.throttle)"],
+                                          stderrPath: dir.appendingPathComponent("relay.log").path)
+        defer { relay.kill() }
+        #expect(waitUntil(timeout: 10) { relay.stderr.contains("listening") }, "relay: \(relay.stderr)")
+        let stats = dir.appendingPathComponent("stats.jsonl").path
+        let launched = Date().timeIntervalSince1970
+        let result = try Tools.run(Tools.onairExecutable, ["stream", "--duration", "\(Int(Self.duration))", "--size", "320x240", "--fps", "30",
+                                                           "--preset", "ultrafast", "--bitrate", "\(Self.bitRate)", "--min-bitrate", "150k",
+                                                           "--stats-json", stats, "tcp://127.0.0.1:\(relayPort)"])
+        #expect(result.status == 0, "\(result.stderr)")
+        _ = relay.wait(timeout: 5)
+        _ = receiver.wait(timeout: 15)
+        let phases = Dictionary(relay.stderr.split(separator: "\n").compactMap { line -> (String, Double)? in
+            let parts = line.split(separator: " ")
+            guard parts.count == 2, let time = Double(parts[1]) else { return nil }
+            return (String(parts[0]), time)
+        }, uniquingKeysWith: { first, _ in first })
+        let throttled = try #require(phases["throttle"], "relay: \(relay.stderr)")
+        let lifted = try #require(phases["lifted"], "relay: \(relay.stderr)")
+        let samples = try String(contentsOfFile: stats, encoding: .utf8).split(separator: "\n").compactMap { line -> Sample? in
+            guard let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                  let elapsed = object["elapsed"] as? Double else { return nil }
+            return Sample(time: launched + elapsed, target: object["target_bitrate"] as? Int ?? 0,
+                          queue: object["network_queue_seconds"] as? Double ?? 0, changes: object["bitrate_changes"] as? Int ?? 0)
+        }
+        let before = samples.filter { $0.time < throttled }
+        #expect(before.allSatisfy { $0.target == Self.bitRate }, "stepped before throttling: \(before.map(\.target))")
+        let firstDown = samples.first { $0.time >= throttled && $0.target < Self.bitRate }
+        let stepDown = (firstDown?.time ?? .infinity) - throttled
+        let duringThrottle = samples.filter { $0.time >= throttled && $0.time < lifted }
+        let lastFive = duringThrottle.filter { $0.time >= lifted - 5 }
+        let lowest = duringThrottle.map(\.target).min() ?? 0
+        let firstUp = samples.first { $0.time >= lifted && $0.target > lowest }
+        let stepUp = (firstUp?.time ?? .infinity) - lifted
+        let latency = (try? Data(contentsOf: dir.appendingPathComponent("play.json")))
+            .flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] }?["latency_ms"] ?? "-"
+        let abrLines = result.stderr.split(separator: "\n").filter { $0.hasPrefix("abr:") }
+        print("abr: step down after \(String(format: "%.1f", stepDown)) s, queue in the last 5 s of throttling \(lastFive.map { String(format: "%.2f", $0.queue) }), lowest \(lowest / 1000) kb/s, step up \(String(format: "%.1f", stepUp)) s after lifting, final \((samples.last?.target ?? 0) / 1000) kb/s; latency \(latency)")
+        print(abrLines.joined(separator: "\n"))
+        #expect(stepDown <= 5, "targets: \(samples.map(\.target))")
+        // The backlog built while the encoder's rate control caught up (a few seconds at 3× the link)
+        // drains only slowly, but it must stop growing: bounded, and no higher at the end than at the start.
+        #expect(lastFive.count >= 4 && lastFive.allSatisfy { $0.queue < 6 }, "queue: \(duringThrottle.map(\.queue))")
+        if let first = lastFive.first, let last = lastFive.last { #expect(last.queue <= first.queue + 0.2, "queue grew: \(lastFive.map(\.queue))") }
+        #expect(stepUp <= 30, "targets after lifting: \(samples.filter { $0.time >= lifted }.map(\.target))")
+        #expect(!abrLines.isEmpty && abrLines[0].contains("→"), "\(result.stderr)")
+    }
+}
