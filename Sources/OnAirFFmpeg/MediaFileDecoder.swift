@@ -137,6 +137,8 @@ private final class StreamDecoder {
         try check(avcodec_parameters_to_context(ctx, parameters), "configure the \(stream.codecName) decoder")
         ctx.pointee.pkt_timebase = timeBase
         if lowDelay { ctx.pointee.flags |= AV_CODEC_FLAG_LOW_DELAY }
+        // As many threads as cores; with low delay libavcodec keeps to slice threads, which add no delay.
+        ctx.pointee.thread_count = 0
         try check(avcodec_open2(ctx, codec, nil), "open the \(stream.codecName) decoder")
     }
 
