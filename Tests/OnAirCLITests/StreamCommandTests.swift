@@ -20,10 +20,22 @@ import Testing
                                                       "-i", nginx.url(), "-t", "9", "-c", "copy", pulled],
                                            stderrPath: dir.appendingPathComponent("puller.log").path)
         defer { puller.kill() }
+        // onair's own player pulls the same stream at the same time.
+        let player = BackgroundProcess(Self.onair, ["play", nginx.url(), "--duration", "9", "--json", "--timeout", "30"])
         Thread.sleep(forTimeInterval: 0.5)
         let result = try Tools.run(Self.onair, ["stream", "--duration", "10", "--size", "320x240", "--fps", "30", "--preset", "ultrafast", nginx.url()])
         #expect(result.status == 0, "\(result.stderr)")
         if !puller.wait(timeout: 10) { puller.stop() }
+        let played = try PlayCommandTests.playJSON(try player.result())
+        print("rtmp played by onair: \(played.filter { $0.key != "latency_ms" })")
+        // Known gap (issue "Live streaming" stays open for it): over RTMP onair play currently loses
+        // about a second of video (one freeze) while ffmpeg gets all 9 s; audio arrives in full.
+        #expect((played["frames"] as? Int ?? 0) >= 210, "onair play decoded \(played["frames"] ?? 0) frames")
+        #expect(Double(played["audio_samples"] as? Int ?? 0) / 48_000 >= 8.9, "onair play audio: \(played["audio_samples"] ?? 0) samples")
+        #expect(played["decode_errors"] as? Int == 0)
+        let video = played["video"] as? [String: Any] ?? [:], audio = played["audio"] as? [String: Any] ?? [:]
+        #expect(video["codec"] as? String == "h264" && video["width"] as? Int == 320 && video["height"] as? Int == 240)
+        #expect(audio["codec"] as? String == "aac" && audio["sample_rate"] as? Int == 48_000 && audio["channels"] as? Int == 2)
         let media = try StreamMediaCheck(pulled)
         print("rtmp pulled: \(media)")
         #expect(media.isH264AndAAC(width: 320, height: 240, rate: 30), "\(media) \(puller.stderr)")
