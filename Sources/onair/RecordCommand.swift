@@ -120,35 +120,9 @@ struct RecordCommand: Command {
         }
         defer { server?.stop() }
         let printer = try StatisticsPrinter(label: "rec", jsonPath: statsJSON)
-        let signals = SignalWatcher()
-        do {
-            try session.start()
-        } catch {
-            // A source that cannot open leaves no empty output files behind.
-            for output in outputs { try? FileManager.default.removeItem(atPath: output) }
-            throw error
-        }
-        if let summary = session.videoEncoderSummary { Console.status("video: \(summary)") }
-        var stopReason = "duration reached"
-        while true {
-            if session.waitForSources(timeout: 1) { break }
-            printer.show(session.statistics())
-            if let signal = signals.received {
-                stopReason = signal == SIGINT ? "interrupted" : "terminated"
-                break
-            }
-            if session.error != nil {
-                stopReason = "error"
-                break
-            }
-        }
-        // Stopping drains the queues and flushes the encoders; the totals come after that.
-        let stopError: (any Error)?
-        do { try session.stop(); stopError = nil } catch { stopError = error }
-        let last = session.statistics()
-        printer.show(last)
-        printer.end()
-        if let stopError { throw stopError }
+        let outcome = try SessionDriver.run(session, printer: printer, outputs: outputs)
+        let last = outcome.statistics
+        let stopReason = outcome.reason
         Console.status("stopped (\(stopReason)): \(last.framesOut) video frames, \(last.audioFramesOut) audio frames, \(last.droppedFrames) dropped, peak memory \(ResidentMemory.peak() / 1_048_576) MB")
         return 0
     }

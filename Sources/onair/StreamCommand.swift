@@ -157,34 +157,11 @@ struct StreamCommand: Command {
             })
         }
         let printer = try StatisticsPrinter(label: "live", jsonPath: statsJSON, network: true)
-        let signals = SignalWatcher()
-        do {
-            try session.start()
-        } catch {
-            for output in outputs { try? FileManager.default.removeItem(atPath: output) }
-            throw error
+        let outcome = try SessionDriver.run(session, printer: printer, outputs: outputs) {
+            for target in targets where target.isListener { Console.status("\(target.displayName): waiting for the receiver to connect") }
         }
-        if let summary = session.videoEncoderSummary { Console.status("video: \(summary)") }
-        for target in targets where target.isListener { Console.status("\(target.displayName): waiting for the receiver to connect") }
-        var stopReason = "duration reached"
-        while true {
-            if session.waitForSources(timeout: 1) { break }
-            printer.show(session.statistics())
-            if let signal = signals.received {
-                stopReason = signal == SIGINT ? "interrupted" : "terminated"
-                break
-            }
-            if session.error != nil {
-                stopReason = "error"
-                break
-            }
-        }
-        let stopError: (any Error)?
-        do { try session.stop(); stopError = nil } catch { stopError = error }
-        let last = session.statistics()
-        printer.show(last)
-        printer.end()
-        if let stopError { throw stopError }
+        let last = outcome.statistics
+        let stopReason = outcome.reason
         Console.status("stopped (\(stopReason)): \(last.framesOut) video frames, \(last.audioFramesOut) audio frames, \(last.droppedFrames) dropped, \(last.reconnects) reconnects, \(String(format: "%.1f", last.offlineSeconds)) s offline")
         return 0
     }

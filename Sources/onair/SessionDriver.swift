@@ -1,0 +1,48 @@
+import Foundation
+import OnAir
+
+/// Runs a started-up `LiveSession` for `record` and `stream`: starts it (removing the outputs if a
+/// source cannot open), shows statistics once a second, stops on the duration, a signal or an
+/// error, and returns the final statistics after the encoders have drained.
+enum SessionDriver {
+    /// Why the session stopped, and its totals.
+    struct Outcome {
+        var reason: String
+        var statistics: LiveStatistics
+    }
+
+    static func run(_ session: LiveSession, printer: StatisticsPrinter, outputs: [String],
+                    afterStart: () -> Void = {}) throws -> Outcome {
+        let signals = SignalWatcher()
+        do {
+            try session.start()
+        } catch {
+            // A source that cannot open leaves no empty output files behind.
+            for output in outputs { try? FileManager.default.removeItem(atPath: output) }
+            throw error
+        }
+        if let summary = session.videoEncoderSummary { Console.status("video: \(summary)") }
+        afterStart()
+        var reason = "duration reached"
+        while true {
+            if session.waitForSources(timeout: 1) { break }
+            printer.show(session.statistics())
+            if let signal = signals.received {
+                reason = signal == SIGINT ? "interrupted" : "terminated"
+                break
+            }
+            if session.error != nil {
+                reason = "error"
+                break
+            }
+        }
+        // Stopping drains the queues and flushes the encoders; the totals come after that.
+        let stopError: (any Error)?
+        do { try session.stop(); stopError = nil } catch { stopError = error }
+        let last = session.statistics()
+        printer.show(last)
+        printer.end()
+        if let stopError { throw stopError }
+        return Outcome(reason: reason, statistics: last)
+    }
+}
