@@ -103,19 +103,11 @@ struct PlayCommand: Command {
 /// Shows the player's statistics once a second on stderr and, optionally, as JSON lines.
 final class PlaybackPrinter {
     private let progress = ProgressLine()
-    private let json: FileHandle?
+    private let json: JSONLinesFile?
 
     /// `jsonPath` receives one JSON object per line; nil writes none.
     init(jsonPath: String?) throws {
-        if let jsonPath {
-            guard FileManager.default.createFile(atPath: jsonPath, contents: nil),
-                  let handle = FileHandle(forWritingAtPath: jsonPath) else {
-                throw UsageError("cannot write --stats-json file \(jsonPath)")
-            }
-            json = handle
-        } else {
-            json = nil
-        }
+        json = try jsonPath.map(JSONLinesFile.init(path:))
     }
 
     /// Shows one state.
@@ -125,16 +117,12 @@ final class PlaybackPrinter {
         if let latency = stats.latencyMs { line += String(format: " | latency %5.1f ms", latency) }
         if stats.stalled { line += " | stalled" }
         progress.update(line)
-        if let json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys]
-            if let data = try? encoder.encode(stats) { json.write(data + Data("\n".utf8)) }
-        }
+        json?.append(stats)
     }
 
     /// Ends the display and closes the JSON file.
     func end() {
         progress.end()
-        try? json?.close()
+        json?.close()
     }
 }

@@ -5,7 +5,7 @@ import OnAir
 /// the same as JSON lines in a file.
 final class StatisticsPrinter {
     private let progress = ProgressLine()
-    private let json: FileHandle?
+    private let json: JSONLinesFile?
     private let label: String
     private let showsNetwork: Bool
 
@@ -14,15 +14,7 @@ final class StatisticsPrinter {
     init(label: String, jsonPath: String?, network: Bool = false) throws {
         self.label = label
         self.showsNetwork = network
-        if let jsonPath {
-            guard FileManager.default.createFile(atPath: jsonPath, contents: nil),
-                  let handle = FileHandle(forWritingAtPath: jsonPath) else {
-                throw UsageError("cannot write --stats-json file \(jsonPath)")
-            }
-            json = handle
-        } else {
-            json = nil
-        }
+        json = try jsonPath.map(JSONLinesFile.init(path:))
     }
 
     func show(_ stats: LiveStatistics) {
@@ -34,17 +26,11 @@ final class StatisticsPrinter {
             + (showsNetwork ? String(format: " | net up %d reconnects %d offline %.1fs queue %.2fs | target %d kb/s",
                                      stats.networkConnected, stats.reconnects, stats.offlineSeconds,
                                      stats.networkQueueSeconds, stats.targetBitRate / 1000) : ""))
-        if let json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys]
-            if let data = try? encoder.encode(stats) {
-                json.write(data + Data("\n".utf8))
-            }
-        }
+        json?.append(stats)
     }
 
     func end() {
         progress.end()
-        try? json?.close()
+        json?.close()
     }
 }

@@ -56,17 +56,10 @@ struct StreamCommand: Command {
     let maximumBitRate: Int?
 
     init(arguments: inout ArgumentList) throws {
-        let video = try arguments.option("--video")
-        let audio = try arguments.option("--audio")
-        if video == nil && audio == nil {
-            videoSpec = "synthetic"
-            audioSpec = "synthetic"
-        } else {
-            videoSpec = video ?? "none"
-            audioSpec = audio ?? "none"
-        }
-        duration = try arguments.option("--duration").map { try EncodingOptions.number($0, "--duration") }
-        if let duration, duration <= 0 { throw UsageError("--duration must be positive") }
+        let capture = try CaptureArguments(arguments: &arguments)
+        videoSpec = capture.videoSpec
+        audioSpec = capture.audioSpec
+        duration = capture.duration
         outputs = try arguments.options("-o", "--output")
         statsJSON = try arguments.option("--stats-json")
         var policy = ReconnectPolicy()
