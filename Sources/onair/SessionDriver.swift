@@ -40,8 +40,7 @@ enum SessionDriver {
         let stopError: (any Error)?
         do { try session.stop(); stopError = nil } catch { stopError = error }
         let last = session.statistics()
-        printer.show(last)
-        printer.end()
+        printer.end(final: last)
         if let stopError { throw stopError }
         return Outcome(reason: reason, statistics: last)
     }

@@ -29,7 +29,10 @@ final class StatisticsPrinter {
         json?.append(stats)
     }
 
-    func end() {
+    /// Ends the display; `final` (the totals after the encoders drained) goes to the JSON file
+    /// only, since its per-second rates would describe the drain, not the stream.
+    func end(final: LiveStatistics) {
+        json?.append(final)
         progress.end()
         json?.close()
     }
