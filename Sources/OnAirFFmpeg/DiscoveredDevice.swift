@@ -1,18 +1,9 @@
+import OnAirCore
+
 /// A capture device found by `DeviceDiscovery`, described in libavdevice's terms.
 public struct DiscoveredDevice: Sendable, Hashable, Codable {
     /// One pixel (or compressed) format a video device offers, with the sizes it offers it in.
-    public struct Format: Sendable, Hashable, Codable {
-        /// FFmpeg's name for the format ("yuyv422", "mjpeg", "bgr0").
-        public var pixelFormat: String
-        /// Sizes as "WIDTHxHEIGHT" (a range for stepwise devices, as FFmpeg prints it).
-        public var sizes: [String]
-
-        /// Creates a format description.
-        public init(pixelFormat: String, sizes: [String]) {
-            self.pixelFormat = pixelFormat
-            self.sizes = sizes
-        }
-    }
+    public typealias Format = CaptureFormat
 
     /// The libavdevice input that opens it.
     public var kind: DeviceSource.Kind

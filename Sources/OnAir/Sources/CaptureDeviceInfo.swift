@@ -6,18 +6,7 @@ public struct CaptureDeviceInfo: Sendable, Hashable, Codable {
     }
 
     /// A pixel format the device offers and the sizes it offers it in ("640x480").
-    public struct Format: Sendable, Hashable, Codable {
-        /// The pixel or compressed format's name ("yuyv422", "mjpeg", "bgr0").
-        public var pixelFormat: String
-        /// Sizes as "WIDTHxHEIGHT".
-        public var sizes: [String]
-
-        /// Creates a format description.
-        public init(pixelFormat: String, sizes: [String]) {
-            self.pixelFormat = pixelFormat
-            self.sizes = sizes
-        }
-    }
+    public typealias Format = CaptureFormat
 
     /// Camera, microphone or screen.
     public var kind: Kind

@@ -19,7 +19,7 @@ public enum CaptureDevices {
 
     #if canImport(OnAirFFmpeg)
     static func info(_ device: DiscoveredDevice) -> CaptureDeviceInfo {
-        let formats = device.formats.map { CaptureDeviceInfo.Format(pixelFormat: $0.pixelFormat, sizes: $0.sizes) }
+        let formats = device.formats
         let spec: SourceSpec
         let kind: CaptureDeviceInfo.Kind
         switch device.kind {
