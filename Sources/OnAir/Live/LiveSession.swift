@@ -323,14 +323,7 @@ public final class LiveSession: @unchecked Sendable {
     // MARK: - Encoder threads
 
     private func startThread(_ name: String, _ body: @escaping @Sendable () -> Void) {
-        encodersDone.enter()
-        let thread = Thread { [encodersDone] in
-            body()
-            encodersDone.leave()
-        }
-        thread.name = name
-        thread.stackSize = 4 << 20
-        thread.start()
+        encodersDone.startThread(named: name, stackSize: 4 << 20, body)
     }
 
     private func runVideo(_ encoder: any VideoEncoding) {

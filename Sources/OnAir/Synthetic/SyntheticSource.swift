@@ -82,13 +82,7 @@ public final class SyntheticSource: CaptureSource, @unchecked Sendable {
     }
 
     private func spawn(_ name: String, _ body: @escaping @Sendable () -> Void) {
-        finished.enter()
-        let thread = Thread { [finished] in
-            body()
-            finished.leave()
-        }
-        thread.name = name
-        thread.start()
+        finished.startThread(named: name, body)
     }
 
     private func runVideo(_ video: SyntheticVideo, clock: CaptureClock, handlers: CaptureHandlers) {
