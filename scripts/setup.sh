@@ -9,7 +9,7 @@ packages=(
     libavdevice-dev libavfilter-dev
     xvfb x11-xserver-utils pulseaudio pulseaudio-utils
     nginx-light libnginx-mod-rtmp
-    python3
+    python3 openssl
 )
 missing=()
 for p in "${packages[@]}"; do

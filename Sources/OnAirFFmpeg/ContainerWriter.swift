@@ -123,7 +123,9 @@ public final class ContainerWriter {
             avio_open2(&ctx.pointee.pb, destination, AVIO_FLAG_WRITE, &callback, &dictionary)
         }
         if status < 0 {
-            let detail = lines.last.map { " (\($0))" } ?? ""
+            // Every line: the first usually names the cause ("Peer certificate failed verification"),
+            // the last what failed ("Cannot open connection tls://…").
+            let detail = lines.isEmpty ? "" : " (\(lines.joined(separator: "; ")))"
             throw FFmpegError(code: status, operation: "connect to \(destination)\(detail)")
         }
         if let unused = av_dict_get(dictionary, "", nil, AV_DICT_IGNORE_SUFFIX) {

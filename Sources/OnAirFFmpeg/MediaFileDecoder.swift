@@ -1,4 +1,5 @@
 import CFFmpeg
+import OnAirBitstream
 import OnAirCore
 
 /// Decodes the first video and first audio stream of any file FFmpeg reads into `VideoFrame`s
@@ -44,6 +45,13 @@ public final class MediaFileDecoder {
     public var decodeErrors: Int { (video?.errors ?? 0) + (audio?.errors ?? 0) }
     /// Packets the demuxer marked as corrupt (data lost or damaged before decoding).
     public private(set) var damagedPackets = 0
+    /// When set, video packets before the first keyframe are not decoded but counted in
+    /// `packetsBeforeKeyFrame`: a receiver joining a live stream mid-GOP cannot decode them, and
+    /// they are not decode errors.
+    public var waitsForVideoKeyFrame = false
+    /// Video packets skipped while waiting for the first keyframe.
+    public private(set) var packetsBeforeKeyFrame = 0
+    private var sawVideoKeyFrame = false
     /// The libavcodec decoders in use ("h264", "aac", …), video first.
     public var decoderNames: [String] { [video?.decoderName, audio?.decoderName].compactMap { $0 } }
 
@@ -74,6 +82,14 @@ public final class MediaFileDecoder {
         }
     }
 
+    /// Whether an unflagged video packet is an H.264 IDR access unit in Annex-B form. The MPEG-TS
+    /// demuxer flags keyframes only through its parser, which live playback leaves out, so the
+    /// packet itself is looked at. (FLV and MP4 flag keyframes in the container.)
+    static func startsDecoding(_ data: [UInt8]) -> Bool {
+        guard data.count > 4, data[0] == 0, data[1] == 0, data[2] == 1 || (data[2] == 0 && data[3] == 1) else { return false }
+        return AnnexB.nalUnitRanges(in: data).contains { data[$0.lowerBound] & 0x1F == H264NALUnitType.idr.rawValue }
+    }
+
     /// The codec parameters of stream `index`, valid while the decoder lives (for remuxing).
     func codecParameters(of index: Int) -> UnsafePointer<AVCodecParameters>? {
         reader.codecParameters(of: index)
@@ -92,6 +108,13 @@ public final class MediaFileDecoder {
             if packet.isCorrupt { damagedPackets += 1 }
             try packetHandler?(packet)
             if let video, packet.streamIndex == video.streamIndex {
+                if waitsForVideoKeyFrame && !sawVideoKeyFrame {
+                    guard packet.isKeyframe || Self.startsDecoding(packet.data) else {
+                        packetsBeforeKeyFrame += 1
+                        continue
+                    }
+                    sawVideoKeyFrame = true
+                }
                 ready += try video.decode(packet)
             } else if let audio, packet.streamIndex == audio.streamIndex {
                 ready += try audio.decode(packet)

@@ -12,6 +12,8 @@ struct StreamCommand: Command {
     Captures video and audio, encodes them once (H.264 + AAC) and sends them to every URL, while
     also recording any -o files from the same encode:
       rtmp://host:port/app/key                         FLV over RTMP (publish)
+      rtmps://host:port/app/key                        FLV over RTMP in TLS (port 443 by default;
+                                                       the server's certificate is checked)
       srt://host:port?mode=caller|listener&latency=US&passphrase=P&streamid=ID
                                                        MPEG-TS over SRT (latency in microseconds;
                                                        passphrase 10–79 characters)
@@ -31,6 +33,9 @@ struct StreamCommand: Command {
       --connect-timeout S          how long connecting may take (default 5)
       --reconnect-max S            longest wait between reconnect attempts (default 2)
       --stats-json FILE            the once-a-second statistics as JSON lines
+      --ca-file FILE               rtmps: trust the certificate authorities in this PEM file
+                                   instead of the system's
+      --no-tls-verify              rtmps: do not check the server's certificate (testing only)
       --no-adaptive                keep the video bitrate fixed at --bitrate
       --min-bitrate RATE           adaptive bitrate never goes below this (default a tenth of
                                    --max-bitrate, at least 100k)
@@ -79,11 +84,17 @@ struct StreamCommand: Command {
             throw UsageError("--min-bitrate must not exceed --max-bitrate")
         }
         encoding = try EncodingOptions(arguments: &arguments, realTimeDefault: true)
+        let tls = StreamTarget.TLSOptions(verify: !arguments.flag("--no-tls-verify"), caFile: try arguments.option("--ca-file"))
+        if let caFile = tls.caFile, !FileManager.default.isReadableFile(atPath: caFile) {
+            throw UsageError("--ca-file \(caFile): no such readable file")
+        }
         let urls = arguments.positionals()
         guard !urls.isEmpty else { throw UsageError("stream needs at least one URL") }
         targets = try urls.map { url in
             guard StreamTarget.isURL(url) else { throw UsageError("'\(url)' is not a URL; files go with -o") }
-            return try StreamTarget(parsing: url)
+            var target = try StreamTarget(parsing: url)
+            target.tls = tls
+            return target
         }
         if videoSpec == "none" && audioSpec == "none" { throw UsageError("--video none and --audio none leave nothing to stream") }
     }

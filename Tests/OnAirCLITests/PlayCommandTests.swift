@@ -137,4 +137,23 @@ final class BackgroundProcess: @unchecked Sendable {
         #expect(p50 > 0 && p50 < 500, "p50 \(p50) ms")
         #expect(report["decode_errors"] as? Int == 0)
     }
+
+    /// A receiver joining a live stream between keyframes waits for the next one: the packets
+    /// before it are counted, not decoded and not reported as errors.
+    @Test func joiningAUDPStreamMidGOPStartsCleanlyAtTheNextKeyframe() throws {
+        let port = Self.port()
+        let sender = BackgroundProcess(Tools.onairExecutable, ["stream", "--duration", "7", "--size", "640x360", "--fps", "30",
+                                                               "--preset", "ultrafast", "--keyint-duration", "2", "--no-adaptive",
+                                                               "udp://127.0.0.1:\(port)"])
+        Thread.sleep(forTimeInterval: 1.3)  // well inside the first 2 s GOP
+        let played = try Tools.run(Tools.onairExecutable, ["play", "udp://127.0.0.1:\(port)", "--duration", "3", "--json", "--timeout", "15"])
+        let sent = try sender.result()
+        #expect(sent.status == 0, "\(sent.stderr)")
+        let report = try Self.playJSON(played)
+        print("joined mid-GOP: frames \(report["frames"] ?? "-"), skipped \(report["packets_before_keyframe"] ?? "-"), errors \(report["decode_errors"] ?? "-")")
+        #expect((report["packets_before_keyframe"] as? Int ?? 0) > 0, "\(report)")
+        #expect(report["decode_errors"] as? Int == 0, "\(report) \(played.stderr)")
+        #expect((report["frames"] as? Int ?? 0) >= 85, "\(report)")
+        #expect(report["freezes"] as? Int == 0, "\(report)")
+    }
 }

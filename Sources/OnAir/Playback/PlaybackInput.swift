@@ -17,22 +17,34 @@ public enum PlaybackInput {
         scheme(of: url).map { liveSchemes.contains($0) } ?? false
     }
 
-    /// Demuxer and protocol options for `url`: for live inputs no demuxer buffering and no parser
-    /// (`fflags=nobuffer+noparse+nofillin`), a short probe (`probesize`, `analyzeduration`), and for UDP a receive
-    /// FIFO whose overruns drop data (counted as damaged packets) instead of failing.
+    /// Demuxer and protocol options for `url`: for live inputs no parser between demuxer and
+    /// decoder (`fflags=noparse+nofillin`), no frame-rate probe (`fpsprobesize=0`), a short probe
+    /// of MPEG-TS inputs (`probesize`, `analyzeduration`), and for UDP a receive FIFO whose overruns drop data (counted as damaged
+    /// packets) instead of failing.
+    ///
+    /// `fflags=nobuffer` is deliberately not set: it makes `avformat_find_stream_info` throw away
+    /// every packet it reads while probing (over RTMP that was the first one to two seconds of
+    /// video). The probed packets are decoded at once after the probe, so keeping them costs a
+    /// short burst at start, not lasting delay: the player decodes as fast as packets arrive.
     public static func options(for url: String) -> [String: String] {
         guard let scheme = scheme(of: url) else { return [:] }
         var options: [String: String] = [:]
-        if liveSchemes.contains(scheme) || scheme == "http" || scheme == "https" {
-            options["fflags"] = "nobuffer"
-        }
         if liveSchemes.contains(scheme) {
             // No parser between demuxer and decoder: the parser holds each frame back until the
             // next one starts (one frame of delay). Live senders put one access unit in each
             // PES/FLV packet, which the decoder takes as it is.
-            options["fflags"] = "nobuffer+noparse+nofillin"
-            options["probesize"] = "500000"
-            options["analyzeduration"] = "1000000"
+            options["fflags"] = "noparse+nofillin"
+            // The frame rate comes from the stream's timing, not from 20 probed frames.
+            options["fpsprobesize"] = "0"
+            if scheme != "rtmp" && scheme != "rtmps" {
+                // MPEG-TS lists its streams in the PMT, and the MPEG-TS demuxer probes for the
+                // whole analyze duration whatever it finds, so keep that short. FLV (RTMP) creates
+                // a stream at its first packet — video only at the next keyframe when joining a
+                // live stream — and its probe ends as soon as every stream has been seen, so it
+                // keeps FFmpeg's default limits, which wait long enough for that keyframe.
+                options["probesize"] = "500000"
+                options["analyzeduration"] = "500000"
+            }
         }
         if scheme == "udp" || scheme == "rtp" {
             options["fifo_size"] = "100000"  // in 188-byte units: ~18 MB

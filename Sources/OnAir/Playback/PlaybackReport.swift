@@ -31,6 +31,14 @@ public struct PlaybackReport: Sendable, Codable, Equatable {
         public var p50: Double, p95: Double, max: Double
         /// Frames whose latency was measured.
         public var samples: Int
+        /// Frames decoded from the start-up backlog (what the demuxer read while probing the
+        /// input); their latency is not measured (see `BacklogDetector`).
+        public var startupFrames: Int
+
+        enum CodingKeys: String, CodingKey {
+            case p50, p95, max, samples
+            case startupFrames = "startup_frames"
+        }
     }
 
     /// The input as given.
@@ -47,6 +55,9 @@ public struct PlaybackReport: Sendable, Codable, Equatable {
     public var decodeErrors: Int
     /// Packets the demuxer marked as damaged (included in `decodeErrors`).
     public var damagedPackets: Int
+    /// Video packets of a live input received before its first keyframe and not decoded (a
+    /// receiver joining mid-GOP); not errors.
+    public var packetsBeforeKeyFrame: Int
     /// Freezes (see `FreezeDetector`).
     public var freezes: Int
     /// Audio samples (per channel) decoded.
@@ -63,6 +74,7 @@ public struct PlaybackReport: Sendable, Codable, Equatable {
         case bitrateKbps = "bitrate_kbps"
         case decodeErrors = "decode_errors"
         case damagedPackets = "damaged_packets"
+        case packetsBeforeKeyFrame = "packets_before_keyframe"
         case audioSamples = "audio_samples"
         case latencyMs = "latency_ms"
     }

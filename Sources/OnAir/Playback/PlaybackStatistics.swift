@@ -16,6 +16,8 @@ public struct PlaybackStatistics: Sendable, Codable, Equatable {
     public var decodeErrors = 0
     /// Packets the demuxer marked as damaged (included in `decodeErrors`).
     public var damagedPackets = 0
+    /// Video packets of a live input received before its first keyframe (not decoded, not errors).
+    public var packetsBeforeKeyFrame = 0
     /// Freezes: presentation gaps over three frame durations or stalls over 0.5 s.
     public var freezes = 0
     /// Whether no frame has arrived for more than 0.5 s now.
@@ -33,6 +35,7 @@ public struct PlaybackStatistics: Sendable, Codable, Equatable {
         case bitrateKbpsNow = "bitrate_kbps_now"
         case decodeErrors = "decode_errors"
         case damagedPackets = "damaged_packets"
+        case packetsBeforeKeyFrame = "packets_before_keyframe"
         case latencyMs = "latency_ms"
     }
 }

@@ -40,6 +40,7 @@ public final class Player: @unchecked Sendable {
     // Guarded by `lock`.
     private var stats = PlaybackStatistics()
     private var freeze = FreezeDetector(frameRate: nil)
+    private var backlog = BacklogDetector(frameDuration: 1.0 / 30)
     private var latency = LatencyStatistics()
     private var firstFrameWall: Double?
     private var lastFrameWall: Double?
@@ -170,12 +171,14 @@ public final class Player: @unchecked Sendable {
         else if let first = firstAudioPTS, let last = lastAudioPTS { duration = last - first }
         let latencyReport = latency.percentile(50).map { p50 in
             PlaybackReport.Latency(p50: Self.round(p50 * 1000), p95: Self.round((latency.percentile(95) ?? p50) * 1000),
-                                   max: Self.round((latency.maximum ?? p50) * 1000), samples: latency.count)
+                                   max: Self.round((latency.maximum ?? p50) * 1000), samples: latency.count,
+                                   startupFrames: backlog.backlogFrames)
         }
         return PlaybackReport(
             url: configuration.url, frames: stats.frames, fps: Self.round(fps), duration: Self.round(duration),
             bitrateKbps: duration > 0 ? Self.round(Double(stats.bytes) * 8 / 1000 / duration) : 0,
-            decodeErrors: stats.decodeErrors, damagedPackets: stats.damagedPackets, freezes: freeze.freezes,
+            decodeErrors: stats.decodeErrors, damagedPackets: stats.damagedPackets,
+            packetsBeforeKeyFrame: stats.packetsBeforeKeyFrame, freezes: freeze.freezes,
             audioSamples: stats.audioSamples, video: videoInfo, audio: audioInfo, latencyMs: latencyReport)
     }
 
@@ -196,8 +199,11 @@ public final class Player: @unchecked Sendable {
             videoOutput: MediaFileDecoder.VideoOutput(width: 0, height: 0),
             interrupt: interrupt, nonBlocking: false, lowDelay: live)
         guard decoder.videoStream != nil || decoder.audioStream != nil else { throw PlaybackError.nothingToDecode(url) }
+        decoder.waitsForVideoKeyFrame = live
         lock.lock()
         freeze = FreezeDetector(frameRate: decoder.videoStream?.averageFrameRate)
+        backlog = BacklogDetector(frameDuration: freeze.frameDuration)
+        if !live { backlog.giveUpSeconds = 0 }  // a file has no probe backlog to skip
         if let stream = decoder.audioStream {
             audioInfo = .init(codec: stream.codecName, sampleRate: stream.sampleRate, channels: stream.channels,
                               decoder: decoder.decoderNames.last ?? stream.codecName)
@@ -238,7 +244,7 @@ public final class Player: @unchecked Sendable {
                 stats.frames += 1
                 if firstVideoPTS == nil { firstVideoPTS = pts }
                 lastVideoPTS = max(lastVideoPTS ?? pts, pts)
-                if let latencySeconds {
+                if backlog.frame(wall: wall), let latencySeconds {
                     latency.add(latencySeconds)
                     stats.latencyMs = latencySeconds * 1000
                 }
@@ -259,6 +265,7 @@ public final class Player: @unchecked Sendable {
             lock.lock()
             stats.decodeErrors = decoder.decodeErrors + decoder.damagedPackets
             stats.damagedPackets = decoder.damagedPackets
+            stats.packetsBeforeKeyFrame = decoder.packetsBeforeKeyFrame
             lock.unlock()
             if finished { break }
         }

@@ -35,12 +35,11 @@ public enum SinkFactory {
         }
         if path.lowercased().hasPrefix("udp://") {
             #if canImport(OnAirFFmpeg)
-            // Live MPEG-TS over UDP: every packet leaves at once (no waiting to interleave with
-            // the other stream, whole PES lengths so receivers need not wait for the next); pkt_size (a protocol option, so
-            // in the URL) keeps datagrams to 7 TS packets, under a typical MTU.
-            let url = path.contains("pkt_size=") ? path : path + (path.contains("?") ? "&" : "?") + "pkt_size=1316"
-            return ContainerSink(destination: url, format: "mpegts", streams: streams, options: ["flush_packets": "1", "omit_video_pes_length": "0"],
-                                 interleaved: false)
+            // Live MPEG-TS over UDP, with the muxer options and datagram size `onair stream` uses;
+            // every packet leaves at once (no waiting to interleave with the other stream).
+            let target = try StreamTarget(parsing: path)
+            return ContainerSink(destination: target.url, format: target.muxer, streams: streams,
+                                 options: target.muxerOptions, interleaved: false)
             #else
             throw SinkError.unknownOutput(path)
             #endif

@@ -262,7 +262,16 @@ public final class NetworkSink: ReconnectingSink, @unchecked Sendable {
     private func classify(_ error: any Error) -> StreamError {
         let reason = "\(error)"
         if target.transport == .srt && target.hasPassphrase && !reason.contains("timed out") && !reason.contains("Immediate exit") {
-            return .refused(destination: target.displayName, reason: reason)
+            // The URL is in the message already: keep only FFmpeg's own words for the cause.
+            #if canImport(OnAirFFmpeg)
+            let cause = (error as? FFmpegError)?.message ?? reason
+            #else
+            let cause = reason
+            #endif
+            return .refused(destination: target.displayName, reason: cause)
+        }
+        if target.transport == .rtmps && target.tls.verify && reason.localizedCaseInsensitiveContains("certificate") {
+            return .untrustedCertificate(destination: target.displayName, reason: "peer certificate failed verification")
         }
         return .connectFailed(destination: target.displayName, reason: reason)
     }

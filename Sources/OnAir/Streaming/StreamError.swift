@@ -2,7 +2,7 @@ import OnAirCore
 
 /// A streaming destination could not be used.
 public enum StreamError: OnAirError, Equatable {
-    /// The URL is not one OnAir streams to (rtmp://, srt://, udp://, tcp://) or lacks a host or port.
+    /// The URL is not one OnAir streams to (rtmp://, rtmps://, srt://, udp://, tcp://) or lacks a host or port.
     case unsupportedURL(String, reason: String)
     /// An SRT passphrase outside SRT's 10…79 characters.
     case invalidPassphrase(destination: String)
@@ -10,6 +10,8 @@ public enum StreamError: OnAirError, Equatable {
     case connectFailed(destination: String, reason: String)
     /// The SRT peer refused the connection; with a passphrase that is almost always a wrong one.
     case refused(destination: String, reason: String)
+    /// The RTMPS server's certificate did not verify (untrusted authority, wrong host name, expired).
+    case untrustedCertificate(destination: String, reason: String)
 
     public var description: String {
         switch self {
@@ -20,14 +22,17 @@ public enum StreamError: OnAirError, Equatable {
         case let .connectFailed(destination, reason):
             return "cannot connect to \(destination): \(reason)"
         case let .refused(destination, reason):
-            return "\(destination) refused the connection: wrong passphrase? (\(reason))"
+            return "\(destination) refused the connection (wrong passphrase?): \(reason)"
+        case let .untrustedCertificate(destination, reason):
+            return "\(destination): the server's certificate did not verify (\(reason)); "
+                + "trust a private authority with --ca-file FILE"
         }
     }
 
     public var isInvalidSettings: Bool {
         switch self {
         case .unsupportedURL, .invalidPassphrase: return true
-        case .connectFailed, .refused: return false
+        case .connectFailed, .refused, .untrustedCertificate: return false
         }
     }
 }

@@ -1,15 +1,37 @@
 import Foundation
 
-/// A streaming destination as FFmpeg URL syntax: `rtmp://host:port/app/key` (FLV), or MPEG-TS over
+/// A streaming destination as FFmpeg URL syntax: `rtmp://host:port/app/key` or
+/// `rtmps://host:port/app/key` (FLV; RTMPS over TLS, port 443 by default), or MPEG-TS over
 /// `srt://host:port?mode=caller|listener&latency=µs&passphrase=…&streamid=…`, `udp://host:port?pkt_size=1316`
 /// or `tcp://host:port` (`?listen=1`: OnAir waits for the receiver to connect).
 public struct StreamTarget: Sendable, Equatable {
     /// The transport a URL names.
     public enum Transport: String, Sendable {
-        case rtmp, srt, udp, tcp
+        case rtmp, rtmps, srt, udp, tcp
+
+        /// RTMP, plain or over TLS.
+        public var isRTMP: Bool { self == .rtmp || self == .rtmps }
+        /// Runs over TCP (Nagle's delay and the send buffer apply).
+        public var isTCP: Bool { self == .tcp || isRTMP }
     }
 
-    /// The URL as given (handed to FFmpeg unchanged).
+    /// How an `rtmps://` connection checks the server's certificate.
+    public struct TLSOptions: Sendable, Equatable {
+        /// Check the certificate chain and that it names the URL's host (default on: a stream
+        /// key sent to an impostor is a stolen stream).
+        public var verify = true
+        /// PEM file of the certificate authorities to trust instead of the system's.
+        public var caFile: String?
+        /// Verifying against the system's authorities.
+        public init(verify: Bool = true, caFile: String? = nil) {
+            self.verify = verify
+            self.caFile = caFile
+        }
+    }
+
+    /// The URL handed to FFmpeg: as given, except that a `udp://` URL without `pkt_size` gets
+    /// `pkt_size=1316` (seven TS packets per datagram, under a typical MTU; FFmpeg's own 1472 would
+    /// split TS packets across datagrams).
     public let url: String
     /// The transport.
     public let transport: Transport
@@ -19,6 +41,8 @@ public struct StreamTarget: Sendable, Equatable {
     public let displayName: String
     /// Whether the URL sets an SRT passphrase.
     public let hasPassphrase: Bool
+    /// Certificate checking for `rtmps://` (ignored by the other transports).
+    public var tls = TLSOptions()
 
     /// Parses and checks `url`; throws `StreamError` naming what is wrong.
     public init(parsing url: String) throws(StreamError) {
@@ -26,21 +50,25 @@ public struct StreamTarget: Sendable, Equatable {
             throw .unsupportedURL(url, reason: "not a URL")
         }
         guard let transport = Transport(rawValue: scheme) else {
-            throw .unsupportedURL(url, reason: "unsupported scheme '\(scheme)' (use rtmp://, srt://, udp:// or tcp://)")
+            throw .unsupportedURL(url, reason: "unsupported scheme '\(scheme)' (use rtmp://, rtmps://, srt://, udp:// or tcp://)")
         }
         guard let host = components.host, !host.isEmpty else { throw .unsupportedURL(url, reason: "no host") }
-        if transport != .rtmp, components.port == nil { throw .unsupportedURL(url, reason: "no port") }
-        if transport == .rtmp, components.path.split(separator: "/").count < 2 {
+        if !transport.isRTMP, components.port == nil { throw .unsupportedURL(url, reason: "no port") }
+        if transport.isRTMP, components.path.split(separator: "/").count < 2 {
             throw .unsupportedURL(url, reason: "an RTMP URL needs an application and a stream key: rtmp://host:port/app/key")
         }
         let query = components.queryItems ?? []
         func value(_ name: String) -> String? { query.last { $0.name == name }?.value }
-        self.url = url
+        if transport == .udp && value("pkt_size") == nil {
+            self.url = url + (components.query == nil ? "?" : "&") + "pkt_size=1316"
+        } else {
+            self.url = url
+        }
         self.transport = transport
         switch transport {
         case .srt: isListener = value("mode") == "listener"
         case .tcp: isListener = (value("listen").flatMap(Int.init) ?? 0) > 0
-        case .rtmp, .udp: isListener = false
+        case .rtmp, .rtmps, .udp: isListener = false
         }
         let passphrase = transport == .srt ? value("passphrase") : nil
         hasPassphrase = passphrase != nil
@@ -58,24 +86,36 @@ public struct StreamTarget: Sendable, Equatable {
     }
 
     /// The libavformat muxer: FLV for RTMP, MPEG-TS otherwise.
-    public var muxer: String { transport == .rtmp ? "flv" : "mpegts" }
+    public var muxer: String { transport.isRTMP ? "flv" : "mpegts" }
 
     /// Muxer options: every packet flushed to the socket at once; FLV without the seek-back
-    /// header update that a live connection cannot do.
+    /// header update that a live connection cannot do; MPEG-TS with each audio frame in its own
+    /// PES packet (`pes_payload_size=0`: the default gathers ~2.9 kB, several AAC frames) and
+    /// with the video PES length written (`omit_video_pes_length=0`), so a receiver's demuxer
+    /// hands on a frame as soon as its last byte arrives instead of waiting for the next frame.
     public var muxerOptions: [String: String] {
         var options = ["flush_packets": "1"]
-        if transport == .rtmp { options["flvflags"] = "no_duration_filesize" }
+        if transport.isRTMP { options["flvflags"] = "no_duration_filesize" }
+        if muxer == "mpegts" {
+            options["pes_payload_size"] = "0"
+            options["omit_video_pes_length"] = "0"
+        }
         return options
     }
 
     /// Protocol options: no Nagle delay on TCP-based transports; `rw_timeout` (µs) bounds each
     /// send as a second line of defence behind the interrupt callback. `sendBufferBytes` fixes
     /// the TCP socket's send buffer, so a slow link backs up where it can be measured (adaptive
-    /// bitrate) rather than in megabytes of kernel buffer.
+    /// bitrate) rather than in megabytes of kernel buffer. RTMPS gets FFmpeg's TLS options
+    /// (`tls_verify`, `ca_file`), which its TLS layer reads, and passes the TCP ones on.
     public func protocolOptions(sendTimeout: Double, sendBufferBytes: Int? = nil) -> [String: String] {
         var options: [String: String] = [:]
-        if transport == .tcp || transport == .rtmp { options["tcp_nodelay"] = "1" }
-        if let sendBufferBytes, transport == .tcp || transport == .rtmp { options["send_buffer_size"] = String(sendBufferBytes) }
+        if transport.isTCP { options["tcp_nodelay"] = "1" }
+        if let sendBufferBytes, transport.isTCP { options["send_buffer_size"] = String(sendBufferBytes) }
+        if transport == .rtmps {
+            options["tls_verify"] = tls.verify ? "1" : "0"
+            if let caFile = tls.caFile { options["ca_file"] = caFile }
+        }
         if !isListener { options["rw_timeout"] = String(Int(sendTimeout * 1_000_000)) }
         return options
     }

@@ -1,0 +1,83 @@
+import OnAir
+import Testing
+
+/// Parsing streaming URLs into what the muxer and the protocol are given.
+@Suite struct StreamTargetTests {
+    @Test func eachSchemePicksItsMuxerAndRole() throws {
+        let cases: [(String, StreamTarget.Transport, String, Bool)] = [
+            ("rtmp://127.0.0.1/live/key", .rtmp, "flv", false),
+            ("rtmps://127.0.0.1:443/live/key", .rtmps, "flv", false),
+            ("srt://127.0.0.1:9000?mode=listener&latency=20000", .srt, "mpegts", true),
+            ("srt://127.0.0.1:9000", .srt, "mpegts", false),
+            ("tcp://127.0.0.1:9000?listen=1", .tcp, "mpegts", true),
+            ("udp://127.0.0.1:9000", .udp, "mpegts", false),
+        ]
+        for (url, transport, muxer, listener) in cases {
+            let target = try StreamTarget(parsing: url)
+            #expect(target.transport == transport, "\(url)")
+            #expect(target.muxer == muxer, "\(url)")
+            #expect(target.isListener == listener, "\(url)")
+        }
+    }
+
+    @Test func mistakesAreNamed() {
+        #expect(throws: StreamError.self) { try StreamTarget(parsing: "http://127.0.0.1:80/x") }
+        #expect(throws: StreamError.self) { try StreamTarget(parsing: "udp://127.0.0.1") }
+        #expect(throws: StreamError.self) { try StreamTarget(parsing: "rtmps://127.0.0.1/live") }
+        #expect(throws: StreamError.invalidPassphrase(destination: "srt://127.0.0.1:9000?passphrase=***")) {
+            try StreamTarget(parsing: "srt://127.0.0.1:9000?passphrase=short")
+        }
+    }
+
+    @Test func udpGetsWholeTSPacketsPerDatagramUnlessTheURLSaysOtherwise() throws {
+        #expect(try StreamTarget(parsing: "udp://127.0.0.1:9000").url == "udp://127.0.0.1:9000?pkt_size=1316")
+        #expect(try StreamTarget(parsing: "udp://127.0.0.1:9000?ttl=2").url == "udp://127.0.0.1:9000?ttl=2&pkt_size=1316")
+        #expect(try StreamTarget(parsing: "udp://127.0.0.1:9000?pkt_size=188").url == "udp://127.0.0.1:9000?pkt_size=188")
+    }
+
+    @Test func liveMPEGTSNeitherGathersAudioNorHidesVideoLengths() throws {
+        let options = try StreamTarget(parsing: "srt://127.0.0.1:9000").muxerOptions
+        #expect(options["pes_payload_size"] == "0")
+        #expect(options["omit_video_pes_length"] == "0")
+        #expect(options["flush_packets"] == "1")
+        #expect(try StreamTarget(parsing: "rtmp://127.0.0.1/live/k").muxerOptions["pes_payload_size"] == nil)
+    }
+
+    @Test func rtmpsVerifiesCertificatesUnlessToldNot() throws {
+        var target = try StreamTarget(parsing: "rtmps://127.0.0.1:4443/live/key")
+        var options = target.protocolOptions(sendTimeout: 3)
+        #expect(options["tls_verify"] == "1" && options["ca_file"] == nil && options["tcp_nodelay"] == "1")
+        target.tls = .init(verify: true, caFile: "/etc/ca.pem")
+        options = target.protocolOptions(sendTimeout: 3)
+        #expect(options["ca_file"] == "/etc/ca.pem")
+        target.tls.verify = false
+        #expect(target.protocolOptions(sendTimeout: 3)["tls_verify"] == "0")
+        #expect(try StreamTarget(parsing: "rtmp://127.0.0.1/live/k").protocolOptions(sendTimeout: 3)["tls_verify"] == nil)
+    }
+}
+
+/// Telling the probe's start-up backlog from live frames.
+@Suite struct BacklogDetectorTests {
+    @Test func framesDecodedBackToBackAreBacklogUntilOneHadToWait() {
+        var detector = BacklogDetector(frameDuration: 1.0 / 30)
+        // 20 frames out of the probe buffer, 2 ms apart, then live at 33 ms.
+        var wall = 100.0
+        var live: [Bool] = []
+        for _ in 0..<20 { live.append(detector.frame(wall: wall)); wall += 0.002 }
+        for _ in 0..<5 { wall += 0.031; live.append(detector.frame(wall: wall)) }
+        #expect(live.prefix(20).allSatisfy { !$0 })
+        #expect(live.suffix(5).allSatisfy { $0 })
+        #expect(detector.backlogFrames == 20)
+    }
+
+    @Test func aReceiverThatNeverCatchesUpIsMeasuredAfterTheGiveUpTime() {
+        var detector = BacklogDetector(frameDuration: 1.0 / 30)
+        var wall = 0.0
+        var firstLive: Double?
+        while wall < 5 {
+            if detector.frame(wall: wall), firstLive == nil { firstLive = wall }
+            wall += 0.01  // always decoding: never waits
+        }
+        #expect(firstLive.map { abs($0 - detector.giveUpSeconds) < 0.02 } == true, "\(String(describing: firstLive))")
+    }
+}
