@@ -23,9 +23,9 @@ final class StatisticsPrinter {
             label, stats.elapsed, stats.fpsIn, stats.fpsOut, stats.droppedFrames,
             Double(stats.videoBitRate) / 1000, Double(stats.audioBitRate) / 1000, stats.encodeLatencyMs,
             stats.videoQueue, stats.audioQueue, stats.sinkQueue, Double(stats.residentBytes) / 1_048_576)
-            + (showsNetwork ? String(format: " | net up %d reconnects %d offline %.1fs queue %.2fs | target %d kb/s",
+            + (showsNetwork ? String(format: " | net up %d reconnects %d offline %.1fs queue %.2fs skips %d | target %d kb/s",
                                      stats.networkConnected, stats.reconnects, stats.offlineSeconds,
-                                     stats.networkQueueSeconds, stats.targetBitRate / 1000) : ""))
+                                     stats.networkQueueSeconds, stats.backlogSkips, stats.targetBitRate / 1000) : ""))
         json?.append(stats)
     }
 

@@ -17,14 +17,18 @@ import Testing
         var target: Int
         var queue: Double
         var changes: Int
+        var skips: Int
     }
 
     @Test func adaptiveStepsDownOnAThrottledLinkAndBackUpWhenItRecovers() throws {
         let dir = try Tools.temporaryDirectory("stream-abr")
         defer { try? FileManager.default.removeItem(at: dir) }
         let relayPort = try StreamTestPorts.free(), receiverPort = try StreamTestPorts.free()
+        let receiverStats = dir.appendingPathComponent("play.jsonl").path
+        let receiverLaunched = Date().timeIntervalSince1970
         let receiver = try StreamTestProcess(Tools.onairExecutable,
-                                             ["play", "--measure-latency", "--json", "--timeout", "30", "tcp://127.0.0.1:\(receiverPort)?listen=1"],
+                                             ["play", "--measure-latency", "--json", "--timeout", "30", "--stats-json", receiverStats,
+                                              "tcp://127.0.0.1:\(receiverPort)?listen=1"],
                                              stderrPath: dir.appendingPathComponent("play.log").path,
                                              stdoutPath: dir.appendingPathComponent("play.json").path)
         defer { receiver.kill() }
@@ -52,7 +56,14 @@ import Testing
             guard let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
                   let elapsed = object["elapsed"] as? Double else { return nil }
             return Sample(time: launched + elapsed, target: object["target_bitrate"] as? Int ?? 0,
-                          queue: object["network_queue_seconds"] as? Double ?? 0, changes: object["bitrate_changes"] as? Int ?? 0)
+                          queue: object["network_queue_seconds"] as? Double ?? 0, changes: object["bitrate_changes"] as? Int ?? 0,
+                          skips: object["backlog_skips"] as? Int ?? 0)
+        }
+        // The receiver's once-a-second latency (the latest frame's), on the wall clock.
+        let received = ((try? String(contentsOfFile: receiverStats, encoding: .utf8)) ?? "").split(separator: "\n").compactMap { line -> (time: Double, latency: Double)? in
+            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                  let elapsed = object["elapsed"] as? Double, let latency = object["latency_ms"] as? Double else { return nil }
+            return (receiverLaunched + elapsed, latency)
         }
         let before = samples.filter { $0.time < throttled }
         #expect(before.allSatisfy { $0.target == Self.bitRate }, "stepped before throttling: \(before.map(\.target))")
@@ -66,6 +77,9 @@ import Testing
         let latency = (try? Data(contentsOf: dir.appendingPathComponent("play.json")))
             .flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] }?["latency_ms"] ?? "-"
         let abrLines = result.stderr.split(separator: "\n").filter { $0.hasPrefix("abr:") }
+        let latencyThrottled = received.filter { $0.time >= throttled && $0.time < lifted }
+        let latencyLastFive = latencyThrottled.filter { $0.time >= lifted - 5 }.map(\.latency)
+        print("abr: receiver latency while throttled (ms): \(latencyThrottled.map { Int($0.latency) }); backlog skips \(samples.last?.skips ?? 0)")
         print("abr: step down after \(String(format: "%.1f", stepDown)) s, queue in the last 5 s of throttling \(lastFive.map { String(format: "%.2f", $0.queue) }), lowest \(lowest / 1000) kb/s, step up \(String(format: "%.1f", stepUp)) s after lifting, final \((samples.last?.target ?? 0) / 1000) kb/s; latency \(latency)")
         print(abrLines.joined(separator: "\n"))
         #expect(stepDown <= 5, "targets: \(samples.map(\.target))")
@@ -73,6 +87,14 @@ import Testing
         // drains only slowly, but it must stop growing: bounded, and no higher at the end than at the start.
         #expect(lastFive.count >= 4 && lastFive.allSatisfy { $0.queue < 6 }, "queue: \(duringThrottle.map(\.queue))")
         if let first = lastFive.first, let last = lastFive.last { #expect(last.queue <= first.queue + 0.2, "queue grew: \(lastFive.map(\.queue))") }
+        // What the viewer sees: latency bounded while throttled (the 2 s backlog bound plus the
+        // socket and relay buffers) and no longer growing once the bitrate fits the link: the end
+        // of the throttling is below the peak of its first half. (At a fixed bitrate it would
+        // grow by two seconds every three, to over 10 s.)
+        #expect(latencyLastFive.count >= 3, "receiver stats: \(received)")
+        #expect(latencyThrottled.allSatisfy { $0.latency < 4000 }, "latency: \(latencyThrottled.map(\.latency))")
+        let earlyPeak = latencyThrottled.filter { $0.time < throttled + Self.throttle / 2 }.map(\.latency).max() ?? 0
+        #expect((latencyLastFive.max() ?? .infinity) < earlyPeak, "latency grew: \(latencyThrottled.map(\.latency))")
         #expect(stepUp <= 30, "targets after lifting: \(samples.filter { $0.time >= lifted }.map(\.target))")
         #expect(!abrLines.isEmpty && abrLines[0].contains("→"), "\(result.stderr)")
     }

@@ -6,8 +6,10 @@
 /// not draining, or when it sends well below the stream's rate while its queue grows (queued
 /// time is the queued bytes at the measured throughput: what the queue adds to latency). Then the
 /// bitrate steps down to `headroom` × measured throughput minus audio minus what sends the
-/// backlog within `drainTime` (at least a 10 % step, at most once per `stepDownInterval`). When every link's queue stays empty for `stepUpInterval`,
-/// it steps up by `stepUpFraction`. The result always lies within the settings' bounds.
+/// backlog within `drainTime` (at least a 10 % step, at most once per `stepDownInterval`). When
+/// every link's queue stays empty for `stepUpInterval` (`followingStepUpInterval` after a step up),
+/// it steps up: by `stepUpFraction`, growing with each step in a row up to `maximumStepUpFraction`,
+/// but by `stepUpFraction` again within 15 % of what the link carried when it last fell behind. The result always lies within the settings' bounds.
 public struct AdaptiveBitrateController: Sendable {
     /// The bounds and thresholds.
     public let settings: AdaptiveBitrateSettings
@@ -20,6 +22,10 @@ public struct AdaptiveBitrateController: Sendable {
     private var links: [Int: LinkWindow] = [:]
     private var lastChange = -Double.infinity
     private var emptySince: Double?
+    /// Step ups since the last congestion.
+    private var consecutiveUps = 0
+    /// The video bitrate the link carried when it last fell behind (its capacity then).
+    private var congestedRate: Int?
 
     /// The recent readings of one link.
     private struct LinkWindow: Sendable {
@@ -97,6 +103,7 @@ public struct AdaptiveBitrateController: Sendable {
         }
         if let congested = worstCongested {
             emptySince = nil
+            consecutiveUps = 0
             guard now - lastChange >= settings.stepDownInterval else { return nil }
             var target = Int(Double(bitRate) * 0.9)
             if let throughput = congested.throughput {
@@ -108,6 +115,8 @@ public struct AdaptiveBitrateController: Sendable {
             }
             target = max(target, settings.minimumBitRate)
             guard target < bitRate else { return nil }
+            // What the link carried for video when it fell behind (its capacity then).
+            congestedRate = congested.throughput.map { max(settings.minimumBitRate, $0 - settings.audioBitRate) } ?? bitRate
             return decide(.down, to: target, at: now, throughput: congested.throughput, queued: congested.queued)
         }
         guard anyConnected, allEmpty else {
@@ -115,9 +124,16 @@ public struct AdaptiveBitrateController: Sendable {
             return nil
         }
         if emptySince == nil { emptySince = now }
-        guard let since = emptySince, now - since >= settings.stepUpInterval,
-              now - lastChange >= settings.stepUpInterval, bitRate < settings.maximumBitRate else { return nil }
-        let target = min(settings.maximumBitRate, max(bitRate + 1, Int(Double(bitRate) * (1 + settings.stepUpFraction))))
+        let interval = consecutiveUps == 0 ? settings.stepUpInterval : settings.followingStepUpInterval
+        guard let since = emptySince, now - since >= interval,
+              now - lastChange >= interval, bitRate < settings.maximumBitRate else { return nil }
+        var fraction = min(settings.maximumStepUpFraction, settings.stepUpFraction * Double(consecutiveUps + 1))
+        if let congestedRate, Double(bitRate) < 1.15 * Double(congestedRate),
+           Double(bitRate) * (1 + fraction) > 0.85 * Double(congestedRate) {
+            fraction = min(fraction, settings.stepUpFraction)
+        }
+        let target = min(settings.maximumBitRate, max(bitRate + 1, Int(Double(bitRate) * (1 + fraction))))
+        consecutiveUps += 1
         let throughput = measurements.compactMap { links[$0.link]?.throughput(window: settings.throughputWindow) }.min()
         let queued = measurements.map(\.measurement.queuedSeconds).max() ?? 0
         return decide(.up, to: target, at: now, throughput: throughput, queued: queued)

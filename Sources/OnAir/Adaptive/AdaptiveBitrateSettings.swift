@@ -22,10 +22,18 @@ public struct AdaptiveBitrateSettings: Sendable, Codable, Equatable {
     public var drainTime = 5.0
     /// The least time in seconds between two step downs (the previous one must take effect).
     public var stepDownInterval = 1.0
-    /// Seconds the queue must stay empty (and since the last change) before a step up.
+    /// Seconds the queue must stay empty (and since the last change) before the first step up
+    /// after congestion.
     public var stepUpInterval = 3.0
-    /// The fraction a step up adds, e.g. 0.15 for +15 %.
+    /// The same for each further step up in a row (the link has kept up with the previous one).
+    public var followingStepUpInterval = 2.0
+    /// The fraction the first step up adds, e.g. 0.15 for +15 %. Each further step up in a row
+    /// adds this much more (+30 %, +45 %, …, at most `maximumStepUpFraction`), so a link that has
+    /// recovered gets back to full rate in a few steps, except near what the link carried when it
+    /// last fell behind, which is approached in first-size steps again.
     public var stepUpFraction = 0.15
+    /// The largest fraction a step up adds.
+    public var maximumStepUpFraction = 0.5
 
     /// Creates settings for a stream starting at `initialBitRate` between `minimumBitRate` and
     /// `maximumBitRate` (swapped if given the wrong way round), with `audioBitRate` alongside.

@@ -23,6 +23,10 @@ public final class LiveSession: @unchecked Sendable {
         public var audioQueueCapacity = 512
         /// Packets that may wait for each sink.
         public var sinkQueueCapacity = 4096
+        /// Seconds of media that may wait for a network output before it skips to a fresh
+        /// keyframe, dropping the rest (the viewer sees a jump, the delay stays bounded); nil: no
+        /// bound (nothing skipped, the delay grows while the link is too slow). Files are never cut.
+        public var maximumNetworkBacklog: Double? = 2
         /// Stop capturing at this much media time (seconds), or run until `stop()`.
         public var duration: Double?
         /// Adapt the video bitrate to what the network outputs carry, or nil for a fixed bitrate.
@@ -88,7 +92,10 @@ public final class LiveSession: @unchecked Sendable {
         } else {
             self.audioEncoder = nil
         }
-        networkRunners = networkSinks.map { SinkRunner(sink: $0, capacity: configuration.sinkQueueCapacity, dropWhenFull: true) }
+        networkRunners = networkSinks.map {
+            SinkRunner(sink: $0, capacity: configuration.sinkQueueCapacity, dropWhenFull: true,
+                       maximumBacklog: configuration.maximumNetworkBacklog)
+        }
         runners = sinks.map { SinkRunner(sink: $0, capacity: configuration.sinkQueueCapacity, dropWhenFull: false) }
             + networkRunners
         videoQueue = BoundedQueue(capacity: configuration.videoQueueCapacity)
@@ -237,6 +244,7 @@ public final class LiveSession: @unchecked Sendable {
             stats.reconnects += connection.reconnects
             stats.offlineSeconds += connection.offlineSeconds
             stats.networkDroppedPackets += connection.droppedPackets
+            stats.backlogSkips += connection.backlogSkips
             stats.networkBytesSent += connection.bytesSent
         }
         stats.networkQueueSeconds = networkRunners.map(\.backlog.seconds).max() ?? 0

@@ -32,6 +32,8 @@ public struct LiveStatistics: Sendable, Codable, Equatable {
     public var offlineSeconds = 0.0
     /// Packets network outputs did not send because they were offline or waiting for a keyframe.
     public var networkDroppedPackets = 0
+    /// Times a network output's backlog passed `maximumNetworkBacklog` and was cut (summed over outputs).
+    public var backlogSkips = 0
     /// Bytes the network outputs sent since the start (summed over outputs).
     public var networkBytesSent = 0
     /// Seconds of media waiting to be sent on the most backlogged network output.
@@ -55,7 +57,7 @@ public struct LiveStatistics: Sendable, Codable, Equatable {
         case residentBytes = "resident_bytes"
         case targetBitRate = "target_bitrate"
         case networkConnected = "network_connected", reconnects, offlineSeconds = "offline_seconds"
-        case networkDroppedPackets = "network_dropped_packets"
+        case networkDroppedPackets = "network_dropped_packets", backlogSkips = "backlog_skips"
         case networkBytesSent = "network_bytes_sent", networkQueueSeconds = "network_queue_seconds"
         case networkQueueBytes = "network_queue_bytes"
         case bitRateChanges = "bitrate_changes", lastBitRateDecision = "bitrate_decision"

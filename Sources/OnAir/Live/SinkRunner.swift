@@ -13,13 +13,20 @@ final class SinkRunner: @unchecked Sendable {
     // Under `lock`: what waits for the sink, for adaptive bitrate.
     private var pendingBytes = 0
     private var newestTime: Double?
+    private var newestVideoTime: MediaTime?
     private var writingTime: Double?
     private var writing = false
     private var written = 0
 
+    /// Seconds of media that may wait for a `ReconnectingSink` before it is told to skip to a
+    /// fresh keyframe (nil: no bound).
+    private let maximumBacklog: Double?
+
     /// `dropWhenFull` suits network sinks that must not stall the session; files wait instead.
-    init(sink: any PacketSink, capacity: Int, dropWhenFull: Bool) {
+    /// `maximumBacklog` bounds the delay of a network sink's queue (see `ReconnectingSink.skipToKeyFrame`).
+    init(sink: any PacketSink, capacity: Int, dropWhenFull: Bool, maximumBacklog: Double? = nil) {
         self.sink = sink
+        self.maximumBacklog = maximumBacklog
         self.queue = BoundedQueue(capacity: capacity)
         self.overflow = dropWhenFull ? .dropOldest : .wait
     }
@@ -37,7 +44,14 @@ final class SinkRunner: @unchecked Sendable {
                 lock.lock()
                 writing = true
                 writingTime = packet.dts.seconds
+                let newest = newestTime, newestVideo = newestVideoTime
                 lock.unlock()
+                if let maximumBacklog, let newest, newest - packet.dts.seconds > maximumBacklog,
+                   let reconnecting = sink as? any ReconnectingSink {
+                    // Any video frame encoded from now on — the keyframe the sink asks for — comes
+                    // after the newest one queued.
+                    reconnecting.skipToKeyFrame(after: newestVideo ?? MediaTime(seconds: newest))
+                }
                 defer {
                     lock.lock()
                     writing = false
@@ -59,6 +73,7 @@ final class SinkRunner: @unchecked Sendable {
         lock.lock()
         pendingBytes += packet.data.count
         newestTime = max(newestTime ?? packet.dts.seconds, packet.dts.seconds)
+        if packet.mediaType == .video { newestVideoTime = max(newestVideoTime ?? packet.dts, packet.dts) }
         lock.unlock()
         if let dropped = queue.push(packet, overflow: overflow) {
             lock.lock()

@@ -8,6 +8,8 @@ public struct ConnectionStatistics: Sendable, Equatable {
     public var offlineSeconds = 0.0
     /// Packets not sent because there was no connection or it was waiting for a keyframe.
     public var droppedPackets = 0
+    /// Times the backlog grew past its bound and was cut by skipping to a fresh keyframe.
+    public var backlogSkips = 0
     /// Bytes of packets sent over the connections since the start (before muxing overhead).
     public var bytesSent = 0
 

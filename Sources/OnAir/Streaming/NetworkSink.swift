@@ -49,6 +49,7 @@ public final class NetworkSink: ReconnectingSink, @unchecked Sendable {
     // Used on the writing thread only:
     private var current: NetworkConnection?
     private var awaitingKeyFrame = true
+    private var skipUntil: MediaTime?
     private var startTime: MediaTime?
     private var described: Set<MediaType> = []
 
@@ -103,6 +104,7 @@ public final class NetworkSink: ReconnectingSink, @unchecked Sendable {
             ready = nil
             current = fresh
             awaitingKeyFrame = true
+            skipUntil = nil
             startTime = nil
             described = []
         }
@@ -116,6 +118,13 @@ public final class NetworkSink: ReconnectingSink, @unchecked Sendable {
             guard startsHere else { return countDropped() }
             awaitingKeyFrame = false
             startTime = packet.dts
+        }
+        if let skipUntil {
+            // Cutting a backlog: resume on a keyframe captured after the cut (for audio alone, on
+            // the first packet after it); everything before it is dropped.
+            let resumes = packet.dts > skipUntil && (streams.contains(.video) ? packet.mediaType == .video && packet.isKeyframe : true)
+            guard resumes else { return countDropped() }
+            self.skipUntil = nil
         }
         // Nothing from before the start: muxers (FLV) refuse decode times earlier than the first.
         if let startTime, packet.dts < startTime { return countDropped() }
@@ -143,6 +152,16 @@ public final class NetworkSink: ReconnectingSink, @unchecked Sendable {
             condition.unlock()
             events?(.lost(reason: describe(error), retryIn: policy.delay(afterFailures: 1)))
         }
+    }
+
+    public func skipToKeyFrame(after time: MediaTime) {
+        guard skipUntil == nil, current != nil, !awaitingKeyFrame else { return }
+        skipUntil = time
+        condition.lock()
+        counters.backlogSkips += 1
+        let requestKeyFrame = keyFrameRequester
+        condition.unlock()
+        requestKeyFrame?()
     }
 
     private func countDropped() {

@@ -9,4 +9,8 @@ public protocol ReconnectingSink: PacketSink, Sendable {
     func setKeyFrameRequester(_ request: @escaping @Sendable () -> Void)
     /// The connection counters; safe to read from any thread.
     var connectionStatistics: ConnectionStatistics { get }
+    /// Drops what is queued for the connection until a video keyframe decoded after `time`
+    /// (asking the encoder for one), to cut a backlog the link could not carry. Called on the
+    /// writing thread, between `write` calls; a call while already skipping changes nothing.
+    func skipToKeyFrame(after time: MediaTime)
 }
