@@ -98,4 +98,56 @@ import Testing
         #expect(stepUp <= 30, "targets after lifting: \(samples.filter { $0.time >= lifted }.map(\.target))")
         #expect(!abrLines.isEmpty && abrLines[0].contains("→"), "\(result.stderr)")
     }
+
+    /// At a fixed bitrate through a link carrying a third of it, the backlog bound is all that
+    /// keeps the viewer near live: with `--max-backlog 1` the receiver's latency stays low while
+    /// skips are counted; with `--max-backlog 0` it grows for as long as the throttling lasts.
+    /// The local recording has every frame either way.
+    @Test func theBacklogBoundKeepsAFixedBitrateStreamNearLive() throws {
+        func run(maximumBacklog: String) throws -> (latencies: [Double], skips: Int, recorded: Int) {
+            let dir = try Tools.temporaryDirectory("stream-backlog")
+            defer { try? FileManager.default.removeItem(at: dir) }
+            let relayPort = try StreamTestPorts.free(), receiverPort = try StreamTestPorts.free()
+            let receiverStats = dir.appendingPathComponent("play.jsonl").path
+            let receiver = try StreamTestProcess(Tools.onairExecutable,
+                                                 ["play", "--measure-latency", "--json", "--timeout", "30", "--stats-json", receiverStats,
+                                                  "tcp://127.0.0.1:\(receiverPort)?listen=1"],
+                                                 stderrPath: dir.appendingPathComponent("play.log").path,
+                                                 stdoutPath: dir.appendingPathComponent("play.json").path)
+            defer { receiver.kill() }
+            // Throttled from 2 s to 12 s; the stream ends at 14 s.
+            let relay = try StreamTestProcess("python3", [Self.relayScript, "--listen", "\(relayPort)", "--to", "\(receiverPort)",
+                                                          "--rate", "\(Self.bitRate / 3)", "--free", "2", "--throttle", "10"],
+                                              stderrPath: dir.appendingPathComponent("relay.log").path)
+            defer { relay.kill() }
+            #expect(waitUntil(timeout: 10) { relay.stderr.contains("listening") }, "relay: \(relay.stderr)")
+            let stats = dir.appendingPathComponent("stats.jsonl").path, recording = dir.appendingPathComponent("rec.ts").path
+            let result = try Tools.run(Tools.onairExecutable, ["stream", "--duration", "14", "--size", "320x240", "--fps", "30",
+                                                               "--preset", "ultrafast", "--bitrate", "\(Self.bitRate)", "--no-adaptive",
+                                                               "--max-backlog", maximumBacklog, "--send-timeout", "30",
+                                                               "--stats-json", stats, "tcp://127.0.0.1:\(relayPort)", "-o", recording])
+            #expect(result.status == 0, "\(result.stderr)")
+            receiver.kill()
+            let latencies = ((try? String(contentsOfFile: receiverStats, encoding: .utf8)) ?? "").split(separator: "\n").compactMap { line in
+                (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["latency_ms"] as? Double
+            }
+            let last = try String(contentsOfFile: stats, encoding: .utf8).split(separator: "\n").last
+                .flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+            let recorded = try StreamMediaCheck(recording).videoFrames
+            #expect(recorded == last?["frames_out"] as? Int, "recorded \(recorded) of \(last?["frames_out"] ?? "-") frames")
+            return (latencies, last?["backlog_skips"] as? Int ?? -1, recorded)
+        }
+        let bounded = try run(maximumBacklog: "1")
+        let unbounded = try run(maximumBacklog: "0")
+        print("backlog bound 1 s: receiver latency (ms) \(bounded.latencies.map { Int($0) }), skips \(bounded.skips), recorded \(bounded.recorded) frames")
+        print("no bound: receiver latency (ms) \(unbounded.latencies.map { Int($0) }), skips \(unbounded.skips), recorded \(unbounded.recorded) frames")
+        #expect(bounded.skips >= 2, "skips: \(bounded.skips)")
+        #expect(unbounded.skips == 0)
+        #expect(bounded.latencies.count >= 5 && unbounded.latencies.count >= 5)
+        // Bound 1 s, plus the socket's and the relay's buffers, plus the wait for the keyframe.
+        #expect((bounded.latencies.max() ?? .infinity) < 3000, "\(bounded.latencies)")
+        #expect((unbounded.latencies.max() ?? 0) > 2 * (bounded.latencies.max() ?? .infinity), "\(unbounded.latencies)")
+        #expect((unbounded.latencies.max() ?? 0) > 5000, "\(unbounded.latencies)")
+        for recorded in [bounded.recorded, unbounded.recorded] { #expect(recorded >= 415, "recorded \(recorded) frames") }
+    }
 }

@@ -29,7 +29,8 @@ struct StreamMediaCheck: CustomStringConvertible {
         }
         duration = Double((info["format"] as? [String: Any])?["duration"] as? String ?? "") ?? 0
         let result = try Tools.run("ffprobe", ["-v", "error", "-show_entries", "frame=media_type", "-of", "csv=p=0", path])
-        videoFrames = result.stdoutText.split(separator: "\n").filter { $0 == "video" }.count
+        // A frame with side data prints as "video," (an empty extra column), so match the first column.
+        videoFrames = result.stdoutText.split(separator: "\n").filter { $0.split(separator: ",").first == "video" }.count
         decodeErrors = result.status == 0 ? result.stderr : "exit \(result.status): \(result.stderr)"
     }
 
