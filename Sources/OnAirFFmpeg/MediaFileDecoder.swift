@@ -52,6 +52,8 @@ public final class MediaFileDecoder {
     /// Video packets skipped while waiting for the first keyframe.
     public private(set) var packetsBeforeKeyFrame = 0
     private var sawVideoKeyFrame = false
+    /// Whether the video decoder runs on hardware, and what was tried.
+    public var videoHardware: HardwareDecodingOutcome? { video?.hardware }
     /// The libavcodec decoders in use ("h264", "aac", …), video first.
     public var decoderNames: [String] { [video?.decoderName, audio?.decoderName].compactMap { $0 } }
 
@@ -59,11 +61,12 @@ public final class MediaFileDecoder {
     /// `format` and `options` open a capture device or force a demuxer, `interrupt` lets another
     /// thread end a blocking open or read (see `MediaFileReader`).
     /// `lowDelay` asks the decoders to output each frame as soon as possible (live input), and
-    /// `nonBlocking` is passed on to `MediaFileReader`.
+    /// `nonBlocking` is passed on to `MediaFileReader`; `hardware` picks a hardware video decoder
+    /// (software when none opens, unless one type was demanded).
     public init(path: String, format: String? = nil, options: [String: String] = [:],
                 decodeVideo: Bool = true, decodeAudio: Bool = true,
                 videoOutput requested: VideoOutput? = nil, interrupt: CaptureInterrupt? = nil,
-                nonBlocking: Bool = true, lowDelay: Bool = false) throws {
+                nonBlocking: Bool = true, lowDelay: Bool = false, hardware: HardwareDecoding = .none) throws {
         reader = try MediaFileReader(path: path, format: format, options: options, interrupt: interrupt,
                                      nonBlocking: nonBlocking)
         let videoStream = decodeVideo ? reader.streams.first { $0.mediaType == .video } : nil
@@ -73,7 +76,8 @@ public final class MediaFileDecoder {
         if let videoStream {
             let output = requested ?? VideoOutput(width: videoStream.width, height: videoStream.height)
             videoOutput = output
-            video = try StreamDecoder(reader: reader, stream: videoStream, videoOutput: output, lowDelay: lowDelay)
+            video = try StreamDecoder(reader: reader, stream: videoStream, videoOutput: output, lowDelay: lowDelay,
+                                      hardware: hardware)
         } else {
             videoOutput = nil
         }
@@ -140,9 +144,12 @@ private final class StreamDecoder {
     private(set) var errors = 0
     /// The libavcodec decoder's name.
     let decoderName: String
+    /// Hardware decoding in use and what was tried.
+    private(set) var hardware = HardwareDecodingOutcome()
+    private var downloaded: UnsafeMutablePointer<AVFrame>?
 
     init(reader: MediaFileReader, stream: MediaFileReader.Stream, videoOutput: MediaFileDecoder.VideoOutput?,
-         lowDelay: Bool = false) throws {
+         lowDelay: Bool = false, hardware choice: HardwareDecoding = .none) throws {
         streamIndex = stream.index
         self.videoOutput = videoOutput
         timeBase = AVRational(num: Int32(stream.timeBase.value), den: stream.timeBase.timescale)
@@ -162,6 +169,10 @@ private final class StreamDecoder {
         if lowDelay { ctx.pointee.flags |= AV_CODEC_FLAG_LOW_DELAY }
         // As many threads as cores; with low delay libavcodec keeps to slice threads, which add no delay.
         ctx.pointee.thread_count = 0
+        if videoOutput != nil && choice != .none {
+            hardware = try HardwareDecoderSetup.attach(choice, codec: codec, context: ctx)
+            if hardware.device != nil { downloaded = av_frame_alloc() }
+        }
         try check(avcodec_open2(ctx, codec, nil), "open the \(stream.codecName) decoder")
     }
 
@@ -169,6 +180,7 @@ private final class StreamDecoder {
         avcodec_free_context(&context)
         var framePointer: UnsafeMutablePointer<AVFrame>? = frame
         av_frame_free(&framePointer)
+        av_frame_free(&downloaded)
         var packetPointer: UnsafeMutablePointer<AVPacket>? = packet
         av_packet_free(&packetPointer)
         sws_freeContext(scaler)
@@ -208,7 +220,9 @@ private final class StreamDecoder {
             defer { av_frame_unref(frame) }
             if frame.pointee.decode_error_flags != 0 || (frame.pointee.flags & AV_FRAME_FLAG_CORRUPT) != 0 { errors += 1 }
             if let videoOutput {
-                outputs.append(.video(try convertVideo(videoOutput)))
+                // A hardware surface is copied to system memory first.
+                let source = try downloaded.flatMap { try HardwareDecoderSetup.download(frame, into: $0) ? $0 : nil } ?? frame
+                outputs.append(.video(try convertVideo(videoOutput, from: source)))
             } else {
                 outputs.append(.audio(try convertAudio()))
             }
@@ -221,8 +235,8 @@ private final class StreamDecoder {
         MediaTime(value: av_rescale_q(value, timeBase, onair_time_base_q()), timescale: 1_000_000)
     }
 
-    private func convertVideo(_ requested: MediaFileDecoder.VideoOutput) throws -> VideoFrame {
-        let f = frame.pointee
+    private func convertVideo(_ requested: MediaFileDecoder.VideoOutput, from source: UnsafeMutablePointer<AVFrame>) throws -> VideoFrame {
+        let f = source.pointee
         let source = (f.width, f.height, f.format)
         var output = requested  // the requested size, or the frame's own
         if output.width == 0 || output.height == 0 {

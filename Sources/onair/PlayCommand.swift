@@ -25,6 +25,9 @@ struct PlayCommand: Command {
                             report end-to-end latency (receiver's wall clock at decode minus the sender's
                             at capture; both must run on the same machine or synchronised clocks)
       --timeout S           give up when nothing is decoded within S seconds (default 10)
+      --hwaccel TYPE        hardware video decoding: auto (default: the first device that opens,
+                            else software), none, or one device type (vaapi, cuda, vdpau, qsv,
+                            videotoolbox, …: an error when it cannot be had)
     """
 
     let configuration: Player.Configuration
@@ -42,6 +45,12 @@ struct PlayCommand: Command {
             if configuration.openTimeout <= 0 { throw UsageError("--timeout must be positive") }
         }
         configuration.measureLatency = arguments.flag("--measure-latency")
+        if let hardware = try arguments.option("--hwaccel") {
+            configuration.hardware = HardwareDecoding(hardware)
+            if case .only(let type) = configuration.hardware, !HardwareDecoding.deviceTypes.contains(type) {
+                throw UsageError("--hwaccel \(hardware): use auto, none or one of \(HardwareDecoding.deviceTypes.sorted().joined(separator: ", "))")
+            }
+        }
         let outputs = try arguments.options("-o", "--output")
         guard outputs.count <= 1 else { throw UsageError("play takes at most one -o OUT") }
         configuration.output = outputs.first
@@ -90,6 +99,7 @@ struct PlayCommand: Command {
             print(String(decoding: try encoder.encode(report), as: UTF8.self))
         }
         var summary = "stopped (\(stopReason)): \(report.frames) frames, \(String(format: "%.2f", report.fps)) fps, \(report.decodeErrors) decode errors, \(report.freezes) freezes"
+        if let video = report.video { summary += ", video decoded \(video.hardware.map { "on \($0)" } ?? "in software")" }
         if let latency = report.latencyMs {
             summary += String(format: ", latency p50 %.1f ms p95 %.1f ms max %.1f ms", latency.p50, latency.p95, latency.max)
         } else if configuration.measureLatency {

@@ -156,4 +156,42 @@ final class BackgroundProcess: @unchecked Sendable {
         #expect((report["frames"] as? Int ?? 0) >= 85, "\(report)")
         #expect(report["freezes"] as? Int == 0, "\(report)")
     }
+
+    /// Hardware decoding is tried and falls back to software with each reason; demanded by name,
+    /// its absence is an error; `none` tries nothing.
+    @Test func hardwareDecodingFallsBackCleanlyAndSaysWhy() throws {
+        let dir = try Tools.temporaryDirectory("play-hwaccel")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let clip = dir.appendingPathComponent("clip.mp4").path
+        let recorded = try Tools.run(Tools.onairExecutable, ["record", "--fast", "--duration", "2", "--size", "320x240", "-o", clip])
+        #expect(recorded.status == 0, "\(recorded.stderr)")
+        let renderNode = ((try? FileManager.default.contentsOfDirectory(atPath: "/dev/dri")) ?? []).contains { $0.hasPrefix("renderD") }
+
+        let automatic = try Self.playJSON(try Tools.run(Tools.onairExecutable, ["play", clip, "--json"]))
+        let video = try #require(automatic["video"] as? [String: Any])
+        let reasons = video["hardware_unavailable"] as? [String] ?? []
+        print("hardware decoding: \(video["hardware"] ?? "software"); unavailable: \(reasons)")
+        #expect(automatic["frames"] as? Int == 60 && automatic["decode_errors"] as? Int == 0, "\(automatic)")
+        if let device = video["hardware"] as? String {
+            #expect(!reasons.contains { $0.hasPrefix(device + ":") })
+        } else {
+            // Software, and every device type the h264 decoder supports was tried and explained.
+            #expect(video.keys.contains("hardware"), "the key is there even for software: \(video)")
+            #expect(reasons.contains { $0.hasPrefix("vaapi:") }, "\(reasons)")
+            if !renderNode { #expect(reasons.contains("vaapi: no /dev/dri/renderD* render node"), "\(reasons)") }
+        }
+
+        let none = try Self.playJSON(try Tools.run(Tools.onairExecutable, ["play", clip, "--json", "--hwaccel", "none"]))
+        let noneVideo = none["video"] as? [String: Any] ?? [:]
+        #expect(noneVideo["hardware"] is NSNull && (noneVideo["hardware_unavailable"] as? [String])?.isEmpty == true, "\(noneVideo)")
+        #expect(none["frames"] as? Int == 60)
+
+        if !renderNode {
+            let demanded = try Tools.run(Tools.onairExecutable, ["play", clip, "--hwaccel", "vaapi"])
+            #expect(demanded.status == 1 && demanded.stderr.contains("hardware decoding unavailable: vaapi: no /dev/dri/renderD* render node"),
+                    "\(demanded.stderr)")
+        }
+        let unknown = try Tools.run(Tools.onairExecutable, ["play", clip, "--hwaccel", "bogus"])
+        #expect(unknown.status == 2 && unknown.stderr.contains("--hwaccel bogus"), "\(unknown.stderr)")
+    }
 }

@@ -8,6 +8,26 @@ public struct PlaybackReport: Sendable, Codable, Equatable {
         public var width: Int, height: Int
         /// The libavcodec decoder used.
         public var decoder: String
+        /// The hardware device type decoding it ("vaapi"), or nil for software.
+        public var hardware: String?
+        /// Each hardware device type tried and why it did not open.
+        public var hardwareUnavailable: [String] = []
+
+        enum CodingKeys: String, CodingKey {
+            case codec, width, height, decoder, hardware
+            case hardwareUnavailable = "hardware_unavailable"
+        }
+
+        /// Encodes `hardware` as null when decoding is in software, so the key is always there.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(codec, forKey: .codec)
+            try container.encode(width, forKey: .width)
+            try container.encode(height, forKey: .height)
+            try container.encode(decoder, forKey: .decoder)
+            try container.encode(hardware, forKey: .hardware)
+            try container.encode(hardwareUnavailable, forKey: .hardwareUnavailable)
+        }
     }
 
     /// A received audio stream.

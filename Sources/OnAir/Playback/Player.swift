@@ -21,6 +21,8 @@ public final class Player: @unchecked Sendable {
         /// Write decoded video (`.y4m`), decoded audio (`.wav`) or a copy of the packets
         /// (`.mp4`, `.mov`, `.ts`, `.mkv`).
         public var output: String?
+        /// Hardware video decoding: any that opens (default), none, or one device type.
+        public var hardware: HardwareDecoding = .automatic
         /// Fail when nothing is decoded within this many seconds of starting.
         public var openTimeout: Double = 10
         /// Creates a configuration for `url`.
@@ -197,7 +199,7 @@ public final class Player: @unchecked Sendable {
         let decoder = try MediaFileDecoder(
             path: url, options: PlaybackInput.options(for: url),
             videoOutput: MediaFileDecoder.VideoOutput(width: 0, height: 0),
-            interrupt: interrupt, nonBlocking: false, lowDelay: live)
+            interrupt: interrupt, nonBlocking: false, lowDelay: live, hardware: configuration.hardware)
         guard decoder.videoStream != nil || decoder.audioStream != nil else { throw PlaybackError.nothingToDecode(url) }
         decoder.waitsForVideoKeyFrame = live
         lock.lock()
@@ -237,7 +239,9 @@ public final class Player: @unchecked Sendable {
                 if firstFrameWall == nil { firstFrameWall = wall }
                 if videoInfo == nil, let stream = decoder.videoStream {
                     videoInfo = .init(codec: stream.codecName, width: frame.width, height: frame.height,
-                                      decoder: decoder.decoderNames.first ?? stream.codecName)
+                                      decoder: decoder.decoderNames.first ?? stream.codecName,
+                                      hardware: decoder.videoHardware?.device,
+                                      hardwareUnavailable: decoder.videoHardware?.unavailable ?? [])
                 }
                 let pts = frame.pts.seconds
                 freeze.frame(pts: pts, wall: wall)
