@@ -98,4 +98,41 @@ import Testing
         #expect((sync["dropped_frames"] as? Int ?? 99) <= lateFrames, "\(sync)")
         #expect(sync["flashes"] as? Int == 20, "\(sync)")
     }
+
+    /// One encode, several destinations: RTMP to nginx, MPEG-TS over UDP to ffmpeg and a local
+    /// MP4, all from the same packets.
+    @Test(.enabled(if: StreamTestNginx.available, "nginx with libnginx-mod-rtmp not installed (scripts/setup.sh)"))
+    func oneEncodeGoesToRTMPAndUDPWhileRecording() throws {
+        let nginx = try StreamTestNginx()
+        let dir = try Tools.temporaryDirectory("stream-multi")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let port = try StreamTestPorts.free(udp: true)
+        let pulled = dir.appendingPathComponent("udp.ts").path, recording = dir.appendingPathComponent("local.mp4").path
+        // The datagrams as they arrive, byte for byte (ffmpeg as a UDP receiver misses the first
+        // half second of a stream it is probing); ffprobe judges the bytes.
+        let capture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Tools/udp_capture.py").path
+        let udpReceiver = try StreamTestProcess("python3", [capture, "--port", "\(port)", "--out", pulled],
+                                                stderrPath: dir.appendingPathComponent("udp.log").path)
+        defer { udpReceiver.kill() }
+        #expect(waitUntil(timeout: 5) { udpReceiver.stderr.contains("listening") })
+        let result = try Tools.run(Self.onair, ["stream", "--duration", "6", "--size", "320x240", "--fps", "30", "--preset", "ultrafast",
+                                                "--stats-json", dir.appendingPathComponent("stats.jsonl").path,
+                                                nginx.url(), "udp://127.0.0.1:\(port)", "-o", recording])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(udpReceiver.wait(timeout: 10), "udp capture: \(udpReceiver.stderr)")
+        let rtmp = try StreamMediaCheck(nginx.recording()), udp = try StreamMediaCheck(pulled), local = try StreamMediaCheck(recording)
+        print("multi: rtmp \(rtmp)\nmulti: udp \(udp)\nmulti: local \(local)")
+        for (name, media) in [("rtmp", rtmp), ("udp", udp), ("local", local)] {
+            #expect(media.isH264AndAAC(width: 320, height: 240, rate: 30), "\(name): \(media)")
+            #expect(media.decodeErrors.isEmpty, "\(name): \(media.decodeErrors)")
+        }
+        // Everything from the first frame on, on every destination: the first connection of a
+        // caller URL is sent what was encoded while it was being made.
+        #expect(local.videoFrames == 180 && udp.videoFrames == 180, "local \(local.videoFrames), udp \(udp.videoFrames) frames")
+        #expect(rtmp.videoFrames >= 175, "nginx recorded \(rtmp.videoFrames) frames")
+        let last = try String(contentsOfFile: dir.appendingPathComponent("stats.jsonl").path, encoding: .utf8).split(separator: "\n").last
+            .flatMap { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        #expect(last?["frames_out"] as? Int == 180, "one encode: \(last?["frames_out"] ?? "-") frames encoded")
+    }
 }

@@ -50,6 +50,11 @@ public final class NetworkSink: ReconnectingSink, @unchecked Sendable {
     private var current: NetworkConnection?
     private var awaitingKeyFrame = true
     private var skipUntil: MediaTime?
+    /// Until the first connection of a caller URL is made: the packets since the latest keyframe,
+    /// sent first when it comes quickly, so the stream starts with the session's first frame
+    /// rather than after the connect time.
+    private var held: [EncodedPacket] = []
+    private var holding: Bool
     private var startTime: MediaTime?
     private var described: Set<MediaType> = []
 
@@ -63,6 +68,7 @@ public final class NetworkSink: ReconnectingSink, @unchecked Sendable {
         self.streams = streams
         self.policy = policy
         self.events = events
+        holding = !target.isListener
         let thread = Thread { [self] in
             runConnector()
             connectorDone.signal()
@@ -112,7 +118,42 @@ public final class NetworkSink: ReconnectingSink, @unchecked Sendable {
         let known = descriptions
         condition.unlock()
 
-        guard let connection, streams.contains(packet.mediaType) else { return countDropped() }
+        guard streams.contains(packet.mediaType) else { return countDropped() }
+        guard let connection else { return holding ? hold(packet) : countDropped() }
+        if holding {
+            holding = false
+            let backlog = held
+            held = []
+            // Only a connection made within a second replays what came before it: older packets
+            // would put the receiver behind for good.
+            if let first = backlog.first, packet.dts.seconds - first.dts.seconds <= Self.replayLimit {
+                for earlier in backlog { send(earlier, on: connection, known: known) }
+            } else {
+                for _ in backlog { countDropped() }
+            }
+            guard current != nil else { return countDropped() }  // the replay lost the connection
+        }
+        send(packet, on: connection, known: known)
+    }
+
+    /// Seconds of packets from before the first connection that are sent once it is made.
+    static let replayLimit = 1.0
+
+    /// Keeps `packet` for the first connection: the latest keyframe and what followed it (for a
+    /// stream without video, the last `replayLimit` seconds).
+    private func hold(_ packet: EncodedPacket) {
+        let startsOver = streams.contains(.video) ? packet.mediaType == .video && packet.isKeyframe
+            : held.first.map { packet.dts.seconds - $0.dts.seconds > Self.replayLimit } ?? false
+        if startsOver {
+            for _ in held { countDropped() }
+            held = []
+        }
+        held.append(packet)
+    }
+
+    /// Sends one packet on the current connection; a connection that fails is dropped and the connector told.
+    private func send(_ packet: EncodedPacket, on connection: NetworkConnection, known: [MediaType: FormatDescription]) {
+        guard current === connection else { return countDropped() }
         if awaitingKeyFrame {
             let startsHere = streams.contains(.video) ? packet.mediaType == .video && packet.isKeyframe : true
             guard startsHere else { return countDropped() }
