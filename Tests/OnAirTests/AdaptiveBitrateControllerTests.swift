@@ -137,4 +137,32 @@ import Testing
         #expect((down?.linkThroughput ?? 0) < 700_000, "\(String(describing: down))")
         #expect(down?.summary.hasPrefix("abr: 1500 → ") == true, "\(down?.summary ?? "")")
     }
+
+    /// A link that slows behind a socket buffer: the buffer takes the first bytes at full speed, so
+    /// the one-second throughput still shows the past when the queue starts to grow. The first
+    /// step down must already fit the new rate.
+    @Test func theFirstStepDownFitsALinkThatSlowedBehindASocketBuffer() {
+        var controller = AdaptiveBitrateController(settings: Self.settings)
+        let capacity = 500_000.0, bufferBits = 800_000.0  // 100 kB: 1.6 s at the slow rate
+        var time = 0.0, sent = 0.0, queued = 0.0, inBuffer = 0.0
+        var first: BitrateDecision?
+        // Fast for 3 s (the buffer stays empty), then 500 kb/s.
+        for tick in 0..<120 where first == nil {
+            let rate = Double(controller.bitRate + controller.settings.audioBitRate)
+            time += 0.25
+            let linkRate = tick < 12 ? 10_000_000.0 : capacity
+            inBuffer = max(0, inBuffer - linkRate * 0.25)  // the link drains the socket buffer
+            queued += rate * 0.25
+            let moved = min(queued, bufferBits - inBuffer)  // then the buffer takes what fits
+            queued -= moved
+            inBuffer += moved
+            sent += moved
+            let decision = controller.update(LinkMeasurement(time: time, bytesSent: Int(sent / 8), queuedSeconds: queued / rate,
+                                                             queuedBytes: Int(queued / 8), isConnected: true))
+            if let decision, decision.direction == .down { first = decision }
+        }
+        let down = first
+        print("first step down: \(down?.summary ?? "none")")
+        #expect((down?.to ?? .max) <= Int(capacity) - 128_000, "\(down?.summary ?? "none")")
+    }
 }

@@ -43,6 +43,15 @@ public struct AdaptiveBitrateController: Sendable {
             return Int(Double(last.bytesSent - first.bytesSent) * 8 / (last.time - first.time))
         }
 
+        /// Bits per second sent over about the last `span` seconds (nil until two readings span
+        /// at least half of it). Right after a link slows down, the full window still holds the
+        /// faster past (and the burst that filled the socket buffer); this sees the new rate.
+        func recentThroughput(span: Double) -> Int? {
+            guard let last = samples.last,
+                  let first = samples.last(where: { last.time - $0.time >= span - 1e-9 }) ?? samples.first,
+                  last.time - first.time >= span / 2 else { return nil }
+            return Int(Double(last.bytesSent - first.bytesSent) * 8 / (last.time - first.time))
+        }
         /// How long the queue takes to send: its bytes at `throughput`, or (throughput unknown)
         /// the seconds of media in it.
         func delay(_ sample: LinkMeasurement, throughput: Int?) -> Double {
@@ -82,7 +91,11 @@ public struct AdaptiveBitrateController: Sendable {
             var window = links[link] ?? LinkWindow()
             window.add(measurement, keeping: settings.throughputWindow)
             links[link] = window
-            let throughput = window.throughput(window: settings.throughputWindow)
+            var throughput = window.throughput(window: settings.throughputWindow)
+            if let all = throughput, let recent = window.recentThroughput(span: settings.throughputWindow / 2) {
+                // A link that just slowed shows it first in the recent half.
+                throughput = min(all, recent)
+            }
             let delay = window.delay(measurement, throughput: throughput)
             let trend = window.delayTrend(throughput: throughput)
             let streamRate = Double(bitRate + settings.audioBitRate)
