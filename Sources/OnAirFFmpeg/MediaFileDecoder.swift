@@ -52,6 +52,9 @@ public final class MediaFileDecoder {
     /// Video packets skipped while waiting for the first keyframe.
     public private(set) var packetsBeforeKeyFrame = 0
     private var sawVideoKeyFrame = false
+    /// Whether the video packet decoded last was read while the input was probed (see
+    /// `MediaFileReader.Packet.readWhileProbing`).
+    public private(set) var lastVideoPacketReadWhileProbing: Bool?
     /// Whether the video decoder runs on hardware, and what was tried.
     public var videoHardware: HardwareDecodingOutcome? { video?.hardware }
     /// The libavcodec decoders in use ("h264", "aac", …), video first.
@@ -119,6 +122,7 @@ public final class MediaFileDecoder {
                     }
                     sawVideoKeyFrame = true
                 }
+                lastVideoPacketReadWhileProbing = packet.readWhileProbing
                 ready += try video.decode(packet)
             } else if let audio, packet.streamIndex == audio.streamIndex {
                 ready += try audio.decode(packet)

@@ -42,6 +42,10 @@ public final class MediaFileReader {
         public var isKeyframe: Bool
         /// The demuxer marks the packet as damaged (e.g. MPEG-TS continuity errors, lost datagrams).
         public var isCorrupt: Bool = false
+        /// The packet was read while the input was being probed at open (its bytes came before
+        /// `probedBytes`): for a live input, it has waited in the demuxer's buffer. Nil when the
+        /// demuxer gives no byte position.
+        public var readWhileProbing: Bool? = nil
     }
 
     private var context: UnsafeMutablePointer<AVFormatContext>?
@@ -49,6 +53,9 @@ public final class MediaFileReader {
     private let interrupt: CaptureInterrupt?
     /// The file's streams.
     public let streams: [Stream]
+    /// Bytes of input consumed by the time the streams were known (nil without a byte stream,
+    /// e.g. a capture device).
+    public let probedBytes: Int64?
     /// The name of the container format libavformat detected ("mov,mp4,m4a,3gp,3g2,mj2", "mpegts", …).
     public let formatName: String
 
@@ -100,6 +107,12 @@ public final class MediaFileReader {
         }
         context = ctx
         packet = pkt
+        if let pb = ctx.pointee.pb {
+            let position = avio_seek(pb, 0, SEEK_CUR)  // avio_tell: where the demuxer has read to
+            probedBytes = position >= 0 ? position : nil
+        } else {
+            probedBytes = nil
+        }
         formatName = String(cString: ctx.pointee.iformat.pointee.name)
         var described: [Stream] = []
         for i in 0..<Int(ctx.pointee.nb_streams) {
@@ -153,7 +166,8 @@ public final class MediaFileReader {
             dts: p.dts == noPTS ? nil : Double(p.dts) * scale,
             duration: Double(p.duration) * scale,
             isKeyframe: (p.flags & onair_pkt_flag_key()) != 0,
-            isCorrupt: (p.flags & AV_PKT_FLAG_CORRUPT) != 0
+            isCorrupt: (p.flags & AV_PKT_FLAG_CORRUPT) != 0,
+            readWhileProbing: p.pos >= 0 ? probedBytes.map { p.pos < $0 } : nil
         )
     }
 

@@ -20,28 +20,57 @@ import Testing
         var skips: Int
     }
 
-    @Test func adaptiveStepsDownOnAThrottledLinkAndBackUpWhenItRecovers() throws {
-        let dir = try Tools.temporaryDirectory("stream-abr")
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let relayPort = try StreamTestPorts.free(), receiverPort = try StreamTestPorts.free()
-        let receiverStats = dir.appendingPathComponent("play.jsonl").path
-        let receiverLaunched = Date().timeIntervalSince1970
-        let receiver = try StreamTestProcess(Tools.onairExecutable,
-                                             ["play", "--measure-latency", "--json", "--timeout", "30", "--stats-json", receiverStats,
+    /// `onair play --measure-latency` listening on TCP behind the throttling relay; stream to `url`.
+    struct ThrottledReceiver {
+        let receiver: StreamTestProcess
+        let relay: StreamTestProcess
+        let statsPath: String
+        let launched: Double
+        var url: String
+
+        init(dir: URL, free: Double, throttle: Double) throws {
+            let relayPort = try StreamTestPorts.free(), receiverPort = try StreamTestPorts.free()
+            statsPath = dir.appendingPathComponent("play.jsonl").path
+            launched = Date().timeIntervalSince1970
+            receiver = try StreamTestProcess(Tools.onairExecutable,
+                                             ["play", "--measure-latency", "--json", "--timeout", "30", "--stats-json", statsPath,
                                               "tcp://127.0.0.1:\(receiverPort)?listen=1"],
                                              stderrPath: dir.appendingPathComponent("play.log").path,
                                              stdoutPath: dir.appendingPathComponent("play.json").path)
-        defer { receiver.kill() }
-        let relay = try StreamTestProcess("python3", [Self.relayScript, "--listen", "\(relayPort)", "--to", "\(receiverPort)",
-                                                      "--rate", "\(Self.bitRate / 3)", "--free", "\(Self.free)", "--throttle", "\(Self.throttle)"],
+            relay = try StreamTestProcess("python3", [StreamAdaptiveBitrateTests.relayScript, "--listen", "\(relayPort)", "--to", "\(receiverPort)",
+                                                      "--rate", "\(StreamAdaptiveBitrateTests.bitRate / 3)", "--free", "\(free)", "--throttle", "\(throttle)"],
                                           stderrPath: dir.appendingPathComponent("relay.log").path)
-        defer { relay.kill() }
-        #expect(waitUntil(timeout: 10) { relay.stderr.contains("listening") }, "relay: \(relay.stderr)")
+            url = "tcp://127.0.0.1:\(relayPort)"
+            let relay = relay
+            #expect(waitUntil(timeout: 10) { relay.stderr.contains("listening") }, "relay: \(relay.stderr)")
+        }
+
+        /// The receiver's once-a-second latency (the latest frame's), on the wall clock.
+        var latencies: [(time: Double, latency: Double)] {
+            ((try? String(contentsOfFile: statsPath, encoding: .utf8)) ?? "").split(separator: "\n").compactMap { line in
+                guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                      let elapsed = object["elapsed"] as? Double, let latency = object["latency_ms"] as? Double else { return nil }
+                return (launched + elapsed, latency)
+            }
+        }
+
+        func kill() {
+            receiver.kill()
+            relay.kill()
+        }
+    }
+
+    @Test func adaptiveStepsDownOnAThrottledLinkAndBackUpWhenItRecovers() throws {
+        let dir = try Tools.temporaryDirectory("stream-abr")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let link = try ThrottledReceiver(dir: dir, free: Self.free, throttle: Self.throttle)
+        defer { link.kill() }
+        let receiver = link.receiver, relay = link.relay
         let stats = dir.appendingPathComponent("stats.jsonl").path
         let launched = Date().timeIntervalSince1970
         let result = try Tools.run(Tools.onairExecutable, ["stream", "--duration", "\(Int(Self.duration))", "--size", "320x240", "--fps", "30",
                                                            "--preset", "ultrafast", "--bitrate", "\(Self.bitRate)", "--min-bitrate", "150k",
-                                                           "--stats-json", stats, "tcp://127.0.0.1:\(relayPort)"])
+                                                           "--stats-json", stats, link.url])
         #expect(result.status == 0, "\(result.stderr)")
         _ = relay.wait(timeout: 5)
         _ = receiver.wait(timeout: 15)
@@ -59,12 +88,7 @@ import Testing
                           queue: object["network_queue_seconds"] as? Double ?? 0, changes: object["bitrate_changes"] as? Int ?? 0,
                           skips: object["backlog_skips"] as? Int ?? 0)
         }
-        // The receiver's once-a-second latency (the latest frame's), on the wall clock.
-        let received = ((try? String(contentsOfFile: receiverStats, encoding: .utf8)) ?? "").split(separator: "\n").compactMap { line -> (time: Double, latency: Double)? in
-            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
-                  let elapsed = object["elapsed"] as? Double, let latency = object["latency_ms"] as? Double else { return nil }
-            return (receiverLaunched + elapsed, latency)
-        }
+        let received = link.latencies
         let before = samples.filter { $0.time < throttled }
         #expect(before.allSatisfy { $0.target == Self.bitRate }, "stepped before throttling: \(before.map(\.target))")
         let firstDown = samples.first { $0.time >= throttled && $0.target < Self.bitRate }
@@ -107,30 +131,17 @@ import Testing
         func run(maximumBacklog: String) throws -> (latencies: [Double], skips: Int, recorded: Int) {
             let dir = try Tools.temporaryDirectory("stream-backlog")
             defer { try? FileManager.default.removeItem(at: dir) }
-            let relayPort = try StreamTestPorts.free(), receiverPort = try StreamTestPorts.free()
-            let receiverStats = dir.appendingPathComponent("play.jsonl").path
-            let receiver = try StreamTestProcess(Tools.onairExecutable,
-                                                 ["play", "--measure-latency", "--json", "--timeout", "30", "--stats-json", receiverStats,
-                                                  "tcp://127.0.0.1:\(receiverPort)?listen=1"],
-                                                 stderrPath: dir.appendingPathComponent("play.log").path,
-                                                 stdoutPath: dir.appendingPathComponent("play.json").path)
-            defer { receiver.kill() }
             // Throttled from 2 s to 12 s; the stream ends at 14 s.
-            let relay = try StreamTestProcess("python3", [Self.relayScript, "--listen", "\(relayPort)", "--to", "\(receiverPort)",
-                                                          "--rate", "\(Self.bitRate / 3)", "--free", "2", "--throttle", "10"],
-                                              stderrPath: dir.appendingPathComponent("relay.log").path)
-            defer { relay.kill() }
-            #expect(waitUntil(timeout: 10) { relay.stderr.contains("listening") }, "relay: \(relay.stderr)")
+            let link = try ThrottledReceiver(dir: dir, free: 2, throttle: 10)
+            defer { link.kill() }
             let stats = dir.appendingPathComponent("stats.jsonl").path, recording = dir.appendingPathComponent("rec.ts").path
             let result = try Tools.run(Tools.onairExecutable, ["stream", "--duration", "14", "--size", "320x240", "--fps", "30",
                                                                "--preset", "ultrafast", "--bitrate", "\(Self.bitRate)", "--no-adaptive",
                                                                "--max-backlog", maximumBacklog, "--send-timeout", "30",
-                                                               "--stats-json", stats, "tcp://127.0.0.1:\(relayPort)", "-o", recording])
+                                                               "--stats-json", stats, link.url, "-o", recording])
             #expect(result.status == 0, "\(result.stderr)")
-            receiver.kill()
-            let latencies = ((try? String(contentsOfFile: receiverStats, encoding: .utf8)) ?? "").split(separator: "\n").compactMap { line in
-                (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["latency_ms"] as? Double
-            }
+            link.receiver.kill()
+            let latencies = link.latencies.map(\.latency)
             let last = try String(contentsOfFile: stats, encoding: .utf8).split(separator: "\n").last
                 .flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
             let recorded = try StreamMediaCheck(recording).videoFrames

@@ -80,4 +80,15 @@ import Testing
         }
         #expect(firstLive.map { abs($0 - detector.giveUpSeconds) < 0.02 } == true, "\(String(describing: firstLive))")
     }
+
+    @Test func whereThePacketLayDecidesWhenItIsKnown() {
+        var detector = BacklogDetector(frameDuration: 1.0 / 30)
+        // Probed frames decoded slowly (a big keyframe) are still backlog; the first frame read
+        // after the probe is live, whatever its timing.
+        let live = [detector.frame(wall: 0, readWhileProbing: true), detector.frame(wall: 0.05, readWhileProbing: true),
+                    detector.frame(wall: 0.052, readWhileProbing: true), detector.frame(wall: 0.053, readWhileProbing: false),
+                    detector.frame(wall: 0.054, readWhileProbing: true)]  // drained stays drained
+        #expect(live == [false, false, false, true, true])
+        #expect(detector.backlogFrames == 3)
+    }
 }

@@ -248,7 +248,8 @@ public final class Player: @unchecked Sendable {
                 stats.frames += 1
                 if firstVideoPTS == nil { firstVideoPTS = pts }
                 lastVideoPTS = max(lastVideoPTS ?? pts, pts)
-                if backlog.frame(wall: wall), let latencySeconds {
+                if backlog.frame(wall: wall, readWhileProbing: live ? decoder.lastVideoPacketReadWhileProbing : false),
+                   let latencySeconds {
                     latency.add(latencySeconds)
                     stats.latencyMs = latencySeconds * 1000
                 }
