@@ -106,21 +106,25 @@ public final class MediaFileDecoder {
     public func next() throws -> Output? {
         while ready.isEmpty {
             if drained { return nil }
-            guard let packet = try reader.nextPacket() else {
+            guard var packet = try reader.nextPacket() else {
                 drained = true
                 if let video { ready += try video.decode(nil) }
                 if let audio { ready += try audio.decode(nil) }
                 continue
             }
             if packet.isCorrupt { damagedPackets += 1 }
+            if let video, packet.streamIndex == video.streamIndex, waitsForVideoKeyFrame, !sawVideoKeyFrame {
+                if packet.isKeyframe || Self.startsDecoding(packet.data) {
+                    sawVideoKeyFrame = true
+                } else {
+                    packet.isBeforeFirstKeyFrame = true
+                }
+            }
             try packetHandler?(packet)
             if let video, packet.streamIndex == video.streamIndex {
-                if waitsForVideoKeyFrame && !sawVideoKeyFrame {
-                    guard packet.isKeyframe || Self.startsDecoding(packet.data) else {
-                        packetsBeforeKeyFrame += 1
-                        continue
-                    }
-                    sawVideoKeyFrame = true
+                if packet.isBeforeFirstKeyFrame {
+                    packetsBeforeKeyFrame += 1
+                    continue
                 }
                 lastVideoPacketReadWhileProbing = packet.readWhileProbing
                 ready += try video.decode(packet)

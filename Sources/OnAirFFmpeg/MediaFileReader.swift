@@ -46,6 +46,9 @@ public final class MediaFileReader {
         /// `probedBytes`): for a live input, it has waited in the demuxer's buffer. Nil when the
         /// demuxer gives no byte position.
         public var readWhileProbing: Bool? = nil
+        /// Set by `MediaFileDecoder` on a video packet it does not decode because it came before
+        /// the first keyframe (see `waitsForVideoKeyFrame`); a copy should leave it out too.
+        public var isBeforeFirstKeyFrame = false
     }
 
     private var context: UnsafeMutablePointer<AVFormatContext>?
@@ -96,7 +99,12 @@ public final class MediaFileReader {
                               operation: "open \(path): option '\(String(cString: unused.pointee.key))' not recognised")
         }
         do {
-            try check(avformat_find_stream_info(ctx, nil), "read stream info of \(path)")
+            // Probing a live stream joined between keyframes makes the decoders complain about
+            // every packet before the first one; that is expected, so it is kept off stderr and
+            // only quoted should the probe fail.
+            let (status, lines) = FFmpegLogCapture.capturing(maximumLevel: AV_LOG_ERROR) { avformat_find_stream_info(ctx, nil) }
+            let detail = status < 0 && !lines.isEmpty ? " (\(lines.suffix(3).joined(separator: "; ")))" : ""
+            try check(status, "read stream info of \(path)\(detail)")
         } catch {
             avformat_close_input(&ctx)
             throw error

@@ -1,4 +1,5 @@
 import CFFmpeg
+import OnAirBitstream
 import OnAirCore
 
 /// Copies the compressed video and audio packets a `MediaFileDecoder` reads into a new container
@@ -6,7 +7,9 @@ import OnAirCore
 ///
 /// The output's streams take the input streams' codec parameters; libavformat inserts the
 /// bitstream filters a container needs (ADTS to raw AAC for MP4). Video starts at its first
-/// keyframe. Use it from the thread that reads the packets.
+/// keyframe; the header is written then, so a live input joined before its first keyframe (its
+/// probe saw no picture size) takes size and parameter sets from that keyframe's SPS and PPS.
+/// Use it from the thread that reads the packets.
 public final class PlayerRemuxer {
     /// Where the copy goes.
     public let destination: String
@@ -16,10 +19,11 @@ public final class PlayerRemuxer {
     private var mapping: [Int: (index: Int32, timeBase: AVRational)] = [:]
     private let videoInput: Int?
     private var videoStarted = false
+    private var headerWritten = false
     private var finished = false
 
     /// Creates `destination` with the muxer `format` and one stream for each of the decoder's
-    /// video and audio streams, and writes the header.
+    /// video and audio streams; the header follows with the first packet written.
     public init(destination: String, format: String, decoder: MediaFileDecoder) throws {
         self.destination = destination
         var ctx: UnsafeMutablePointer<AVFormatContext>?
@@ -45,17 +49,42 @@ public final class PlayerRemuxer {
             if (ctx.pointee.oformat.pointee.flags & onair_fmt_nofile()) == 0 {
                 try check(avio_open2(&ctx.pointee.pb, destination, AVIO_FLAG_WRITE, nil, nil), "open \(destination) for writing")
             }
-            try check(avformat_write_header(ctx, nil), "write the header of \(destination)")
-            for (input, entry) in mapping {
-                mapping[input] = (entry.index, ctx.pointee.streams[Int(entry.index)]!.pointee.time_base)
-            }
         } catch {
+            // `deinit` still runs and frees the packet.
             if (ctx.pointee.oformat.pointee.flags & onair_fmt_nofile()) == 0 { avio_closep(&ctx.pointee.pb) }
             avformat_free_context(ctx)
             context = nil
-            var packetPointer: UnsafeMutablePointer<AVPacket>? = pkt
-            av_packet_free(&packetPointer)
             throw error
+        }
+    }
+
+    /// Writes the header once the video's first keyframe is at hand: a picture size and parameter
+    /// sets the input's probe did not find are taken from it.
+    private func writeHeader(keyframe: [UInt8]?) throws {
+        guard let context else { return }
+        if let keyframe, let videoInput, let output = mapping[videoInput],
+           let parameters = context.pointee.streams[Int(output.index)]?.pointee.codecpar {
+            let units = AnnexB.split(keyframe)
+            if parameters.pointee.width == 0 || parameters.pointee.height == 0,
+               let sps = units.first(where: { $0.type == .sps }).flatMap({ try? H264SPS($0) }) {
+                parameters.pointee.width = Int32(sps.width)
+                parameters.pointee.height = Int32(sps.height)
+            }
+            let parameterSets = units.filter { $0.type == .sps || $0.type == .pps }
+            if parameters.pointee.extradata_size == 0, !parameterSets.isEmpty {
+                let bytes = AnnexB.join(parameterSets)
+                guard let extradata = av_mallocz(bytes.count + Int(AV_INPUT_BUFFER_PADDING_SIZE))?.assumingMemoryBound(to: UInt8.self) else {
+                    throw FFmpegError(code: onair_averror(12), operation: "allocate the parameter sets of \(destination)")
+                }
+                extradata.update(from: bytes, count: bytes.count)
+                parameters.pointee.extradata = extradata
+                parameters.pointee.extradata_size = Int32(bytes.count)
+            }
+        }
+        try check(avformat_write_header(context, nil), "write the header of \(destination)")
+        headerWritten = true
+        for (input, entry) in mapping {
+            mapping[input] = (entry.index, context.pointee.streams[Int(entry.index)]!.pointee.time_base)
         }
     }
 
@@ -68,13 +97,17 @@ public final class PlayerRemuxer {
     /// Writes one packet read from the input; packets of other streams, and video before the
     /// first keyframe, are skipped.
     public func write(_ input: MediaFileReader.Packet) throws {
-        guard let context, !finished, let target = mapping[input.streamIndex] else { return }
+        guard let context, !finished, mapping[input.streamIndex] != nil else { return }
+        // Live MPEG-TS read without a parser carries no keyframe flags: the packet itself tells.
+        let isKeyframe = input.isKeyframe || (input.streamIndex == videoInput && MediaFileDecoder.startsDecoding(input.data))
         if input.streamIndex == videoInput {
-            if !videoStarted && !input.isKeyframe { return }
+            if !videoStarted && !isKeyframe { return }
             videoStarted = true
         } else if videoInput != nil && !videoStarted {
             return  // audio waits for the picture so the copy starts in sync
         }
+        if !headerWritten { try writeHeader(keyframe: input.streamIndex == videoInput ? input.data : nil) }
+        guard let target = mapping[input.streamIndex] else { return }
         try check(av_new_packet(packet, Int32(input.data.count)), "allocate a packet")
         defer { av_packet_unref(packet) }
         input.data.withUnsafeBufferPointer { source in
@@ -88,7 +121,7 @@ public final class PlayerRemuxer {
         packet.pointee.pts = ticks(input.pts)
         packet.pointee.dts = ticks(input.dts)
         packet.pointee.duration = ticks(input.duration)
-        packet.pointee.flags = input.isKeyframe ? onair_pkt_flag_key() : 0
+        packet.pointee.flags = isKeyframe ? onair_pkt_flag_key() : 0
         try check(av_interleaved_write_frame(context, packet), "write a packet to \(destination)")
     }
 
@@ -96,6 +129,15 @@ public final class PlayerRemuxer {
     public func finish() throws {
         guard !finished, let context else { return }
         finished = true
+        if !headerWritten {
+            // Nothing arrived: an empty but well-formed file, when the muxer can make one.
+            do { try writeHeader(keyframe: nil) } catch {
+                if (context.pointee.oformat.pointee.flags & onair_fmt_nofile()) == 0 { avio_closep(&context.pointee.pb) }
+                avformat_free_context(context)
+                self.context = nil
+                throw error
+            }
+        }
         let status = av_write_trailer(context)
         if (context.pointee.oformat.pointee.flags & onair_fmt_nofile()) == 0 { avio_closep(&context.pointee.pb) }
         avformat_free_context(context)

@@ -141,12 +141,16 @@ final class BackgroundProcess: @unchecked Sendable {
     /// A receiver joining a live stream between keyframes waits for the next one: the packets
     /// before it are counted, not decoded and not reported as errors.
     @Test func joiningAUDPStreamMidGOPStartsCleanlyAtTheNextKeyframe() throws {
+        let dir = try Tools.temporaryDirectory("play-midgop")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let copy = dir.appendingPathComponent("copy.mp4").path  // MP4 needs the size and parameter sets the probe missed
         let port = Self.port()
         let sender = BackgroundProcess(Tools.onairExecutable, ["stream", "--duration", "7", "--size", "640x360", "--fps", "30",
                                                                "--preset", "ultrafast", "--keyint-duration", "2", "--no-adaptive",
                                                                "udp://127.0.0.1:\(port)"])
         Thread.sleep(forTimeInterval: 1.3)  // well inside the first 2 s GOP
-        let played = try Tools.run(Tools.onairExecutable, ["play", "udp://127.0.0.1:\(port)", "--duration", "3", "--json", "--timeout", "15"])
+        let played = try Tools.run(Tools.onairExecutable, ["play", "udp://127.0.0.1:\(port)", "--duration", "3", "--json", "--timeout", "15",
+                                                           "-o", copy])
         let sent = try sender.result()
         #expect(sent.status == 0, "\(sent.stderr)")
         let report = try Self.playJSON(played)
@@ -155,6 +159,12 @@ final class BackgroundProcess: @unchecked Sendable {
         #expect(report["decode_errors"] as? Int == 0, "\(report) \(played.stderr)")
         #expect((report["frames"] as? Int ?? 0) >= 85, "\(report)")
         #expect(report["freezes"] as? Int == 0, "\(report)")
+        // The packet copy starts on that keyframe too, so it decodes cleanly from its first byte.
+        let first = try Tools.run("ffprobe", ["-v", "error", "-select_streams", "v", "-read_intervals", "%+#1",
+                                              "-show_entries", "packet=flags", "-of", "csv=p=0", copy])
+        #expect(first.stdoutText.hasPrefix("K"), "first video packet flags: \(first.stdoutText)")
+        let decoded = try Tools.run("ffmpeg", ["-v", "error", "-i", copy, "-f", "null", "-"])
+        #expect(decoded.status == 0 && decoded.stderr.isEmpty, "\(decoded.stderr)")
     }
 
     /// Hardware decoding is tried and falls back to software with each reason; demanded by name,

@@ -225,7 +225,8 @@ public final class Player: @unchecked Sendable {
             lock.lock()
             stats.bytes += packet.data.count
             lock.unlock()
-            try copy?.write(packet)
+            // A copy starts where decoding does: on the first keyframe.
+            if !packet.isBeforeFirstKeyFrame { try copy?.write(packet) }
         }
         let duration = configuration.duration
         while !interrupt.isRaised, let output = try decoder.next() {
