@@ -6,12 +6,12 @@ import Foundation
 /// Handed to `MediaFileReader`, it becomes the format context's `AVIOInterruptCB`, and the
 /// context reads in non-blocking mode, so raising it makes a pending open or read fail promptly
 /// with `CaptureInterrupt.exitCode` instead of waiting for the device.
-public final class CaptureInterrupt: @unchecked Sendable {
+public final class CaptureInterrupt: InterruptCondition, @unchecked Sendable {
     private let lock = NSLock()
     private var raised = false
 
     /// Creates a lowered flag.
-    public init() {}
+    public override init() {}
 
     /// Asks every open or read using this flag to give up as soon as it can.
     public func raise() {
@@ -41,11 +41,6 @@ public final class CaptureInterrupt: @unchecked Sendable {
         return !isRaised
     }
 
-    /// The libavformat callback structure pointing at this flag; valid while the flag lives.
-    var callback: AVIOInterruptCB {
-        AVIOInterruptCB(callback: { opaque in
-            guard let opaque else { return 0 }
-            return Unmanaged<CaptureInterrupt>.fromOpaque(opaque).takeUnretainedValue().isRaised ? 1 : 0
-        }, opaque: Unmanaged.passUnretained(self).toOpaque())
-    }
+    /// Raised: the pending libavformat call gives up.
+    override var shouldInterrupt: Bool { isRaised }
 }

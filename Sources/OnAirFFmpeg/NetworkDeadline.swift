@@ -6,13 +6,13 @@ import Foundation
 /// It becomes the output's `AVIOInterruptCB`: libavformat polls it while it waits on a socket,
 /// and a call fails with `AVERROR_EXIT` once the deadline set for it has passed or `cancel()`
 /// was called. Set a deadline before each call; thread-safe.
-public final class NetworkDeadline: @unchecked Sendable {
+public final class NetworkDeadline: InterruptCondition, @unchecked Sendable {
     private let lock = NSLock()
     private var deadline = Double.infinity
     private var cancelled = false
 
     /// Creates a deadline that never expires until `arm(seconds:)` or `cancel()`.
-    public init() {}
+    public override init() {}
 
     /// Lets the next calls run for at most `seconds` from now (`.infinity`: until cancelled).
     public func arm(seconds: Double) {
@@ -42,11 +42,6 @@ public final class NetworkDeadline: @unchecked Sendable {
         return cancelled || ProcessInfo.processInfo.systemUptime > deadline
     }
 
-    /// The libavformat callback pointing at this deadline; valid while the deadline lives.
-    var callback: AVIOInterruptCB {
-        AVIOInterruptCB(callback: { opaque in
-            guard let opaque else { return 0 }
-            return Unmanaged<NetworkDeadline>.fromOpaque(opaque).takeUnretainedValue().hasExpired ? 1 : 0
-        }, opaque: Unmanaged.passUnretained(self).toOpaque())
-    }
+    /// Expired or cancelled: the pending libavformat call gives up.
+    override var shouldInterrupt: Bool { hasExpired }
 }
