@@ -2,11 +2,6 @@ import CFFmpeg
 import Foundation
 import OnAirCore
 
-/// Hardware decoding that was asked for by name and cannot be had.
-public struct HardwareDecodingError: Error, CustomStringConvertible, Equatable {
-    public let description: String
-}
-
 /// Attaches a hardware device to a decoder context before it opens, and brings decoded surfaces
 /// back to system memory.
 enum HardwareDecoderSetup {
