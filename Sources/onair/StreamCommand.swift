@@ -51,6 +51,8 @@ struct StreamCommand: Command {
     15 %, then every 2 s by 30 %, 45 %, up to 50 % (15 % again near the rate the link last could
     not carry), up to --max-bitrate. Each change is shown as an "abr:" line and in the statistics.
     Whatever the bitrate, --max-backlog keeps the delay bounded: the stream skips ahead.
+    Both act on links that push back when slow (RTMP, RTMPS, TCP); SRT and UDP send at the
+    stream's rate whatever the link carries, and show no backlog to act on.
 
     """ + EncodingOptions.help
 
