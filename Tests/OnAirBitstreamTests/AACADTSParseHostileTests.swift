@@ -1,4 +1,5 @@
 import OnAirBitstream
+import OnAirTestSupport
 import Testing
 
 /// ADTS.parse on damaged and hostile input: it must never trap or loop.
@@ -9,18 +10,6 @@ struct AACADTSParseHostileTests {
         let config = try AudioSpecificConfig(sampleRate: 44100, channels: 1)
         return try [20, 35, 50].map { size throws(BitstreamError) in
             try ADTS.wrap((0..<size).map { UInt8(truncatingIfNeeded: $0 * 7 + size) }, config: config)
-        }
-    }
-
-    /// A small deterministic generator, so failures reproduce.
-    struct SplitMix: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
         }
     }
 
@@ -47,7 +36,7 @@ struct AACADTSParseHostileTests {
 
     @Test func resyncsAfterGarbageBetweenFrames() throws {
         let frames = try Self.frames()
-        var generator = SplitMix(state: 42)
+        var generator = TestRandom(seed: 42)
         for trial in 0..<200 {
             let garbage = (0..<(1 + trial % 37)).map { _ in UInt8.random(in: 0...255, using: &generator) }
             let bytes = frames[0] + garbage + frames[1] + frames[2]
@@ -64,7 +53,7 @@ struct AACADTSParseHostileTests {
     }
 
     @Test func randomGarbageNeverTraps() {
-        var generator = SplitMix(state: 7)
+        var generator = TestRandom(seed: 7)
         for length in stride(from: 0, to: 3000, by: 13) {
             var bytes = (0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) }
             // Sprinkle sync words to give the scanner work.

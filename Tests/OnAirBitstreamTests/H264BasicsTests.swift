@@ -1,4 +1,5 @@
 import OnAirBitstream
+import OnAirTestSupport
 import Testing
 
 /// NAL unit headers, emulation prevention, Annex-B scanning and AVCC framing on hand-made bytes.
@@ -24,7 +25,7 @@ struct H264BasicsTests {
         #expect(EmulationPrevention.insert([0, 0, 1, 0, 0, 4]) == [0, 0, 3, 1, 0, 0, 4])
         #expect(EmulationPrevention.insert([5, 0, 0]) == [5, 0, 0, 3])
         #expect(EmulationPrevention.insert([0, 0, 0, 0]) == [0, 0, 3, 0, 0, 3])
-        var random = H264TestRandom(seed: 7)
+        var random = TestRandom(seed: 7)
         for _ in 0..<500 {
             let rbsp = (0..<random.next(upTo: 64)).map { _ in UInt8(random.next(upTo: 4)) }
             let escaped = EmulationPrevention.insert(rbsp)
@@ -131,26 +132,5 @@ struct H264BasicsTests {
         AnnexB.nalUnitRanges(in: data).map { range in
             range.lowerBound >= 4 && data[range.lowerBound - 4] == 0 ? 4 : 3
         }
-    }
-}
-
-/// A small deterministic pseudo-random generator (SplitMix64) for repeatable test inputs.
-struct H264TestRandom {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    /// The next 64 random bits.
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    /// A number in `0..<bound` (bound > 0).
-    mutating func next(upTo bound: Int) -> Int {
-        Int(next() % UInt64(max(bound, 1)))
     }
 }

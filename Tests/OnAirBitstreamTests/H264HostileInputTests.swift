@@ -1,5 +1,6 @@
 import Foundation
 import OnAirBitstream
+import OnAirTestSupport
 import Testing
 
 /// Truncated, corrupted and nonsense input: every parser must throw or report damage, never trap
@@ -141,7 +142,7 @@ struct H264HostileInputTests {
     }
 
     @Test func randomBuffersNeverTrap() {
-        var random = H264TestRandom(seed: 264)
+        var random = TestRandom(seed: 264)
         let headers: [UInt8] = [0x67, 0x68, 0x65, 0x41, 0x01, 0x06, 0x09, 0x0A, 0x21, 0x42, 0x43, 0x44]
         for _ in 0..<1500 {
             var data: [UInt8] = []

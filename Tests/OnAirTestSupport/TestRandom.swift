@@ -1,0 +1,22 @@
+/// A small deterministic pseudo-random generator (SplitMix64) for repeatable test inputs: a
+/// failure reproduces with the same seed.
+public struct TestRandom: RandomNumberGenerator {
+    private var state: UInt64
+
+    /// Creates a generator from `seed`.
+    public init(seed: UInt64) { state = seed }
+
+    /// The next 64 pseudo-random bits.
+    public mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    /// A number in `0..<bound` (bound > 0).
+    public mutating func next(upTo bound: Int) -> Int {
+        Int(next() % UInt64(max(bound, 1)))
+    }
+}
