@@ -128,8 +128,8 @@ struct StreamCommand: Command {
     /// a slow link backs up in the queue adaptive bitrate measures instead of in the kernel, which
     /// it cannot see into. (Linux doubles the size given; the buffer still carries the highest
     /// rate over round trips up to about 250 ms.)
-    private static func sendBufferBytes(for settings: AdaptiveBitrateSettings) -> Int {
-        max(16_384, (settings.maximumBitRate + settings.audioBitRate) / 8 / 8)
+    private static func sendBufferBytes(streamBitRate: Int) -> Int {
+        max(16_384, streamBitRate / 8 / 8)
     }
 
     private static func seconds(_ text: String, _ flag: String) throws -> Double {
@@ -159,10 +159,9 @@ struct StreamCommand: Command {
         }
         // Bounded whether or not the bitrate adapts: a backlog hidden in the kernel's buffer would
         // escape both adaptive bitrate and --max-backlog.
-        let sendBuffer = (configuration.adaptiveBitRate ?? plan.video.map {
-            AdaptiveBitrateSettings(minimumBitRate: $0.averageBitRate, maximumBitRate: $0.averageBitRate,
-                                    initialBitRate: $0.averageBitRate, audioBitRate: plan.audio?.bitRate ?? 0)
-        }).map { Self.sendBufferBytes(for: $0) }
+        let sendBuffer = configuration.video.map {
+            Self.sendBufferBytes(streamBitRate: $0.averageBitRate + (plan.audio?.bitRate ?? 0))
+        }
         var streams = Set<MediaType>()
         if plan.video != nil { streams.insert(.video) }
         if plan.audio != nil { streams.insert(.audio) }

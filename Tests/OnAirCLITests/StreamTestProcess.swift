@@ -6,7 +6,7 @@ import OnAirTestSupport
 /// `stop()` asks ffmpeg to finish ('q' on stdin), then kills; `deinit` always kills, so no child
 /// outlives a failed test.
 final class StreamTestProcess {
-    let process = Process()
+    let process: Process
     let stderrPath: String
     private let input = Pipe()
 
@@ -14,13 +14,7 @@ final class StreamTestProcess {
     /// and stdout to `stdoutPath` (or nowhere).
     init(_ executable: String, _ arguments: [String], stderrPath: String, stdoutPath: String? = nil) throws {
         self.stderrPath = stderrPath
-        if executable.contains("/") {
-            process.executableURL = URL(fileURLWithPath: executable)
-            process.arguments = arguments
-        } else {
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = [executable] + arguments
-        }
+        process = Tools.process(executable, arguments)
         _ = FileManager.default.createFile(atPath: stderrPath, contents: nil)
         process.standardError = FileHandle(forWritingAtPath: stderrPath)
         if let stdoutPath {

@@ -10,9 +10,8 @@ public struct ProcessResult: Sendable {
 
 /// Runs command-line tools (ffmpeg, ffprobe, the built `onair`) for tests and makes test media.
 public enum Tools {
-    /// Runs `executable` (a path, or a name looked up on PATH) with `arguments` and waits for it.
-    @discardableResult
-    public static func run(_ executable: String, _ arguments: [String], stdin: Data? = nil) throws -> ProcessResult {
+    /// A process (not started) for `executable` — a path, or a name looked up on PATH — and `arguments`.
+    public static func process(_ executable: String, _ arguments: [String]) -> Process {
         let process = Process()
         if executable.contains("/") {
             process.executableURL = URL(fileURLWithPath: executable)
@@ -21,6 +20,13 @@ public enum Tools {
             process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
             process.arguments = [executable] + arguments
         }
+        return process
+    }
+
+    /// Runs `executable` (a path, or a name looked up on PATH) with `arguments` and waits for it.
+    @discardableResult
+    public static func run(_ executable: String, _ arguments: [String], stdin: Data? = nil) throws -> ProcessResult {
+        let process = process(executable, arguments)
         let outPipe = Pipe(), errPipe = Pipe()
         process.standardOutput = outPipe
         process.standardError = errPipe
