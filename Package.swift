@@ -16,6 +16,10 @@ var targets: [Target] = [
                           "libswresample-dev", "libavdevice-dev", "libavfilter-dev"])]
     ),
     .target(name: "OnAirFFmpeg", dependencies: ["OnAirCore", "OnAirBitstream", "CFFmpeg"]),
+    // One system library per C library the viewing half uses; each is wrapped by one backend target.
+    .systemLibrary(name: "CSDL2", pkgConfig: "sdl2", providers: [.apt(["libsdl2-dev"])]),
+    .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
+    .systemLibrary(name: "CSRT", pkgConfig: "srt", providers: [.apt(["libsrt-gnutls-dev"])]),
     .target(name: "OnAirApple", dependencies: ["OnAirCore", "OnAirBitstream"]),
     .target(
         name: "OnAir",

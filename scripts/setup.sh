@@ -10,6 +10,8 @@ packages=(
     xvfb x11-xserver-utils pulseaudio pulseaudio-utils
     nginx-light libnginx-mod-rtmp
     python3 openssl
+    libsdl2-dev libmicrohttpd-dev libsrt-gnutls-dev libpulse-dev
+    chromium chromium-driver python3-selenium iproute2
 )
 missing=()
 for p in "${packages[@]}"; do
@@ -22,6 +24,9 @@ if [ ${#missing[@]} -gt 0 ]; then
     $sudo apt-get update -q >&2
     # nginx-light + libnginx-mod-rtmp: the streaming tests run their own nginx on a free loopback port.
     # python3: the adaptive bitrate test's throttling relay and bench/stream_latency.sh.
+    # libsdl2/libmicrohttpd/libsrt: the player's window and sound, serve's HTTP and SRT.
+    # chromium + chromium-driver + python3-selenium: the browser preview tests.
+    # iproute2: network namespaces with tc shaping for the adaptive bitrate tests.
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends "${missing[@]}" >&2
 fi
 command -v swift >/dev/null || { echo "setup: Swift 6 toolchain not found on PATH (https://swift.org/install)" >&2; exit 1; }
