@@ -1,0 +1,178 @@
+extension PreviewPage {
+    /// Script module `OnAirMP4`: splits a byte stream into whole top-level MP4 boxes and reads the
+    /// RFC 6381 codec strings (and picture size) from an init segment's avcC and esds. Every read is
+    /// bounds-checked; malformed input throws an Error with a message, never reads past the data.
+    static let mp4Script = ##"""
+const OnAirMP4 = (() => {
+  const maximumBoxSize = 64 * 1024 * 1024;
+
+  function u16(b, o) { return (b[o] << 8) | b[o + 1]; }
+  function u32(b, o) { return b[o] * 0x1000000 + ((b[o + 1] << 16) | (b[o + 2] << 8) | b[o + 3]); }
+  function fourcc(b, o) { return String.fromCharCode(b[o], b[o + 1], b[o + 2], b[o + 3]); }
+
+  // The box header at o, inside [o, end): {type, start, body, end}; null when the header is not
+  // all there yet. Throws on sizes no box can have.
+  function header(b, o, end) {
+    if (end - o < 8) return null;
+    let size = u32(b, o), headerSize = 8;
+    const type = fourcc(b, o + 4);
+    if (size === 1) {
+      if (end - o < 16) return null;
+      const high = u32(b, o + 8);
+      if (high !== 0) throw new Error('MP4 box "' + type + '" is larger than 4 GB');
+      size = u32(b, o + 12);
+      headerSize = 16;
+    } else if (size === 0) {
+      throw new Error('MP4 box "' + type + '" has no size, which a live stream cannot have');
+    }
+    if (size < headerSize) throw new Error('MP4 box "' + type + '" has an impossible size ' + size);
+    if (size > maximumBoxSize) throw new Error('MP4 box "' + type + '" is too large (' + size + ' bytes)');
+    return { type, start: o, body: o + headerSize, end: o + size };
+  }
+
+  // The child boxes of [start, end), all of which must fit.
+  function children(b, start, end) {
+    const boxes = [];
+    let o = start;
+    while (o < end) {
+      const h = header(b, o, end);
+      if (h === null || h.end > end) throw new Error('truncated MP4 box inside the init segment');
+      boxes.push(h);
+      o = h.end;
+    }
+    return boxes;
+  }
+
+  function child(b, box, type) {
+    return children(b, box.body, box.end).find((c) => c.type === type) || null;
+  }
+
+  function hex2(n) { return (n < 16 ? '0' : '') + n.toString(16); }
+
+  // Splits pushed chunks into whole top-level boxes.
+  class BoxSplitter {
+    constructor() { this.buffer = new Uint8Array(256 * 1024); this.start = 0; this.end = 0; }
+
+    // Appends a chunk; returns the boxes it completed, each {type, bytes} (bytes is a copy).
+    push(chunk) {
+      this.reserve(chunk.length);
+      this.buffer.set(chunk, this.end);
+      this.end += chunk.length;
+      const boxes = [];
+      for (;;) {
+        const h = header(this.buffer, this.start, this.end);
+        if (h === null || h.end > this.end) break;
+        boxes.push({ type: h.type, bytes: this.buffer.slice(h.start, h.end) });
+        this.start = h.end;
+      }
+      if (this.start === this.end) { this.start = 0; this.end = 0; }
+      return boxes;
+    }
+
+    // Bytes held that do not yet form a whole box.
+    get pending() { return this.end - this.start; }
+
+    reserve(count) {
+      if (this.end + count <= this.buffer.length) return;
+      const held = this.end - this.start;
+      let size = this.buffer.length;
+      while (size < held + count) size *= 2;
+      if (size > 2 * maximumBoxSize) throw new Error('MP4 stream buffer overflow');
+      const next = size === this.buffer.length ? this.buffer : new Uint8Array(size);
+      if (next === this.buffer) this.buffer.copyWithin(0, this.start, this.end);
+      else next.set(this.buffer.subarray(this.start, this.end), 0);
+      this.buffer = next;
+      this.start = 0;
+      this.end = held;
+    }
+  }
+
+  // The codec string of an avc1/avc3 sample entry (from its avcC) and the picture size.
+  function videoEntry(b, entry) {
+    if (entry.end - entry.body < 78) throw new Error('truncated video sample entry');
+    const width = u16(b, entry.body + 24), height = u16(b, entry.body + 26);
+    const avcC = children(b, entry.body + 78, entry.end).find((c) => c.type === 'avcC');
+    if (!avcC || avcC.end - avcC.body < 4) throw new Error('H.264 sample entry without an avcC box');
+    const o = avcC.body;
+    return { kind: 'video', codec: entry.type + '.' + hex2(b[o + 1]) + hex2(b[o + 2]) + hex2(b[o + 3]), width, height };
+  }
+
+  // A descriptor's tag, body start and end inside esds, or null when it does not fit.
+  function descriptor(b, o, end) {
+    if (o + 2 > end) return null;
+    const tag = b[o];
+    let length = 0, p = o + 1;
+    for (let i = 0; i < 4; i++) {
+      if (p >= end) return null;
+      const byte = b[p++];
+      length = length * 128 + (byte & 0x7f);
+      if ((byte & 0x80) === 0) break;
+    }
+    if (p + length > end) return null;
+    return { tag, body: p, end: p + length };
+  }
+
+  // The codec string of an mp4a sample entry, from the esds's DecoderConfigDescriptor.
+  function audioEntry(b, entry) {
+    if (entry.end - entry.body < 28) throw new Error('truncated audio sample entry');
+    const version = u16(b, entry.body + 8);
+    const skip = version === 1 ? 16 : version === 2 ? 36 : 0;
+    if (entry.end - entry.body < 28 + skip) throw new Error('truncated audio sample entry');
+    const channels = u16(b, entry.body + 16), sampleRate = u16(b, entry.body + 24);
+    const esds = children(b, entry.body + 28 + skip, entry.end).find((c) => c.type === 'esds');
+    if (!esds) throw new Error('AAC sample entry without an esds box');
+    const es = descriptor(b, esds.body + 4, esds.end);
+    if (!es || es.tag !== 3 || es.end - es.body < 3) throw new Error('esds without an ES descriptor');
+    const flags = b[es.body + 2];
+    let o = es.body + 3;
+    if (flags & 0x80) o += 2;
+    if (flags & 0x40) { if (o >= es.end) throw new Error('truncated ES descriptor'); o += 1 + b[o]; }
+    if (flags & 0x20) o += 2;
+    const config = descriptor(b, o, es.end);
+    if (!config || config.tag !== 4 || config.end - config.body < 13) throw new Error('esds without a decoder configuration');
+    const objectType = b[config.body];
+    let codec = 'mp4a.' + objectType.toString(16);
+    const specific = descriptor(b, config.body + 13, config.end);
+    if (specific && specific.tag === 5 && specific.end > specific.body) {
+      let audioObjectType = b[specific.body] >> 3;
+      if (audioObjectType === 31) {
+        if (specific.end - specific.body < 2) throw new Error('truncated AudioSpecificConfig');
+        audioObjectType = 32 + (((b[specific.body] & 7) << 3) | (b[specific.body + 1] >> 5));
+      }
+      codec += '.' + audioObjectType;
+    }
+    return { kind: 'audio', codec, channels, sampleRate };
+  }
+
+  // Reads an init segment (the bytes of its moov box): {codecs: [...], mimeType, video, audio}.
+  function describeInit(moovBytes) {
+    const b = moovBytes;
+    const moov = header(b, 0, b.length);
+    if (!moov || moov.type !== 'moov' || moov.end > b.length) throw new Error('the init segment has no moov box');
+    const tracks = [];
+    for (const trak of children(b, moov.body, moov.end).filter((c) => c.type === 'trak')) {
+      const mdia = child(b, trak, 'mdia'), minf = mdia && child(b, mdia, 'minf');
+      const stbl = minf && child(b, minf, 'stbl'), stsd = stbl && child(b, stbl, 'stsd');
+      if (!stsd || stsd.end - stsd.body < 8) continue;
+      const entries = children(b, stsd.body + 8, stsd.end);
+      if (entries.length === 0) continue;
+      const entry = entries[0];
+      if (entry.type === 'avc1' || entry.type === 'avc3') tracks.push(videoEntry(b, entry));
+      else if (entry.type === 'mp4a') tracks.push(audioEntry(b, entry));
+      else tracks.push({ kind: 'other', codec: entry.type });
+    }
+    if (tracks.length === 0) throw new Error('the init segment describes no track');
+    const codecs = tracks.map((t) => t.codec);
+    return {
+      codecs,
+      mimeType: 'video/mp4; codecs="' + codecs.join(',') + '"',
+      video: tracks.find((t) => t.kind === 'video') || null,
+      audio: tracks.find((t) => t.kind === 'audio') || null,
+    };
+  }
+
+  return { BoxSplitter, describeInit };
+})();
+
+"""##
+}

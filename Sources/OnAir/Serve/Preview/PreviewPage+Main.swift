@@ -1,0 +1,184 @@
+extension PreviewPage {
+    /// Script module that wires the page together: token-carrying URLs, the player, the per-frame
+    /// code reader (glass-to-glass latency), `/stats.json` polling into the plots, the status line,
+    /// and `window.onair.snapshot()` for tests and benchmarks.
+    static let mainScript = ##"""
+(() => {
+  const token = new URLSearchParams(location.search).get('token');
+  const withToken = (path) => token === null ? path : path + (path.includes('?') ? '&' : '?') + 'token=' + encodeURIComponent(token);
+  for (const link of document.querySelectorAll('a[data-path]')) link.href = withToken(link.dataset.path);
+
+  const $ = (id) => document.getElementById(id);
+  const video = $('video'), statusLine = $('status'), overlay = $('overlay');
+  let statusText = '', statusLevel = 'info';
+  function setStatus(level, text) {
+    statusText = text;
+    statusLevel = level;
+    statusLine.textContent = text;
+    statusLine.dataset.level = level;
+    overlay.hidden = level === 'ok';
+    overlay.textContent = text;
+  }
+
+  const player = new OnAirPlayer(video, withToken('/live.mp4'), setStatus);
+
+  // Glass-to-glass latency from the frame code of every presented frame.
+  const codeReader = new OnAirFrameCode.Reader();
+  const latencyLog = [];          // every measured latency in ms, for tests and benchmarks
+  let recentLatencies = [];       // since the last plot point
+  let lastLatency = null, firstFrameMs = null, presentedFrames = 0, lastIndex = null;
+  function onFrame(now, metadata) {
+    presentedFrames += 1;
+    if (firstFrameMs === null) firstFrameMs = metadata && metadata.presentationTime ? metadata.presentationTime : now;
+    const payload = codeReader.read(video);
+    if (payload && payload.index !== lastIndex) {
+      lastIndex = payload.index;
+      const displayAt = metadata && metadata.expectedDisplayTime ? metadata.expectedDisplayTime : now;
+      const wall = Date.now() + (displayAt - performance.now());
+      lastLatency = OnAirFrameCode.Reader.latencyMs(payload, wall);
+      recentLatencies.push(lastLatency);
+      latencyLog.push(lastLatency);
+      if (latencyLog.length > 100000) latencyLog.splice(0, 50000);
+    }
+    watchFrames();
+  }
+  function watchFrames() {
+    if ('requestVideoFrameCallback' in HTMLVideoElement.prototype) video.requestVideoFrameCallback(onFrame);
+    else requestAnimationFrame((now) => onFrame(now, null));
+  }
+  watchFrames();
+
+  // Plots and the facts line.
+  const windowSeconds = 180;
+  const kbps = (v) => v >= 1000 ? (v / 1000).toFixed(v >= 10000 ? 0 : 1) + ' Mb/s' : v.toFixed(0) + ' kb/s';
+  const plots = {
+    bitrate: new OnAirPlot($('plot-bitrate'), '#4c9aff', kbps, windowSeconds),
+    fps: new OnAirPlot($('plot-fps'), '#4cc38a', (v) => v.toFixed(0) + ' fps', windowSeconds),
+    encode: new OnAirPlot($('plot-encode'), '#f2b84b', (v) => v.toFixed(v < 10 ? 1 : 0) + ' ms', windowSeconds),
+    viewers: new OnAirPlot($('plot-viewers'), '#c38af2', (v) => v.toFixed(0), windowSeconds),
+    latency: new OnAirPlot($('plot-latency'), '#ff7b72', (v) => v.toFixed(0) + ' ms', windowSeconds),
+  };
+
+  // The first number found under one of `names`, searching nested objects (not arrays) breadth-first.
+  function find(object, names) {
+    let level = [object];
+    for (let depth = 0; depth < 4 && level.length > 0; depth++) {
+      const next = [];
+      for (const item of level) {
+        for (const name of names) if (typeof item[name] === 'number' && Number.isFinite(item[name])) return item[name];
+        for (const value of Object.values(item)) if (value && typeof value === 'object' && !Array.isArray(value)) next.push(value);
+      }
+      level = next;
+    }
+    return null;
+  }
+  function viewerCount(stats) {
+    const list = stats.viewers || (stats.server && stats.server.viewers);
+    if (Array.isArray(list)) return list.length;
+    return find(stats, ['viewer_count', 'viewers', 'viewerCount']);
+  }
+
+  let stats = null, statsProblem = null, statsAt = 0;
+  async function pollStats() {
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), 2500);
+    try {
+      const response = await fetch(withToken('/stats.json'), { cache: 'no-store', signal: controller.signal });
+      if (!response.ok) throw new Error('HTTP ' + response.status);
+      stats = await response.json();
+      statsProblem = null;
+      statsAt = Date.now();
+      const bitrate = find(stats, ['video_bitrate', 'videoBitRate', 'bitrate']);
+      const fps = find(stats, ['fps_out', 'fps', 'fpsOut']);
+      const encode = find(stats, ['encode_latency_ms', 'encode_ms', 'encodeLatencyMs']);
+      const viewers = viewerCount(stats);
+      if (bitrate !== null) { plots.bitrate.add(statsAt, bitrate / 1000); $('value-bitrate').textContent = kbps(bitrate / 1000); }
+      if (fps !== null) { plots.fps.add(statsAt, fps); $('value-fps').textContent = fps.toFixed(1) + ' fps'; }
+      if (encode !== null) { plots.encode.add(statsAt, encode); $('value-encode').textContent = encode.toFixed(1) + ' ms'; }
+      if (viewers !== null) { plots.viewers.add(statsAt, viewers); $('value-viewers').textContent = String(viewers); }
+    } catch (error) {
+      statsProblem = error.name === 'AbortError' ? 'no answer' : error.message;
+    } finally {
+      clearTimeout(timer);
+      setTimeout(pollStats, 1000);
+    }
+  }
+  pollStats();
+
+  function median(values) {
+    const sorted = values.slice().sort((a, b) => a - b);
+    return sorted.length === 0 ? null : sorted[Math.floor(sorted.length / 2)];
+  }
+
+  let lastQuality = null;
+  setInterval(() => {
+    const now = Date.now();
+    const glass = median(recentLatencies);
+    recentLatencies = [];
+    if (glass !== null) {
+      $('caption-latency').firstChild.textContent = 'Glass-to-glass latency ';
+      plots.latency.add(now, glass);
+      $('value-latency').textContent = glass.toFixed(0) + ' ms';
+    } else if (player.session) {
+      $('caption-latency').firstChild.textContent = 'Buffered ahead in this page ';
+      plots.latency.add(now, player.ahead * 1000);
+      $('value-latency').textContent = (player.ahead * 1000).toFixed(0) + ' ms';
+    }
+    const quality = video.getVideoPlaybackQuality ? video.getVideoPlaybackQuality() : null;
+    const facts = [];
+    if (player.description) {
+      const v = player.description.video;
+      if (v) facts.push(v.width + '×' + v.height);
+      facts.push(player.description.codecs.join(' + '));
+    }
+    if (quality) {
+      if (lastQuality) facts.push(((quality.totalVideoFrames - lastQuality.totalVideoFrames)).toFixed(0) + ' fps shown');
+      facts.push(quality.droppedVideoFrames + ' dropped');
+      lastQuality = { totalVideoFrames: quality.totalVideoFrames };
+    }
+    if (player.session) facts.push('buffer ' + (player.ahead * 1000).toFixed(0) + ' ms');
+    if (lastLatency !== null && glass !== null) facts.push('glass-to-glass ' + lastLatency.toFixed(0) + ' ms');
+    if (statsProblem) facts.push('stats: ' + statsProblem);
+    $('facts').textContent = facts.join(' · ');
+    if (statsProblem && !player.playing && player.failures > 0) setStatus('error', 'Server gone: neither the stream nor /stats.json answers. Reconnecting…');
+  }, 1000);
+
+  function drawPlots() {
+    const now = Date.now();
+    for (const plot of Object.values(plots)) plot.draw(now);
+  }
+  setInterval(drawPlots, 500);
+  window.addEventListener('resize', drawPlots);
+
+  $('sound').addEventListener('click', () => {
+    video.muted = !video.muted;
+    $('sound').textContent = video.muted ? 'Sound on' : 'Sound off';
+    video.play().catch(() => {});
+  });
+  video.addEventListener('click', () => video.play().catch(() => {}));
+
+  // What tests and benchmarks read.
+  window.onair = {
+    player,
+    latencyLog,
+    snapshot() {
+      const quality = video.getVideoPlaybackQuality ? video.getVideoPlaybackQuality() : { totalVideoFrames: 0, droppedVideoFrames: 0 };
+      return {
+        status: statusText, level: statusLevel, playing: player.playing,
+        connections: player.connections, liveSkips: player.liveSkips, trims: player.trims, bytes: player.bytes,
+        codecs: player.description ? player.description.codecs : null,
+        mimeType: player.description ? player.description.mimeType : null,
+        videoWidth: video.videoWidth, videoHeight: video.videoHeight,
+        currentTime: video.currentTime, ahead: player.ahead, playbackRate: video.playbackRate,
+        totalVideoFrames: quality.totalVideoFrames, droppedVideoFrames: quality.droppedVideoFrames,
+        presentedFrames, firstFrameMs, codeReads: codeReader.reads, codeMisses: codeReader.misses,
+        latencyCount: latencyLog.length, lastLatencyMs: lastLatency,
+        stats: stats !== null, statsProblem,
+      };
+    },
+  };
+  player.start();
+})();
+
+"""##
+}

@@ -1,0 +1,263 @@
+extension PreviewPage {
+    /// Script module `OnAirPlayer`: streams `/live.mp4` with fetch, appends whole boxes to a
+    /// SourceBuffer, keeps playback near the live edge (seek forward when far behind, play a little
+    /// faster when slightly behind), trims old buffer, and on any failure says what went wrong and
+    /// connects again by itself.
+    static let playerScript = ##"""
+class PreviewProblem extends Error {
+  constructor(level, text, retryMs) { super(text); this.level = level; this.retryMs = retryMs; }
+}
+
+class OnAirPlayer {
+  constructor(video, url, onStatus) {
+    this.video = video;
+    this.url = url;
+    this.onStatus = onStatus;
+    this.targetAhead = 0.1;        // seconds of media to keep buffered ahead of playback
+    this.skipAhead = 1.0;          // further behind than this, seek instead of speeding up
+    this.stallMs = 4000;           // no bytes for this long: the stream is lost
+    this.maximumQueueBytes = 16 * 1024 * 1024;
+    this.connections = 0;
+    this.liveSkips = 0;
+    this.trims = 0;
+    this.bytes = 0;
+    this.failures = 0;
+    this.description = null;
+    this.session = null;
+    this.failure = null;
+    this.ahead = 0;
+    this.playing = false;
+    video.addEventListener('error', () => {
+      const error = video.error;
+      if (!this.session || !error) return;
+      const names = { 1: 'aborted', 2: 'network error', 3: 'decode error', 4: 'format not supported' };
+      this.fail(new PreviewProblem('error', 'The browser could not play the stream (' + (names[error.code] || 'error ' + error.code)
+        + (error.message ? ': ' + error.message : '') + ').', 1000));
+    });
+    video.addEventListener('playing', () => {
+      if (!this.session) return;
+      this.playing = true;
+      this.failures = 0;
+      this.onStatus('ok', 'Live');
+    });
+    video.addEventListener('waiting', () => { if (this.session && this.playing) this.onStatus('info', 'Live — waiting for data…'); });
+    setInterval(() => this.chaseLiveEdge(), 200);
+  }
+
+  start() { this.run(); }
+
+  async run() {
+    for (;;) {
+      const controller = new AbortController();
+      this.controller = controller;
+      this.failure = null;
+      this.received = 0;
+      let problem;
+      try {
+        await this.connect(controller.signal);
+        problem = new PreviewProblem('warn', 'The server ended the stream.', 500);
+      } catch (error) {
+        problem = this.failure || this.explain(error);
+      }
+      controller.abort();
+      this.teardown();
+      this.failures += 1;
+      const delay = Math.min(problem.retryMs * Math.pow(1.6, Math.min(this.failures - 1, 6)), Math.max(problem.retryMs, 5000));
+      this.onStatus(problem.level, problem.message + ' Trying again in ' + (delay / 1000).toFixed(1) + ' s…');
+      await new Promise((resolve) => setTimeout(resolve, delay));
+    }
+  }
+
+  // Words for an error that is not already a PreviewProblem.
+  explain(error) {
+    if (error instanceof PreviewProblem) return error;
+    if (error && error.name === 'TypeError') {
+      return this.received > 0
+        ? new PreviewProblem('warn', 'Stream lost: the connection to the server broke.', 500)
+        : new PreviewProblem('error', 'Server gone: cannot reach ' + location.host + '.', 1000);
+    }
+    return new PreviewProblem('error', 'Playback failed: ' + (error && error.message ? error.message : String(error)) + '.', 1000);
+  }
+
+  // Ends the current connection with `problem` as the reason.
+  fail(problem) {
+    if (!this.failure) this.failure = problem;
+    if (this.controller) this.controller.abort();
+  }
+
+  async connect(signal) {
+    this.connections += 1;
+    this.onStatus('info', this.connections === 1 ? 'Connecting…' : 'Reconnecting…');
+    const response = await fetch(this.url, { signal, cache: 'no-store' });
+    if (response.status === 401 || response.status === 403) {
+      throw new PreviewProblem('error', 'Access refused (HTTP ' + response.status + '): open this page with the server\'s ?token=….', 5000);
+    }
+    if (response.status === 503) throw new PreviewProblem('warn', 'The server has no room for another viewer (HTTP 503).', 3000);
+    if (!response.ok) throw new PreviewProblem('error', 'The server answered HTTP ' + response.status + ' for the stream.', 3000);
+    if (!response.body) throw new PreviewProblem('error', 'This browser cannot read a streamed response.', 30000);
+    const reader = response.body.getReader();
+    signal.addEventListener('abort', () => { reader.cancel().catch(() => {}); });
+    const splitter = new OnAirMP4.BoxSplitter();
+    let init = [];
+    let session = null;
+    for (;;) {
+      const { done, value } = await this.read(reader);
+      if (done) return;
+      this.received += value.length;
+      this.bytes += value.length;
+      for (const box of splitter.push(value)) {
+        if (!session) {
+          if (box.type === 'ftyp') init = [box];
+          else if (box.type === 'moov') {
+            init.push(box);
+            session = await this.open(init);
+          }
+          continue;
+        }
+        if (box.type !== 'moof' && box.type !== 'mdat' && box.type !== 'ftyp' && box.type !== 'moov') continue;
+        session.queue.push(box.bytes);
+        session.queuedBytes += box.bytes.length;
+        if (session.queuedBytes > this.maximumQueueBytes) {
+          throw new PreviewProblem('warn', 'This page could not keep up with the stream.', 500);
+        }
+      }
+      if (session) this.pump(session);
+    }
+  }
+
+  // The next chunk, or a PreviewProblem when none comes within stallMs.
+  read(reader) {
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        reject(new PreviewProblem('warn', 'Stream lost: no data for ' + (this.stallMs / 1000) + ' s.', 500));
+      }, this.stallMs);
+      reader.read().then((result) => { clearTimeout(timer); resolve(result); },
+                         (error) => { clearTimeout(timer); reject(error); });
+    });
+  }
+
+  // Opens a MediaSource for the stream described by the init boxes and queues them.
+  async open(init) {
+    const moov = init.find((box) => box.type === 'moov');
+    const description = OnAirMP4.describeInit(moov.bytes);
+    this.description = description;
+    const Source = window.MediaSource || window.ManagedMediaSource;
+    if (!Source) {
+      throw new PreviewProblem('error', 'This browser has no Media Source Extensions, so it cannot play the stream in a page; open /live.ts in a player instead.', 30000);
+    }
+    if (!Source.isTypeSupported(description.mimeType)) {
+      throw new PreviewProblem('error', 'Codec not supported: this browser cannot play ' + description.codecs.join(' + ')
+        + ' (' + description.mimeType + ').', 15000);
+    }
+    const mediaSource = new Source();
+    const objectURL = URL.createObjectURL(mediaSource);
+    if (Source !== window.MediaSource) this.video.disableRemotePlayback = true;
+    this.video.src = objectURL;
+    await new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new PreviewProblem('error', 'The browser did not open the media source.', 2000)), 5000);
+      mediaSource.addEventListener('sourceopen', () => { clearTimeout(timer); resolve(); }, { once: true });
+    });
+    URL.revokeObjectURL(objectURL);
+    const sourceBuffer = mediaSource.addSourceBuffer(description.mimeType);
+    const bytes = OnAirPlayer.concat(init.map((box) => box.bytes));
+    const session = { mediaSource, sourceBuffer, queue: [bytes], queuedBytes: bytes.length, removal: null, started: false };
+    sourceBuffer.addEventListener('updateend', () => this.pump(session));
+    this.session = session;
+    this.playing = false;
+    return session;
+  }
+
+  static concat(parts) {
+    if (parts.length === 1) return parts[0];
+    let length = 0;
+    for (const part of parts) length += part.length;
+    const joined = new Uint8Array(length);
+    let offset = 0;
+    for (const part of parts) { joined.set(part, offset); offset += part.length; }
+    return joined;
+  }
+
+  // Hands queued bytes (or a pending removal) to the SourceBuffer when it is idle.
+  pump(session) {
+    if (session !== this.session || session.mediaSource.readyState !== 'open') return;
+    const sourceBuffer = session.sourceBuffer;
+    if (sourceBuffer.updating) return;
+    if (session.removal) {
+      const [start, end] = session.removal;
+      session.removal = null;
+      if (end > start) { sourceBuffer.remove(start, end); return; }
+    }
+    if (session.queue.length === 0) return;
+    const bytes = OnAirPlayer.concat(session.queue);
+    session.queue = [];
+    session.queuedBytes = 0;
+    try {
+      sourceBuffer.appendBuffer(bytes);
+    } catch (error) {
+      if (error.name === 'QuotaExceededError' && this.video.buffered.length > 0) {
+        session.queue = [bytes];
+        session.queuedBytes = bytes.length;
+        session.removal = [this.video.buffered.start(0), Math.max(0, this.video.currentTime - 1)];
+        this.trims += 1;
+        setTimeout(() => this.pump(session), 50);
+        return;
+      }
+      this.fail(new PreviewProblem('error', 'The browser refused the stream data (' + error.message + ').', 1000));
+    }
+  }
+
+  // Keeps playback close to the newest buffered media and trims what lies far behind.
+  chaseLiveEdge() {
+    const session = this.session, video = this.video;
+    if (!session || session.mediaSource.readyState !== 'open') return;
+    const buffered = video.buffered;
+    if (buffered.length === 0) return;
+    const last = buffered.length - 1;
+    const end = buffered.end(last), lastStart = buffered.start(last);
+    const live = Math.max(lastStart, end - this.targetAhead);
+    if (!session.started) {
+      session.started = true;
+      video.currentTime = live;
+      const playing = video.play();
+      if (playing) {
+        playing.catch((error) => {
+          if (error.name === 'NotAllowedError') this.onStatus('warn', 'The browser holds playback back: click the video to start it.');
+        });
+      }
+      return;
+    }
+    const current = video.currentTime;
+    this.ahead = end - current;
+    const inLastRange = current >= lastStart - 0.05;
+    if (!inLastRange || this.ahead > this.skipAhead) {
+      video.currentTime = live;
+      this.liveSkips += 1;
+      video.playbackRate = 1;
+    } else if (this.ahead > this.targetAhead + 0.25) {
+      video.playbackRate = 1.25;
+    } else if (this.ahead > this.targetAhead + 0.06) {
+      video.playbackRate = 1.06;
+    } else {
+      video.playbackRate = 1;
+    }
+    if (video.paused && !video.seeking && this.playing) video.play().catch(() => {});
+    const first = buffered.start(0);
+    if (current - first > 30 && !session.removal) {
+      session.removal = [first, current - 10];
+      this.trims += 1;
+      this.pump(session);
+    }
+  }
+
+  // Detaches the MediaSource so the next connection starts clean.
+  teardown() {
+    this.session = null;
+    this.playing = false;
+    this.ahead = 0;
+    this.video.removeAttribute('src');
+    this.video.load();
+  }
+}
+
+"""##
+}

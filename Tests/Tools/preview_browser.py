@@ -1,0 +1,285 @@
+#!/usr/bin/python3
+"""Drives Debian's headless Chromium (chromedriver + python3-selenium) against the preview page and
+prints one JSON object with what it measured.
+
+It starts the server itself (--server-command, a JSON list; it must listen on the URL's port), so
+it can stop it and start it again on the same port:
+
+  check  open the page; once it plays, measure frames decoded and dropped and currentTime over
+         --measure seconds; take a screenshot and check by pixels that the video and the plots
+         are there; with --restart, stop the server, record what the page says, start the server
+         again and measure until the page plays again by itself.
+  bench  open the page and collect --seconds of glass-to-glass latencies (frame codes), the time
+         from opening the page to its first frame, and frames decoded and dropped.
+
+Runs with Debian's /usr/bin/python3 (where python3-selenium lives). Decodes the screenshot with
+ffmpeg. Exit status 0 when it could measure (the JSON says what), 2 when it could not run.
+"""
+import argparse
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.parse
+
+try:
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+except ImportError as error:  # reported as JSON so the caller can skip with the reason
+    print(json.dumps({"ok": False, "unavailable": "python3-selenium: %s" % error}))
+    sys.exit(2)
+
+PLOT_COLORS = {"bitrate": (0x4c, 0x9a, 0xff), "fps": (0x4c, 0xc3, 0x8a), "encode": (0xf2, 0xb8, 0x4b),
+               "viewers": (0xc3, 0x8a, 0xf2), "latency": (0xff, 0x7b, 0x72)}
+
+
+def log(message):
+    print("[preview_browser %.1f] %s" % (time.time() % 1000, message), file=sys.stderr, flush=True)
+
+
+class ServerProcess:
+    """The server under test, started in its own process group so it can be stopped entirely."""
+
+    def __init__(self, command, port, log_path):
+        self.command = command
+        self.port = port
+        self.log_path = log_path
+        self.process = None
+
+    def start(self, timeout=30):
+        output = open(self.log_path, "ab")
+        self.process = subprocess.Popen(self.command, stdin=subprocess.DEVNULL, stdout=output, stderr=output,
+                                        start_new_session=True)
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError("server exited with %s; log %s" % (self.process.returncode, self.log_path))
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=0.5).close()
+                return
+            except OSError:
+                time.sleep(0.1)
+        raise RuntimeError("server did not listen on port %d within %d s" % (self.port, timeout))
+
+    def stop(self):
+        if self.process is None or self.process.poll() is not None:
+            return
+        try:
+            os.killpg(self.process.pid, signal.SIGTERM)
+            self.process.wait(timeout=8)
+        except subprocess.TimeoutExpired:
+            os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait()
+        except ProcessLookupError:
+            pass
+
+
+def open_browser(profile, width, height):
+    options = webdriver.ChromeOptions()
+    options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
+    for flag in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--autoplay-policy=no-user-gesture-required",
+                 "--window-size=%d,%d" % (width, height), "--force-device-scale-factor=1",
+                 "--disable-background-timer-throttling", "--disable-renderer-backgrounding",
+                 "--disable-backgrounding-occluded-windows", "--no-first-run", "--no-default-browser-check",
+                 "--user-data-dir=%s" % profile]:
+        options.add_argument(flag)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    service = Service(executable_path=shutil.which("chromedriver") or "/usr/bin/chromedriver")
+    driver = webdriver.Chrome(options=options, service=service)
+    driver.set_script_timeout(20)
+    return driver
+
+
+def snapshot(driver):
+    return driver.execute_script("return window.onair ? window.onair.snapshot() : null;")
+
+
+def wait_for(driver, predicate, timeout, interval=0.1):
+    """Polls snapshots until predicate(snapshot) holds; returns (snapshot, seconds waited) or (last, None)."""
+    start = time.time()
+    last = None
+    while time.time() - start < timeout:
+        last = snapshot(driver)
+        if last is not None and predicate(last):
+            return last, time.time() - start
+        time.sleep(interval)
+    return last, None
+
+
+def playing(s):
+    return s["playing"] and s["totalVideoFrames"] > 0 and s["currentTime"] > 0
+
+
+def measure(driver, seconds):
+    """Frames decoded and dropped, and currentTime advance, over `seconds` of wall-clock time."""
+    first = snapshot(driver)
+    began = time.time()
+    time.sleep(seconds)
+    last = snapshot(driver)
+    elapsed = time.time() - began
+    frames = last["totalVideoFrames"] - first["totalVideoFrames"]
+    dropped = last["droppedVideoFrames"] - first["droppedVideoFrames"]
+    return {"seconds": round(elapsed, 2), "frames": frames, "dropped": dropped,
+            "fps": round(frames / elapsed, 2), "dropped_percent": round(100.0 * dropped / max(1, frames), 2),
+            "current_time_advance": round(last["currentTime"] - first["currentTime"], 3),
+            "live_skips": last["liveSkips"] - first["liveSkips"], "ahead": round(last["ahead"], 3),
+            "connections": last["connections"]}
+
+
+def decode_png(path):
+    """(width, height, rgb bytes) of a PNG, decoded by ffmpeg."""
+    probe = subprocess.run(["ffprobe", "-v", "error", "-select_streams", "v:0", "-show_entries", "stream=width,height",
+                            "-of", "json", path], capture_output=True, check=True)
+    stream = json.loads(probe.stdout)["streams"][0]
+    raw = subprocess.run(["ffmpeg", "-v", "error", "-i", path, "-f", "rawvideo", "-pix_fmt", "rgb24", "pipe:1"],
+                         capture_output=True, check=True).stdout
+    return stream["width"], stream["height"], raw
+
+
+def region_figures(image, rect, colors):
+    """Pixel figures of rect (x, y, w, h) of the image: luma spread, share of non-black pixels and
+    the count of pixels near each of `colors`."""
+    width, height, raw = image
+    x0, y0 = max(0, int(rect["x"])), max(0, int(rect["y"]))
+    x1, y1 = min(width, int(rect["x"] + rect["width"])), min(height, int(rect["y"] + rect["height"]))
+    count, total, total_sq, lit = 0, 0.0, 0.0, 0
+    near = {name: 0 for name in colors}
+    for y in range(y0, y1, 2):
+        row = y * width * 3
+        for x in range(x0, x1, 2):
+            r, g, b = raw[row + 3 * x], raw[row + 3 * x + 1], raw[row + 3 * x + 2]
+            luma = 0.299 * r + 0.587 * g + 0.114 * b
+            count += 1
+            total += luma
+            total_sq += luma * luma
+            if luma > 24:
+                lit += 1
+            for name, (cr, cg, cb) in colors.items():
+                if abs(r - cr) + abs(g - cg) + abs(b - cb) < 60:
+                    near[name] += 1
+    mean = total / max(1, count)
+    spread = max(0.0, total_sq / max(1, count) - mean * mean) ** 0.5
+    return {"pixels": count, "luma_mean": round(mean, 1), "luma_spread": round(spread, 1),
+            "lit_share": round(lit / max(1, count), 3), "near": near}
+
+
+def screenshot_figures(driver, path):
+    """Takes a screenshot and measures the video element and each plot canvas in it."""
+    driver.save_screenshot(path)
+    image = decode_png(path)
+    rects = driver.execute_script("""
+        const r = (id) => { const b = document.getElementById(id).getBoundingClientRect();
+                            return { x: b.left, y: b.top, width: b.width, height: b.height }; };
+        return { video: r('video'), bitrate: r('plot-bitrate'), fps: r('plot-fps'), encode: r('plot-encode'),
+                 viewers: r('plot-viewers'), latency: r('plot-latency') };""")
+    figures = {"width": image[0], "height": image[1], "video": region_figures(image, rects["video"], {})}
+    for name, color in PLOT_COLORS.items():
+        figures[name] = region_figures(image, rects[name], {name: color})["near"][name]
+    return figures
+
+
+def check(args, driver, server):
+    result = {}
+    driver.get(args.url)
+    state, waited = wait_for(driver, playing, args.timeout)
+    result["first_play_seconds"] = waited
+    result["first_state"] = state
+    if waited is None:
+        return result
+    time.sleep(1.5)  # past the start-up burst
+    result["playback"] = measure(driver, args.measure)
+    result["snapshot"] = snapshot(driver)
+    result["screenshot"] = screenshot_figures(driver, args.screenshot)
+    if not args.restart:
+        return result
+    server.stop()
+    stopped_at = time.time()
+    state, waited = wait_for(driver, lambda s: not s["playing"] and s["level"] != "ok", 15)
+    result["noticed_stop_seconds"] = waited
+    result["stopped_status"] = state["status"] if state else None
+    time.sleep(args.down)
+    result["down_status"] = snapshot(driver)["status"]
+    server.start()
+    restarted_at = time.time()
+    state, waited = wait_for(driver, lambda s: playing(s) and s["connections"] > result["snapshot"]["connections"], 30)
+    result["resumed_seconds"] = waited
+    result["server_down_seconds"] = round(restarted_at - stopped_at, 2)
+    if waited is not None:
+        time.sleep(1.0)
+        result["after_restart"] = measure(driver, args.measure_after)
+        result["after_restart_snapshot"] = snapshot(driver)
+    return result
+
+
+def bench(args, driver):
+    result = {}
+    driver.get(args.url)
+    state, waited = wait_for(driver, lambda s: s["firstFrameMs"] is not None, args.timeout, interval=0.05)
+    result["first_frame_ms"] = state["firstFrameMs"] if waited is not None else None
+    result["first_state"] = state
+    if waited is None:
+        return result
+    wait_for(driver, lambda s: s["latencyCount"] > 0, 10)
+    time.sleep(args.warmup)
+    start = driver.execute_script("return window.onair.latencyLog.length;")
+    result["playback"] = measure(driver, args.seconds)
+    samples = driver.execute_script("return window.onair.latencyLog.slice(arguments[0]);", start)
+    samples.sort()
+    result["latency_samples"] = len(samples)
+    if samples:
+        pick = lambda q: round(samples[min(len(samples) - 1, int(q * len(samples)))], 1)
+        result["latency_ms"] = {"p50": pick(0.5), "p95": pick(0.95), "min": round(samples[0], 1), "max": round(samples[-1], 1)}
+    result["snapshot"] = snapshot(driver)
+    return result
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("mode", choices=["check", "bench"])
+    parser.add_argument("--url", required=True)
+    parser.add_argument("--server-command", required=True, help="JSON list: the server to start (and restart)")
+    parser.add_argument("--server-log", default=os.devnull)
+    parser.add_argument("--timeout", type=float, default=20, help="seconds to wait for the first playback")
+    parser.add_argument("--measure", type=float, default=8)
+    parser.add_argument("--measure-after", type=float, default=4)
+    parser.add_argument("--restart", action="store_true")
+    parser.add_argument("--down", type=float, default=3, help="seconds the server stays stopped")
+    parser.add_argument("--screenshot", default=os.path.join(tempfile.gettempdir(), "preview.png"))
+    parser.add_argument("--seconds", type=float, default=20)
+    parser.add_argument("--warmup", type=float, default=2)
+    parser.add_argument("--window", default="1280x1000")
+    args = parser.parse_args()
+    port = urllib.parse.urlsplit(args.url).port
+    server = ServerProcess(json.loads(args.server_command), port, args.server_log)
+    profile = tempfile.mkdtemp(prefix="preview-chromium-")
+    driver = None
+    result = {"mode": args.mode}
+    try:
+        server.start()
+        width, height = (int(v) for v in args.window.split("x"))
+        driver = open_browser(profile, width, height)
+        result.update(check(args, driver, server) if args.mode == "check" else bench(args, driver))
+        result["console"] = [entry["message"][:300] for entry in driver.get_log("browser")][-30:]
+        result["ok"] = True
+    except Exception as error:  # reported, not raised: the caller reads the JSON
+        result["ok"] = False
+        result["error"] = "%s: %s" % (type(error).__name__, error)
+    finally:
+        if driver is not None:
+            try:
+                driver.quit()
+            except Exception as error:
+                result["quit_error"] = str(error)
+        server.stop()
+        shutil.rmtree(profile, ignore_errors=True)
+    print(json.dumps(result, indent=1))
+    sys.exit(0 if result["ok"] else 1)
+
+
+if __name__ == "__main__":
+    main()
