@@ -24,6 +24,7 @@ public enum PreviewPage {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
+<link rel="icon" href="data:,">
 <title>OnAir live preview</title>
 
 """##

@@ -1,0 +1,73 @@
+import Foundation
+import OnAir
+import OnAirTestSupport
+import Testing
+
+/// The browser preview page (`PreviewPage`) in real headless Chromium: it plays the live
+/// fragmented MP4 at the stream's rate, shows the video and the plots, and plays again by itself
+/// after the server is stopped and started on the same port.
+@Suite(.serialized) struct BrowserPreviewTests {
+    /// A number at `path` (keys, outermost first) in a JSON object, or nil.
+    static func number(_ json: [String: Any], _ path: String...) -> Double? {
+        var object: Any? = json
+        for key in path { object = (object as? [String: Any])?[key] }
+        return (object as? NSNumber)?.doubleValue
+    }
+
+    @Test func pageIsSelfContainedAndKeepsTheToken() {
+        let page = PreviewPage.html
+        #expect(page.hasPrefix("<!doctype html>"))
+        for outside in ["http://", "https://", "src=\"//", "<script src", "<link rel=\"stylesheet\"", "@import"] {
+            #expect(!page.contains(outside), "the page must not load \(outside)…")
+        }
+        #expect(page.contains("withToken('/live.mp4')") && page.contains("withToken('/stats.json')"))
+        #expect(page.contains("MediaSource.isTypeSupported") || page.contains("Source.isTypeSupported"))
+        #expect(page.components(separatedBy: "</script>").count == 2, "one inline script only")
+    }
+
+    @Test(.enabled(if: PreviewBrowserDriver.missing == nil, "\(PreviewBrowserDriver.missing ?? "")"))
+    func chromiumPlaysShowsPlotsAndResumesAfterServerRestart() throws {
+        let dir = try Tools.temporaryDirectory("preview-browser")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let page = dir.appendingPathComponent("page.html")
+        try PreviewPage.html.write(to: page, atomically: true, encoding: .utf8)
+        let port = try StreamTestPorts.free()
+        let token = "t0k3n"
+        let fps = 30.0
+        let server = ["python3", PreviewBrowserDriver.standIn, "--port", "\(port)", "--page", page.path,
+                      "--token", token, "--size", "320x240", "--fps", "\(Int(fps))"]
+        let serverLog = dir.appendingPathComponent("server.log").path
+        let (json, log) = try PreviewBrowserDriver.run("check", url: "http://127.0.0.1:\(port)/?token=\(token)", server: server,
+                                                       extra: ["--restart", "--screenshot", dir.appendingPathComponent("page.png").path],
+                                                       serverLog: serverLog)
+        let summary = json.filter { !["first_state", "snapshot", "after_restart_snapshot"].contains($0.key) }
+        print("preview check: \(summary)")
+        #expect(json["ok"] as? Bool == true, "driver failed: \(json["error"] ?? "") \(log)")
+        try #require(json["first_play_seconds"] is NSNumber, "never played: \(json["first_state"] ?? "no state") \(json["console"] ?? "")")
+
+        // Plays at the stream's rate: frames decoded per second near the frame rate, few dropped,
+        // and the media clock advances with the wall clock (bounds with margins for a loaded machine).
+        let rate = Self.number(json, "playback", "fps") ?? 0
+        let seconds = Self.number(json, "playback", "seconds") ?? 1
+        #expect(rate >= fps * 0.85 && rate <= fps * 1.2, "decoded \(rate) fps of a \(fps) fps stream")
+        #expect((Self.number(json, "playback", "dropped_percent") ?? 100) < 5)
+        #expect((Self.number(json, "playback", "current_time_advance") ?? 0) >= seconds * 0.8)
+
+        // The screenshot shows a moving picture in the video element and a line in every plot.
+        let video = (json["screenshot"] as? [String: Any])?["video"] as? [String: Any] ?? [:]
+        #expect((video["lit_share"] as? Double ?? 0) > 0.3, "video area: \(video)")
+        #expect((video["luma_spread"] as? Double ?? 0) > 20, "video area: \(video)")
+        for plot in ["bitrate", "fps", "encode", "viewers", "latency"] {
+            #expect((Self.number(json, "screenshot", plot) ?? 0) >= 3, "no line in the \(plot) plot: \(json["screenshot"] ?? "")")
+        }
+
+        // Stopping the server is noticed and said in words; started again, the page plays by itself.
+        #expect(json["noticed_stop_seconds"] is NSNumber, "the page did not notice the server stop")
+        let down = json["down_status"] as? String ?? ""
+        #expect(down.contains("Server gone") || down.contains("lost") || down.contains("cannot reach"), "status while down: \(down)")
+        try #require(json["resumed_seconds"] is NSNumber, "did not resume: \(json["after_restart_snapshot"] ?? "") \(json["console"] ?? "")")
+        let after = Self.number(json, "after_restart", "fps") ?? 0
+        #expect(after >= fps * 0.8, "after the restart decoded \(after) fps")
+        #expect((Self.number(json, "after_restart", "current_time_advance") ?? 0) > 0)
+    }
+}
