@@ -21,18 +21,21 @@ var targets: [Target] = [
     .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
     .systemLibrary(name: "CSRT", pkgConfig: "srt", providers: [.apt(["libsrt-gnutls-dev"])]),
     .target(name: "OnAirApple", dependencies: ["OnAirCore", "OnAirBitstream"]),
+    .target(name: "OnAirSRT", dependencies: ["OnAirCore", "CSRT"]),
     .target(
         name: "OnAir",
         dependencies: [
             "OnAirCore", "OnAirBitstream",
             .target(name: "OnAirFFmpeg", condition: .when(platforms: [.linux])),
             .target(name: "OnAirApple", condition: .when(platforms: [.macOS, .iOS])),
+            "OnAirSRT",
         ]
     ),
     .executableTarget(name: "onair", dependencies: ["OnAir"]),
     .target(name: "OnAirTestSupport", path: "Tests/OnAirTestSupport"),
     .testTarget(name: "OnAirBitstreamTests", dependencies: ["OnAirBitstream", "OnAirTestSupport"]),
     .testTarget(name: "OnAirFFmpegTests", dependencies: ["OnAirFFmpeg", "OnAirTestSupport"]),
+    .testTarget(name: "OnAirSRTTests", dependencies: ["OnAirSRT", "OnAirTestSupport"]),
     .testTarget(name: "OnAirTests", dependencies: ["OnAir", "OnAirTestSupport"]),
     .testTarget(name: "OnAirCLITests", dependencies: ["OnAir", "onair", "OnAirTestSupport"]),
 ]
