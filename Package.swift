@@ -23,6 +23,7 @@ var targets: [Target] = [
     .target(name: "OnAirApple", dependencies: ["OnAirCore", "OnAirBitstream"]),
     // libmicrohttpd behind Swift types: the HTTP server of `onair serve`.
     .target(name: "OnAirHTTP", dependencies: ["OnAirCore", "CMicroHTTPD"]),
+    .target(name: "OnAirSRT", dependencies: ["OnAirCore", "CSRT"]),
     .target(
         name: "OnAir",
         dependencies: [
@@ -30,12 +31,14 @@ var targets: [Target] = [
             .target(name: "OnAirFFmpeg", condition: .when(platforms: [.linux])),
             .target(name: "OnAirApple", condition: .when(platforms: [.macOS, .iOS])),
             .target(name: "OnAirHTTP", condition: .when(platforms: [.linux])),
+            "OnAirSRT",
         ]
     ),
     .executableTarget(name: "onair", dependencies: ["OnAir"]),
     .target(name: "OnAirTestSupport", path: "Tests/OnAirTestSupport"),
     .testTarget(name: "OnAirBitstreamTests", dependencies: ["OnAirBitstream", "OnAirTestSupport"]),
     .testTarget(name: "OnAirFFmpegTests", dependencies: ["OnAirFFmpeg", "OnAirTestSupport"]),
+    .testTarget(name: "OnAirSRTTests", dependencies: ["OnAirSRT", "OnAirTestSupport"]),
     .testTarget(name: "OnAirTests", dependencies: ["OnAir", "OnAirTestSupport"]),
     .testTarget(name: "OnAirHTTPTests", dependencies: ["OnAirHTTP"]),
     .testTarget(name: "OnAirCLITests", dependencies: ["OnAir", "onair", "OnAirTestSupport"]),
