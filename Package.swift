@@ -21,27 +21,34 @@ var targets: [Target] = [
     .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
     .systemLibrary(name: "CSRT", pkgConfig: "srt", providers: [.apt(["libsrt-gnutls-dev"])]),
     .target(name: "OnAirApple", dependencies: ["OnAirCore", "OnAirBitstream"]),
+    // libmicrohttpd behind Swift types: the HTTP server of `onair serve`.
+    .target(name: "OnAirHTTP", dependencies: ["OnAirCore", "CMicroHTTPD"]),
+    .target(name: "OnAirSRT", dependencies: ["OnAirCore", "CSRT"]),
     .target(
         name: "OnAir",
         dependencies: [
             "OnAirCore", "OnAirBitstream",
             .target(name: "OnAirFFmpeg", condition: .when(platforms: [.linux])),
             .target(name: "OnAirApple", condition: .when(platforms: [.macOS, .iOS])),
+            .target(name: "OnAirHTTP", condition: .when(platforms: [.linux])),
+            "OnAirSRT",
         ]
     ),
     .executableTarget(name: "onair", dependencies: ["OnAir"]),
     .target(name: "OnAirTestSupport", path: "Tests/OnAirTestSupport"),
     .testTarget(name: "OnAirBitstreamTests", dependencies: ["OnAirBitstream", "OnAirTestSupport"]),
     .testTarget(name: "OnAirFFmpegTests", dependencies: ["OnAirFFmpeg", "OnAirTestSupport"]),
+    .testTarget(name: "OnAirSRTTests", dependencies: ["OnAirSRT", "OnAirTestSupport"]),
     .testTarget(name: "OnAirTests", dependencies: ["OnAir", "OnAirTestSupport"]),
+    .testTarget(name: "OnAirHTTPTests", dependencies: ["OnAirHTTP"]),
     .testTarget(name: "OnAirCLITests", dependencies: ["OnAir", "onair", "OnAirTestSupport"]),
 ]
 
 if fuzzing {
-    for name in ["FuzzAnnexB", "FuzzH264Parameters", "FuzzAVCC", "FuzzADTS", "FuzzAudioSpecificConfig"] {
+    for name in ["FuzzAnnexB", "FuzzH264Parameters", "FuzzAVCC", "FuzzADTS", "FuzzAudioSpecificConfig", "FuzzHTTPPath"] {
         targets.append(.executableTarget(
             name: name,
-            dependencies: ["OnAirBitstream"],
+            dependencies: [name == "FuzzHTTPPath" ? "OnAirHTTP" : "OnAirBitstream"],
             path: "Fuzz/\(name)",
             exclude: ["seeds.sh"],
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]

@@ -3,7 +3,62 @@
 #define ONAIR_CMICROHTTPD_SHIM_H
 #include <stdint.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <sys/types.h>
 #include <sys/socket.h>
 #include <microhttpd.h>
+
+/// Where libmicrohttpd's error messages go: a plain function of one formatted line (Swift cannot
+/// take a va_list callback).
+typedef void (*onair_mhd_log_sink)(void *context, const char *message);
+
+/// The sink and its context, kept alive by the caller for the daemon's lifetime.
+struct onair_mhd_logger {
+    onair_mhd_log_sink sink;
+    void *context;
+};
+
+static inline void onair_mhd_log(void *cls, const char *format, va_list arguments) {
+    char line[512];
+    vsnprintf(line, sizeof line, format, arguments);
+    struct onair_mhd_logger *logger = (struct onair_mhd_logger *) cls;
+    logger->sink(logger->context, line);
+}
+
+/// Starts a daemon on `address` with the limits OnAir sets (MHD_start_daemon is variadic, which
+/// Swift cannot call).
+static inline struct MHD_Daemon *onair_mhd_start(unsigned int flags, const struct sockaddr *address,
+        MHD_AccessHandlerCallback handler, void *handler_context,
+        MHD_NotifyConnectionCallback notify, void *notify_context,
+        unsigned int connection_limit, unsigned int per_ip_limit, unsigned int timeout_seconds,
+        size_t memory_limit, size_t stack_size, struct onair_mhd_logger *logger) {
+    return MHD_start_daemon(flags, 0, NULL, NULL, handler, handler_context,
+                            MHD_OPTION_SOCK_ADDR, address,
+                            MHD_OPTION_CONNECTION_LIMIT, connection_limit,
+                            MHD_OPTION_PER_IP_CONNECTION_LIMIT, per_ip_limit,
+                            MHD_OPTION_CONNECTION_TIMEOUT, timeout_seconds,
+                            MHD_OPTION_CONNECTION_MEMORY_LIMIT, memory_limit,
+                            MHD_OPTION_THREAD_STACK_SIZE, stack_size,
+                            MHD_OPTION_NOTIFY_CONNECTION, notify, notify_context,
+                            MHD_OPTION_EXTERNAL_LOGGER, onair_mhd_log, (void *) logger,
+                            MHD_OPTION_END);
+}
+
+/// The port the daemon listens on (the system's pick when 0 was asked for), or 0.
+static inline uint16_t onair_mhd_bound_port(struct MHD_Daemon *daemon) {
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
+    return info ? info->port : 0;
+}
+
+/// The peer's address of a connection, or NULL.
+static inline const struct sockaddr *onair_mhd_client_address(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    return info ? info->client_addr : NULL;
+}
+
+/// The socket of a connection, or -1.
+static inline int onair_mhd_connection_fd(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+    return info ? info->connect_fd : -1;
+}
 #endif

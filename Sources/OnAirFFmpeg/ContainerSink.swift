@@ -19,13 +19,16 @@ public final class ContainerSink: PacketSink {
     private var trackIndex: [MediaType: Int] = [:]
     private static let maxPending = 600
     private let interleaved: Bool
+    private let output: MemoryOutput?
 
     /// Prepares to write `destination` with the given libavformat muxer and options; `streams`
     /// says which streams will arrive (the header is written once each has sent its first packet).
     /// `interleaved: false` writes each packet at once instead of ordering streams by time (live outputs).
+    /// With `output`, the container goes to memory and `destination` is only a label.
     public init(destination: String, format: String, streams: Set<MediaType>, options: [String: String] = [:],
-                interleaved: Bool = true) {
+                interleaved: Bool = true, output: MemoryOutput? = nil) {
         self.interleaved = interleaved
+        self.output = output
         self.destination = destination
         self.format = format
         self.expected = streams
@@ -73,7 +76,7 @@ public final class ContainerSink: PacketSink {
             tracks.append(try Self.track(for: description, avcc: usesAVCC))
         }
         writer = try ContainerWriter(destination: destination, format: format, tracks: tracks, options: options,
-                                 interleaved: interleaved)
+                                 interleaved: interleaved, output: output)
     }
 
     /// The container track for a stream's format description (shared with `NetworkConnection`).
@@ -112,6 +115,11 @@ public final class ContainerSink: PacketSink {
         return try AVCC.sample(from: units, lengthSize: 4)
     }
 
+    /// Closes the fragment or PES the muxer holds back (see `ContainerWriter.flush`).
+    public func flush() throws {
+        try writer?.flush()
+    }
+
     public func finish() throws {
         if writer == nil, !pending.isEmpty {
             // Streams that never started are left out rather than losing what did arrive.
@@ -120,7 +128,7 @@ public final class ContainerSink: PacketSink {
             let waiting = pending
             pending = []
             let partial = ContainerSink(destination: destination, format: format, streams: started, options: options,
-                                        interleaved: interleaved)
+                                        interleaved: interleaved, output: output)
             for packet in waiting where started.contains(packet.mediaType) { try partial.write(packet) }
             try partial.finish()
             return

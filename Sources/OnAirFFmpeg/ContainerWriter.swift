@@ -59,6 +59,7 @@ public final class ContainerWriter {
     private let packet: UnsafeMutablePointer<AVPacket>
     private var streamTimeBases: [AVRational] = []
     private var finished = false
+    private let memoryOutput: MemoryOutput?
     /// The libavformat muxer in use ("mp4", "mpegts", "flv", …).
     public let formatName: String
     /// Where the output goes (a path or a URL).
@@ -72,9 +73,11 @@ public final class ContainerWriter {
     ///   - interleaved: order packets of all streams by time before writing (files); false writes
     ///     each packet at once, for live outputs where waiting for the other stream adds delay.
     ///   - connection: for network outputs: protocol options, a deadline, and no interleaving buffer.
+    ///   - output: write into memory instead of opening `destination` (then only a label).
     public init(destination: String, format: String? = nil, tracks: [Track], options: [String: String] = [:],
-                interleaved: Bool = true, connection: Connection? = nil) throws {
+                interleaved: Bool = true, connection: Connection? = nil, output: MemoryOutput? = nil) throws {
         self.destination = destination
+        self.memoryOutput = output
         self.interleaved = interleaved && connection == nil
         var ctx: UnsafeMutablePointer<AVFormatContext>?
         try check(avformat_alloc_output_context2(&ctx, nil, format, destination),
@@ -87,7 +90,10 @@ public final class ContainerWriter {
         formatName = String(cString: ctx.pointee.oformat.pointee.name)
         do {
             for track in tracks { try addStream(track) }
-            if let connection {
+            if let output {
+                ctx.pointee.pb = output.context
+                ctx.pointee.flags |= 0x0080  // AVFMT_FLAG_CUSTOM_IO: the output is not the muxer's to close
+            } else if let connection {
                 try Self.connect(ctx, destination: destination, connection: connection)
             } else if (ctx.pointee.oformat.pointee.flags & onair_fmt_nofile()) == 0 {
                 try check(avio_open2(&ctx.pointee.pb, destination, AVIO_FLAG_WRITE, nil, nil),
@@ -97,6 +103,7 @@ public final class ContainerWriter {
             for (key, value) in options { av_dict_set(&dictionary, key, value, 0) }
             defer { av_dict_free(&dictionary) }
             try check(avformat_write_header(ctx, &dictionary), "write the \(formatName) header to \(destination)")
+            output?.markHeader()
             if let unused = av_dict_get(dictionary, "", nil, AV_DICT_IGNORE_SUFFIX) {
                 throw FFmpegError(code: onair_averror(22),
                                   operation: "\(formatName) option '\(String(cString: unused.pointee.key))' not recognised")
@@ -201,6 +208,13 @@ public final class ContainerWriter {
         }
     }
 
+    /// Writes out what the muxer holds back: an MP4 fragment is closed at once (one fragment per
+    /// packet when called after each one), MPEG-TS sends its partly filled PES.
+    public func flush() throws {
+        guard let context, !finished else { return }
+        try check(av_write_frame(context, nil), "flush \(destination)")
+    }
+
     /// Flushes interleaved packets, writes the trailer and closes the output.
     public func finish() throws {
         guard !finished, let context else { return }
@@ -218,7 +232,7 @@ public final class ContainerWriter {
 
     private func closeWithoutTrailer() {
         guard let context else { return }
-        if (context.pointee.oformat.pointee.flags & onair_fmt_nofile()) == 0 {
+        if memoryOutput == nil, (context.pointee.oformat.pointee.flags & onair_fmt_nofile()) == 0 {
             avio_closep(&context.pointee.pb)
         }
         avformat_free_context(context)

@@ -5,7 +5,7 @@ import OnAir
 @main
 enum OnAirTool {
     static let commands: [any Command.Type] = [
-        ProbeCommand.self, EncodeCommand.self, RecordCommand.self, StreamCommand.self, PlayCommand.self,
+        ProbeCommand.self, EncodeCommand.self, RecordCommand.self, StreamCommand.self, ServeCommand.self, PlayCommand.self,
         EncodersCommand.self, DevicesCommand.self,
     ]
 

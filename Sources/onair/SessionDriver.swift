@@ -12,7 +12,7 @@ enum SessionDriver {
     }
 
     static func run(_ session: LiveSession, printer: StatisticsPrinter, outputs: [String],
-                    afterStart: () -> Void = {}) throws -> Outcome {
+                    afterStart: () -> Void = {}, everySecond: (LiveStatistics) -> Void = { _ in }) throws -> Outcome {
         let signals = SignalWatcher()
         do {
             try session.start()
@@ -26,7 +26,9 @@ enum SessionDriver {
         var reason = "duration reached"
         while true {
             if session.waitForSources(timeout: 1) { break }
-            printer.show(session.statistics())
+            let statistics = session.statistics()
+            printer.show(statistics)
+            everySecond(statistics)
             if let signal = signals.received {
                 reason = signal == SIGINT ? "interrupted" : "terminated"
                 break

@@ -1,0 +1,20 @@
+/// A run of bytes of one served stream: one muxed packet (MPEG-TS) or fragment (MP4), shared by
+/// every viewer without copying.
+public struct ServeChunk: Sendable {
+    /// The bytes.
+    public var bytes: [UInt8]
+    /// Whether a decoder can start here (the chunk begins with a video keyframe).
+    public var isKeyframe: Bool
+    /// Whether the chunk is the container header (an MP4 init segment), which every viewer needs first.
+    public var isHeader: Bool
+    /// The host clock (`systemUptime`) when the chunk was published, to measure a viewer's lag.
+    public var published: Double
+
+    /// Creates a chunk.
+    public init(bytes: [UInt8], isKeyframe: Bool, isHeader: Bool = false, published: Double) {
+        self.bytes = bytes
+        self.isKeyframe = isKeyframe
+        self.isHeader = isHeader
+        self.published = published
+    }
+}

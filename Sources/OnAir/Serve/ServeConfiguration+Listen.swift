@@ -1,0 +1,22 @@
+#if canImport(OnAirHTTP)
+import OnAirHTTP
+
+extension ServeConfiguration {
+    /// Sets `host` and `port` from `ADDR:PORT`, `[V6ADDR]:PORT` or a bare `PORT` (on 127.0.0.1).
+    public mutating func listen(on text: String) throws {
+        let address = try HTTPListenAddress(parsing: text)
+        host = address.host
+        port = address.port
+    }
+
+    /// Whether only this machine can reach the server.
+    public var isLoopback: Bool {
+        (try? HTTPListenAddress(host: host, port: 0))?.isLoopback ?? false
+    }
+
+    /// The base URL viewers use, e.g. `http://127.0.0.1:8080`, for the port actually listened on.
+    public func baseURL(port: Int) -> String {
+        (try? HTTPListenAddress(host: host, port: port))?.url(scheme: "http", port: port) ?? "http://\(host):\(port)"
+    }
+}
+#endif

@@ -1,0 +1,17 @@
+/// What `onair serve` listens on and the limits it keeps.
+public struct ServeConfiguration: Sendable {
+    /// The HTTP address (`127.0.0.1` unless said otherwise) and port.
+    public var host = "127.0.0.1"
+    /// The HTTP port (0: the system picks one).
+    public var port = 8080
+    /// When set, every HTTP request needs `?token=` with this value (401 without, 403 wrong).
+    public var token: String?
+    /// Per-viewer limits and the most viewers served at once.
+    public var limits = ServeHub.Limits()
+    /// Connections from one address at once (0: no limit besides the total).
+    public var perAddressLimit = 0
+    /// The SRT port for callers (nil: no SRT listener); callers need `token` as passphrase when set.
+    public var srtPort: Int?
+    /// Creates the defaults.
+    public init() {}
+}

@@ -1,0 +1,139 @@
+import Foundation
+
+/// The fan-out hub of `onair serve`: one stream per container, fed by one muxer each from the one
+/// encode; viewers of any transport (HTTP, SRT) attach to a stream with their own bounded queue.
+///
+/// Admission is counted here, so `maxViewers` holds across transports.
+public final class ServeHub: @unchecked Sendable {
+    /// The limits each viewer gets.
+    public struct Limits: Sendable {
+        /// Viewers served at once, all transports together.
+        public var maxViewers = 32
+        /// Seconds a viewer may stay behind before it is cut.
+        public var viewerTimeout = 5.0
+        /// The most bytes waiting for one viewer before it skips to the next keyframe.
+        public var viewerQueueBytes = 1024 * 1024
+        /// The default limits.
+        public init() {}
+    }
+
+    /// Totals since the start.
+    public struct Totals: Sendable, Codable, Equatable {
+        /// Viewers served now.
+        public var viewers = 0
+        /// Viewers admitted since the start.
+        public var served = 0
+        /// Viewers refused because `maxViewers` were served.
+        public var refusedFull = 0
+        /// Viewers cut for being too slow.
+        public var cutTooSlow = 0
+        /// Skips to a keyframe, summed over every viewer that has left.
+        public var skipsOfViewersGone = 0
+    }
+
+    /// The limits in force.
+    public let limits: Limits
+    private let lock = NSLock()
+    private let streams: [ServeFormat: ServeStream]
+    private var viewers: [Int: ServeViewer] = [:]
+    private var nextID = 1
+    private var totals = Totals()
+    private var closed = false
+    /// Extra figures per viewer from its transport (SRT statistics), by viewer id.
+    private var transportFigures: [Int: @Sendable () -> (rttMs: Double, lost: Int, dropped: Int, sendBufferMs: Double)] = [:]
+
+    /// A hub for the given formats.
+    public init(formats: Set<ServeFormat>, limits: Limits = Limits()) {
+        self.limits = limits
+        var streams: [ServeFormat: ServeStream] = [:]
+        for format in formats { streams[format] = ServeStream(format: format) }
+        self.streams = streams
+    }
+
+    /// Whether the hub produces `format`.
+    public func serves(_ format: ServeFormat) -> Bool { streams[format] != nil }
+
+    /// Admits a viewer of `format` (throws `ServeRefusal` when full or stopping); the transport
+    /// reads from it and calls `close()` when done.
+    public func openViewer(format: ServeFormat, transport: String, peer: String) throws -> ServeViewer {
+        guard let stream = streams[format] else { throw ServeRefusal.stopping }
+        lock.lock()
+        guard !closed else {
+            lock.unlock()
+            throw ServeRefusal.stopping
+        }
+        guard viewers.count < limits.maxViewers else {
+            totals.refusedFull += 1
+            lock.unlock()
+            throw ServeRefusal.full(maximum: limits.maxViewers)
+        }
+        let viewer = ServeViewer(id: nextID, transport: transport, format: format, peer: peer,
+                                 timeout: limits.viewerTimeout, capacityBytes: limits.viewerQueueBytes) { [weak self] gone in
+            self?.remove(gone, from: stream)
+        }
+        nextID += 1
+        viewers[viewer.id] = viewer
+        totals.served += 1
+        lock.unlock()
+        stream.attach(viewer)
+        return viewer
+    }
+
+    /// Adds transport figures (SRT's RTT, loss, send-buffer delay) to a viewer's statistics.
+    public func setTransportFigures(for viewer: ServeViewer,
+                                    _ figures: @escaping @Sendable () -> (rttMs: Double, lost: Int, dropped: Int, sendBufferMs: Double)) {
+        lock.lock()
+        if viewers[viewer.id] != nil { transportFigures[viewer.id] = figures }
+        lock.unlock()
+    }
+
+    private func remove(_ viewer: ServeViewer, from stream: ServeStream) {
+        stream.detach(viewer)
+        let figures = viewer.statistics()
+        lock.lock()
+        viewers[viewer.id] = nil
+        transportFigures[viewer.id] = nil
+        if viewer.endReason == .tooSlow { totals.cutTooSlow += 1 }
+        totals.skipsOfViewersGone += figures.skips
+        lock.unlock()
+    }
+
+    /// Sets a stream's container header.
+    func setHeader(_ bytes: [UInt8], for format: ServeFormat) {
+        streams[format]?.setHeader(bytes)
+    }
+
+    /// Publishes a chunk of a stream to its cache and viewers.
+    func publish(_ chunk: ServeChunk, to format: ServeFormat) {
+        streams[format]?.publish(chunk)
+    }
+
+    /// Every viewer's figures and the totals.
+    public func statistics() -> (viewers: [ServeViewerStatistics], totals: Totals) {
+        lock.lock()
+        let current = viewers.values.sorted { $0.id < $1.id }
+        let figures = transportFigures
+        var totals = self.totals
+        totals.viewers = current.count
+        lock.unlock()
+        let now = ProcessInfo.processInfo.systemUptime
+        return (current.map { viewer in
+            var entry = viewer.statistics(now: now)
+            if let transport = figures[viewer.id]?() {
+                entry.rttMs = transport.rttMs
+                entry.lostPackets = transport.lost
+                entry.droppedPackets = transport.dropped
+                entry.sendBufferMs = transport.sendBufferMs
+            }
+            return entry
+        }, totals)
+    }
+
+    /// Refuses new viewers and ends every stream (viewers read what is queued, then the end).
+    public func close() {
+        lock.lock()
+        closed = true
+        lock.unlock()
+        for stream in streams.values { stream.finishAll(.serverStopped) }
+    }
+}

@@ -1,0 +1,16 @@
+import OnAirCore
+
+/// Why a viewer was not admitted.
+public enum ServeRefusal: OnAirError, Equatable {
+    /// `maxViewers` are already served.
+    case full(maximum: Int)
+    /// The server is stopping.
+    case stopping
+
+    public var description: String {
+        switch self {
+        case .full(let maximum): return "already serving the most viewers allowed (\(maximum))"
+        case .stopping: return "the server is stopping"
+        }
+    }
+}

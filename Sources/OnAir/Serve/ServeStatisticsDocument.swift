@@ -1,0 +1,11 @@
+/// What `GET /stats.json` answers: the encoder's figures, the totals and one entry per viewer.
+public struct ServeStatisticsDocument: Sendable, Codable {
+    /// The session's latest once-a-second figures (nil before the first).
+    public var encoder: LiveStatistics?
+    /// Viewers now and since the start.
+    public var totals: ServeHub.Totals
+    /// HTTP requests cut because their header took too long.
+    public var requestsTimedOut: Int
+    /// One entry per viewer served now.
+    public var viewers: [ServeViewerStatistics]
+}

@@ -1,0 +1,199 @@
+import CMicroHTTPD
+import Foundation
+import OnAirCore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// An HTTP/1.1 server on libmicrohttpd: one thread per connection, so a continuous response's
+/// source may block while it waits for data, with libmicrohttpd's limits on connections, memory
+/// per request (request line and header size), idle time and connections per address, plus a
+/// deadline for the whole request header.
+///
+/// Every request goes to one handler, called on the connection's thread. Only `GET` and `HEAD`
+/// reach it; other methods get 405.
+public final class HTTPServer: @unchecked Sendable {
+    /// Answers one request.
+    public typealias Handler = @Sendable (HTTPRequest) -> HTTPResponse
+
+    /// The configuration the server runs with.
+    public let configuration: HTTPServerConfiguration
+    /// The TCP port listened on (the system's pick when the configuration said 0).
+    public private(set) var port = 0
+    private let handler: Handler
+    private let messages: @Sendable (String) -> Void
+    private var daemon: OpaquePointer?
+    private let logger: UnsafeMutablePointer<onair_mhd_logger>
+    private let watchdog: HTTPConnectionWatchdog
+    private let lock = NSLock()
+    private var stopped = false
+
+    /// Starts listening; `messages` receives libmicrohttpd's own error and warning lines.
+    public init(configuration: HTTPServerConfiguration, messages: @escaping @Sendable (String) -> Void = { _ in },
+                handler: @escaping Handler) throws {
+        guard configuration.connectionLimit > 0, configuration.connectionMemoryLimit >= 4096,
+              configuration.idleTimeout > 0, configuration.requestTimeout > 0 else {
+            throw HTTPServerError("HTTP limits must be positive (memory at least 4096 bytes)", isInvalidSettings: true)
+        }
+        self.configuration = configuration
+        self.handler = handler
+        self.messages = messages
+        watchdog = HTTPConnectionWatchdog(deadline: configuration.requestTimeout)
+        logger = .allocate(capacity: 1)
+        logger.initialize(to: onair_mhd_logger(sink: { context, message in
+            guard let context, let message else { return }
+            Unmanaged<HTTPServer>.fromOpaque(context).takeUnretainedValue().messages(String(cString: message))
+        }, context: nil))
+        var flags = MHD_USE_THREAD_PER_CONNECTION.rawValue | MHD_USE_INTERNAL_POLLING_THREAD.rawValue
+            | MHD_USE_POLL.rawValue | MHD_USE_ERROR_LOG.rawValue
+        if configuration.address.isIPv6 { flags |= MHD_USE_IPv6.rawValue }
+        // The callbacks hold the server unretained: `stop()` ends the daemon before the server can go.
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        logger.pointee.context = context
+        let started = configuration.address.withSocketAddress { address, _ in
+            onair_mhd_start(flags, address, Self.accessHandler, context, Self.notifyConnection, context,
+                            UInt32(configuration.connectionLimit), UInt32(configuration.perAddressLimit),
+                            UInt32(configuration.idleTimeout), configuration.connectionMemoryLimit,
+                            configuration.threadStackSize, logger)
+        }
+        guard let started else {
+            let reason = String(cString: strerror(errno))
+            watchdog.stop()
+            logger.deallocate()
+            throw HTTPServerError("cannot listen on \(configuration.address): \(reason)")
+        }
+        daemon = started
+        port = Int(onair_mhd_bound_port(started))
+    }
+
+    deinit {
+        stop()
+        logger.deallocate()
+    }
+
+    /// Requests cut because their header took longer than `requestTimeout`.
+    public var requestsTimedOut: Int { watchdog.requestsCut }
+
+    /// Stops listening, closes every connection and waits for their threads (continuous sources
+    /// must end within about a second, see `HTTPStreamSource`).
+    public func stop() {
+        lock.lock()
+        let daemon = self.daemon
+        self.daemon = nil
+        stopped = true
+        lock.unlock()
+        guard let daemon else { return }
+        MHD_stop_daemon(daemon)
+        watchdog.stop()
+    }
+
+    // MARK: libmicrohttpd callbacks
+
+    private static let accessHandler: MHD_AccessHandlerCallback = { context, connection, url, method, _, _, _, _ in
+        guard let context, let connection else { return .NO }
+        let server = Unmanaged<HTTPServer>.fromOpaque(context).takeUnretainedValue()
+        return server.answer(connection, path: url.map { String(cString: $0) } ?? "",
+                             method: method.map { String(cString: $0) } ?? "")
+    }
+
+    private static let notifyConnection: MHD_NotifyConnectionCallback = { context, connection, _, code in
+        guard let context, let connection else { return }
+        let server = Unmanaged<HTTPServer>.fromOpaque(context).takeUnretainedValue()
+        if code.rawValue == 0 {  // MHD_CONNECTION_NOTIFY_STARTED
+            let socket = onair_mhd_connection_fd(connection)
+            if server.configuration.sendBufferBytes > 0, socket >= 0 {
+                var size = Int32(clamping: server.configuration.sendBufferBytes)
+                setsockopt(socket, SOL_SOCKET, SO_SNDBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+            }
+            server.watchdog.register(connection, socket: socket)
+        } else {
+            server.watchdog.unregister(connection)
+        }
+    }
+
+    private static let queryIterator: MHD_KeyValueIterator = { context, _, key, value in
+        guard let context, let key else { return .YES }
+        let box = Unmanaged<QueryBox>.fromOpaque(context).takeUnretainedValue()
+        guard box.items.count < HTTPRequest.maximumQueryItems else { return .NO }
+        let name = String(cString: key)
+        if box.items[name] == nil { box.items[name] = value.map { String(cString: $0) } ?? "" }
+        return .YES
+    }
+
+    private static let streamReader: MHD_ContentReaderCallback = { context, _, buffer, maximum in
+        guard let context, let buffer else { return -2 }
+        let box = Unmanaged<StreamBox>.fromOpaque(context).takeUnretainedValue()
+        switch box.source.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: maximum)) {
+        case .bytes(let count): return min(count, maximum)
+        case .nothing: return 0
+        case .end: return -1  // MHD_CONTENT_READER_END_OF_STREAM
+        case .abort: return -2  // MHD_CONTENT_READER_END_WITH_ERROR
+        }
+    }
+
+    private static let streamFreed: MHD_ContentReaderFreeCallback = { context in
+        guard let context else { return }
+        let box = Unmanaged<StreamBox>.fromOpaque(context).takeRetainedValue()
+        box.source.close()
+    }
+
+    /// MHD_RESPMEM_MUST_COPY (its case name does not import under one spelling on every toolchain).
+    private static let mustCopy = MHD_ResponseMemoryMode(rawValue: 2)!
+
+    private final class QueryBox {
+        var items: [String: String] = [:]
+    }
+
+    private final class StreamBox {
+        let source: any HTTPStreamSource
+        init(_ source: any HTTPStreamSource) { self.source = source }
+    }
+
+    private func answer(_ connection: OpaquePointer, path: String, method: String) -> MHD_Result {
+        watchdog.answered(connection)
+        let box = QueryBox()
+        let unmanagedBox = Unmanaged.passRetained(box)
+        MHD_get_connection_values(connection, .GET_ARGUMENT_KIND, Self.queryIterator, unmanagedBox.toOpaque())
+        unmanagedBox.release()
+        let request = HTTPRequest(method: method, path: path, query: box.items,
+                                  peer: HTTPListenAddress.describe(onair_mhd_client_address(connection)))
+        let response: HTTPResponse
+        if method == "GET" || method == "HEAD" {
+            response = handler(request)
+        } else {
+            var refused = HTTPResponse.text(405, "method not allowed")
+            refused.headers.append(("Allow", "GET, HEAD"))
+            response = refused
+        }
+        return queue(response, on: connection)
+    }
+
+    private func queue(_ response: HTTPResponse, on connection: OpaquePointer) -> MHD_Result {
+        let made: OpaquePointer?
+        switch response.body {
+        case .bytes(let bytes):
+            made = bytes.withUnsafeBytes { raw in
+                MHD_create_response_from_buffer(raw.count, UnsafeMutableRawPointer(mutating: raw.baseAddress),
+                                                Self.mustCopy)
+            }
+        case .stream(let source):
+            let box = Unmanaged.passRetained(StreamBox(source))
+            made = MHD_create_response_from_callback(UInt64.max, 32 * 1024, Self.streamReader, box.toOpaque(), Self.streamFreed)
+            if made == nil {
+                box.release()
+                source.close()
+            }
+        }
+        guard let made else {
+            messages("could not create a response")
+            return .NO
+        }
+        defer { MHD_destroy_response(made) }
+        for header in response.headers {
+            _ = MHD_add_response_header(made, header.name, header.value)
+        }
+        return MHD_queue_response(connection, UInt32(response.status), made)
+    }
+}

@@ -1,0 +1,27 @@
+/// Where an `HTTPServer` listens and the limits that keep hostile or slow clients from holding it.
+public struct HTTPServerConfiguration: Sendable {
+    /// The address and port (loopback unless said otherwise).
+    public var address: HTTPListenAddress
+    /// Connections open at once, of any kind; more are refused at accept.
+    public var connectionLimit = 128
+    /// Connections open at once from one IP address (0: no per-address limit).
+    public var perAddressLimit = 0
+    /// Seconds a connection may stay without any progress (nothing received or sent) before it is closed.
+    public var idleTimeout = 10
+    /// Seconds a client has to send its whole request line and header (a request sent a byte at a
+    /// time is cut after this, even though it never goes idle).
+    public var requestTimeout = 5.0
+    /// Bytes of memory per connection; the request line and all header fields must fit in it
+    /// (larger requests get 431 or 414 and are closed).
+    public var connectionMemoryLimit = 32 * 1024
+    /// Stack of each connection's thread.
+    public var threadStackSize = 256 * 1024
+    /// The kernel send buffer of each connection (0: the system's default), so a slow reader's
+    /// backlog stays in the application's queue where it is seen and bounded.
+    public var sendBufferBytes = 0
+
+    /// A configuration listening on `address` with the default limits.
+    public init(address: HTTPListenAddress) {
+        self.address = address
+    }
+}

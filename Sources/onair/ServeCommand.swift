@@ -1,0 +1,145 @@
+import Foundation
+import OnAir
+
+/// `onair serve`: capture and encode once, serve the live stream to many viewers over HTTP
+/// (MPEG-TS, fragmented MP4, HLS) and record any files from the same encode.
+struct ServeCommand: Command {
+    static let name = "serve"
+    static let summary = "capture, encode once and serve live to many viewers (HTTP: TS, fMP4, HLS)"
+    static let help = """
+    Usage: onair serve [--video SRC] [--audio SRC] [--listen ADDR:PORT] [--max-viewers N] [--token T]
+                       [--viewer-timeout S] [--duration S] [-o FILE …] [encoder flags]
+
+    Captures video and audio, encodes them once (H.264 + AAC, no B-frames) and serves them to every
+    viewer that connects, while also recording any -o files from the same encode:
+      http://ADDR:PORT/live.ts      MPEG-TS, one continuous response (ffplay, VLC, mpv, ffmpeg, onair play)
+      http://ADDR:PORT/live.mp4     fragmented MP4: init segment, then one fragment per video frame
+      http://ADDR:PORT/live.m3u8    HLS (MPEG-TS segments starting on keyframes)
+      http://ADDR:PORT/stats.json   encoder figures and one entry per viewer
+      http://ADDR:PORT/             a page saying what is served
+    A viewer that joins gets the last keyframe and what followed at once. Each viewer has its own
+    bounded queue: one that cannot keep up skips to the next keyframe (counted) and is cut after
+    --viewer-timeout seconds behind; no viewer slows the encoder, another viewer or a recording.
+
+    \(CaptureSourceFactory.sourcesHelp)
+    With neither --video nor --audio, both are synthetic.
+
+      --video SRC, --audio SRC     what to capture
+      --duration S                 stop after S seconds of media
+      --listen ADDR:PORT           where to listen (default 127.0.0.1:8080; a bare PORT stays on
+                                   127.0.0.1; 0.0.0.0:PORT opens it to the network)
+      --max-viewers N              viewers at once (default 32); more get 503
+      --token T                    every request needs ?token=T (401 without, 403 wrong)
+      --viewer-timeout S           cut a viewer this many seconds behind (default 5)
+      --viewer-queue BYTES         bytes waiting for one viewer before it skips to a keyframe
+                                   (default 2 s of the stream, at least 512 KiB)
+      --hls-time S                 HLS segment duration (default 2; keyframes come at least this often)
+      -o, --output FILE            also record to a file (repeatable)
+      --stats-json FILE            the once-a-second statistics as JSON lines
+
+    """ + EncodingOptions.help
+
+    let videoSpec: String
+    let audioSpec: String
+    let duration: Double?
+    let outputs: [String]
+    let statsJSON: String?
+    let configuration: ServeConfiguration
+    let queueBytes: Int?
+    let hlsTime: Double
+    let encoding: EncodingOptions
+
+    init(arguments: inout ArgumentList) throws {
+        let capture = try CaptureArguments(arguments: &arguments)
+        videoSpec = capture.videoSpec
+        audioSpec = capture.audioSpec
+        duration = capture.duration
+        outputs = try arguments.options("-o", "--output")
+        statsJSON = try arguments.option("--stats-json")
+        var configuration = ServeConfiguration()
+        if let listen = try arguments.option("--listen") {
+            try configuration.listen(on: listen)
+        }
+        if let text = try arguments.option("--max-viewers") {
+            guard let value = Int(text), (1...10_000).contains(value) else { throw UsageError("--max-viewers takes a whole number 1–10000") }
+            configuration.limits.maxViewers = value
+        }
+        if let token = try arguments.option("--token") {
+            guard !token.isEmpty, token.count <= 256 else { throw UsageError("--token must be 1–256 characters") }
+            configuration.token = token
+        }
+        if let text = try arguments.option("--viewer-timeout") {
+            let value = try EncodingOptions.number(text, "--viewer-timeout")
+            guard value > 0 else { throw UsageError("--viewer-timeout must be positive") }
+            configuration.limits.viewerTimeout = value
+        }
+        queueBytes = try arguments.option("--viewer-queue").map { text in
+            guard let value = Int(text), value >= 64 * 1024 else { throw UsageError("--viewer-queue takes bytes, at least 65536") }
+            return value
+        }
+        hlsTime = try arguments.option("--hls-time").map { try EncodingOptions.number($0, "--hls-time") } ?? 2
+        guard hlsTime > 0 else { throw UsageError("--hls-time must be positive") }
+        self.configuration = configuration
+        var encoding = try EncodingOptions(arguments: &arguments, realTimeDefault: true)
+        // Fragmented MP4 for browsers and low delay everywhere: no B-frames; keyframes at least once per HLS segment.
+        encoding.video.allowFrameReordering = false
+        let limit = encoding.video.maxKeyFrameIntervalDuration
+        if limit <= 0 || limit > hlsTime { encoding.video.maxKeyFrameIntervalDuration = hlsTime }
+        self.encoding = encoding
+        guard arguments.positionals().isEmpty else { throw UsageError("serve takes no positional arguments; files go with -o") }
+        if videoSpec == "none" && audioSpec == "none" { throw UsageError("--video none and --audio none leave nothing to serve") }
+    }
+
+    func run() throws -> Int32 {
+        signal(SIGPIPE, SIG_IGN)
+        let plan = try CaptureSourceFactory.plan(video: videoSpec, audio: audioSpec, encoding: encoding,
+                                                 fast: false, duration: duration)
+        var sessionConfiguration = LiveSession.Configuration(video: plan.video, audio: plan.audio)
+        sessionConfiguration.duration = duration
+        var streams = Set<MediaType>()
+        if plan.video != nil { streams.insert(.video) }
+        if plan.audio != nil { streams.insert(.audio) }
+        let encoders = try EncoderFactory.encoders(video: plan.video, audio: plan.audio)
+        let serve = try ServeOutputs(configuration: configuration, streams: streams,
+                                     streamBitRate: (plan.video?.averageBitRate ?? 0) + (plan.audio?.bitRate ?? 0),
+                                     hlsSegmentDuration: hlsTime, explicitQueueBytes: queueBytes)
+        defer { serve.stop() }
+        let files = try outputs.map { output in
+            try SinkFactory.sink(for: output, streams: streams.intersection(SinkFactory.streams(for: output)))
+        }
+        let session = try LiveSession(configuration: sessionConfiguration, sources: plan.sources, sinks: files + serve.sinks,
+                                      videoEncoder: encoders.video, audioEncoder: encoders.audio)
+        let printer = try StatisticsPrinter(label: "serve", jsonPath: statsJSON)
+        let latest = LatestStatistics()
+        serve.server.setEncoderStatistics { latest.value }
+        let outcome = try SessionDriver.run(session, printer: printer, outputs: outputs, afterStart: {
+            let base = configuration.baseURL(port: serve.server.port)
+            let query = configuration.token.map { "?token=\($0)" } ?? ""
+            Console.status("serving \(base)/live.ts\(query), \(base)/live.mp4\(query), \(base)/live.m3u8\(query) (page: \(base)/\(query))")
+            if !configuration.isLoopback { Console.status("listening on \(configuration.host): reachable from the network") }
+        }, everySecond: { latest.value = $0 })
+        let totals = serve.hub.statistics().totals
+        let last = outcome.statistics
+        Console.status("stopped (\(outcome.reason)): \(last.framesOut) video frames, \(last.audioFramesOut) audio frames, \(last.droppedFrames) dropped; viewers served \(totals.served), refused \(totals.refusedFull), cut as too slow \(totals.cutTooSlow)")
+        return 0
+    }
+}
+
+/// The session's latest statistics, shared with the HTTP threads.
+final class LatestStatistics: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: LiveStatistics?
+
+    var value: LiveStatistics? {
+        get {
+            lock.lock()
+            defer { lock.unlock() }
+            return stored
+        }
+        set {
+            lock.lock()
+            stored = newValue
+            lock.unlock()
+        }
+    }
+}

@@ -1,0 +1,154 @@
+import Foundation
+import OnAirTestSupport
+import Testing
+
+/// `onair serve` with real viewers: ffmpeg on /live.ts and /live.mp4, ffprobe on HLS, a throttled
+/// reader and hostile clients (Tests/Tools/serve_clients.py), all on loopback.
+@Suite(.serialized) struct ServeCommandTests {
+    static let clients = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Tools/serve_clients.py").path
+
+    /// Video packets of `path`'s first video stream: count, and how many the time span says
+    /// there should be at `fps` (gaps show as a shortfall).
+    static func videoCoverage(_ path: String, fps: Double) throws -> (frames: Int, expected: Int, firstIsKey: Bool) {
+        let result = try Tools.run("ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries", "packet=pts_time,flags",
+                                               "-of", "csv=p=0", path])
+        let rows = result.stdoutText.split(separator: "\n").map { $0.split(separator: ",") }
+        let times = rows.compactMap { $0.first.flatMap { Double($0) } }
+        guard let first = times.min(), let last = times.max() else { return (0, 0, false) }
+        return (times.count, Int(((last - first) * fps).rounded()) + 1, rows.first?.last?.hasPrefix("K") ?? false)
+    }
+
+    /// What ffmpeg says when decoding all of `path` (empty when it decodes cleanly).
+    static func decodeErrors(_ path: String) throws -> String {
+        try Tools.run("ffmpeg", ["-hide_banner", "-nostdin", "-v", "error", "-i", path, "-f", "null", "-"]).stderr
+    }
+
+    @Test func manyViewersSlowAndHostileClientsWhileARecordingKeepsEveryFrame() throws {
+        let dir = try Tools.temporaryDirectory("serve-many")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let recording = dir.appendingPathComponent("rec.ts").path
+        let server = try ServeTestServer(directory: dir, duration: 30,
+                                         arguments: ["--max-viewers", "10", "--viewer-timeout", "3", "--keyint-duration", "1",
+                                                     "--viewer-queue", "65536", "-o", recording])
+        // 8 ffmpeg viewers (6 TS, 2 fMP4), a viewer reading at a tenth of the bitrate, hostile clients.
+        var viewers: [(StreamTestProcess, String)] = []
+        for index in 0..<8 {
+            let format = index < 6 ? "ts" : "mp4"
+            let out = dir.appendingPathComponent("viewer\(index).\(format)").path
+            let viewer = try StreamTestProcess("ffmpeg", ["-hide_banner", "-nostdin", "-v", "error", "-i", server.url("/live.\(format)"),
+                                                          "-t", "10", "-c", "copy", "-y", out],
+                                               stderrPath: dir.appendingPathComponent("viewer\(index).log").path)
+            viewers.append((viewer, out))
+        }
+        let throttled = try StreamTestProcess("python3", [Self.clients, "throttle", "\(server.port)", "/live.ts", "7500", "20"],
+                                              stderrPath: dir.appendingPathComponent("throttle.log").path,
+                                              stdoutPath: dir.appendingPathComponent("throttle.json").path)
+        let hostile = try StreamTestProcess("python3", [Self.clients, "hostile", "\(server.port)"],
+                                            stderrPath: dir.appendingPathComponent("hostile.log").path,
+                                            stdoutPath: dir.appendingPathComponent("hostile.json").path)
+        // Beyond --max-viewers: 8 ffmpeg + 1 throttled are served; 2 more fill it, the next is refused.
+        Thread.sleep(forTimeInterval: 3)
+        let extra = try (0..<2).map { _ in
+            try StreamTestProcess("curl", ["-s", "-m", "6", "-o", "/dev/null", server.url("/live.ts")],
+                                  stderrPath: dir.appendingPathComponent("extra.log").path)
+        }
+        Thread.sleep(forTimeInterval: 1)
+        let refused = try server.get("/live.ts")
+        #expect(refused.status == 503, "viewer beyond --max-viewers got \(refused.status)")
+        let during = try server.statistics()
+        for (viewer, _) in viewers { #expect(viewer.wait(timeout: 40), "an ffmpeg viewer did not finish: \(viewer.stderr)") }
+        #expect(throttled.wait(timeout: 40))
+        #expect(hostile.wait(timeout: 90))
+        let after = try server.statistics()
+        _ = extra.map { $0.wait(timeout: 10) }
+        #expect(server.finish(timeout: 60), "serve did not stop at its duration: \(server.process.stderr)")
+
+        for (viewer, out) in viewers {
+            #expect(viewer.process.terminationStatus == 0, "\(viewer.stderr)")
+            let coverage = try Self.videoCoverage(out, fps: 15)
+            #expect(coverage.frames >= 100 && Double(coverage.frames) >= 0.95 * Double(coverage.expected),
+                    "\(out): \(coverage.frames) of \(coverage.expected) frames")
+            #expect(coverage.firstIsKey, "\(out) does not start on a keyframe")
+            let errors = try Self.decodeErrors(out)
+            #expect(errors.isEmpty, "\(out): \(errors)")
+        }
+        // The slow reader skipped and was cut; the others were not.
+        let slow = try JSONSerialization.jsonObject(with: Data(contentsOf: dir.appendingPathComponent("throttle.json"))) as? [String: Any]
+        #expect(slow?["closed_after"] is Double, "throttled viewer was never cut: \(String(describing: slow))")
+        let totals = after["totals"] as? [String: Any] ?? [:]
+        #expect((totals["cut_too_slow"] as? Int ?? 0) >= 1, "\(totals)")
+        #expect((totals["refused_full"] as? Int ?? 0) >= 1, "\(totals)")
+        let duringViewers = during["viewers"] as? [[String: Any]] ?? []
+        print("serve: during \(duringViewers.count) viewers, totals after \(totals), slow reader \(String(describing: slow))")
+        // Hostile clients: refused, none served.
+        let hostileResult = try JSONSerialization.jsonObject(with: Data(contentsOf: dir.appendingPathComponent("hostile.json"))) as? [String: Any] ?? [:]
+        print("hostile: \(hostileResult.filter { $0.key != "half_sent" })")
+        for key in ["dotdot", "encoded_dotdot", "unknown"] {
+            #expect(hostileResult[key] as? Int == 404 || hostileResult[key] as? String == "closed", "\(key): \(String(describing: hostileResult[key]))")
+        }
+        #expect(hostileResult["post"] as? Int == 405)
+        for key in ["big_header", "non_http"] {
+            let value = hostileResult[key]
+            #expect((value as? Int).map { (400...499).contains($0) } ?? (value as? String == "closed"), "\(key): \(String(describing: value))")
+        }
+        let slowRequests = hostileResult["half_sent"] as? [[String: Any]] ?? []
+        #expect(slowRequests.count == 40)
+        for entry in slowRequests {
+            #expect(entry["outcome"] as? String == "cut" && (entry["seconds"] as? Double ?? 99) < 15, "\(entry)")
+        }
+        // The recording has every frame encoded.
+        let recorded = try Self.videoCoverage(recording, fps: 15)
+        #expect(recorded.frames >= 440 && recorded.frames == recorded.expected, "recording: \(recorded)")
+    }
+
+    @Test func aViewerJoiningMidGOPGetsAKeyframeAtOnceAndHLSAndTheTokenWork() throws {
+        let dir = try Tools.temporaryDirectory("serve-join")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let token = "s3cret-token"
+        let server = try ServeTestServer(directory: dir, duration: 20,
+                                         arguments: ["--token", token, "--keyint-duration", "4", "--keyint", "60", "--hls-time", "4"])
+        // Without the token, with a wrong one; every path.
+        #expect(try server.get("/live.ts").status == 401)
+        #expect(try server.get("/stats.json?token=nope").status == 403)
+        #expect(try server.get("/nothing").status == 401)
+        let page = try server.get("/?token=\(token)")
+        #expect(page.status == 200 && String(decoding: page.body, as: UTF8.self).contains("/live.ts?token=\(token)"))
+        // Join in the middle of a 4 s GOP: the keyframe comes from the cache at once.
+        Thread.sleep(forTimeInterval: 6)
+        let out = dir.appendingPathComponent("join.ts").path
+        let viewer = try StreamTestProcess("ffmpeg", ["-hide_banner", "-nostdin", "-v", "error", "-i",
+                                                      server.url("/live.ts?token=\(token)"), "-t", "3", "-c", "copy", "-y", out],
+                                           stderrPath: dir.appendingPathComponent("join.log").path)
+        var firstKeyframe: Double?
+        _ = waitUntil(timeout: 10) {
+            let viewers = (try? server.statistics(token: token))?["viewers"] as? [[String: Any]] ?? []
+            firstKeyframe = viewers.first?["first_keyframe_seconds"] as? Double
+            return firstKeyframe != nil
+        }
+        #expect(viewer.wait(timeout: 20))
+        let coverage = try Self.videoCoverage(out, fps: 15)
+        #expect(coverage.firstIsKey && coverage.frames >= 40, "\(coverage)")
+        #expect((firstKeyframe ?? 99) < 0.5, "first keyframe after \(String(describing: firstKeyframe)) s")
+        print("serve: joined mid-GOP, first keyframe handed over after \(firstKeyframe ?? -1) s")
+        // HLS: the playlist carries the token to its segments; ffprobe reads it.
+        let playlist = try server.get("/live.m3u8?token=\(token)")
+        #expect(playlist.status == 200 && String(decoding: playlist.body, as: UTF8.self).contains(".ts?token=\(token)"))
+        let probe = try Tools.run("ffprobe", ["-v", "error", "-show_entries", "stream=codec_name", "-of", "csv=p=0",
+                                              server.url("/live.m3u8?token=\(token)")])
+        #expect(probe.stdoutText.contains("h264") && probe.stdoutText.contains("aac"), "\(probe.stderr)")
+        _ = server.finish(timeout: 40)
+    }
+
+    @Test func listensOnLoopbackByDefault() throws {
+        let dir = try Tools.temporaryDirectory("serve-loopback")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let server = try ServeTestServer(directory: dir, duration: 6, bareListen: true)
+        let sockets = try Tools.run("ss", ["-Hltn", "sport = :\(server.port)"]).stdoutText
+        _ = server.finish(timeout: 30)
+        #expect(sockets.contains("127.0.0.1:\(server.port)") && !sockets.contains("0.0.0.0:") && !sockets.contains("*:"), "\(sockets)")
+        let log = server.process.stderr
+        #expect(log.contains("serving http://127.0.0.1:\(server.port)/live.ts"), "\(log)")
+        #expect(!log.contains("reachable from the network"))
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+import OnAirTestSupport
+
+/// A running `onair serve` for tests: started on a free loopback port, waited for, and stopped.
+final class ServeTestServer {
+    let port: Int
+    let process: StreamTestProcess
+    let directory: URL
+
+    /// Starts `onair serve` with a small synthetic picture and `arguments`; waits until it answers.
+    /// `bareListen` gives `--listen PORT` only, to see the default address.
+    init(directory: URL, duration: Int, arguments: [String] = [], bareListen: Bool = false) throws {
+        self.directory = directory
+        port = try StreamTestPorts.free()
+        let base = ["serve", "--listen", bareListen ? "\(port)" : "127.0.0.1:\(port)", "--duration", "\(duration)", "--size", "320x240",
+                    "--fps", "15", "--bitrate", "600k", "--preset", "ultrafast"]
+        process = try StreamTestProcess(Tools.onairExecutable, base + arguments,
+                                        stderrPath: directory.appendingPathComponent("serve.log").path)
+        let port = self.port
+        guard waitUntil(timeout: 20, { StreamTestPorts.accepts(port) }) else {
+            throw StreamTestError("onair serve did not listen: \(process.stderr)")
+        }
+    }
+
+    /// `http://127.0.0.1:PORT` + `path`.
+    func url(_ path: String) -> String { "http://127.0.0.1:\(port)\(path)" }
+
+    /// The status code and body of a GET (curl), e.g. for `/stats.json`.
+    func get(_ path: String) throws -> (status: Int, body: Data) {
+        let result = try Tools.run("curl", ["-s", "--path-as-is", "-m", "10", "-o", "-", "-w", "\n%{http_code}", url(path)])
+        var text = result.stdout
+        guard let newline = text.lastIndex(of: UInt8(ascii: "\n")) else { return (0, Data()) }
+        let code = Int(String(decoding: text[(newline + 1)...], as: UTF8.self)) ?? 0
+        text = text[..<newline]
+        return (code, Data(text))
+    }
+
+    /// `/stats.json` parsed.
+    func statistics(token: String? = nil) throws -> [String: Any] {
+        let reply = try get("/stats.json" + (token.map { "?token=\($0)" } ?? ""))
+        return (try JSONSerialization.jsonObject(with: reply.body) as? [String: Any]) ?? [:]
+    }
+
+    /// Waits for the server to end by itself (its duration), then kills it if it did not.
+    func finish(timeout: Double) -> Bool {
+        let ended = process.wait(timeout: timeout)
+        if !ended { process.kill() }
+        return ended
+    }
+}
