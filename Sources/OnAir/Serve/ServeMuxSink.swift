@@ -7,8 +7,9 @@ import OnAirFFmpeg
 /// memory, and what comes out for each packet is published to the hub as one chunk (keyframe
 /// chunks marked), so every viewer shares the same bytes.
 ///
-/// The stream starts at the first video keyframe once every stream has described itself; an MP4
-/// fragment is closed after each video frame (after each audio packet when there is no video).
+/// The stream starts at the first video keyframe once every stream has described itself (audio
+/// from before that keyframe is left out); an MP4 fragment is closed after each video frame
+/// (after each audio packet when there is no video).
 public final class ServeMuxSink: PacketSink {
     public var destination: String { "serve \(format.rawValue)" }
     private let format: ServeFormat
@@ -21,6 +22,10 @@ public final class ServeMuxSink: PacketSink {
     private var started = false
     private var headerSent = false
     private var keyframeOwed = false
+    /// The decode time of the first video keyframe: audio from before it is not written, so no
+    /// track starts earlier than the stream (an MP4 muxer fed a negative time writes broken
+    /// durations and can abort on an assertion).
+    private var startTime: MediaTime?
 
     /// A muxer of `format` for the given streams, publishing to `hub`.
     public init(format: ServeFormat, streams: Set<MediaType>, hub: ServeHub) throws {
@@ -38,7 +43,9 @@ public final class ServeMuxSink: PacketSink {
             guard expected.allSatisfy({ descriptions[$0] != nil }) else { return }
             if expected.contains(.video) && !(packet.mediaType == .video && packet.isKeyframe) { return }
             started = true
+            if expected.contains(.video) { startTime = packet.dts }
         }
+        if let startTime, packet.mediaType != .video, packet.dts < startTime { return }
         var forwarded = packet
         if !described.contains(packet.mediaType) {
             // The muxer learns each stream's configuration from its first packet.
