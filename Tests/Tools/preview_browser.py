@@ -3,12 +3,20 @@
 prints one JSON object with what it measured.
 
 It starts the server itself (--server-command, a JSON list; it must listen on the URL's port), so
-it can stop it and start it again on the same port:
+it can stop it and start it again on the same port; without --server-command the server must be
+running already (and --restart is refused):
 
   check  open the page; once it plays, measure frames decoded and dropped and currentTime over
          --measure seconds; take a screenshot and check by pixels that the video and the plots
          are there; with --restart, stop the server, record what the page says, start the server
          again and measure until the page plays again by itself.
+  status open the page and wait until it reports an error in words (e.g. a codec the browser
+         cannot play); print what it says.
+  fuzz   in the page, feed OnAirMP4 (the box splitter and the init segment reader) with the
+         stream's own init segment mutated and truncated --iterations times, and with the stream
+         cut at random places; every failure must be a plain Error with a message (never a
+         TypeError or RangeError from reading past the data), and splitting must not depend on
+         where the chunks end.
   bench  open the page and collect --seconds of glass-to-glass latencies (frame codes), the time
          from opening the page to its first frame, and frames decoded and dropped.
 
@@ -52,6 +60,8 @@ class ServerProcess:
         self.process = None
 
     def start(self, timeout=30):
+        if self.command is None:
+            return
         output = open(self.log_path, "ab")
         self.process = subprocess.Popen(self.command, stdin=subprocess.DEVNULL, stdout=output, stderr=output,
                                         start_new_session=True)
@@ -141,7 +151,7 @@ def decode_png(path):
     return stream["width"], stream["height"], raw
 
 
-def region_figures(image, rect, colors):
+def region_figures(image, rect, colors, step=2):
     """Pixel figures of rect (x, y, w, h) of the image: luma spread, share of non-black pixels and
     the count of pixels near each of `colors`."""
     width, height, raw = image
@@ -149,9 +159,9 @@ def region_figures(image, rect, colors):
     x1, y1 = min(width, int(rect["x"] + rect["width"])), min(height, int(rect["y"] + rect["height"]))
     count, total, total_sq, lit = 0, 0.0, 0.0, 0
     near = {name: 0 for name in colors}
-    for y in range(y0, y1, 2):
+    for y in range(y0, y1, step):
         row = y * width * 3
-        for x in range(x0, x1, 2):
+        for x in range(x0, x1, step):
             r, g, b = raw[row + 3 * x], raw[row + 3 * x + 1], raw[row + 3 * x + 2]
             luma = 0.299 * r + 0.587 * g + 0.114 * b
             count += 1
@@ -179,7 +189,7 @@ def screenshot_figures(driver, path):
                  viewers: r('plot-viewers'), latency: r('plot-latency') };""")
     figures = {"width": image[0], "height": image[1], "video": region_figures(image, rects["video"], {})}
     for name, color in PLOT_COLORS.items():
-        figures[name] = region_figures(image, rects[name], {name: color})["near"][name]
+        figures[name] = region_figures(image, rects[name], {name: color}, step=1)["near"][name]
     return figures
 
 
@@ -194,6 +204,7 @@ def check(args, driver, server):
     time.sleep(1.5)  # past the start-up burst
     result["playback"] = measure(driver, args.measure)
     result["snapshot"] = snapshot(driver)
+    result["latency_ms"] = latency_figures(driver.execute_script("return window.onair.latencyLog.slice();"))
     result["screenshot"] = screenshot_figures(driver, args.screenshot)
     if not args.restart:
         return result
@@ -216,6 +227,92 @@ def check(args, driver, server):
     return result
 
 
+def latency_figures(samples):
+    """p50, p95, min, max and count of glass-to-glass latencies in ms (None without samples)."""
+    if not samples:
+        return None
+    samples = sorted(samples)
+    pick = lambda q: round(samples[min(len(samples) - 1, int(q * len(samples)))], 1)
+    return {"p50": pick(0.5), "p95": pick(0.95), "min": round(samples[0], 1), "max": round(samples[-1], 1),
+            "count": len(samples)}
+
+
+def status(args, driver):
+    driver.get(args.url)
+    state, waited = wait_for(driver, lambda s: s["level"] == "error", args.timeout)
+    return {"error_seconds": waited, "status": state["status"] if state else None, "snapshot": state}
+
+
+FUZZ_SCRIPT = """
+const [url, iterations, finish] = arguments;
+(async () => {
+  const response = await fetch(url, { cache: 'no-store' });
+  const reader = response.body.getReader();
+  const whole = new OnAirMP4.BoxSplitter(), chunks = [], boxes = [];
+  while (boxes.filter((box) => box.type === 'moof').length < 30) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+    boxes.push(...whole.push(value));
+  }
+  reader.cancel();
+  window.onair.player.fail(new PreviewProblem('info', 'fuzzing', 60000));
+  let seed = 0x2545f491;
+  const random = () => { seed ^= seed << 13; seed ^= seed >>> 17; seed ^= seed << 5; return (seed >>> 0) / 4294967296; };
+  const failures = [];
+  const expectError = (what, error) => {
+    if (!(error instanceof Error) || error.constructor !== Error || !error.message) failures.push(what + ': ' + error.name + ': ' + error.message);
+  };
+  const moov = boxes.find((box) => box.type === 'moov').bytes;
+  const original = OnAirMP4.describeInit(moov);
+  let described = 0, refused = 0;
+  for (let i = 0; i < iterations; i++) {
+    let bytes = moov.slice();
+    const flips = 1 + Math.floor(random() * 6);
+    for (let f = 0; f < flips; f++) bytes[Math.floor(random() * bytes.length)] = Math.floor(random() * 256);
+    if (random() < 0.25) bytes = bytes.subarray(0, Math.floor(random() * bytes.length));
+    try {
+      const description = OnAirMP4.describeInit(bytes);
+      if (!/^video\/mp4; codecs="[^"]*"$/.test(description.mimeType) || /undefined|NaN/.test(description.mimeType)) {
+        failures.push('odd description: ' + description.mimeType);
+      }
+      described++;
+    } catch (error) { expectError('init', error); refused++; }
+  }
+  let splits = 0, garbage = 0;
+  const stream = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
+  chunks.reduce((offset, c) => { stream.set(c, offset); return offset + c.length; }, 0);
+  const reference = boxes.map((box) => box.type + box.bytes.length).join(',');
+  for (let i = 0; i < 200; i++) {
+    const splitter = new OnAirMP4.BoxSplitter(), got = [];
+    for (let offset = 0; offset < stream.length;) {
+      const size = 1 + Math.floor(random() * (random() < 0.5 ? 64 : 65536));
+      got.push(...splitter.push(stream.subarray(offset, offset + size)));
+      offset += size;
+    }
+    if (got.map((box) => box.type + box.bytes.length).join(',') !== reference) failures.push('split ' + i + ' differs');
+    splits++;
+  }
+  for (let i = 0; i < 2000; i++) {
+    const bytes = new Uint8Array(1 + Math.floor(random() * 64));
+    for (let j = 0; j < bytes.length; j++) bytes[j] = Math.floor(random() * 256);
+    try { new OnAirMP4.BoxSplitter().push(bytes); garbage++; } catch (error) { expectError('garbage', error); garbage++; }
+  }
+  finish({ codecs: original.codecs, boxes: boxes.length, described, refused, splits, garbage,
+           failureCount: failures.length, failures: failures.slice(0, 10) });
+})().catch((error) => finish({ error: String(error && error.stack || error) }));
+"""
+
+
+def fuzz(args, driver):
+    driver.get(args.url)
+    wait_for(driver, lambda s: s["bytes"] > 0, args.timeout)
+    live = urllib.parse.urlsplit(args.url)
+    url = urllib.parse.urlunsplit((live.scheme, live.netloc, "/live.mp4", live.query, ""))
+    driver.set_script_timeout(120)
+    return {"fuzz": driver.execute_async_script(FUZZ_SCRIPT, url, args.iterations)}
+
+
 def bench(args, driver):
     result = {}
     driver.get(args.url)
@@ -228,21 +325,16 @@ def bench(args, driver):
     time.sleep(args.warmup)
     start = driver.execute_script("return window.onair.latencyLog.length;")
     result["playback"] = measure(driver, args.seconds)
-    samples = driver.execute_script("return window.onair.latencyLog.slice(arguments[0]);", start)
-    samples.sort()
-    result["latency_samples"] = len(samples)
-    if samples:
-        pick = lambda q: round(samples[min(len(samples) - 1, int(q * len(samples)))], 1)
-        result["latency_ms"] = {"p50": pick(0.5), "p95": pick(0.95), "min": round(samples[0], 1), "max": round(samples[-1], 1)}
+    result["latency_ms"] = latency_figures(driver.execute_script("return window.onair.latencyLog.slice(arguments[0]);", start))
     result["snapshot"] = snapshot(driver)
     return result
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("mode", choices=["check", "bench"])
+    parser.add_argument("mode", choices=["check", "status", "fuzz", "bench"])
     parser.add_argument("--url", required=True)
-    parser.add_argument("--server-command", required=True, help="JSON list: the server to start (and restart)")
+    parser.add_argument("--server-command", help="JSON list: the server to start (and restart)")
     parser.add_argument("--server-log", default=os.devnull)
     parser.add_argument("--timeout", type=float, default=20, help="seconds to wait for the first playback")
     parser.add_argument("--measure", type=float, default=8)
@@ -253,9 +345,12 @@ def main():
     parser.add_argument("--seconds", type=float, default=20)
     parser.add_argument("--warmup", type=float, default=2)
     parser.add_argument("--window", default="1280x1000")
+    parser.add_argument("--iterations", type=int, default=20000)
     args = parser.parse_args()
+    if args.restart and not args.server_command:
+        parser.error("--restart needs --server-command")
     port = urllib.parse.urlsplit(args.url).port
-    server = ServerProcess(json.loads(args.server_command), port, args.server_log)
+    server = ServerProcess(json.loads(args.server_command) if args.server_command else None, port, args.server_log)
     profile = tempfile.mkdtemp(prefix="preview-chromium-")
     driver = None
     result = {"mode": args.mode}
@@ -263,7 +358,9 @@ def main():
         server.start()
         width, height = (int(v) for v in args.window.split("x"))
         driver = open_browser(profile, width, height)
-        result.update(check(args, driver, server) if args.mode == "check" else bench(args, driver))
+        modes = {"check": lambda: check(args, driver, server), "status": lambda: status(args, driver),
+                 "fuzz": lambda: fuzz(args, driver), "bench": lambda: bench(args, driver)}
+        result.update(modes[args.mode]())
         result["console"] = [entry["message"][:300] for entry in driver.get_log("browser")][-30:]
         result["ok"] = True
     except Exception as error:  # reported, not raised: the caller reads the JSON

@@ -1,44 +1,26 @@
 #!/usr/bin/env python3
-"""A stand-in for `onair serve` while developing and testing the browser preview page.
+"""A stand-in for `onair serve` that serves the browser preview page with ffmpeg's live stream, so the
+page can be tested apart from onair (and with streams onair does not make: --video-codec).
 
 Serves on 127.0.0.1:PORT
-  GET /            the page (from --page FILE, or assembled from the Swift sources of PreviewPage)
+  GET /            the page (--page FILE: PreviewPage.html() written out by the test)
   GET /live.mp4    a live fragmented MP4 (init segment, then one fragment per frame; H.264 without
-                   B-frames + AAC), made by one ffmpeg per viewer from lavfi test sources, or with
-                   --source onair, remuxed from `onair record --video synthetic` (frame codes with
-                   the wall-clock time) through a FIFO
+                   B-frames + AAC, or --video-codec), made by one ffmpeg per viewer from lavfi sources
   GET /stats.json  figures shaped like serve's: encoder figures and one entry per viewer
 With --token T every request needs ?token=T (403 otherwise). Standard library only. Children die
 with the server (PR_SET_PDEATHSIG), so killing it stops every stream at once.
 """
 import argparse
 import ctypes
-import glob
 import json
 import os
-import re
 import signal
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 import urllib.parse
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-
-PAGE_SWIFT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "Sources", "OnAir", "Serve", "Preview")
-
-
-def page_from_swift(directory):
-    """The page assembled from the raw string literals of PreviewPage's Swift files (as `html` does)."""
-    parts = {}
-    for path in glob.glob(os.path.join(directory, "*.swift")):
-        with open(path, encoding="utf-8") as handle:
-            for match in re.finditer(r'static let (\w+) = ##"""\n(.*?)\n"""##', handle.read(), re.S):
-                parts[match.group(1)] = match.group(2)
-    return (parts["head"] + "<style>\n" + parts["style"] + "</style>\n</head>\n" + parts["body"]
-            + "<script>\n'use strict';\n" + parts["mp4Script"] + parts["playerScript"] + parts["frameCodeScript"]
-            + parts["plotsScript"] + parts["mainScript"] + "</script>\n</body>\n</html>\n")
 
 
 def die_with_parent():
@@ -53,48 +35,26 @@ FRAGMENTED = ["-f", "mp4", "-movflags", "empty_moov+default_base_moof+frag_every
 
 
 class Viewer:
-    """One /live.mp4 response: its ffmpeg (and onair) processes and byte count."""
+    """One /live.mp4 response: its ffmpeg and byte count."""
 
     def __init__(self, args, address):
         self.address = address
         self.bytes = 0
         self.started = time.time()
-        self.processes = []
-        self.directory = None
-        width, height = args.size.split("x")
-        if args.source == "lavfi":
-            command = ["ffmpeg", "-hide_banner", "-nostdin", "-loglevel", "error", "-re",
-                       "-f", "lavfi", "-i", "testsrc2=size=%s:rate=%d" % (args.size, args.fps),
-                       "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000",
-                       "-c:v", "libx264", "-preset", "ultrafast", "-tune", "zerolatency", "-bf", "0",
-                       "-g", str(args.fps), "-b:v", args.bitrate, "-pix_fmt", "yuv420p",
-                       "-c:a", "aac", "-b:a", "96k"] + FRAGMENTED
-        else:
-            self.directory = tempfile.mkdtemp(prefix="preview-standin-")
-            fifo = os.path.join(self.directory, "live.ts")
-            os.mkfifo(fifo)
-            self.processes.append(subprocess.Popen(
-                [args.onair, "record", "--video", "synthetic", "--size", args.size, "--fps", str(args.fps),
-                 "--preset", "ultrafast", "--keyint", str(args.fps), "--bitrate", args.bitrate,
-                 "--duration", "36000", "-o", fifo],
-                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                preexec_fn=die_with_parent))
-            command = ["ffmpeg", "-hide_banner", "-nostdin", "-loglevel", "error",
-                       "-fflags", "nobuffer", "-probesize", "65536", "-analyzeduration", "300000",
-                       "-i", fifo, "-c", "copy"] + FRAGMENTED
+        command = ["ffmpeg", "-hide_banner", "-nostdin", "-loglevel", "error", "-re",
+                   "-f", "lavfi", "-i", "testsrc2=size=%s:rate=%d" % (args.size, args.fps),
+                   "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000",
+                   "-c:v", args.video_codec, "-bf", "0", "-g", str(args.fps), "-b:v", args.bitrate, "-pix_fmt", "yuv420p"]
+        if args.video_codec == "libx264":
+            command += ["-preset", "ultrafast", "-tune", "zerolatency"]
+        command += ["-c:a", "aac", "-b:a", "96k"] + FRAGMENTED
         self.ffmpeg = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                        stderr=sys.stderr, preexec_fn=die_with_parent)
-        self.processes.append(self.ffmpeg)
 
     def close(self):
-        for process in self.processes:
-            if process.poll() is None:
-                process.kill()
-            process.wait()
-        if self.directory:
-            for name in os.listdir(self.directory):
-                os.unlink(os.path.join(self.directory, name))
-            os.rmdir(self.directory)
+        if self.ffmpeg.poll() is None:
+            self.ffmpeg.kill()
+        self.ffmpeg.wait()
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -169,10 +129,8 @@ class Server(ThreadingHTTPServer):
         self.rate = [time.time(), 0, 0]
 
     def page(self):
-        if self.args.page:
-            with open(self.args.page, encoding="utf-8") as handle:
-                return handle.read()
-        return page_from_swift(PAGE_SWIFT)
+        with open(self.args.page, encoding="utf-8") as handle:
+            return handle.read()
 
     def stats(self):
         now = time.time()
@@ -192,12 +150,11 @@ class Server(ThreadingHTTPServer):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--port", type=int, required=True)
-    parser.add_argument("--page", help="serve this file as the page instead of assembling it")
-    parser.add_argument("--source", choices=["lavfi", "onair"], default="lavfi")
-    parser.add_argument("--onair", default="onair", help="the onair executable for --source onair")
+    parser.add_argument("--page", required=True, help="the page to serve (PreviewPage.html(), written by the test)")
     parser.add_argument("--size", default="320x240")
     parser.add_argument("--fps", type=int, default=30)
     parser.add_argument("--bitrate", default="600k")
+    parser.add_argument("--video-codec", default="libx264", help="ffmpeg's encoder for --source lavfi (mpeg4: a codec browsers refuse)")
     parser.add_argument("--token")
     parser.add_argument("--verbose", action="store_true")
     args = parser.parse_args()

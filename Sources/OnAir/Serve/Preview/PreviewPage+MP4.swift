@@ -159,7 +159,8 @@ const OnAirMP4 = (() => {
       const entry = entries[0];
       if (entry.type === 'avc1' || entry.type === 'avc3') tracks.push(videoEntry(b, entry));
       else if (entry.type === 'mp4a') tracks.push(audioEntry(b, entry));
-      else tracks.push({ kind: 'other', codec: entry.type });
+      else if (/^[0-9A-Za-z]{4}$/.test(entry.type)) tracks.push({ kind: 'other', codec: entry.type });
+      else throw new Error('a track has an unreadable sample entry type');
     }
     if (tracks.length === 0) throw new Error('the init segment describes no track');
     const codecs = tracks.map((t) => t.codec);

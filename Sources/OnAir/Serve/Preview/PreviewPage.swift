@@ -9,11 +9,32 @@
 /// parser, `+Player` for MSE playback, `+FrameCode` for the code reader, `+Plots`, `+Main`).
 /// Every request the page makes keeps the `?token=` of the page's own URL.
 public enum PreviewPage {
-    /// The whole page as served.
-    public static var html: String {
-        head + "<style>\n" + style + "</style>\n</head>\n" + body
+    /// The whole page as served; `formats` are the streams served (`live.ts`, `live.mp4`,
+    /// `live.m3u8`) and `srtPort` the SRT listener's port, for the list of what else is served.
+    public static func html(formats: [String] = ["live.ts", "live.mp4", "live.m3u8"], srtPort: Int? = nil) -> String {
+        head + "<style>\n" + style + "</style>\n</head>\n" + body + served(formats: formats, srtPort: srtPort) + "</main>\n"
             + "<script>\n'use strict';\n" + mp4Script + playerScript + frameCodeScript + plotsScript + mainScript
             + "</script>\n</body>\n</html>\n"
+    }
+
+    /// What each stream is for, by file name.
+    static let streamDescriptions = [
+        "live.ts": "MPEG-TS, for ffplay, VLC, mpv, ffmpeg, <code>onair play</code>",
+        "live.mp4": "fragmented MP4 (what this page plays)",
+        "live.m3u8": "HLS",
+    ]
+
+    /// The list of what else is served (links get the page's token from the script).
+    static func served(formats: [String], srtPort: Int?) -> String {
+        var items = formats.map { name in
+            let about = streamDescriptions[name].map { " — " + $0 } ?? ""
+            return "      <li><a data-path=\"/\(name)\" href=\"/\(name)\">/\(name)</a>\(about)</li>\n"
+        }
+        items.append("      <li><a data-path=\"/stats.json\" href=\"/stats.json\">/stats.json</a> — the encoder's figures and one entry per viewer</li>\n")
+        if let srtPort {
+            items.append("      <li>SRT callers: <code data-srt-port=\"\(srtPort)\">srt://HOST:\(srtPort)?mode=caller</code> (MPEG-TS)</li>\n")
+        }
+        return "  <section class=\"served\">\n    <h2>Also served here</h2>\n    <ul>\n" + items.joined() + "    </ul>\n  </section>\n"
     }
 
     /// The document's head up to its style sheet.
@@ -52,16 +73,6 @@ public enum PreviewPage {
     <figure><figcaption>Viewers <b id="value-viewers">–</b></figcaption><canvas id="plot-viewers"></canvas></figure>
     <figure><figcaption id="caption-latency">Latency in this page <b id="value-latency">–</b></figcaption><canvas id="plot-latency"></canvas></figure>
   </section>
-  <section class="served">
-    <h2>Also served here</h2>
-    <ul>
-      <li><a data-path="/live.ts" href="/live.ts">/live.ts</a> — MPEG-TS, for ffplay, VLC, mpv, ffmpeg, <code>onair play</code></li>
-      <li><a data-path="/live.m3u8" href="/live.m3u8">/live.m3u8</a> — HLS</li>
-      <li><a data-path="/live.mp4" href="/live.mp4">/live.mp4</a> — fragmented MP4 (what this page plays)</li>
-      <li><a data-path="/stats.json" href="/stats.json">/stats.json</a> — the encoder's figures and one entry per viewer</li>
-    </ul>
-  </section>
-</main>
 
 """##
 }
