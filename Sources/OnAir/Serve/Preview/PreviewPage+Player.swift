@@ -2,7 +2,9 @@ extension PreviewPage {
     /// Script module `OnAirPlayer`: streams `/live.mp4` with fetch, appends whole boxes to a
     /// SourceBuffer, keeps playback near the live edge (seek forward when far behind, play a little
     /// faster when slightly behind), trims old buffer, and on any failure says what went wrong and
-    /// connects again by itself.
+    /// connects again by itself. Without sound it leaves the audio track out (audio arrives after
+    /// the video of the same moment and would hold the picture back); `setSound(true)` reconnects
+    /// with it.
     static let playerScript = ##"""
 class PreviewProblem extends Error {
   constructor(level, text, retryMs) { super(text); this.level = level; this.retryMs = retryMs; }
@@ -13,7 +15,10 @@ class OnAirPlayer {
     this.video = video;
     this.url = url;
     this.onStatus = onStatus;
-    this.targetAhead = 0.1;        // seconds of media to keep buffered ahead of playback
+    this.sound = false;            // whether the audio track is played (else left out)
+    this.targetAheadWithAudio = 0.1;  // seconds of media to keep buffered ahead of playback
+    this.targetAheadVideoOnly = 0.04;
+    this.targetAhead = this.targetAheadVideoOnly;
     this.skipAhead = 1.0;          // further behind than this, seek instead of speeding up
     this.stallMs = 4000;           // no bytes for this long: the stream is lost
     this.maximumQueueBytes = 16 * 1024 * 1024;
@@ -61,6 +66,7 @@ class OnAirPlayer {
       }
       controller.abort();
       this.teardown();
+      if (problem.retryMs === 0) { this.onStatus(problem.level, problem.message); continue; }
       this.failures += 1;
       const delay = Math.min(problem.retryMs * Math.pow(1.6, Math.min(this.failures - 1, 6)), Math.max(problem.retryMs, 5000));
       this.onStatus(problem.level, problem.message + ' Trying again in ' + (delay / 1000).toFixed(1) + ' s…');
@@ -77,6 +83,16 @@ class OnAirPlayer {
         : new PreviewProblem('error', 'Server gone: cannot reach ' + location.host + '.', 1000);
     }
     return new PreviewProblem('error', 'Playback failed: ' + (error && error.message ? error.message : String(error)) + '.', 1000);
+  }
+
+  // Plays with or without sound: reconnects when the audio track must come in or may go out.
+  setSound(on) {
+    if (on === this.sound) return;
+    this.sound = on;
+    const session = this.session;
+    if (session && (on ? session.drop.size > 0 : this.description && this.description.audio)) {
+      this.fail(new PreviewProblem('info', on ? 'Turning the sound on…' : 'Turning the sound off…', 0));
+    }
   }
 
   // Ends the current connection with `problem` as the reason.
@@ -100,6 +116,7 @@ class OnAirPlayer {
     const splitter = new OnAirMP4.BoxSplitter();
     let init = [];
     let session = null;
+    let skipData = false;
     for (;;) {
       const { done, value } = await this.read(reader);
       if (done) return;
@@ -114,9 +131,18 @@ class OnAirPlayer {
           }
           continue;
         }
-        if (box.type !== 'moof' && box.type !== 'mdat' && box.type !== 'ftyp' && box.type !== 'moov') continue;
-        session.queue.push(box.bytes);
-        session.queuedBytes += box.bytes.length;
+        let bytes = box.bytes;
+        if (box.type === 'moof') {
+          bytes = session.drop.size > 0 ? OnAirMP4.moofWithout(bytes, session.drop) : bytes;
+          skipData = bytes === null;
+          if (skipData) continue;
+        } else if (box.type === 'mdat') {
+          if (skipData) { skipData = false; continue; }
+        } else {
+          continue;
+        }
+        session.queue.push(bytes);
+        session.queuedBytes += bytes.length;
         if (session.queuedBytes > this.maximumQueueBytes) {
           throw new PreviewProblem('warn', 'This page could not keep up with the stream.', 500);
         }
@@ -141,13 +167,19 @@ class OnAirPlayer {
     const moov = init.find((box) => box.type === 'moov');
     const description = OnAirMP4.describeInit(moov.bytes);
     this.description = description;
+    // Video only unless the sound is wanted (and there is a picture to keep).
+    const drop = new Set(!this.sound && description.video ? description.tracks.filter((t) => t.kind !== 'video').map((t) => t.id) : []);
+    const played = description.tracks.filter((t) => !drop.has(t.id));
+    const mimeType = 'video/mp4; codecs="' + played.map((t) => t.codec).join(',') + '"';
+    this.mimeType = mimeType;
+    this.targetAhead = played.length > 1 ? this.targetAheadWithAudio : this.targetAheadVideoOnly;
     const Source = window.MediaSource || window.ManagedMediaSource;
     if (!Source) {
       throw new PreviewProblem('error', 'This browser has no Media Source Extensions, so it cannot play the stream in a page; open /live.ts in a player instead.', 30000);
     }
-    if (!Source.isTypeSupported(description.mimeType)) {
+    if (!Source.isTypeSupported(mimeType)) {
       throw new PreviewProblem('error', 'Codec not supported: this browser cannot play ' + description.codecs.join(' + ')
-        + ' (' + description.mimeType + ').', 15000);
+        + ' (' + mimeType + ').', 15000);
     }
     const mediaSource = new Source();
     const objectURL = URL.createObjectURL(mediaSource);
@@ -158,9 +190,10 @@ class OnAirPlayer {
       mediaSource.addEventListener('sourceopen', () => { clearTimeout(timer); resolve(); }, { once: true });
     });
     URL.revokeObjectURL(objectURL);
-    const sourceBuffer = mediaSource.addSourceBuffer(description.mimeType);
-    const bytes = OnAirPlayer.concat(init.map((box) => box.bytes));
-    const session = { mediaSource, sourceBuffer, queue: [bytes], queuedBytes: bytes.length, removal: null, started: false };
+    const sourceBuffer = mediaSource.addSourceBuffer(mimeType);
+    const parts = init.map((box) => box.type === 'moov' && drop.size > 0 ? OnAirMP4.moovWithout(box.bytes, drop) : box.bytes);
+    const bytes = OnAirPlayer.concat(parts);
+    const session = { mediaSource, sourceBuffer, drop, queue: [bytes], queuedBytes: bytes.length, removal: null, started: false };
     sourceBuffer.addEventListener('updateend', () => this.pump(session));
     this.session = session;
     this.playing = false;
