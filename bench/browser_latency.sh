@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# Glass-to-glass latency into the browser preview, on loopback: `onair serve --video synthetic`
+# Glass-to-glass latency into the browser preview, on loopback: `onair serve` (synthetic source)
 # stamps every frame with the wall clock; headless Chromium (Tests/Tools/preview_browser.py) opens
 # the page, which reads the code of every presented frame through a canvas. Per size (320x240 and
 # 1280x720, 30 fps) it prints p50/p95/max in ms, the time from opening the page to its first
 # frame, and frames dropped; then, as the reference, `onair play --measure-latency` of /live.ts from
-# the same server, and the ratio browser p50 / onair play p50.
+# the same server, and the ratio browser p50 / onair play p50. The server's own frame rate is
+# printed too: on a loaded machine a slow encode shows there, not in the page.
 #
 #   bench/browser_latency.sh                          # 20 s per size, preset veryfast
 #   SECONDS_EACH=30 PRESET=ultrafast bench/browser_latency.sh
@@ -34,7 +35,7 @@ echo "browser preview glass-to-glass on loopback, ${each} s per size, preset $pr
 for case in "320x240 600k" "1280x720 2.5M"; do
     read -r size bitrate <<<"$case"
     port=$(free_port)
-    "$ONAIR" serve --video synthetic --listen "127.0.0.1:$port" --size "$size" --fps 30 --bitrate "$bitrate" \
+    "$ONAIR" serve --listen "127.0.0.1:$port" --size "$size" --fps 30 --bitrate "$bitrate" \
         --preset "$preset" 2>"$work/serve-$size.log" &
     server=$!
     for _ in $(seq 100); do
@@ -44,14 +45,22 @@ for case in "320x240 600k" "1280x720 2.5M"; do
     sleep 1   # past the encoder's start
     /usr/bin/python3 Tests/Tools/preview_browser.py bench --url "http://127.0.0.1:$port/" --seconds "$each" \
         >"$work/browser-$size.json" 2>"$work/browser-$size.log" || true
+    python3 -c "import sys,urllib.request; print(urllib.request.urlopen(sys.argv[1], timeout=5).read().decode())" \
+        "http://127.0.0.1:$port/stats.json" >"$work/stats-$size.json" 2>/dev/null || true
     "$ONAIR" play --measure-latency --json --duration 10 --timeout 20 "http://127.0.0.1:$port/live.ts" \
         >"$work/play-$size.json" 2>"$work/play-$size.log" || true
     kill "$server" 2>/dev/null || true
     wait "$server" 2>/dev/null || true
     server=""
-    python3 - "$size" "$work/browser-$size.json" "$work/play-$size.json" <<'PY'
+    python3 - "$size" "$work/browser-$size.json" "$work/play-$size.json" "$work/stats-$size.json" <<'PY'
 import json, sys
-size, browser_path, play_path = sys.argv[1:4]
+size, browser_path, play_path, stats_path = sys.argv[1:5]
+try:
+    encoder = json.load(open(stats_path))["encoder"]
+    print(f"{size:9s} serve    encoded {encoder['fps_out']:5.1f} fps, {encoder['dropped_frames']} frames dropped before encoding,"
+          f" encode {encoder['encode_latency_ms']:5.1f} ms")
+except Exception as error:
+    print(f"{size:9s} serve    no statistics ({error})")
 try:
     browser = json.load(open(browser_path))
     l, p = browser["latency_ms"], browser["playback"]
