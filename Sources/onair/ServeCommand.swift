@@ -8,7 +8,7 @@ struct ServeCommand: Command {
     static let summary = "capture, encode once and serve live to many viewers (HTTP: TS, fMP4, HLS)"
     static let help = """
     Usage: onair serve [--video SRC] [--audio SRC] [--listen ADDR:PORT] [--max-viewers N] [--token T]
-                       [--viewer-timeout S] [--duration S] [-o FILE …] [encoder flags]
+                       [--srt-port N] [--viewer-timeout S] [--duration S] [-o FILE …] [encoder flags]
 
     Captures video and audio, encodes them once (H.264 + AAC, no B-frames) and serves them to every
     viewer that connects, while also recording any -o files from the same encode:
@@ -29,10 +29,14 @@ struct ServeCommand: Command {
       --listen ADDR:PORT           where to listen (default 127.0.0.1:8080; a bare PORT stays on
                                    127.0.0.1; 0.0.0.0:PORT opens it to the network)
       --max-viewers N              viewers at once (default 32); more get 503
-      --token T                    every request needs ?token=T (401 without, 403 wrong)
+      --token T                    every request needs ?token=T (401 without, 403 wrong); SRT
+                                   callers need T as passphrase (then 10–79 characters)
+      --srt-port N                 also accept SRT callers on UDP port N (MPEG-TS, many at once:
+                                   srt://ADDR:N?mode=caller; per-caller RTT, loss, send buffer in
+                                   /stats.json)
       --viewer-timeout S           cut a viewer this many seconds behind (default 5)
       --viewer-queue BYTES         bytes waiting for one viewer before it skips to a keyframe
-                                   (default 2 s of the stream, at least 512 KiB)
+                                   (default 4 s of the stream, at least 1 MiB)
       --hls-time S                 HLS segment duration (default 2; keyframes come at least this often)
       -o, --output FILE            also record to a file (repeatable)
       --stats-json FILE            the once-a-second statistics as JSON lines
@@ -77,6 +81,10 @@ struct ServeCommand: Command {
             guard let value = Int(text), value >= 64 * 1024 else { throw UsageError("--viewer-queue takes bytes, at least 65536") }
             return value
         }
+        if let text = try arguments.option("--srt-port") {
+            guard let value = Int(text), (1...65_535).contains(value) else { throw UsageError("--srt-port takes a UDP port 1–65535") }
+            configuration.srtPort = value
+        }
         hlsTime = try arguments.option("--hls-time").map { try EncodingOptions.number($0, "--hls-time") } ?? 2
         guard hlsTime > 0 else { throw UsageError("--hls-time must be positive") }
         self.configuration = configuration
@@ -116,6 +124,10 @@ struct ServeCommand: Command {
             let base = configuration.baseURL(port: serve.server.port)
             let query = configuration.token.map { "?token=\($0)" } ?? ""
             Console.status("serving \(base)/live.ts\(query), \(base)/live.mp4\(query), \(base)/live.m3u8\(query) (page: \(base)/\(query))")
+            if let srt = serve.srt {
+                let host = configuration.isLoopback ? configuration.host : "ADDR"
+                Console.status("SRT callers: srt://\(host):\(srt.port)?mode=caller\(configuration.token == nil ? "" : "&passphrase=…")")
+            }
             if !configuration.isLoopback { Console.status("listening on \(configuration.host): reachable from the network") }
         }, everySecond: { latest.value = $0 })
         let totals = serve.hub.statistics().totals

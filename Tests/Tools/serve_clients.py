@@ -101,6 +101,7 @@ def throttle(port, path, rate, seconds):
     start = time.monotonic()
     received = 0
     closed_after = None
+    first = b""
     sock.settimeout(2)
     while time.monotonic() - start < seconds:
         try:
@@ -112,10 +113,12 @@ def throttle(port, path, rate, seconds):
         if not part:
             closed_after = round(time.monotonic() - start, 2)
             break
+        if not first:
+            first = part.split(b"\r\n")[0]
         received += len(part)
         time.sleep(len(part) / rate)
     sock.close()
-    print(json.dumps({"bytes": received, "closed_after": closed_after}), flush=True)
+    print(json.dumps({"status": first.decode("latin-1"), "bytes": received, "closed_after": closed_after}), flush=True)
 
 
 if __name__ == "__main__":

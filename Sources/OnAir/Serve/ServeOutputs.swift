@@ -3,7 +3,8 @@ import OnAirCore
 #if canImport(OnAirHTTP) && canImport(OnAirFFmpeg)
 
 /// Everything `onair serve` adds to a live session: the hub, one muxer sink per container (MPEG-TS,
-/// fragmented MP4), a live HLS output in a private directory, and the HTTP server over them.
+/// fragmented MP4), a live HLS output in a private directory, the HTTP server over them and,
+/// when asked, an SRT listener for callers.
 ///
 /// The sinks go to the `LiveSession` as ordinary sinks; the server starts at once and serves
 /// viewers as soon as the first keyframe is muxed.
@@ -14,16 +15,20 @@ public final class ServeOutputs: @unchecked Sendable {
     public let server: ServeServer
     /// The sinks to hand to the session (the muxers and the HLS output).
     public let sinks: [any PacketSink]
+    /// The SRT listener for callers (when `configuration.srtPort` is set).
+    public let srt: ServeSRTListener?
     /// The directory of the live HLS playlist, removed by `stop()`.
     public let hlsDirectory: String
 
     /// Builds the outputs for `streams` of about `streamBitRate` bits per second. Without an
-    /// explicit queue bound, each viewer may fall 2 s of stream behind (at least 512 KiB) before skipping.
+    /// explicit queue bound, each viewer may hold 4 s of stream (at least 1 MiB: a joining viewer's
+    /// first burst is up to a whole GOP from the keyframe cache) before skipping.
     public init(configuration: ServeConfiguration, streams: Set<MediaType>, streamBitRate: Int,
                 hlsSegmentDuration: Double = 2, explicitQueueBytes: Int? = nil) throws {
         var configuration = configuration
-        configuration.limits.viewerQueueBytes = explicitQueueBytes ?? max(512 * 1024, streamBitRate / 8 * 2)
-        hub = ServeHub(formats: [.mpegTS, .fragmentedMP4], limits: configuration.limits)
+        configuration.limits.viewerQueueBytes = explicitQueueBytes ?? max(1024 * 1024, streamBitRate / 8 * 4)
+        let hub = ServeHub(formats: [.mpegTS, .fragmentedMP4], limits: configuration.limits)
+        self.hub = hub
         hlsDirectory = (NSTemporaryDirectory() as NSString).appendingPathComponent("onair-serve-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
         var options = SinkFactory.ContainerOptions()
         options.hlsSegmentDuration = hlsSegmentDuration
@@ -34,13 +39,23 @@ public final class ServeOutputs: @unchecked Sendable {
             try ServeMuxSink(format: .fragmentedMP4, streams: streams, hub: hub),
             try HLSOutput.sink(playlist: playlist, streams: streams, options: options),
         ]
-        server = try ServeServer(configuration: configuration, hub: hub, hlsDirectory: hlsDirectory,
-                                 srtPort: configuration.srtPort)
+        // SRT callers need the token as passphrase when there is one.
+        let srt = try configuration.srtPort.map { port in
+            try ServeSRTListener(host: configuration.host, port: port, passphrase: configuration.token, hub: hub)
+        }
+        self.srt = srt
+        do {
+            server = try ServeServer(configuration: configuration, hub: hub, hlsDirectory: hlsDirectory, srtPort: srt?.port)
+        } catch {
+            srt?.stop()
+            throw error
+        }
     }
 
     /// Ends every viewer, stops the server and removes the HLS directory.
     public func stop() {
         server.stop()
+        srt?.stop()
         try? FileManager.default.removeItem(atPath: hlsDirectory)
     }
 }
