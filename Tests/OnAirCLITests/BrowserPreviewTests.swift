@@ -15,7 +15,7 @@ import Testing
     }
 
     @Test func pageIsSelfContainedAndKeepsTheToken() {
-        let page = PreviewPage.html(formats: ["live.ts", "live.mp4"], srtPort: 9000)
+        let page = PreviewPage.html(formats: ["live.ts", "live.mp4"], srtPort: 9000, query: "?token=a<b")
         #expect(page.hasPrefix("<!doctype html>"))
         for outside in ["http://", "https://", "src=\"//", "<script src", "<link rel=\"stylesheet\"", "@import"] {
             #expect(!page.contains(outside), "the page must not load \(outside)…")
@@ -23,7 +23,7 @@ import Testing
         #expect(page.contains("withToken('/live.mp4')") && page.contains("withToken('/stats.json')"))
         #expect(page.contains("Source.isTypeSupported"))
         #expect(page.components(separatedBy: "</script>").count == 2, "one inline script only")
-        #expect(page.contains("data-path=\"/live.ts\"") && !page.contains("data-path=\"/live.m3u8\""))
+        #expect(page.contains("href=\"/live.ts?token=a&lt;b\"") && !page.contains("data-path=\"/live.m3u8\""))
         #expect(page.contains("data-srt-port=\"9000\""))
     }
 

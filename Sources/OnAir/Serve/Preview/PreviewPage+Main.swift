@@ -7,7 +7,7 @@ extension PreviewPage {
   const token = new URLSearchParams(location.search).get('token');
   const withToken = (path) => token === null ? path : path + (path.includes('?') ? '&' : '?') + 'token=' + encodeURIComponent(token);
   for (const link of document.querySelectorAll('a[data-path]')) link.href = withToken(link.dataset.path);
-  for (const code of document.querySelectorAll('code[data-srt-port]')) code.textContent = 'srt://' + location.hostname + ':' + code.dataset.srtPort + '?mode=caller';
+  for (const code of document.querySelectorAll('code[data-srt-port]')) code.textContent = 'srt://' + location.hostname + ':' + code.dataset.srtPort + '?mode=caller' + (token === null ? '' : '&passphrase=' + token);
 
   const $ = (id) => document.getElementById(id);
   const video = $('video'), statusLine = $('status'), overlay = $('overlay');

@@ -275,8 +275,8 @@ class OnAirPlayer {
     }
     if (video.paused && !video.seeking && this.playing) video.play().catch(() => {});
     const first = buffered.start(0);
-    if (current - first > 30 && !session.removal) {
-      session.removal = [first, current - 10];
+    if (current - first > 15 && !session.removal) {
+      session.removal = [first, current - 5];
       this.trims += 1;
       this.pump(session);
     }

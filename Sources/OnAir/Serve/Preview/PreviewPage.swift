@@ -10,9 +10,12 @@
 /// Every request the page makes keeps the `?token=` of the page's own URL.
 public enum PreviewPage {
     /// The whole page as served; `formats` are the streams served (`live.ts`, `live.mp4`,
-    /// `live.m3u8`) and `srtPort` the SRT listener's port, for the list of what else is served.
-    public static func html(formats: [String] = ["live.ts", "live.mp4", "live.m3u8"], srtPort: Int? = nil) -> String {
-        head + "<style>\n" + style + "</style>\n</head>\n" + body + served(formats: formats, srtPort: srtPort) + "</main>\n"
+    /// `live.m3u8`), `srtPort` the SRT listener's port and `query` (`?token=…` or empty) what the
+    /// links in the list of what else is served carry (the script also adds the token of the
+    /// page's own URL to every link and request).
+    public static func html(formats: [String] = ["live.ts", "live.mp4", "live.m3u8"], srtPort: Int? = nil,
+                            query: String = "") -> String {
+        head + "<style>\n" + style + "</style>\n</head>\n" + body + served(formats: formats, srtPort: srtPort, query: query) + "</main>\n"
             + "<script>\n'use strict';\n" + mp4Script + playerScript + frameCodeScript + plotsScript + mainScript
             + "</script>\n</body>\n</html>\n"
     }
@@ -24,17 +27,24 @@ public enum PreviewPage {
         "live.m3u8": "HLS",
     ]
 
-    /// The list of what else is served (links get the page's token from the script).
-    static func served(formats: [String], srtPort: Int?) -> String {
+    /// The list of what else is served, each link with `query`.
+    static func served(formats: [String], srtPort: Int?, query: String) -> String {
+        let query = escaped(query)
         var items = formats.map { name in
             let about = streamDescriptions[name].map { " — " + $0 } ?? ""
-            return "      <li><a data-path=\"/\(name)\" href=\"/\(name)\">/\(name)</a>\(about)</li>\n"
+            return "      <li><a data-path=\"/\(name)\" href=\"/\(name)\(query)\">/\(name)</a>\(about)</li>\n"
         }
-        items.append("      <li><a data-path=\"/stats.json\" href=\"/stats.json\">/stats.json</a> — the encoder's figures and one entry per viewer</li>\n")
+        items.append("      <li><a data-path=\"/stats.json\" href=\"/stats.json\(query)\">/stats.json</a> — the encoder's figures and one entry per viewer</li>\n")
         if let srtPort {
             items.append("      <li>SRT callers: <code data-srt-port=\"\(srtPort)\">srt://HOST:\(srtPort)?mode=caller</code> (MPEG-TS)</li>\n")
         }
         return "  <section class=\"served\">\n    <h2>Also served here</h2>\n    <ul>\n" + items.joined() + "    </ul>\n  </section>\n"
+    }
+
+    /// `text` safe inside an HTML attribute or element.
+    static func escaped(_ text: String) -> String {
+        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
     }
 
     /// The document's head up to its style sheet.
