@@ -60,7 +60,7 @@ class OnAirPlayer {
       let problem;
       try {
         await this.connect(controller.signal);
-        problem = new PreviewProblem('warn', 'The server ended the stream.', 500);
+        problem = this.failure || new PreviewProblem('warn', 'The server ended the stream.', 500);
       } catch (error) {
         problem = this.failure || this.explain(error);
       }
