@@ -10,6 +10,11 @@ import OnAirFFmpeg
 /// The stream starts at the first video keyframe once every stream has described itself (audio
 /// from before that keyframe is left out); an MP4 fragment is closed after each video frame
 /// (after each audio packet when there is no video).
+///
+/// MP4 packets are held back by one per stream, so each sample's duration is exactly the gap to
+/// the next one in the track's own time scale: a fragment's end then meets the next fragment's
+/// start, which libavformat's fragmenting requires (nominal durations longer than the real gap
+/// would make it rewrite timestamps, and abort on the next flush).
 public final class ServeMuxSink: PacketSink {
     public var destination: String { "serve \(format.rawValue)" }
     private let format: ServeFormat
@@ -26,6 +31,7 @@ public final class ServeMuxSink: PacketSink {
     /// track starts earlier than the stream (an MP4 muxer fed a negative time writes broken
     /// durations and can abort on an assertion).
     private var startTime: MediaTime?
+    private var heldBack: [MediaType: EncodedPacket] = [:]
 
     /// A muxer of `format` for the given streams, publishing to `hub`.
     public init(format: ServeFormat, streams: Set<MediaType>, hub: ServeHub) throws {
@@ -52,7 +58,35 @@ public final class ServeMuxSink: PacketSink {
             forwarded.formatDescription = descriptions[packet.mediaType]
             described.insert(packet.mediaType)
         }
-        try container.write(forwarded)
+        if format == .fragmentedMP4 {
+            let scale: Int32 = packet.mediaType == .video ? 90_000 : max(1, packet.dts.timescale)
+            forwarded = Self.retimed(forwarded, scale: scale)
+            let previous = heldBack[packet.mediaType]
+            heldBack[packet.mediaType] = forwarded
+            guard var previous else { return }
+            previous.duration = MediaTime(value: max(1, forwarded.dts.value - previous.dts.value), timescale: scale)
+            forwarded = previous
+        }
+        try mux(forwarded)
+    }
+
+    /// A packet's times in `scale` ticks, so the muxer's rescaling is exact.
+    private static func retimed(_ packet: EncodedPacket, scale: Int32) -> EncodedPacket {
+        func ticks(_ time: MediaTime) -> Int64 {
+            let timescale = Int64(max(1, time.timescale))
+            let product = time.value * Int64(scale)
+            return (product >= 0 ? product + timescale / 2 : product - timescale / 2) / timescale
+        }
+        var retimed = packet
+        retimed.dts = MediaTime(value: ticks(packet.dts), timescale: scale)
+        retimed.pts = MediaTime(value: max(ticks(packet.pts), retimed.dts.value), timescale: scale)
+        retimed.duration = MediaTime(value: max(1, ticks(packet.duration)), timescale: scale)
+        return retimed
+    }
+
+    /// Writes one packet to the muxer and publishes what comes out.
+    private func mux(_ packet: EncodedPacket) throws {
+        try container.write(packet)
         let isVideo = packet.mediaType == .video
         if isVideo && packet.isKeyframe { keyframeOwed = true }
         if format == .fragmentedMP4 {
@@ -72,6 +106,9 @@ public final class ServeMuxSink: PacketSink {
     }
 
     public func finish() throws {
+        for type in [MediaType.video, .audio] {
+            if let last = heldBack.removeValue(forKey: type) { try mux(last) }
+        }
         try container.finish()
     }
 }
