@@ -202,7 +202,7 @@ def check(args, driver, server):
     result["first_state"] = state
     if waited is None:
         return result
-    time.sleep(1.5)  # past the start-up burst
+    time.sleep(2.5)  # past the start-up burst (the joined GOP decoded at once)
     result["playback"] = measure(driver, args.measure)
     result["snapshot"] = snapshot(driver)
     result["latency_ms"] = latency_figures(driver.execute_script("return window.onair.latencyLog.slice();"))
@@ -357,7 +357,7 @@ def main():
     parser.add_argument("--server-command", help="JSON list: the server to start (and restart)")
     parser.add_argument("--server-log", default=os.devnull)
     parser.add_argument("--timeout", type=float, default=20, help="seconds to wait for the first playback")
-    parser.add_argument("--measure", type=float, default=8)
+    parser.add_argument("--measure", type=float, default=10)
     parser.add_argument("--measure-after", type=float, default=4)
     parser.add_argument("--restart", action="store_true")
     parser.add_argument("--sound", action="store_true", help="check: then turn the sound on and measure again")

@@ -17,7 +17,7 @@ class OnAirPlayer {
     this.onStatus = onStatus;
     this.sound = false;            // whether the audio track is played (else left out)
     this.targetAheadWithAudio = 0.1;  // seconds of media to keep buffered ahead of playback
-    this.targetAheadVideoOnly = 0.04;
+    this.targetAheadVideoOnly = 0.05;
     this.targetAhead = this.targetAheadVideoOnly;
     this.skipAhead = 1.0;          // further behind than this, seek instead of speeding up
     this.stallMs = 4000;           // no bytes for this long: the stream is lost
