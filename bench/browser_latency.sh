@@ -65,7 +65,7 @@ try:
     browser = json.load(open(browser_path))
     l, p = browser["latency_ms"], browser["playback"]
     print(f"{size:9s} browser  p50 {l['p50']:6.1f} ms  p95 {l['p95']:6.1f} ms  max {l['max']:6.1f} ms  ({l['count']} frames)"
-          f"  first frame {browser['first_frame_ms']:6.0f} ms  decoded {p['fps']:5.1f} fps  dropped {p['dropped_percent']:4.1f} %"
+          f"  first frame {browser['first_frame_ms']:6.0f} ms  decoded {p['fps']:5.1f} fps of {p.get('stream_fps', 0):5.1f}  dropped {p['dropped_percent']:4.1f} %"
           f"  (skips to live {p['live_skips']}, buffer trims {browser['snapshot']['trims']})")
 except Exception as error:
     print(f"{size:9s} browser  no measurement ({error}; {open(browser_path).read()[:300]})")

@@ -17,7 +17,7 @@ extension PreviewPage {
     statusLevel = level;
     statusLine.textContent = text;
     statusLine.dataset.level = level;
-    overlay.hidden = level === 'ok';
+    overlay.hidden = level === 'ok' || text.startsWith('Live');
     overlay.textContent = text;
   }
 
