@@ -19,6 +19,11 @@ struct PlayCommand: Command {
     stderr once a second. Without a display (or with --no-display) nothing is shown or played:
     the input is decoded as fast as it comes, as for a measurement.
 
+    onair play --analyze-screen REC [--json]: REC is a recording of a player's screen and speakers
+    made while it showed the live synthetic source (ffmpeg -f x11grab … -f pulse -i SINK.monitor
+    -copyts; window size = video size); prints the frames seen in order, skipped and repeated, the
+    glass-to-glass latency and the A/V offset of the flashes seen and beeps heard.
+
     Keys: f full screen · i statistics overlay (fps, bitrate, latency, drops) · space pause (files)
           · q or Esc quit.
 
@@ -26,7 +31,7 @@ struct PlayCommand: Command {
     0.5 s while the input is open. Decode errors: packets the decoder rejected, frames it flagged
     as damaged, and packets the demuxer marked as corrupt.
 
-      --latency MS          live delay target: the jitter buffer before the sound (default 50)
+      --latency MS          live delay target: the jitter buffer before the sound (default 30)
       --fullscreen          start in full screen
       --no-display          no window and no sound: decode only (today's measuring receiver)
       --no-audio            show the picture only (paced by the wall clock)
@@ -47,6 +52,7 @@ struct PlayCommand: Command {
     let json: Bool
     let statsJSON: String?
     let display: Bool
+    let analyzeScreen: Bool
     let screenOptions: ScreenPlayer.Options
 
     init(arguments: inout ArgumentList) throws {
@@ -80,6 +86,7 @@ struct PlayCommand: Command {
         screen.fullscreen = arguments.flag("--fullscreen")
         screen.audio = !arguments.flag("--no-audio")
         display = !arguments.flag("--no-display")
+        analyzeScreen = arguments.flag("--analyze-screen")
         let inputs = arguments.positionals()
         guard inputs.count == 1 else { throw UsageError("play takes exactly one URL") }
         configuration.url = inputs[0]
@@ -90,6 +97,19 @@ struct PlayCommand: Command {
     }
 
     func run() throws -> Int32 {
+        if analyzeScreen {
+            let report = try ScreenRecordingAnalysis.analyze(path: configuration.url)
+            if json {
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+                print(String(decoding: try encoder.encode(report), as: UTF8.self))
+            }
+            var line = "screen: \(report.distinctFrames) frames seen, \(report.outOfOrder) out of order, \(report.skipped) skipped (\(report.steadySkipped) in steady state)"
+            if let latency = report.latencyMs { line += String(format: ", glass-to-glass p50 %.1f ms p95 %.1f ms", latency.p50, latency.p95) }
+            if let offset = report.sync?.maxAVOffsetMilliseconds { line += String(format: ", A/V offset max %.1f ms", offset) }
+            Console.status(line)
+            return 0
+        }
         var configuration = self.configuration
         var screen: ScreenPlayer?
         if display {

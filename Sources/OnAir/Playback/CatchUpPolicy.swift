@@ -4,7 +4,8 @@
 /// Below the target plus a margin nothing is done; above it the next audio is played slightly
 /// faster (at most `maximumSpeedUp`, shortening it without an audible gap) until the excess is
 /// gone; when the queue is so long that speeding up would take too long (a burst after a stall),
-/// the arriving audio is dropped. Files never catch up.
+/// what is queued is dropped and playback goes on from the arriving audio (one short glitch
+/// instead of seconds of fast sound). Files never catch up.
 public struct CatchUpPolicy: Sendable, Equatable {
     /// What to do with one arriving run of audio.
     public enum Action: Sendable, Equatable {
@@ -12,8 +13,8 @@ public struct CatchUpPolicy: Sendable, Equatable {
         case play
         /// Queue it shortened by this many output samples (resampled slightly faster).
         case shorten(samples: Int)
-        /// Drop it.
-        case drop
+        /// Drop everything queued, then queue it.
+        case skipQueued
     }
 
     /// The delay the player aims for, in seconds.
@@ -22,8 +23,8 @@ public struct CatchUpPolicy: Sendable, Equatable {
     public var margin: Double
     /// The largest fraction by which audio is sped up (0.1: 10 % faster, a small pitch change).
     public var maximumSpeedUp = 0.1
-    /// Excess beyond which arriving audio is dropped instead, in seconds.
-    public var dropAbove = 0.4
+    /// Excess beyond which the queued audio is dropped instead, in seconds.
+    public var skipAbove = 0.12
 
     /// A policy aiming at `target` seconds, with a margin of a quarter of it (at least 20 ms).
     public init(target: Double) {
@@ -35,7 +36,7 @@ public struct CatchUpPolicy: Sendable, Equatable {
     public func action(queued: Double, frames: Int, rate: Int) -> Action {
         let excess = queued - target
         guard excess > margin else { return .play }
-        if excess > dropAbove { return .drop }
+        if excess > skipAbove { return .skipQueued }
         let wanted = Int((excess * Double(rate)).rounded())
         let most = Int(Double(frames) * maximumSpeedUp)
         let samples = min(wanted, most)

@@ -15,7 +15,7 @@ public final class ScreenPlayer: PlaybackSink, @unchecked Sendable {
         /// Start in full screen.
         public var fullscreen = false
         /// The live delay target (jitter buffer) in seconds.
-        public var latency = 0.05
+        public var latency = 0.03
         /// Play the sound (false: picture only).
         public var audio = true
         /// Read each shown frame's wall-clock code and measure latency at the screen.
@@ -99,6 +99,8 @@ public final class ScreenPlayer: PlaybackSink, @unchecked Sendable {
         }
     }
 
+    private static let debug = ProcessInfo.processInfo.environment["ONAIR_PLAY_DEBUG"] != nil
+
     private static var now: Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
 
     /// What the window and speakers did so far.
@@ -165,6 +167,7 @@ public final class ScreenPlayer: PlaybackSink, @unchecked Sendable {
 
     public func video(_ frame: VideoFrame) {
         let pts = frame.pts.seconds
+        if Self.debug { FileHandle.standardError.write(Data("debug: V \(pts) \(Self.now)\n".utf8)) }
         lock.lock()
         // A jump in the timestamps (a sender restarted): start the clock again.
         if let last = lastVideoPTS, pts < last - 0.5 || pts > last + 5 {
@@ -195,6 +198,7 @@ public final class ScreenPlayer: PlaybackSink, @unchecked Sendable {
     }
 
     public func audio(_ buffer: PCMBuffer) {
+        if Self.debug { FileHandle.standardError.write(Data("debug: A \(buffer.pts.seconds) \(Self.now)\n".utf8)) }
         guard let output, let converter else { return }
         lock.lock()
         let isLive = live, use = hasAudio
@@ -206,13 +210,12 @@ public final class ScreenPlayer: PlaybackSink, @unchecked Sendable {
             if isLive {
                 let queued = Double(output.queuedFrames) / Double(rate)
                 switch CatchUpPolicy(target: options.latency).action(queued: queued, frames: expected, rate: rate) {
-                case .drop:
+                case .skipQueued:
+                    let dropped = Double(output.queuedFrames) / Double(rate)
+                    output.clear()
                     lock.lock()
-                    report.audioDroppedMs += buffer.duration.seconds * 1000
-                    // Move the clock on as if it had been played, so the video catches up too.
-                    clock.audioEnd = buffer.pts.seconds + buffer.duration.seconds
+                    report.audioDroppedMs += dropped * 1000
                     lock.unlock()
-                    return
                 case .shorten(let samples):
                     try converter.compensate(delta: -samples, distance: max(expected, 1))
                     compensating = true
@@ -287,6 +290,7 @@ public final class ScreenPlayer: PlaybackSink, @unchecked Sendable {
                 shownThisSecond = 0
                 nextSecond = now + 1
                 if every(lastStats) { return .requested }
+                if ProcessInfo.processInfo.environment["ONAIR_PLAY_DEBUG"] != nil { debugLine(now: now) }
                 updateTitle(lastStats, shownRate: shownRate)
                 dirty = true
             }
@@ -322,6 +326,13 @@ public final class ScreenPlayer: PlaybackSink, @unchecked Sendable {
             let sleep = min(max(due ?? 0.005, 0.001), 0.005)
             Thread.sleep(forTimeInterval: sleep)
         }
+    }
+
+    private func debugLine(now: Double) {
+        lock.lock()
+        let line = "debug: queued \(output?.queuedFrames ?? -1) frames \(frames.count) first \(frames.first?.pts.seconds ?? -1) last \(frames.last?.pts.seconds ?? -1) clock \(clock.time(now: now) ?? -1) audioEnd \(clock.audioEnd ?? -1) started \(audioStarted)\n"
+        lock.unlock()
+        FileHandle.standardError.write(Data(line.utf8))
     }
 
     private func togglePause() {
