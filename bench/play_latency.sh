@@ -106,7 +106,7 @@ run() {
     if [ "$player" = onair ]; then
         "$ONAIR" play "$receive" --duration "$total" --timeout 20 --json >"$work/$name.play.json" 2>"$work/$name.play.log" &
     else
-        ffplay -hide_banner -loglevel error -fflags nobuffer -flags low_delay -framedrop -autoexit -t "$total" \
+        ffplay -hide_banner -loglevel error -fflags nobuffer -flags low_delay -framedrop \
             -left 0 -top 0 -noborder -x "${size%x*}" -y "${size#*x}" "$receive" 2>"$work/$name.play.log" &
     fi
     local playing=$!; pids+=("$playing")
@@ -117,7 +117,8 @@ run() {
         -t "$record" -f pulse -i onair_bench.monitor -copyts -vsync passthrough -enc_time_base:v -1 \
         -c:v rawvideo -pix_fmt yuv420p -c:a pcm_s16le -f nut "$work/$name.nut" 2>"$work/$name.record.log" || true
     after=$(cpu_ticks "$playing")
-    kill -INT "$playing" 2>/dev/null || true
+    # onair play finishes on SIGINT; ffplay does not end a live input by itself.
+    if [ "$player" = onair ]; then kill -INT "$playing" 2>/dev/null || true; else kill -9 "$playing" 2>/dev/null || true; fi
     wait "$playing" 2>/dev/null || true
     kill "$streamer" 2>/dev/null || true
     wait "$streamer" 2>/dev/null || true
