@@ -17,18 +17,22 @@ var targets: [Target] = [
     ),
     .target(name: "OnAirFFmpeg", dependencies: ["OnAirCore", "OnAirBitstream", "CFFmpeg"]),
     // One system library per C library the viewing half uses; each is wrapped by one backend target.
-    .systemLibrary(name: "CSDL2", pkgConfig: "sdl2", providers: [.apt(["libsdl2-dev"])]),
+    // No pkgConfig: sdl2.pc adds -D_REENTRANT, which SwiftPM refuses with a warning; the header is on the default path.
+    .systemLibrary(name: "CSDL2", providers: [.apt(["libsdl2-dev"])]),
     .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
     .systemLibrary(name: "CSRT", pkgConfig: "srt", providers: [.apt(["libsrt-gnutls-dev"])]),
     .target(name: "OnAirApple", dependencies: ["OnAirCore", "OnAirBitstream"]),
     // libmicrohttpd behind Swift types: the HTTP server of `onair serve`.
     .target(name: "OnAirHTTP", dependencies: ["OnAirCore", "CMicroHTTPD"]),
     .target(name: "OnAirSRT", dependencies: ["OnAirCore", "CSRT"]),
+    // The window and sound output of `onair play` (SDL2), Swift types only.
+    .target(name: "OnAirSDL", dependencies: ["OnAirCore", "CSDL2"]),
     .target(
         name: "OnAir",
         dependencies: [
             "OnAirCore", "OnAirBitstream",
             .target(name: "OnAirFFmpeg", condition: .when(platforms: [.linux])),
+            .target(name: "OnAirSDL", condition: .when(platforms: [.linux])),
             .target(name: "OnAirApple", condition: .when(platforms: [.macOS, .iOS])),
             .target(name: "OnAirHTTP", condition: .when(platforms: [.linux])),
             "OnAirSRT",

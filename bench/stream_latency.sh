@@ -34,7 +34,7 @@ stream_args=(stream --size 1280x720 --fps 30 --preset "$preset" --bitrate "$bitr
 run() {
     local name=$1 receive=$2 send=$3 order=$4 out="$work/$1.json"
     if [ "$order" = receiver-first ]; then
-        "$ONAIR" play --measure-latency --json --duration "$each" --timeout 20 "$receive" >"$out" 2>"$work/$name.play.log" &
+        "$ONAIR" play --no-display --measure-latency --json --duration "$each" --timeout 20 "$receive" >"$out" 2>"$work/$name.play.log" &
         local player=$!; pids+=("$player")
         sleep 1
         "$ONAIR" "${stream_args[@]}" --duration $((each + 4)) "$send" 2>"$work/$name.stream.log" &
@@ -43,7 +43,7 @@ run() {
         "$ONAIR" "${stream_args[@]}" --duration $((each + 5)) "$send" 2>"$work/$name.stream.log" &
         local streamer=$!; pids+=("$streamer")
         sleep 2
-        "$ONAIR" play --measure-latency --json --duration "$each" --timeout 20 "$receive" >"$out" 2>"$work/$name.play.log" &
+        "$ONAIR" play --no-display --measure-latency --json --duration "$each" --timeout 20 "$receive" >"$out" 2>"$work/$name.play.log" &
         local player=$!; pids+=("$player")
     fi
     wait "$player" || { echo "$name: onair play failed:" >&2; tail -5 "$work/$name.play.log" >&2; }

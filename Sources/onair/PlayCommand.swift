@@ -6,17 +6,35 @@ struct PlayCommand: Command {
     static let name = "play"
     static let summary = "receive and decode a stream or file; report fps, errors, freezes, latency"
     static let help = """
-    Usage: onair play URL [--duration S] [--stats-json FILE] [--json] [-o OUT] [--measure-latency]
+    Usage: onair play URL [--latency MS] [--fullscreen] [--no-display] [--no-audio] [--duration S]
+                          [--stats-json FILE] [--json] [-o OUT] [--measure-latency]
 
     Opens anything FFmpeg opens — a file, udp://HOST:PORT, tcp://HOST:PORT?listen, srt://HOST:PORT
-    (caller, or ?mode=listener), rtmp://…, an HLS playlist over http:// — and decodes its H.264 and
-    AAC. Live URLs are opened with low-delay options (no demuxer buffering, short probe). A status
-    line appears on stderr once a second.
+    (caller, or ?mode=listener), rtmp://…, an HLS playlist over http:// — decodes its H.264 and
+    AAC, shows the picture in a window and plays the sound, in sync (the sound is the clock; late
+    frames are dropped and counted). Live URLs are opened with low-delay options and played with a
+    small jitter buffer (--latency); when the delay grows the player catches up (drops video, plays
+    the sound slightly faster). Files play at their own pace. A live stream that stops leaves the
+    window open, saying so, and playback resumes when it comes back. A status line appears on
+    stderr once a second. Without a display (or with --no-display) nothing is shown or played:
+    the input is decoded as fast as it comes, as for a measurement.
+
+    onair play --analyze-screen REC [--json]: REC is a recording of a player's screen and speakers
+    made while it showed the live synthetic source (ffmpeg -f x11grab … -f pulse -i SINK.monitor
+    -copyts; window size = video size); prints the frames seen in order, skipped and repeated, the
+    glass-to-glass latency and the A/V offset of the flashes seen and beeps heard.
+
+    Keys: f full screen · i statistics overlay (fps, bitrate, latency, drops) · space pause (files)
+          · q or Esc quit.
 
     Freezes: a gap in the video timestamps longer than 3 frame durations, or no frame for more than
     0.5 s while the input is open. Decode errors: packets the decoder rejected, frames it flagged
     as damaged, and packets the demuxer marked as corrupt.
 
+      --latency MS          live delay target: the jitter buffer before the sound (default 30)
+      --fullscreen          start in full screen
+      --no-display          no window and no sound: decode only (today's measuring receiver)
+      --no-audio            show the picture only (paced by the wall clock)
       --duration S          stop after S seconds of received media
       --json                print the totals as JSON at the end
       --stats-json FILE     the once-a-second statistics as JSON lines
@@ -33,6 +51,9 @@ struct PlayCommand: Command {
     let configuration: Player.Configuration
     let json: Bool
     let statsJSON: String?
+    let display: Bool
+    let analyzeScreen: Bool
+    let screenOptions: ScreenPlayer.Options
 
     init(arguments: inout ArgumentList) throws {
         var configuration = Player.Configuration(url: "")
@@ -56,35 +77,84 @@ struct PlayCommand: Command {
         configuration.output = outputs.first
         json = arguments.flag("--json")
         statsJSON = try arguments.option("--stats-json")
+        var screen = ScreenPlayer.Options()
+        if let latency = try arguments.option("--latency") {
+            let milliseconds = try EncodingOptions.number(latency, "--latency")
+            guard (0...5000).contains(milliseconds) else { throw UsageError("--latency must be 0…5000 ms") }
+            screen.latency = milliseconds / 1000
+        }
+        screen.fullscreen = arguments.flag("--fullscreen")
+        screen.audio = !arguments.flag("--no-audio")
+        display = !arguments.flag("--no-display")
+        analyzeScreen = arguments.flag("--analyze-screen")
         let inputs = arguments.positionals()
         guard inputs.count == 1 else { throw UsageError("play takes exactly one URL") }
         configuration.url = inputs[0]
+        screen.title = "onair play \(inputs[0])"
+        screen.measureLatency = configuration.measureLatency
+        screenOptions = screen
         self.configuration = configuration
     }
 
     func run() throws -> Int32 {
+        if analyzeScreen {
+            let report = try ScreenRecordingAnalysis.analyze(path: configuration.url)
+            if json {
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+                print(String(decoding: try encoder.encode(report), as: UTF8.self))
+            }
+            var line = "screen: \(report.distinctFrames) frames seen, \(report.outOfOrder) out of order, \(report.skipped) skipped (\(report.steadySkipped) in steady state)"
+            if let latency = report.latencyMs { line += String(format: ", glass-to-glass p50 %.1f ms p95 %.1f ms", latency.p50, latency.p95) }
+            if let offset = report.sync?.maxAVOffsetMilliseconds { line += String(format: ", A/V offset max %.1f ms", offset) }
+            Console.status(line)
+            return 0
+        }
+        var configuration = self.configuration
+        var screen: ScreenPlayer?
+        if display {
+            let opened = ScreenPlayer.openIfPossible(options: screenOptions)
+            opened.notes.forEach(Console.status)
+            screen = opened.screen
+            configuration.reconnect = screen != nil
+        }
         let player = try Player(configuration: configuration)
+        player.sink = screen
         let printer = try PlaybackPrinter(jsonPath: statsJSON)
         let signals = SignalWatcher()
         player.start()
         var stopReason = "input ended"
-        while !player.wait(timeout: 1) {
-            printer.show(player.statistics())
+        var noData = false
+        // Once a second: show the statistics and say whether to stop (and why).
+        let check = { (stats: PlaybackStatistics) -> Bool in
+            printer.show(stats)
             if let signal = signals.received {
                 stopReason = signal == SIGINT ? "interrupted" : "terminated"
-                break
+                return true
             }
             if let since = player.secondsSinceFirstFrame {
                 // A stalled live input must not outlast the duration by much.
                 if let duration = configuration.duration, since > duration + 2 {
                     stopReason = "duration reached (input stalled)"
-                    break
+                    return true
                 }
             } else if player.secondsSinceStart > configuration.openTimeout {
-                player.stop()
-                printer.end()
-                throw PlaybackError.noData(url: configuration.url, seconds: configuration.openTimeout)
+                noData = true
+                return true
             }
+            return false
+        }
+        if let screen {
+            if screen.run(player: player, every: check) == .quit { stopReason = "window closed" }
+        } else {
+            while !player.wait(timeout: 1) {
+                if check(player.statistics()) { break }
+            }
+        }
+        if noData {
+            player.stop()
+            printer.end()
+            throw PlaybackError.noData(url: configuration.url, seconds: configuration.openTimeout)
         }
         player.stop()
         if stopReason == "input ended", configuration.duration != nil, player.error == nil { stopReason = "done" }
@@ -92,7 +162,8 @@ struct PlayCommand: Command {
         printer.show(last)
         printer.end()
         if let error = player.error { throw error }
-        let report = player.report()
+        var report = player.report()
+        report.display = screen?.displayReport()
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]

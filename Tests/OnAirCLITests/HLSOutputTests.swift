@@ -80,7 +80,7 @@ import Testing
         let outside = try Tools.run("curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "--path-as-is",
                                              "http://127.0.0.1:\(port)/../stream.m3u8"])
         #expect(outside.stdoutText == "404")
-        let played = try Tools.run(Tools.onairExecutable, ["play", "http://127.0.0.1:\(port)/stream.m3u8",
+        let played = try Tools.run(Tools.onairExecutable, ["play", "--no-display", "http://127.0.0.1:\(port)/stream.m3u8",
                                                            "--duration", "3", "--json"])
         #expect(played.status == 0, "\(played.stderr)")
         let report = try JSONSerialization.jsonObject(with: played.stdout) as? [String: Any] ?? [:]

@@ -69,7 +69,7 @@ final class BackgroundProcess: @unchecked Sendable {
         let dir = try Tools.temporaryDirectory("play-file")
         defer { try? FileManager.default.removeItem(at: dir) }
         let source = try Self.clip(in: dir)
-        let report = try Self.playJSON(try Tools.run(Tools.onairExecutable, ["play", source, "--json"]))
+        let report = try Self.playJSON(try Tools.run(Tools.onairExecutable, ["play", "--no-display", source, "--json"]))
         try Self.expectAgreesWithFFprobe(report, source: source)
         let counted = try Tools.ffprobeJSON(["-count_frames", "-select_streams", "v", "-show_streams", source])
         let frames = Int(((counted["streams"] as? [[String: Any]])?.first?["nb_read_frames"] as? String) ?? "") ?? -1
@@ -84,7 +84,7 @@ final class BackgroundProcess: @unchecked Sendable {
         let source = try Self.clip(in: dir)
         for name in ["out.y4m", "out.wav", "out.mp4"] {
             let output = dir.appendingPathComponent(name).path
-            let result = try Tools.run(Tools.onairExecutable, ["play", source, "--duration", "2", "-o", output])
+            let result = try Tools.run(Tools.onairExecutable, ["play", "--no-display", source, "--duration", "2", "-o", output])
             #expect(result.status == 0, "\(result.stderr)")
             let info = try Tools.ffprobeJSON(["-count_frames", "-show_streams", output])
             let codecs = (info["streams"] as? [[String: Any]] ?? []).compactMap { $0["codec_name"] as? String }
@@ -106,7 +106,7 @@ final class BackgroundProcess: @unchecked Sendable {
         defer { try? FileManager.default.removeItem(at: dir) }
         let source = try Self.clip(in: dir)
         let port = Self.port()
-        let player = BackgroundProcess(Tools.onairExecutable, ["play", "udp://127.0.0.1:\(port)", "--duration", "4", "--json"])
+        let player = BackgroundProcess(Tools.onairExecutable, ["play", "--no-display", "udp://127.0.0.1:\(port)", "--duration", "4", "--json"])
         Thread.sleep(forTimeInterval: 0.5)
         let sender = try Tools.run("ffmpeg", ["-hide_banner", "-nostdin", "-loglevel", "error", "-re", "-i", source,
                                               "-c", "copy", "-f", "mpegts", "udp://127.0.0.1:\(port)?pkt_size=1316"])
@@ -119,7 +119,7 @@ final class BackgroundProcess: @unchecked Sendable {
 
     @Test func latencyOfALiveSyntheticStreamOverUDP() throws {
         let port = Self.port()
-        let player = BackgroundProcess(Tools.onairExecutable, ["play", "--measure-latency", "udp://127.0.0.1:\(port)",
+        let player = BackgroundProcess(Tools.onairExecutable, ["play", "--no-display", "--measure-latency", "udp://127.0.0.1:\(port)",
                                                                "--duration", "5", "--json"])
         Thread.sleep(forTimeInterval: 0.5)
         let sender = try Tools.run(Tools.onairExecutable, ["record", "--duration", "8", "--size", "1280x720", "--fps", "30",
@@ -149,7 +149,7 @@ final class BackgroundProcess: @unchecked Sendable {
                                                                "--preset", "ultrafast", "--keyint-duration", "2", "--no-adaptive",
                                                                "udp://127.0.0.1:\(port)"])
         Thread.sleep(forTimeInterval: 1.3)  // well inside the first 2 s GOP
-        let played = try Tools.run(Tools.onairExecutable, ["play", "udp://127.0.0.1:\(port)", "--duration", "3", "--json", "--timeout", "15",
+        let played = try Tools.run(Tools.onairExecutable, ["play", "--no-display", "udp://127.0.0.1:\(port)", "--duration", "3", "--json", "--timeout", "15",
                                                            "-o", copy])
         let sent = try sender.result()
         #expect(sent.status == 0, "\(sent.stderr)")
@@ -177,7 +177,7 @@ final class BackgroundProcess: @unchecked Sendable {
         #expect(recorded.status == 0, "\(recorded.stderr)")
         let renderNode = ((try? FileManager.default.contentsOfDirectory(atPath: "/dev/dri")) ?? []).contains { $0.hasPrefix("renderD") }
 
-        let automatic = try Self.playJSON(try Tools.run(Tools.onairExecutable, ["play", clip, "--json"]))
+        let automatic = try Self.playJSON(try Tools.run(Tools.onairExecutable, ["play", "--no-display", clip, "--json"]))
         let video = try #require(automatic["video"] as? [String: Any])
         let reasons = video["hardware_unavailable"] as? [String] ?? []
         print("hardware decoding: \(video["hardware"] ?? "software"); unavailable: \(reasons)")
@@ -191,17 +191,17 @@ final class BackgroundProcess: @unchecked Sendable {
             if !renderNode { #expect(reasons.contains("vaapi: no /dev/dri/renderD* render node"), "\(reasons)") }
         }
 
-        let none = try Self.playJSON(try Tools.run(Tools.onairExecutable, ["play", clip, "--json", "--hwaccel", "none"]))
+        let none = try Self.playJSON(try Tools.run(Tools.onairExecutable, ["play", "--no-display", clip, "--json", "--hwaccel", "none"]))
         let noneVideo = none["video"] as? [String: Any] ?? [:]
         #expect(noneVideo["hardware"] is NSNull && (noneVideo["hardware_unavailable"] as? [String])?.isEmpty == true, "\(noneVideo)")
         #expect(none["frames"] as? Int == 60)
 
         if !renderNode {
-            let demanded = try Tools.run(Tools.onairExecutable, ["play", clip, "--hwaccel", "vaapi"])
+            let demanded = try Tools.run(Tools.onairExecutable, ["play", "--no-display", clip, "--hwaccel", "vaapi"])
             #expect(demanded.status == 1 && demanded.stderr.contains("hardware decoding unavailable: vaapi: no /dev/dri/renderD* render node"),
                     "\(demanded.stderr)")
         }
-        let unknown = try Tools.run(Tools.onairExecutable, ["play", clip, "--hwaccel", "bogus"])
+        let unknown = try Tools.run(Tools.onairExecutable, ["play", "--no-display", clip, "--hwaccel", "bogus"])
         #expect(unknown.status == 2 && unknown.stderr.contains("--hwaccel bogus"), "\(unknown.stderr)")
     }
 }

@@ -33,7 +33,7 @@ import Testing
             statsPath = dir.appendingPathComponent("play.jsonl").path
             launched = Date().timeIntervalSince1970
             receiver = try StreamTestProcess(Tools.onairExecutable,
-                                             ["play", "--measure-latency", "--json", "--timeout", "30", "--stats-json", statsPath,
+                                             ["play", "--no-display", "--measure-latency", "--json", "--timeout", "30", "--stats-json", statsPath,
                                               "tcp://127.0.0.1:\(receiverPort)?listen=1"],
                                              stderrPath: dir.appendingPathComponent("play.log").path,
                                              stdoutPath: dir.appendingPathComponent("play.json").path)

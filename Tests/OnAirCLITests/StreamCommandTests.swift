@@ -21,7 +21,7 @@ import Testing
                                            stderrPath: dir.appendingPathComponent("puller.log").path)
         defer { puller.kill() }
         // onair's own player pulls the same stream at the same time.
-        let player = BackgroundProcess(Self.onair, ["play", nginx.url(), "--duration", "9", "--json", "--timeout", "30"])
+        let player = BackgroundProcess(Self.onair, ["play", "--no-display", nginx.url(), "--duration", "9", "--json", "--timeout", "30"])
         Thread.sleep(forTimeInterval: 0.5)
         let result = try Tools.run(Self.onair, ["stream", "--duration", "10", "--size", "320x240", "--fps", "30", "--preset", "ultrafast", nginx.url()])
         #expect(result.status == 0, "\(result.stderr)")

@@ -88,9 +88,11 @@ public struct PlaybackReport: Sendable, Codable, Equatable {
     public var audio: Audio?
     /// Latency, with `--measure-latency` when frames carried a wall-clock code.
     public var latencyMs: Latency?
+    /// What the window and speakers did; nil when playing headless (`--no-display`).
+    public var display: DisplayReport?
 
     enum CodingKeys: String, CodingKey {
-        case url, frames, fps, duration, freezes, video, audio
+        case url, frames, fps, duration, freezes, video, audio, display
         case bitrateKbps = "bitrate_kbps"
         case decodeErrors = "decode_errors"
         case damagedPackets = "damaged_packets"

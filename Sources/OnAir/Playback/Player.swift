@@ -25,12 +25,17 @@ public final class Player: @unchecked Sendable {
         public var hardware: HardwareDecoding = .automatic
         /// Fail when nothing is decoded within this many seconds of starting.
         public var openTimeout: Double = 10
+        /// For a live input: when it ends or fails, open it again (until `stop()`) instead of
+        /// finishing; the sink is told (`inputLost`).
+        public var reconnect = false
         /// Creates a configuration for `url`.
         public init(url: String) { self.url = url }
     }
 
     /// The configuration the player runs with.
     public let configuration: Configuration
+    /// Where decoded media also goes (the window and speakers); set before `start()`.
+    public var sink: (any PlaybackSink)?
     private let lock = NSLock()
     private let interrupt = CaptureInterrupt()
     private let done = DispatchSemaphore(value: 0)
@@ -52,6 +57,7 @@ public final class Player: @unchecked Sendable {
     private var videoInfo: PlaybackReport.Video?
     private var audioInfo: PlaybackReport.Audio?
     private var reachedEnd = false
+    private var durationReached = false
 
     /// Checks the configuration (the output's kind) without opening anything.
     public init(configuration: Configuration) throws(PlaybackError) {
@@ -83,14 +89,32 @@ public final class Player: @unchecked Sendable {
         window.wall = startWall
         lock.unlock()
         let thread = Thread { [self] in
-            do {
-                try run()
-            } catch {
+            let retries = configuration.reconnect && PlaybackInput.isLive(configuration.url)
+            while true {
+                var lost: String?
+                do {
+                    try run()
+                    lost = "input ended"
+                } catch {
+                    // An error caused by our own stop request is not a failure.
+                    if !(interrupt.isRaised && (error as? FFmpegError)?.code == CaptureInterrupt.exitCode) {
+                        lost = "\(error)"
+                        if !retries {
+                            lock.lock()
+                            failure = error
+                            lock.unlock()
+                        }
+                    }
+                }
                 lock.lock()
-                // An error caused by our own stop request is not a failure.
-                if !(interrupt.isRaised && (error as? FFmpegError)?.code == CaptureInterrupt.exitCode) { failure = error }
+                let finishedByDuration = durationReached
                 lock.unlock()
+                guard retries, let lost, !interrupt.isRaised, !finishedByDuration else { break }
+                sink?.inputLost(reason: lost)
+                // Wait a little before opening again (interruptible by `stop()`).
+                for _ in 0..<10 where !interrupt.isRaised { Thread.sleep(forTimeInterval: 0.05) }
             }
+            sink?.inputEnded()
             lock.lock()
             isDone = true
             lock.unlock()
@@ -196,12 +220,16 @@ public final class Player: @unchecked Sendable {
     private func run() throws {
         let url = configuration.url
         let live = PlaybackInput.isLive(url)
+        lock.lock()
+        reachedEnd = false
+        lock.unlock()
         let decoder = try MediaFileDecoder(
             path: url, options: PlaybackInput.options(for: url),
             videoOutput: MediaFileDecoder.VideoOutput(width: 0, height: 0),
             interrupt: interrupt, nonBlocking: false, lowDelay: live, hardware: configuration.hardware)
         guard decoder.videoStream != nil || decoder.audioStream != nil else { throw PlaybackError.nothingToDecode(url) }
         decoder.waitsForVideoKeyFrame = live
+        sink?.inputOpened(live: live, hasVideo: decoder.videoStream != nil, hasAudio: decoder.audioStream != nil)
         lock.lock()
         freeze = FreezeDetector(frameRate: decoder.videoStream?.averageFrameRate)
         backlog = BacklogDetector(frameDuration: freeze.frameDuration)
@@ -236,6 +264,7 @@ public final class Player: @unchecked Sendable {
             case .video(let frame):
                 let latencySeconds = configuration.measureLatency ? Self.latency(of: frame, wall: wall) : nil
                 try y4m?.write(frame)
+                sink?.video(frame)
                 lock.lock()
                 if firstFrameWall == nil { firstFrameWall = wall }
                 if videoInfo == nil, let stream = decoder.videoStream {
@@ -258,6 +287,7 @@ public final class Player: @unchecked Sendable {
                 lock.unlock()
             case .audio(let buffer):
                 try wav?.write(buffer)
+                sink?.audio(buffer)
                 lock.lock()
                 if firstFrameWall == nil { firstFrameWall = wall }
                 stats.audioSamples += buffer.frameCount
@@ -273,7 +303,12 @@ public final class Player: @unchecked Sendable {
             stats.damagedPackets = decoder.damagedPackets
             stats.packetsBeforeKeyFrame = decoder.packetsBeforeKeyFrame
             lock.unlock()
-            if finished { break }
+            if finished {
+                lock.lock()
+                durationReached = true
+                lock.unlock()
+                break
+            }
         }
         lock.lock()
         reachedEnd = true
