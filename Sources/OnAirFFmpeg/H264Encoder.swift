@@ -93,12 +93,22 @@ public final class H264Encoder {
     /// Changes the target and cap bit rates from the next frame on, without a new encoder.
     ///
     /// libx264 reconfigures itself when these change between frames; a cap can only be changed
-    /// (not introduced) if the encoder was opened with `dataRateLimits`.
+    /// (not introduced) if the encoder was opened with `dataRateLimits`. Rates above what the
+    /// stream's level allows are clamped to the level's maximum (`settings` shows what was
+    /// applied); values that are invalid in themselves are refused, leaving the rates unchanged.
     public func setBitRate(average: Int, dataRateLimits: [DataRateLimit]) throws(EncoderError) {
         var changed = settings
         changed.averageBitRate = average
         changed.dataRateLimits = dataRateLimits
         do { try changed.validate() } catch { throw .invalidSettings(error) }
+        let profile = changed.profileLevel.profile
+        let maxBitRate = level.maxBitRate(for: profile), maxBytes = level.maxBufferBits(for: profile) / 8
+        changed.averageBitRate = min(changed.averageBitRate, maxBitRate)
+        changed.dataRateLimits = changed.dataRateLimits.map { limit in
+            var clamped = limit
+            clamped.bytes = min(clamped.bytes, maxBytes, max(1, Int(Double(maxBitRate) * limit.seconds / 8)))
+            return clamped
+        }
         if let problem = level.violation(of: changed, profile: changed.profileLevel.profile) { throw .invalidSettings(problem) }
         Self.applyRates(changed, to: context.pointer)
         settings = changed
