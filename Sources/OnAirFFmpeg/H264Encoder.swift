@@ -24,8 +24,10 @@ public final class H264Encoder {
     private var flushed = false
     private static let microseconds: Int32 = 1_000_000
 
-    /// Validates `settings`, then opens the named encoder or, for `auto`, the first candidate that opens.
-    public init(settings: VideoEncoderSettings) throws(EncoderError) {
+    /// Validates `settings`, then opens the named encoder or, for `auto`, the first candidate that opens;
+    /// `hardware` says which hardware encoders may be tried at all.
+    public init(settings: VideoEncoderSettings,
+                hardware: HardwareAvailability = .fromEnvironment) throws(EncoderError) {
         do { try settings.validate() } catch { throw .invalidSettings(error) }
         guard let level = settings.resolvedLevel else {
             throw .invalidSettings(SettingsError(field: "profileLevel", value: "\(settings.profileLevel)", allowed: "within level 6.2"))
@@ -35,6 +37,11 @@ public final class H264Encoder {
         var rejected: [(name: String, reason: String)] = []
         var opened: (CodecContext, HardwareFrames?, AVPixelFormat)?
         for name in names {
+            if let reason = hardware.blocked(name) {
+                if settings.encoder != "auto" { throw .unavailable(encoder: name, reason: reason) }
+                rejected.append((name, reason))
+                continue
+            }
             do {
                 opened = try Self.open(name: name, settings: settings, level: level)
                 break

@@ -46,6 +46,13 @@ public final class FileTranscoder {
     /// caller did not fix (`followInput`) are taken from the input.
     public init(input: String, video: VideoEncoderSettings?, audio: AudioEncoderSettings?,
                 followInput: FollowInput = FollowInput(), forceKeyFrameTimes: [Double] = []) throws {
+        // Every setting is checked, even for a stream the input turns out not to have (the level
+        // is checked against the size and rate once they are known, so only where the stream exists).
+        if var video {
+            video.profileLevel.level = nil
+            try video.validate()
+        }
+        try audio?.validate()
         let probe = try MediaFileReader(path: input)
         let videoStream = probe.streams.first { $0.mediaType == .video }
         let audioStream = probe.streams.first { $0.mediaType == .audio }
