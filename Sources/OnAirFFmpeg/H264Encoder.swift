@@ -107,15 +107,17 @@ public final class H264Encoder {
         var changed = settings
         changed.averageBitRate = average
         changed.dataRateLimits = dataRateLimits
-        do { try changed.validate() } catch { throw .invalidSettings(error) }
         let profile = changed.profileLevel.profile
         let maxBitRate = level.maxBitRate(for: profile), maxBytes = level.maxBufferBits(for: profile) / 8
         changed.averageBitRate = min(changed.averageBitRate, maxBitRate)
         changed.dataRateLimits = changed.dataRateLimits.map { limit in
             var clamped = limit
-            clamped.bytes = min(clamped.bytes, maxBytes, max(1, Int(Double(maxBitRate) * limit.seconds / 8)))
+            if limit.seconds.isFinite, limit.seconds > 0 {
+                clamped.bytes = min(clamped.bytes, maxBytes, max(1, Int(Double(maxBitRate) * limit.seconds / 8)))
+            }
             return clamped
         }
+        do { try changed.validate() } catch { throw .invalidSettings(error) }
         if let problem = level.violation(of: changed, profile: changed.profileLevel.profile) { throw .invalidSettings(problem) }
         Self.applyRates(changed, to: context.pointer)
         settings = changed

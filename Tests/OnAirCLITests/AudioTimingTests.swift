@@ -8,8 +8,8 @@ import Testing
     static let frame = 1000.0 / 30
 
     /// An 8 s synthetic recording (flash and beep at every whole second) with the audio between
-    /// `holeStart` and `holeStart + 0.5` s removed and the timestamps of the rest kept (PCM in Matroska).
-    static func holeyInput(in dir: URL, holeStart: Double = 2.2) throws -> String {
+    /// `holeStart` and `holeStart + length` s removed and the timestamps of the rest kept (PCM in Matroska).
+    static func holeyInput(in dir: URL, holeStart: Double = 2.2, length: Double = 0.5) throws -> String {
         let source = dir.appendingPathComponent("source.mkv").path
         let made = try Tools.run(Tools.onairExecutable, ["record", "--fast", "--duration", "8", "--size", "320x180",
                                                          "--preset", "ultrafast", "-o", source])

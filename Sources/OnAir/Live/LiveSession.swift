@@ -41,7 +41,13 @@ public final class LiveSession: @unchecked Sendable {
 
     public let configuration: Configuration
     /// The capture timeline shared by every source; it starts at zero when `start()` starts the sources.
-    public private(set) var clock = CaptureClock()
+    public var clock: CaptureClock {
+        lock.lock()
+        defer { lock.unlock() }
+        return captureClock
+    }
+    /// Under `lock`: replaced by `start()`, read by `statistics()` from any thread.
+    private var captureClock = CaptureClock()
     private let sources: [any CaptureSource]
     private let runners: [SinkRunner]
     private let networkRunners: [SinkRunner]
@@ -153,7 +159,10 @@ public final class LiveSession: @unchecked Sendable {
         lock.lock()
         activeSources = sources.count
         lock.unlock()
-        clock = CaptureClock()
+        let clock = CaptureClock()
+        lock.lock()
+        captureClock = clock
+        lock.unlock()
         adaptive?.start()
         let handlers = CaptureHandlers(
             video: { [self] frame in accept(frame) },
