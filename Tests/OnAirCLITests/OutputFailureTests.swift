@@ -35,4 +35,31 @@ import Testing
         let clean = try Tools.run("ffmpeg", ["-v", "error", "-i", other, "-f", "null", "-"])
         #expect(clean.stderr.isEmpty, "\(clean.stderr)")
     }
+
+    @Test(.enabled(if: getuid() == 0, "mounting a 2 MB tmpfs needs root"))
+    func encodeCarriesOnPastAFullDisk() throws {
+        let dir = try Tools.temporaryDirectory("encode-failure")
+        let small = dir.appendingPathComponent("small")
+        try FileManager.default.createDirectory(at: small, withIntermediateDirectories: true)
+        let mounted = try Tools.run("mount", ["-t", "tmpfs", "-o", "size=2m", "tmpfs", small.path])
+        try #require(mounted.status == 0, "mount: \(mounted.stderr)")
+        defer {
+            _ = try? Tools.run("umount", [small.path])
+            try? FileManager.default.removeItem(at: dir)
+        }
+        let clip = dir.appendingPathComponent("clip.mkv").path
+        try Tools.ffmpeg(["-f", "lavfi", "-i", "testsrc2=size=640x360:rate=25", "-f", "lavfi", "-i", "sine=sample_rate=48000",
+                          "-t", "8", "-c:v", "libx264", "-preset", "ultrafast", "-c:a", "pcm_s16le", clip])
+        let full = small.appendingPathComponent("a.mp4").path
+        let other = dir.appendingPathComponent("b.mp4").path
+        let result = try Tools.run(Tools.onairExecutable, ["encode", clip, "--bitrate", "4M", "-o", full, "-o", other])
+        #expect(result.status == 1, "\(result.stderr)")
+        let lines = result.stderr.split(separator: "\n")
+        #expect(lines.contains { $0.contains("output failed") && $0.contains(full) && $0.contains("No space left on device") },
+                "\(result.stderr)")
+        #expect(lines.last?.hasPrefix("onair: error:") == true && lines.last?.contains(full) == true, "\(result.stderr)")
+        let info = try Tools.ffprobeJSON(["-count_frames", "-show_streams", "-select_streams", "v:0", other])
+        let frames = Int((info["streams"] as? [[String: Any]])?.first?["nb_read_frames"] as? String ?? "") ?? 0
+        #expect(frames == 200, "the other output has \(frames) frames")
+    }
 }
