@@ -4,9 +4,11 @@ import OnAirCore
 /// Encodes `PCMBuffer`s to raw AAC-LC frames with libavcodec's native `aac` encoder.
 ///
 /// Accepts s16/s32/f32, interleaved or planar, at any rate and chunk size: input is converted
-/// (swresample) and regrouped into 1024-sample frames. Packet timestamps follow the first
-/// buffer's `pts` and the sample count; the first packet starts `primingSamples` early (encoder
-/// delay), so that decoded audio minus the priming lines up with the input.
+/// (swresample) and regrouped into 1024-sample frames. Packet timestamps start at the first
+/// buffer's `pts` and count samples; every later buffer's `pts` is checked against that count and
+/// `timingCorrection` keeps the two together (a hole becomes silence, an overlap is cut, a drifting
+/// clock is followed by gentle resampling), so A/V sync survives gaps and drift. The first packet
+/// starts `primingSamples` early (encoder delay), so decoded audio minus the priming lines up with the input.
 /// Calls block: use one encoder from one dedicated thread or serial queue.
 public final class AACEncoder {
     /// The settings the encoder was opened with.
@@ -27,11 +29,20 @@ public final class AACEncoder {
     private let layout: AVChannelLayout
     private var resampler: SampleResampler?
     private var nextPts: Int64?
+    /// Added to input timestamps after a clock jump too big to fill (see `AudioTimingCorrection.maximumGap`).
+    private var inputOffset: Int64 = 0
+    private var stretching = false
+    /// How the sample count is kept on the input's timestamps.
+    public let timingCorrection: AudioTimingCorrection
+    /// Samples of silence inserted for holes, samples cut for overlaps, and clock jumps, so far.
+    public private(set) var insertedSilenceSamples: Int64 = 0, droppedSamples: Int64 = 0, clockJumps = 0
     private var sentDescription = false
     private var flushed = false
 
     /// Validates `settings` and opens the encoder (`aac` unless another AAC encoder is named).
-    public init(settings: AudioEncoderSettings, encoderName: String = "aac") throws(EncoderError) {
+    public init(settings: AudioEncoderSettings, encoderName: String = "aac",
+                timingCorrection: AudioTimingCorrection = AudioTimingCorrection()) throws(EncoderError) {
+        self.timingCorrection = timingCorrection
         do { try settings.validate() } catch { throw .invalidSettings(error) }
         guard let codec = avcodec_find_encoder_by_name(encoderName) else {
             throw .unavailable(encoder: encoderName, reason: "not in this FFmpeg build")
@@ -69,17 +80,57 @@ public final class AACEncoder {
     public func encode(_ buffer: PCMBuffer) throws(EncoderError) -> [EncodedPacket] {
         guard !flushed else { throw .finished }
         if let problem = buffer.layoutProblem() { throw .invalidInput(field: "buffer", problem: problem) }
-        if nextPts == nil { nextPts = buffer.pts.converted(to: Int32(settings.sampleRate)).value }
+        let rate = settings.sampleRate
+        if nextPts == nil { nextPts = buffer.pts.converted(to: Int32(rate)).value }
         let input = (buffer.sampleFormat, buffer.isPlanar, buffer.sampleRate, buffer.channels)
         if resampler == nil || resampler!.input != input {
             try resampler?.convert(nil, into: fifo)
             resampler = try SampleResampler(input: input, outputFormat: sampleFormat, outputLayout: layout,
-                                            outputRate: settings.sampleRate)
+                                            outputRate: rate)
+            stretching = false
         }
-        try resampler!.convert(buffer, into: fifo)
+        let converter = resampler!
+        // Where the count says this buffer starts, and where its timestamp says it does.
+        let counted = nextPts! + Int64(fifo.count) + converter.delay(outputRate: rate)
+        let stamped = buffer.pts.converted(to: Int32(rate)).value + inputOffset
+        var skip = 0
+        switch timingCorrection.action(error: stamped - counted, sampleRate: rate, stretching: stretching) {
+        case .none:
+            break
+        case .insertSilence(let samples):
+            try insertSilence(outputSamples: samples, like: buffer, through: converter)
+        case .drop(let samples):
+            skip = Int(min(Int64(buffer.frameCount), samples * Int64(buffer.sampleRate) / Int64(rate)))
+            droppedSamples += samples
+        case .stretch(let delta, let distance):
+            try converter.compensate(delta: delta, distance: distance)
+            stretching = true
+        case .restart:
+            inputOffset += counted - stamped
+            clockJumps += 1
+        }
+        try converter.convert(buffer, skipping: skip, into: fifo)
         var packets: [EncodedPacket] = []
         while fifo.count >= frameSize { try sendFrame(samples: frameSize, into: &packets) }
         return packets
+    }
+
+    /// Feeds `outputSamples` of silence (in the input's format, at most a second at a time) through the converter.
+    private func insertSilence(outputSamples: Int64, like buffer: PCMBuffer,
+                               through converter: SampleResampler) throws(EncoderError) {
+        insertedSilenceSamples += outputSamples
+        var remaining = Int(outputSamples * Int64(buffer.sampleRate) / Int64(settings.sampleRate))
+        let bytesPerSample = buffer.sampleFormat.bytesPerSample * (buffer.isPlanar ? 1 : buffer.channels)
+        while remaining > 0 {
+            let count = min(remaining, buffer.sampleRate)
+            let plane = [UInt8](repeating: 0, count: count * bytesPerSample)
+            let silence = PCMBuffer(sampleFormat: buffer.sampleFormat, isPlanar: buffer.isPlanar,
+                                    sampleRate: buffer.sampleRate, channels: buffer.channels, frameCount: count,
+                                    planes: Array(repeating: plane, count: buffer.isPlanar ? buffer.channels : 1),
+                                    pts: buffer.pts)
+            try converter.convert(silence, into: fifo)
+            remaining -= count
+        }
     }
 
     /// Encodes the samples still buffered (a short last frame) and drains the encoder.

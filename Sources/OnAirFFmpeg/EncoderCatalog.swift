@@ -6,8 +6,9 @@ public enum EncoderCatalog {
     /// One encoder and its status here.
     public typealias Entry = EncoderAvailability
 
-    /// Lists the encoders, trying to open each (blocks; call off the cooperative pool).
-    public static func entries() -> [Entry] {
+    /// Lists the encoders, trying to open each (blocks; call off the cooperative pool); `availability`
+    /// says which hardware encoders may be tried.
+    public static func entries(availability: HardwareAvailability = .fromEnvironment) -> [Entry] {
         var entries: [Entry] = []
         var opaque: UnsafeMutableRawPointer?
         while let codec = av_codec_iterate(&opaque) {
@@ -21,7 +22,8 @@ public enum EncoderCatalog {
             var reason: String?
             do {
                 if id == AV_CODEC_ID_H264 {
-                    _ = try H264Encoder(settings: VideoEncoderSettings(width: 320, height: 240, averageBitRate: 500_000, encoder: name))
+                    _ = try H264Encoder(settings: VideoEncoderSettings(width: 320, height: 240, averageBitRate: 500_000, encoder: name),
+                                      hardware: availability)
                 } else {
                     _ = try AACEncoder(settings: AudioEncoderSettings(), encoderName: name)
                 }

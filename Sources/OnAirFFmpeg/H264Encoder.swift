@@ -24,8 +24,10 @@ public final class H264Encoder {
     private var flushed = false
     private static let microseconds: Int32 = 1_000_000
 
-    /// Validates `settings`, then opens the named encoder or, for `auto`, the first candidate that opens.
-    public init(settings: VideoEncoderSettings) throws(EncoderError) {
+    /// Validates `settings`, then opens the named encoder or, for `auto`, the first candidate that opens;
+    /// `hardware` says which hardware encoders may be tried at all.
+    public init(settings: VideoEncoderSettings,
+                hardware: HardwareAvailability = .fromEnvironment) throws(EncoderError) {
         do { try settings.validate() } catch { throw .invalidSettings(error) }
         guard let level = settings.resolvedLevel else {
             throw .invalidSettings(SettingsError(field: "profileLevel", value: "\(settings.profileLevel)", allowed: "within level 6.2"))
@@ -35,6 +37,11 @@ public final class H264Encoder {
         var rejected: [(name: String, reason: String)] = []
         var opened: (CodecContext, HardwareFrames?, AVPixelFormat)?
         for name in names {
+            if let reason = hardware.blocked(name) {
+                if settings.encoder != "auto" { throw .unavailable(encoder: name, reason: reason) }
+                rejected.append((name, reason))
+                continue
+            }
             do {
                 opened = try Self.open(name: name, settings: settings, level: level)
                 break
@@ -93,11 +100,23 @@ public final class H264Encoder {
     /// Changes the target and cap bit rates from the next frame on, without a new encoder.
     ///
     /// libx264 reconfigures itself when these change between frames; a cap can only be changed
-    /// (not introduced) if the encoder was opened with `dataRateLimits`.
+    /// (not introduced) if the encoder was opened with `dataRateLimits`. Rates above what the
+    /// stream's level allows are clamped to the level's maximum (`settings` shows what was
+    /// applied); values that are invalid in themselves are refused, leaving the rates unchanged.
     public func setBitRate(average: Int, dataRateLimits: [DataRateLimit]) throws(EncoderError) {
         var changed = settings
         changed.averageBitRate = average
         changed.dataRateLimits = dataRateLimits
+        let profile = changed.profileLevel.profile
+        let maxBitRate = level.maxBitRate(for: profile), maxBytes = level.maxBufferBits(for: profile) / 8
+        changed.averageBitRate = min(changed.averageBitRate, maxBitRate)
+        changed.dataRateLimits = changed.dataRateLimits.map { limit in
+            var clamped = limit
+            if limit.seconds.isFinite, limit.seconds > 0 {
+                clamped.bytes = min(clamped.bytes, maxBytes, max(1, Int(Double(maxBitRate) * limit.seconds / 8)))
+            }
+            return clamped
+        }
         do { try changed.validate() } catch { throw .invalidSettings(error) }
         if let problem = level.violation(of: changed, profile: changed.profileLevel.profile) { throw .invalidSettings(problem) }
         Self.applyRates(changed, to: context.pointer)

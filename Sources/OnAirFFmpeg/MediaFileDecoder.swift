@@ -208,6 +208,9 @@ private final class StreamDecoder {
             packet.pointee.pts = input.pts.map { Int64(($0 * scale).rounded()) } ?? onair_nopts_value()
             packet.pointee.dts = input.dts.map { Int64(($0 * scale).rounded()) } ?? onair_nopts_value()
             packet.pointee.flags = input.isKeyframe ? onair_pkt_flag_key() : 0
+            // New extradata and the rest reach the decoder: a resolution change mid-stream may
+            // carry its parameter sets only there.
+            try MediaFileDecoder.attach(input.sideData, to: packet)
             let status = avcodec_send_packet(context, packet)
             // A damaged packet is the decoder's to conceal; only hard failures stop decoding.
             if status < 0 && status != onair_averror_invaliddata() { try check(status, "decode a packet") }
@@ -334,6 +337,20 @@ private final class StreamDecoder {
         case AV_SAMPLE_FMT_FLT: return (.f32, false)
         case AV_SAMPLE_FMT_FLTP: return (.f32, true)
         default: return nil
+        }
+    }
+}
+
+extension MediaFileDecoder {
+    /// Copies side data onto `packet` (shared with the remuxer).
+    static func attach(_ sideData: [MediaFileReader.SideData], to packet: UnsafeMutablePointer<AVPacket>) throws {
+        for item in sideData {
+            guard let target = av_packet_new_side_data(packet, AVPacketSideDataType(rawValue: item.type), item.data.count) else {
+                throw FFmpegError(code: onair_averror(12), operation: "attach packet side data")
+            }
+            item.data.withUnsafeBufferPointer { source in
+                if let base = source.baseAddress { target.update(from: base, count: item.data.count) }
+            }
         }
     }
 }

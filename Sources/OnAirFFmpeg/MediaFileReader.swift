@@ -49,6 +49,26 @@ public final class MediaFileReader {
         /// Set by `MediaFileDecoder` on a video packet it does not decode because it came before
         /// the first keyframe (see `waitsForVideoKeyFrame`); a copy should leave it out too.
         public var isBeforeFirstKeyFrame = false
+        /// The demuxer's side data, passed on to the decoder — above all new extradata (fresh
+        /// parameter sets when a stream changes resolution mid-way, e.g. a new FLV sequence header).
+        public var sideData: [SideData] = []
+    }
+
+    /// One piece of packet side data: libavcodec's `AVPacketSideDataType` (raw value) and its bytes.
+    public struct SideData: Sendable, Equatable {
+        /// The `AVPacketSideDataType` raw value.
+        public var type: UInt32
+        /// The side data's bytes.
+        public var data: [UInt8]
+
+        /// Wraps one piece of side data.
+        public init(type: UInt32, data: [UInt8]) {
+            self.type = type
+            self.data = data
+        }
+
+        /// Whether this is new extradata (AV_PKT_DATA_NEW_EXTRADATA).
+        public var isNewExtradata: Bool { type == AV_PKT_DATA_NEW_EXTRADATA.rawValue }
     }
 
     private var context: UnsafeMutablePointer<AVFormatContext>?
@@ -175,8 +195,19 @@ public final class MediaFileReader {
             duration: Double(p.duration) * scale,
             isKeyframe: (p.flags & onair_pkt_flag_key()) != 0,
             isCorrupt: (p.flags & AV_PKT_FLAG_CORRUPT) != 0,
-            readWhileProbing: p.pos >= 0 ? probedBytes.map { p.pos < $0 } : nil
+            readWhileProbing: p.pos >= 0 ? probedBytes.map { p.pos < $0 } : nil,
+            sideData: Self.sideData(of: p)
         )
+    }
+
+    /// Copies a packet's side data (bounded by the counts libavformat gives).
+    private static func sideData(of p: AVPacket) -> [SideData] {
+        guard p.side_data_elems > 0, let elements = p.side_data else { return [] }
+        return (0..<Int(p.side_data_elems)).compactMap { index in
+            let element = elements[index]
+            guard element.size > 0, let data = element.data else { return nil }
+            return SideData(type: element.type.rawValue, data: Array(UnsafeBufferPointer(start: data, count: Int(element.size))))
+        }
     }
 
     private static func describe(_ stream: AVStream, _ par: AVCodecParameters, index: Int) -> Stream {

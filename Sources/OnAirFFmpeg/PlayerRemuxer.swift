@@ -122,6 +122,8 @@ public final class PlayerRemuxer {
         packet.pointee.dts = ticks(input.dts)
         packet.pointee.duration = ticks(input.duration)
         packet.pointee.flags = isKeyframe ? onair_pkt_flag_key() : 0
+        // New extradata travels with the copy, for muxers that record a mid-stream change.
+        try MediaFileDecoder.attach(input.sideData, to: packet)
         try check(av_interleaved_write_frame(context, packet), "write a packet to \(destination)")
     }
 

@@ -40,9 +40,22 @@ final class SampleResampler {
         }
     }
 
-    /// Converts `buffer` (nil drains what the resampler holds) and appends the result to `fifo`.
-    func convert(_ buffer: PCMBuffer?, into fifo: AudioSampleFIFO) throws(EncoderError) {
-        let inCount = buffer?.frameCount ?? 0
+    /// Input held inside the resampler (filter history, buffered samples), in samples at `outputRate`.
+    func delay(outputRate: Int) -> Int64 {
+        swr_get_delay(context, Int64(outputRate))
+    }
+
+    /// Stretches (positive `delta`) or squeezes (negative) the next `distance` output samples by
+    /// `delta` samples in all, by resampling: gentle correction of a drifting clock.
+    func compensate(delta: Int, distance: Int) throws(EncoderError) {
+        try checkEncoder(swr_set_compensation(context, Int32(delta), Int32(distance)), "swr_set_compensation")
+    }
+
+    /// Converts `buffer` (nil drains what the resampler holds) and appends the result to `fifo`;
+    /// the first `skipping` samples of `buffer` are left out.
+    func convert(_ buffer: PCMBuffer?, skipping: Int = 0, into fifo: AudioSampleFIFO) throws(EncoderError) {
+        let skipped = min(max(skipping, 0), buffer?.frameCount ?? 0)
+        let inCount = (buffer?.frameCount ?? 0) - skipped
         let capacity = Int(swr_get_out_samples(context, Int32(inCount))) + 16
         guard capacity > 16 || inCount > 0 || swr_get_delay(context, 1) > 0 else { return }
         av_frame_unref(converted.pointer)
@@ -53,8 +66,9 @@ final class SampleResampler {
         let output = converted.pointer.pointee.extended_data
         let produced: Int32
         if let buffer {
+            let bytesPerFrame = buffer.sampleFormat.bytesPerSample * (buffer.isPlanar ? 1 : buffer.channels)
             produced = withBasePointers(buffer.planes[...]) { sources -> Int32 in
-                var pointers = sources
+                var pointers = sources.map { $0.map { $0 + skipped * bytesPerFrame } }
                 return swr_convert(context, output, Int32(capacity), &pointers, Int32(inCount))
             }
         } else {

@@ -6,6 +6,8 @@ struct CaptureArguments {
     let audioSpec: String
     /// Seconds of media to capture, or nil to run until stopped.
     let duration: Double?
+    /// The synthetic audio's sample-clock offset against the capture clock, in ppm (a test signal).
+    let syntheticAudioPPM: Double
 
     init(arguments: inout ArgumentList) throws {
         let video = try arguments.option("--video")
@@ -19,5 +21,10 @@ struct CaptureArguments {
         }
         duration = try arguments.option("--duration").map { try EncodingOptions.number($0, "--duration") }
         if let duration, duration <= 0 { throw UsageError("--duration must be positive") }
+        syntheticAudioPPM = try arguments.option("--synthetic-audio-ppm").map { try EncodingOptions.number($0, "--synthetic-audio-ppm") } ?? 0
+        if syntheticAudioPPM != 0 {
+            guard audioSpec == "synthetic" else { throw UsageError("--synthetic-audio-ppm needs the synthetic audio source") }
+            guard abs(syntheticAudioPPM) <= 50_000 else { throw UsageError("--synthetic-audio-ppm takes -50000…50000") }
+        }
     }
 }

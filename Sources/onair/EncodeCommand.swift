@@ -59,12 +59,21 @@ struct EncodeCommand: Command {
         }
         let progress = ProgressLine()
         var final = FileTranscoder.Progress()
-        try transcoder.run(sinks: sinks) { state in
-            final = state
-            progress.update(String(format: "encode %@: %.2f s media, %d video / %d audio frames, %.0f kb/s video, speed %.2fx",
-                                   input, state.mediaSeconds, state.videoFrames, state.audioFrames,
-                                   state.mediaSeconds > 0 ? Double(state.videoBytes * 8) / state.mediaSeconds / 1000 : 0,
-                                   state.speed))
+        var failedOutputs: OutputsFailedError?
+        do {
+            try transcoder.run(sinks: sinks, report: { state in
+                final = state
+                progress.update(String(format: "encode %@: %.2f s media, %d video / %d audio frames, %.0f kb/s video, speed %.2fx",
+                                       input, state.mediaSeconds, state.videoFrames, state.audioFrames,
+                                       state.mediaSeconds > 0 ? Double(state.videoBytes * 8) / state.mediaSeconds / 1000 : 0,
+                                       state.speed))
+            }, outputFailed: { failure in
+                progress.end()
+                SessionDriver.report(failure)
+            })
+        } catch let error as OutputsFailedError {
+            // The other outputs are complete: say so, then exit 1 naming the failed ones.
+            failedOutputs = error
         }
         progress.end()
         var summary = String(format: "done: %d video frames, %d audio frames, %.2f s media in %.2f s (%.2fx)",
@@ -73,6 +82,7 @@ struct EncodeCommand: Command {
             summary += String(format: ", encode latency p50 %.2f ms p99 %.2f ms", p50 * 1000, p99 * 1000)
         }
         Console.status(summary)
+        if let failedOutputs { throw failedOutputs }
         return 0
     }
 }

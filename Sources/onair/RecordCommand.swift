@@ -34,6 +34,7 @@ struct RecordCommand: Command {
     let videoSpec: String
     let audioSpec: String
     let duration: Double?
+    let syntheticAudioPPM: Double
     let fast: Bool
     let outputs: [String]
     let statsJSON: String?
@@ -46,6 +47,7 @@ struct RecordCommand: Command {
         videoSpec = capture.videoSpec
         audioSpec = capture.audioSpec
         duration = capture.duration
+        syntheticAudioPPM = capture.syntheticAudioPPM
         fast = arguments.flag("--fast")
         outputs = try arguments.options("-o", "--output")
         statsJSON = try arguments.option("--stats-json")
@@ -89,7 +91,7 @@ struct RecordCommand: Command {
 
     func run() throws -> Int32 {
         let plan = try CaptureSourceFactory.plan(video: videoSpec, audio: audioSpec, encoding: encoding,
-                                                 fast: fast, duration: duration)
+                                                 fast: fast, duration: duration, syntheticAudioPPM: syntheticAudioPPM)
         var configuration = LiveSession.Configuration(video: plan.video, audio: plan.audio)
         configuration.duration = duration
         configuration.dropLateVideo = !fast
@@ -103,7 +105,8 @@ struct RecordCommand: Command {
                                  options: containerOptions)
         }
         let session = try LiveSession(configuration: configuration, sources: plan.sources, sinks: sinks,
-                                      videoEncoder: encoders.video, audioEncoder: encoders.audio)
+                                      videoEncoder: encoders.video, audioEncoder: encoders.audio,
+                                      outputFailed: SessionDriver.report, notices: { Console.status($0) })
         var server: HLSFileServer?
         if let servePort, let playlist = outputs.lazy.compactMap(SinkFactory.hlsPlaylist(for:)).first {
             let directory = (playlist as NSString).deletingLastPathComponent
@@ -117,6 +120,6 @@ struct RecordCommand: Command {
         let last = outcome.statistics
         let stopReason = outcome.reason
         Console.status("stopped (\(stopReason)): \(last.framesOut) video frames, \(last.audioFramesOut) audio frames, \(last.droppedFrames) dropped, peak memory \(ResidentMemory.peak() / 1_048_576) MB")
-        return 0
+        return try outcome.finish()
     }
 }

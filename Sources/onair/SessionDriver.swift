@@ -5,10 +5,22 @@ import OnAir
 /// source cannot open), shows statistics once a second, stops on the duration, a signal or an
 /// error, and returns the final statistics after the encoders have drained.
 enum SessionDriver {
-    /// Why the session stopped, and its totals.
+    /// Why the session stopped, its totals, and the outputs that failed while the others went on.
     struct Outcome {
         var reason: String
         var statistics: LiveStatistics
+        var failedOutputs: OutputsFailedError?
+
+        /// Exit status 0, or, when outputs failed, the error naming them (exit status 1).
+        func finish() throws -> Int32 {
+            if let failedOutputs { throw failedOutputs }
+            return 0
+        }
+    }
+
+    /// The one line printed the moment an output fails.
+    static func report(_ failure: OutputFailure) {
+        Console.status("output failed: \(failure.destination): \(failure.reason) (the other outputs carry on)")
     }
 
     static func run(_ session: LiveSession, printer: StatisticsPrinter, outputs: [String],
@@ -40,10 +52,20 @@ enum SessionDriver {
         }
         // Stopping drains the queues and flushes the encoders; the totals come after that.
         let stopError: (any Error)?
-        do { try session.stop(); stopError = nil } catch { stopError = error }
+        var failedOutputs: OutputsFailedError?
+        do {
+            try session.stop()
+            stopError = nil
+        } catch let error as OutputsFailedError where reason != "error" {
+            // Some outputs failed, the others are complete: the caller reports both.
+            stopError = nil
+            failedOutputs = error
+        } catch {
+            stopError = error
+        }
         let last = session.statistics()
         printer.end(final: last)
         if let stopError { throw stopError }
-        return Outcome(reason: reason, statistics: last)
+        return Outcome(reason: reason, statistics: last, failedOutputs: failedOutputs)
     }
 }

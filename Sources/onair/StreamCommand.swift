@@ -59,6 +59,7 @@ struct StreamCommand: Command {
     let videoSpec: String
     let audioSpec: String
     let duration: Double?
+    let syntheticAudioPPM: Double
     let targets: [StreamTarget]
     let outputs: [String]
     let statsJSON: String?
@@ -74,6 +75,7 @@ struct StreamCommand: Command {
         videoSpec = capture.videoSpec
         audioSpec = capture.audioSpec
         duration = capture.duration
+        syntheticAudioPPM = capture.syntheticAudioPPM
         outputs = try arguments.options("-o", "--output")
         statsJSON = try arguments.option("--stats-json")
         var policy = ReconnectPolicy()
@@ -142,7 +144,7 @@ struct StreamCommand: Command {
         // A peer that closes its socket must give a send error, not kill the process.
         signal(SIGPIPE, SIG_IGN)
         let plan = try CaptureSourceFactory.plan(video: videoSpec, audio: audioSpec, encoding: encoding,
-                                                 fast: false, duration: duration)
+                                                 fast: false, duration: duration, syntheticAudioPPM: syntheticAudioPPM)
         var configuration = LiveSession.Configuration(video: plan.video, audio: plan.audio)
         configuration.duration = duration
         configuration.maximumNetworkBacklog = maximumBacklog
@@ -176,7 +178,8 @@ struct StreamCommand: Command {
         }
         let session = try LiveSession(configuration: configuration, sources: plan.sources, sinks: files,
                                       networkSinks: network, videoEncoder: encoders.video, audioEncoder: encoders.audio,
-                                      bitRateDecisions: { Console.status($0.summary) })
+                                      bitRateDecisions: { Console.status($0.summary) },
+                                      outputFailed: SessionDriver.report, notices: { Console.status($0) })
         if let initialBitRate, let opened = configuration.video, opened.averageBitRate != initialBitRate {
             let scale = Double(initialBitRate) / Double(opened.averageBitRate)
             session.setBitRate(average: initialBitRate, dataRateLimits: opened.dataRateLimits.map {
@@ -190,7 +193,7 @@ struct StreamCommand: Command {
         let last = outcome.statistics
         let stopReason = outcome.reason
         Console.status("stopped (\(stopReason)): \(last.framesOut) video frames, \(last.audioFramesOut) audio frames, \(last.droppedFrames) dropped, \(last.reconnects) reconnects, \(String(format: "%.1f", last.offlineSeconds)) s offline, \(last.backlogSkips) backlog skips")
-        return 0
+        return try outcome.finish()
     }
 
     private static func describe(_ event: NetworkSink.Event, target: StreamTarget) -> String {

@@ -103,11 +103,32 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: output), "no output is created for rejected settings")
     }
 
+    @Test(arguments: [
+        ("-an", ["--audio-rate", "12345678"], "sampleRate"),
+        ("-an", ["--audio-channels", "7"], "channels"),
+        ("-vn", ["--fps", "1000"], "expectedFrameRate"),
+        ("-vn", ["--size", "641x480"], "width"),
+    ])
+    func flagsAreCheckedEvenForAStreamTheInputLacks(_ drop: String, _ flags: [String], _ field: String) throws {
+        let dir = try Tools.temporaryDirectory("encode-missing-stream")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let clip = try Self.makeClip(in: dir, seconds: 1)
+        let single = dir.appendingPathComponent("single.mkv").path
+        try Tools.ffmpeg(["-i", clip, "-c", "copy", drop, single])
+        let output = dir.appendingPathComponent("out.mp4").path
+        let result = try encode([single, "-o", output] + flags)
+        #expect(result.status == 2, "\(result.stderr)")
+        #expect(result.stderr.contains(field), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: output))
+    }
+
     @Test func namingAnEncoderThatCannotOpenSaysWhy() throws {
         let dir = try Tools.temporaryDirectory("encode-hw")
         defer { try? FileManager.default.removeItem(at: dir) }
         let clip = try Self.makeClip(in: dir, seconds: 1)
-        let result = try encode([clip, "-o", dir.appendingPathComponent("o.mp4").path, "--encoder", "h264_nvenc"])
+        // Injected: no hardware encoders here, whatever this machine has.
+        let result = try Tools.run("env", ["ONAIR_HARDWARE_ENCODERS=none", Tools.onairExecutable, "encode", clip,
+                                           "-o", dir.appendingPathComponent("o.mp4").path, "--encoder", "h264_nvenc"])
         #expect(result.status == 1)
         #expect(result.stderr.contains("h264_nvenc") && result.stderr.contains("unavailable"), "\(result.stderr)")
     }

@@ -35,14 +35,15 @@ import Testing
     }
 
     @Test func encodersListsX264AsAvailableAndSaysWhyHardwareIsNot() throws {
-        let list = try json(["encoders", "--json"]) as? [[String: Any]] ?? []
+        // Injected: no hardware encoders here, whatever this machine has.
+        let list = try json(["encoders", "--json"], env: ["ONAIR_HARDWARE_ENCODERS=none"]) as? [[String: Any]] ?? []
         let x264 = list.first { $0["name"] as? String == "libx264" }
         #expect(x264?["opens"] as? Bool == true && x264?["codec"] as? String == "h264")
         #expect(list.contains { $0["name"] as? String == "aac" && $0["opens"] as? Bool == true })
         for entry in list where entry["opens"] as? Bool == false {
             #expect(!(entry["reason"] as? String ?? "").isEmpty, "\(entry["name"] ?? "") has a reason")
         }
-        // A hardware encoder FFmpeg knows but this machine lacks is listed with FFmpeg's reason.
+        // A hardware encoder FFmpeg knows but this machine lacks is listed with the reason.
         let vaapi = list.first { $0["name"] as? String == "h264_vaapi" }
         #expect(vaapi?["hardware"] as? Bool == true && vaapi?["opens"] as? Bool == false)
     }

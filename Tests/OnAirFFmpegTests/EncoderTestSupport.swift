@@ -49,9 +49,10 @@ struct EncodedClip: Sendable {
 
 /// Encodes `frameCount` pattern frames, forcing IDRs at `forced`, and writes the Annex-B stream to a file.
 func encodeClip(_ settings: VideoEncoderSettings, frames frameCount: Int, forced: Set<Int> = [],
-                rateChange: (atFrame: Int, average: Int, limits: [DataRateLimit])? = nil) async throws -> EncodedClip {
+                rateChange: (atFrame: Int, average: Int, limits: [DataRateLimit])? = nil,
+                hardware: HardwareAvailability = .all) async throws -> EncodedClip {
     try await onDedicatedThread {
-        let encoder = try H264Encoder(settings: settings)
+        let encoder = try H264Encoder(settings: settings, hardware: hardware)
         var packets: [EncodedPacket] = [], perCall: [Int] = []
         for index in 0..<frameCount {
             if let change = rateChange, change.atFrame == index {

@@ -105,28 +105,43 @@ import Testing
         #expect(try #require(cabac.packets.first?.formatDescription?.pps.first)[1] & 0x20 != 0)
     }
 
-    @Test func autoFallsBackToLibx264AndSaysWhyHardwareFailed() async throws {
+    @Test func autoFallsBackToLibx264OnAMachineWithoutHardwareEncoders() async throws {
         var settings = Self.small
         settings.encoder = "auto"
-        let clip = try await encodeClip(settings, frames: 2)
+        // Injected: this machine has no hardware encoder, whatever it really has.
+        let clip = try await encodeClip(settings, frames: 2, hardware: .none)
         #expect(clip.selection.chosen == "libx264")
         #expect(clip.selection.rejected.map(\.name) == EncoderSelection.hardwareCandidates)
+        #expect(clip.selection.rejected.allSatisfy { $0.reason.contains("turned off") }, "\(clip.selection)")
+    }
+
+    @Test func autoSaysWhyEachHardwareEncoderItTriedFailed() async throws {
+        var settings = Self.small
+        settings.encoder = "auto"
+        let clip = try await encodeClip(settings, frames: 2, hardware: .all)
+        // Hardware where this machine has some, libx264 otherwise; every candidate before it says why not.
+        #expect(clip.selection.chosen == "libx264" || EncoderSelection.hardwareCandidates.contains(clip.selection.chosen))
+        let tried = EncoderSelection.hardwareCandidates.prefix { $0 != clip.selection.chosen }
+        #expect(clip.selection.rejected.map(\.name) == Array(tried))
         for (name, reason) in clip.selection.rejected {
             #expect(!reason.isEmpty, "\(name)")
             #expect(!reason.contains("av_opt_set"), "\(name) failed on our option mapping, not on the hardware: \(reason)")
         }
         let vaapi = clip.selection.rejected.first { $0.name == "h264_vaapi" }?.reason
         if HardwareFrames.renderNode() == nil { #expect(vaapi?.contains("renderD") == true) }
-        #expect(clip.selection.rejected.first?.reason.contains("not in this FFmpeg build") == true)
+        if clip.selection.chosen != "h264_videotoolbox" {
+            #expect(clip.selection.rejected.first?.reason.contains("not in this FFmpeg build") == true)
+        }
     }
 
     @Test func namingAnEncoderThatCannotOpenIsAnError() async throws {
         var settings = Self.small
         settings.encoder = "h264_nvenc"
-        await #expect(throws: EncoderError.self) { _ = try await encodeClip(settings, frames: 1) }
+        // Injected: no NVENC here, whatever this machine has.
+        await #expect(throws: EncoderError.self) { _ = try await encodeClip(settings, frames: 1, hardware: .none) }
         let nvenc = settings
         do {
-            try await onDedicatedThread { _ = try H264Encoder(settings: nvenc) }
+            try await onDedicatedThread { _ = try H264Encoder(settings: nvenc, hardware: .none) }
             Issue.record("h264_nvenc opened")
         } catch let error as EncoderError {
             guard case .unavailable(let name, let reason) = error else { Issue.record("\(error)"); return }

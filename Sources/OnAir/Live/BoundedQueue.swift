@@ -24,10 +24,21 @@ public final class BoundedQueue<Element>: @unchecked Sendable {
     private var closed = false
     /// The most items the queue holds.
     public let capacity: Int
+    // Under `condition`, read through `dropped` and `highWaterMark` from any thread.
+    private var droppedCount = 0
+    private var highestDepth = 0
     /// Items discarded by `.dropOldest`.
-    public private(set) var dropped = 0
+    public var dropped: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return droppedCount
+    }
     /// The largest depth seen.
-    public private(set) var highWaterMark = 0
+    public var highWaterMark: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return highestDepth
+    }
 
     /// Creates an empty queue holding at most `capacity` (≥ 1) items.
     public init(capacity: Int) {
@@ -51,7 +62,7 @@ public final class BoundedQueue<Element>: @unchecked Sendable {
         while !closed && count >= capacity {
             if overflow == .dropOldest {
                 discarded = takeFirst()
-                dropped += 1
+                droppedCount += 1
             } else {
                 condition.wait()
             }
@@ -60,7 +71,7 @@ public final class BoundedQueue<Element>: @unchecked Sendable {
         if count == slots.count { grow() }
         slots[(head + count) % slots.count] = item
         count += 1
-        highWaterMark = max(highWaterMark, count)
+        highestDepth = max(highestDepth, count)
         condition.broadcast()
         return discarded
     }

@@ -41,7 +41,13 @@ public final class LiveSession: @unchecked Sendable {
 
     public let configuration: Configuration
     /// The capture timeline shared by every source; it starts at zero when `start()` starts the sources.
-    public private(set) var clock = CaptureClock()
+    public var clock: CaptureClock {
+        lock.lock()
+        defer { lock.unlock() }
+        return captureClock
+    }
+    /// Under `lock`: replaced by `start()`, read by `statistics()` from any thread.
+    private var captureClock = CaptureClock()
     private let sources: [any CaptureSource]
     private let runners: [SinkRunner]
     private let networkRunners: [SinkRunner]
@@ -62,6 +68,8 @@ public final class LiveSession: @unchecked Sendable {
     private var lastSnapshot: (time: Double, counters: Counters)?
     private var stopped = false
     private var firstMediaTime: Double?
+    /// Hears live controls that were clamped or refused.
+    private let notices: (@Sendable (String) -> Void)?
 
     /// Running totals, under `lock`.
     private struct Counters {
@@ -75,12 +83,16 @@ public final class LiveSession: @unchecked Sendable {
     ///
     /// `networkSinks` are sinks that drop their oldest packets rather than make the encoders wait.
     /// With `configuration.adaptiveBitRate`, each bitrate change is also reported to `bitRateDecisions`
-    /// (on the controller's thread).
+    /// (on the controller's thread). An output that fails (disk full, I/O error, closed pipe) is
+    /// reported to `outputFailed` at once, on its own thread, and left behind; the others carry on.
     public init(configuration: Configuration, sources: [any CaptureSource], sinks: [any PacketSink],
                 networkSinks: [any PacketSink] = [],
                 videoEncoder: (any VideoEncoding)? = nil, audioEncoder: (any AudioEncoding)? = nil,
-                bitRateDecisions: (@Sendable (BitrateDecision) -> Void)? = nil) throws {
+                bitRateDecisions: (@Sendable (BitrateDecision) -> Void)? = nil,
+                outputFailed: (@Sendable (OutputFailure) -> Void)? = nil,
+                notices: (@Sendable (String) -> Void)? = nil) throws {
         self.configuration = configuration
+        self.notices = notices
         self.sources = sources
         if let settings = configuration.video {
             self.videoEncoder = try videoEncoder ?? EncoderFactory.videoEncoder(settings: settings)
@@ -92,12 +104,18 @@ public final class LiveSession: @unchecked Sendable {
         } else {
             self.audioEncoder = nil
         }
+        func report(_ sink: any PacketSink) -> (@Sendable (any Error) -> Void)? {
+            guard let outputFailed else { return nil }
+            let destination = sink.destination
+            return { error in outputFailed(OutputFailure(destination: destination, error: error)) }
+        }
         networkRunners = networkSinks.map {
             SinkRunner(sink: $0, capacity: configuration.sinkQueueCapacity, dropWhenFull: true,
-                       maximumBacklog: configuration.maximumNetworkBacklog)
+                       maximumBacklog: configuration.maximumNetworkBacklog, failed: report($0))
         }
-        runners = sinks.map { SinkRunner(sink: $0, capacity: configuration.sinkQueueCapacity, dropWhenFull: false) }
-            + networkRunners
+        runners = sinks.map {
+            SinkRunner(sink: $0, capacity: configuration.sinkQueueCapacity, dropWhenFull: false, failed: report($0))
+        } + networkRunners
         videoQueue = BoundedQueue(capacity: configuration.videoQueueCapacity)
         audioQueue = BoundedQueue(capacity: configuration.audioQueueCapacity)
         // A sink that reconnects asks for an IDR so its new connection starts at once.
@@ -141,7 +159,10 @@ public final class LiveSession: @unchecked Sendable {
         lock.lock()
         activeSources = sources.count
         lock.unlock()
-        clock = CaptureClock()
+        let clock = CaptureClock()
+        lock.lock()
+        captureClock = clock
+        lock.unlock()
         adaptive?.start()
         let handlers = CaptureHandlers(
             video: { [self] frame in accept(frame) },
@@ -169,15 +190,26 @@ public final class LiveSession: @unchecked Sendable {
         sourcesDone.wait(timeout: .now() + timeout) == .success
     }
 
-    /// The first error any stage hit, if one did. The session keeps running; callers decide.
+    /// The first error a source or an encoder hit, or `OutputsFailedError` once every output has
+    /// failed; nil while the session can go on. The session keeps running; callers decide.
+    /// (An output that fails while others work is in `outputFailures`, not here.)
     public var error: (any Error)? {
         lock.lock()
-        defer { lock.unlock() }
-        return failure ?? runners.lazy.compactMap(\.error).first
+        let failure = self.failure
+        lock.unlock()
+        if let failure { return failure }
+        let failures = outputFailures
+        return !runners.isEmpty && failures.count == runners.count ? OutputsFailedError(failures: failures) : nil
+    }
+
+    /// The outputs that have failed so far; the others carry on.
+    public var outputFailures: [OutputFailure] {
+        runners.compactMap { runner in runner.error.map { OutputFailure(destination: runner.sink.destination, error: $0) } }
     }
 
     /// Stops capture, encodes what is queued, flushes the encoders and finishes every sink.
-    /// Throws the first error any stage hit.
+    /// Throws the first error a source or encoder hit, else `OutputsFailedError` naming every
+    /// output that failed (the others are complete).
     public func stop() throws {
         lock.lock()
         let already = stopped
@@ -192,6 +224,8 @@ public final class LiveSession: @unchecked Sendable {
             runners.forEach { $0.finish() }
         }
         if let error { throw error }
+        let failures = outputFailures
+        if !failures.isEmpty { throw OutputsFailedError(failures: failures) }
     }
 
     /// Makes the next encoded video frame an IDR.
@@ -202,6 +236,9 @@ public final class LiveSession: @unchecked Sendable {
     }
 
     /// Changes the video bitrate live (applied before the next frame, without a new encoder).
+    /// A rate outside what the stream's level allows is clamped to it, and an invalid one refused;
+    /// either way the `notices` handler says so and the stream goes on (`statistics().targetBitRate`
+    /// shows the rate in force).
     public func setBitRate(average: Int, dataRateLimits: [DataRateLimit]) {
         lock.lock()
         pendingBitRate = (average, dataRateLimits)
@@ -344,13 +381,8 @@ public final class LiveSession: @unchecked Sendable {
             let bitRate = pendingBitRate
             pendingBitRate = nil
             lock.unlock()
+            if let bitRate { applyBitRate(bitRate, to: encoder) }
             do {
-                if let bitRate {
-                    try encoder.setBitRate(average: bitRate.average, dataRateLimits: bitRate.limits)
-                    lock.lock()
-                    appliedBitRate = bitRate.average
-                    lock.unlock()
-                }
                 let start = ProcessInfo.processInfo.systemUptime
                 let packets = try encoder.encode(frame, forceKeyFrame: force)
                 let spent = ProcessInfo.processInfo.systemUptime - start
@@ -366,6 +398,22 @@ public final class LiveSession: @unchecked Sendable {
         }
         if !failed {
             do { deliver(try encoder.flush()) } catch { record(error) }
+        }
+    }
+
+    /// Applies a live bitrate change; one that cannot be applied is reported, never fatal.
+    private func applyBitRate(_ bitRate: (average: Int, limits: [DataRateLimit]), to encoder: any VideoEncoding) {
+        do {
+            try encoder.setBitRate(average: bitRate.average, dataRateLimits: bitRate.limits)
+            let applied = encoder.settings.averageBitRate
+            if applied != bitRate.average {
+                notices?("bitrate \(bitRate.average) b/s is above what the stream's level allows: clamped to \(applied) b/s")
+            }
+            lock.lock()
+            appliedBitRate = applied
+            lock.unlock()
+        } catch {
+            notices?("bitrate change to \(bitRate.average) b/s refused (\(error)); staying at \(encoder.settings.averageBitRate) b/s")
         }
     }
 

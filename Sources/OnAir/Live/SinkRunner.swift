@@ -21,11 +21,16 @@ final class SinkRunner: @unchecked Sendable {
     /// Seconds of media that may wait for a `ReconnectingSink` before it is told to skip to a
     /// fresh keyframe (nil: no bound).
     private let maximumBacklog: Double?
+    /// Told once, on the sink's thread, when the sink first fails.
+    private let failed: (@Sendable (any Error) -> Void)?
 
     /// `dropWhenFull` suits network sinks that must not stall the session; files wait instead.
     /// `maximumBacklog` bounds the delay of a network sink's queue (see `ReconnectingSink.skipToKeyFrame`).
-    init(sink: any PacketSink, capacity: Int, dropWhenFull: Bool, maximumBacklog: Double? = nil) {
+    /// `failed` hears about the sink's first error at once (the runner then drains without writing).
+    init(sink: any PacketSink, capacity: Int, dropWhenFull: Bool, maximumBacklog: Double? = nil,
+         failed: (@Sendable (any Error) -> Void)? = nil) {
         self.sink = sink
+        self.failed = failed
         self.maximumBacklog = maximumBacklog
         self.queue = BoundedQueue(capacity: capacity)
         self.overflow = dropWhenFull ? .dropOldest : .wait
@@ -100,7 +105,9 @@ final class SinkRunner: @unchecked Sendable {
 
     private func record(_ error: any Error) {
         lock.lock()
-        if failure == nil { failure = error }
+        let first = failure == nil
+        if first { failure = error }
         lock.unlock()
+        if first { failed?(error) }
     }
 }

@@ -2,7 +2,10 @@
 ///
 /// Samples are mixed to mono and analysed in windows with an overlap longer than a beep, so a
 /// beep that straddles two windows is found once; a ten-minute recording needs no more memory
-/// than a five-second one.
+/// than a five-second one. Times follow each buffer's presentation timestamp: where a buffer does
+/// not start where the previous one ended (a hole or an overlap in the file's timestamps), the
+/// window is analysed and a new one starts at the buffer's own time, so a hole shows as the A/V
+/// offset it causes instead of being counted over.
 struct StreamingBeepDetector {
     private let detector: BeepDetector
     private var window: [Float] = []
@@ -17,10 +20,16 @@ struct StreamingBeepDetector {
         self.detector = detector
     }
 
-    /// Adds one decoded buffer; buffers must be contiguous and share one sample rate.
+    /// How far, in seconds, a buffer's timestamp may stray from the end of the previous one before
+    /// it starts a new window (more than timestamp rounding, less than any real hole).
+    static let discontinuity = 0.0005
+
+    /// Adds one decoded buffer.
     mutating func add(_ buffer: PCMBuffer) throws(SyncError) {
         let mono = try MonoSamples(buffer)
-        if windowStart == nil || mono.sampleRate != sampleRate {
+        let expected = windowStart.map { $0 + Double(window.count) / Double(max(sampleRate, 1)) }
+        if windowStart == nil || mono.sampleRate != sampleRate
+            || abs(mono.startTime - (expected ?? mono.startTime)) > Self.discontinuity {
             flush()
             windowStart = mono.startTime
             sampleRate = mono.sampleRate

@@ -11,7 +11,8 @@ import OnAirCore
 /// whole second of capture time. In real time each frame also carries its wall-clock capture
 /// moment in a second code (see `FrameCode.readWallClock(from:)`), so a receiver on the same
 /// machine can measure end-to-end latency. With `fast`, both run as fast as the session accepts them, on
-/// media time instead of wall time, until `duration`.
+/// media time instead of wall time, until `duration`. `audioClockOffsetPPM` makes the audio's
+/// sample clock run off the capture clock (see `SyntheticAudio.clockOffsetPPM`), to test drift handling.
 public final class SyntheticSource: CaptureSource, @unchecked Sendable {
     public let name = "synthetic"
     public let mediaTypes: Set<MediaType>
@@ -27,9 +28,11 @@ public final class SyntheticSource: CaptureSource, @unchecked Sendable {
     /// A source of the given video size and rate and audio format; nil leaves that stream out.
     /// `fast` needs a `duration`.
     public init(video: (width: Int, height: Int, frameRate: Double)?, audio: (sampleRate: Int, channels: Int)?,
-                fast: Bool = false, duration: Double? = nil) throws {
+                fast: Bool = false, duration: Double? = nil, audioClockOffsetPPM: Double = 0) throws {
         self.video = try video.map { try SyntheticVideo(width: $0.width, height: $0.height, frameRate: $0.frameRate) }
-        self.audio = try audio.map { try SyntheticAudio(sampleRate: $0.sampleRate, channels: $0.channels) }
+        self.audio = try audio.map {
+            try SyntheticAudio(sampleRate: $0.sampleRate, channels: $0.channels, clockOffsetPPM: audioClockOffsetPPM)
+        }
         frameRate = video?.frameRate ?? 30
         self.fast = fast
         self.duration = duration
@@ -111,7 +114,7 @@ public final class SyntheticSource: CaptureSource, @unchecked Sendable {
     }
 
     private func runAudio(_ audio: SyntheticAudio, clock: CaptureClock, handlers: CaptureHandlers) {
-        let rate = Double(audio.sampleRate)
+        let rate = audio.deliveredRate
         var next = Int64((clock.elapsed * rate).rounded(.down))
         while isRunning {
             Thread.sleep(forTimeInterval: 0.01)
@@ -134,7 +137,9 @@ public final class SyntheticSource: CaptureSource, @unchecked Sendable {
         var previous: MediaTime?
         while isRunning {
             let videoTime = video != nil ? Double(frame) / frameRate : .infinity
-            let audioTime = audio.map { Double(sample) / Double($0.sampleRate) } ?? .infinity
+            // Audio is done once its last sample is out (with a clock offset, that sample's time
+            // can fall just short of `end`).
+            let audioTime = audio.map { sample < Int64(end * $0.deliveredRate) ? Double(sample) / $0.deliveredRate : .infinity } ?? .infinity
             if min(videoTime, audioTime) >= end { break }
             if videoTime <= audioTime, let video {
                 let captured = MediaTime(value: Int64((videoTime * 1_000_000).rounded()), timescale: 1_000_000)
@@ -142,7 +147,7 @@ public final class SyntheticSource: CaptureSource, @unchecked Sendable {
                 previous = captured
                 frame += 1
             } else if let audio {
-                let remaining = Int64(end * Double(audio.sampleRate)) - sample
+                let remaining = Int64(end * audio.deliveredRate) - sample
                 let count = Int(min(Int64(chunk), remaining))
                 handlers.audio(audio.samples(startingAt: sample, count: count))
                 sample += Int64(count)

@@ -33,6 +33,9 @@ public final class FileTranscoder {
 
     private let decoder: MediaFileDecoder
     private var sinks: [any PacketSink] = []
+    /// Sinks that failed, by index; they get nothing more.
+    private var failures: [Int: OutputFailure] = [:]
+    private var outputFailed: (OutputFailure) -> Void = { _ in }
     private var videoEncoder: H264Encoder?
     private var audioEncoder: AACEncoder?
     private var rateConverter: FrameRateConverter?
@@ -46,6 +49,13 @@ public final class FileTranscoder {
     /// caller did not fix (`followInput`) are taken from the input.
     public init(input: String, video: VideoEncoderSettings?, audio: AudioEncoderSettings?,
                 followInput: FollowInput = FollowInput(), forceKeyFrameTimes: [Double] = []) throws {
+        // Every setting is checked, even for a stream the input turns out not to have (the level
+        // is checked against the size and rate once they are known, so only where the stream exists).
+        if var video {
+            video.profileLevel.level = nil
+            try video.validate()
+        }
+        try audio?.validate()
         let probe = try MediaFileReader(path: input)
         let videoStream = probe.streams.first { $0.mediaType == .video }
         let audioStream = probe.streams.first { $0.mediaType == .audio }
@@ -107,9 +117,13 @@ public final class FileTranscoder {
     }
 
     /// Runs to the end of the input, writing to every sink and finishing them; `report` is called
-    /// about twice a second and at the end.
-    public func run(sinks: [any PacketSink], report: (Progress) -> Void = { _ in }) throws {
+    /// about twice a second and at the end. A sink that fails is reported to `outputFailed` at once
+    /// and left behind while the others carry on; the run then ends with `OutputsFailedError`
+    /// naming it (or with the error itself once every sink has failed).
+    public func run(sinks: [any PacketSink], report: (Progress) -> Void = { _ in },
+                    outputFailed: @escaping (OutputFailure) -> Void = { _ in }) throws {
         self.sinks = sinks
+        self.outputFailed = outputFailed
         let started = Date()
         var lastReport = started
         while let output = try decoder.next() {
@@ -140,9 +154,19 @@ public final class FileTranscoder {
         }
         if let videoEncoder { try deliver(try videoEncoder.flush()) }
         if let audioEncoder { try deliver(try audioEncoder.flush()) }
-        for sink in sinks { try sink.finish() }
+        for (index, sink) in sinks.enumerated() where failures[index] == nil {
+            do { try sink.finish() } catch { fail(index, error) }
+        }
         progress.wallSeconds = Date().timeIntervalSince(started)
         report(progress)
+        if !failures.isEmpty { throw OutputsFailedError(failures: failures.sorted { $0.key < $1.key }.map(\.value)) }
+    }
+
+    /// Records that sink `index` failed and tells the caller at once.
+    private func fail(_ index: Int, _ error: any Error) {
+        let failure = OutputFailure(destination: sinks[index].destination, error: error)
+        failures[index] = failure
+        outputFailed(failure)
     }
 
     private func encode(_ frame: VideoFrame) throws {
@@ -169,7 +193,12 @@ public final class FileTranscoder {
                 progress.audioFrames += 1
                 progress.audioBytes += packet.data.count
             }
-            for sink in sinks { try sink.write(packet) }
+            for (index, sink) in sinks.enumerated() where failures[index] == nil {
+                do { try sink.write(packet) } catch {
+                    fail(index, error)
+                    if failures.count == sinks.count { throw error }
+                }
+            }
         }
     }
 }

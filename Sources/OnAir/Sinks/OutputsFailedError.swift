@@ -1,0 +1,17 @@
+import OnAirCore
+
+/// Some outputs failed while the rest were finished; thrown at the end of a run.
+public struct OutputsFailedError: OnAirError {
+    /// The outputs that failed, in the order they failed.
+    public var failures: [OutputFailure]
+
+    /// Wraps the failed outputs.
+    public init(failures: [OutputFailure]) {
+        self.failures = failures
+    }
+
+    public var description: String {
+        "\(failures.count) output\(failures.count == 1 ? "" : "s") failed: "
+            + failures.map { "\($0.destination) (\($0.reason))" }.joined(separator: "; ")
+    }
+}

@@ -1,0 +1,37 @@
+import Foundation
+
+/// Which hardware H.264 encoders `H264Encoder` may try. Normally all of them (each is opened to
+/// see whether this machine has it); tests inject a machine without them, or with only some, so
+/// they mean the same on a machine that has hardware encoders. The tool reads
+/// `ONAIR_HARDWARE_ENCODERS` (`none`, or a comma-separated list of the ones allowed).
+public struct HardwareAvailability: Sendable {
+    /// Why the encoder named may not be tried, or nil when it may.
+    public let blocked: @Sendable (String) -> String?
+
+    /// Availability decided by `blocked`.
+    public init(blocked: @escaping @Sendable (String) -> String?) {
+        self.blocked = blocked
+    }
+
+    /// Every encoder may be tried.
+    public static let all = HardwareAvailability { _ in nil }
+
+    /// No hardware encoder may be tried (as on a machine without one).
+    public static let none = allowing([])
+
+    /// Only the hardware encoders in `names` may be tried.
+    public static func allowing(_ names: Set<String>) -> HardwareAvailability {
+        HardwareAvailability { name in
+            EncoderSelection.hardwareCandidates.contains(name) && !names.contains(name)
+                ? "hardware encoder turned off (ONAIR_HARDWARE_ENCODERS)" : nil
+        }
+    }
+
+    /// From `ONAIR_HARDWARE_ENCODERS`: unset means `all`, `none` means `none`, a comma-separated
+    /// list allows only those.
+    public static var fromEnvironment: HardwareAvailability {
+        guard let value = ProcessInfo.processInfo.environment["ONAIR_HARDWARE_ENCODERS"], !value.isEmpty else { return .all }
+        if value == "none" { return .none }
+        return allowing(Set(value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }))
+    }
+}
