@@ -21,6 +21,7 @@ final class AdaptiveBitrateLoop: @unchecked Sendable {
         var changes: Int
         var lastDecision: BitrateDecision?
         var worstQueueSeconds: Double
+        var linkEstimate: Int?
     }
 
     init(settings: AdaptiveBitrateSettings, interval: Double = 0.25,
@@ -61,7 +62,7 @@ final class AdaptiveBitrateLoop: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         return Snapshot(changes: controller.changes, lastDecision: controller.lastDecision,
-                        worstQueueSeconds: latest.map(\.measurement.queuedSeconds).max() ?? 0)
+                        worstQueueSeconds: controller.queueingDelay, linkEstimate: controller.linkEstimate)
     }
 
     private func run() {

@@ -123,10 +123,12 @@ public final class LiveSession: @unchecked Sendable {
         let now = ProcessInfo.processInfo.systemUptime
         return networkRunners.enumerated().map { index, runner in
             let backlog = runner.backlog
-            let connection = (runner.sink as? any ReconnectingSink)?.connectionStatistics
+            let sink = runner.sink as? any ReconnectingSink
+            let connection = sink?.connectionStatistics
             return (index, LinkMeasurement(time: now, bytesSent: connection?.bytesSent ?? backlog.written,
                                            queuedSeconds: backlog.seconds, queuedBytes: backlog.bytes,
-                                           isConnected: connection?.isConnected ?? true))
+                                           isConnected: connection?.isConnected ?? true,
+                                           transport: sink?.transportMeasurement))
         }
     }
 
@@ -247,11 +249,14 @@ public final class LiveSession: @unchecked Sendable {
             stats.backlogSkips += connection.backlogSkips
             stats.networkBytesSent += connection.bytesSent
         }
-        stats.networkQueueSeconds = networkRunners.map(\.backlog.seconds).max() ?? 0
-        stats.networkQueueBytes = networkRunners.map(\.backlog.bytes).max() ?? 0
+        // Everything between the encoder and the wire: OnAir's queue and the transport's buffer.
+        stats.networkQueueSeconds = networkRunners.map { $0.backlog.seconds + $0.transportBacklog.seconds }.max() ?? 0
+        stats.networkQueueBytes = networkRunners.map { $0.backlog.bytes + $0.transportBacklog.bytes }.max() ?? 0
         if let snapshot = adaptive?.snapshot {
             stats.bitRateChanges = snapshot.changes
             stats.lastBitRateDecision = snapshot.lastDecision?.summary
+            stats.linkEstimate = snapshot.linkEstimate
+            stats.queueingDelay = snapshot.worstQueueSeconds
         }
         return stats
     }

@@ -17,6 +17,8 @@ final class SinkRunner: @unchecked Sendable {
     private var writingTime: Double?
     private var writing = false
     private var written = 0
+    /// The transport's own backlog (socket or SRT send buffer), read on the sink's thread.
+    private var transportGauge = TransportBacklogGauge()
 
     /// Seconds of media that may wait for a `ReconnectingSink` before it is told to skip to a
     /// fresh keyframe (nil: no bound).
@@ -46,8 +48,18 @@ final class SinkRunner: @unchecked Sendable {
                 writingTime = packet.dts.seconds
                 let newest = newestTime, newestVideo = newestVideoTime
                 lock.unlock()
-                if let maximumBacklog, let newest, newest - packet.dts.seconds > maximumBacklog,
-                   let reconnecting = sink as? any ReconnectingSink {
+                let reconnecting = sink as? any ReconnectingSink
+                if let reconnecting {
+                    var gauge = transportGauge
+                    gauge.update(now: ProcessInfo.processInfo.systemUptime) { reconnecting.transportMeasurement }
+                    lock.lock()
+                    transportGauge = gauge
+                    lock.unlock()
+                }
+                // Everything between the encoder and the wire counts: this queue, the socket's or
+                // SRT's send buffer, and the network's queue seen in the round trip.
+                if let maximumBacklog, let newest, let reconnecting,
+                   newest - packet.dts.seconds + transportGauge.seconds > maximumBacklog {
                     // Any video frame encoded from now on — the keyframe the sink asks for — comes
                     // after the newest one queued.
                     reconnecting.skipToKeyFrame(after: newestVideo ?? MediaTime(seconds: newest))
@@ -80,6 +92,13 @@ final class SinkRunner: @unchecked Sendable {
             pendingBytes -= dropped.data.count
             lock.unlock()
         }
+    }
+
+    /// The transport's own backlog at its latest reading: seconds of delay and bytes in its buffer.
+    var transportBacklog: (seconds: Double, bytes: Int) {
+        lock.lock()
+        defer { lock.unlock() }
+        return (transportGauge.seconds, transportGauge.bytes)
     }
 
     /// Bytes handed to the sink so far, bytes waiting for it (queued or being written), and the
