@@ -129,7 +129,9 @@ public struct AdaptiveBitrateController: Sendable {
         var target: Int
         var cause: String
         let fair = linkEstimate.map { Int(settings.headroom * Double($0)) - settings.audioBitRate }
-        if let fair, Double(bitRate) < 0.95 * Double(fair) {
+        let fraction = min(settings.maximumStepUpFraction, settings.stepUpFraction * Double(consecutiveUps + 1))
+        let probe = Int(Double(bitRate) * (1 + fraction))
+        if let fair, Double(bitRate) < 0.95 * Double(fair), fair >= probe || consecutiveUps == 0 {
             // Below what the link was measured to carry: straight back to the fraction of it.
             target = fair
             cause = String(format: "queue empty %.1f s, back to %.0f %% of the link estimate", now - since, settings.headroom * 100)
@@ -139,13 +141,22 @@ public struct AdaptiveBitrateController: Sendable {
             // queue stays empty and the link catches up, or the delay grows and it steps down.
             return nil
         } else {
-            let fraction = min(settings.maximumStepUpFraction, settings.stepUpFraction * Double(consecutiveUps + 1))
-            target = Int(Double(bitRate) * (1 + fraction))
+            target = probe
             cause = String(format: "queue empty %.1f s, probing +%.0f %%", now - since, fraction * 100)
         }
         target = min(settings.maximumBitRate, max(bitRate + 1, target))
         consecutiveUps += 1
         return decide(.up, to: target, at: now, rate: rates.min(), delay: queueingDelay, cause: cause)
+    }
+
+    /// The most the transports should send per second (bits), so that a backlog drains into the
+    /// link at about what it carries instead of overflowing the network's queue (where losses
+    /// cost retransmissions, and over SRT late packets): 1.1 × the link estimate, or 1.25 × the
+    /// stream's rate if more (room to probe). Nil — no limit — at the maximum bitrate or before
+    /// the link has been measured.
+    public var pacingRate: Int? {
+        guard let linkEstimate, bitRate < settings.maximumBitRate else { return nil }
+        return max(Int(1.1 * Double(linkEstimate)), Int(1.25 * Double(bitRate + settings.audioBitRate)))
     }
 
     /// Takes a reading of a single network output.

@@ -34,11 +34,15 @@ struct LinkWindow: Sendable {
     /// link delivers (the transport's own figure for its buffer where it has one), or the network's
     /// queue that the round trip shows above its minimum if that is more.
     func delay(of sample: LinkMeasurement, rate: Int?, streamRate: Double) -> Double {
-        let drainRate = Double(max(rate ?? 0, 0)) > 0.05 * streamRate ? Double(rate!) : streamRate
+        var drainRate = Double(max(rate ?? 0, 0)) > 0.05 * streamRate ? Double(rate!) : streamRate
         var delay: Double
         if let transportSeconds = sample.transport?.queuedSeconds {
             delay = Double(sample.queuedBytes) * 8 / drainRate + transportSeconds
         } else {
+            // A TCP socket's own delivery rate, measured while it had data to send, is what the
+            // link can do; a stream sending below it (a keyframe's burst on a fast link) drains
+            // that fast, not at the average rate it has been sending.
+            drainRate = max(drainRate, Double(sample.transport?.deliveryRate ?? 0))
             delay = Double(sample.totalQueuedBytes) * 8 / drainRate
         }
         // What is in flight over the bare round trip is no queue.

@@ -50,6 +50,8 @@ public final class NetworkSink: ReconnectingSink, @unchecked Sendable {
     private var probe: TransportProbe?
     /// The probe of the connection in `ready`, taking over with it.
     private var readyProbe: TransportProbe?
+    /// The pacing rate adaptive bitrate asked for (bits per second; nil: none).
+    private var pacing: Int?
     /// The latest bytes acknowledged, to see a slow but moving link as progress, not a stall.
     private var lastAcknowledged = -1
     private let connectorDone = DispatchSemaphore(value: 0)
@@ -122,6 +124,7 @@ public final class NetworkSink: ReconnectingSink, @unchecked Sendable {
             probe = readyProbe
             readyProbe = nil
             lastAcknowledged = -1
+            probe?.pace(atMost: pacing)
             awaitingKeyFrame = true
             skipUntil = nil
             startTime = nil
@@ -388,6 +391,14 @@ public final class NetworkSink: ReconnectingSink, @unchecked Sendable {
             socket.close()
             throw error
         }
+    }
+
+    public func pace(atMost bitsPerSecond: Int?) {
+        condition.lock()
+        pacing = bitsPerSecond
+        let probe = self.probe
+        condition.unlock()
+        probe?.pace(atMost: bitsPerSecond)
     }
 
     /// The transport's own figures for the current connection; a link still delivering counts as
