@@ -51,8 +51,7 @@ struct StreamCommand: Command {
     itself: TCP's own figures (bytes acknowledged, unsent bytes, round trip) for RTMP, RTMPS and
     TCP; libsrt's statistics (send buffer, round trip, drops) for SRT. When the delay between the
     encoder and the wire grows, the video bitrate steps down at once to 85 % of what the link
-    delivered (the link estimate) minus the audio, and the transport is paced near the estimate;
-    while the queue stays empty it goes straight back to 85 % of the estimate, then probes up by
+    delivered (the link estimate) minus the audio; while the queue stays empty it goes straight back to 85 % of the estimate, then probes up by
     15 %, 30 %, … 60 % as long as the link carries it, up to --max-bitrate. Each change is shown
     as an "abr:" line with its reason, and in the statistics (link estimate, delay).
     --max-backlog counts everything queued between the encoder and the wire (OnAir's queue, the

@@ -249,19 +249,4 @@ import Testing
         #expect(use >= 0.75, "link use \(use)")
         #expect(worstDelayLate < 1.0, "delay \(worstDelayLate) s")
     }
-
-    /// Pacing follows the link estimate while the stream is below its maximum (room to probe:
-    /// at least 1.25 × the stream's rate) and is lifted once it is back at the maximum.
-    @Test func pacingFollowsTheEstimateAndIsLiftedAtTheMaximum() throws {
-        var controller = AdaptiveBitrateController(settings: Self.settings)
-        #expect(controller.pacingRate == nil)
-        var link = Link()
-        for _ in 0..<40 { _ = link.advance(&controller, capacity: 500_000) }
-        let estimate = try #require(controller.linkEstimate)
-        let pacing = controller.pacingRate ?? 0
-        #expect(pacing >= Int(1.1 * Double(estimate)) && pacing >= Int(1.25 * Double(controller.bitRate + 128_000)))
-        #expect(pacing <= 1_000_000, "pacing \(pacing)")
-        for _ in 0..<200 { _ = link.advance(&controller, capacity: 10_000_000) }
-        #expect(controller.bitRate == 1_500_000 && controller.pacingRate == nil)
-    }
 }

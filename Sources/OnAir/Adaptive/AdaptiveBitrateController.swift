@@ -149,16 +149,6 @@ public struct AdaptiveBitrateController: Sendable {
         return decide(.up, to: target, at: now, rate: rates.min(), delay: queueingDelay, cause: cause)
     }
 
-    /// The most the transports should send per second (bits), so that a backlog drains into the
-    /// link at about what it carries instead of overflowing the network's queue (where losses
-    /// cost retransmissions, and over SRT late packets): 1.1 × the link estimate, or 1.25 × the
-    /// stream's rate if more (room to probe). Nil — no limit — at the maximum bitrate or before
-    /// the link has been measured.
-    public var pacingRate: Int? {
-        guard let linkEstimate, bitRate < settings.maximumBitRate else { return nil }
-        return max(Int(1.1 * Double(linkEstimate)), Int(1.25 * Double(bitRate + settings.audioBitRate)))
-    }
-
     /// Takes a reading of a single network output.
     public mutating func update(_ measurement: LinkMeasurement) -> BitrateDecision? {
         update([(link: 0, measurement: measurement)])

@@ -1,16 +1,13 @@
 import Foundation
 
 /// Runs an `AdaptiveBitrateController` on its own thread: reads the network outputs every
-/// `interval` seconds, hands the controller's decisions to `apply` and to `events` and its pacing
-/// rate to `pace` when it changes, and keeps the counters `LiveStatistics` shows.
+/// `interval` seconds, hands the controller's decisions to `apply` and to `events`, and keeps
+/// the counters `LiveStatistics` shows.
 final class AdaptiveBitrateLoop: @unchecked Sendable {
     private let interval: Double
     private let measure: @Sendable () -> [(link: Int, measurement: LinkMeasurement)]
     private let apply: @Sendable (Int) -> Void
     private let events: (@Sendable (BitrateDecision) -> Void)?
-    private let pace: (@Sendable (Int?) -> Void)?
-    /// The pacing rate last handed to `pace` (on the loop's thread only).
-    private var lastPace: Int??
     private let condition = NSCondition()
     // Under `condition`:
     private var controller: AdaptiveBitrateController
@@ -29,14 +26,12 @@ final class AdaptiveBitrateLoop: @unchecked Sendable {
 
     init(settings: AdaptiveBitrateSettings, interval: Double = 0.25,
          measure: @escaping @Sendable () -> [(link: Int, measurement: LinkMeasurement)],
-         apply: @escaping @Sendable (Int) -> Void, events: (@Sendable (BitrateDecision) -> Void)?,
-         pace: (@Sendable (Int?) -> Void)? = nil) {
+         apply: @escaping @Sendable (Int) -> Void, events: (@Sendable (BitrateDecision) -> Void)?) {
         controller = AdaptiveBitrateController(settings: settings)
         self.interval = interval
         self.measure = measure
         self.apply = apply
         self.events = events
-        self.pace = pace
     }
 
     /// Starts the thread.
@@ -84,15 +79,10 @@ final class AdaptiveBitrateLoop: @unchecked Sendable {
             condition.lock()
             latest = readings
             let decision = controller.update(readings)
-            let pacing = controller.pacingRate
             condition.unlock()
             if let decision {
                 apply(decision.to)
                 events?(decision)
-            }
-            if lastPace != .some(pacing) {
-                lastPace = .some(pacing)
-                pace?(pacing)
             }
         }
     }

@@ -114,10 +114,7 @@ public final class LiveSession: @unchecked Sendable {
                     let limits = video.dataRateLimits.map { DataRateLimit(bytes: max(1, Int(Double($0.bytes) * scale)), seconds: $0.seconds) }
                     self?.setBitRate(average: rate, dataRateLimits: limits)
                 },
-                events: bitRateDecisions,
-                pace: { [weak self] rate in
-                    for case let sink as any ReconnectingSink in self?.networkRunners.map(\.sink) ?? [] { sink.pace(atMost: rate) }
-                })
+                events: bitRateDecisions)
         }
     }
 

@@ -50,8 +50,6 @@ public final class NetworkSink: ReconnectingSink, @unchecked Sendable {
     private var probe: TransportProbe?
     /// The probe of the connection in `ready`, taking over with it.
     private var readyProbe: TransportProbe?
-    /// The pacing rate adaptive bitrate asked for (bits per second; nil: none).
-    private var pacing: Int?
     /// The latest bytes acknowledged, to see a slow but moving link as progress, not a stall.
     private var lastAcknowledged = -1
     private let connectorDone = DispatchSemaphore(value: 0)
@@ -124,7 +122,6 @@ public final class NetworkSink: ReconnectingSink, @unchecked Sendable {
             probe = readyProbe
             readyProbe = nil
             lastAcknowledged = -1
-            probe?.pace(atMost: pacing)
             awaitingKeyFrame = true
             skipUntil = nil
             startTime = nil
@@ -393,14 +390,6 @@ public final class NetworkSink: ReconnectingSink, @unchecked Sendable {
         }
     }
 
-    public func pace(atMost bitsPerSecond: Int?) {
-        condition.lock()
-        pacing = bitsPerSecond
-        let probe = self.probe
-        condition.unlock()
-        probe?.pace(atMost: bitsPerSecond)
-    }
-
     /// The transport's own figures for the current connection; a link still delivering counts as
     /// progress, so a slow send is not taken for a stalled one (congestion never reconnects).
     public var transportMeasurement: TransportMeasurement? {
@@ -451,7 +440,7 @@ public final class NetworkSink: ReconnectingSink, @unchecked Sendable {
         if target.transport == .rtmps && target.tls.verify && reason.localizedCaseInsensitiveContains("certificate") {
             return .untrustedCertificate(destination: target.displayName, reason: "peer certificate failed verification")
         }
-        return .connectFailed(destination: target.displayName, reason: reason)
+        return .connectFailed(destination: target.displayName, reason: describe(error))
     }
 
     private static var now: Double { ProcessInfo.processInfo.systemUptime }

@@ -16,12 +16,8 @@ public protocol ReconnectingSink: PacketSink, Sendable {
     /// What the transport itself reports now (acknowledged bytes, its send buffer, round trip),
     /// or nil when offline or the transport gives no feedback (UDP). Safe to read from any thread.
     var transportMeasurement: TransportMeasurement? { get }
-    /// Limits what the transport sends per second (bits; nil: no limit), for this connection and
-    /// the ones after it: TCP's pacing rate, SRT's maximum bandwidth. Safe to call from any thread.
-    func pace(atMost bitsPerSecond: Int?)
 }
 
 extension ReconnectingSink {
     public var transportMeasurement: TransportMeasurement? { nil }
-    public func pace(atMost bitsPerSecond: Int?) {}
 }

@@ -25,12 +25,6 @@ struct TCPSocketProbe: Sendable {
         _ = setsockopt(descriptor, SOL_SOCKET, SO_LINGER, &option, socklen_t(MemoryLayout<linger>.size))
     }
 
-    /// Limits the kernel's pacing of this socket (bits per second; nil: no limit).
-    func pace(atMost bitsPerSecond: Int?) {
-        var rate: UInt32 = bitsPerSecond.map { UInt32(clamping: $0 / 8) } ?? .max
-        _ = setsockopt(descriptor, SOL_SOCKET, 47 /* SO_MAX_PACING_RATE */, &rate, socklen_t(MemoryLayout<UInt32>.size))
-    }
-
     /// The process's open descriptors (from /proc/self/fd, else the first 4096 numbers).
     private static func openDescriptors() -> [Int32] {
         if let names = try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd") {

@@ -53,19 +53,6 @@ final class TransportProbe: @unchecked Sendable {
         }
     }
 
-    /// Limits the sending rate (bits per second; nil: no limit): TCP's `SO_MAX_PACING_RATE`,
-    /// SRT's `SRTO_MAXBW` (nil restores the live-mode default, no limit).
-    func pace(atMost bitsPerSecond: Int?) {
-        switch source {
-        #if canImport(Glibc)
-        case .tcp(let probe):
-            probe.pace(atMost: bitsPerSecond)
-        #endif
-        case .srt(let socket):
-            try? socket.setMaximumBandwidth(bytesPerSecond: bitsPerSecond.map { Int64($0 / 8) } ?? -1)
-        }
-    }
-
     /// Makes closing the connection reset it at once (TCP: no lingering in the send buffer), so a
     /// server sees the old publisher gone before a new connection arrives.
     func resetOnClose() {
