@@ -249,4 +249,29 @@ import Testing
         #expect(use >= 0.75, "link use \(use)")
         #expect(worstDelayLate < 1.0, "delay \(worstDelayLate) s")
     }
+
+    /// A link that collapses under the stream (a fifth of it) has seconds queued by the time the
+    /// step down comes: that decision also cuts the backlog; a link that is only a little too slow
+    /// never has its backlog cut.
+    @Test func aCollapsedLinkHasItsBacklogCutAMildOneNot() {
+        func downs(capacity: Double, readingsEvery step: Double) -> [BitrateDecision] {
+            var controller = AdaptiveBitrateController(settings: Self.settings)
+            var link = Link()
+            var result: [BitrateDecision] = []
+            for _ in 0..<Int(8 / step) {
+                if let decision = link.advance(&controller, capacity: capacity, step: step), decision.direction == .down {
+                    result.append(decision)
+                }
+            }
+            return result
+        }
+        // Readings a second apart (a starved measuring thread): 1.6 Mb/s into 0.3 Mb/s queues 4 s.
+        let collapsed = downs(capacity: 300_000, readingsEvery: 1.0)
+        let cut = collapsed.first { !$0.cutLinks.isEmpty }
+        #expect(cut?.cutLinks == [0], "\(collapsed.map(\.summary))")
+        #expect(cut?.summary.contains("backlog cut") == true)
+        #expect(collapsed.filter { !$0.cutLinks.isEmpty }.allSatisfy { $0.queuedSeconds > 1 })
+        let mild = downs(capacity: 1_400_000, readingsEvery: 0.25)
+        #expect(!mild.isEmpty && mild.allSatisfy { $0.cutLinks.isEmpty }, "\(mild.map(\.summary))")
+    }
 }

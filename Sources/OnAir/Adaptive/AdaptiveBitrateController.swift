@@ -43,6 +43,7 @@ public struct AdaptiveBitrateController: Sendable {
 
     /// What one link's readings say now.
     private struct LinkState {
+        var link: Int
         var rate: Int?
         var delay: Double
         var trend: Double
@@ -84,7 +85,7 @@ public struct AdaptiveBitrateController: Sendable {
             } else if delay > settings.queueThreshold && trend > -0.1 {
                 cause = String(format: "delay %.2f s not draining", delay)
             }
-            states.append(LinkState(rate: rate, delay: delay, trend: trend, drops: drops,
+            states.append(LinkState(link: link, rate: rate, delay: delay, trend: trend, drops: drops,
                                     queuedBytes: measurement.totalQueuedBytes, cause: cause))
         }
         queueingDelay = states.map(\.delay).max() ?? 0
@@ -111,7 +112,12 @@ public struct AdaptiveBitrateController: Sendable {
             target = max(target, settings.minimumBitRate)
             guard target < bitRate else { return nil }
             lastDown = now
-            return decide(.down, to: target, at: now, rate: worst.rate, delay: worst.delay, cause: worst.cause)
+            var decision = decide(.down, to: target, at: now, rate: worst.rate, delay: worst.delay, cause: worst.cause)
+            if let cut = settings.cutBacklogDelay {
+                decision.cutLinks = congested.filter { $0.delay > cut }.map(\.link).sorted()
+                lastDecision = decision
+            }
+            return decision
         }
         let rates = states.compactMap(\.rate)
         if let lowest = rates.min(), let estimate = linkEstimate, lowest > estimate {

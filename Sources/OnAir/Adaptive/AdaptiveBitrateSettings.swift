@@ -25,6 +25,10 @@ public struct AdaptiveBitrateSettings: Sendable, Codable, Equatable {
     public var headroom = 0.85
     /// Seconds in which a step down plans to send what is already queued.
     public var drainTime = 4.0
+    /// Queueing delay (seconds) above which a step down also cuts the link's backlog (skips to a
+    /// fresh keyframe): a link that collapsed under the stream would otherwise keep the viewer
+    /// that far behind while the lower rate drains it. Nil: never (only `maximumNetworkBacklog` cuts).
+    public var cutBacklogDelay: Double? = 1.0
     /// The least time in seconds between two step downs (the previous one must take effect).
     public var stepDownInterval = 1.0
     /// Seconds the queue must stay empty (and since the last change) before the first step up

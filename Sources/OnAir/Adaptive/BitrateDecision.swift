@@ -25,6 +25,9 @@ public struct BitrateDecision: Sendable, Equatable, Codable {
     public var linkEstimate: Int?
     /// What triggered it, in words ("delay growing 0.6 s/s", "3 packets dropped by SRT", "queue empty 1.5 s").
     public var cause: String?
+    /// The links whose backlog is cut now (skip to a fresh keyframe): the link collapsed under the
+    /// stream and what is queued would keep the viewer behind for seconds at the new rate.
+    public var cutLinks: [Int] = []
 
     /// Creates a decision.
     public init(direction: Direction, from: Int, to: Int, linkThroughput: Int?, queuedSeconds: Double,
@@ -44,7 +47,8 @@ public struct BitrateDecision: Sendable, Equatable, Codable {
         let queue = String(format: "queue %.2f s", queuedSeconds)
         let estimate = linkEstimate.map { String(format: ", estimate %.2f Mb/s", Double($0) / 1_000_000) } ?? ""
         let prefix = cause.map { "\($0); " } ?? ""
-        return direction == .down ? "\(prefix)\(link), \(queue)\(estimate)"
+        let cut = cutLinks.isEmpty ? "" : "; backlog cut"
+        return direction == .down ? "\(prefix)\(link), \(queue)\(estimate)\(cut)"
             : "\(prefix)\(queue), probing up (\(link)\(estimate))"
     }
 

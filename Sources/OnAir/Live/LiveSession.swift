@@ -114,7 +114,12 @@ public final class LiveSession: @unchecked Sendable {
                     let limits = video.dataRateLimits.map { DataRateLimit(bytes: max(1, Int(Double($0.bytes) * scale)), seconds: $0.seconds) }
                     self?.setBitRate(average: rate, dataRateLimits: limits)
                 },
-                events: bitRateDecisions)
+                events: bitRateDecisions,
+                cut: { [weak self] links in
+                    // With no backlog bound (--max-backlog 0) nothing is ever cut.
+                    guard let self, configuration.maximumNetworkBacklog != nil else { return }
+                    for link in links where link < networkRunners.count { networkRunners[link].requestSkip() }
+                })
         }
     }
 

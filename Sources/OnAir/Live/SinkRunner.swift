@@ -19,6 +19,8 @@ final class SinkRunner: @unchecked Sendable {
     private var written = 0
     /// The transport's own backlog (socket or SRT send buffer), read on the sink's thread.
     private var transportGauge = TransportBacklogGauge()
+    /// Set by `requestSkip`, under `lock`: skip to a fresh keyframe before the next packet.
+    private var skipRequested = false
 
     /// Seconds of media that may wait for a `ReconnectingSink` before it is told to skip to a
     /// fresh keyframe (nil: no bound).
@@ -47,6 +49,8 @@ final class SinkRunner: @unchecked Sendable {
                 writing = true
                 writingTime = packet.dts.seconds
                 let newest = newestTime, newestVideo = newestVideoTime
+                let skipNow = skipRequested
+                skipRequested = false
                 lock.unlock()
                 let reconnecting = sink as? any ReconnectingSink
                 if let reconnecting {
@@ -58,8 +62,8 @@ final class SinkRunner: @unchecked Sendable {
                 }
                 // Everything between the encoder and the wire counts: this queue, the socket's or
                 // SRT's send buffer, and the network's queue seen in the round trip.
-                if let maximumBacklog, let newest, let reconnecting,
-                   newest - packet.dts.seconds + transportGauge.seconds > maximumBacklog {
+                if let newest, let reconnecting, skipNow || maximumBacklog.map({
+                    newest - packet.dts.seconds + transportGauge.seconds > $0 }) == true {
                     // Any video frame encoded from now on — the keyframe the sink asks for — comes
                     // after the newest one queued.
                     reconnecting.skipToKeyFrame(after: newestVideo ?? MediaTime(seconds: newest))
@@ -92,6 +96,14 @@ final class SinkRunner: @unchecked Sendable {
             pendingBytes -= dropped.data.count
             lock.unlock()
         }
+    }
+
+    /// Asks the sink's thread to cut the backlog (skip to a fresh keyframe) before its next packet,
+    /// as adaptive bitrate does when a link collapses under the stream.
+    func requestSkip() {
+        lock.lock()
+        skipRequested = true
+        lock.unlock()
     }
 
     /// The transport's own backlog at its latest reading: seconds of delay and bytes in its buffer.
