@@ -31,6 +31,9 @@ public struct AdaptiveBitrateController: Sendable {
     private var links: [Int: LinkWindow] = [:]
     private var lastChange = -Double.infinity
     private var lastDown = -Double.infinity
+    /// When a decision last cut a backlog: the keyframe a cut asks for is itself a burst that can
+    /// look like congestion again, so cuts are at least 5 s apart.
+    private var lastCut = -Double.infinity
     private var emptySince: Double?
     /// Step ups since the last congestion.
     private var consecutiveUps = 0
@@ -113,8 +116,9 @@ public struct AdaptiveBitrateController: Sendable {
             guard target < bitRate else { return nil }
             lastDown = now
             var decision = decide(.down, to: target, at: now, rate: worst.rate, delay: worst.delay, cause: worst.cause)
-            if let cut = settings.cutBacklogDelay {
+            if let cut = settings.cutBacklogDelay, now - lastCut >= 5 {
                 decision.cutLinks = congested.filter { $0.delay > cut }.map(\.link).sorted()
+                if !decision.cutLinks.isEmpty { lastCut = now }
                 lastDecision = decision
             }
             return decision

@@ -35,15 +35,20 @@ struct LinkWindow: Sendable {
     /// queue that the round trip shows above its minimum if that is more.
     func delay(of sample: LinkMeasurement, rate: Int?, streamRate: Double) -> Double {
         var drainRate = Double(max(rate ?? 0, 0)) > 0.05 * streamRate ? Double(rate!) : streamRate
+        // OnAir's own queue: its bytes at the delivery rate, but no more than the media time it
+        // holds — a keyframe's bytes at the average rate of a link that is not full (or of a
+        // sender that was short of CPU) would read as seconds of delay that are not there.
+        let own = sample.transport == nil ? Double(sample.queuedBytes) * 8 / drainRate
+            : min(Double(sample.queuedBytes) * 8 / drainRate, sample.queuedSeconds)
         var delay: Double
         if let transportSeconds = sample.transport?.queuedSeconds {
-            delay = Double(sample.queuedBytes) * 8 / drainRate + transportSeconds
+            delay = own + transportSeconds
         } else {
             // A TCP socket's own delivery rate, measured while it had data to send, is what the
             // link can do; a stream sending below it (a keyframe's burst on a fast link) drains
             // that fast, not at the average rate it has been sending.
             drainRate = max(drainRate, Double(sample.transport?.deliveryRate ?? 0))
-            delay = Double(sample.totalQueuedBytes) * 8 / drainRate
+            delay = own + Double(sample.transport?.queuedBytes ?? 0) * 8 / drainRate
         }
         // What is in flight over the bare round trip is no queue.
         delay = max(0, delay - (sample.transport?.minimumRoundTripTime ?? 0))
