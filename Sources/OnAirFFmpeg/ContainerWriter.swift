@@ -47,10 +47,15 @@ public final class ContainerWriter {
         /// Interrupts blocking calls; the caller arms it before opening, writing and finishing.
         public var deadline: NetworkDeadline
 
+        /// OnAir's own transport under the muxer instead of an FFmpeg protocol (the destination
+        /// is then only a name for messages, and `protocolOptions` are unused).
+        public var output: PacketOutput?
+
         /// Describes a connection with its protocol options and deadline.
-        public init(protocolOptions: [String: String] = [:], deadline: NetworkDeadline) {
+        public init(protocolOptions: [String: String] = [:], deadline: NetworkDeadline, output: PacketOutput? = nil) {
             self.protocolOptions = protocolOptions
             self.deadline = deadline
+            self.output = output
         }
     }
 
@@ -60,6 +65,8 @@ public final class ContainerWriter {
     private var streamTimeBases: [AVRational] = []
     private var finished = false
     private let memoryOutput: MemoryOutput?
+    /// Set when the muxer writes into a `PacketOutput` (kept alive here; its context freed here).
+    private var packetOutput: PacketOutput?
     /// The libavformat muxer in use ("mp4", "mpegts", "flv", …).
     public let formatName: String
     /// Where the output goes (a path or a URL).
@@ -92,7 +99,14 @@ public final class ContainerWriter {
             for track in tracks { try addStream(track) }
             if let output {
                 ctx.pointee.pb = output.context
-                ctx.pointee.flags |= 0x0080  // AVFMT_FLAG_CUSTOM_IO: the output is not the muxer's to close
+                ctx.pointee.flags |= AVFMT_FLAG_CUSTOM_IO  // the output is not the muxer's to close
+            } else if let output = connection?.output {
+                guard let io = output.makeContext() else {
+                    throw FFmpegError(code: onair_averror(12), operation: "allocate the output of \(destination)")
+                }
+                ctx.pointee.pb = io
+                ctx.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
+                packetOutput = output
             } else if let connection {
                 try Self.connect(ctx, destination: destination, connection: connection)
             } else if (ctx.pointee.oformat.pointee.flags & onair_fmt_nofile()) == 0 {
@@ -232,7 +246,10 @@ public final class ContainerWriter {
 
     private func closeWithoutTrailer() {
         guard let context else { return }
-        if memoryOutput == nil, (context.pointee.oformat.pointee.flags & onair_fmt_nofile()) == 0 {
+        if let packetOutput, let io = context.pointee.pb {
+            context.pointee.pb = nil
+            packetOutput.release(io)
+        } else if memoryOutput == nil, (context.pointee.oformat.pointee.flags & onair_fmt_nofile()) == 0 {
             avio_closep(&context.pointee.pb)
         }
         avformat_free_context(context)

@@ -14,6 +14,8 @@ public final class NetworkConnection {
     private let writer: ContainerWriter
     private let trackIndex: [MediaType: Int]
     private let avcc: Bool
+    /// OnAir's own transport under the muxer, when FFmpeg's protocols are not used.
+    private let output: PacketOutput?
 
     /// Connects to `url` and writes the `format` muxer's header for the streams in `descriptions`.
     ///
@@ -22,14 +24,9 @@ public final class NetworkConnection {
                 muxerOptions: [String: String], protocolOptions: [String: String], deadline: NetworkDeadline) throws {
         self.displayName = displayName
         self.deadline = deadline
+        output = nil
         avcc = format != "mpegts"
-        var tracks: [ContainerWriter.Track] = []
-        var index: [MediaType: Int] = [:]
-        for type in [MediaType.video, .audio] {
-            guard let description = descriptions[type] else { continue }
-            index[type] = tracks.count
-            tracks.append(try ContainerSink.track(for: description, avcc: avcc))
-        }
+        let (tracks, index) = try Self.tracks(descriptions, avcc: avcc)
         trackIndex = index
         do {
             writer = try ContainerWriter(destination: url, format: format, tracks: tracks, options: muxerOptions,
@@ -39,17 +36,51 @@ public final class NetworkConnection {
         }
     }
 
+    /// Muxes into `output` (an already connected transport of OnAir's own, such as an SRT socket)
+    /// instead of opening a URL; writes the header at once. A failure of `output` is thrown as is.
+    public init(output: PacketOutput, displayName: String, format: String, descriptions: [MediaType: FormatDescription],
+                muxerOptions: [String: String]) throws {
+        self.displayName = displayName
+        self.deadline = NetworkDeadline()
+        self.output = output
+        avcc = format != "mpegts"
+        let (tracks, index) = try Self.tracks(descriptions, avcc: avcc)
+        trackIndex = index
+        do {
+            writer = try ContainerWriter(destination: displayName, format: format, tracks: tracks, options: muxerOptions,
+                                         connection: .init(deadline: deadline, output: output))
+        } catch {
+            throw output.failure ?? error
+        }
+    }
+
+    private static func tracks(_ descriptions: [MediaType: FormatDescription], avcc: Bool) throws
+        -> ([ContainerWriter.Track], [MediaType: Int]) {
+        var tracks: [ContainerWriter.Track] = []
+        var index: [MediaType: Int] = [:]
+        for type in [MediaType.video, .audio] {
+            guard let description = descriptions[type] else { continue }
+            index[type] = tracks.count
+            tracks.append(try ContainerSink.track(for: description, avcc: avcc))
+        }
+        return (tracks, index)
+    }
+
     /// Sends one packet; arm `deadline` first so that a stalled peer makes it fail instead of block.
     public func send(_ packet: EncodedPacket) throws {
         guard let track = trackIndex[packet.mediaType] else { return }
         let data = try ContainerSink.payload(of: packet, avcc: avcc)
-        try writer.write(track: track, data: data, pts: packet.pts, dts: packet.dts,
-                         duration: packet.duration, isKeyframe: packet.isKeyframe)
+        do {
+            try writer.write(track: track, data: data, pts: packet.pts, dts: packet.dts,
+                             duration: packet.duration, isKeyframe: packet.isKeyframe)
+        } catch {
+            throw output?.failure ?? error
+        }
     }
 
     /// Writes the trailer and closes the connection (arm `deadline` first).
     public func close() throws {
-        try writer.finish()
+        do { try writer.finish() } catch { throw output?.failure ?? error }
     }
 
     /// Closes a connection that already failed, without sending anything more.

@@ -157,6 +157,12 @@ public final class SRTSocket: @unchecked Sendable {
         return (blocks, bytes)
     }
 
+    /// Changes the ceiling on the sending rate of a connected socket (`SRTO_MAXBW`, bytes per
+    /// second; -1: no limit, 0: relative to the input rate).
+    public func setMaximumBandwidth(bytesPerSecond: Int64) throws(SRTError) {
+        try setOption(SRTO_MAXBW, bytesPerSecond, "maxbw")
+    }
+
     /// The socket's state now.
     public var state: SRTSocketState { SRTSocketState(srt_getsockstate(currentHandle())) }
 

@@ -25,7 +25,9 @@ final class StatisticsPrinter {
             stats.videoQueue, stats.audioQueue, stats.sinkQueue, Double(stats.residentBytes) / 1_048_576)
             + (showsNetwork ? String(format: " | net up %d reconnects %d offline %.1fs queue %.2fs skips %d | target %d kb/s",
                                      stats.networkConnected, stats.reconnects, stats.offlineSeconds,
-                                     stats.networkQueueSeconds, stats.backlogSkips, stats.targetBitRate / 1000) : ""))
+                                     stats.networkQueueSeconds, stats.backlogSkips, stats.targetBitRate / 1000)
+                                + (stats.linkEstimate.map { String(format: " link %.2f Mb/s delay %.2fs", Double($0) / 1_000_000, stats.queueingDelay) } ?? "")
+                                : ""))
         json?.append(stats)
     }
 

@@ -15,8 +15,10 @@ struct StreamCommand: Command {
       rtmps://host:port/app/key                        FLV over RTMP in TLS (port 443 by default;
                                                        the server's certificate is checked)
       srt://host:port?mode=caller|listener&latency=US&passphrase=P&streamid=ID
-                                                       MPEG-TS over SRT (latency in microseconds;
-                                                       passphrase 10–79 characters)
+                                                       MPEG-TS over SRT through libsrt (latency in
+                                                       microseconds; passphrase 10–79 characters;
+                                                       also pbkeylen, payload_size, maxbw, tlpktdrop,
+                                                       snddropdelay, sndbuf, rcvbuf)
       udp://host:port?pkt_size=1316                    MPEG-TS over UDP
       tcp://host:port[?listen=1]                       MPEG-TS over TCP (listen=1: the receiver connects)
     A lost or stalled connection is re-made (backoff 0.25 s doubling to --reconnect-max) and
@@ -45,14 +47,18 @@ struct StreamCommand: Command {
                                    --max-bitrate, at least 100k)
       --max-bitrate RATE           adaptive bitrate never goes above this (default --bitrate)
 
-    Adaptive bitrate (on by default): when a connection cannot carry the stream (more than 0.5 s
-    of media waiting, or sending well below the bitrate), the video bitrate steps down to 80 % of
-    what the link sent minus the audio; after the queue has stayed empty for 3 s it steps up by
-    15 %, then every 2 s by 30 %, 45 %, up to 50 % (15 % again near the rate the link last could
-    not carry), up to --max-bitrate. Each change is shown as an "abr:" line and in the statistics.
-    Whatever the bitrate, --max-backlog keeps the delay bounded: the stream skips ahead.
-    Both act on links that push back when slow (RTMP, RTMPS, TCP); SRT and UDP send at the
-    stream's rate whatever the link carries, and show no backlog to act on.
+    Adaptive bitrate (on by default) is a congestion controller per URL, fed by the transport
+    itself: TCP's own figures (bytes acknowledged, unsent bytes, round trip) for RTMP, RTMPS and
+    TCP; libsrt's statistics (send buffer, round trip, drops) for SRT. When the delay between the
+    encoder and the wire grows, the video bitrate steps down at once to 85 % of what the link
+    delivered (the link estimate) minus the audio; while the queue stays empty it goes straight back to 85 % of the estimate, then probes up by
+    15 %, 30 %, … 60 % as long as the link carries it, up to --max-bitrate. Each change is shown
+    as an "abr:" line with its reason, and in the statistics (link estimate, delay).
+    --max-backlog counts everything queued between the encoder and the wire (OnAir's queue, the
+    socket's or SRT's send buffer), so the viewer's delay stays within it plus a frame or two.
+    Congestion alone never drops a connection; a reconnect resets the old one first (a server
+    answering "Already publishing" still holds it, and the next attempt follows).
+    UDP gives no feedback: over udp:// the bitrate stays fixed and nothing is cut.
 
     """ + EncodingOptions.help
 

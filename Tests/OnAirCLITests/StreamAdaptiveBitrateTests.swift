@@ -107,10 +107,15 @@ import Testing
         print("abr: step down after \(String(format: "%.1f", stepDown)) s, queue in the last 5 s of throttling \(lastFive.map { String(format: "%.2f", $0.queue) }), lowest \(lowest / 1000) kb/s, step up \(String(format: "%.1f", stepUp)) s after lifting, final \((samples.last?.target ?? 0) / 1000) kb/s; latency \(latency)")
         print(abrLines.joined(separator: "\n"))
         #expect(stepDown <= 5, "targets: \(samples.map(\.target))")
-        // The backlog built while the encoder's rate control caught up (a few seconds at 3× the link)
-        // drains only slowly, but it must stop growing: bounded, and no higher at the end than at the start.
-        #expect(lastFive.count >= 4 && lastFive.allSatisfy { $0.queue < 6 }, "queue: \(duringThrottle.map(\.queue))")
-        if let first = lastFive.first, let last = lastFive.last { #expect(last.queue <= first.queue + 0.2, "queue grew: \(lastFive.map(\.queue))") }
+        // The backlog (OnAir's queue and the socket's) must stop growing once the bitrate fits the
+        // link: bounded, and no higher at the end than at the start of the last five seconds —
+        // beyond what one keyframe adds at this rate (a sample taken just as a keyframe is queued
+        // reads up to half a second more), which is noise, not growth. At a fixed bitrate it grows
+        // by two seconds every three until the backlog bound cuts it.
+        #expect(lastFive.count >= 4 && lastFive.allSatisfy { $0.queue < 2 }, "queue: \(duringThrottle.map(\.queue))")
+        if let first = lastFive.first, let last = lastFive.last {
+            #expect(last.queue <= max(first.queue + 0.2, 0.6), "queue grew: \(lastFive.map(\.queue))")
+        }
         // What the viewer sees: latency bounded while throttled (the 2 s backlog bound plus the
         // socket and relay buffers) and no longer growing once the bitrate fits the link: the end
         // of the throttling is below the peak of its first half. (At a fixed bitrate it would

@@ -49,7 +49,7 @@ import Testing
         #expect(controller.bitRate == 1_500_000 && controller.changes == 0)
     }
 
-    @Test func stepsUpFasterAndFasterAfterTheLinkRecoversAndNeverAboveTheMaximum() {
+    @Test func stepsUpFasterAndFasterAfterTheLinkRecoversAndNeverAboveTheMaximum() throws {
         var controller = AdaptiveBitrateController(settings: Self.settings)
         var link = Link()
         for _ in 0..<40 { _ = link.advance(&controller, capacity: 500_000) }
@@ -66,21 +66,21 @@ import Testing
         #expect(low < 500_000)
         let factors = ups.map { Double($0.to) / Double($0.from) }
         print("step ups at \(times) s, factors \(factors)")
-        #expect(ups.count >= 4)
+        #expect(ups.count >= 3)
         #expect(ups.allSatisfy { $0.to <= 1_500_000 })
-        // Growing steps (up to +50 %), but small ones within 15 % of what the slow link carried
-        // for video (500 kb/s less the audio), always spaced.
-        #expect(factors.allSatisfy { $0 <= 1.51 }, "\(factors)")
+        // The first step up goes no higher than the link estimate allows (85 % of what the slow
+        // link delivered, less the audio); from there the probes grow (up to +60 %), always spaced.
+        let estimate = try #require(ups.first?.linkEstimate)
+        #expect(estimate <= 520_000 && estimate >= 400_000, "estimate \(estimate)")
+        #expect(ups[0].to <= Int(0.85 * Double(estimate)) - 128_000 + 1 || ups[0].from >= Int(0.8 * Double(estimate)) - 128_000,
+                "\(ups[0].summary)")
+        #expect(factors.allSatisfy { $0 <= 1.61 }, "\(factors)")
         #expect(factors.contains { $0 >= 1.4 }, "steps do not grow: \(factors)")
-        let carried = 500_000.0 - 128_000
-        let nearCarried = ups.filter { Double($0.from) < 1.15 * carried && Double($0.to) > 0.85 * carried }
-        #expect(!nearCarried.isEmpty)
-        for up in nearCarried { #expect(Double(up.to) <= Double(up.from) * 1.16, "\(up.from) → \(up.to) near \(carried)") }
         #expect(zip(times, times.dropFirst()).allSatisfy { $1 - $0 >= Self.settings.followingStepUpInterval }, "\(times)")
         #expect(controller.bitRate == 1_500_000)
-        #expect((times.first ?? 99) - 10 <= 5, "first step up \(times.first ?? -1) s")
-        // From a quarter of the maximum back to it within 15 s (+15 % every 3 s took over 25 s).
-        #expect((times.last ?? 99) - 10 <= 15, "back at the maximum only at \(times.last ?? -1) s")
+        #expect((times.first ?? 99) - 10 <= 3, "first step up \(times.first ?? -1) s")
+        // From a third of the maximum back to it within 7 s of the link's return.
+        #expect((times.last ?? 99) - 10 <= 7, "back at the maximum only at \(times.last ?? -1) s")
     }
 
     @Test func hysteresisAQueueThatIsDrainingIsNotCutAgain() {
@@ -139,30 +139,139 @@ import Testing
     }
 
     /// A link that slows behind a socket buffer: the buffer takes the first bytes at full speed, so
-    /// the one-second throughput still shows the past when the queue starts to grow. The first
-    /// step down must already fit the new rate.
-    @Test func theFirstStepDownFitsALinkThatSlowedBehindASocketBuffer() {
+    /// what enters the socket still shows the past when the queue starts to grow; the socket's own
+    /// figures (bytes acknowledged, bytes in its buffer) show the new rate. Within 2.5 s the
+    /// bitrate fits the new rate, and the delay from encoder to wire stays under 1.5 s.
+    @Test func stepsDownToFitALinkThatSlowedBehindASocketBuffer() {
         var controller = AdaptiveBitrateController(settings: Self.settings)
         let capacity = 500_000.0, bufferBits = 800_000.0  // 100 kB: 1.6 s at the slow rate
-        var time = 0.0, sent = 0.0, queued = 0.0, inBuffer = 0.0
-        var first: BitrateDecision?
-        // Fast for 3 s (the buffer stays empty), then 500 kb/s.
-        for tick in 0..<120 where first == nil {
+        var time = 0.0, sent = 0.0, queued = 0.0, inBuffer = 0.0, delivered = 0.0
+        var fitsAt: Double?
+        var worstDelay = 0.0
+        var decisions: [String] = []
+        // Fast for 3 s (the buffer stays empty), then 500 kb/s for 10 s.
+        for tick in 0..<52 {
             let rate = Double(controller.bitRate + controller.settings.audioBitRate)
             time += 0.25
             let linkRate = tick < 12 ? 10_000_000.0 : capacity
-            inBuffer = max(0, inBuffer - linkRate * 0.25)  // the link drains the socket buffer
+            let drained = min(inBuffer, linkRate * 0.25)  // the link drains the socket buffer
+            inBuffer -= drained
+            delivered += drained
             queued += rate * 0.25
             let moved = min(queued, bufferBits - inBuffer)  // then the buffer takes what fits
             queued -= moved
             inBuffer += moved
             sent += moved
-            let decision = controller.update(LinkMeasurement(time: time, bytesSent: Int(sent / 8), queuedSeconds: queued / rate,
-                                                             queuedBytes: Int(queued / 8), isConnected: true))
-            if let decision, decision.direction == .down { first = decision }
+            let socket = TransportMeasurement(bytesAcknowledged: Int(delivered / 8), queuedBytes: Int(inBuffer / 8))
+            if let decision = controller.update(LinkMeasurement(time: time, bytesSent: Int(sent / 8), queuedSeconds: queued / rate,
+                                                                queuedBytes: Int(queued / 8), isConnected: true, transport: socket)) {
+                decisions.append(String(format: "%.2f s: ", time) + decision.summary)
+            }
+            if tick >= 12 {
+                worstDelay = max(worstDelay, (queued + inBuffer) / capacity)
+                if fitsAt == nil && controller.bitRate + 128_000 <= Int(capacity) { fitsAt = time - 3 }
+            }
         }
-        let down = first
-        print("first step down: \(down?.summary ?? "none")")
-        #expect((down?.to ?? .max) <= Int(capacity) - 128_000, "\(down?.summary ?? "none")")
+        print(decisions.joined(separator: "\n"))
+        #expect((fitsAt ?? 99) <= 2.5, "fits the link \(fitsAt ?? -1) s after it slowed")
+        #expect(worstDelay < 1.5, "delay \(worstDelay) s")
+        #expect(decisions.first?.contains("→") == true)
+    }
+
+    /// The early signals: queueing delay that grows in the network (the round trip rises above its
+    /// minimum while the socket's buffer stays small) and packets the transport drops (SRT) step
+    /// down before OnAir's own queue shows anything.
+    @Test func roundTripGrowthAndTransportDropsStepDown() {
+        var controller = AdaptiveBitrateController(settings: Self.settings)
+        var decision: BitrateDecision?
+        for tick in 1...12 where decision == nil {
+            let time = Double(tick) * 0.25
+            let rtt = 0.02 + max(0, time - 1) * 0.4  // the network's queue grows 0.4 s per second from 1 s
+            let socket = TransportMeasurement(bytesAcknowledged: Int(time * 150_000), queuedBytes: 4_000, roundTripTime: rtt,
+                                              minimumRoundTripTime: 0.02)
+            decision = controller.update(LinkMeasurement(time: time, bytesSent: Int(time * 150_000) + 4_000, queuedSeconds: 0,
+                                                         queuedBytes: 0, isConnected: true, transport: socket))
+        }
+        #expect(decision?.direction == .down, "\(decision?.summary ?? "none")")
+        #expect(decision?.cause?.contains("delay growing") == true, "\(decision?.summary ?? "none")")
+
+        var srt = AdaptiveBitrateController(settings: Self.settings)
+        var dropped: BitrateDecision?
+        for tick in 1...12 where dropped == nil {
+            let time = Double(tick) * 0.25
+            let stats = TransportMeasurement(bytesAcknowledged: Int(time * 180_000), queuedBytes: 2_000, queuedSeconds: 0.05,
+                                             droppedPackets: tick > 6 ? 5 * (tick - 6) : 0)
+            dropped = srt.update(LinkMeasurement(time: time, bytesSent: Int(time * 180_000) + 2_000, queuedSeconds: 0,
+                                                 queuedBytes: 0, isConnected: true, transport: stats))
+        }
+        #expect(dropped?.direction == .down && dropped?.cause?.contains("dropped") == true, "\(dropped?.summary ?? "none")")
+    }
+
+    /// A 1 Mb/s link for 30 s with the round trip showing the network's queue: after settling,
+    /// the stream uses at least 75 % of the link and the delay stays under a second.
+    @Test func aConstrainedLinkIsUsedWellWithASmallDelay() {
+        var controller = AdaptiveBitrateController(settings: AdaptiveBitrateSettings(
+            minimumBitRate: 200_000, maximumBitRate: 2_500_000, initialBitRate: 2_500_000, audioBitRate: 128_000))
+        let capacity = 1_000_000.0, bufferBits = 300_000.0
+        var time = 0.0, sent = 0.0, queued = 0.0, inBuffer = 0.0, delivered = 0.0, inNetwork = 0.0
+        var deliveredLate = 0.0, worstDelayLate = 0.0
+        var decisions: [String] = []
+        for tick in 0..<120 {
+            let rate = Double(controller.bitRate + controller.settings.audioBitRate)
+            time += 0.25
+            // Media enters OnAir's queue, the socket takes what fits, hands it to the network (a
+            // shaper's queue), which passes `capacity`; within a tick all of this flows together.
+            queued += rate * 0.25
+            let moved = min(queued, max(0, bufferBits - inBuffer))
+            queued -= moved
+            inBuffer += moved
+            sent += moved
+            inNetwork += inBuffer
+            inBuffer = 0
+            let out = min(inNetwork, capacity * 0.25)
+            inNetwork -= out
+            delivered += out
+            let rtt = 0.01 + inNetwork / capacity
+            let socket = TransportMeasurement(bytesAcknowledged: Int(delivered / 8), queuedBytes: Int((inBuffer + inNetwork) / 8),
+                                              roundTripTime: rtt, minimumRoundTripTime: 0.01)
+            if let decision = controller.update(LinkMeasurement(time: time, bytesSent: Int(sent / 8), queuedSeconds: queued / rate,
+                                                                queuedBytes: Int(queued / 8), isConnected: true, transport: socket)) {
+                decisions.append(String(format: "%.2f s: ", time) + decision.summary)
+            }
+            if tick >= 40 {
+                deliveredLate += out
+                worstDelayLate = max(worstDelayLate, (queued + inBuffer + inNetwork) / capacity)
+            }
+        }
+        let use = deliveredLate / (capacity * 20)
+        print(decisions.joined(separator: "\n"))
+        print(String(format: "link use %.2f, worst delay %.2f s", use, worstDelayLate))
+        #expect(use >= 0.75, "link use \(use)")
+        #expect(worstDelayLate < 1.0, "delay \(worstDelayLate) s")
+    }
+
+    /// A link that collapses under the stream (a fifth of it) has seconds queued by the time the
+    /// step down comes: that decision also cuts the backlog; a link that is only a little too slow
+    /// never has its backlog cut.
+    @Test func aCollapsedLinkHasItsBacklogCutAMildOneNot() {
+        func downs(capacity: Double, readingsEvery step: Double) -> [BitrateDecision] {
+            var controller = AdaptiveBitrateController(settings: Self.settings)
+            var link = Link()
+            var result: [BitrateDecision] = []
+            for _ in 0..<Int(8 / step) {
+                if let decision = link.advance(&controller, capacity: capacity, step: step), decision.direction == .down {
+                    result.append(decision)
+                }
+            }
+            return result
+        }
+        // Readings a second apart (a starved measuring thread): 1.6 Mb/s into 0.3 Mb/s queues 4 s.
+        let collapsed = downs(capacity: 300_000, readingsEvery: 1.0)
+        let cut = collapsed.first { !$0.cutLinks.isEmpty }
+        #expect(cut?.cutLinks == [0], "\(collapsed.map(\.summary))")
+        #expect(cut?.summary.contains("backlog cut") == true)
+        #expect(collapsed.filter { !$0.cutLinks.isEmpty }.allSatisfy { $0.queuedSeconds > 1 })
+        let mild = downs(capacity: 1_400_000, readingsEvery: 0.25)
+        #expect(!mild.isEmpty && mild.allSatisfy { $0.cutLinks.isEmpty }, "\(mild.map(\.summary))")
     }
 }

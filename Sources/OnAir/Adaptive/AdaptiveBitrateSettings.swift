@@ -1,5 +1,5 @@
 /// How adaptive bitrate follows the network: the bounds of the video bitrate and the thresholds
-/// that decide when to step down (the link falls behind) and up (it keeps up).
+/// that decide when to step down (queueing delay grows) and up (the queue stays empty).
 public struct AdaptiveBitrateSettings: Sendable, Codable, Equatable {
     /// The lowest video bitrate the controller sets, in bits per second.
     public var minimumBitRate: Int
@@ -7,33 +7,40 @@ public struct AdaptiveBitrateSettings: Sendable, Codable, Equatable {
     public var maximumBitRate: Int
     /// The video bitrate at the start, in bits per second (clamped to the bounds).
     public var initialBitRate: Int
-    /// The audio bitrate sharing the link, subtracted from the measured throughput.
+    /// The audio bitrate sharing the link, subtracted from the link estimate.
     public var audioBitRate: Int
-    /// Queued time (seconds to send the queue at the measured throughput) above which a link
-    /// that is not draining counts as congested.
+    /// Queueing delay (seconds) above which a link that is not draining counts as congested.
     public var queueThreshold = 0.5
-    /// Queued time (seconds) at or below which the queue counts as empty.
+    /// Queueing delay (seconds) above which a delay growing faster than `growthThreshold` counts as
+    /// congestion: the early signal, before much has queued.
+    public var earlyQueueThreshold = 0.15
+    /// Growth of the queueing delay (seconds per second) that is congestion above `earlyQueueThreshold`.
+    public var growthThreshold = 0.25
+    /// Queueing delay (seconds) at or below which the queue counts as empty.
     public var emptyQueue = 0.1
-    /// Seconds of measurements the throughput is computed over.
+    /// Seconds of readings the delivery rate is computed over.
     public var throughputWindow = 1.0
-    /// The share of the measured throughput the video and audio may use after a step down.
-    public var headroom = 0.8
+    /// The share of the link estimate the video and audio use: the encoder is set to this fraction
+    /// of what the link delivers, less the audio.
+    public var headroom = 0.85
     /// Seconds in which a step down plans to send what is already queued.
-    public var drainTime = 5.0
+    public var drainTime = 4.0
+    /// Queueing delay (seconds) above which a step down also cuts the link's backlog (skips to a
+    /// fresh keyframe): a link that collapsed under the stream would otherwise keep the viewer
+    /// that far behind while the lower rate drains it. Nil: never (only `maximumNetworkBacklog` cuts).
+    public var cutBacklogDelay: Double? = 1.0
     /// The least time in seconds between two step downs (the previous one must take effect).
     public var stepDownInterval = 1.0
     /// Seconds the queue must stay empty (and since the last change) before the first step up
     /// after congestion.
-    public var stepUpInterval = 3.0
+    public var stepUpInterval = 1.5
     /// The same for each further step up in a row (the link has kept up with the previous one).
-    public var followingStepUpInterval = 2.0
-    /// The fraction the first step up adds, e.g. 0.15 for +15 %. Each further step up in a row
-    /// adds this much more (+30 %, +45 %, …, at most `maximumStepUpFraction`), so a link that has
-    /// recovered gets back to full rate in a few steps, except near what the link carried when it
-    /// last fell behind, which is approached in first-size steps again.
+    public var followingStepUpInterval = 1.0
+    /// The fraction the first probe above the link estimate adds, e.g. 0.15 for +15 %. Each further
+    /// step up in a row adds this much more (+30 %, +45 %, …, at most `maximumStepUpFraction`).
     public var stepUpFraction = 0.15
     /// The largest fraction a step up adds.
-    public var maximumStepUpFraction = 0.5
+    public var maximumStepUpFraction = 0.6
 
     /// Creates settings for a stream starting at `initialBitRate` between `minimumBitRate` and
     /// `maximumBitRate` (swapped if given the wrong way round), with `audioBitRate` alongside.

@@ -1,13 +1,15 @@
 import Foundation
 
 /// Runs an `AdaptiveBitrateController` on its own thread: reads the network outputs every
-/// `interval` seconds, hands the controller's decisions to `apply` and to `events`, and keeps
+/// `interval` seconds, hands the controller's decisions to `apply` and to `events` (and the links
+/// whose backlog a decision cuts to `cut`), and keeps
 /// the counters `LiveStatistics` shows.
 final class AdaptiveBitrateLoop: @unchecked Sendable {
     private let interval: Double
     private let measure: @Sendable () -> [(link: Int, measurement: LinkMeasurement)]
     private let apply: @Sendable (Int) -> Void
     private let events: (@Sendable (BitrateDecision) -> Void)?
+    private let cut: (@Sendable ([Int]) -> Void)?
     private let condition = NSCondition()
     // Under `condition`:
     private var controller: AdaptiveBitrateController
@@ -21,16 +23,19 @@ final class AdaptiveBitrateLoop: @unchecked Sendable {
         var changes: Int
         var lastDecision: BitrateDecision?
         var worstQueueSeconds: Double
+        var linkEstimate: Int?
     }
 
     init(settings: AdaptiveBitrateSettings, interval: Double = 0.25,
          measure: @escaping @Sendable () -> [(link: Int, measurement: LinkMeasurement)],
-         apply: @escaping @Sendable (Int) -> Void, events: (@Sendable (BitrateDecision) -> Void)?) {
+         apply: @escaping @Sendable (Int) -> Void, events: (@Sendable (BitrateDecision) -> Void)?,
+         cut: (@Sendable ([Int]) -> Void)? = nil) {
         controller = AdaptiveBitrateController(settings: settings)
         self.interval = interval
         self.measure = measure
         self.apply = apply
         self.events = events
+        self.cut = cut
     }
 
     /// Starts the thread.
@@ -61,7 +66,7 @@ final class AdaptiveBitrateLoop: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         return Snapshot(changes: controller.changes, lastDecision: controller.lastDecision,
-                        worstQueueSeconds: latest.map(\.measurement.queuedSeconds).max() ?? 0)
+                        worstQueueSeconds: controller.queueingDelay, linkEstimate: controller.linkEstimate)
     }
 
     private func run() {
@@ -81,6 +86,7 @@ final class AdaptiveBitrateLoop: @unchecked Sendable {
             condition.unlock()
             if let decision {
                 apply(decision.to)
+                if !decision.cutLinks.isEmpty { cut?(decision.cutLinks) }
                 events?(decision)
             }
         }

@@ -132,7 +132,12 @@ public final class LiveSession: @unchecked Sendable {
                     let limits = video.dataRateLimits.map { DataRateLimit(bytes: max(1, Int(Double($0.bytes) * scale)), seconds: $0.seconds) }
                     self?.setBitRate(average: rate, dataRateLimits: limits)
                 },
-                events: bitRateDecisions)
+                events: bitRateDecisions,
+                cut: { [weak self] links in
+                    // With no backlog bound (--max-backlog 0) nothing is ever cut.
+                    guard let self, configuration.maximumNetworkBacklog != nil else { return }
+                    for link in links where link < networkRunners.count { networkRunners[link].requestSkip() }
+                })
         }
     }
 
@@ -141,10 +146,12 @@ public final class LiveSession: @unchecked Sendable {
         let now = ProcessInfo.processInfo.systemUptime
         return networkRunners.enumerated().map { index, runner in
             let backlog = runner.backlog
-            let connection = (runner.sink as? any ReconnectingSink)?.connectionStatistics
+            let sink = runner.sink as? any ReconnectingSink
+            let connection = sink?.connectionStatistics
             return (index, LinkMeasurement(time: now, bytesSent: connection?.bytesSent ?? backlog.written,
                                            queuedSeconds: backlog.seconds, queuedBytes: backlog.bytes,
-                                           isConnected: connection?.isConnected ?? true))
+                                           isConnected: connection?.isConnected ?? true,
+                                           transport: sink?.transportMeasurement))
         }
     }
 
@@ -284,11 +291,14 @@ public final class LiveSession: @unchecked Sendable {
             stats.backlogSkips += connection.backlogSkips
             stats.networkBytesSent += connection.bytesSent
         }
-        stats.networkQueueSeconds = networkRunners.map(\.backlog.seconds).max() ?? 0
-        stats.networkQueueBytes = networkRunners.map(\.backlog.bytes).max() ?? 0
+        // Everything between the encoder and the wire: OnAir's queue and the transport's buffer.
+        stats.networkQueueSeconds = networkRunners.map { $0.backlog.seconds + $0.transportBacklog.seconds }.max() ?? 0
+        stats.networkQueueBytes = networkRunners.map { $0.backlog.bytes + $0.transportBacklog.bytes }.max() ?? 0
         if let snapshot = adaptive?.snapshot {
             stats.bitRateChanges = snapshot.changes
             stats.lastBitRateDecision = snapshot.lastDecision?.summary
+            stats.linkEstimate = snapshot.linkEstimate
+            stats.queueingDelay = snapshot.worstQueueSeconds
         }
         return stats
     }

@@ -44,6 +44,11 @@ public struct LiveStatistics: Sendable, Codable, Equatable {
     public var bitRateChanges = 0
     /// The latest adaptive bitrate change and its reason, e.g. "abr: 2500 → 1200 kb/s (link 1.1 Mb/s, queue 0.8 s)".
     public var lastBitRateDecision: String?
+    /// Adaptive bitrate's estimate of what the worst link carries, in bits per second (nil until measured).
+    public var linkEstimate: Int?
+    /// Adaptive bitrate's view of the worst link's queueing delay in seconds (queue, transport
+    /// buffer and the network's queue in the round trip).
+    public var queueingDelay = 0.0
 
     enum CodingKeys: String, CodingKey {
         case elapsed
@@ -61,5 +66,6 @@ public struct LiveStatistics: Sendable, Codable, Equatable {
         case networkBytesSent = "network_bytes_sent", networkQueueSeconds = "network_queue_seconds"
         case networkQueueBytes = "network_queue_bytes"
         case bitRateChanges = "bitrate_changes", lastBitRateDecision = "bitrate_decision"
+        case linkEstimate = "link_estimate", queueingDelay = "queueing_delay"
     }
 }

@@ -17,6 +17,10 @@ final class SinkRunner: @unchecked Sendable {
     private var writingTime: Double?
     private var writing = false
     private var written = 0
+    /// The transport's own backlog (socket or SRT send buffer), read on the sink's thread.
+    private var transportGauge = TransportBacklogGauge()
+    /// Set by `requestSkip`, under `lock`: skip to a fresh keyframe before the next packet.
+    private var skipRequested = false
 
     /// Seconds of media that may wait for a `ReconnectingSink` before it is told to skip to a
     /// fresh keyframe (nil: no bound).
@@ -50,9 +54,21 @@ final class SinkRunner: @unchecked Sendable {
                 writing = true
                 writingTime = packet.dts.seconds
                 let newest = newestTime, newestVideo = newestVideoTime
+                let skipNow = skipRequested
+                skipRequested = false
                 lock.unlock()
-                if let maximumBacklog, let newest, newest - packet.dts.seconds > maximumBacklog,
-                   let reconnecting = sink as? any ReconnectingSink {
+                let reconnecting = sink as? any ReconnectingSink
+                if let reconnecting {
+                    var gauge = transportGauge
+                    gauge.update(now: ProcessInfo.processInfo.systemUptime) { reconnecting.transportMeasurement }
+                    lock.lock()
+                    transportGauge = gauge
+                    lock.unlock()
+                }
+                // Everything between the encoder and the wire counts: this queue, the socket's or
+                // SRT's send buffer, and the network's queue seen in the round trip.
+                if let newest, let reconnecting, skipNow || maximumBacklog.map({
+                    newest - packet.dts.seconds + transportGauge.seconds > $0 }) == true {
                     // Any video frame encoded from now on — the keyframe the sink asks for — comes
                     // after the newest one queued.
                     reconnecting.skipToKeyFrame(after: newestVideo ?? MediaTime(seconds: newest))
@@ -85,6 +101,21 @@ final class SinkRunner: @unchecked Sendable {
             pendingBytes -= dropped.data.count
             lock.unlock()
         }
+    }
+
+    /// Asks the sink's thread to cut the backlog (skip to a fresh keyframe) before its next packet,
+    /// as adaptive bitrate does when a link collapses under the stream.
+    func requestSkip() {
+        lock.lock()
+        skipRequested = true
+        lock.unlock()
+    }
+
+    /// The transport's own backlog at its latest reading: seconds of delay and bytes in its buffer.
+    var transportBacklog: (seconds: Double, bytes: Int) {
+        lock.lock()
+        defer { lock.unlock() }
+        return (transportGauge.seconds, transportGauge.bytes)
     }
 
     /// Bytes handed to the sink so far, bytes waiting for it (queued or being written), and the

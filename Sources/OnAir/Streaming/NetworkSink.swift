@@ -1,5 +1,6 @@
 import Foundation
 import OnAirCore
+import OnAirSRT
 #if canImport(OnAirFFmpeg)
 import OnAirFFmpeg
 #endif
@@ -45,7 +46,16 @@ public final class NetworkSink: ReconnectingSink, @unchecked Sendable {
     private var counters = ConnectionStatistics()
     private var offlineSince: Double?
     private var keyFrameRequester: (@Sendable () -> Void)?
+    /// Reads the current connection's transport figures (nil: offline, or a transport without feedback).
+    private var probe: TransportProbe?
+    /// The probe of the connection in `ready`, taking over with it.
+    private var readyProbe: TransportProbe?
+    /// The latest bytes acknowledged, to see a slow but moving link as progress, not a stall.
+    private var lastAcknowledged = -1
     private let connectorDone = DispatchSemaphore(value: 0)
+    // Used on the connector thread only:
+    /// An SRT listener stays bound between connections, so a receiver can come back.
+    private var srtListener: SRTSocket?
     // Used on the writing thread only:
     private var current: NetworkConnection?
     private var awaitingKeyFrame = true
@@ -109,6 +119,9 @@ public final class NetworkSink: ReconnectingSink, @unchecked Sendable {
             // A new connection takes over here; it waits for a keyframe before sending anything.
             ready = nil
             current = fresh
+            probe = readyProbe
+            readyProbe = nil
+            lastAcknowledged = -1
             awaitingKeyFrame = true
             skipUntil = nil
             startTime = nil
@@ -182,7 +195,13 @@ public final class NetworkSink: ReconnectingSink, @unchecked Sendable {
             counters.bytesSent += outgoing.data.count
             condition.unlock()
         } catch {
-            // The send error is the reason reported; the dead connection is closed without a trailer.
+            // The send error is the reason reported; the dead connection is closed without a
+            // trailer and reset, so the server lets go of it before the next one arrives.
+            condition.lock()
+            let closing = probe
+            probe = nil
+            condition.unlock()
+            closing?.resetOnClose()
             connection.abandon()
             current = nil
             condition.lock()
@@ -221,6 +240,8 @@ public final class NetworkSink: ReconnectingSink, @unchecked Sendable {
         condition.lock()
         let unused = ready
         ready = nil
+        readyProbe = nil
+        probe = nil
         let fatal = self.fatal
         counters.isConnected = false
         if let offlineSince {
@@ -230,6 +251,7 @@ public final class NetworkSink: ReconnectingSink, @unchecked Sendable {
         condition.unlock()
         // A connection made after the last packet has nothing to finish.
         unused?.abandon()
+        srtListener?.close()
         if let connection = current {
             current = nil
             connection.deadline.arm(seconds: policy.sendTimeout)
@@ -260,10 +282,7 @@ public final class NetworkSink: ReconnectingSink, @unchecked Sendable {
 
             deadline.arm(seconds: target.isListener ? .infinity : policy.connectTimeout)
             do {
-                let connection = try NetworkConnection(
-                    url: target.url, displayName: target.displayName, format: target.muxer, descriptions: known,
-                    muxerOptions: target.muxerOptions, protocolOptions: target.protocolOptions(sendTimeout: policy.sendTimeout, sendBufferBytes: sendBufferBytes),
-                    deadline: deadline)
+                let (connection, newProbe) = try connect(known: known, deadline: deadline)
                 condition.lock()
                 attemptDeadline = nil
                 if finishing {
@@ -271,6 +290,7 @@ public final class NetworkSink: ReconnectingSink, @unchecked Sendable {
                     connection.abandon()
                     return
                 }
+                readyProbe = newProbe
                 let reconnect = everConnected
                 if reconnect { counters.reconnects += 1 }
                 if let offlineSince {
@@ -308,18 +328,105 @@ public final class NetworkSink: ReconnectingSink, @unchecked Sendable {
         }
     }
 
-    /// An error's text, saying "stalled" where the deadline (not the peer) ended the call.
+    // MARK: - Transports
+
+    /// Makes one connection: SRT through libsrt (OnAirSRT) under FFmpeg's MPEG-TS muxer, every
+    /// other transport through FFmpeg's protocols; returns it with the probe of its transport.
+    private func connect(known: [MediaType: FormatDescription], deadline: NetworkDeadline) throws
+        -> (NetworkConnection, TransportProbe?) {
+        if target.transport == .srt { return try connectSRT(known: known, deadline: deadline) }
+        let endpoint = tcpEndpoint
+        let before = endpoint.map { TCPSocketProbe.sockets(connectedTo: $0.host, port: $0.port) } ?? []
+        let connection = try NetworkConnection(
+            url: target.url, displayName: target.displayName, format: target.muxer, descriptions: known,
+            muxerOptions: target.muxerOptions, protocolOptions: target.protocolOptions(sendTimeout: policy.sendTimeout, sendBufferBytes: sendBufferBytes),
+            deadline: deadline)
+        // FFmpeg keeps its socket to itself: the new one is the socket to the peer that was not there before.
+        guard let endpoint else { return (connection, nil) }
+        let fresh = TCPSocketProbe.sockets(connectedTo: endpoint.host, port: endpoint.port).subtracting(before)
+        guard fresh.count == 1, let descriptor = fresh.first else { return (connection, nil) }
+        return (connection, TransportProbe(tcp: TCPSocketProbe(descriptor: descriptor)))
+    }
+
+    /// The peer of a TCP-based transport (host nil: a `listen=1` URL, matched by local port).
+    private var tcpEndpoint: (host: String?, port: UInt16)? {
+        guard target.transport.isTCP, let components = URLComponents(string: target.url), let host = components.host else { return nil }
+        let port = components.port ?? (target.transport == .rtmps ? 443 : target.transport == .rtmp ? 1935 : 0)
+        guard (1...65_535).contains(port) else { return nil }
+        return (target.isListener ? nil : host, UInt16(port))
+    }
+
+    /// Connects (or, as a listener, accepts) an SRT socket and starts an MPEG-TS muxer writing into it.
+    private func connectSRT(known: [MediaType: FormatDescription], deadline: NetworkDeadline) throws
+        -> (NetworkConnection, TransportProbe?) {
+        let endpoint = try SRTEndpoint(url: target.url, sendTimeout: policy.sendTimeout)
+        let socket: SRTSocket
+        if endpoint.isListener {
+            if srtListener == nil {
+                srtListener = try SRTSocket.listen(host: endpoint.host, port: endpoint.port, backlog: 1, options: endpoint.options)
+            }
+            var accepted: SRTSocket?
+            while accepted == nil {
+                if deadline.hasExpired { throw SRTError(code: -1, operation: "srt_accept(\(target.displayName))", message: "stopped waiting") }
+                accepted = try srtListener?.accept(timeout: .milliseconds(250))
+            }
+            socket = accepted!
+        } else {
+            socket = try SRTSocket.connect(host: endpoint.host, port: endpoint.port, options: endpoint.options,
+                                           timeout: .milliseconds(Int64(policy.connectTimeout * 1000)))
+        }
+        let probe = TransportProbe(srt: socket)
+        let output = PacketOutput(packetSize: endpoint.payloadSize, write: { bytes in
+            try socket.send(bytes)
+            probe.handed(bytes.count)
+        }, close: { socket.close() })
+        do {
+            let connection = try NetworkConnection(output: output, displayName: target.displayName, format: target.muxer,
+                                                   descriptions: known, muxerOptions: target.muxerOptions)
+            return (connection, probe)
+        } catch {
+            socket.close()
+            throw error
+        }
+    }
+
+    /// The transport's own figures for the current connection; a link still delivering counts as
+    /// progress, so a slow send is not taken for a stalled one (congestion never reconnects).
+    public var transportMeasurement: TransportMeasurement? {
+        condition.lock()
+        let probe = self.probe
+        condition.unlock()
+        guard let measurement = probe?.measure() else { return nil }
+        condition.lock()
+        let moved = lastAcknowledged >= 0 && measurement.bytesAcknowledged > lastAcknowledged
+        lastAcknowledged = measurement.bytesAcknowledged
+        let connection = current
+        condition.unlock()
+        if moved, let connection, self.probe === probe { connection.deadline.arm(seconds: policy.sendTimeout) }
+        return measurement
+    }
+
+    /// An error's text, saying "stalled" where the deadline (not the peer) ended the call, and
+    /// explaining a server that still holds the previous connection.
     private func describe(_ error: any Error) -> String {
         #if canImport(OnAirFFmpeg)
         if let error = error as? FFmpegError, error.code == CaptureInterrupt.exitCode {
             return "\(error.operation): no progress for \(policy.sendTimeout) s (stalled)"
         }
         #endif
-        return "\(error)"
+        let text = "\(error)"
+        if text.contains("Already publishing") {
+            return text + " — the server still holds the previous connection under this stream key; it lets go once it notices that connection is gone (OnAir closed it before reconnecting), and the next attempt follows"
+        }
+        return text
     }
 
     /// The error of a failed first connection, worded for the user.
     private func classify(_ error: any Error) -> StreamError {
+        if let error = error as? StreamError { return error }
+        if let error = error as? SRTError, error.isRejected {
+            return .refused(destination: target.displayName, reason: error.rejectReason ?? error.message)
+        }
         let reason = "\(error)"
         if target.transport == .srt && target.hasPassphrase && !reason.contains("timed out") && !reason.contains("Immediate exit") {
             // The URL is in the message already: keep only FFmpeg's own words for the cause.
@@ -333,7 +440,7 @@ public final class NetworkSink: ReconnectingSink, @unchecked Sendable {
         if target.transport == .rtmps && target.tls.verify && reason.localizedCaseInsensitiveContains("certificate") {
             return .untrustedCertificate(destination: target.displayName, reason: "peer certificate failed verification")
         }
-        return .connectFailed(destination: target.displayName, reason: reason)
+        return .connectFailed(destination: target.displayName, reason: describe(error))
     }
 
     private static var now: Double { ProcessInfo.processInfo.systemUptime }

@@ -13,4 +13,11 @@ public protocol ReconnectingSink: PacketSink, Sendable {
     /// (asking the encoder for one), to cut a backlog the link could not carry. Called on the
     /// writing thread, between `write` calls; a call while already skipping changes nothing.
     func skipToKeyFrame(after time: MediaTime)
+    /// What the transport itself reports now (acknowledged bytes, its send buffer, round trip),
+    /// or nil when offline or the transport gives no feedback (UDP). Safe to read from any thread.
+    var transportMeasurement: TransportMeasurement? { get }
+}
+
+extension ReconnectingSink {
+    public var transportMeasurement: TransportMeasurement? { nil }
 }
