@@ -42,9 +42,8 @@ public final class NetworkConnection {
     /// Sends one packet; arm `deadline` first so that a stalled peer makes it fail instead of block.
     public func send(_ packet: EncodedPacket) throws {
         guard let track = trackIndex[packet.mediaType] else { return }
-        let data = try ContainerSink.payload(of: packet, avcc: avcc)
-        try writer.write(track: track, data: data, pts: packet.pts, dts: packet.dts,
-                         duration: packet.duration, isKeyframe: packet.isKeyframe)
+        try writer.write(track: track, payload: try ContainerSink.payloadBuffer(of: packet, avcc: avcc), pts: packet.pts,
+                         dts: packet.dts, duration: packet.duration, isKeyframe: packet.isKeyframe)
     }
 
     /// Writes the trailer and closes the connection (arm `deadline` first).
