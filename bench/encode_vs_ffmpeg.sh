@@ -39,8 +39,8 @@ make_input() { # name → $work/NAME.mkv|mp4
 }
 
 run_tool() { # tool, input name
-    local tool=$1 input=$2 file
-    file=$(ls "$work/$input".*)
+    local tool=$1 input=$2 file=$work/camera.mp4
+    [ "$input" = synthetic ] && file=$work/synthetic.mkv
     case "$input:$tool" in
     synthetic:ffmpeg)
         measure ffmpeg ffmpeg -hide_banner -nostdin -y -i "$file" -c:v libx264 -preset "$preset" \
@@ -83,7 +83,7 @@ echo "load after: $(uptime)"
 
 if [ -z "${SKIP_LATENCY:-}" ]; then
     # Per-frame encode latency in real-time mode (no lookahead, no B-frames, sliced threads).
-    file=$(ls "$work"/synthetic.* "$work"/camera.* 2>/dev/null | head -1)
+    file=$(ls "$work"/synthetic.mkv "$work"/camera.mp4 2>/dev/null | head -1)
     "$ONAIR" encode "$file" -o "$work/realtime.mp4" --no-audio --realtime --preset "$preset" \
         --bitrate "$bitrate" 2>"$work/realtime.log" >/dev/null
     echo "onair real-time encode latency (1280x720, per frame): $(grep -o 'encode latency.*' "$work/realtime.log")"

@@ -36,8 +36,15 @@ run_tool() {
 echo "load before: $(uptime)"
 for tool in $tools; do : >"$work/live.$tool.runs"; done
 for _ in $(seq "$runs"); do
-    for tool in $tools; do run_tool "$tool" >>"$work/live.$tool.runs"; done
+    for tool in $tools; do
+        run_tool "$tool" >>"$work/live.$tool.runs"
+        # Frames that made it to the output: a live encoder that falls behind drops frames (and
+        # so spends less), `ffmpeg -re` falls behind instead; compare CPU only where these agree.
+        ffprobe -v error -select_streams v -count_packets -show_entries stream=nb_read_packets -of csv=p=0 \
+            "$work/out.mp4" >>"$work/live.$tool.frames"
+    done
 done
 echo "live: ${length} s 1280x720 25 fps + 5.1 AAC file paced at real time; x264 $preset zerolatency 2 Mb/s VBV 3 Mb GOP 50, AAC 128 kb/s stereo; median of $runs runs"
 print_table live
+for tool in $tools; do echo "$tool: $(median <"$work/live.$tool.frames") video frames written (median; the input has $((length * 25)))"; done
 echo "load after: $(uptime)"

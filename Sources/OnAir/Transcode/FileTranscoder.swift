@@ -53,9 +53,9 @@ public final class FileTranscoder: @unchecked Sendable {
     private let lock = NSLock()
     private var failure: (any Error)?
     /// Frames waiting for the H.264 encoder, each with whether it must be a keyframe.
-    private let videoQueue = BoundedQueue<(VideoFrame, Bool)>(capacity: 4)
+    private let videoQueue = BoundedQueue<(VideoFrame, Bool)>(capacity: 2)
     /// Sample runs waiting for the AAC encoder.
-    private let audioQueue = BoundedQueue<PCMBuffer>(capacity: 32)
+    private let audioQueue = BoundedQueue<PCMBuffer>(capacity: 16)
 
     /// Opens `input` and the encoders. `video`/`audio` nil leaves that stream out; settings the
     /// caller did not fix (`followInput`) are taken from the input.
