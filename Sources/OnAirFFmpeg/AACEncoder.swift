@@ -155,14 +155,15 @@ public final class AACEncoder {
 
     private func makePacket(_ p: UnsafeMutablePointer<AVPacket>) -> EncodedPacket {
         let scale = Int32(settings.sampleRate)
-        let data = p.pointee.data.map { Array(UnsafeBufferPointer(start: $0, count: Int(p.pointee.size))) } ?? []
         let pts = p.pointee.pts == onair_nopts_value() ? 0 : p.pointee.pts
         let duration = p.pointee.duration > 0 ? p.pointee.duration : Int64(frameSize)
+        // The encoder's own payload buffer, without a copy.
+        let payload = AVPacketStorage.payload(takingFrom: p) ?? MediaBuffer(bytes: OwnedPacket.bytes(of: p))
         defer { sentDescription = true }
-        return EncodedPacket(mediaType: .audio, codec: .aac, data: data,
+        return EncodedPacket(mediaType: .audio, codec: .aac, payload: payload,
                              pts: MediaTime(value: pts, timescale: scale), dts: MediaTime(value: pts, timescale: scale),
                              duration: MediaTime(value: duration, timescale: scale), isKeyframe: true,
-                             formatDescription: sentDescription ? nil : formatDescription)
+                             formatDescription: sentDescription ? nil : formatDescription, form: .raw)
     }
 
     /// The encoder's own layout with `channels` channels, or FFmpeg's default for that count.

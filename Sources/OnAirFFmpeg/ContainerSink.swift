@@ -100,19 +100,23 @@ public final class ContainerSink: PacketSink {
 
     private func send(_ packet: EncodedPacket) throws {
         guard let writer, let track = trackIndex[packet.mediaType] else { return }
-        let data = try Self.payload(of: packet, avcc: usesAVCC)
-        try writer.write(track: track, data: data, pts: packet.pts, dts: packet.dts,
-                         duration: packet.duration, isKeyframe: packet.isKeyframe)
+        try writer.write(track: track, payload: try Self.payloadBuffer(of: packet, avcc: usesAVCC), pts: packet.pts,
+                         dts: packet.dts, duration: packet.duration, isKeyframe: packet.isKeyframe)
     }
 
     /// A packet's bytes in the container's form: H.264 as AVCC samples (parameter sets left to the
     /// avcC record) when `avcc`, else as they are (shared with `NetworkConnection`).
     static func payload(of packet: EncodedPacket, avcc: Bool) throws -> [UInt8] {
-        guard packet.codec == .h264, avcc else { return packet.data }
-        let units = AnnexB.split(packet.data).filter {
-            $0.type != .sps && $0.type != .pps && $0.type != .accessUnitDelimiter
-        }
-        return try AVCC.sample(from: units, lengthSize: 4)
+        try payloadBuffer(of: packet, avcc: avcc).bytes
+    }
+
+    /// `payload(of:avcc:)` without a copy: the packet's own payload, or its AVCC conversion made
+    /// once and shared with every other sink that needs it.
+    static func payloadBuffer(of packet: EncodedPacket, avcc: Bool) throws -> MediaBuffer {
+        guard packet.codec == .h264 else { return packet.payload }
+        if avcc { return try packet.converted(to: .avcc) }
+        if case .annexB = packet.form { return packet.payload }
+        return try packet.converted(to: .annexB(parameterSetsInBand: true))
     }
 
     /// Closes the fragment or PES the muxer holds back (see `ContainerWriter.flush`).

@@ -195,8 +195,18 @@ public final class ContainerWriter {
         }
     }
 
-    /// Writes one packet of stream `track` (the index in the `tracks` passed to `init`).
+    /// Writes one packet of stream `track` (the index in the `tracks` passed to `init`); the bytes
+    /// are copied once into the muxer's packet.
     public func write(track: Int, data: [UInt8], pts: MediaTime, dts: MediaTime, duration: MediaTime,
+                      isKeyframe: Bool) throws {
+        try write(track: track, payload: MediaBuffer(bytes: data), pts: pts, dts: dts, duration: duration,
+                  isKeyframe: isKeyframe)
+    }
+
+    /// Writes one packet of stream `track`. A payload at a stable address with libavcodec's padding
+    /// (an encoder's packet buffer, a pooled block) is lent to the muxer without a copy: the muxer
+    /// holds a reference until it has written the packet.
+    public func write(track: Int, payload: MediaBuffer, pts: MediaTime, dts: MediaTime, duration: MediaTime,
                       isKeyframe: Bool) throws {
         guard let context, !finished else {
             throw FFmpegError(code: onair_averror(22), operation: "write to \(destination) after finish")
@@ -204,10 +214,17 @@ public final class ContainerWriter {
         guard track >= 0, track < streamTimeBases.count else {
             throw FFmpegError(code: onair_averror(22), operation: "write to track \(track) of \(destination)")
         }
-        try check(av_new_packet(packet, Int32(data.count)), "allocate a packet")
         defer { av_packet_unref(packet) }
-        data.withUnsafeBufferPointer { source in
-            if let base = source.baseAddress { packet.pointee.data.update(from: base, count: data.count) }
+        if payload.padding >= Int(AV_INPUT_BUFFER_PADDING_SIZE), payload.count > 0,
+           let reference = MediaBufferReference.make(payload) {
+            packet.pointee.buf = reference
+            packet.pointee.data = reference.pointee.data
+            packet.pointee.size = Int32(payload.count)
+        } else {
+            try check(av_new_packet(packet, Int32(payload.count)), "allocate a packet")
+            payload.withUnsafeBytes { source in
+                if let base = source.baseAddress { packet.pointee.data.update(from: base.assumingMemoryBound(to: UInt8.self), count: payload.count) }
+            }
         }
         let timeBase = streamTimeBases[track]
         packet.pointee.stream_index = Int32(track)

@@ -1,11 +1,18 @@
 import CFFmpeg
 import Foundation
+import OnAirBitstream
 import OnAirCore
 
 /// Encodes `VideoFrame`s to H.264 with libavcodec: a hardware encoder when one opens, else libx264.
 ///
 /// Every call blocks while FFmpeg works: use one encoder from one dedicated thread or serial queue,
 /// never from Swift's cooperative pool. Output is Annex-B with SPS/PPS before every IDR.
+///
+/// A frame already in the encoder's size and pixel format whose planes live in memory at a stable
+/// address (pooled, decoded, captured or wrapped) is handed to libavcodec without a copy; the
+/// encoder holds it only for the duration of `encode` (libx264 takes its picture in then). Other
+/// frames are copied or scaled once into the encoder's own input frame. Packets carry the
+/// encoder's own payload buffer (no copy).
 public final class H264Encoder {
     /// The settings the encoder was opened with (bit rates follow `setBitRate`).
     public private(set) var settings: VideoEncoderSettings
@@ -18,6 +25,7 @@ public final class H264Encoder {
     private let hardware: HardwareFrames?
     private let inputFormat: AVPixelFormat
     private let staging: OwnedFrame
+    private let wrapper: OwnedFrame
     private let packet: OwnedPacket
     private var scaler: PixelScaler?
     private var parameterSets: FormatDescription?
@@ -65,6 +73,7 @@ public final class H264Encoder {
         self.inputFormat = inputFormat
         self.selection = EncoderSelection(chosen: context.name, rejected: rejected)
         staging = try OwnedFrame()
+        wrapper = try OwnedFrame()
         packet = try OwnedPacket()
         staging.pointer.pointee.width = Int32(settings.width)
         staging.pointer.pointee.height = Int32(settings.height)
@@ -77,12 +86,18 @@ public final class H264Encoder {
     public func encode(_ frame: VideoFrame, forceKeyFrame: Bool = false) throws(EncoderError) -> [EncodedPacket] {
         guard !flushed else { throw .finished }
         if let problem = frame.layoutProblem() { throw .invalidInput(field: "frame", problem: problem) }
-        try checkEncoder(av_frame_make_writable(staging.pointer), "av_frame_make_writable")
-        try fill(staging, from: frame)
-        let input = staging.pointer
-        input.pointee.pts = frame.pts.converted(to: Self.microseconds).value
-        input.pointee.pict_type = forceKeyFrame ? AV_PICTURE_TYPE_I : AV_PICTURE_TYPE_NONE
-        let submitted = try hardware?.upload(staging) ?? staging
+        let input: OwnedFrame
+        if try wrap(frame, into: wrapper) {
+            input = wrapper
+        } else {
+            try checkEncoder(av_frame_make_writable(staging.pointer), "av_frame_make_writable")
+            try fill(staging, from: frame)
+            input = staging
+        }
+        defer { av_frame_unref(wrapper.pointer) }
+        input.pointer.pointee.pts = frame.pts.converted(to: Self.microseconds).value
+        input.pointer.pointee.pict_type = forceKeyFrame ? AV_PICTURE_TYPE_I : AV_PICTURE_TYPE_NONE
+        let submitted = try hardware?.upload(input) ?? input
         var packets: [EncodedPacket] = []
         try context.encode(submitted.pointer, into: packet) { (pointer) throws(EncoderError) in packets.append(makePacket(pointer)) }
         return packets
@@ -243,10 +258,10 @@ public final class H264Encoder {
                 guard let destination = planes[index] else { continue }
                 let rowBytes = frame.pixelFormat.minimumBytesPerRow(plane: index, width: frame.width)
                 let rows = frame.pixelFormat.rows(plane: index, height: frame.height)
-                plane.bytes.withUnsafeBufferPointer { source in
+                plane.withUnsafeBytes { source in
+                    let base = source.baseAddress!.assumingMemoryBound(to: UInt8.self)
                     for row in 0..<rows {
-                        (destination + row * Int(strides[index]))
-                            .update(from: source.baseAddress! + row * plane.bytesPerRow, count: rowBytes)
+                        (destination + row * Int(strides[index])).update(from: base + row * plane.bytesPerRow, count: rowBytes)
                     }
                 }
             }
@@ -258,34 +273,75 @@ public final class H264Encoder {
         try scaler!.scale(frame, into: target)
     }
 
-    private func makePacket(_ p: UnsafeMutablePointer<AVPacket>) -> EncodedPacket {
-        var data = p.pointee.data.map { Array(UnsafeBufferPointer(start: $0, count: Int(p.pointee.size))) } ?? []
-        let units = AnnexBUnits.split(data)
-        let isIDR = units.contains { AnnexBUnits.type($0) == 5 }
-        let sps = units.filter { AnnexBUnits.type($0) == 7 }.map(Array.init)
-        let pps = units.filter { AnnexBUnits.type($0) == 8 }.map(Array.init)
-        if !sps.isEmpty, !pps.isEmpty {
-            parameterSets = .h264(sps: sps, pps: pps)
-        } else if isIDR {
-            if parameterSets == nil { parameterSets = Self.parameterSets(fromExtradata: context.extradata) }
-            if let sets = parameterSets { data = AnnexBUnits.join(sets.sps + sets.pps) + data }
+    /// Hands `frame`'s planes to `target` without copying when the encoder takes them as they are
+    /// (its size and format, memory at stable addresses); returns whether it did.
+    private func wrap(_ frame: VideoFrame, into target: OwnedFrame) throws(EncoderError) -> Bool {
+        guard frame.pixelFormat.avPixelFormat == inputFormat, frame.width == settings.width,
+              frame.height == settings.height, frame.planes.allSatisfy({ $0.buffer.baseAddress != nil }),
+              frame.planes.count <= 4 else { return false }
+        let f = target.pointer
+        f.pointee.width = Int32(frame.width)
+        f.pointee.height = Int32(frame.height)
+        f.pointee.format = inputFormat.rawValue
+        for (index, plane) in frame.planes.enumerated() {
+            guard let reference = MediaBufferReference.make(plane.buffer, offset: plane.offset, length: plane.byteCount) else {
+                av_frame_unref(f)
+                throw .ffmpeg(FFmpegError(code: onair_averror(12), operation: "av_buffer_create"))
+            }
+            withUnsafeMutableBytes(of: &f.pointee.buf) { $0.bindMemory(to: UnsafeMutablePointer<AVBufferRef>?.self)[index] = reference }
+            withUnsafeMutableBytes(of: &f.pointee.data) { $0.bindMemory(to: UnsafeMutablePointer<UInt8>?.self)[index] = reference.pointee.data }
+            withUnsafeMutableBytes(of: &f.pointee.linesize) { $0.bindMemory(to: Int32.self)[index] = Int32(plane.bytesPerRow) }
         }
+        f.pointee.extended_data = withUnsafeMutablePointer(to: &f.pointee.data) {
+            $0.withMemoryRebound(to: UnsafeMutablePointer<UInt8>?.self, capacity: 8) { $0 }
+        }
+        return true
+    }
+
+    private func makePacket(_ p: UnsafeMutablePointer<AVPacket>) -> EncodedPacket {
+        // Timestamps first: taking the payload leaves the packet blank.
         let pts = p.pointee.pts == onair_nopts_value() ? 0 : p.pointee.pts
         let dts = p.pointee.dts == onair_nopts_value() ? pts : p.pointee.dts
         let duration = p.pointee.duration > 0 ? p.pointee.duration
             : Int64((Double(Self.microseconds) / settings.expectedFrameRate).rounded())
-        return EncodedPacket(mediaType: .video, codec: .h264, data: data,
+        let payload = AVPacketStorage.payload(takingFrom: p) ?? MediaBuffer(bytes: OwnedPacket.bytes(of: p))
+        // The NAL unit types, read in the encoder's own buffer (OnAirBitstream's Annex-B reader).
+        let (types, sps, pps) = payload.withUnsafeBytes { bytes -> ([UInt8], [[UInt8]], [[UInt8]]) in
+            var types: [UInt8] = [], sps: [[UInt8]] = [], pps: [[UInt8]] = []
+            for range in AnnexB.nalUnitRanges(in: bytes) {
+                let type = bytes[range.lowerBound] & 0x1F
+                types.append(type)
+                if type == H264NALUnitType.sps.rawValue { sps.append(Array(bytes[range])) }
+                if type == H264NALUnitType.pps.rawValue { pps.append(Array(bytes[range])) }
+            }
+            return (types, sps, pps)
+        }
+        let isIDR = types.contains(H264NALUnitType.idr.rawValue)
+        var data = payload
+        if !sps.isEmpty, !pps.isEmpty {
+            parameterSets = .h264(sps: sps, pps: pps)
+        } else if isIDR {
+            if parameterSets == nil { parameterSets = Self.parameterSets(fromExtradata: context.extradata) }
+            if let sets = parameterSets { data = MediaBuffer(bytes: Self.annexB(sets.sps + sets.pps) + payload.bytes) }
+        }
+        return EncodedPacket(mediaType: .video, codec: .h264, payload: data,
                              pts: MediaTime(value: pts, timescale: Self.microseconds),
                              dts: MediaTime(value: dts, timescale: Self.microseconds),
                              duration: MediaTime(value: duration, timescale: Self.microseconds),
-                             isKeyframe: isIDR, formatDescription: isIDR ? parameterSets : nil)
+                             isKeyframe: isIDR, formatDescription: isIDR ? parameterSets : nil,
+                             form: .annexB(parameterSetsInBand: true))
     }
 
     /// SPS/PPS from Annex-B extradata (what encoders opened with a global header produce).
     private static func parameterSets(fromExtradata extradata: [UInt8]) -> FormatDescription? {
-        let units = AnnexBUnits.split(extradata)
-        let sps = units.filter { AnnexBUnits.type($0) == 7 }.map(Array.init)
-        let pps = units.filter { AnnexBUnits.type($0) == 8 }.map(Array.init)
+        let units = AnnexB.split(extradata)
+        let sps = units.filter { $0.type == .sps }.map(\.bytes)
+        let pps = units.filter { $0.type == .pps }.map(\.bytes)
         return sps.isEmpty || pps.isEmpty ? nil : .h264(sps: sps, pps: pps)
+    }
+
+    /// `units` each after a four-byte start code.
+    private static func annexB(_ units: [[UInt8]]) -> [UInt8] {
+        units.flatMap { AnnexB.longStartCode + $0 }
     }
 }

@@ -8,6 +8,10 @@ import OnAirCore
 /// Video comes out in yuv420p (or the requested size and format, converted with swscale);
 /// audio in the decoder's own sample layout when it is s16/s32/f32, else converted to f32.
 /// Use it from one thread at a time.
+///
+/// No copies: a picture or sample run already in the requested form is handed out in the buffers
+/// libavcodec decoded it into (the frames hold a reference to them until their last holder lets
+/// go); a converted picture is written by swscale straight into a frame from a `VideoFramePool`.
 public final class MediaFileDecoder {
     /// One decoded item.
     public enum Output: Sendable {
@@ -146,6 +150,7 @@ private final class StreamDecoder {
     private let videoOutput: MediaFileDecoder.VideoOutput?
     private var scaler: OpaquePointer?
     private var scalerSource: (Int32, Int32, Int32) = (0, 0, -1)
+    private var framePool: VideoFramePool?
     private var resampler: OpaquePointer?
     private var nextAudioPTS: Int64?
     /// Rejected packets and damaged or concealed frames.
@@ -246,8 +251,8 @@ private final class StreamDecoder {
         MediaTime(value: av_rescale_q(value, timeBase, onair_time_base_q()), timescale: 1_000_000)
     }
 
-    private func convertVideo(_ requested: MediaFileDecoder.VideoOutput, from source: UnsafeMutablePointer<AVFrame>) throws -> VideoFrame {
-        let f = source.pointee
+    private func convertVideo(_ requested: MediaFileDecoder.VideoOutput, from frame: UnsafeMutablePointer<AVFrame>) throws -> VideoFrame {
+        let f = frame.pointee
         let source = (f.width, f.height, f.format)
         var output = requested  // the requested size, or the frame's own
         if output.width == 0 || output.height == 0 {
@@ -265,13 +270,22 @@ private final class StreamDecoder {
             }
         }
         let pts = f.best_effort_timestamp != onair_nopts_value() ? f.best_effort_timestamp : f.pts
-        var result = VideoFrame(width: output.width, height: output.height, pixelFormat: output.pixelFormat,
-                                pts: pts == onair_nopts_value() ? .zero : time(pts))
-        // swscale writes all planes in one call: give it scratch buffers, then hand them to the frame.
-        let buffers = result.planes.map { UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max($0.bytes.count, 1)) }
-        defer { buffers.forEach { $0.deallocate() } }
-        var targets: [UnsafeMutablePointer<UInt8>?] = buffers.map(\.baseAddress) + [UnsafeMutablePointer<UInt8>?](repeating: nil, count: 4 - buffers.count)
-        var strides: [Int32] = result.planes.map { Int32($0.bytesPerRow) } + [Int32](repeating: 0, count: 4 - buffers.count)
+        let stamp = pts == onair_nopts_value() ? MediaTime.zero : time(pts)
+        // Already as asked: hand out the decoder's own buffers.
+        if Int(f.width) == output.width, Int(f.height) == output.height, f.format == output.pixelFormat.avPixelFormat.rawValue,
+           let wrapped = AVFrameStorage.videoFrame(wrapping: frame, pixelFormat: output.pixelFormat, pts: stamp) {
+            return wrapped
+        }
+        if framePool?.matches(width: output.width, height: output.height, pixelFormat: output.pixelFormat) != true {
+            framePool = VideoFramePool(width: output.width, height: output.height, pixelFormat: output.pixelFormat)
+        }
+        // swscale writes all planes in one call, straight into a pooled frame.
+        let result = framePool!.makeFrame(pts: stamp)
+        let buffer = result.planes[0].buffer
+        let base = buffer.baseAddress!.assumingMemoryBound(to: UInt8.self)
+        var targets: [UnsafeMutablePointer<UInt8>?] = result.planes.map { base + $0.offset }
+            + [UnsafeMutablePointer<UInt8>?](repeating: nil, count: 4 - result.planes.count)
+        var strides: [Int32] = result.planes.map { Int32($0.bytesPerRow) } + [Int32](repeating: 0, count: 4 - result.planes.count)
         let rows = withUnsafeBytes(of: f.data) { data in
             withUnsafeBytes(of: f.linesize) { lines in
                 sws_scale(scaler, data.bindMemory(to: UnsafePointer<UInt8>?.self).baseAddress,
@@ -279,10 +293,6 @@ private final class StreamDecoder {
             }
         }
         try check(rows, "convert a decoded frame")
-        for index in result.planes.indices {
-            result.planes[index].bytes = Array(UnsafeBufferPointer(start: buffers[index].baseAddress,
-                                                                   count: result.planes[index].bytes.count))
-        }
         return result
     }
 
@@ -298,14 +308,12 @@ private final class StreamDecoder {
         if let (sampleFormat, planar) = Self.sampleFormat(format) {
             let planeCount = planar ? channels : 1
             let bytes = count * sampleFormat.bytesPerSample * (planar ? 1 : channels)
-            let planes = withUnsafeBytes(of: f.data) { data -> [[UInt8]] in
-                let pointers = data.bindMemory(to: UnsafeMutablePointer<UInt8>?.self)
-                return (0..<planeCount).map { index in
-                    // Planes past the eighth live in extended_data.
-                    let base = index < 8 ? pointers[index] : f.extended_data[index]
-                    return Array(UnsafeBufferPointer(start: base, count: bytes))
-                }
+            // The decoder's own sample buffers, without a copy.
+            if let buffers = AVFrameStorage.sampleBuffers(wrapping: frame, planeCount: planeCount, bytesPerPlane: bytes) {
+                return PCMBuffer(sampleFormat: sampleFormat, isPlanar: planar, sampleRate: Int(f.sample_rate),
+                                 channels: channels, frameCount: count, planeBuffers: buffers, pts: start)
             }
+            let planes = (0..<planeCount).map { index in Array(UnsafeBufferPointer(start: f.extended_data[index], count: bytes)) }
             return PCMBuffer(sampleFormat: sampleFormat, isPlanar: planar, sampleRate: Int(f.sample_rate),
                              channels: channels, frameCount: count, planes: planes, pts: start)
         }

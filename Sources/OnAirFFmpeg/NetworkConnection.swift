@@ -69,9 +69,9 @@ public final class NetworkConnection {
     /// Sends one packet; arm `deadline` first so that a stalled peer makes it fail instead of block.
     public func send(_ packet: EncodedPacket) throws {
         guard let track = trackIndex[packet.mediaType] else { return }
-        let data = try ContainerSink.payload(of: packet, avcc: avcc)
+        let payload = try ContainerSink.payloadBuffer(of: packet, avcc: avcc)
         do {
-            try writer.write(track: track, data: data, pts: packet.pts, dts: packet.dts,
+            try writer.write(track: track, payload: payload, pts: packet.pts, dts: packet.dts,
                              duration: packet.duration, isKeyframe: packet.isKeyframe)
         } catch {
             throw output?.failure ?? error

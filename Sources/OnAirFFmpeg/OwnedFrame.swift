@@ -1,4 +1,5 @@
 import CFFmpeg
+import OnAirCore
 
 /// Owns one `AVFrame` and frees it in `deinit`.
 final class OwnedFrame {
@@ -27,11 +28,20 @@ final class OwnedFrame {
     }
 }
 
-/// Calls `body` with base pointers of every array, valid for the duration of the call.
-func withBasePointers<R>(_ arrays: ArraySlice<[UInt8]>, _ collected: [UnsafePointer<UInt8>?] = [],
+/// Calls `body` with the base pointers of every buffer, valid for the duration of the call (no copy).
+func withBasePointers<R>(_ buffers: ArraySlice<MediaBuffer>, _ collected: [UnsafePointer<UInt8>?] = [],
                          _ body: ([UnsafePointer<UInt8>?]) -> R) -> R {
-    guard let first = arrays.first else { return body(collected) }
-    return first.withUnsafeBufferPointer { buffer in
-        withBasePointers(arrays.dropFirst(), collected + [buffer.baseAddress], body)
+    guard let first = buffers.first else { return body(collected) }
+    return first.withUnsafeBytes { bytes in
+        withBasePointers(buffers.dropFirst(), collected + [bytes.baseAddress?.assumingMemoryBound(to: UInt8.self)], body)
+    }
+}
+
+/// Calls `body` with the first-byte pointers of every plane, valid for the duration of the call (no copy).
+func withBasePointers<R>(_ planes: ArraySlice<VideoFrame.Plane>, _ collected: [UnsafePointer<UInt8>?] = [],
+                         _ body: ([UnsafePointer<UInt8>?]) -> R) -> R {
+    guard let first = planes.first else { return body(collected) }
+    return first.withUnsafeBytes { bytes in
+        withBasePointers(planes.dropFirst(), collected + [bytes.baseAddress?.assumingMemoryBound(to: UInt8.self)], body)
     }
 }

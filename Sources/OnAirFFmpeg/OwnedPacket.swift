@@ -17,8 +17,11 @@ final class OwnedPacket {
     }
 
     /// A copy of the packet's bytes.
-    var bytes: [UInt8] {
-        guard let data = pointer.pointee.data, pointer.pointee.size > 0 else { return [] }
-        return Array(UnsafeBufferPointer(start: data, count: Int(pointer.pointee.size)))
+    var bytes: [UInt8] { Self.bytes(of: pointer) }
+
+    /// A copy of `packet`'s bytes.
+    static func bytes(of packet: UnsafeMutablePointer<AVPacket>) -> [UInt8] {
+        guard let data = packet.pointee.data, packet.pointee.size > 0 else { return [] }
+        return Array(UnsafeBufferPointer(start: data, count: Int(packet.pointee.size)))
     }
 }

@@ -49,7 +49,7 @@ public final class PCMConverter {
         var output = [Float](repeating: 0, count: capacity * outputChannels)
         let produced = output.withUnsafeMutableBytes { target -> Int32 in
             var out: UnsafeMutablePointer<UInt8>? = target.baseAddress?.assumingMemoryBound(to: UInt8.self)
-            return withBasePointers(buffer.planes[...]) { sources -> Int32 in
+            return withBasePointers(buffer.planeBuffers[...]) { sources -> Int32 in
                 var pointers = sources
                 return swr_convert(context, &out, Int32(capacity), &pointers, Int32(buffer.frameCount))
             }

@@ -24,7 +24,7 @@ final class PixelScaler {
         let strides = frame.planes.map { Int32($0.bytesPerRow) } + [Int32](repeating: 0, count: 4 - frame.planes.count)
         let targetPlanes = destination.planes
         let targetStrides = destination.lineSizes
-        let rows = withBasePointers(frame.planes.map(\.bytes)[...]) { sources -> Int32 in
+        let rows = withBasePointers(frame.planes[...]) { sources -> Int32 in
             let padded = sources + [UnsafePointer<UInt8>?](repeating: nil, count: 4 - sources.count)
             return sws_scale(context, padded, strides, 0, Int32(frame.height), targetPlanes, targetStrides)
         }

@@ -5,6 +5,7 @@ import OnAirCore
 final class SampleResampler {
     private var context: OpaquePointer?
     private let converted: OwnedFrame
+    private var convertedCapacity = 0
     private let outputFormat: AVSampleFormat
     private var outputLayout: AVChannelLayout
     /// The input this resampler was made for.
@@ -58,16 +59,20 @@ final class SampleResampler {
         let inCount = (buffer?.frameCount ?? 0) - skipped
         let capacity = Int(swr_get_out_samples(context, Int32(inCount))) + 16
         guard capacity > 16 || inCount > 0 || swr_get_delay(context, 1) > 0 else { return }
-        av_frame_unref(converted.pointer)
-        converted.pointer.pointee.format = outputFormat.rawValue
-        converted.pointer.pointee.nb_samples = Int32(capacity)
-        try checkEncoder(av_channel_layout_copy(&converted.pointer.pointee.ch_layout, &outputLayout), "av_channel_layout_copy")
-        try checkEncoder(av_frame_get_buffer(converted.pointer, 0), "av_frame_get_buffer(audio)")
+        if capacity > convertedCapacity {
+            // Grown only when a longer buffer arrives: steady state reuses the same output frame.
+            av_frame_unref(converted.pointer)
+            converted.pointer.pointee.format = outputFormat.rawValue
+            converted.pointer.pointee.nb_samples = Int32(capacity)
+            try checkEncoder(av_channel_layout_copy(&converted.pointer.pointee.ch_layout, &outputLayout), "av_channel_layout_copy")
+            try checkEncoder(av_frame_get_buffer(converted.pointer, 0), "av_frame_get_buffer(audio)")
+            convertedCapacity = capacity
+        }
         let output = converted.pointer.pointee.extended_data
         let produced: Int32
         if let buffer {
             let bytesPerFrame = buffer.sampleFormat.bytesPerSample * (buffer.isPlanar ? 1 : buffer.channels)
-            produced = withBasePointers(buffer.planes[...]) { sources -> Int32 in
+            produced = withBasePointers(buffer.planeBuffers[...]) { sources -> Int32 in
                 var pointers = sources.map { $0.map { $0 + skipped * bytesPerFrame } }
                 return swr_convert(context, output, Int32(capacity), &pointers, Int32(inCount))
             }

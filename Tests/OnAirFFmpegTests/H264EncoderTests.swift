@@ -1,4 +1,5 @@
 import Foundation
+import OnAirBitstream
 import OnAirCore
 import OnAirTestSupport
 import Testing
@@ -58,7 +59,7 @@ import Testing
         let keyTimes = Set(keyPackets.map { Int(($0.pts.seconds * 30).rounded()) })
         #expect(keyTimes.isSuperset(of: forced))
         for packet in keyPackets {
-            let types = AnnexBUnits.split(packet.data).map(AnnexBUnits.type)
+            let types = AnnexB.split(packet.data).map { Int($0.type.rawValue) }
             #expect(types.firstIndex(of: 7)! < types.firstIndex(of: 5)!)
         }
     }

@@ -447,10 +447,10 @@ public final class LiveSession: @unchecked Sendable {
         for packet in packets {
             if packet.mediaType == .video {
                 counters.framesOut += 1
-                counters.videoBytes += packet.data.count
+                counters.videoBytes += packet.byteCount
             } else {
                 counters.audioOut += 1
-                counters.audioBytes += packet.data.count
+                counters.audioBytes += packet.byteCount
             }
         }
         lock.unlock()

@@ -76,8 +76,8 @@ final class SinkRunner: @unchecked Sendable {
                 defer {
                     lock.lock()
                     writing = false
-                    pendingBytes -= packet.data.count
-                    written += packet.data.count
+                    pendingBytes -= packet.byteCount
+                    written += packet.byteCount
                     lock.unlock()
                 }
                 guard error == nil else { continue }  // keep draining so producers never block
@@ -92,13 +92,13 @@ final class SinkRunner: @unchecked Sendable {
 
     func enqueue(_ packet: EncodedPacket) {
         lock.lock()
-        pendingBytes += packet.data.count
+        pendingBytes += packet.byteCount
         newestTime = max(newestTime ?? packet.dts.seconds, packet.dts.seconds)
         if packet.mediaType == .video { newestVideoTime = max(newestVideoTime ?? packet.dts, packet.dts) }
         lock.unlock()
         if let dropped = queue.push(packet, overflow: overflow) {
             lock.lock()
-            pendingBytes -= dropped.data.count
+            pendingBytes -= dropped.byteCount
             lock.unlock()
         }
     }

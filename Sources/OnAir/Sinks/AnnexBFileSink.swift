@@ -18,13 +18,20 @@ public final class AnnexBFileSink: PacketSink {
         if let description = packet.formatDescription, !description.sps.isEmpty {
             parameterSets = try (description.sps + description.pps).map(H264NALUnit.init)
         }
+        // Annex-B payloads (the encoders' own form) are written as they are, without a copy.
+        let annexB: MediaBuffer
+        if case .annexB = packet.form {
+            annexB = packet.payload
+        } else {
+            annexB = try packet.converted(to: .annexB(parameterSetsInBand: true))
+        }
         guard packet.isKeyframe else {
-            try file.write(packet.data)
+            try file.write(annexB)
             return
         }
-        let units = AnnexB.split(packet.data)
+        let units = AnnexB.split(annexB.bytes)
         if units.contains(where: { $0.type == .sps }) {
-            try file.write(packet.data)
+            try file.write(annexB)
             return
         }
         guard !parameterSets.isEmpty else {

@@ -1,4 +1,5 @@
 import Foundation
+import OnAirCore
 
 /// An output file opened for appending bytes, closed on `close()` or when released.
 final class FileOutput {
@@ -19,6 +20,15 @@ final class FileOutput {
     func write(_ bytes: [UInt8]) throws {
         do {
             try handle.write(contentsOf: bytes)
+        } catch {
+            throw SinkError.writeFailed(destination: path, reason: error.localizedDescription)
+        }
+    }
+
+    /// Appends a buffer's bytes without copying them first.
+    func write(_ buffer: MediaBuffer) throws {
+        do {
+            try buffer.withUnsafeBytes { try handle.write(contentsOf: $0) }
         } catch {
             throw SinkError.writeFailed(destination: path, reason: error.localizedDescription)
         }

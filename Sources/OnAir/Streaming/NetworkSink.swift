@@ -192,7 +192,7 @@ public final class NetworkSink: ReconnectingSink, @unchecked Sendable {
         do {
             try connection.send(outgoing)
             condition.lock()
-            counters.bytesSent += outgoing.data.count
+            counters.bytesSent += outgoing.byteCount
             condition.unlock()
         } catch {
             // The send error is the reason reported; the dead connection is closed without a

@@ -17,6 +17,8 @@ public final class SyntheticSource: CaptureSource, @unchecked Sendable {
     public let name = "synthetic"
     public let mediaTypes: Set<MediaType>
     private let video: SyntheticVideo?
+    /// Where frames are painted: a pool, so that no pixel memory is allocated per frame.
+    public let framePool: VideoFramePool?
     private let audio: SyntheticAudio?
     private let frameRate: Double
     private let fast: Bool
@@ -33,6 +35,7 @@ public final class SyntheticSource: CaptureSource, @unchecked Sendable {
         self.audio = try audio.map {
             try SyntheticAudio(sampleRate: $0.sampleRate, channels: $0.channels, clockOffsetPPM: audioClockOffsetPPM)
         }
+        framePool = video.map { VideoFramePool(width: $0.width, height: $0.height, pixelFormat: .yuv420p) }
         frameRate = video?.frameRate ?? 30
         self.fast = fast
         self.duration = duration
@@ -103,14 +106,23 @@ public final class SyntheticSource: CaptureSource, @unchecked Sendable {
             clock.sleep(until: captured)
             if let duration, captured.seconds >= duration { break }
             let wall = Int64(((wallClockAtZero + captured.seconds) * 1_000_000).rounded())
-            handlers.video(video.frame(index: slot, captureTime: captured, previousCaptureTime: previous,
-                                       wallClockMicroseconds: wall))
+            handlers.video(paint(video, index: slot, captureTime: captured, previous: previous, wallClock: wall))
             previous = captured
             // A slot already past is skipped (and reported), not delivered late.
             let next = max(slot + 1, Int(((clock.elapsed - start) * frameRate).rounded(.down)))
             if next > slot + 1 { handlers.skippedFrames(next - slot - 1) }
             slot = next
         }
+    }
+
+    private func paint(_ video: SyntheticVideo, index: Int, captureTime: MediaTime, previous: MediaTime?,
+                       wallClock: Int64?) -> VideoFrame {
+        guard let framePool else {
+            return video.frame(index: index, captureTime: captureTime, previousCaptureTime: previous,
+                               wallClockMicroseconds: wallClock)
+        }
+        return video.frame(index: index, captureTime: captureTime, previousCaptureTime: previous,
+                           wallClockMicroseconds: wallClock, pool: framePool)
     }
 
     private func runAudio(_ audio: SyntheticAudio, clock: CaptureClock, handlers: CaptureHandlers) {
@@ -143,7 +155,7 @@ public final class SyntheticSource: CaptureSource, @unchecked Sendable {
             if min(videoTime, audioTime) >= end { break }
             if videoTime <= audioTime, let video {
                 let captured = MediaTime(value: Int64((videoTime * 1_000_000).rounded()), timescale: 1_000_000)
-                handlers.video(video.frame(index: frame, captureTime: captured, previousCaptureTime: previous))
+                handlers.video(paint(video, index: frame, captureTime: captured, previous: previous, wallClock: nil))
                 previous = captured
                 frame += 1
             } else if let audio {

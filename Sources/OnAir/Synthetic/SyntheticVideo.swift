@@ -5,7 +5,7 @@ import Foundation
 /// second of capture time.
 ///
 /// This is a generator, not a thread: a source calls `frame(index:captureTime:)` at its own pace.
-/// Frames are yuv420p with tightly packed planes.
+/// Frames are yuv420p with tightly packed planes, in fresh arrays or in frames from a `VideoFramePool`.
 public struct SyntheticVideo: Sendable {
     /// Picture width in pixels.
     public let width: Int
@@ -60,41 +60,71 @@ public struct SyntheticVideo: Sendable {
     /// earlier; a source with jittery capture times should pass the real one.
     public func frame(index: Int, captureTime: MediaTime, previousCaptureTime: MediaTime? = nil,
                       wallClockMicroseconds: Int64? = nil) -> VideoFrame {
-        let wallClockLayout = wallClockMicroseconds != nil ? FrameCodeLayout.wallClock(width: width, height: height) : nil
-        let flash = isFlash(captureTime: captureTime, previousCaptureTime: previousCaptureTime)
-        let lumaStride = width, chromaStride = (width + 1) / 2
-        let lumaCount = lumaStride * height, chromaCount = chromaStride * ((height + 1) / 2)
-        var luma = [UInt8](repeating: 0, count: lumaCount)
-        var u = [UInt8](repeating: 0, count: chromaCount)
-        var v = [UInt8](repeating: 0, count: chromaCount)
-        let micros = Self.microseconds(captureTime)
+        let layout = VideoFrameLayout(width: width, height: height, pixelFormat: .yuv420p)
+        var luma = [UInt8](repeating: 0, count: layout.planes[0].byteCount)
+        var u = [UInt8](repeating: 0, count: layout.planes[1].byteCount)
+        var v = [UInt8](repeating: 0, count: layout.planes[2].byteCount)
         luma.withUnsafeMutableBufferPointer { lumaPixels in
             u.withUnsafeMutableBufferPointer { uPixels in
                 v.withUnsafeMutableBufferPointer { vPixels in
-                    if flash {
-                        lumaPixels.update(repeating: FrameCode.white)
-                        uPixels.update(repeating: 128)
-                        vPixels.update(repeating: 128)
-                    } else {
-                        painter.paintLuma(index: index, into: lumaPixels, stride: lumaStride)
-                        painter.paintChroma(index: index, u: uPixels, v: vPixels, stride: chromaStride)
-                    }
-                    FrameCode.draw(index: index, captureMicroseconds: micros, layout: codeLayout,
-                                   luma: lumaPixels, lumaStride: lumaStride,
-                                   chroma: [uPixels, vPixels], chromaStride: chromaStride)
-                    if let wallClockLayout, let wallClockMicroseconds {
-                        FrameCode.draw(index: index, captureMicroseconds: wallClockMicroseconds & FrameCode.wallClockMask,
-                                       layout: wallClockLayout, luma: lumaPixels, lumaStride: lumaStride,
-                                       chroma: [uPixels, vPixels], chromaStride: chromaStride)
-                    }
+                    paint(index: index, captureTime: captureTime, previousCaptureTime: previousCaptureTime,
+                          wallClockMicroseconds: wallClockMicroseconds, luma: lumaPixels, u: uPixels, v: vPixels)
                 }
             }
         }
         return VideoFrame(width: width, height: height, pixelFormat: .yuv420p,
-                          planes: [.init(bytes: luma, bytesPerRow: lumaStride),
-                                   .init(bytes: u, bytesPerRow: chromaStride),
-                                   .init(bytes: v, bytesPerRow: chromaStride)],
+                          planes: [.init(bytes: luma, bytesPerRow: layout.planes[0].bytesPerRow),
+                                   .init(bytes: u, bytesPerRow: layout.planes[1].bytesPerRow),
+                                   .init(bytes: v, bytesPerRow: layout.planes[2].bytesPerRow)],
                           pts: captureTime)
+    }
+
+    /// The same picture as `frame(index:captureTime:previousCaptureTime:wallClockMicroseconds:)`,
+    /// painted into a frame taken from `pool` (which must make `width`×`height` yuv420p frames):
+    /// no pixel memory is allocated once the pool has warmed up.
+    public func frame(index: Int, captureTime: MediaTime, previousCaptureTime: MediaTime? = nil,
+                      wallClockMicroseconds: Int64? = nil, pool: VideoFramePool) -> VideoFrame {
+        guard pool.matches(width: width, height: height, pixelFormat: .yuv420p) else {
+            return frame(index: index, captureTime: captureTime, previousCaptureTime: previousCaptureTime,
+                         wallClockMicroseconds: wallClockMicroseconds)
+        }
+        let frame = pool.makeFrame(pts: captureTime)
+        frame.planes[0].buffer.withUnsafeMutableBytes { whole in
+            let pixels = whole.bindMemory(to: UInt8.self)
+            func plane(_ n: Int) -> UnsafeMutableBufferPointer<UInt8> {
+                let layout = frame.planes[n]
+                return UnsafeMutableBufferPointer(rebasing: pixels[layout.offset..<(layout.offset + layout.byteCount)])
+            }
+            paint(index: index, captureTime: captureTime, previousCaptureTime: previousCaptureTime,
+                  wallClockMicroseconds: wallClockMicroseconds, luma: plane(0), u: plane(1), v: plane(2))
+        }
+        return frame
+    }
+
+    /// Paints every pixel of the picture for frame `index` into tightly packed planes.
+    private func paint(index: Int, captureTime: MediaTime, previousCaptureTime: MediaTime?, wallClockMicroseconds: Int64?,
+                       luma lumaPixels: UnsafeMutableBufferPointer<UInt8>, u uPixels: UnsafeMutableBufferPointer<UInt8>,
+                       v vPixels: UnsafeMutableBufferPointer<UInt8>) {
+        let wallClockLayout = wallClockMicroseconds != nil ? FrameCodeLayout.wallClock(width: width, height: height) : nil
+        let flash = isFlash(captureTime: captureTime, previousCaptureTime: previousCaptureTime)
+        let lumaStride = width, chromaStride = (width + 1) / 2
+        let micros = Self.microseconds(captureTime)
+        if flash {
+            lumaPixels.update(repeating: FrameCode.white)
+            uPixels.update(repeating: 128)
+            vPixels.update(repeating: 128)
+        } else {
+            painter.paintLuma(index: index, into: lumaPixels, stride: lumaStride)
+            painter.paintChroma(index: index, u: uPixels, v: vPixels, stride: chromaStride)
+        }
+        FrameCode.draw(index: index, captureMicroseconds: micros, layout: codeLayout,
+                       luma: lumaPixels, lumaStride: lumaStride,
+                       chroma: [uPixels, vPixels], chromaStride: chromaStride)
+        if let wallClockLayout, let wallClockMicroseconds {
+            FrameCode.draw(index: index, captureMicroseconds: wallClockMicroseconds & FrameCode.wallClockMask,
+                           layout: wallClockLayout, luma: lumaPixels, lumaStride: lumaStride,
+                           chroma: [uPixels, vPixels], chromaStride: chromaStride)
+        }
     }
 
     /// Whether a frame captured at `captureTime` flashes: some whole second k ≥ 0 lies in

@@ -5,7 +5,14 @@ import OnAirFFmpeg
 
 /// Decodes a file and re-encodes it to H.264 and AAC as fast as the encoders go, writing every
 /// packet to each sink (one encode, many outputs).
-public final class FileTranscoder {
+///
+/// The work runs as a pipeline of parallel stages, as in `LiveSession`: decoding (and scaling, and
+/// frame-rate conversion) on the calling thread, H.264 encoding on its own thread, AAC encoding
+/// (with resampling) on another, with small bounded queues between them that make a fast stage
+/// wait for a slow one. libavcodec's decoder and libx264 size their own worker threads to the
+/// machine's cores. Frames pass between stages without being copied (see `VideoFrame`); sinks are
+/// written from the encoder threads, one at a time.
+public final class FileTranscoder: @unchecked Sendable {
     /// What the transcoder has done so far.
     public struct Progress: Sendable {
         /// Media time reached, in seconds.
@@ -42,8 +49,16 @@ public final class FileTranscoder {
     private var keyFrameTimes: [Double]
     private var progress = Progress()
     private var lastVideoEnd = 0.0
-    /// Submission times of frames whose packets have not come out yet, by pts in microseconds.
+    /// Submission times of frames whose packets have not come out yet, by pts in microseconds
+    /// (video encoder thread only).
     private var submitted: [Int64: Double] = [:]
+    /// Guards `progress`, `failure` and the sinks while the encoder threads run.
+    private let lock = NSLock()
+    private var failure: (any Error)?
+    /// Frames waiting for the H.264 encoder, each with whether it must be a keyframe.
+    private let videoQueue = BoundedQueue<(VideoFrame, Bool)>(capacity: 2)
+    /// Sample runs waiting for the AAC encoder.
+    private let audioQueue = BoundedQueue<PCMBuffer>(capacity: 16)
 
     /// Opens `input` and the encoders. `video`/`audio` nil leaves that stream out; settings the
     /// caller did not fix (`followInput`) are taken from the input.
@@ -117,81 +132,144 @@ public final class FileTranscoder {
     }
 
     /// Runs to the end of the input, writing to every sink and finishing them; `report` is called
-    /// about twice a second and at the end. A sink that fails is reported to `outputFailed` at once
-    /// and left behind while the others carry on; the run then ends with `OutputsFailedError`
-    /// naming it (or with the error itself once every sink has failed).
+    /// about twice a second and at the end (on the calling thread). A sink that fails is reported
+    /// to `outputFailed` at once and left behind while the others carry on; the run then ends with
+    /// `OutputsFailedError` naming it (or with the error itself once every sink has failed).
     public func run(sinks: [any PacketSink], report: (Progress) -> Void = { _ in },
                     outputFailed: @escaping (OutputFailure) -> Void = { _ in }) throws {
         self.sinks = sinks
         self.outputFailed = outputFailed
         let started = Date()
         var lastReport = started
-        while let output = try decoder.next() {
-            switch output {
-            case .video(let frame):
-                lastVideoEnd = frame.pts.seconds + 1 / (videoSettings?.expectedFrameRate ?? 30)
-                if var converter = rateConverter {
-                    let frames = converter.push(frame)
-                    rateConverter = converter
-                    for converted in frames { try encode(converted) }
-                } else {
-                    try encode(frame)
+        let encoders = DispatchGroup()
+        if videoEncoder != nil {
+            encoders.startThread(named: "onair.transcode.video", stackSize: 4 << 20) { [self] in runVideo(videoEncoder!) }
+        }
+        if audioEncoder != nil {
+            encoders.startThread(named: "onair.transcode.audio", stackSize: 4 << 20) { [self] in runAudio(audioEncoder!) }
+        }
+        do {
+            while let output = try decoder.next() {
+                if failed { break }
+                switch output {
+                case .video(let frame):
+                    lastVideoEnd = frame.pts.seconds + 1 / (videoSettings?.expectedFrameRate ?? 30)
+                    if var converter = rateConverter {
+                        let frames = converter.push(frame)
+                        rateConverter = converter
+                        for converted in frames { submit(converted) }
+                    } else {
+                        submit(frame)
+                    }
+                case .audio(let buffer):
+                    guard audioEncoder != nil else { continue }
+                    audioQueue.push(buffer, overflow: .wait)
                 }
-            case .audio(let buffer):
-                guard let audioEncoder else { continue }
-                try deliver(try audioEncoder.encode(buffer))
-                progress.mediaSeconds = max(progress.mediaSeconds, buffer.pts.seconds)
+                if Date().timeIntervalSince(lastReport) >= 0.5 {
+                    lastReport = Date()
+                    report(snapshot(wall: lastReport.timeIntervalSince(started)))
+                }
             }
-            if Date().timeIntervalSince(lastReport) >= 0.5 {
-                lastReport = Date()
-                progress.wallSeconds = lastReport.timeIntervalSince(started)
-                report(progress)
+            if var converter = rateConverter {
+                for frame in converter.finish(end: lastVideoEnd) { submit(frame) }
+                rateConverter = converter
             }
+        } catch {
+            record(error)
         }
-        if var converter = rateConverter {
-            for frame in converter.finish(end: lastVideoEnd) { try encode(frame) }
-            rateConverter = converter
-        }
-        if let videoEncoder { try deliver(try videoEncoder.flush()) }
-        if let audioEncoder { try deliver(try audioEncoder.flush()) }
+        videoQueue.close()
+        audioQueue.close()
+        encoders.wait()
+        if let failure = lock.withLock({ failure }) { throw failure }
         for (index, sink) in sinks.enumerated() where failures[index] == nil {
             do { try sink.finish() } catch { fail(index, error) }
         }
-        progress.wallSeconds = Date().timeIntervalSince(started)
-        report(progress)
+        report(snapshot(wall: Date().timeIntervalSince(started)))
         if !failures.isEmpty { throw OutputsFailedError(failures: failures.sorted { $0.key < $1.key }.map(\.value)) }
     }
 
-    /// Records that sink `index` failed and tells the caller at once.
+    /// Records that sink `index` failed and tells the caller at once (under `lock` while encoding).
     private func fail(_ index: Int, _ error: any Error) {
         let failure = OutputFailure(destination: sinks[index].destination, error: error)
         failures[index] = failure
         outputFailed(failure)
     }
 
-    private func encode(_ frame: VideoFrame) throws {
-        guard let videoEncoder else { return }
+    /// Queues `frame` for the video encoder, marking it as a keyframe when a forced time is due.
+    private func submit(_ frame: VideoFrame) {
+        guard videoEncoder != nil else { return }
         var force = false
         while let next = keyFrameTimes.first, frame.pts.seconds >= next - 1e-6 {
             keyFrameTimes.removeFirst()
             force = true
         }
-        submitted[frame.pts.converted(to: 1_000_000).value] = ProcessInfo.processInfo.systemUptime
-        try deliver(try videoEncoder.encode(frame, forceKeyFrame: force))
-        progress.mediaSeconds = max(progress.mediaSeconds, frame.pts.seconds)
+        videoQueue.push((frame, force), overflow: .wait)
     }
 
+    /// The video encoder thread: encodes queued frames, then drains the encoder.
+    private func runVideo(_ encoder: H264Encoder) {
+        while let (frame, force) = videoQueue.pop() {
+            guard !failed else { continue }   // keep taking frames so that the decoder never blocks
+            do {
+                submitted[frame.pts.converted(to: 1_000_000).value] = ProcessInfo.processInfo.systemUptime
+                try deliver(try encoder.encode(frame, forceKeyFrame: force))
+                lock.withLock { progress.mediaSeconds = max(progress.mediaSeconds, frame.pts.seconds) }
+            } catch {
+                record(error)
+            }
+        }
+        guard !failed else { return }
+        do { try deliver(try encoder.flush()) } catch { record(error) }
+    }
+
+    /// The audio encoder thread: resamples and encodes queued samples, then drains the encoder.
+    private func runAudio(_ encoder: AACEncoder) {
+        while let buffer = audioQueue.pop() {
+            guard !failed else { continue }
+            do {
+                try deliver(try encoder.encode(buffer))
+                lock.withLock { progress.mediaSeconds = max(progress.mediaSeconds, buffer.pts.seconds) }
+            } catch {
+                record(error)
+            }
+        }
+        guard !failed else { return }
+        do { try deliver(try encoder.flush()) } catch { record(error) }
+    }
+
+    private var failed: Bool { lock.withLock { failure != nil } }
+
+    private func record(_ error: any Error) {
+        lock.withLock { if failure == nil { failure = error } }
+    }
+
+    private func snapshot(wall: Double) -> Progress {
+        lock.withLock {
+            progress.wallSeconds = wall
+            return progress
+        }
+    }
+
+    /// Writes packets to every sink, one encoder thread at a time.
     private func deliver(_ packets: [EncodedPacket]) throws {
+        guard !packets.isEmpty else { return }
+        let now = ProcessInfo.processInfo.systemUptime
+        var latencies: [Double] = []
+        for packet in packets where packet.mediaType == .video {
+            if let start = submitted.removeValue(forKey: packet.pts.converted(to: 1_000_000).value) {
+                latencies.append(now - start)
+            }
+        }
+        lock.lock()
+        defer { lock.unlock() }
+        for latency in latencies { progress.encodeLatency.add(latency) }
         for packet in packets {
             if packet.mediaType == .video {
-                if let start = submitted.removeValue(forKey: packet.pts.converted(to: 1_000_000).value) {
-                    progress.encodeLatency.add(ProcessInfo.processInfo.systemUptime - start)
-                }
                 progress.videoFrames += 1
-                progress.videoBytes += packet.data.count
+                progress.videoBytes += packet.byteCount
             } else {
                 progress.audioFrames += 1
-                progress.audioBytes += packet.data.count
+                progress.audioBytes += packet.byteCount
             }
             for (index, sink) in sinks.enumerated() where failures[index] == nil {
                 do { try sink.write(packet) } catch {

@@ -13,6 +13,12 @@ public enum AnnexB {
     /// four-byte start code) are not part of it. Bytes before the first start code are ignored, and
     /// empty units are left out. Runs in one pass over the data.
     public static func nalUnitRanges(in data: [UInt8]) -> [Range<Int>] {
+        data.withUnsafeBytes { nalUnitRanges(in: $0) }
+    }
+
+    /// The byte ranges of the NAL units in `data` (see `nalUnitRanges(in:)` on arrays), read in
+    /// place: encoders look at their own packet buffers with it, without copying them.
+    public static func nalUnitRanges(in data: UnsafeRawBufferPointer) -> [Range<Int>] {
         var ranges: [Range<Int>] = []
         let count = data.count
         guard var start = nextStartCode(in: data, from: 0).map({ $0 + 3 }) else { return ranges }
@@ -86,7 +92,7 @@ public enum AnnexB {
     }
 
     /// The index of the first `00 00 01` at or after `from`, if any.
-    static func nextStartCode(in data: [UInt8], from: Int) -> Int? {
+    static func nextStartCode(in data: UnsafeRawBufferPointer, from: Int) -> Int? {
         var index = max(from, 0)
         let count = data.count
         while index + 2 < count {

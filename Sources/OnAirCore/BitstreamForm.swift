@@ -1,0 +1,26 @@
+/// How an encoded payload is framed.
+public enum BitstreamForm: Sendable, Hashable, CustomStringConvertible {
+    /// H.264 NAL units after start codes; with `parameterSetsInBand`, SPS/PPS precede every IDR.
+    case annexB(parameterSetsInBand: Bool)
+    /// H.264 NAL units each after a big-endian length of `lengthSize` bytes (AVCC, as in MP4/FLV);
+    /// with `parameterSetsInBand` false, SPS/PPS live only in the avcC record.
+    case lengthPrefixed(lengthSize: Int, parameterSetsInBand: Bool)
+    /// One codec frame as it is (an AAC raw_data_block, no ADTS header).
+    case raw
+
+    /// What OnAir's encoders produce for `codec`.
+    public static func `default`(for codec: MediaCodec) -> BitstreamForm {
+        codec == .h264 ? .annexB(parameterSetsInBand: true) : .raw
+    }
+
+    /// The form MP4, MOV and FLV store H.264 in: 4-byte lengths, parameter sets in the avcC record.
+    public static let avcc = BitstreamForm.lengthPrefixed(lengthSize: 4, parameterSetsInBand: false)
+
+    public var description: String {
+        switch self {
+        case .annexB(let inBand): return inBand ? "Annex-B with parameter sets" : "Annex-B"
+        case .lengthPrefixed(let size, let inBand): return "\(size)-byte length-prefixed" + (inBand ? " with parameter sets" : "")
+        case .raw: return "raw"
+        }
+    }
+}

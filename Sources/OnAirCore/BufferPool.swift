@@ -1,0 +1,70 @@
+import Foundation
+
+/// A thread-safe pool of equally sized, 64-byte aligned memory blocks handed out as
+/// `MediaBuffer`s; a block comes back to the pool when the last holder of its buffer lets go.
+///
+/// In steady state a pipeline takes blocks the pool already has, so no pixel or sample memory is
+/// allocated per frame. Up to `maximumIdle` returned blocks are kept; more are freed.
+public final class BufferPool: @unchecked Sendable {
+    /// The size of each block in bytes.
+    public let bufferSize: Int
+    /// How many returned blocks are kept for reuse.
+    public let maximumIdle: Int
+    private let lock = NSLock()
+    private var idle: [AlignedMemory] = []
+    private var outstanding = 0, allocated = 0, peak = 0
+
+    /// Creates an empty pool of `bufferSize`-byte blocks.
+    public init(bufferSize: Int, maximumIdle: Int = 16) {
+        self.bufferSize = max(bufferSize, 0)
+        self.maximumIdle = max(maximumIdle, 0)
+    }
+
+    /// A block from the pool (a new one when none is idle). Its contents are whatever the previous
+    /// holder left: the taker writes every byte it later reads.
+    public func take() -> MediaBuffer {
+        lock.lock()
+        let memory: AlignedMemory
+        if let reused = idle.popLast() {
+            memory = reused
+        } else {
+            memory = AlignedMemory(byteCount: bufferSize)
+            allocated += 1
+        }
+        outstanding += 1
+        peak = max(peak, outstanding)
+        lock.unlock()
+        return MediaBuffer(pointer: memory.pointer, count: bufferSize, owner: PoolLease(pool: self, memory: memory),
+                           padding: AlignedMemory.alignment)
+    }
+
+    fileprivate func giveBack(_ memory: AlignedMemory) {
+        lock.lock()
+        outstanding -= 1
+        if idle.count < maximumIdle {
+            idle.append(memory)
+        } else {
+            allocated -= 1
+        }
+        lock.unlock()
+    }
+
+    /// Counts at one instant: blocks held by someone (`live`), blocks in existence (`allocated`,
+    /// held or idle), and the most ever held at once (`peakLive`).
+    public var counts: (live: Int, allocated: Int, peakLive: Int) {
+        lock.lock()
+        defer { lock.unlock() }
+        return (outstanding, allocated, peak)
+    }
+}
+
+/// Returns a pool's block when the `MediaBuffer` holding it is released.
+private final class PoolLease {
+    let pool: BufferPool
+    let memory: AlignedMemory
+    init(pool: BufferPool, memory: AlignedMemory) {
+        self.pool = pool
+        self.memory = memory
+    }
+    deinit { pool.giveBack(memory) }
+}
