@@ -27,6 +27,8 @@ public final class ServeMuxSink: PacketSink {
     private var headerSent = false
     private var keyframeOwed = false
     private var heldBack: [MediaType: EncodedPacket] = [:]
+    /// MP4: the first keyframe's decode time; earlier packets are left out and times start at 0 there.
+    private var origin: Double?
 
     /// A muxer of `format` for the given streams, publishing to `hub`.
     public init(format: ServeFormat, streams: Set<MediaType>, hub: ServeHub) throws {
@@ -44,7 +46,12 @@ public final class ServeMuxSink: PacketSink {
             guard expected.allSatisfy({ descriptions[$0] != nil }) else { return }
             if expected.contains(.video) && !(packet.mediaType == .video && packet.isKeyframe) { return }
             started = true
+            origin = packet.dts.seconds
         }
+        // MP4 timestamps must not go below the first one written (libavformat cannot shift them
+        // back after the header, and the MP4 muxer aborts on a negative duration): audio encoded
+        // from before the first keyframe is left out.
+        if format == .fragmentedMP4, let origin, packet.dts.seconds < origin { return }
         var forwarded = packet
         if !described.contains(packet.mediaType) {
             // The muxer learns each stream's configuration from its first packet.
@@ -53,7 +60,7 @@ public final class ServeMuxSink: PacketSink {
         }
         if format == .fragmentedMP4 {
             let scale: Int32 = packet.mediaType == .video ? 90_000 : max(1, packet.dts.timescale)
-            forwarded = Self.retimed(forwarded, scale: scale)
+            forwarded = Self.retimed(forwarded, scale: scale, origin: origin ?? 0)
             let previous = heldBack[packet.mediaType]
             heldBack[packet.mediaType] = forwarded
             guard var previous else { return }
@@ -63,16 +70,17 @@ public final class ServeMuxSink: PacketSink {
         try mux(forwarded)
     }
 
-    /// A packet's times in `scale` ticks, so the muxer's rescaling is exact.
-    private static func retimed(_ packet: EncodedPacket, scale: Int32) -> EncodedPacket {
+    /// A packet's times in `scale` ticks from `origin` seconds, so the muxer's rescaling is exact.
+    private static func retimed(_ packet: EncodedPacket, scale: Int32, origin: Double) -> EncodedPacket {
         func ticks(_ time: MediaTime) -> Int64 {
             let timescale = Int64(max(1, time.timescale))
             let product = time.value * Int64(scale)
             return (product >= 0 ? product + timescale / 2 : product - timescale / 2) / timescale
         }
+        let base = Int64((origin * Double(scale)).rounded())
         var retimed = packet
-        retimed.dts = MediaTime(value: ticks(packet.dts), timescale: scale)
-        retimed.pts = MediaTime(value: max(ticks(packet.pts), retimed.dts.value), timescale: scale)
+        retimed.dts = MediaTime(value: max(0, ticks(packet.dts) - base), timescale: scale)
+        retimed.pts = MediaTime(value: max(ticks(packet.pts) - base, retimed.dts.value), timescale: scale)
         retimed.duration = MediaTime(value: max(1, ticks(packet.duration)), timescale: scale)
         return retimed
     }
