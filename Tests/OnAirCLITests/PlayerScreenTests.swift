@@ -165,4 +165,33 @@ import Testing
         #expect(elapsed >= 5.5, "played in \(elapsed) s")
         #expect(shown >= frames / 2, "\(shown) of \(frames) frames shown")
     }
+
+    @Test(.enabled(if: rigAvailable, "needs Xvfb and pulseaudio"))
+    func aLiveStreamThatStopsAndComesBackResumesInTheSameWindow() throws {
+        let display = try TestXServer(width: Self.size.width, height: Self.size.height)
+        defer { display.stop() }
+        let pulse = try TestPulseServer()
+        defer { pulse.stop() }
+        let port = try StreamTestPorts.free(udp: true)
+        let player = BackgroundProcess("env", ["DISPLAY=\(display.display)", "SDL_VIDEODRIVER=x11", "SDL_AUDIODRIVER=pulseaudio",
+                                               "PULSE_SERVER=\(pulse.server)", Tools.onairExecutable, "play",
+                                               "udp://127.0.0.1:\(port)", "--duration", "12", "--timeout", "20", "--json"])
+        let send = { (seconds: Int) throws in
+            let sent = try Tools.run(Tools.onairExecutable, ["stream", "--size", "\(Self.size.width)x\(Self.size.height)",
+                                                             "--duration", "\(seconds)", "udp://127.0.0.1:\(port)?pkt_size=1316"])
+            #expect(sent.status == 0, "\(sent.stderr)")
+        }
+        Thread.sleep(forTimeInterval: 1)
+        try send(3)  // at most 90 frames
+        Thread.sleep(forTimeInterval: 2)  // the stream stops; the window stays
+        try send(7)  // a new sender: timestamps start again
+        // The player ends 14 s after its first frame (the duration, plus 2 s for a stalled input).
+        let played = try player.result()
+        #expect(played.status == 0, "\(played.stderr)")
+        let report = try JSONSerialization.jsonObject(with: played.stdout) as? [String: Any] ?? [:]
+        let shown = (report["display"] as? [String: Any])?["frames_shown"] as? Int ?? 0
+        // More than the first sender could give: the second stream was shown too.
+        #expect(shown > 90, "\(shown) frames shown; \(played.stderr.suffix(600))")
+        #expect((report["freezes"] as? Int ?? 0) >= 1, "the gap is reported as a freeze")
+    }
 }
