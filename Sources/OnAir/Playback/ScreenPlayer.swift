@@ -99,8 +99,6 @@ public final class ScreenPlayer: PlaybackSink, @unchecked Sendable {
         }
     }
 
-    private static let debug = ProcessInfo.processInfo.environment["ONAIR_PLAY_DEBUG"] != nil
-
     private static var now: Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
 
     /// What the window and speakers did so far.
@@ -167,7 +165,6 @@ public final class ScreenPlayer: PlaybackSink, @unchecked Sendable {
 
     public func video(_ frame: VideoFrame) {
         let pts = frame.pts.seconds
-        if Self.debug { FileHandle.standardError.write(Data("debug: V \(pts) \(Self.now)\n".utf8)) }
         lock.lock()
         // A jump in the timestamps (a sender restarted): start the clock again.
         if let last = lastVideoPTS, pts < last - 0.5 || pts > last + 5 {
@@ -198,7 +195,6 @@ public final class ScreenPlayer: PlaybackSink, @unchecked Sendable {
     }
 
     public func audio(_ buffer: PCMBuffer) {
-        if Self.debug { FileHandle.standardError.write(Data("debug: A \(buffer.pts.seconds) \(Self.now)\n".utf8)) }
         guard let output, let converter else { return }
         lock.lock()
         let isLive = live, use = hasAudio
@@ -290,7 +286,6 @@ public final class ScreenPlayer: PlaybackSink, @unchecked Sendable {
                 shownThisSecond = 0
                 nextSecond = now + 1
                 if every(lastStats) { return .requested }
-                if ProcessInfo.processInfo.environment["ONAIR_PLAY_DEBUG"] != nil { debugLine(now: now) }
                 updateTitle(lastStats, shownRate: shownRate)
                 dirty = true
             }
@@ -328,13 +323,6 @@ public final class ScreenPlayer: PlaybackSink, @unchecked Sendable {
         }
     }
 
-    private func debugLine(now: Double) {
-        lock.lock()
-        let line = "debug: queued \(output?.queuedFrames ?? -1) frames \(frames.count) first \(frames.first?.pts.seconds ?? -1) last \(frames.last?.pts.seconds ?? -1) clock \(clock.time(now: now) ?? -1) audioEnd \(clock.audioEnd ?? -1) started \(audioStarted)\n"
-        lock.unlock()
-        FileHandle.standardError.write(Data(line.utf8))
-    }
-
     private func togglePause() {
         lock.lock()
         defer { lock.unlock() }
@@ -362,13 +350,12 @@ public final class ScreenPlayer: PlaybackSink, @unchecked Sendable {
             clock.audioWaiting = Double(output.queuedFrames + output.bufferFrames) / Double(output.sampleRate)
         }
         // Sound that never comes must not hold the picture: after a second, pace it by the wall clock.
-        if clock.source == .audio, !audioStarted, let first = frames.first {
+        if clock.source == .audio, !audioStarted, !frames.isEmpty {
             if firstFrameWaiting == nil { firstFrameWaiting = now }
             if now - (firstFrameWaiting ?? now) > 1 {
                 clock = MasterClock(source: .wall)
                 report.clock = "wall"
                 hasAudio = false
-                _ = first
             }
         }
         if clock.source == .wall, clock.anchorMedia == nil, let first = frames.first {
