@@ -108,7 +108,9 @@ public final class SyntheticSource: CaptureSource, @unchecked Sendable {
             previous = captured
             // A slot already past is skipped (and reported), not delivered late.
             let next = max(slot + 1, Int(((clock.elapsed - start) * frameRate).rounded(.down)))
-            if next > slot + 1 { handlers.skippedFrames(next - slot - 1) }
+            // Slots past the end of a `duration` were never due: they are not reported as skipped.
+            let due = duration.map { min(next, Int((($0 - start) * frameRate).rounded(.up))) } ?? next
+            if due > slot + 1 { handlers.skippedFrames(due - slot - 1) }
             slot = next
         }
     }
