@@ -18,6 +18,21 @@ enum FFmpegSyncJudge {
         }
     }
 
+    /// For a recording whose flashes fall on whole seconds of its video timeline: every beep's
+    /// offset from the whole second of that timeline nearest to it (ms, positive when the beep is
+    /// early), with the timeline placed by whichever flash frames survived. Robust to video frames
+    /// dropped in real time (audio is never dropped); nil without a flash.
+    static func beepsAgainstVideoSeconds(_ judgement: Judgement) -> (offsets: [(time: Double, offset: Double)], flashSpread: Double)? {
+        let phases = judgement.flashes.map { $0 - $0.rounded() }.sorted()
+        guard !phases.isEmpty else { return nil }
+        let phase = phases[phases.count / 2]
+        let offsets = judgement.beeps.map { beep -> (time: Double, offset: Double) in
+            let second = (beep - phase).rounded() + phase
+            return (beep, (second - beep) * 1000)
+        }
+        return (offsets, ((phases.last ?? 0) - (phases.first ?? 0)) * 1000)
+    }
+
     /// Judges `path`, from `start` seconds on (ffmpeg seeks with the timestamps kept).
     static func judge(_ path: String, from start: Double? = nil) throws -> Judgement {
         let seek = start.map { ["-ss", String($0)] } ?? []

@@ -110,7 +110,9 @@ public final class SyntheticSource: CaptureSource, @unchecked Sendable {
             previous = captured
             // A slot already past is skipped (and reported), not delivered late.
             let next = max(slot + 1, Int(((clock.elapsed - start) * frameRate).rounded(.down)))
-            if next > slot + 1 { handlers.skippedFrames(next - slot - 1) }
+            // Slots past the end of a `duration` were never due: they are not reported as skipped.
+            let due = duration.map { min(next, Int((($0 - start) * frameRate).rounded(.up))) } ?? next
+            if due > slot + 1 { handlers.skippedFrames(due - slot - 1) }
             slot = next
         }
     }
@@ -132,9 +134,14 @@ public final class SyntheticSource: CaptureSource, @unchecked Sendable {
             Thread.sleep(forTimeInterval: 0.01)
             var due = Int64((clock.elapsed * rate).rounded(.down))
             if let duration { due = min(due, Int64(duration * rate)) }
-            if due > next {
-                handlers.audio(audio.samples(startingAt: next, count: Int(due - next)))
-                next = due
+            // At most 10 ms per buffer, like a microphone: after a stall (a starved machine) the
+            // backlog arrives as many small buffers, so the session's bounded audio queue bounds
+            // its memory too, instead of holding a few huge ones.
+            let chunk = Int64(max(1, audio.sampleRate / 100))
+            while due > next, isRunning {
+                let count = min(chunk, due - next)
+                handlers.audio(audio.samples(startingAt: next, count: Int(count)))
+                next += count
             }
             if let duration, Double(next) >= duration * rate { break }
         }
