@@ -67,8 +67,12 @@ final class SinkRunner: @unchecked Sendable {
                 }
                 // Everything between the encoder and the wire counts: this queue, the socket's or
                 // SRT's send buffer, and the network's queue seen in the round trip.
+                // A skip only cuts this queue, and each one costs a keyframe: it waits until at
+                // least half the bound is queued here, so a transport buffer that alone holds
+                // about the bound does not turn the stream into keyframes.
+                let queuedHere = newest.map { $0 - packet.dts.seconds } ?? 0
                 if let newest, let reconnecting, skipNow || maximumBacklog.map({
-                    newest - packet.dts.seconds + transportGauge.seconds > $0 }) == true {
+                    queuedHere >= $0 / 2 && queuedHere + transportGauge.seconds > $0 }) == true {
                     // Any video frame encoded from now on — the keyframe the sink asks for — comes
                     // after the newest one queued.
                     reconnecting.skipToKeyFrame(after: newestVideo ?? MediaTime(seconds: newest))
