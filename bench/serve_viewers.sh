@@ -27,7 +27,13 @@ cleanup() {
 trap cleanup EXIT
 ticks=$(getconf CLK_TCK)
 
-cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+cpu_ticks() {
+    if ! awk '{print $14 + $15}' "/proc/$1/stat" 2>/dev/null; then
+        echo "onair serve ended early:" >&2
+        grep -v '^serve ' "$work"/serve-*.log | head -40 >&2
+        exit 1
+    fi
+}
 rss_kb() { awk '/VmRSS/ {print $2}' "/proc/$1/status"; }
 
 printf '%-8s %10s %10s %14s %14s\n' viewers "cpu %" "rss MB" "keyframe mean" "keyframe max"
@@ -55,8 +61,8 @@ for n in $counts; do
     keyframes=$(curl -s "http://127.0.0.1:$port/stats.json" | python3 -c "
 import json, sys
 v = [x['first_keyframe_seconds'] for x in json.load(sys.stdin)['viewers'] if x.get('first_keyframe_seconds') is not None]
-print('%.3f s %.3f s' % (sum(v) / len(v), max(v)) if v else 'none none')")
-    printf '%-8s %10s %10s %14s %14s\n' "$n" "${cpu[$n]}" "${rss[$n]}" $keyframes
+print('%.3f %.3f' % (sum(v) / len(v), max(v)) if v else '- -')")
+    printf '%-8s %10s %10s %12s s %12s s\n' "$n" "${cpu[$n]}" "${rss[$n]}" $keyframes
     kill "${viewers[@]}" 2>/dev/null || true
     kill "$server" 2>/dev/null || true
     wait "$server" 2>/dev/null || true

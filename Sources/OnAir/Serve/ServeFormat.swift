@@ -27,7 +27,9 @@ public enum ServeFormat: String, Sendable, CaseIterable, Codable {
         // Each audio frame in its own PES and the video PES length written, so a receiver hands on
         // each frame as soon as it arrives (as `onair stream` does for live MPEG-TS).
         case .mpegTS: return ["pes_payload_size": "0", "omit_video_pes_length": "0"]
-        case .fragmentedMP4: return ["movflags": "+empty_moov+default_base_moof+frag_custom"]
+        // The serve sink starts every track at or after 0 itself; libavformat's own shift would
+        // take the first packet written (perhaps audio, a little after the keyframe) as zero.
+        case .fragmentedMP4: return ["movflags": "+empty_moov+default_base_moof+frag_custom", "avoid_negative_ts": "disabled"]
         }
     }
 }

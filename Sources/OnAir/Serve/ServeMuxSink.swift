@@ -7,9 +7,8 @@ import OnAirFFmpeg
 /// memory, and what comes out for each packet is published to the hub as one chunk (keyframe
 /// chunks marked), so every viewer shares the same bytes.
 ///
-/// The stream starts at the first video keyframe once every stream has described itself (audio
-/// from before that keyframe is left out); an MP4 fragment is closed after each video frame
-/// (after each audio packet when there is no video).
+/// The stream starts at the first video keyframe once every stream has described itself; an MP4
+/// fragment is closed after each video frame (after each audio packet when there is no video).
 ///
 /// MP4 packets are held back by one per stream, so each sample's duration is exactly the gap to
 /// the next one in the track's own time scale: a fragment's end then meets the next fragment's
@@ -27,11 +26,9 @@ public final class ServeMuxSink: PacketSink {
     private var started = false
     private var headerSent = false
     private var keyframeOwed = false
-    /// The decode time of the first video keyframe: audio from before it is not written, so no
-    /// track starts earlier than the stream (an MP4 muxer fed a negative time writes broken
-    /// durations and can abort on an assertion).
-    private var startTime: MediaTime?
     private var heldBack: [MediaType: EncodedPacket] = [:]
+    /// MP4: the first keyframe's decode time; earlier packets are left out and times start at 0 there.
+    private var origin: Double?
 
     /// A muxer of `format` for the given streams, publishing to `hub`.
     public init(format: ServeFormat, streams: Set<MediaType>, hub: ServeHub) throws {
@@ -49,9 +46,12 @@ public final class ServeMuxSink: PacketSink {
             guard expected.allSatisfy({ descriptions[$0] != nil }) else { return }
             if expected.contains(.video) && !(packet.mediaType == .video && packet.isKeyframe) { return }
             started = true
-            if expected.contains(.video) { startTime = packet.dts }
+            origin = packet.dts.seconds
         }
-        if let startTime, packet.mediaType != .video, packet.dts < startTime { return }
+        // MP4 timestamps must not go below the first one written (libavformat cannot shift them
+        // back after the header, and the MP4 muxer aborts on a negative duration): audio encoded
+        // from before the first keyframe is left out.
+        if format == .fragmentedMP4, let origin, packet.dts.seconds < origin { return }
         var forwarded = packet
         if !described.contains(packet.mediaType) {
             // The muxer learns each stream's configuration from its first packet.
@@ -60,7 +60,7 @@ public final class ServeMuxSink: PacketSink {
         }
         if format == .fragmentedMP4 {
             let scale: Int32 = packet.mediaType == .video ? 90_000 : max(1, packet.dts.timescale)
-            forwarded = Self.retimed(forwarded, scale: scale)
+            forwarded = Self.retimed(forwarded, scale: scale, origin: origin ?? 0)
             let previous = heldBack[packet.mediaType]
             heldBack[packet.mediaType] = forwarded
             guard var previous else { return }
@@ -70,16 +70,17 @@ public final class ServeMuxSink: PacketSink {
         try mux(forwarded)
     }
 
-    /// A packet's times in `scale` ticks, so the muxer's rescaling is exact.
-    private static func retimed(_ packet: EncodedPacket, scale: Int32) -> EncodedPacket {
+    /// A packet's times in `scale` ticks from `origin` seconds, so the muxer's rescaling is exact.
+    private static func retimed(_ packet: EncodedPacket, scale: Int32, origin: Double) -> EncodedPacket {
         func ticks(_ time: MediaTime) -> Int64 {
             let timescale = Int64(max(1, time.timescale))
             let product = time.value * Int64(scale)
             return (product >= 0 ? product + timescale / 2 : product - timescale / 2) / timescale
         }
+        let base = Int64((origin * Double(scale)).rounded())
         var retimed = packet
-        retimed.dts = MediaTime(value: ticks(packet.dts), timescale: scale)
-        retimed.pts = MediaTime(value: max(ticks(packet.pts), retimed.dts.value), timescale: scale)
+        retimed.dts = MediaTime(value: max(0, ticks(packet.dts) - base), timescale: scale)
+        retimed.pts = MediaTime(value: max(ticks(packet.pts) - base, retimed.dts.value), timescale: scale)
         retimed.duration = MediaTime(value: max(1, ticks(packet.duration)), timescale: scale)
         return retimed
     }
