@@ -12,6 +12,7 @@ packages=(
     python3 openssl
     libsdl2-dev libmicrohttpd-dev libsrt-gnutls-dev libpulse-dev
     chromium chromium-driver python3-selenium iproute2
+    curl
 )
 missing=()
 for p in "${packages[@]}"; do
@@ -27,6 +28,7 @@ if [ ${#missing[@]} -gt 0 ]; then
     # libsdl2/libmicrohttpd/libsrt: the player's window and sound, serve's HTTP and SRT.
     # chromium + chromium-driver + python3-selenium: the browser preview tests.
     # iproute2: network namespaces with tc shaping for the adaptive bitrate tests.
+    # curl: the serve tests' and bench/serve_viewers.sh's HTTP viewers.
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends "${missing[@]}" >&2
 fi
 command -v swift >/dev/null || { echo "setup: Swift 6 toolchain not found on PATH (https://swift.org/install)" >&2; exit 1; }

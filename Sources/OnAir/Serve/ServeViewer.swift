@@ -129,7 +129,8 @@ public final class ServeViewer: @unchecked Sendable {
         if head == queue.count { return ended == nil ? .nothing : .end }
         let now = ProcessInfo.processInfo.systemUptime
         if let behindSince, now - behindSince > timeout { return cut() }
-        if now - queue[head].published > timeout, !queue[head].isHeader { return cut() }
+        // Chunks from the keyframe cache count from the viewer's arrival, not from when they were made.
+        if now - max(queue[head].published, connected) > timeout, !queue[head].isHeader { return cut() }
         var copied = 0
         while copied < buffer.count && head < queue.count {
             let chunk = queue[head]
@@ -193,7 +194,7 @@ public final class ServeViewer: @unchecked Sendable {
     public func statistics(now: Double = ProcessInfo.processInfo.systemUptime) -> ServeViewerStatistics {
         condition.lock()
         defer { condition.unlock() }
-        let lag = head < queue.count ? max(0, now - queue[head].published) : 0
+        let lag = head < queue.count ? max(0, now - max(queue[head].published, connected)) : 0
         return ServeViewerStatistics(id: id, transport: transport, format: format, address: peer, bytesSent: sent,
                                      queueBytes: queuedBytes, queueChunks: queue.count - head, lagSeconds: lag,
                                      skips: skipCount, droppedChunks: droppedChunks,

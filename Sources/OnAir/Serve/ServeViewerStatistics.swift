@@ -12,7 +12,8 @@ public struct ServeViewerStatistics: Sendable, Codable, Equatable {
     public var bytesSent: Int
     /// Bytes and chunks waiting in its queue.
     public var queueBytes: Int, queueChunks: Int
-    /// Seconds since the oldest waiting chunk was published.
+    /// Seconds since the oldest waiting chunk was published (or since the viewer arrived, for
+    /// chunks it got from the keyframe cache).
     public var lagSeconds: Double
     /// Times it skipped ahead to a keyframe because its queue was full.
     public var skips: Int
