@@ -33,6 +33,7 @@ static inline struct MHD_Daemon *onair_mhd_start(unsigned int flags, const struc
         unsigned int connection_limit, unsigned int per_ip_limit, unsigned int timeout_seconds,
         size_t memory_limit, size_t stack_size, struct onair_mhd_logger *logger) {
     return MHD_start_daemon(flags, 0, NULL, NULL, handler, handler_context,
+                            MHD_OPTION_EXTERNAL_LOGGER, onair_mhd_log, (void *) logger,
                             MHD_OPTION_SOCK_ADDR, address,
                             MHD_OPTION_CONNECTION_LIMIT, connection_limit,
                             MHD_OPTION_PER_IP_CONNECTION_LIMIT, per_ip_limit,
@@ -40,7 +41,6 @@ static inline struct MHD_Daemon *onair_mhd_start(unsigned int flags, const struc
                             MHD_OPTION_CONNECTION_MEMORY_LIMIT, memory_limit,
                             MHD_OPTION_THREAD_STACK_SIZE, stack_size,
                             MHD_OPTION_NOTIFY_CONNECTION, notify, notify_context,
-                            MHD_OPTION_EXTERNAL_LOGGER, onair_mhd_log, (void *) logger,
                             MHD_OPTION_END);
 }
 

@@ -16,7 +16,10 @@ public final class HLSFileServer: @unchecked Sendable {
     public init(directory: String, port: Int) throws {
         self.directory = directory
         let configuration = HTTPServerConfiguration(address: try HTTPListenAddress(port: port))
-        server = try HTTPServer(configuration: configuration) { request in
+        // libmicrohttpd's messages go to stderr, as the media libraries' errors do.
+        server = try HTTPServer(configuration: configuration, messages: { line in
+            FileHandle.standardError.write(Data("http: \(line)".utf8))
+        }) { request in
             guard let path = HTTPPath(request.path), path.segments.count == 1,
                   let file = Self.file(named: path.segments[0], in: directory) else {
                 return .text(404, "not found")

@@ -16,6 +16,9 @@ public final class ServeServer: @unchecked Sendable {
     private var encoderStatistics: (@Sendable () -> LiveStatistics?)?
     private var server: HTTPServer?
     private let srtPort: Int?
+    /// libmicrohttpd's latest messages (the last 16) and how many it gave, for `/stats.json`.
+    private var messages: [String] = []
+    private var messageCount = 0
 
     /// Starts listening. `hlsDirectory` holds the live HLS playlist `stream.m3u8` and its segments.
     public init(configuration: ServeConfiguration, hub: ServeHub, hlsDirectory: String?, srtPort: Int? = nil) throws {
@@ -30,10 +33,18 @@ public final class ServeServer: @unchecked Sendable {
         http.idleTimeout = max(1, Int(configuration.limits.viewerTimeout.rounded(.up)) + 5)
         http.connectionMemoryLimit = 32 * 1024
         http.sendBufferBytes = 64 * 1024
-        let server = try HTTPServer(configuration: http) { [weak self] request in
+        let server = try HTTPServer(configuration: http, messages: { [weak self] line in self?.record(line) }) { [weak self] request in
             self?.answer(request) ?? .text(503, "stopping")
         }
         self.server = server
+    }
+
+    private func record(_ message: String) {
+        lock.lock()
+        messages.append(message.trimmingCharacters(in: .whitespacesAndNewlines))
+        if messages.count > 16 { messages.removeFirst(messages.count - 16) }
+        messageCount += 1
+        lock.unlock()
     }
 
     /// The port listened on.
@@ -50,10 +61,12 @@ public final class ServeServer: @unchecked Sendable {
     public func statistics() -> ServeStatisticsDocument {
         lock.lock()
         let provider = encoderStatistics
+        let recent = messages, count = messageCount
         lock.unlock()
         let figures = hub.statistics()
         return ServeStatisticsDocument(encoder: provider?(), totals: figures.totals,
-                                       requestsTimedOut: server?.requestsTimedOut ?? 0, viewers: figures.viewers)
+                                       requestsTimedOut: server?.requestsTimedOut ?? 0, httpMessages: count,
+                                       recentHTTPMessages: recent, viewers: figures.viewers)
     }
 
     /// Ends every viewer's stream and stops listening.

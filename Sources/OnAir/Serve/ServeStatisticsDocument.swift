@@ -6,6 +6,9 @@ public struct ServeStatisticsDocument: Sendable, Codable {
     public var totals: ServeHub.Totals
     /// HTTP requests cut because their header took too long.
     public var requestsTimedOut: Int
+    /// Messages libmicrohttpd gave (refused requests, socket errors) since the start, and the last 16.
+    public var httpMessages: Int
+    public var recentHTTPMessages: [String]
     /// One entry per viewer served now.
     public var viewers: [ServeViewerStatistics]
 }
