@@ -16,7 +16,7 @@ struct ServeCommand: Command {
       http://ADDR:PORT/live.mp4     fragmented MP4: init segment, then one fragment per video frame
       http://ADDR:PORT/live.m3u8    HLS (MPEG-TS segments starting on keyframes)
       http://ADDR:PORT/stats.json   encoder figures and one entry per viewer
-      http://ADDR:PORT/             a page saying what is served
+      http://ADDR:PORT/             the browser preview: the stream played in the page, live plots
     A viewer that joins gets the last keyframe and what followed at once. Each viewer has its own
     bounded queue: one that cannot keep up skips to the next keyframe (counted) and is cut after
     --viewer-timeout seconds behind; no viewer slows the encoder, another viewer or a recording.
