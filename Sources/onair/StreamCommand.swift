@@ -159,11 +159,7 @@ struct StreamCommand: Command {
             let settings = adaptiveSettings(video: video, audio: plan.audio)
             configuration.adaptiveBitRate = settings
             // The encoder opens at the highest rate (its level must allow it) and starts at --bitrate.
-            var opened = video
-            let scale = Double(settings.maximumBitRate) / Double(max(video.averageBitRate, 1))
-            opened.averageBitRate = settings.maximumBitRate
-            opened.dataRateLimits = video.dataRateLimits.map { DataRateLimit(bytes: Int(Double($0.bytes) * scale), seconds: $0.seconds) }
-            configuration.video = opened
+            configuration.video = video.withAverageBitRate(settings.maximumBitRate)
         }
         // Bounded whether or not the bitrate adapts: a backlog hidden in the kernel's buffer would
         // escape both adaptive bitrate and --max-backlog.
@@ -187,10 +183,7 @@ struct StreamCommand: Command {
                                       bitRateDecisions: { Console.status($0.summary) },
                                       outputFailed: SessionDriver.report, notices: { Console.status($0) })
         if let initialBitRate, let opened = configuration.video, opened.averageBitRate != initialBitRate {
-            let scale = Double(initialBitRate) / Double(opened.averageBitRate)
-            session.setBitRate(average: initialBitRate, dataRateLimits: opened.dataRateLimits.map {
-                DataRateLimit(bytes: max(1, Int(Double($0.bytes) * scale)), seconds: $0.seconds)
-            })
+            session.setBitRate(average: initialBitRate, dataRateLimits: opened.dataRateLimits(scaledTo: initialBitRate))
         }
         let printer = try StatisticsPrinter(label: "live", jsonPath: statsJSON, network: true)
         let outcome = try SessionDriver.run(session, printer: printer, outputs: outputs) {

@@ -127,10 +127,7 @@ public final class LiveSession: @unchecked Sendable {
                 settings: settings,
                 measure: { [weak self] in self?.linkMeasurements() ?? [] },
                 apply: { [weak self] rate in
-                    // The caps keep their ratio to the average (1.5 × by default).
-                    let scale = Double(rate) / Double(max(video.averageBitRate, 1))
-                    let limits = video.dataRateLimits.map { DataRateLimit(bytes: max(1, Int(Double($0.bytes) * scale)), seconds: $0.seconds) }
-                    self?.setBitRate(average: rate, dataRateLimits: limits)
+                    self?.setBitRate(average: rate, dataRateLimits: video.dataRateLimits(scaledTo: rate))
                 },
                 events: bitRateDecisions,
                 cut: { [weak self] links in
