@@ -1,18 +1,37 @@
 import Foundation
 
+/// The write end of the pipe the signal handler reports into (set once, before any handler is
+/// installed; a handler may only make async-signal-safe calls, and `write` is one).
+nonisolated(unsafe) private var signalPipeWriteEnd: Int32 = -1
+/// The read end of that pipe.
+nonisolated(unsafe) private var signalPipeReadEnd: Int32 = -1
+
 /// Turns SIGINT (Ctrl-C) and SIGTERM into a flag the main loop polls, so files are finished cleanly.
+///
+/// A plain signal handler writes the signal's number into a pipe that `received` drains. The
+/// handler is in place from the moment `init` returns: there is no window in which a signal is
+/// ignored or lost (a dispatch signal source installs its handler later, on its own queue).
 final class SignalWatcher: @unchecked Sendable {
-    private var sources: [any DispatchSourceSignal] = []
     private let lock = NSLock()
     private var caught: Int32?
 
     init(signals: [Int32] = [SIGINT, SIGTERM]) {
+        if signalPipeWriteEnd < 0 {
+            var ends: [Int32] = [-1, -1]
+            if pipe(&ends) == 0 {
+                for end in ends {
+                    _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
+                    _ = fcntl(end, F_SETFD, FD_CLOEXEC)
+                }
+                signalPipeReadEnd = ends[0]
+                signalPipeWriteEnd = ends[1]
+            }
+        }
         for number in signals {
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { [weak self] in self?.note(number) }
-            source.resume()
-            sources.append(source)
+            signal(number) { received in
+                var byte = UInt8(truncatingIfNeeded: received)
+                _ = write(signalPipeWriteEnd, &byte, 1)
+            }
         }
     }
 
@@ -20,12 +39,10 @@ final class SignalWatcher: @unchecked Sendable {
     var received: Int32? {
         lock.lock()
         defer { lock.unlock() }
+        if caught == nil, signalPipeReadEnd >= 0 {
+            var byte: UInt8 = 0
+            if read(signalPipeReadEnd, &byte, 1) == 1 { caught = Int32(byte) }
+        }
         return caught
-    }
-
-    private func note(_ number: Int32) {
-        lock.lock()
-        if caught == nil { caught = number }
-        lock.unlock()
     }
 }
