@@ -27,6 +27,12 @@ final class SignalWatcher: @unchecked Sendable {
                 signalPipeWriteEnd = ends[1]
             }
         }
+        // A parent may start us with these signals blocked (the mask is inherited): unblock them
+        // on this thread, which every later thread inherits, so the handler can run.
+        var unblocked = sigset_t()
+        sigemptyset(&unblocked)
+        for number in signals { sigaddset(&unblocked, number) }
+        pthread_sigmask(SIG_UNBLOCK, &unblocked, nil)
         for number in signals {
             signal(number) { received in
                 var byte = UInt8(truncatingIfNeeded: received)
