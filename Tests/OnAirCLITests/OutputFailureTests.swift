@@ -6,15 +6,8 @@ import Testing
 @Suite struct OutputFailureTests {
     @Test(.enabled(if: getuid() == 0, "mounting a 2 MB tmpfs needs root"))
     func aFullDiskFailsOneOutputAndTheOtherIsComplete() throws {
-        let dir = try Tools.temporaryDirectory("output-failure")
-        let small = dir.appendingPathComponent("small")
-        try FileManager.default.createDirectory(at: small, withIntermediateDirectories: true)
-        let mounted = try Tools.run("mount", ["-t", "tmpfs", "-o", "size=2m", "tmpfs", small.path])
-        try #require(mounted.status == 0, "mount: \(mounted.stderr)")
-        defer {
-            _ = try? Tools.run("umount", [small.path])
-            try? FileManager.default.removeItem(at: dir)
-        }
+        let (dir, small) = try Self.mountSmallDisk("output-failure")
+        defer { Self.unmount(dir, small) }
         let full = small.appendingPathComponent("a.mp4").path
         let other = dir.appendingPathComponent("b.mp4").path
         // 8 s at 4 Mb/s is about 4 MB: the tmpfs fills after about four seconds.
@@ -38,15 +31,8 @@ import Testing
 
     @Test(.enabled(if: getuid() == 0, "mounting a 2 MB tmpfs needs root"))
     func encodeCarriesOnPastAFullDisk() throws {
-        let dir = try Tools.temporaryDirectory("encode-failure")
-        let small = dir.appendingPathComponent("small")
-        try FileManager.default.createDirectory(at: small, withIntermediateDirectories: true)
-        let mounted = try Tools.run("mount", ["-t", "tmpfs", "-o", "size=2m", "tmpfs", small.path])
-        try #require(mounted.status == 0, "mount: \(mounted.stderr)")
-        defer {
-            _ = try? Tools.run("umount", [small.path])
-            try? FileManager.default.removeItem(at: dir)
-        }
+        let (dir, small) = try Self.mountSmallDisk("encode-failure")
+        defer { Self.unmount(dir, small) }
         let clip = dir.appendingPathComponent("clip.mkv").path
         try Tools.ffmpeg(["-f", "lavfi", "-i", "testsrc2=size=640x360:rate=25", "-f", "lavfi", "-i", "sine=sample_rate=48000",
                           "-t", "8", "-c:v", "libx264", "-preset", "ultrafast", "-c:a", "pcm_s16le", clip])
@@ -61,5 +47,24 @@ import Testing
         let info = try Tools.ffprobeJSON(["-count_frames", "-show_streams", "-select_streams", "v:0", other])
         let frames = Int((info["streams"] as? [[String: Any]])?.first?["nb_read_frames"] as? String ?? "") ?? 0
         #expect(frames == 200, "the other output has \(frames) frames")
+    }
+
+    /// A temporary directory holding `small`, a 2 MB tmpfs mounted for the test.
+    private static func mountSmallDisk(_ name: String) throws -> (dir: URL, small: URL) {
+        let dir = try Tools.temporaryDirectory(name)
+        let small = dir.appendingPathComponent("small")
+        try FileManager.default.createDirectory(at: small, withIntermediateDirectories: true)
+        let mounted = try Tools.run("mount", ["-t", "tmpfs", "-o", "size=2m", "tmpfs", small.path])
+        guard mounted.status == 0 else {
+            try? FileManager.default.removeItem(at: dir)
+            throw ToolError.failed("mount: \(mounted.stderr)")
+        }
+        return (dir, small)
+    }
+
+    /// Unmounts the tmpfs and removes the directory.
+    private static func unmount(_ dir: URL, _ small: URL) {
+        _ = try? Tools.run("umount", [small.path])
+        try? FileManager.default.removeItem(at: dir)
     }
 }
