@@ -46,6 +46,7 @@ struct ServeCommand: Command {
     let videoSpec: String
     let audioSpec: String
     let duration: Double?
+    let syntheticAudioPPM: Double
     let outputs: [String]
     let statsJSON: String?
     let configuration: ServeConfiguration
@@ -58,6 +59,7 @@ struct ServeCommand: Command {
         videoSpec = capture.videoSpec
         audioSpec = capture.audioSpec
         duration = capture.duration
+        syntheticAudioPPM = capture.syntheticAudioPPM
         outputs = try arguments.options("-o", "--output")
         statsJSON = try arguments.option("--stats-json")
         var configuration = ServeConfiguration()
@@ -101,7 +103,7 @@ struct ServeCommand: Command {
     func run() throws -> Int32 {
         signal(SIGPIPE, SIG_IGN)
         let plan = try CaptureSourceFactory.plan(video: videoSpec, audio: audioSpec, encoding: encoding,
-                                                 fast: false, duration: duration)
+                                                 fast: false, duration: duration, syntheticAudioPPM: syntheticAudioPPM)
         var sessionConfiguration = LiveSession.Configuration(video: plan.video, audio: plan.audio)
         sessionConfiguration.duration = duration
         var streams = Set<MediaType>()
