@@ -17,4 +17,4 @@ echo
 echo "\$ onair probe --sync $out/demo.mp4"
 "$onair" probe --sync "$out/demo.mp4" | tail -n 1
 echo
-echo "Play it with:  ffplay $out/demo.mp4   (or any player: VLC, a browser, QuickTime)"
+echo "Play it with:  $onair play $out/demo.mp4   (or any player: ffplay, VLC, a browser)"
