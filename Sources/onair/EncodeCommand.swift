@@ -43,7 +43,7 @@ struct EncodeCommand: Command {
         // transcoder opens, before any output file is created.
         let transcoder = try FileTranscoder(
             input: input,
-            video: encoding.videoEnabled ? encoding.video : nil,
+            video: encoding.videoEnabled ? SinkFactory.videoSettings(encoding.video, for: outputs, options: containerOptions) : nil,
             audio: encoding.audioEnabled ? encoding.audio : nil,
             followInput: .init(size: !encoding.explicitSize, frameRate: !encoding.explicitFrameRate,
                                sampleRate: !encoding.explicitAudioRate, channels: !encoding.explicitChannels),

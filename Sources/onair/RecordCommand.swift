@@ -67,13 +67,7 @@ struct RecordCommand: Command {
         }
         containerOptions = options
         var encoding = try EncodingOptions(arguments: &arguments, realTimeDefault: true)
-        // HLS segments start on keyframes: keyframes must come at least once per segment.
-        if outputs.contains(where: { SinkFactory.hlsPlaylist(for: $0) != nil }) {
-            let limit = encoding.video.maxKeyFrameIntervalDuration
-            if limit <= 0 || limit > options.hlsSegmentDuration {
-                encoding.video.maxKeyFrameIntervalDuration = options.hlsSegmentDuration
-            }
-        }
+        encoding.video = SinkFactory.videoSettings(encoding.video, for: outputs, options: options)
         self.encoding = encoding
         guard arguments.positionals().isEmpty else { throw UsageError("record takes no positional arguments; outputs go with -o") }
         guard !outputs.isEmpty else { throw UsageError("record needs at least one -o FILE") }

@@ -91,10 +91,7 @@ struct ServeCommand: Command {
         guard hlsTime > 0 else { throw UsageError("--hls-time must be positive") }
         self.configuration = configuration
         var encoding = try EncodingOptions(arguments: &arguments, realTimeDefault: true)
-        // Fragmented MP4 for browsers and low delay everywhere: no B-frames; keyframes at least once per HLS segment.
-        encoding.video.allowFrameReordering = false
-        let limit = encoding.video.maxKeyFrameIntervalDuration
-        if limit <= 0 || limit > hlsTime { encoding.video.maxKeyFrameIntervalDuration = hlsTime }
+        encoding.video = ServeOutputs.videoSettings(encoding.video, hlsSegmentDuration: hlsTime)
         self.encoding = encoding
         guard arguments.positionals().isEmpty else { throw UsageError("serve takes no positional arguments; files go with -o") }
         if videoSpec == "none" && audioSpec == "none" { throw UsageError("--video none and --audio none leave nothing to serve") }

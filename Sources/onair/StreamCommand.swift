@@ -132,14 +132,6 @@ struct StreamCommand: Command {
                                        initialBitRate: video.averageBitRate, audioBitRate: audio?.bitRate ?? 0)
     }
 
-    /// A TCP send buffer of about an eighth of a second at the highest rate (at least 16 KiB), so
-    /// a slow link backs up in the queue adaptive bitrate measures instead of in the kernel, which
-    /// it cannot see into. (Linux doubles the size given; the buffer still carries the highest
-    /// rate over round trips up to about 250 ms.)
-    private static func sendBufferBytes(streamBitRate: Int) -> Int {
-        max(16_384, streamBitRate / 8 / 8)
-    }
-
     private static func seconds(_ text: String, _ flag: String) throws -> Double {
         let value = try EncodingOptions.number(text, flag)
         guard value > 0 else { throw UsageError("\(flag) must be positive") }
@@ -154,22 +146,18 @@ struct StreamCommand: Command {
         var configuration = LiveSession.Configuration(video: plan.video, audio: plan.audio)
         configuration.duration = duration
         configuration.maximumNetworkBacklog = maximumBacklog
-        let initialBitRate = plan.video?.averageBitRate
         if adaptive, let video = plan.video {
-            let settings = adaptiveSettings(video: video, audio: plan.audio)
-            configuration.adaptiveBitRate = settings
-            // The encoder opens at the highest rate (its level must allow it) and starts at --bitrate.
-            configuration.video = video.withAverageBitRate(settings.maximumBitRate)
+            configuration.adaptiveBitRate = adaptiveSettings(video: video, audio: plan.audio)
         }
         // Bounded whether or not the bitrate adapts: a backlog hidden in the kernel's buffer would
         // escape both adaptive bitrate and --max-backlog.
-        let sendBuffer = configuration.video.map {
-            Self.sendBufferBytes(streamBitRate: $0.averageBitRate + (plan.audio?.bitRate ?? 0))
+        let sendBuffer = configuration.openingVideo.map {
+            NetworkSink.sendBufferBytes(streamBitRate: $0.averageBitRate + (plan.audio?.bitRate ?? 0))
         }
         var streams = Set<MediaType>()
         if plan.video != nil { streams.insert(.video) }
         if plan.audio != nil { streams.insert(.audio) }
-        let encoders = try EncoderFactory.encoders(video: configuration.video, audio: plan.audio)
+        let encoders = try EncoderFactory.encoders(video: configuration.openingVideo, audio: plan.audio)
         let files = try outputs.map { output in
             try SinkFactory.sink(for: output, streams: streams.intersection(SinkFactory.streams(for: output)))
         }
@@ -182,9 +170,6 @@ struct StreamCommand: Command {
                                       networkSinks: network, videoEncoder: encoders.video, audioEncoder: encoders.audio,
                                       bitRateDecisions: { Console.status($0.summary) },
                                       outputFailed: SessionDriver.report, notices: { Console.status($0) })
-        if let initialBitRate, let opened = configuration.video, opened.averageBitRate != initialBitRate {
-            session.setBitRate(average: initialBitRate, dataRateLimits: opened.dataRateLimits(scaledTo: initialBitRate))
-        }
         let printer = try StatisticsPrinter(label: "live", jsonPath: statsJSON, network: true)
         let outcome = try SessionDriver.run(session, printer: printer, outputs: outputs) {
             for target in targets where target.isListener { Console.status("\(target.displayName): waiting for the receiver to connect") }

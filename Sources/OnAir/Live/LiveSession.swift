@@ -32,6 +32,15 @@ public final class LiveSession: @unchecked Sendable {
         /// Adapt the video bitrate to what the network outputs carry, or nil for a fixed bitrate.
         public var adaptiveBitRate: AdaptiveBitrateSettings?
 
+        /// The settings the video encoder opens with: `video`, or with adaptive bitrate `video` at
+        /// the highest adaptive rate (data-rate limits scaled with it), so the encoder's level
+        /// allows every rate the controller may choose. The session then sets `video`'s own rate
+        /// before the first frame. Hand these to `EncoderFactory` when making the encoder yourself.
+        public var openingVideo: VideoEncoderSettings? {
+            guard let video, let adaptiveBitRate, adaptiveBitRate.maximumBitRate > video.averageBitRate else { return video }
+            return video.withAverageBitRate(adaptiveBitRate.maximumBitRate)
+        }
+
         /// Creates a configuration.
         public init(video: VideoEncoderSettings?, audio: AudioEncoderSettings?) {
             self.video = video
@@ -94,7 +103,7 @@ public final class LiveSession: @unchecked Sendable {
         self.configuration = configuration
         self.notices = notices
         self.sources = sources
-        if let settings = configuration.video {
+        if let settings = configuration.openingVideo {
             self.videoEncoder = try videoEncoder ?? EncoderFactory.videoEncoder(settings: settings)
         } else {
             self.videoEncoder = nil
@@ -121,6 +130,10 @@ public final class LiveSession: @unchecked Sendable {
         // A sink that reconnects asks for an IDR so its new connection starts at once.
         for case let sink as any ReconnectingSink in sinks + networkSinks {
             sink.setKeyFrameRequester { [weak self] in self?.forceKeyFrame() }
+        }
+        // An encoder opened at the highest adaptive rate starts at the configured one.
+        if let video = configuration.video, let opened = configuration.openingVideo, opened.averageBitRate != video.averageBitRate {
+            pendingBitRate = (video.averageBitRate, video.dataRateLimits)
         }
         if let settings = configuration.adaptiveBitRate, let video = configuration.video, !networkRunners.isEmpty {
             adaptive = AdaptiveBitrateLoop(

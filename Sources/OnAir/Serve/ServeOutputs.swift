@@ -52,6 +52,14 @@ public final class ServeOutputs: @unchecked Sendable {
         }
     }
 
+    /// `video` as serving needs it: no B-frames (fragmented MP4 in browsers, low delay for every
+    /// viewer) and a keyframe at least once per HLS segment of `hlsSegmentDuration` seconds.
+    public static func videoSettings(_ video: VideoEncoderSettings, hlsSegmentDuration: Double) -> VideoEncoderSettings {
+        var changed = video.withKeyFrames(atLeastEvery: hlsSegmentDuration)
+        changed.allowFrameReordering = false
+        return changed
+    }
+
     /// Ends every viewer, stops the server and removes the HLS directory.
     public func stop() {
         server.stop()

@@ -35,11 +35,9 @@ public enum SinkFactory {
         }
         if path.lowercased().hasPrefix("udp://") {
             #if canImport(OnAirFFmpeg)
-            // Live MPEG-TS over UDP, with the muxer options and datagram size `onair stream` uses;
-            // every packet leaves at once (no waiting to interleave with the other stream).
-            let target = try StreamTarget(parsing: path)
-            return ContainerSink(destination: target.url, format: target.muxer, streams: streams,
-                                 options: target.muxerOptions, interleaved: false)
+            // Live MPEG-TS over UDP through the same network output as `onair stream udp://…`:
+            // its muxer options and datagram size, every packet sent at once or dropped, never waited on.
+            return NetworkSink(target: try StreamTarget(parsing: path), streams: streams)
             #else
             throw SinkError.unknownOutput(path)
             #endif
@@ -70,6 +68,15 @@ public enum SinkFactory {
             throw SinkError.unknownOutput(path)
             #endif
         }
+    }
+
+    /// `video` as `outputs` need it: with an HLS output, a keyframe at least once per segment
+    /// (`options.hlsSegmentDuration`), since every segment starts on one. Other outputs take the
+    /// settings as they are.
+    public static func videoSettings(_ video: VideoEncoderSettings, for outputs: [String],
+                                     options: ContainerOptions = ContainerOptions()) -> VideoEncoderSettings {
+        guard outputs.contains(where: { hlsPlaylist(for: $0) != nil }) else { return video }
+        return video.withKeyFrames(atLeastEvery: options.hlsSegmentDuration)
     }
 
     /// The streams an output can carry: `.h264` only video, `.aac` only audio, containers both.

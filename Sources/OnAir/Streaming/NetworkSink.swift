@@ -87,6 +87,14 @@ public final class NetworkSink: ReconnectingSink, @unchecked Sendable {
         thread.start()
     }
 
+    /// A TCP send buffer of about an eighth of a second at `streamBitRate` (at least 16 KiB), so
+    /// a slow link backs up in the queue adaptive bitrate and the backlog bound measure instead of
+    /// in the kernel, which they cannot see into. (Linux doubles the size given; the buffer still
+    /// carries the rate over round trips up to about 250 ms.)
+    public static func sendBufferBytes(streamBitRate: Int) -> Int {
+        max(16_384, streamBitRate / 8 / 8)
+    }
+
     public func setKeyFrameRequester(_ request: @escaping @Sendable () -> Void) {
         condition.lock()
         keyFrameRequester = request
