@@ -11,7 +11,7 @@ var targets: [Target] = [
     .target(name: "OnAirBitstream", dependencies: ["OnAirCore"]),
     .systemLibrary(
         name: "CFFmpeg",
-        pkgConfig: "libavdevice",
+        pkgConfig: "libavformat",  // libavdevice is loaded at run time (DeviceLibrary), not linked
         providers: [.apt(["libavcodec-dev", "libavformat-dev", "libavutil-dev", "libswscale-dev",
                           "libswresample-dev", "libavdevice-dev", "libavfilter-dev"])]
     ),

@@ -17,6 +17,12 @@
 #include <libswresample/swresample.h>
 #include <libswscale/swscale.h>
 
+/// The file name of the libavdevice these headers belong to ("libavdevice.so.59"), for dlopen:
+/// OnAir loads libavdevice only when a capture device is used.
+static inline const char *onair_avdevice_library_name(void) {
+    return "libavdevice.so." AV_STRINGIFY(LIBAVDEVICE_VERSION_MAJOR);
+}
+
 /// AVERROR(e) for a POSIX errno value.
 static inline int onair_averror(int posixError) { return AVERROR(posixError); }
 /// AVERROR(EAGAIN): the codec wants more input or has output pending.

@@ -15,6 +15,8 @@ public enum CaptureError: OnAirError, Equatable {
     case alreadyStarted(source: String)
     /// A setting is out of range or inconsistent.
     case invalidConfiguration(source: String, problem: String)
+    /// libavdevice (capture devices) could not be loaded; carries the loader's reason.
+    case deviceLibraryUnavailable(String)
 
     public var description: String {
         switch self {
@@ -31,6 +33,8 @@ public enum CaptureError: OnAirError, Equatable {
             return "\(source) is already capturing; stop it before starting again"
         case .invalidConfiguration(let source, let problem):
             return "invalid settings for \(source): \(problem)"
+        case .deviceLibraryUnavailable(let reason):
+            return "capture devices need libavdevice, which could not be loaded (\(reason)); install libavdevice (scripts/setup.sh)"
         }
     }
 }

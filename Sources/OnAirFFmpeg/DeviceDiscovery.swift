@@ -72,14 +72,14 @@ public enum DeviceDiscovery {
 
     /// What `avdevice_list_input_sources` reports for `format`, or nothing when it cannot list.
     static func listSources(format: String, options: [String: String] = [:]) -> [DiscoveredDevice] {
-        MediaFileReader.registerDevices()
-        guard let kind = DeviceSource.Kind(rawValue: format), let input = av_find_input_format(format) else { return [] }
+        guard let library = try? DeviceLibrary.loaded.get(),
+              let kind = DeviceSource.Kind(rawValue: format), let input = av_find_input_format(format) else { return [] }
         var dictionary: OpaquePointer?
         for (key, value) in options { av_dict_set(&dictionary, key, value, 0) }
         defer { av_dict_free(&dictionary) }
         var list: UnsafeMutablePointer<AVDeviceInfoList>?
-        let (count, _) = FFmpegLogCapture.capturing { avdevice_list_input_sources(input, nil, dictionary, &list) }
-        defer { avdevice_free_list_devices(&list) }
+        let (count, _) = FFmpegLogCapture.capturing { library.listInputSources(input, nil, dictionary, &list) }
+        defer { library.freeList(&list) }
         guard count > 0, let list, let devices = list.pointee.devices else { return [] }
         return (0..<Int(list.pointee.nb_devices)).compactMap { index in
             guard let info = devices[index], let name = info.pointee.device_name else { return nil }
@@ -91,7 +91,7 @@ public enum DeviceDiscovery {
 
     /// The formats a V4L2 device lists (its `list_formats` option logs them; the open then ends).
     static func v4l2Formats(path: String) -> [DiscoveredDevice.Format] {
-        MediaFileReader.registerDevices()
+        guard (try? MediaFileReader.registerDevices()) != nil else { return [] }
         let (_, lines) = FFmpegLogCapture.capturing(maximumLevel: AV_LOG_INFO) {
             try? MediaFileReader(path: path, format: "v4l2", options: ["list_formats": "all"])
         }

@@ -94,7 +94,8 @@ public final class MediaFileReader {
     ///     blocking reads that libavformat's network protocols end when the flag is raised.
     public init(path: String, format: String? = nil, options: [String: String] = [:],
                 interrupt: CaptureInterrupt? = nil, nonBlocking: Bool = true) throws {
-        if format != nil { Self.registerDevices() }
+        // A forced format libavformat does not know is a device: load libavdevice for it.
+        if let format, av_find_input_format(format) == nil { try Self.registerDevices() }
         self.interrupt = interrupt
         var ctx: UnsafeMutablePointer<AVFormatContext>? = nil
         if let interrupt {
@@ -150,11 +151,10 @@ public final class MediaFileReader {
         streams = described
     }
 
-    private static let devicesRegistered: Void = avdevice_register_all()
-
-    /// Makes libavdevice's capture formats (x11grab, v4l2, alsa, pulse) known to libavformat, once.
-    static func registerDevices() {
-        _ = devicesRegistered
+    /// Makes libavdevice's capture formats (x11grab, v4l2, alsa, pulse) known to libavformat,
+    /// loading libavdevice the first time (see `DeviceLibrary`); throws when it cannot be loaded.
+    static func registerDevices() throws(CaptureError) {
+        _ = try DeviceLibrary.loaded.get()
     }
 
     deinit {
