@@ -55,8 +55,10 @@ public final class FileTranscoder: @unchecked Sendable {
     /// Guards `progress`, `failure` and the sinks while the encoder threads run.
     private let lock = NSLock()
     private var failure: (any Error)?
-    /// Frames waiting for the H.264 encoder, each with whether it must be a keyframe.
-    private let videoQueue = BoundedQueue<(VideoFrame, Bool)>(capacity: 2)
+    /// Frames waiting for the H.264 encoder, each with whether it must be a keyframe. One is
+    /// enough to keep both stages busy (the decoder works on the next picture meanwhile); each
+    /// more would only hold another decoded picture in memory.
+    private let videoQueue = BoundedQueue<(VideoFrame, Bool)>(capacity: 1)
     /// Sample runs waiting for the AAC encoder.
     private let audioQueue = BoundedQueue<PCMBuffer>(capacity: 16)
 
