@@ -7,14 +7,19 @@ import Foundation
 /// Per output it measures the delivery rate over short windows (acknowledged bytes where the
 /// transport reports them) and the queueing delay between the encoder and the wire (OnAir's
 /// queue, the transport's buffer, the network's queue seen in the round trip). Growing delay is
-/// the early signal: above `earlyQueueThreshold` and growing faster than `growthThreshold`, above
-/// `queueThreshold` and not draining, or packets dropped by the transport, the bitrate steps down
+/// the early signal: above `earlyQueueThreshold` and growing faster than `growthThreshold` at two
+/// readings in a row (a keyframe's burst lifts one reading and drains), a delay that stands above
+/// `standingQueue` for a whole window or above `queueThreshold` for half of one without draining,
+/// packets lost while a queue stands (the bottleneck's buffer overflows), or packets dropped by
+/// the transport: the bitrate steps down
 /// at once to `headroom` × what the link delivers (a link with a queue delivers its capacity,
 /// which becomes the link estimate) minus audio minus what sends the backlog within `drainTime`.
 /// While every queue stays empty it probes up: straight back to `headroom` × the estimate if
-/// below it, then above it by `stepUpFraction`, growing with each step in a row up to
+/// below it, then above it by `stepUpFraction`, doubling with each step in a row up to
 /// `maximumStepUpFraction` as long as the link carries all that is sent (the estimate rises with
-/// it); above the estimate, a link that carries less than is sent holds the probe. The result always lies within the settings' bounds.
+/// it), up to the configured maximum even where that is above `headroom` × the estimate; above
+/// the estimate, a link that carries less than is handed to it holds the probe (an encoder
+/// making less than its target does not). The result always lies within the settings' bounds.
 public struct AdaptiveBitrateController: Sendable {
     /// The bounds and thresholds.
     public let settings: AdaptiveBitrateSettings
@@ -80,13 +85,24 @@ public struct AdaptiveBitrateController: Sendable {
             let delay = window.currentDelay
             let trend = window.delayTrend(span: settings.throughputWindow)
             let drops = window.newDrops(span: settings.throughputWindow)
+            let losses = window.newLosses(span: settings.throughputWindow)
+            let previous = window.previousDelay
+            // The delay that stood through the readings of the last half window and the whole
+            // one: a keyframe's burst lifts the latest reading only, congestion all of them.
+            let recentFloor = window.standingDelay(span: settings.throughputWindow / 2)
+            let standing = window.standingDelay(span: settings.throughputWindow)
             var cause: String?
             if drops > 0 {
                 cause = "\(drops) packets dropped by the transport"
-            } else if delay > settings.earlyQueueThreshold && trend > settings.growthThreshold {
+            } else if losses > 0 && recentFloor > settings.earlyQueueThreshold {
+                cause = String(format: "%d packets lost behind a %.2f s queue", losses, recentFloor)
+            } else if delay > settings.earlyQueueThreshold && previous > settings.earlyQueueThreshold
+                        && delay >= previous && trend > settings.growthThreshold {
                 cause = String(format: "delay growing %.2f s/s", trend)
-            } else if delay > settings.queueThreshold && trend > -0.1 {
+            } else if recentFloor > settings.queueThreshold && trend > -0.1 {
                 cause = String(format: "delay %.2f s not draining", delay)
+            } else if standing > settings.standingQueue && trend > -0.1 {
+                cause = String(format: "delay %.2f s standing", standing)
             }
             states.append(LinkState(link: link, rate: rate, delay: delay, trend: trend, drops: drops,
                                     queuedBytes: measurement.totalQueuedBytes, cause: cause))
@@ -139,16 +155,21 @@ public struct AdaptiveBitrateController: Sendable {
         var target: Int
         var cause: String
         let fair = linkEstimate.map { Int(settings.headroom * Double($0)) - settings.audioBitRate }
-        let fraction = min(settings.maximumStepUpFraction, settings.stepUpFraction * Double(consecutiveUps + 1))
+        let fraction = min(settings.maximumStepUpFraction, settings.stepUpFraction * pow(2, Double(max(0, consecutiveUps - 1))))
         let probe = Int(Double(bitRate) * (1 + fraction))
         if let fair, Double(bitRate) < 0.95 * Double(fair), fair >= probe || consecutiveUps == 0 {
             // Below what the link was measured to carry: straight back to the fraction of it.
             target = fair
             cause = String(format: "queue empty %.1f s, back to %.0f %% of the link estimate", now - since, settings.headroom * 100)
-        } else if let estimate = linkEstimate, let carried = rates.min(),
-                  bitRate + settings.audioBitRate > estimate, Double(carried) < 0.97 * streamRate {
-            // Probing above the estimate and the link does not carry all of it: hold; either the
-            // queue stays empty and the link catches up, or the delay grows and it steps down.
+        } else if let estimate = linkEstimate, bitRate + settings.audioBitRate > estimate,
+                  states.contains(where: { state in
+                      guard let carried = state.rate, let input = links[state.link]?.inputRate(span: settings.throughputWindow) else { return false }
+                      return Double(carried) < 0.97 * Double(min(input, Int(streamRate)))
+                  }) {
+            // Probing above the estimate and a link does not yet carry all the encoder gives it:
+            // hold; either the queue stays empty and the link catches up, or the delay grows and
+            // it steps down. (What the encoder makes may fall short of its target: that is no
+            // reason to hold.)
             return nil
         } else {
             target = probe

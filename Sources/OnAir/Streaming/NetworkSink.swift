@@ -95,6 +95,14 @@ public final class NetworkSink: ReconnectingSink, @unchecked Sendable {
         max(16_384, streamBitRate / 8 / 8)
     }
 
+    /// The most unsent bytes a TCP socket with a send buffer of `sendBufferBytes` holds
+    /// (`TCP_NOTSENT_LOWAT`): a quarter of the buffer, at least 8 KiB. The buffer is sized for the
+    /// highest rate; at a lower one it would hold seconds the viewer waits for, out of reach of a
+    /// backlog cut, while a small unsent part keeps that backlog in OnAir's queue.
+    public static func unsentBytesLimit(sendBufferBytes: Int) -> Int {
+        max(8_192, sendBufferBytes / 4)
+    }
+
     public func setKeyFrameRequester(_ request: @escaping @Sendable () -> Void) {
         condition.lock()
         keyFrameRequester = request
@@ -353,7 +361,9 @@ public final class NetworkSink: ReconnectingSink, @unchecked Sendable {
         guard let endpoint else { return (connection, nil) }
         let fresh = TCPSocketProbe.sockets(connectedTo: endpoint.host, port: endpoint.port).subtracting(before)
         guard fresh.count == 1, let descriptor = fresh.first else { return (connection, nil) }
-        return (connection, TransportProbe(tcp: TCPSocketProbe(descriptor: descriptor)))
+        let socket = TCPSocketProbe(descriptor: descriptor)
+        if let sendBufferBytes { socket.limitUnsentBytes(Self.unsentBytesLimit(sendBufferBytes: sendBufferBytes)) }
+        return (connection, TransportProbe(tcp: socket))
     }
 
     /// The peer of a TCP-based transport (host nil: a `listen=1` URL, matched by local port).

@@ -49,7 +49,8 @@ final class TransportProbe: @unchecked Sendable {
                 bytesAcknowledged: max(0, handedBytes - queued), queuedBytes: queued,
                 queuedSeconds: Double(max(stats.msSndBuf, 0)) / 1000, roundTripTime: rtt, minimumRoundTripTime: minimumRoundTrip,
                 deliveryRate: stats.mbpsBandwidth > 0 ? Int(stats.mbpsBandwidth * 1_000_000) : nil,
-                droppedPackets: Int(stats.pktSndDropTotal), retransmittedPackets: Int(stats.pktRetransTotal))
+                droppedPackets: Int(stats.pktSndDropTotal), retransmittedPackets: Int(stats.pktRetransTotal),
+                lostPackets: Int(stats.pktSndLossTotal))
         }
     }
 
