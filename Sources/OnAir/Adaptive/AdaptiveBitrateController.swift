@@ -119,7 +119,16 @@ public struct AdaptiveBitrateController: Sendable {
             emptySince = nil
             consecutiveUps = 0
             if let rate = worst.rate { linkEstimate = rate }
-            guard now - lastDown >= settings.stepDownInterval else { return nil }
+            // The links whose backlog would keep the viewer more than `cutBacklogDelay` behind:
+            // what waits, in seconds at the rate the link now delivers (the media time OnAir's
+            // queue holds understates it right after a collapse: it was encoded for a faster link).
+            var cuts: [Int] = []
+            if let cut = settings.cutBacklogDelay, now - lastCut >= 5 {
+                cuts = congested.filter { state in
+                    let drain = state.rate.map { Double(state.queuedBytes) * 8 / Double(max($0, 1)) } ?? 0
+                    return max(state.delay, drain) > cut
+                }.map(\.link).sorted()
+            }
             var target = Int(Double(bitRate) * 0.85)
             if let rate = worst.rate {
                 // Leave room to send the backlog within `drainTime` as well.
@@ -129,12 +138,22 @@ public struct AdaptiveBitrateController: Sendable {
                 target = min(target, Int(Double(bitRate) * 0.7))
             }
             target = max(target, settings.minimumBitRate)
-            guard target < bitRate else { return nil }
+            guard now - lastDown >= settings.stepDownInterval, target < bitRate else {
+                // No step down now (the last one is recent, or the bitrate is at its minimum): a
+                // backlog that keeps the viewer behind is still cut.
+                guard !cuts.isEmpty else { return nil }
+                lastCut = now
+                var decision = BitrateDecision(direction: .down, from: bitRate, to: bitRate, linkThroughput: worst.rate,
+                                               queuedSeconds: worst.delay, linkEstimate: linkEstimate, cause: worst.cause)
+                decision.cutLinks = cuts
+                lastDecision = decision
+                return decision
+            }
             lastDown = now
             var decision = decide(.down, to: target, at: now, rate: worst.rate, delay: worst.delay, cause: worst.cause)
-            if let cut = settings.cutBacklogDelay, now - lastCut >= 5 {
-                decision.cutLinks = congested.filter { $0.delay > cut }.map(\.link).sorted()
-                if !decision.cutLinks.isEmpty { lastCut = now }
+            if !cuts.isEmpty {
+                decision.cutLinks = cuts
+                lastCut = now
                 lastDecision = decision
             }
             return decision
@@ -174,6 +193,11 @@ public struct AdaptiveBitrateController: Sendable {
         } else {
             target = probe
             cause = String(format: "queue empty %.1f s, probing +%.0f %%", now - since, fraction * 100)
+        }
+        // A probe that gets within `stepUpFraction` of the maximum goes all the way.
+        if Double(target) * (1 + settings.stepUpFraction) >= Double(settings.maximumBitRate),
+           Double(bitRate) * (1 + settings.maximumStepUpFraction) >= Double(settings.maximumBitRate) {
+            target = settings.maximumBitRate
         }
         target = min(settings.maximumBitRate, max(bitRate + 1, target))
         consecutiveUps += 1

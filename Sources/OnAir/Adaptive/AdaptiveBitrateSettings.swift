@@ -1,3 +1,5 @@
+import OnAirCore
+
 /// How adaptive bitrate follows the network: the bounds of the video bitrate and the thresholds
 /// that decide when to step down (queueing delay grows) and up (the queue stays empty).
 public struct AdaptiveBitrateSettings: Sendable, Codable, Equatable {
@@ -47,6 +49,19 @@ public struct AdaptiveBitrateSettings: Sendable, Codable, Equatable {
     public var stepUpFraction = 0.15
     /// The largest fraction a step up adds.
     public var maximumStepUpFraction = 1.0
+    /// While adapting, the encoder's data-rate limits allow at most this many times the bitrate
+    /// over each limit's window: an encoder making up for bits it saved (x264 after a step up)
+    /// or unable to reach a low target then stays within the room `headroom` leaves on the link.
+    public var peakRatio = 1.15
+
+    /// `limits` (the configured ones scaled to `bitRate`) tightened to `peakRatio` × `bitRate`.
+    public func dataRateLimits(_ limits: [DataRateLimit], bitRate: Int) -> [DataRateLimit] {
+        limits.map { limit in
+            guard limit.seconds.isFinite, limit.seconds > 0 else { return limit }
+            let most = Int(peakRatio * Double(bitRate) * limit.seconds / 8)
+            return DataRateLimit(bytes: max(1, min(limit.bytes, most)), seconds: limit.seconds)
+        }
+    }
 
     /// Creates settings for a stream starting at `initialBitRate` between `minimumBitRate` and
     /// `maximumBitRate` (swapped if given the wrong way round), with `audioBitRate` alongside.

@@ -85,7 +85,7 @@ final class AdaptiveBitrateLoop: @unchecked Sendable {
             let decision = controller.update(readings)
             condition.unlock()
             if let decision {
-                apply(decision.to)
+                if decision.to != decision.from { apply(decision.to) }
                 if !decision.cutLinks.isEmpty { cut?(decision.cutLinks) }
                 events?(decision)
             }

@@ -140,7 +140,7 @@ public final class LiveSession: @unchecked Sendable {
                 settings: settings,
                 measure: { [weak self] in self?.linkMeasurements() ?? [] },
                 apply: { [weak self] rate in
-                    self?.setBitRate(average: rate, dataRateLimits: video.dataRateLimits(scaledTo: rate))
+                    self?.setBitRate(average: rate, dataRateLimits: settings.dataRateLimits(video.dataRateLimits(scaledTo: rate), bitRate: rate))
                 },
                 events: bitRateDecisions,
                 cut: { [weak self] links in
