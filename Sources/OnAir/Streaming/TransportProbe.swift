@@ -54,6 +54,12 @@ final class TransportProbe: @unchecked Sendable {
         }
     }
 
+    /// Sets the most an SRT connection sends per second, retransmissions included (`SRTO_MAXBW`;
+    /// -1: no limit). Other transports are left as they are.
+    func setMaximumBandwidth(bytesPerSecond: Int64) throws {
+        if case .srt(let socket) = source { try socket.setMaximumBandwidth(bytesPerSecond: bytesPerSecond) }
+    }
+
     /// Makes closing the connection reset it at once (TCP: no lingering in the send buffer), so a
     /// server sees the old publisher gone before a new connection arrives.
     func resetOnClose() {
