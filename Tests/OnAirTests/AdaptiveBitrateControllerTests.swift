@@ -1,4 +1,5 @@
 import OnAir
+import OnAirCore
 import Testing
 
 /// `AdaptiveBitrateController` fed with synthetic link readings every 0.25 s.
@@ -363,5 +364,35 @@ import Testing
         let decision = try #require(down)
         #expect(decision.direction == .down)
         #expect(decision.to + 128_000 <= 2_400_000, "\(decision.summary)")
+    }
+
+    /// At its minimum the bitrate cannot step down, but a backlog that keeps the viewer more than
+    /// `cutBacklogDelay` behind (counted at the link's rate: right after a collapse OnAir's queue
+    /// holds media encoded for a faster link) is still cut, at most once every 5 s.
+    @Test func aBacklogIsCutAtTheMinimumBitrate() {
+        var controller = AdaptiveBitrateController(settings: AdaptiveBitrateSettings(
+            minimumBitRate: 200_000, maximumBitRate: 2_500_000, initialBitRate: 200_000, audioBitRate: 128_000))
+        var cuts: [BitrateDecision] = []
+        // 0.3 Mb/s delivered; the queue grows 60 kB a second, holding little media time.
+        for tick in 1...40 {
+            let time = Double(tick) * 0.25
+            let queued = Int(time * 60_000)
+            if let decision = controller.update(LinkMeasurement(time: time, bytesSent: Int(time * 37_500), queuedSeconds: 0.3,
+                                                                queuedBytes: queued, isConnected: true)) {
+                #expect(decision.from == decision.to && decision.to == 200_000, "\(decision.summary)")
+                if !decision.cutLinks.isEmpty { cuts.append(decision) }
+            }
+        }
+        #expect(!cuts.isEmpty)
+        #expect(cuts.count <= 2, "\(cuts.map(\.summary))")
+        #expect(cuts.first?.summary.hasPrefix("abr: 200 kb/s kept (") == true, "\(cuts.first?.summary ?? "")")
+    }
+
+    /// While adapting, the encoder's data-rate limits allow at most `peakRatio` × the bitrate.
+    @Test func encoderPeaksAreHeldToThePeakRatio() {
+        let settings = Self.configured
+        let limits = settings.dataRateLimits([DataRateLimit(bytes: 37_500, seconds: 1), DataRateLimit(bytes: 10_000, seconds: 1)],
+                                             bitRate: 200_000)
+        #expect(limits == [DataRateLimit(bytes: 28_750, seconds: 1), DataRateLimit(bytes: 10_000, seconds: 1)])
     }
 }

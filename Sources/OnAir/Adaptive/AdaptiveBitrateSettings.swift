@@ -58,7 +58,7 @@ public struct AdaptiveBitrateSettings: Sendable, Codable, Equatable {
     public func dataRateLimits(_ limits: [DataRateLimit], bitRate: Int) -> [DataRateLimit] {
         limits.map { limit in
             guard limit.seconds.isFinite, limit.seconds > 0 else { return limit }
-            let most = Int(peakRatio * Double(bitRate) * limit.seconds / 8)
+            let most = Int((peakRatio * Double(bitRate) * limit.seconds / 8).rounded())
             return DataRateLimit(bytes: max(1, min(limit.bytes, most)), seconds: limit.seconds)
         }
     }
