@@ -56,11 +56,17 @@ struct StreamShapedLinkTests {
         #expect((figures.number("decode_errors") ?? 1) == 0, "\(figures.summary)")
     }
 
-    /// 50 → 0.5 → 3 Mbit/s: a collapse to a fifth of the stream, then a link only just above it.
+    /// 50 → 0.5 → 3 Mbit/s: a collapse to a fifth of the stream, then a link only just above it
+    /// (the configured rate with audio and overhead is about 90 % of it). Back at the configured
+    /// rate within 9 s of the link's return, and the viewer at most 2.2 s behind (before: never
+    /// back, or after 11 s; the kernel's send buffer, sized for the top rate, held 1–2 s of the
+    /// old rate out of reach of a cut: 1.7–2.8 s seen; after: 0.9 s, back in 4 s).
     @Test func rtmpThroughNginxFollowsACollapseTo500k() throws {
         let figures = try Self.run("rtmp", profile: "50:10,0.5:15,3:15")
         Self.checkCommon(figures)
         #expect((figures.number("decode_errors") ?? 1) == 0, "\(figures.summary)")
+        #expect((figures.number("back_to_configured_s") ?? 99) <= 9, "\(figures.summary)")
+        #expect((figures.number("receiver_delay_max_ms") ?? 99_999) <= 2200, "\(figures.summary)")
     }
 
     /// SRT caller → listener (latency 120 ms): before, the sender never adapted (no step down at
@@ -69,7 +75,7 @@ struct StreamShapedLinkTests {
     func srtCallerToListenerFollowsTheLink(profile: String) throws {
         let figures = try Self.run("srt", profile: profile)
         Self.checkCommon(figures)
-        #expect((figures.number("back_to_configured_s") ?? 99) <= 14, "\(figures.summary)")
+        #expect((figures.number("back_to_configured_s") ?? 99) <= 9, "\(figures.summary)")
         // Decode errors are printed, not bounded: with 120 ms of SRT latency the packets lost while
         // the link collapses (before the first step down takes effect) are too late to resend,
         // and how many depends on how starved a loaded machine leaves the sender (1 to 333 seen).

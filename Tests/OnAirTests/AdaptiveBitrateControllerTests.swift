@@ -1,4 +1,5 @@
 import OnAir
+import OnAirCore
 import Testing
 
 /// `AdaptiveBitrateController` fed with synthetic link readings every 0.25 s.
@@ -29,14 +30,20 @@ import Testing
         var link = Link()
         var firstDown: Double?
         var maxQueueLate = 0.0
+        var ratesLate: [Int] = []
         for _ in 0..<80 {  // 20 s at 500 kb/s
             if let decision = link.advance(&controller, capacity: 500_000), decision.direction == .down, firstDown == nil {
                 firstDown = link.time
             }
-            if link.time > 10 { maxQueueLate = max(maxQueueLate, link.queuedBits / 500_000) }
+            if link.time > 10 {
+                maxQueueLate = max(maxQueueLate, link.queuedBits / 500_000)
+                ratesLate.append(controller.bitRate)
+            }
         }
         #expect((firstDown ?? 99) <= 2, "first step down at \(firstDown ?? -1) s")
-        #expect(controller.bitRate <= 500_000 - 128_000, "settled at \(controller.bitRate)")
+        // Settled: probes above the link come and go, but on average the stream fits it.
+        let averageLate = ratesLate.reduce(0, +) / max(1, ratesLate.count)
+        #expect(averageLate <= 500_000 - 128_000, "settled at \(averageLate) on average (\(ratesLate))")
         #expect(controller.bitRate >= 200_000)
         // Probing up may overshoot until the 0.5 s threshold turns it back, one reading late at most.
         #expect(maxQueueLate < 0.6, "queue \(maxQueueLate) s in the last 10 s")
@@ -69,12 +76,13 @@ import Testing
         #expect(ups.count >= 3)
         #expect(ups.allSatisfy { $0.to <= 1_500_000 })
         // The first step up goes no higher than the link estimate allows (85 % of what the slow
-        // link delivered, less the audio); from there the probes grow (up to +60 %), always spaced.
+        // link delivered, less the audio); from there the probes grow (up to the maximum step),
+        // always spaced.
         let estimate = try #require(ups.first?.linkEstimate)
         #expect(estimate <= 520_000 && estimate >= 400_000, "estimate \(estimate)")
         #expect(ups[0].to <= Int(0.85 * Double(estimate)) - 128_000 + 1 || ups[0].from >= Int(0.8 * Double(estimate)) - 128_000,
                 "\(ups[0].summary)")
-        #expect(factors.allSatisfy { $0 <= 1.61 }, "\(factors)")
+        #expect(factors.allSatisfy { $0 <= 1.01 + Self.settings.maximumStepUpFraction }, "\(factors)")
         #expect(factors.contains { $0 >= 1.4 }, "steps do not grow: \(factors)")
         #expect(zip(times, times.dropFirst()).allSatisfy { $1 - $0 >= Self.settings.followingStepUpInterval }, "\(times)")
         #expect(controller.bitRate == 1_500_000)
@@ -273,5 +281,118 @@ import Testing
         #expect(collapsed.filter { !$0.cutLinks.isEmpty }.allSatisfy { $0.queuedSeconds > 1 })
         let mild = downs(capacity: 1_400_000, readingsEvery: 0.25)
         #expect(!mild.isEmpty && mild.allSatisfy { $0.cutLinks.isEmpty }, "\(mild.map(\.summary))")
+    }
+
+    /// A link with a shaper that passes `capacity` and drops what exceeds `bufferSeconds` of
+    /// queue; media enters at the controller's rate, `keyFrameBits` of it at once every 2 s.
+    struct ShapedLink {
+        var time = 0.0, sent = 0.0, queuedBits = 0.0, delivered = 0.0, lost = 0
+        var bufferSeconds = 0.4
+
+        mutating func advance(_ controller: inout AdaptiveBitrateController, capacity: Double, keyFrameBits: Double = 0) -> BitrateDecision? {
+            let rate = Double(controller.bitRate + controller.settings.audioBitRate)
+            let ticks = Int((time / 0.25).rounded())
+            time += 0.25
+            var entering = max(0, rate - keyFrameBits / 2) * 0.25
+            if ticks % 8 == 0 { entering += keyFrameBits }
+            sent += entering
+            queuedBits += entering
+            let out = min(queuedBits, capacity * 0.25)
+            queuedBits -= out
+            delivered += out
+            let overflow = max(0, queuedBits - capacity * bufferSeconds)
+            if overflow > 0 {
+                queuedBits -= overflow
+                delivered += overflow  // gone from the sender's view: lost, then resent
+                lost += Int(overflow / 8 / 1316) + 1
+            }
+            let socket = TransportMeasurement(bytesAcknowledged: Int(delivered / 8), queuedBytes: Int(queuedBits / 8),
+                                              roundTripTime: 0.01 + queuedBits / capacity, minimumRoundTripTime: 0.01,
+                                              lostPackets: lost)
+            return controller.update(LinkMeasurement(time: time, bytesSent: Int(sent / 8), queuedSeconds: 0, queuedBytes: 0,
+                                                     isConnected: true, transport: socket))
+        }
+    }
+
+    static let configured = AdaptiveBitrateSettings(minimumBitRate: 200_000, maximumBitRate: 2_500_000,
+                                                    initialBitRate: 2_500_000, audioBitRate: 128_000)
+
+    /// 2.5 Mb/s of video and 128 kb/s of audio on a 3 Mb/s link (88 % of it) with a 100 kB
+    /// keyframe every 2 s: each keyframe queues for a moment and drains; that is no congestion,
+    /// and the configured rate stays.
+    @Test func keyframeBurstsOnANearlyFullLinkAreNoCongestion() {
+        var controller = AdaptiveBitrateController(settings: Self.configured)
+        var link = ShapedLink()
+        var decisions: [String] = []
+        for _ in 0..<120 {
+            if let decision = link.advance(&controller, capacity: 3_000_000, keyFrameBits: 800_000) {
+                decisions.append(String(format: "%.2f s: ", link.time) + decision.summary)
+            }
+        }
+        #expect(decisions.isEmpty, "\(decisions)")
+        #expect(controller.bitRate == 2_500_000)
+    }
+
+    /// 50 → 0.5 → 3 Mb/s: once the link carries the configured rate again (88 % of it, more than
+    /// `headroom` × the estimate) the controller gets back to it within 6 s, keyframes and all.
+    @Test func backToTheConfiguredRateOnALinkThatJustCarriesIt() {
+        var controller = AdaptiveBitrateController(settings: Self.configured)
+        var link = ShapedLink()
+        var decisions: [String] = []
+        var backAt: Double?
+        for tick in 0..<160 {
+            let capacity = tick < 20 ? 50_000_000.0 : tick < 80 ? 500_000 : 3_000_000
+            if let decision = link.advance(&controller, capacity: capacity, keyFrameBits: Double(controller.bitRate) * 0.3) {
+                decisions.append(String(format: "%.2f s: ", link.time) + decision.summary)
+            }
+            if tick >= 80, backAt == nil, controller.bitRate == 2_500_000 { backAt = link.time - 20 }
+        }
+        print(decisions.joined(separator: "\n"))
+        #expect((backAt ?? 99) <= 6, "back at the configured rate \(backAt ?? -1) s after the link returned")
+        #expect(controller.bitRate == 2_500_000, "\(decisions.suffix(3))")
+    }
+
+    /// A bottleneck that drops what exceeds 0.4 s of queue caps the delay seen below
+    /// `queueThreshold`: a queue that stands there (with losses) is congestion all the same.
+    @Test func aStandingQueueAtABottleneckThatDropsStepsDown() throws {
+        var controller = AdaptiveBitrateController(settings: Self.configured)
+        var link = ShapedLink()
+        var down: BitrateDecision?
+        for _ in 0..<40 where down == nil {
+            down = link.advance(&controller, capacity: 2_400_000)
+        }
+        let decision = try #require(down)
+        #expect(decision.direction == .down)
+        #expect(decision.to + 128_000 <= 2_400_000, "\(decision.summary)")
+    }
+
+    /// At its minimum the bitrate cannot step down, but a backlog that keeps the viewer more than
+    /// `cutBacklogDelay` behind (counted at the link's rate: right after a collapse OnAir's queue
+    /// holds media encoded for a faster link) is still cut, at most once every 5 s.
+    @Test func aBacklogIsCutAtTheMinimumBitrate() {
+        var controller = AdaptiveBitrateController(settings: AdaptiveBitrateSettings(
+            minimumBitRate: 200_000, maximumBitRate: 2_500_000, initialBitRate: 200_000, audioBitRate: 128_000))
+        var cuts: [BitrateDecision] = []
+        // 0.3 Mb/s delivered; the queue grows 60 kB a second, holding little media time.
+        for tick in 1...40 {
+            let time = Double(tick) * 0.25
+            let queued = Int(time * 60_000)
+            if let decision = controller.update(LinkMeasurement(time: time, bytesSent: Int(time * 37_500), queuedSeconds: 0.3,
+                                                                queuedBytes: queued, isConnected: true)) {
+                #expect(decision.from == decision.to && decision.to == 200_000, "\(decision.summary)")
+                if !decision.cutLinks.isEmpty { cuts.append(decision) }
+            }
+        }
+        #expect(!cuts.isEmpty)
+        #expect(cuts.count <= 2, "\(cuts.map(\.summary))")
+        #expect(cuts.first?.summary.hasPrefix("abr: 200 kb/s kept (") == true, "\(cuts.first?.summary ?? "")")
+    }
+
+    /// While adapting, the encoder's data-rate limits allow at most `peakRatio` × the bitrate.
+    @Test func encoderPeaksAreHeldToThePeakRatio() {
+        let settings = Self.configured
+        let limits = settings.dataRateLimits([DataRateLimit(bytes: 37_500, seconds: 1), DataRateLimit(bytes: 10_000, seconds: 1)],
+                                             bitRate: 200_000)
+        #expect(limits == [DataRateLimit(bytes: 28_750, seconds: 1), DataRateLimit(bytes: 10_000, seconds: 1)])
     }
 }

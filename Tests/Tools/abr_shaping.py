@@ -120,6 +120,7 @@ def main():
     parser.add_argument("--bitrate", default="2500k")
     parser.add_argument("--min-bitrate", default="200k")
     parser.add_argument("--srt-latency", default="120000", help="microseconds")
+    parser.add_argument("--srt-options", default="", help="more query parameters for the sender's SRT URL, e.g. maxbw=0&oheadbw=25")
     parser.add_argument("--size", default="640x360")
     parser.add_argument("--fps", default="30")
     parser.add_argument("--extra", default="", help="more onair stream arguments, space separated")
@@ -153,6 +154,8 @@ def main():
             else:
                 play_url = "srt://0.0.0.0:9000?mode=listener&latency=%s" % args.srt_latency
                 stream_url = "srt://%s:9000?latency=%s" % (ns.receiver_ip, args.srt_latency)
+                if args.srt_options:
+                    stream_url += "&" + args.srt_options
             play_stats = os.path.join(work, "play.jsonl")
             play = ns.spawn(ns.receiver, [args.onair, "play", "--measure-latency", "--json", "--timeout", "30",
                                           "--stats-json", play_stats, play_url],

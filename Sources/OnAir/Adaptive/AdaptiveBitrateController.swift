@@ -7,14 +7,19 @@ import Foundation
 /// Per output it measures the delivery rate over short windows (acknowledged bytes where the
 /// transport reports them) and the queueing delay between the encoder and the wire (OnAir's
 /// queue, the transport's buffer, the network's queue seen in the round trip). Growing delay is
-/// the early signal: above `earlyQueueThreshold` and growing faster than `growthThreshold`, above
-/// `queueThreshold` and not draining, or packets dropped by the transport, the bitrate steps down
+/// the early signal: above `earlyQueueThreshold` and growing faster than `growthThreshold` at two
+/// readings in a row (a keyframe's burst lifts one reading and drains), a delay that stands above
+/// `standingQueue` for a whole window or above `queueThreshold` for half of one without draining,
+/// packets lost while a queue stands (the bottleneck's buffer overflows), or packets dropped by
+/// the transport: the bitrate steps down
 /// at once to `headroom` × what the link delivers (a link with a queue delivers its capacity,
 /// which becomes the link estimate) minus audio minus what sends the backlog within `drainTime`.
 /// While every queue stays empty it probes up: straight back to `headroom` × the estimate if
-/// below it, then above it by `stepUpFraction`, growing with each step in a row up to
+/// below it, then above it by `stepUpFraction`, doubling with each step in a row up to
 /// `maximumStepUpFraction` as long as the link carries all that is sent (the estimate rises with
-/// it); above the estimate, a link that carries less than is sent holds the probe. The result always lies within the settings' bounds.
+/// it), up to the configured maximum even where that is above `headroom` × the estimate; above
+/// the estimate, a link that carries less than is handed to it holds the probe (an encoder
+/// making less than its target does not). The result always lies within the settings' bounds.
 public struct AdaptiveBitrateController: Sendable {
     /// The bounds and thresholds.
     public let settings: AdaptiveBitrateSettings
@@ -80,13 +85,24 @@ public struct AdaptiveBitrateController: Sendable {
             let delay = window.currentDelay
             let trend = window.delayTrend(span: settings.throughputWindow)
             let drops = window.newDrops(span: settings.throughputWindow)
+            let losses = window.newLosses(span: settings.throughputWindow)
+            let previous = window.previousDelay
+            // The delay that stood through the readings of the last half window and the whole
+            // one: a keyframe's burst lifts the latest reading only, congestion all of them.
+            let recentFloor = window.standingDelay(span: settings.throughputWindow / 2)
+            let standing = window.standingDelay(span: settings.throughputWindow)
             var cause: String?
             if drops > 0 {
                 cause = "\(drops) packets dropped by the transport"
-            } else if delay > settings.earlyQueueThreshold && trend > settings.growthThreshold {
+            } else if losses > 0 && recentFloor > settings.earlyQueueThreshold {
+                cause = String(format: "%d packets lost behind a %.2f s queue", losses, recentFloor)
+            } else if delay > settings.earlyQueueThreshold && previous > settings.earlyQueueThreshold
+                        && delay >= previous && trend > settings.growthThreshold {
                 cause = String(format: "delay growing %.2f s/s", trend)
-            } else if delay > settings.queueThreshold && trend > -0.1 {
+            } else if recentFloor > settings.queueThreshold && trend > -0.1 {
                 cause = String(format: "delay %.2f s not draining", delay)
+            } else if standing > settings.standingQueue && trend > -0.1 {
+                cause = String(format: "delay %.2f s standing", standing)
             }
             states.append(LinkState(link: link, rate: rate, delay: delay, trend: trend, drops: drops,
                                     queuedBytes: measurement.totalQueuedBytes, cause: cause))
@@ -103,7 +119,16 @@ public struct AdaptiveBitrateController: Sendable {
             emptySince = nil
             consecutiveUps = 0
             if let rate = worst.rate { linkEstimate = rate }
-            guard now - lastDown >= settings.stepDownInterval else { return nil }
+            // The links whose backlog would keep the viewer more than `cutBacklogDelay` behind:
+            // what waits, in seconds at the rate the link now delivers (the media time OnAir's
+            // queue holds understates it right after a collapse: it was encoded for a faster link).
+            var cuts: [Int] = []
+            if let cut = settings.cutBacklogDelay, now - lastCut >= 5 {
+                cuts = congested.filter { state in
+                    let drain = state.rate.map { Double(state.queuedBytes) * 8 / Double(max($0, 1)) } ?? 0
+                    return max(state.delay, drain) > cut
+                }.map(\.link).sorted()
+            }
             var target = Int(Double(bitRate) * 0.85)
             if let rate = worst.rate {
                 // Leave room to send the backlog within `drainTime` as well.
@@ -113,12 +138,22 @@ public struct AdaptiveBitrateController: Sendable {
                 target = min(target, Int(Double(bitRate) * 0.7))
             }
             target = max(target, settings.minimumBitRate)
-            guard target < bitRate else { return nil }
+            guard now - lastDown >= settings.stepDownInterval, target < bitRate else {
+                // No step down now (the last one is recent, or the bitrate is at its minimum): a
+                // backlog that keeps the viewer behind is still cut.
+                guard !cuts.isEmpty else { return nil }
+                lastCut = now
+                var decision = BitrateDecision(direction: .down, from: bitRate, to: bitRate, linkThroughput: worst.rate,
+                                               queuedSeconds: worst.delay, linkEstimate: linkEstimate, cause: worst.cause)
+                decision.cutLinks = cuts
+                lastDecision = decision
+                return decision
+            }
             lastDown = now
             var decision = decide(.down, to: target, at: now, rate: worst.rate, delay: worst.delay, cause: worst.cause)
-            if let cut = settings.cutBacklogDelay, now - lastCut >= 5 {
-                decision.cutLinks = congested.filter { $0.delay > cut }.map(\.link).sorted()
-                if !decision.cutLinks.isEmpty { lastCut = now }
+            if !cuts.isEmpty {
+                decision.cutLinks = cuts
+                lastCut = now
                 lastDecision = decision
             }
             return decision
@@ -139,20 +174,30 @@ public struct AdaptiveBitrateController: Sendable {
         var target: Int
         var cause: String
         let fair = linkEstimate.map { Int(settings.headroom * Double($0)) - settings.audioBitRate }
-        let fraction = min(settings.maximumStepUpFraction, settings.stepUpFraction * Double(consecutiveUps + 1))
+        let fraction = min(settings.maximumStepUpFraction, settings.stepUpFraction * pow(2, Double(max(0, consecutiveUps - 1))))
         let probe = Int(Double(bitRate) * (1 + fraction))
         if let fair, Double(bitRate) < 0.95 * Double(fair), fair >= probe || consecutiveUps == 0 {
             // Below what the link was measured to carry: straight back to the fraction of it.
             target = fair
             cause = String(format: "queue empty %.1f s, back to %.0f %% of the link estimate", now - since, settings.headroom * 100)
-        } else if let estimate = linkEstimate, let carried = rates.min(),
-                  bitRate + settings.audioBitRate > estimate, Double(carried) < 0.97 * streamRate {
-            // Probing above the estimate and the link does not carry all of it: hold; either the
-            // queue stays empty and the link catches up, or the delay grows and it steps down.
+        } else if let estimate = linkEstimate, bitRate + settings.audioBitRate > estimate,
+                  states.contains(where: { state in
+                      guard let carried = state.rate, let input = links[state.link]?.inputRate(span: settings.throughputWindow) else { return false }
+                      return Double(carried) < 0.97 * Double(min(input, Int(streamRate)))
+                  }) {
+            // Probing above the estimate and a link does not yet carry all the encoder gives it:
+            // hold; either the queue stays empty and the link catches up, or the delay grows and
+            // it steps down. (What the encoder makes may fall short of its target: that is no
+            // reason to hold.)
             return nil
         } else {
             target = probe
             cause = String(format: "queue empty %.1f s, probing +%.0f %%", now - since, fraction * 100)
+        }
+        // A probe that gets within `stepUpFraction` of the maximum goes all the way.
+        if Double(target) * (1 + settings.stepUpFraction) >= Double(settings.maximumBitRate),
+           Double(bitRate) * (1 + settings.maximumStepUpFraction) >= Double(settings.maximumBitRate) {
+            target = settings.maximumBitRate
         }
         target = min(settings.maximumBitRate, max(bitRate + 1, target))
         consecutiveUps += 1

@@ -1,3 +1,5 @@
+import OnAirCore
+
 /// How adaptive bitrate follows the network: the bounds of the video bitrate and the thresholds
 /// that decide when to step down (queueing delay grows) and up (the queue stays empty).
 public struct AdaptiveBitrateSettings: Sendable, Codable, Equatable {
@@ -11,8 +13,13 @@ public struct AdaptiveBitrateSettings: Sendable, Codable, Equatable {
     public var audioBitRate: Int
     /// Queueing delay (seconds) above which a link that is not draining counts as congested.
     public var queueThreshold = 0.5
-    /// Queueing delay (seconds) above which a delay growing faster than `growthThreshold` counts as
-    /// congestion: the early signal, before much has queued.
+    /// Queueing delay (seconds) that, standing through a whole `throughputWindow` (its least
+    /// reading there) and not draining, counts as congestion: a link used so fully that a queue
+    /// never clears (or whose bottleneck drops what exceeds its buffer, capping the delay seen).
+    public var standingQueue = 0.25
+    /// Queueing delay (seconds) above which a delay growing faster than `growthThreshold` at two
+    /// readings in a row counts as congestion: the early signal, before much has queued (a single
+    /// keyframe's burst raises one reading and then drains).
     public var earlyQueueThreshold = 0.15
     /// Growth of the queueing delay (seconds per second) that is congestion above `earlyQueueThreshold`.
     public var growthThreshold = 0.25
@@ -33,14 +40,28 @@ public struct AdaptiveBitrateSettings: Sendable, Codable, Equatable {
     public var stepDownInterval = 1.0
     /// Seconds the queue must stay empty (and since the last change) before the first step up
     /// after congestion.
-    public var stepUpInterval = 1.5
+    public var stepUpInterval = 1.0
     /// The same for each further step up in a row (the link has kept up with the previous one).
-    public var followingStepUpInterval = 1.0
+    public var followingStepUpInterval = 0.75
     /// The fraction the first probe above the link estimate adds, e.g. 0.15 for +15 %. Each further
-    /// step up in a row adds this much more (+30 %, +45 %, …, at most `maximumStepUpFraction`).
+    /// step up in a row doubles it (+30 %, +60 %, …, at most `maximumStepUpFraction`), so a link
+    /// that came back is found again in a few steps.
     public var stepUpFraction = 0.15
     /// The largest fraction a step up adds.
-    public var maximumStepUpFraction = 0.6
+    public var maximumStepUpFraction = 1.0
+    /// While adapting, the encoder's data-rate limits allow at most this many times the bitrate
+    /// over each limit's window: an encoder making up for bits it saved (x264 after a step up)
+    /// or unable to reach a low target then stays within the room `headroom` leaves on the link.
+    public var peakRatio = 1.15
+
+    /// `limits` (the configured ones scaled to `bitRate`) tightened to `peakRatio` × `bitRate`.
+    public func dataRateLimits(_ limits: [DataRateLimit], bitRate: Int) -> [DataRateLimit] {
+        limits.map { limit in
+            guard limit.seconds.isFinite, limit.seconds > 0 else { return limit }
+            let most = Int((peakRatio * Double(bitRate) * limit.seconds / 8).rounded())
+            return DataRateLimit(bytes: max(1, min(limit.bytes, most)), seconds: limit.seconds)
+        }
+    }
 
     /// Creates settings for a stream starting at `initialBitRate` between `minimumBitRate` and
     /// `maximumBitRate` (swapped if given the wrong way round), with `audioBitRate` alongside.

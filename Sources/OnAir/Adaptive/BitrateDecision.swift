@@ -52,8 +52,9 @@ public struct BitrateDecision: Sendable, Equatable, Codable {
             : "\(prefix)\(queue), probing up (\(link)\(estimate))"
     }
 
-    /// The status line: "abr: 2500 → 1200 kb/s (delay growing 0.6 s/s; link 1.00 Mb/s, queue 0.30 s)".
+    /// The status line: "abr: 2500 → 1200 kb/s (delay growing 0.6 s/s; link 1.00 Mb/s, queue 0.30 s)";
+    /// a decision that only cuts the backlog: "abr: 200 kb/s kept (…; backlog cut)".
     public var summary: String {
-        "abr: \(from / 1000) → \(to / 1000) kb/s (\(reason))"
+        from == to ? "abr: \(to / 1000) kb/s kept (\(reason))" : "abr: \(from / 1000) → \(to / 1000) kb/s (\(reason))"
     }
 }

@@ -62,6 +62,40 @@ struct LinkWindow: Sendable {
     /// The latest queueing delay.
     var currentDelay: Double { delays.last ?? 0 }
 
+    /// The queueing delay at the reading before the latest (0 with fewer than two).
+    var previousDelay: Double { delays.count >= 2 ? delays[delays.count - 2] : 0 }
+
+    /// The least queueing delay over about the last `span` seconds: the queue that stands. A
+    /// keyframe's burst raises the delay for a moment and drains; congestion keeps it up.
+    /// Zero until the readings reach back that far.
+    func standingDelay(span: Double) -> Double {
+        guard let last = samples.last, let first = samples.first, last.time - first.time >= span - 1e-9 else { return 0 }
+        var least = delays[delays.count - 1]
+        for index in samples.indices.reversed() where last.time - samples[index].time <= span + 1e-9 {
+            least = min(least, delays[index])
+        }
+        return least
+    }
+
+    /// Bits per second the encoder gave this output over about the last `span` seconds: what was
+    /// handed to the transport plus the growth of OnAir's queue (nil until two readings span at
+    /// least half of it). It may fall short of the encoder's target.
+    func inputRate(span: Double) -> Int? {
+        guard let last = samples.last,
+              let first = samples.last(where: { last.time - $0.time >= span - 1e-9 }) ?? samples.first,
+              last.time - first.time >= span / 2 else { return nil }
+        let entered = (last.bytesSent + last.queuedBytes) - (first.bytesSent + first.queuedBytes)
+        return Int(Double(max(0, entered)) * 8 / (last.time - first.time))
+    }
+
+    /// Packets the network lost (as the transport learned) between the oldest kept reading
+    /// within `span` and the latest.
+    func newLosses(span: Double) -> Int {
+        guard let last = samples.last, let lastLost = last.transport?.lostPackets else { return 0 }
+        let reference = samples.last { last.time - $0.time >= span - 1e-9 } ?? samples.first
+        return max(0, lastLost - (reference?.transport?.lostPackets ?? lastLost))
+    }
+
     /// How fast the delay grew over about the last `span` seconds (seconds per second).
     func delayTrend(span: Double) -> Double {
         guard let last = samples.last, samples.count >= 2 else { return 0 }

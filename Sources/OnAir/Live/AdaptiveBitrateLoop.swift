@@ -26,7 +26,7 @@ final class AdaptiveBitrateLoop: @unchecked Sendable {
         var linkEstimate: Int?
     }
 
-    init(settings: AdaptiveBitrateSettings, interval: Double = 0.25,
+    init(settings: AdaptiveBitrateSettings, interval: Double = 0.1,
          measure: @escaping @Sendable () -> [(link: Int, measurement: LinkMeasurement)],
          apply: @escaping @Sendable (Int) -> Void, events: (@Sendable (BitrateDecision) -> Void)?,
          cut: (@Sendable ([Int]) -> Void)? = nil) {
@@ -85,7 +85,7 @@ final class AdaptiveBitrateLoop: @unchecked Sendable {
             let decision = controller.update(readings)
             condition.unlock()
             if let decision {
-                apply(decision.to)
+                if decision.to != decision.from { apply(decision.to) }
                 if !decision.cutLinks.isEmpty { cut?(decision.cutLinks) }
                 events?(decision)
             }

@@ -140,7 +140,8 @@ public final class LiveSession: @unchecked Sendable {
                 settings: settings,
                 measure: { [weak self] in self?.linkMeasurements() ?? [] },
                 apply: { [weak self] rate in
-                    self?.setBitRate(average: rate, dataRateLimits: video.dataRateLimits(scaledTo: rate))
+                    self?.setBitRate(average: rate, dataRateLimits: settings.dataRateLimits(video.dataRateLimits(scaledTo: rate), bitRate: rate))
+                    self?.pace(streamBitRate: rate + settings.audioBitRate)
                 },
                 events: bitRateDecisions,
                 cut: { [weak self] links in
@@ -148,6 +149,18 @@ public final class LiveSession: @unchecked Sendable {
                     guard let self, configuration.maximumNetworkBacklog != nil else { return }
                     for link in links where link < networkRunners.count { networkRunners[link].requestSkip() }
                 })
+            pace(streamBitRate: video.averageBitRate + settings.audioBitRate)
+        }
+    }
+
+    /// Tells the network outputs the stream's planned rate, for transports that pace their
+    /// sending to it (SRT); a transport that refuses is reported, and sends unpaced.
+    private func pace(streamBitRate: Int) {
+        for runner in networkRunners {
+            guard let sink = runner.sink as? any ReconnectingSink else { continue }
+            do { try sink.setPacingRate(bitsPerSecond: streamBitRate) } catch {
+                notices?("\(sink.destination): pacing to \(streamBitRate / 1000) kb/s failed: \(error)")
+            }
         }
     }
 

@@ -50,6 +50,8 @@ public final class NetworkSink: ReconnectingSink, @unchecked Sendable {
     private var probe: TransportProbe?
     /// The probe of the connection in `ready`, taking over with it.
     private var readyProbe: TransportProbe?
+    /// The stream's planned rate that paces an SRT connection (nil: unpaced).
+    private var pacingBitRate: Int?
     /// The latest bytes acknowledged, to see a slow but moving link as progress, not a stall.
     private var lastAcknowledged = -1
     private let connectorDone = DispatchSemaphore(value: 0)
@@ -93,6 +95,39 @@ public final class NetworkSink: ReconnectingSink, @unchecked Sendable {
     /// carries the rate over round trips up to about 250 ms.)
     public static func sendBufferBytes(streamBitRate: Int) -> Int {
         max(16_384, streamBitRate / 8 / 8)
+    }
+
+    /// The most unsent bytes a TCP socket with a send buffer of `sendBufferBytes` holds
+    /// (`TCP_NOTSENT_LOWAT`): a quarter of the buffer, at least 8 KiB. The buffer is sized for the
+    /// highest rate; at a lower one it would hold seconds the viewer waits for, out of reach of a
+    /// backlog cut, while a small unsent part keeps that backlog in OnAir's queue.
+    public static func unsentBytesLimit(sendBufferBytes: Int) -> Int {
+        max(8_192, sendBufferBytes / 4)
+    }
+
+    /// The most an SRT connection sends per second (`SRTO_MAXBW`, bytes) for a stream planned at
+    /// `streamBitRate`: twice it, room for the container's and SRT's overhead, the encoder's peaks
+    /// and resent packets. Paced like this, a keyframe's burst waits in SRT's buffer (where the
+    /// statistics show it) instead of overflowing a bottleneck's queue, where every lost packet
+    /// comes back too late for a receiver with a short latency and tears a frame.
+    public static func srtMaximumBandwidth(streamBitRate: Int) -> Int64 {
+        Int64(Double(max(streamBitRate, 1)) * 2 / 8)
+    }
+
+    /// Paces an SRT connection (see `srtMaximumBandwidth`), unless its URL sets `maxbw` itself;
+    /// other transports are not paced. Applies to the current connection and the next ones.
+    public func setPacingRate(bitsPerSecond: Int?) throws {
+        guard target.transport == .srt, !urlSetsMaximumBandwidth else { return }
+        condition.lock()
+        pacingBitRate = bitsPerSecond
+        let probe = self.probe ?? readyProbe
+        condition.unlock()
+        try probe?.setMaximumBandwidth(bytesPerSecond: bitsPerSecond.map { Self.srtMaximumBandwidth(streamBitRate: $0) } ?? -1)
+    }
+
+    /// Whether the SRT URL sets `maxbw` (the user's own pacing).
+    private var urlSetsMaximumBandwidth: Bool {
+        URLComponents(string: target.url)?.queryItems?.contains { $0.name == "maxbw" } ?? false
     }
 
     public func setKeyFrameRequester(_ request: @escaping @Sendable () -> Void) {
@@ -353,7 +388,9 @@ public final class NetworkSink: ReconnectingSink, @unchecked Sendable {
         guard let endpoint else { return (connection, nil) }
         let fresh = TCPSocketProbe.sockets(connectedTo: endpoint.host, port: endpoint.port).subtracting(before)
         guard fresh.count == 1, let descriptor = fresh.first else { return (connection, nil) }
-        return (connection, TransportProbe(tcp: TCPSocketProbe(descriptor: descriptor)))
+        let socket = TCPSocketProbe(descriptor: descriptor)
+        if let sendBufferBytes { socket.limitUnsentBytes(Self.unsentBytesLimit(sendBufferBytes: sendBufferBytes)) }
+        return (connection, TransportProbe(tcp: socket))
     }
 
     /// The peer of a TCP-based transport (host nil: a `listen=1` URL, matched by local port).
@@ -384,6 +421,17 @@ public final class NetworkSink: ReconnectingSink, @unchecked Sendable {
                                            timeout: .milliseconds(Int64(policy.connectTimeout * 1000)))
         }
         let probe = TransportProbe(srt: socket)
+        condition.lock()
+        let pacing = pacingBitRate
+        condition.unlock()
+        if let pacing, endpoint.options.maxBandwidthBytesPerSecond == nil {
+            do {
+                try socket.setMaximumBandwidth(bytesPerSecond: Self.srtMaximumBandwidth(streamBitRate: pacing))
+            } catch {
+                socket.close()
+                throw error
+            }
+        }
         let output = PacketOutput(packetSize: endpoint.payloadSize, write: { bytes in
             try socket.send(bytes)
             probe.handed(bytes.count)

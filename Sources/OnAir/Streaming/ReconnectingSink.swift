@@ -16,8 +16,12 @@ public protocol ReconnectingSink: PacketSink, Sendable {
     /// What the transport itself reports now (acknowledged bytes, its send buffer, round trip),
     /// or nil when offline or the transport gives no feedback (UDP). Safe to read from any thread.
     var transportMeasurement: TransportMeasurement? { get }
+    /// The stream's planned rate (video and audio, bits per second) as adaptive bitrate sets it,
+    /// for transports that pace their sending (SRT); nil: unpaced. Safe to call from any thread.
+    func setPacingRate(bitsPerSecond: Int?) throws
 }
 
 extension ReconnectingSink {
     public var transportMeasurement: TransportMeasurement? { nil }
+    public func setPacingRate(bitsPerSecond: Int?) throws {}
 }

@@ -11,7 +11,7 @@ struct TCPSocketProbe: Sendable {
 
     /// Offsets in the kernel's `struct tcp_info` (linux/tcp.h; the layout only grows at its end).
     private enum Offset {
-        static let appLimitedFlags = 7, rtt = 68, bytesAcknowledged = 120, notSent = 144
+        static let appLimitedFlags = 7, rtt = 68, totalRetransmits = 100, bytesAcknowledged = 120, notSent = 144
         static let minimumRTT = 148, deliveryRate = 160, size = 168
     }
 
@@ -24,6 +24,19 @@ struct TCPSocketProbe: Sendable {
         var option = linger(l_onoff: 1, l_linger: 0)
         _ = setsockopt(descriptor, SOL_SOCKET, SO_LINGER, &option, socklen_t(MemoryLayout<linger>.size))
     }
+
+    /// Sets `TCP_NOTSENT_LOWAT`: the kernel takes new bytes only while fewer than `bytes` of
+    /// what it holds are unsent, so a slow link backs up in OnAir's queue (which adaptive bitrate
+    /// and the backlog bound see and can cut) rather than in the socket's buffer. What is in
+    /// flight is not limited. Returns whether the kernel accepted it.
+    @discardableResult
+    func limitUnsentBytes(_ bytes: Int) -> Bool {
+        var value = Int32(clamping: bytes)
+        return setsockopt(descriptor, Int32(IPPROTO_TCP), Self.notSentLowWaterMark, &value, socklen_t(MemoryLayout<Int32>.size)) == 0
+    }
+
+    /// The kernel's `TCP_NOTSENT_LOWAT` (linux/tcp.h).
+    private static let notSentLowWaterMark: Int32 = 25
 
     /// The process's open descriptors (from /proc/self/fd, else the first 4096 numbers).
     private static func openDescriptors() -> [Int32] {
@@ -124,7 +137,8 @@ struct TCPSocketProbe: Sendable {
             minimumRoundTripTime: minimumRTT > 0 ? minimumRTT : nil,
             // Bytes per second; a figure taken while the sender had too little to send
             // (app-limited) says nothing about the link's capacity.
-            deliveryRate: rate > 0 && !appLimited ? Int(clamping: rate * 8) : nil)
+            deliveryRate: rate > 0 && !appLimited ? Int(clamping: rate * 8) : nil,
+            lostPackets: Int(read(Offset.totalRetransmits, as: UInt32.self)))
     }
 }
 #endif

@@ -20,11 +20,15 @@ public struct TransportMeasurement: Sendable, Equatable {
     public var droppedPackets: Int
     /// Packets the transport resent since the connection started.
     public var retransmittedPackets: Int
+    /// Packets the network lost since the connection started, as the transport learned of them
+    /// (SRT: the receiver's loss reports; TCP: segments retransmitted). Losses while a queue
+    /// stands mean the bottleneck's buffer overflows.
+    public var lostPackets: Int
 
     /// Creates a reading.
     public init(bytesAcknowledged: Int, queuedBytes: Int, queuedSeconds: Double? = nil, roundTripTime: Double? = nil,
                 minimumRoundTripTime: Double? = nil, deliveryRate: Int? = nil, droppedPackets: Int = 0,
-                retransmittedPackets: Int = 0) {
+                retransmittedPackets: Int = 0, lostPackets: Int = 0) {
         self.bytesAcknowledged = bytesAcknowledged
         self.queuedBytes = queuedBytes
         self.queuedSeconds = queuedSeconds
@@ -33,6 +37,7 @@ public struct TransportMeasurement: Sendable, Equatable {
         self.deliveryRate = deliveryRate
         self.droppedPackets = droppedPackets
         self.retransmittedPackets = retransmittedPackets
+        self.lostPackets = lostPackets
     }
 
     /// The queueing delay the round trip shows above its minimum (a queue in the network itself).

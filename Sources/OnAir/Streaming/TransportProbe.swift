@@ -49,8 +49,15 @@ final class TransportProbe: @unchecked Sendable {
                 bytesAcknowledged: max(0, handedBytes - queued), queuedBytes: queued,
                 queuedSeconds: Double(max(stats.msSndBuf, 0)) / 1000, roundTripTime: rtt, minimumRoundTripTime: minimumRoundTrip,
                 deliveryRate: stats.mbpsBandwidth > 0 ? Int(stats.mbpsBandwidth * 1_000_000) : nil,
-                droppedPackets: Int(stats.pktSndDropTotal), retransmittedPackets: Int(stats.pktRetransTotal))
+                droppedPackets: Int(stats.pktSndDropTotal), retransmittedPackets: Int(stats.pktRetransTotal),
+                lostPackets: Int(stats.pktSndLossTotal))
         }
+    }
+
+    /// Sets the most an SRT connection sends per second, retransmissions included (`SRTO_MAXBW`;
+    /// -1: no limit). Other transports are left as they are.
+    func setMaximumBandwidth(bytesPerSecond: Int64) throws {
+        if case .srt(let socket) = source { try socket.setMaximumBandwidth(bytesPerSecond: bytesPerSecond) }
     }
 
     /// Makes closing the connection reset it at once (TCP: no lingering in the send buffer), so a
