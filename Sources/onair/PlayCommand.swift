@@ -133,8 +133,9 @@ struct PlayCommand: Command {
                 return true
             }
             if let since = player.secondsSinceFirstFrame {
-                // A stalled live input must not outlast the duration by much.
-                if let duration = configuration.duration, since > duration + 2 {
+                // A stalled live input must not outlast the duration by much (a slow decode that
+                // still delivers frames, e.g. of a file on a busy machine, is not stalled).
+                if let duration = configuration.duration, since > duration + 2, stats.stalled {
                     stopReason = "duration reached (input stalled)"
                     return true
                 }
