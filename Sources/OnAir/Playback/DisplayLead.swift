@@ -3,7 +3,7 @@
 /// frame reaches the screen when its sound is heard rather than that much after.
 public enum DisplayLead {
     /// The largest lead (seconds): a present slower than this is a stall, not a cost to plan for.
-    public static let maximum = 0.05
+    public static let maximum = 0.04
     /// The weight of a new sample in the running average.
     public static let weight = 0.1
 
