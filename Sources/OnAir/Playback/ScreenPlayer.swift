@@ -211,6 +211,7 @@ public final class ScreenPlayer: PlaybackSink, @unchecked Sendable {
                 lock.lock()
                 watermark.record(queued: queued, now: Self.now)
                 let lowWater = watermark.lowWater ?? queued
+                report.audioLowWaterMs = Self.round(lowWater * 1000)
                 lock.unlock()
                 switch CatchUpPolicy(target: options.latency).action(queued: queued, lowWater: lowWater, frames: expected, rate: rate) {
                 case .skipQueued:
@@ -324,6 +325,9 @@ public final class ScreenPlayer: PlaybackSink, @unchecked Sendable {
             if let shown {
                 // Frames are chosen this much ahead of the clock: the time an upload and present take.
                 displayLead = DisplayLead.update(displayLead, sample: Self.now - now)
+                lock.lock()
+                report.displayLeadMs = Self.round(displayLead * 1000)
+                lock.unlock()
                 if options.measureLatency, let seconds = Player.latency(of: shown, wall: Date().timeIntervalSince1970) {
                     lock.lock()
                     shownLatency.add(seconds)
