@@ -16,6 +16,7 @@
 #   bench/play_latency.sh                         # 8 s recorded per run
 #   RECORD=12 SIZES="1280x720" TRANSPORTS="srt udp" bench/play_latency.sh
 #   ONAIR=.build/release/onair bench/play_latency.sh   # use an existing build
+#   PLAY_ARGS="--latency 0" PLAYERS=onair bench/play_latency.sh   # onair play with other options
 set -euo pipefail
 cd "$(dirname "$0")/.."
 record=${RECORD:-8}
@@ -104,7 +105,7 @@ run() {
     local streamer=$!; pids+=("$streamer")
     sleep 1
     if [ "$player" = onair ]; then
-        "$ONAIR" play "$receive" --duration "$total" --timeout 20 --json >"$work/$name.play.json" 2>"$work/$name.play.log" &
+        "$ONAIR" play "$receive" --duration "$total" --timeout 20 --json ${PLAY_ARGS:-} >"$work/$name.play.json" 2>"$work/$name.play.log" &
     else
         ffplay -hide_banner -loglevel error -fflags nobuffer -flags low_delay -framedrop \
             -left 0 -top 0 -noborder -x "${size%x*}" -y "${size#*x}" "$receive" 2>"$work/$name.play.log" &

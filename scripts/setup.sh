@@ -8,6 +8,7 @@ packages=(
     libavcodec-dev libavformat-dev libavutil-dev libswscale-dev libswresample-dev
     libavdevice-dev libavfilter-dev
     xvfb x11-xserver-utils pulseaudio pulseaudio-utils
+    xdotool
     nginx-light libnginx-mod-rtmp
     python3 openssl
     libsdl2-dev libmicrohttpd-dev libsrt-gnutls-dev libpulse-dev

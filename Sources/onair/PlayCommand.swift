@@ -31,7 +31,8 @@ struct PlayCommand: Command {
     0.5 s while the input is open. Decode errors: packets the decoder rejected, frames it flagged
     as damaged, and packets the demuxer marked as corrupt.
 
-      --latency MS          live delay target: the jitter buffer before the sound (default 30)
+      --latency MS          live jitter buffer: the least sound kept queued ahead of the speakers
+                            (default 10); a standing backlog above it is played away
       --fullscreen          start in full screen
       --no-display          no window and no sound: decode only (today's measuring receiver)
       --no-audio            show the picture only (paced by the wall clock)

@@ -40,15 +40,44 @@ struct PlayerTimingTests {
         #expect(clock.time(now: 106) == nil)
     }
 
-    @Test func aLivePlayerPlaysNearItsTargetShortensALittleAboveAndSkipsABurst() {
-        let policy = CatchUpPolicy(target: 0.03)
-        #expect(policy.action(queued: 0.03, frames: 1024, rate: 48_000) == .play)
-        #expect(policy.action(queued: 0.045, frames: 1024, rate: 48_000) == .play)  // within the margin
-        // 30 ms too much: shortened by at most 10 % of the arriving run.
-        #expect(policy.action(queued: 0.06, frames: 1024, rate: 48_000) == .shorten(samples: 102))
-        // A long run just over the margin: only the excess (20.5 ms) is taken out.
-        #expect(policy.action(queued: 0.0505, frames: 48_000, rate: 48_000) == .shorten(samples: 984))
-        #expect(policy.action(queued: 0.5, frames: 1024, rate: 48_000) == .skipQueued)
+    @Test func aLivePlayerPlaysAwayAStandingBacklogButNotItsJitter() {
+        let policy = CatchUpPolicy(target: 0.01)
+        // The queue swings with the arrivals' jitter, but at its lowest it is at the target.
+        #expect(policy.action(queued: 0.05, lowWater: 0.01, frames: 1024, rate: 48_000) == .play)
+        #expect(policy.action(queued: 0.014, lowWater: 0.014, frames: 1024, rate: 48_000) == .play)  // within the margin
+        // 30 ms stand above the target: shortened by at most 10 % of the arriving run.
+        #expect(policy.action(queued: 0.06, lowWater: 0.04, frames: 1024, rate: 48_000) == .shorten(samples: 102))
+        // A long run just over the margin: only the excess (5.5 ms) is taken out.
+        #expect(policy.action(queued: 0.0155, lowWater: 0.0155, frames: 48_000, rate: 48_000) == .shorten(samples: 264))
+        // The queue now is below the mark recorded (it was just shortened): the lower counts.
+        #expect(policy.action(queued: 0.012, lowWater: 0.05, frames: 1024, rate: 48_000) == .play)
+        // A burst after a stall: skipped whatever the low-water mark.
+        #expect(policy.action(queued: 0.5, lowWater: 0, frames: 1024, rate: 48_000) == .skipQueued)
+    }
+
+    @Test func theLowWaterMarkIsTheLeastQueuedInTheWindowAndFollowsWhatIsTakenOut() {
+        var mark = AudioQueueWatermark(window: 1)
+        #expect(mark.lowWater == nil)
+        mark.record(queued: 0.03, now: 10)
+        mark.record(queued: 0.05, now: 10.5)
+        #expect(mark.lowWater == 0.03)
+        mark.record(queued: 0.06, now: 11.2)  // the level at 10 is out of the window
+        #expect(mark.lowWater == 0.05)
+        mark.lower(by: 0.01)
+        #expect(abs((mark.lowWater ?? 0) - 0.04) < 1e-12)
+        mark.lower(by: 1)
+        #expect(mark.lowWater == 0)
+        mark.reset()
+        #expect(mark.lowWater == nil)
+    }
+
+    @Test func theDisplayLeadFollowsThePresentTimeSmoothedAndBounded() {
+        var lead = 0.0
+        for _ in 0..<100 { lead = DisplayLead.update(lead, sample: 0.02) }
+        #expect(abs(lead - 0.02) < 0.001)
+        let once = DisplayLead.update(lead, sample: 2)  // a stall counts as the maximum, once
+        #expect(once <= lead + (DisplayLead.maximum - lead) * DisplayLead.weight + 1e-12)
+        #expect(DisplayLead.update(0, sample: -1) == 0)
     }
 }
 

@@ -20,6 +20,12 @@ public struct DisplayReport: Sendable, Codable, Equatable {
     public var audioDevice: String?
     /// The live delay target in milliseconds (nil for files).
     public var latencyTargetMs: Double?
+    /// Live: the least audio (ms) queued ahead of the device at the arrivals of the last second,
+    /// when the player stopped (the standing part of the sound's delay; nil for files).
+    public var audioLowWaterMs: Double?
+    /// How far ahead of the clock (ms) frames were picked when the player stopped: the time an
+    /// upload and present take, smoothed.
+    public var displayLeadMs = 0.0
     /// Latency from the frame's wall-clock code to the moment it was shown (with `--measure-latency`).
     public var shownLatencyMs: PlaybackReport.Latency?
 
@@ -37,5 +43,7 @@ public struct DisplayReport: Sendable, Codable, Equatable {
         case audioDevice = "audio_device"
         case latencyTargetMs = "latency_target_ms"
         case shownLatencyMs = "shown_latency_ms"
+        case audioLowWaterMs = "audio_low_water_ms"
+        case displayLeadMs = "display_lead_ms"
     }
 }

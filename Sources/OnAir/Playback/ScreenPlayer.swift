@@ -14,8 +14,9 @@ public final class ScreenPlayer: PlaybackSink, @unchecked Sendable {
     public struct Options: Sendable {
         /// Start in full screen.
         public var fullscreen = false
-        /// The live delay target (jitter buffer) in seconds.
-        public var latency = 0.03
+        /// The live jitter buffer in seconds: the least sound kept queued ahead of the device
+        /// when new sound arrives (`CatchUpPolicy.target`).
+        public var latency = 0.01
         /// Play the sound (false: picture only).
         public var audio = true
         /// Read each shown frame's wall-clock code and measure latency at the screen.
@@ -54,6 +55,7 @@ public final class ScreenPlayer: PlaybackSink, @unchecked Sendable {
     private var hasAudio = false
     private var audioStarted = false
     private var compensating = false
+    private var watermark = AudioQueueWatermark()
     private var lastVideoPTS: Double?
     private var banner: String?
     private var ended = false
@@ -134,6 +136,7 @@ public final class ScreenPlayer: PlaybackSink, @unchecked Sendable {
         frames.removeAll()
         clock = MasterClock(source: hasAudio ? .audio : .wall)
         audioStarted = false
+        watermark.reset()
         lastVideoPTS = nil
         firstFrameWaiting = nil
         output?.setPaused(true)
@@ -205,17 +208,24 @@ public final class ScreenPlayer: PlaybackSink, @unchecked Sendable {
             let expected = Int((buffer.duration.seconds * Double(rate)).rounded())
             if isLive {
                 let queued = Double(output.queuedFrames) / Double(rate)
-                switch CatchUpPolicy(target: options.latency).action(queued: queued, frames: expected, rate: rate) {
+                lock.lock()
+                watermark.record(queued: queued, now: Self.now)
+                let lowWater = watermark.lowWater ?? queued
+                report.audioLowWaterMs = Self.round(lowWater * 1000)
+                lock.unlock()
+                switch CatchUpPolicy(target: options.latency).action(queued: queued, lowWater: lowWater, frames: expected, rate: rate) {
                 case .skipQueued:
                     let dropped = Double(output.queuedFrames) / Double(rate)
                     output.clear()
                     lock.lock()
+                    watermark.reset()  // a new start: the levels before the burst say nothing now
                     report.audioDroppedMs += dropped * 1000
                     lock.unlock()
                 case .shorten(let samples):
                     try converter.compensate(delta: -samples, distance: max(expected, 1))
                     compensating = true
                     lock.lock()
+                    watermark.lower(by: Double(samples) / Double(rate))
                     report.audioShortenedMs += Double(samples) / Double(rate) * 1000
                     lock.unlock()
                 case .play:
@@ -264,6 +274,7 @@ public final class ScreenPlayer: PlaybackSink, @unchecked Sendable {
         var lastStats = PlaybackStatistics()
         var shownThisSecond = 0, shownRate = 0.0
         var dirty = true
+        var displayLead = 0.0
         defer {
             stop()
             output?.setPaused(true)
@@ -289,7 +300,8 @@ public final class ScreenPlayer: PlaybackSink, @unchecked Sendable {
                 updateTitle(lastStats, shownRate: shownRate)
                 dirty = true
             }
-            let (frame, due, finished) = nextFrame(now: now)
+            let (frame, due, finished) = nextFrame(now: now, lead: displayLead)
+            var shown: VideoFrame?
             if let frame {
                 do {
                     if !sizedWindow {
@@ -297,15 +309,8 @@ public final class ScreenPlayer: PlaybackSink, @unchecked Sendable {
                         sizedWindow = true
                     }
                     try window.upload(frame)
+                    shown = frame
                     shownThisSecond += 1
-                    if options.measureLatency {
-                        if let seconds = Player.latency(of: frame, wall: Date().timeIntervalSince1970) {
-                            lock.lock()
-                            shownLatency.add(seconds)
-                            lastShownLatencyMs = seconds * 1000
-                            lock.unlock()
-                        }
-                    }
                 } catch {
                     lock.lock()
                     if !notes.contains(error.description) { notes.append(error.description) }
@@ -316,6 +321,19 @@ public final class ScreenPlayer: PlaybackSink, @unchecked Sendable {
             if dirty {
                 window.present(lines: overlay ? overlayLines(lastStats, shownRate: shownRate) : [], banner: currentBanner(lastStats))
                 dirty = false
+            }
+            if let shown {
+                // Frames are chosen this much ahead of the clock: the time an upload and present take.
+                displayLead = DisplayLead.update(displayLead, sample: Self.now - now)
+                lock.lock()
+                report.displayLeadMs = Self.round(displayLead * 1000)
+                lock.unlock()
+                if options.measureLatency, let seconds = Player.latency(of: shown, wall: Date().timeIntervalSince1970) {
+                    lock.lock()
+                    shownLatency.add(seconds)
+                    lastShownLatencyMs = seconds * 1000
+                    lock.unlock()
+                }
             }
             if finished { return .ended }
             let sleep = min(max(due ?? 0.005, 0.001), 0.005)
@@ -342,7 +360,8 @@ public final class ScreenPlayer: PlaybackSink, @unchecked Sendable {
     }
 
     /// The frame to show now (if any), seconds until the next is due, and whether playback is over.
-    private func nextFrame(now: Double) -> (VideoFrame?, Double?, Bool) {
+    /// `lead`: how long showing a frame takes, so frames due within it are shown now.
+    private func nextFrame(now: Double, lead: Double) -> (VideoFrame?, Double?, Bool) {
         lock.lock()
         defer { lock.unlock() }
         if paused { return (nil, nil, false) }
@@ -364,16 +383,16 @@ public final class ScreenPlayer: PlaybackSink, @unchecked Sendable {
         var catchUp = 0
         if live, clock.source == .wall, let newest = frames.last, let time = clock.time(now: now) {
             let ahead = newest.pts.seconds - time
-            let policy = CatchUpPolicy(target: options.latency)
-            if ahead > policy.target + policy.margin {
-                clock.skip(ahead - policy.target)
+            // Video arrives in whole frames with jitter: a backlog of 20 ms over the target stands.
+            if ahead > options.latency + 0.02 {
+                clock.skip(ahead - options.latency)
                 catchUp = 1
             }
         }
         let output = self.output
         let finished = ended && frames.isEmpty && (clock.source == .wall || (output?.queuedFrames ?? 0) == 0)
         guard let time = clock.time(now: now), !frames.isEmpty else { return (nil, nil, finished) }
-        let decision = FrameScheduler.decide(times: frames.map { $0.pts.seconds }, clock: time)
+        let decision = FrameScheduler.decide(times: frames.map { $0.pts.seconds }, clock: time + lead)
         guard let show = decision.show else { return (nil, decision.nextDue, false) }
         let frame = frames[show]
         frames.removeFirst(decision.taken)
