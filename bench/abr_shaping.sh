@@ -12,6 +12,7 @@
 #   bench/abr_shaping.sh                       # both protocols, both profiles, this tree's onair
 #   ONAIR=/tmp/abr-before/onair bench/abr_shaping.sh   # the same with another build ("before")
 #   PROTOCOLS=srt PROFILES="50:10,1:15,50:15" RUNS=2 bench/abr_shaping.sh
+#   SRT_LATENCY=500000 PROTOCOLS=srt bench/abr_shaping.sh   # SRT latency in µs (default 120000)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [ "$(id -u)" = 0 ] || { echo "bench: needs root (network namespaces, tc)" >&2; exit 1; }
@@ -28,6 +29,7 @@ for protocol in $protocols; do
     for profile in $profiles; do
         for _ in $(seq "$runs"); do
             python3 Tests/Tools/abr_shaping.py --onair "$ONAIR" --protocol "$protocol" --profile "$profile" \
+                --srt-latency "${SRT_LATENCY:-120000}" \
                 | python3 -c '
 import json, sys
 r = json.loads(sys.stdin.read())

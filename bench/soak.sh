@@ -91,10 +91,11 @@ count = json.loads(subprocess.run(["ffprobe", "-v", "error", "-count_packets", "
                                   capture_output=True, text=True).stdout)["streams"][0]["nb_read_packets"]
 print(f"frames in the recording: {count} (encoded {final.get('frames_out')}, expected {int(duration*fps)})")
 PY
-probe=$("$ONAIR" probe --sync --json "$recording")
-python3 - "$probe" "$fps" <<'PY'
+# The report of an hour is larger than one command-line argument may be: pass it as a file.
+"$ONAIR" probe --sync --json "$recording" >"$work/sync.json"
+python3 - "$work/sync.json" "$fps" <<'PY'
 import json, sys
-report, fps = json.loads(sys.argv[1]), float(sys.argv[2])
+report, fps = json.load(open(sys.argv[1])), float(sys.argv[2])
 offsets = report.get("offsets", [])
 last = offsets[-5:]
 print("A/V offset (probe --sync, presentation timestamps): last seconds " +

@@ -125,6 +125,7 @@ struct PlayCommand: Command {
         let signals = SignalWatcher()
         player.start()
         var stopReason = "input ended"
+        let live = PlaybackInput.isLive(configuration.url)
         var noData = false
         // Once a second: show the statistics and say whether to stop (and why).
         let check = { (stats: PlaybackStatistics) -> Bool in
@@ -134,9 +135,9 @@ struct PlayCommand: Command {
                 return true
             }
             if let since = player.secondsSinceFirstFrame {
-                // A stalled live input must not outlast the duration by much (a slow decode that
-                // still delivers frames, e.g. of a file on a busy machine, is not stalled).
-                if let duration = configuration.duration, since > duration + 2, stats.stalled {
+                // A stalled live input must not outlast the duration by much (a file is never
+                // stalled: on a busy machine it just decodes slowly).
+                if let duration = configuration.duration, since > duration + 2, live {
                     stopReason = "duration reached (input stalled)"
                     return true
                 }
