@@ -91,7 +91,7 @@ public enum DeviceDiscovery {
 
     /// The formats a V4L2 device lists (its `list_formats` option logs them; the open then ends).
     static func v4l2Formats(path: String) -> [DiscoveredDevice.Format] {
-        guard (try? MediaFileReader.registerDevices()) != nil else { return [] }
+        // Opening with the v4l2 format loads libavdevice (or fails, listing nothing).
         let (_, lines) = FFmpegLogCapture.capturing(maximumLevel: AV_LOG_INFO) {
             try? MediaFileReader(path: path, format: "v4l2", options: ["list_formats": "all"])
         }

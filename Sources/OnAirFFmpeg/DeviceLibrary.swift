@@ -13,21 +13,22 @@ import Darwin
 /// link libavdevice: the first device open loads it with `dlopen` and registers its input formats
 /// with libavformat.
 enum DeviceLibrary {
-    /// The three libavdevice entry points OnAir calls.
+    typealias RegisterAll = @convention(c) () -> Void
+    typealias ListInputSources = @convention(c) (UnsafePointer<AVInputFormat>?, UnsafePointer<CChar>?, OpaquePointer?,
+                                                 UnsafeMutablePointer<UnsafeMutablePointer<AVDeviceInfoList>?>?) -> Int32
+    typealias FreeList = @convention(c) (UnsafeMutablePointer<UnsafeMutablePointer<AVDeviceInfoList>?>?) -> Void
+
+    /// The libavdevice entry points OnAir calls once the devices are registered.
     struct Functions: @unchecked Sendable {
-        let registerAll: @convention(c) () -> Void
-        let listInputSources: @convention(c) (UnsafePointer<AVInputFormat>?, UnsafePointer<CChar>?, OpaquePointer?,
-                                              UnsafeMutablePointer<UnsafeMutablePointer<AVDeviceInfoList>?>?) -> Int32
-        let freeList: @convention(c) (UnsafeMutablePointer<UnsafeMutablePointer<AVDeviceInfoList>?>?) -> Void
+        let listInputSources: ListInputSources
+        let freeList: FreeList
     }
 
     /// The loaded library with its devices registered, or why it could not be loaded.
     static let loaded: Result<Functions, CaptureError> = load()
 
-    /// The library's file name for the FFmpeg the package was built against (e.g. libavdevice.so.59).
-    static var fileName: String { String(cString: onair_avdevice_library_name()) }
-
     private static func load() -> Result<Functions, CaptureError> {
+        let fileName = String(cString: onair_avdevice_library_name())  // e.g. libavdevice.so.59
         guard let handle = dlopen(fileName, RTLD_NOW | RTLD_GLOBAL) else {
             let reason = dlerror().map { String(cString: $0) } ?? "unknown reason"
             return .failure(CaptureError.deviceLibraryUnavailable("\(fileName): \(reason)"))
@@ -35,12 +36,12 @@ enum DeviceLibrary {
         func symbol<T>(_ name: String, as type: T.Type) -> T? {
             dlsym(handle, name).map { unsafeBitCast($0, to: type) }
         }
-        guard let registerAll = symbol("avdevice_register_all", as: (@convention(c) () -> Void).self),
-              let list = symbol("avdevice_list_input_sources", as: (@convention(c) (UnsafePointer<AVInputFormat>?, UnsafePointer<CChar>?, OpaquePointer?, UnsafeMutablePointer<UnsafeMutablePointer<AVDeviceInfoList>?>?) -> Int32).self),
-              let free = symbol("avdevice_free_list_devices", as: (@convention(c) (UnsafeMutablePointer<UnsafeMutablePointer<AVDeviceInfoList>?>?) -> Void).self) else {
+        guard let registerAll = symbol("avdevice_register_all", as: RegisterAll.self),
+              let list = symbol("avdevice_list_input_sources", as: ListInputSources.self),
+              let free = symbol("avdevice_free_list_devices", as: FreeList.self) else {
             return .failure(CaptureError.deviceLibraryUnavailable("\(fileName) lacks avdevice_register_all or avdevice_list_input_sources"))
         }
         registerAll()
-        return .success(Functions(registerAll: registerAll, listInputSources: list, freeList: free))
+        return .success(Functions(listInputSources: list, freeList: free))
     }
 }

@@ -117,7 +117,7 @@ public final class NetworkSink: ReconnectingSink, @unchecked Sendable {
     /// Paces an SRT connection (see `srtMaximumBandwidth`), unless its URL sets `maxbw` itself;
     /// other transports are not paced. Applies to the current connection and the next ones.
     public func setPacingRate(bitsPerSecond: Int?) throws {
-        guard target.transport == .srt, !urlSetsMaximumBandwidth else { return }
+        guard paced else { return }
         condition.lock()
         pacingBitRate = bitsPerSecond
         let probe = self.probe ?? readyProbe
@@ -125,9 +125,9 @@ public final class NetworkSink: ReconnectingSink, @unchecked Sendable {
         try probe?.setMaximumBandwidth(bytesPerSecond: bitsPerSecond.map { Self.srtMaximumBandwidth(streamBitRate: $0) } ?? -1)
     }
 
-    /// Whether the SRT URL sets `maxbw` (the user's own pacing).
-    private var urlSetsMaximumBandwidth: Bool {
-        URLComponents(string: target.url)?.queryItems?.contains { $0.name == "maxbw" } ?? false
+    /// Whether adaptive bitrate paces this output: SRT, unless the URL sets `maxbw` (the user's own pacing).
+    private var paced: Bool {
+        target.transport == .srt && !(URLComponents(string: target.url)?.queryItems?.contains { $0.name == "maxbw" } ?? false)
     }
 
     public func setKeyFrameRequester(_ request: @escaping @Sendable () -> Void) {
@@ -424,7 +424,7 @@ public final class NetworkSink: ReconnectingSink, @unchecked Sendable {
         condition.lock()
         let pacing = pacingBitRate
         condition.unlock()
-        if let pacing, endpoint.options.maxBandwidthBytesPerSecond == nil {
+        if let pacing {  // set only when `paced`
             do {
                 try socket.setMaximumBandwidth(bytesPerSecond: Self.srtMaximumBandwidth(streamBitRate: pacing))
             } catch {
