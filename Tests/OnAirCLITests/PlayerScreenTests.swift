@@ -128,9 +128,13 @@ import Testing
                                "ffplay's flashes and beeps did not pair: \(reference.sync)")
         // A starved machine drops the odd flash frame or beep; two pairings still show the offset.
         #expect(ours.offsets.count >= 2, "flashes paired with beeps: \(ours.sync)")
-        // Within a frame (33 ms at 30 fps) of the rig's calibration, plus a few ms of recording
-        // jitter (x11grab and the monitor are sampled, not triggered).
-        for offset in ours.offsets { #expect(abs(offset - rig) <= 40, "A/V offset \(offset) ms, rig \(rig) ms") }
+        // Within a frame (33 ms at 30 fps) of the rig's calibration. x11grab samples the screen
+        // every 1/60 s, so each flash is seen up to 16.7 ms after it was shown, in ffplay's run as
+        // in ours: the typical (median) pairing is held to a frame plus a few ms, each one to a
+        // frame plus that sampling interval.
+        let median = try #require(ours.medianOffset)
+        #expect(abs(median - rig) <= 40, "median A/V offset \(median) ms, rig \(rig) ms: \(ours.offsets)")
+        for offset in ours.offsets { #expect(abs(offset - rig) <= 1000 / 30 + 1000 / 60, "A/V offset \(offset) ms, rig \(rig) ms") }
     }
 
     @Test(.enabled(if: rigAvailable, "needs Xvfb and pulseaudio"))

@@ -8,7 +8,10 @@ import OnAirCore
 /// their slot's time (a slot the machine could not keep up with is skipped and reported, so the
 /// frame code shows the gap), and
 /// audio is produced in 10 ms chunks for the clock's timeline, so every beep starts exactly on a
-/// whole second of capture time. In real time each frame also carries its wall-clock capture
+/// whole second of capture time. Both streams start together: on the clock's zero when the source
+/// is started within `startTolerance` of it (a session starts its sources right after making the
+/// clock), so the first second's flash and beep are whole however late the threads get going;
+/// else at the moment it is started. In real time each frame also carries its wall-clock capture
 /// moment in a second code (see `FrameCode.readWallClock(from:)`), so a receiver on the same
 /// machine can measure end-to-end latency. With `fast`, both run as fast as the session accepts them, on
 /// media time instead of wall time, until `duration`. `audioClockOffsetPPM` makes the audio's
@@ -26,6 +29,8 @@ public final class SyntheticSource: CaptureSource, @unchecked Sendable {
     private let lock = NSLock()
     private var running = false
     private let finished = DispatchGroup()
+    /// How long after the capture clock's zero a start still begins the media at zero (seconds).
+    public static let startTolerance = 0.25
 
     /// A source of the given video size and rate and audio format; nil leaves that stream out.
     /// `fast` needs a `duration`.
@@ -62,18 +67,20 @@ public final class SyntheticSource: CaptureSource, @unchecked Sendable {
             spawn("onair.synthetic") { [self] in runFast(handlers) }
             return
         }
+        let now = clock.elapsed
+        let origin = now <= Self.startTolerance ? 0 : now
         let ends = DispatchGroup()
         if let video {
             ends.enter()
             spawn("onair.synthetic.video") { [self] in
-                runVideo(video, clock: clock, handlers: handlers)
+                runVideo(video, clock: clock, origin: origin, handlers: handlers)
                 ends.leave()
             }
         }
         if let audio {
             ends.enter()
             spawn("onair.synthetic.audio") { [self] in
-                runAudio(audio, clock: clock, handlers: handlers)
+                runAudio(audio, clock: clock, origin: origin, handlers: handlers)
                 ends.leave()
             }
         }
@@ -91,8 +98,7 @@ public final class SyntheticSource: CaptureSource, @unchecked Sendable {
         finished.startThread(named: name, body)
     }
 
-    private func runVideo(_ video: SyntheticVideo, clock: CaptureClock, handlers: CaptureHandlers) {
-        let start = clock.elapsed
+    private func runVideo(_ video: SyntheticVideo, clock: CaptureClock, origin start: Double, handlers: CaptureHandlers) {
         // The wall clock at the capture clock's zero, read once: later wall times follow the
         // monotonic capture clock, so a wall-clock step does not show up as latency.
         let wallClockAtZero = Date().timeIntervalSince1970 - clock.elapsed
@@ -127,9 +133,9 @@ public final class SyntheticSource: CaptureSource, @unchecked Sendable {
                            wallClockMicroseconds: wallClock, pool: framePool)
     }
 
-    private func runAudio(_ audio: SyntheticAudio, clock: CaptureClock, handlers: CaptureHandlers) {
+    private func runAudio(_ audio: SyntheticAudio, clock: CaptureClock, origin: Double, handlers: CaptureHandlers) {
         let rate = audio.deliveredRate
-        var next = Int64((clock.elapsed * rate).rounded(.down))
+        var next = Int64((origin * rate).rounded(.down))
         while isRunning {
             Thread.sleep(forTimeInterval: 0.01)
             var due = Int64((clock.elapsed * rate).rounded(.down))
