@@ -180,6 +180,9 @@ public final class MediaFileReader {
         if status == onair_averror_eof() { return nil }
         try check(status, "read packet")
         defer { av_packet_unref(packet) }
+        // Reading was stopped: a demuxer whose read was cut short hands over what it held (MPEG-TS
+        // flushes the partial PES as a packet flagged corrupt), which is not damage in the input.
+        if interrupt?.isRaised == true { return nil }
         let p = packet.pointee
         let index = Int(p.stream_index)
         let timeBase = context.pointee.streams[index]!.pointee.time_base

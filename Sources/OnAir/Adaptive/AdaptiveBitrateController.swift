@@ -123,7 +123,7 @@ public struct AdaptiveBitrateController: Sendable {
             // what waits, in seconds at the rate the link now delivers (the media time OnAir's
             // queue holds understates it right after a collapse: it was encoded for a faster link).
             var cuts: [Int] = []
-            if let cut = settings.cutBacklogDelay, now - lastCut >= 5 {
+            if let cut = settings.cutBacklogDelay, now - lastCut >= settings.minimumCutInterval {
                 cuts = congested.filter { state in
                     let drain = state.rate.map { Double(state.queuedBytes) * 8 / Double(max($0, 1)) } ?? 0
                     return max(state.delay, drain) > cut

@@ -36,6 +36,10 @@ public struct AdaptiveBitrateSettings: Sendable, Codable, Equatable {
     /// fresh keyframe): a link that collapsed under the stream would otherwise keep the viewer
     /// that far behind while the lower rate drains it. Nil: never (only `maximumNetworkBacklog` cuts).
     public var cutBacklogDelay: Double? = 1.0
+    /// The least time in seconds between two backlog cuts: room for the fresh keyframe a cut
+    /// starts with to drain, short enough that an encoder still catching up with a step down
+    /// (x264 takes about a second to reach a much lower rate) cannot pile up another second.
+    public var minimumCutInterval = 2.0
     /// The least time in seconds between two step downs (the previous one must take effect).
     public var stepDownInterval = 1.0
     /// Seconds the queue must stay empty (and since the last change) before the first step up

@@ -433,6 +433,7 @@ public final class NetworkSink: ReconnectingSink, @unchecked Sendable {
             }
         }
         let output = PacketOutput(packetSize: endpoint.payloadSize, write: { bytes in
+            probe.waitForSendRoom(maximumWait: 1)
             try socket.send(bytes)
             probe.handed(bytes.count)
         }, close: { socket.close() })

@@ -15,6 +15,10 @@ final class TransportProbe: @unchecked Sendable {
     // Under `lock`:
     private var handedBytes = 0
     private var minimumRoundTrip: Double?
+    private var gate = SRTSendGate()
+    private var agreedLatency = 0.0
+    /// When `waitForSendRoom` next reads the statistics (latency, round trip); its caller's thread only.
+    private var nextStatistics = 0.0
 
     #if canImport(Glibc)
     /// Reads a TCP socket's figures.
@@ -26,8 +30,10 @@ final class TransportProbe: @unchecked Sendable {
 
     /// Counts bytes given to the SRT socket (libsrt's buffer figures are relative to them).
     func handed(_ count: Int) {
+        let now = ProcessInfo.processInfo.systemUptime
         lock.lock()
         handedBytes += count
+        gate.hand(count, at: now)
         lock.unlock()
     }
 
@@ -51,6 +57,31 @@ final class TransportProbe: @unchecked Sendable {
                 deliveryRate: stats.mbpsBandwidth > 0 ? Int(stats.mbpsBandwidth * 1_000_000) : nil,
                 droppedPackets: Int(stats.pktSndDropTotal), retransmittedPackets: Int(stats.pktRetransTotal),
                 lostPackets: Int(stats.pktSndLossTotal))
+        }
+    }
+
+    /// For SRT, waits (at most `maximumWait` seconds) until `SRTSendGate` lets the next message
+    /// go: while libsrt holds more than the link clears within half the latency agreed with the
+    /// peer, the backlog stays in OnAir's queue. Other transports return at once. Called from the
+    /// sink's sending thread only.
+    func waitForSendRoom(maximumWait: Double) {
+        guard case .srt(let socket) = source else { return }
+        let start = ProcessInfo.processInfo.systemUptime
+        while true {
+            let now = ProcessInfo.processInfo.systemUptime
+            if now >= nextStatistics, let stats = try? socket.statistics(clear: false, instantaneous: true) {
+                lock.lock()
+                agreedLatency = Double(max(stats.msSndTsbPdDelay, 0)) / 1000
+                if stats.msRTT > 0 { minimumRoundTrip = min(minimumRoundTrip ?? stats.msRTT / 1000, stats.msRTT / 1000) }
+                lock.unlock()
+                nextStatistics = now + 0.1
+            }
+            guard let level = try? socket.sendBufferLevel() else { return }
+            lock.lock()
+            let allowed = gate.allows(at: now, bufferedBytes: level.bytes, latency: agreedLatency, roundTrip: minimumRoundTrip ?? 0)
+            lock.unlock()
+            if allowed || now - start >= maximumWait { return }
+            usleep(1_000)
         }
     }
 
