@@ -8,7 +8,8 @@
 /// time lengthens the bottleneck's queue until it overflows and leaves resends no time, so a
 /// backlog has to wait in OnAir's queue instead, where the adaptive bitrate loop measures it and
 /// a cut lands on a keyframe. The gate holds a message while what libsrt holds would keep it
-/// longer than `latencyShare` of the latency (the rest is left for a resend): judged by how long
+/// longer than a round trip plus `latencyShare` of the latency (the rest is left for a resend),
+/// so a link with a long round trip still carries its rate: judged by how long
 /// the oldest byte libsrt holds has waited, and by how long what it holds takes at the rate the
 /// peer has been acknowledging.
 ///
@@ -58,9 +59,10 @@ struct SRTSendGate {
             acknowledgedHead = 0
         }
         guard latency > 0, bufferedBytes > 0 else { return true }
-        let budget = latency * latencyShare
-        // How long the oldest byte libsrt holds has waited (an acknowledgement takes up to 10 ms).
-        if handedHead < handed.count, now - handed[handedHead].time > roundTrip + 0.01 + budget { return false }
+        // What is held anyway: a round trip and an acknowledgement interval (10 ms) of sending.
+        let budget = roundTrip + 0.01 + latency * latencyShare
+        // How long the oldest byte libsrt holds has waited.
+        if handedHead < handed.count, now - handed[handedHead].time > budget { return false }
         // How long what it holds takes at the rate the peer has been acknowledging.
         let first = acknowledged[acknowledgedHead]
         let span = now - first.time

@@ -61,9 +61,9 @@ final class TransportProbe: @unchecked Sendable {
     }
 
     /// For SRT, waits (at most `maximumWait` seconds) until `SRTSendGate` lets the next message
-    /// go: while libsrt holds more than the link clears within half the latency agreed with the
-    /// peer, the backlog stays in OnAir's queue. Other transports return at once. Called from the
-    /// sink's sending thread only.
+    /// go: while libsrt holds more than the link clears within a round trip plus half the latency
+    /// agreed with the peer, the backlog stays in OnAir's queue. Other transports return at once.
+    /// Called from the sink's sending thread only.
     func waitForSendRoom(maximumWait: Double) {
         guard case .srt(let socket) = source else { return }
         let start = ProcessInfo.processInfo.systemUptime
