@@ -368,11 +368,13 @@ import Testing
 
     /// At its minimum the bitrate cannot step down, but a backlog that keeps the viewer more than
     /// `cutBacklogDelay` behind (counted at the link's rate: right after a collapse OnAir's queue
-    /// holds media encoded for a faster link) is still cut, at most once every 5 s.
+    /// holds media encoded for a faster link) is still cut, at most once every `minimumCutInterval`.
     @Test func aBacklogIsCutAtTheMinimumBitrate() {
-        var controller = AdaptiveBitrateController(settings: AdaptiveBitrateSettings(
-            minimumBitRate: 200_000, maximumBitRate: 2_500_000, initialBitRate: 200_000, audioBitRate: 128_000))
+        let settings = AdaptiveBitrateSettings(minimumBitRate: 200_000, maximumBitRate: 2_500_000, initialBitRate: 200_000,
+                                               audioBitRate: 128_000)
+        var controller = AdaptiveBitrateController(settings: settings)
         var cuts: [BitrateDecision] = []
+        var cutTimes: [Double] = []
         // 0.3 Mb/s delivered; the queue grows 60 kB a second, holding little media time.
         for tick in 1...40 {
             let time = Double(tick) * 0.25
@@ -380,11 +382,16 @@ import Testing
             if let decision = controller.update(LinkMeasurement(time: time, bytesSent: Int(time * 37_500), queuedSeconds: 0.3,
                                                                 queuedBytes: queued, isConnected: true)) {
                 #expect(decision.from == decision.to && decision.to == 200_000, "\(decision.summary)")
-                if !decision.cutLinks.isEmpty { cuts.append(decision) }
+                if !decision.cutLinks.isEmpty {
+                    cuts.append(decision)
+                    cutTimes.append(time)
+                }
             }
         }
         #expect(!cuts.isEmpty)
-        #expect(cuts.count <= 2, "\(cuts.map(\.summary))")
+        // The queue here never shrinks: every cut the interval allows comes, and no more.
+        #expect(cuts.count <= Int(10 / settings.minimumCutInterval) + 1, "\(cuts.map(\.summary))")
+        #expect(zip(cutTimes, cutTimes.dropFirst()).allSatisfy { $1 - $0 >= settings.minimumCutInterval }, "\(cutTimes)")
         #expect(cuts.first?.summary.hasPrefix("abr: 200 kb/s kept (") == true, "\(cuts.first?.summary ?? "")")
     }
 
