@@ -46,7 +46,7 @@ public struct AdaptiveBitrateSettings: Sendable, Codable, Equatable {
     /// after congestion.
     public var stepUpInterval = 1.0
     /// The same for each further step up in a row (the link has kept up with the previous one).
-    public var followingStepUpInterval = 0.75
+    public var followingStepUpInterval = 0.5
     /// The fraction the first probe above the link estimate adds, e.g. 0.15 for +15 %. Each further
     /// step up in a row doubles it (+30 %, +60 %, …, at most `maximumStepUpFraction`), so a link
     /// that came back is found again in a few steps.
