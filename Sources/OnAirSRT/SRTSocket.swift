@@ -9,6 +9,10 @@ import Foundation
 public final class SRTSocket: @unchecked Sendable {
     private let lock = NSLock()
     private var handle: SRTSOCKET
+    /// A listener's epoll, holding the listener from before it listens: libsrt signals a queued
+    /// caller once, to the epolls registered at that moment (one added later is not told), so a
+    /// poll made per `accept` could miss a caller that came in between and wait out its timeout.
+    private var acceptPoll: Int32 = -1
     /// What the socket is for, used in error messages ("127.0.0.1:9000").
     public let endpoint: String
 
@@ -56,6 +60,11 @@ public final class SRTSocket: @unchecked Sendable {
         if address.withSockaddr({ srt_bind(handle, $0, $1) }) == SRT_ERROR {
             throw SRTError.last("srt_bind(\(endpoint))")
         }
+        let poll = srt_epoll_create()
+        if poll < 0 { throw SRTError.last("srt_epoll_create") }
+        socket.acceptPoll = poll
+        var wanted = Int32(SRT_EPOLL_IN.rawValue) | Int32(SRT_EPOLL_ERR.rawValue)
+        if srt_epoll_add_usock(poll, handle, &wanted) == SRT_ERROR { throw SRTError.last("srt_epoll_add_usock(\(endpoint))") }
         if srt_listen(handle, backlog) == SRT_ERROR { throw SRTError.last("srt_listen(\(endpoint))") }
         return socket
     }
@@ -65,9 +74,7 @@ public final class SRTSocket: @unchecked Sendable {
     public func accept(timeout: Duration? = nil) throws(SRTError) -> SRTSocket? {
         let listener = currentHandle()
         if let timeout {
-            guard try wait(for: Int32(SRT_EPOLL_IN.rawValue) | Int32(SRT_EPOLL_ERR.rawValue), timeout: timeout) else {
-                return nil
-            }
+            guard try waitForCaller(timeout: timeout) else { return nil }
         }
         var storage = sockaddr_storage()
         var length = Int32(MemoryLayout<sockaddr_storage>.size)
@@ -80,6 +87,23 @@ public final class SRTSocket: @unchecked Sendable {
         peer.length = socklen_t(length)
         let (host, port) = peer.hostAndPort
         return SRTSocket(handle: accepted, endpoint: "\(host):\(port)")
+    }
+
+    /// Waits on the listener's own epoll until a caller is queued (or the socket fails) or
+    /// `timeout` passes.
+    private func waitForCaller(timeout: Duration) throws(SRTError) -> Bool {
+        lock.lock()
+        let poll = acceptPoll
+        lock.unlock()
+        guard poll >= 0 else { return try wait(for: Int32(SRT_EPOLL_IN.rawValue) | Int32(SRT_EPOLL_ERR.rawValue), timeout: timeout) }
+        var ready = SRT_EPOLL_EVENT()
+        let count = srt_epoll_uwait(poll, &ready, 1, max(0, timeout.milliseconds))
+        if count < 0 {
+            let error = SRTError.last("srt_epoll_uwait(\(endpoint))")
+            if error.isTimeout { return false }
+            throw error
+        }
+        return count > 0
     }
 
     /// Waits until the socket has `events` (SRT_EPOLL_IN/OUT/ERR bits) or `timeout` passes.
@@ -193,10 +217,12 @@ public final class SRTSocket: @unchecked Sendable {
     /// Closing twice is harmless.
     public func close() {
         lock.lock()
-        let old = handle
+        let old = handle, poll = acceptPoll
         handle = SRT_INVALID_SOCK
+        acceptPoll = -1
         lock.unlock()
         if old != SRT_INVALID_SOCK { srt_close(old) }
+        if poll >= 0 { srt_epoll_release(poll) }
     }
 
     deinit { close() }

@@ -115,6 +115,31 @@ import Testing
         #expect(try listener.accept(timeout: .milliseconds(100)) == nil)
     }
 
+    /// A caller that connected before anyone waited in `accept` is still there to accept at once
+    /// (libsrt tells only the epolls registered when the caller was queued).
+    @Test func aCallerQueuedBeforeAcceptIsAcceptedAtOnce() throws {
+        let listener = try SRTSocket.listen(port: 0)
+        let caller = try SRTSocket.connect(host: "127.0.0.1", port: listener.localPort, timeout: .seconds(5))
+        #expect(caller.state == .connected)
+        let started = Date()
+        let accepted = try listener.accept(timeout: .seconds(3))
+        #expect(accepted != nil, "the queued caller was not accepted")
+        #expect(Date().timeIntervalSince(started) < 1, "accepted only after \(Date().timeIntervalSince(started)) s")
+        // And a second caller while nobody waits, then a third while one does.
+        let second = try SRTSocket.connect(host: "127.0.0.1", port: listener.localPort, timeout: .seconds(5))
+        #expect(try listener.accept(timeout: .seconds(3)) != nil)
+        let waiting = DispatchSemaphore(value: 0)
+        nonisolated(unsafe) var third: SRTSocket?
+        Thread.detachNewThread {
+            third = try? listener.accept(timeout: .seconds(5))
+            waiting.signal()
+        }
+        let thirdCaller = try SRTSocket.connect(host: "127.0.0.1", port: listener.localPort, timeout: .seconds(5))
+        #expect(waiting.wait(timeout: .now() + 6) == .success)
+        #expect(third != nil)
+        withExtendedLifetime((second, thirdCaller)) {}
+    }
+
     @Test func badOptionCarriesLibsrtMessage() {
         var options = SRTSocketOptions()
         options.passphrase = "short"
