@@ -95,26 +95,7 @@ public final class SRTSocket: @unchecked Sendable {
         lock.lock()
         let poll = acceptPoll
         lock.unlock()
-        guard poll >= 0 else { return try wait(for: Int32(SRT_EPOLL_IN.rawValue) | Int32(SRT_EPOLL_ERR.rawValue), timeout: timeout) }
-        var ready = SRT_EPOLL_EVENT()
-        let count = srt_epoll_uwait(poll, &ready, 1, max(0, timeout.milliseconds))
-        if count < 0 {
-            let error = SRTError.last("srt_epoll_uwait(\(endpoint))")
-            if error.isTimeout { return false }
-            throw error
-        }
-        return count > 0
-    }
-
-    /// Waits until the socket has `events` (SRT_EPOLL_IN/OUT/ERR bits) or `timeout` passes.
-    private func wait(for events: Int32, timeout: Duration) throws(SRTError) -> Bool {
-        let poll = srt_epoll_create()
-        if poll < 0 { throw SRTError.last("srt_epoll_create") }
-        defer { srt_epoll_release(poll) }
-        var wanted = events
-        if srt_epoll_add_usock(poll, currentHandle(), &wanted) == SRT_ERROR {
-            throw SRTError.last("srt_epoll_add_usock(\(endpoint))")
-        }
+        guard poll >= 0 else { return true }  // Not a listener (or closed): srt_accept says why.
         var ready = SRT_EPOLL_EVENT()
         let count = srt_epoll_uwait(poll, &ready, 1, max(0, timeout.milliseconds))
         if count < 0 {
