@@ -48,8 +48,7 @@ final class TransportProbe: @unchecked Sendable {
             guard let stats = try? socket.statistics(clear: false, instantaneous: true) else { return nil }
             lock.lock()
             defer { lock.unlock() }
-            let rtt = stats.msRTT > 0 ? stats.msRTT / 1000 : nil
-            if let rtt { minimumRoundTrip = min(minimumRoundTrip ?? rtt, rtt) }
+            let rtt = noteRoundTrip(stats)
             let queued = Int(max(stats.byteSndBuf, 0))
             return TransportMeasurement(
                 bytesAcknowledged: max(0, handedBytes - queued), queuedBytes: queued,
@@ -58,6 +57,16 @@ final class TransportProbe: @unchecked Sendable {
                 droppedPackets: Int(stats.pktSndDropTotal), retransmittedPackets: Int(stats.pktRetransTotal),
                 lostPackets: Int(stats.pktSndLossTotal))
         }
+    }
+
+    /// The statistics' round trip in seconds (nil when libsrt has none yet), kept in
+    /// `minimumRoundTrip`; under `lock`.
+    @discardableResult
+    private func noteRoundTrip(_ stats: SRTStatistics) -> Double? {
+        guard stats.msRTT > 0 else { return nil }
+        let rtt = stats.msRTT / 1000
+        minimumRoundTrip = min(minimumRoundTrip ?? rtt, rtt)
+        return rtt
     }
 
     /// For SRT, waits (at most `maximumWait` seconds) until `SRTSendGate` lets the next message
@@ -72,7 +81,7 @@ final class TransportProbe: @unchecked Sendable {
             if now >= nextStatistics, let stats = try? socket.statistics(clear: false, instantaneous: true) {
                 lock.lock()
                 agreedLatency = Double(max(stats.msSndTsbPdDelay, 0)) / 1000
-                if stats.msRTT > 0 { minimumRoundTrip = min(minimumRoundTrip ?? stats.msRTT / 1000, stats.msRTT / 1000) }
+                noteRoundTrip(stats)
                 lock.unlock()
                 nextStatistics = now + 0.1
             }
