@@ -17,6 +17,9 @@
 #   RECORD=12 SIZES="1280x720" TRANSPORTS="srt udp" bench/play_latency.sh
 #   ONAIR=.build/release/onair bench/play_latency.sh   # use an existing build
 #   PLAY_ARGS="--latency 0" PLAYERS=onair bench/play_latency.sh   # onair play with other options
+#   STREAM_ARGS=--no-audio bench/play_latency.sh  # a picture-only stream: what the players add
+#                                                 # without the sound (and its encoder delay) as clock
+# FFPLAY_ARGS passes options to ffplay the same way.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 record=${RECORD:-8}
@@ -101,13 +104,13 @@ run() {
         rtmp) send="rtmp://127.0.0.1:$rtmp_port/live/bench$RANDOM"; receive=$send ;;
     esac
     local name="$size-$transport-$player" total=$((settle + record + 4))
-    "$ONAIR" stream --size "$size" --fps 30 --duration $((total + 4)) "$send" 2>"$work/$name.stream.log" &
+    "$ONAIR" stream --size "$size" --fps 30 --duration $((total + 4)) ${STREAM_ARGS:-} "$send" 2>"$work/$name.stream.log" &
     local streamer=$!; pids+=("$streamer")
     sleep 1
     if [ "$player" = onair ]; then
         "$ONAIR" play "$receive" --duration "$total" --timeout 20 --json ${PLAY_ARGS:-} >"$work/$name.play.json" 2>"$work/$name.play.log" &
     else
-        ffplay -hide_banner -loglevel error -fflags nobuffer -flags low_delay -framedrop \
+        ffplay -hide_banner -loglevel error -fflags nobuffer -flags low_delay -framedrop ${FFPLAY_ARGS:-} \
             -left 0 -top 0 -noborder -x "${size%x*}" -y "${size#*x}" "$receive" 2>"$work/$name.play.log" &
     fi
     local playing=$!; pids+=("$playing")
