@@ -27,9 +27,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-free_port() {
-    python3 -c "import socket; s=socket.socket(); s.bind(('127.0.0.1',0)); print(s.getsockname()[1])"
-}
+. bench/loopback.sh
 
 echo "browser preview glass-to-glass on loopback, ${each} s per size, preset $preset; load: $(cut -d' ' -f1-3 /proc/loadavg)"
 for case in "320x240 600k" "1280x720 2.5M"; do
@@ -38,10 +36,7 @@ for case in "320x240 600k" "1280x720 2.5M"; do
     "$ONAIR" serve --listen "127.0.0.1:$port" --size "$size" --fps 30 --bitrate "$bitrate" \
         --preset "$preset" 2>"$work/serve-$size.log" &
     server=$!
-    for _ in $(seq 100); do
-        python3 -c "import socket,sys; socket.create_connection(('127.0.0.1',int(sys.argv[1])),0.2)" "$port" 2>/dev/null && break
-        sleep 0.1
-    done
+    wait_for_port "$port" 100 || true
     sleep 1   # past the encoder's start
     /usr/bin/python3 Tests/Tools/preview_browser.py bench --url "http://127.0.0.1:$port/" --seconds "$each" \
         >"$work/browser-$size.json" 2>"$work/browser-$size.log" || true

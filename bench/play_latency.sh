@@ -34,6 +34,7 @@ fi
 for tool in Xvfb pulseaudio ffmpeg ffplay nginx python3; do
     command -v "$tool" >/dev/null || { echo "play_latency: $tool is not installed (scripts/setup.sh)" >&2; exit 1; }
 done
+. bench/loopback.sh
 work=$(mktemp -d)
 pids=()
 cleanup() {
@@ -43,10 +44,6 @@ cleanup() {
     rm -rf "$work"
 }
 trap cleanup EXIT
-
-free_port() {  # a free loopback port (tcp or udp)
-    python3 -c "import socket,sys; s=socket.socket(socket.AF_INET, socket.SOCK_DGRAM if sys.argv[1]=='udp' else socket.SOCK_STREAM); s.bind(('127.0.0.1',0)); print(s.getsockname()[1])" "$1"
-}
 
 cpu_ticks() {  # user+system clock ticks of a process so far
     awk '{print $14 + $15}' "/proc/$1/stat" 2>/dev/null || echo 0
@@ -62,20 +59,9 @@ export PULSE_SERVER="unix:$work/pulse/native" SDL_AUDIODRIVER=pulseaudio SDL_VID
 
 # A private nginx with the RTMP module.
 rtmp_port=$(free_port tcp)
-mkdir -p "$work/nginx"
-cat >"$work/nginx/nginx.conf" <<CONF
-load_module /usr/lib/nginx/modules/ngx_rtmp_module.so;
-daemon off;
-master_process off;
-pid $work/nginx/nginx.pid;
-error_log $work/nginx/error.log info;
-events { worker_connections 64; }
-rtmp { server { listen 127.0.0.1:$rtmp_port; chunk_size 4096;
-    application live { live on; wait_key on; } } }
-CONF
-nginx -p "$work/nginx" -c "$work/nginx/nginx.conf" 2>"$work/nginx/stderr.log" &
-pids+=($!)
-for _ in $(seq 50); do (echo >"/dev/tcp/127.0.0.1/$rtmp_port") 2>/dev/null && break; sleep 0.1; done
+write_nginx_conf "$work/nginx" "$rtmp_port"
+start_nginx "$work/nginx" "$rtmp_port"
+pids+=("$nginx_pid")
 
 start_display() {  # a private Xvfb whose screen is the picture's size
     local size=$1

@@ -25,6 +25,7 @@ cleanup() {
     rm -rf "$work"
 }
 trap cleanup EXIT
+. bench/loopback.sh
 ticks=$(getconf CLK_TCK)
 
 cpu_ticks() {
@@ -39,7 +40,7 @@ rss_kb() { awk '/VmRSS/ {print $2}' "/proc/$1/status"; }
 printf '%-8s %10s %10s %14s %14s\n' viewers "cpu %" "rss MB" "keyframe mean" "keyframe max"
 declare -A cpu rss
 for n in $counts; do
-    port=$(python3 -c "import socket; s=socket.socket(); s.bind(('127.0.0.1',0)); print(s.getsockname()[1])")
+    port=$(free_port tcp)
     "$ONAIR" serve --listen "127.0.0.1:$port" --size 1280x720 --fps 30 --bitrate 2.5M --preset "$preset" \
         --max-viewers 100 --duration $((measure + 20)) 2>"$work/serve-$n.log" &
     server=$!

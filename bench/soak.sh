@@ -17,7 +17,6 @@ if [ -z "${ONAIR:-}" ]; then
     swift build -c release --product onair >&2
     ONAIR=$(swift build -c release --show-bin-path)/onair
 fi
-module=/usr/lib/nginx/modules/ngx_rtmp_module.so
 work=$(mktemp -d /tmp/onair-soak.XXXXXX)
 pids=()
 nginx_pid=
@@ -25,29 +24,12 @@ cleanup() {
     for pid in "${pids[@]}" $nginx_pid; do kill "$pid" 2>/dev/null || true; done
 }
 trap cleanup EXIT
-port=$(python3 -c "import socket; s=socket.socket(); s.bind(('127.0.0.1',0)); print(s.getsockname()[1])")
-cat >"$work/nginx.conf" <<CONF
-load_module $module;
-daemon off;
-master_process off;
-pid $work/nginx.pid;
-error_log $work/nginx.log info;
-events { worker_connections 64; }
-rtmp { server { listen 127.0.0.1:$port; chunk_size 4096;
-    application live { live on; wait_key on; idle_streams on; } } }
-CONF
-start_nginx() {
-    nginx -p "$work" -c "$work/nginx.conf" 2>>"$work/nginx.stderr" &
-    nginx_pid=$!
-    for _ in $(seq 50); do
-        python3 -c "import socket; socket.create_connection(('127.0.0.1',$port),0.2)" 2>/dev/null && return 0
-        sleep 0.1
-    done
-    echo "nginx did not start" >&2; exit 1
-}
+. bench/loopback.sh
+port=$(free_port tcp)
+write_nginx_conf "$work/nginx" "$port" "idle_streams on;"
 url="rtmp://127.0.0.1:$port/live/soak"
 recording="$work/local.mp4"
-start_nginx
+start_nginx "$work/nginx" "$port"
 echo "soak: ${duration} s at ${size} ${fps} fps → $url and $recording (work dir $work)"
 "$ONAIR" stream --size "$size" --fps "$fps" --duration "$duration" --stats-json "$work/stats.jsonl" \
     "$url" -o "$recording" 2>"$work/stream.log" &
@@ -65,7 +47,7 @@ sleep $(( duration / 2 ))
 echo "soak: killing nginx at $(( duration / 2 )) s"
 kill -9 "$nginx_pid"; wait "$nginx_pid" 2>/dev/null || true
 sleep 3
-start_nginx
+start_nginx "$work/nginx" "$port"
 echo "soak: nginx restarted"
 status=0
 wait "$stream" || status=$?

@@ -24,9 +24,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-free_port() {  # a free loopback port (tcp or udp)
-    python3 -c "import socket,sys; s=socket.socket(socket.AF_INET, socket.SOCK_DGRAM if sys.argv[1]=='udp' else socket.SOCK_STREAM); s.bind(('127.0.0.1',0)); print(s.getsockname()[1])" "$1"
-}
+. bench/loopback.sh
 
 stream_args=(stream --size 1280x720 --fps 30 --preset "$preset" --bitrate "$bitrate" --no-adaptive)
 
@@ -67,26 +65,7 @@ udp_port=$(free_port udp)
 run udp "udp://127.0.0.1:$udp_port" "udp://127.0.0.1:$udp_port?pkt_size=1316" receiver-first
 
 rtmp_port=$(free_port tcp)
-mkdir -p "$work/nginx"
-cat >"$work/nginx/nginx.conf" <<CONF
-load_module /usr/lib/nginx/modules/ngx_rtmp_module.so;
-daemon off;
-master_process off;
-pid $work/nginx/nginx.pid;
-error_log $work/nginx/error.log info;
-events { worker_connections 64; }
-rtmp {
-    server {
-        listen 127.0.0.1:$rtmp_port;
-        chunk_size 4096;
-        application live {
-            live on;
-            wait_key on;
-        }
-    }
-}
-CONF
-nginx -p "$work/nginx" -c "$work/nginx/nginx.conf" 2>"$work/nginx/stderr.log" &
-pids+=($!)
-for _ in $(seq 50); do (echo >"/dev/tcp/127.0.0.1/$rtmp_port") 2>/dev/null && break; sleep 0.1; done
+write_nginx_conf "$work/nginx" "$rtmp_port"
+start_nginx "$work/nginx" "$rtmp_port"
+pids+=("$nginx_pid")
 run rtmp "rtmp://127.0.0.1:$rtmp_port/live/bench" "rtmp://127.0.0.1:$rtmp_port/live/bench" sender-first
