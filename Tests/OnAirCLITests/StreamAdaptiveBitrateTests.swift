@@ -117,13 +117,18 @@ import Testing
             #expect(last.queue <= max(first.queue + 0.2, 0.6), "queue grew: \(lastFive.map(\.queue))")
         }
         // What the viewer sees: latency bounded while throttled (the 2 s backlog bound plus the
-        // socket and relay buffers) and no longer growing once the bitrate fits the link: the end
-        // of the throttling is below the peak of its first half. (At a fixed bitrate it would
-        // grow by two seconds every three, to over 10 s.)
+        // socket and relay buffers) and no longer growing once the bitrate fits the link. While
+        // the controller probes upward the latency is a saw-tooth (each probe overfills the link
+        // for a moment, up to about half a second here), so single peaks of the last five seconds
+        // may match the first half's; their mean is below that peak, and none of them comes near
+        // what the backlog bound alone would hold (two seconds and more). (At a fixed bitrate
+        // without the bound it would grow by two seconds every three, to over 10 s.)
         #expect(latencyLastFive.count >= 3, "receiver stats: \(received)")
         #expect(latencyThrottled.allSatisfy { $0.latency < 4000 }, "latency: \(latencyThrottled.map(\.latency))")
         let earlyPeak = latencyThrottled.filter { $0.time < throttled + Self.throttle / 2 }.map(\.latency).max() ?? 0
-        #expect((latencyLastFive.max() ?? .infinity) < earlyPeak, "latency grew: \(latencyThrottled.map(\.latency))")
+        let lastFiveMean = latencyLastFive.reduce(0, +) / Double(max(latencyLastFive.count, 1))
+        #expect(lastFiveMean < earlyPeak, "latency grew: \(latencyThrottled.map(\.latency))")
+        #expect((latencyLastFive.max() ?? .infinity) < 1200, "latency near the backlog bound: \(latencyThrottled.map(\.latency))")
         #expect(stepUp <= 30, "targets after lifting: \(samples.filter { $0.time >= lifted }.map(\.target))")
         #expect(!abrLines.isEmpty && abrLines[0].contains("→"), "\(result.stderr)")
     }
