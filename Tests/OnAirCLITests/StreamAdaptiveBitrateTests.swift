@@ -29,7 +29,7 @@ import Testing
         var url: String
 
         init(dir: URL, free: Double, throttle: Double) throws {
-            let relayPort = try StreamTestPorts.free(), receiverPort = try StreamTestPorts.free()
+            let receiverPort = try StreamTestPorts.free()
             statsPath = dir.appendingPathComponent("play.jsonl").path
             launched = Date().timeIntervalSince1970
             receiver = try StreamTestProcess(Tools.onairExecutable,
@@ -37,12 +37,20 @@ import Testing
                                               "tcp://127.0.0.1:\(receiverPort)?listen=1"],
                                              stderrPath: dir.appendingPathComponent("play.log").path,
                                              stdoutPath: dir.appendingPathComponent("play.json").path)
-            relay = try StreamTestProcess("python3", [StreamAdaptiveBitrateTests.relayScript, "--listen", "\(relayPort)", "--to", "\(receiverPort)",
+            relay = try StreamTestProcess("python3", [StreamAdaptiveBitrateTests.relayScript, "--listen", "0", "--to", "\(receiverPort)",
                                                       "--rate", "\(StreamAdaptiveBitrateTests.bitRate / 3)", "--free", "\(free)", "--throttle", "\(throttle)"],
                                           stderrPath: dir.appendingPathComponent("relay.log").path)
-            url = "tcp://127.0.0.1:\(relayPort)"
+            // The relay binds a port of the kernel's choosing and names it ("listening TIME PORT"):
+            // a port picked here and bound there later can be taken in between (it was, once).
             let relay = relay
-            #expect(waitUntil(timeout: 10) { relay.stderr.contains("listening") }, "relay: \(relay.stderr)")
+            let port = { () -> Int? in
+                let line = relay.stderr.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+                    .first { $0.hasPrefix("listening ") }?.split(separator: " ")
+                return line.flatMap { $0.count == 3 ? Int($0[2]) : nil }
+            }
+            #expect(waitUntil(timeout: 10) { port() != nil }, "relay: \(relay.stderr)")
+            let relayPort = try #require(port(), "relay: \(relay.stderr)")
+            url = "tcp://127.0.0.1:\(relayPort)"
         }
 
         /// The receiver's once-a-second latency (the latest frame's), on the wall clock.

@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 """A one-connection TCP relay on loopback that forwards at a limited rate for a while.
 
-Accepts one connection on 127.0.0.1:LISTEN, connects to 127.0.0.1:TO and copies bytes from the
-first to the second: unlimited for FREE seconds after the accept, at most RATE bits/s for
-THROTTLE seconds (a token bucket with a 100 ms burst), then unlimited again. Its receive buffer
-is small, so the sender feels the limit at once instead of filling megabytes of kernel buffer. Each phase change is logged as
-"<phase> <unix time>" on stderr. Loopback only.
+Accepts one connection on 127.0.0.1:LISTEN (default 0: a port the kernel picks), connects to
+127.0.0.1:TO and copies bytes from the first to the second: unlimited for FREE seconds after the
+accept, at most RATE bits/s for THROTTLE seconds (a token bucket with a 100 ms burst), then
+unlimited again. Its receive buffer is small, so the sender feels the limit at once instead of
+filling megabytes of kernel buffer. Logs "listening <unix time> <port>" once bound, then each
+phase change as "<phase> <unix time>", on stderr. Loopback only.
 """
 import argparse
 import socket
@@ -15,7 +16,7 @@ import time
 
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("--listen", type=int, required=True)
+    parser.add_argument("--listen", type=int, default=0)
     parser.add_argument("--to", type=int, required=True)
     parser.add_argument("--rate", type=float, required=True, help="bits per second while throttled")
     parser.add_argument("--free", type=float, default=4.0)
@@ -27,7 +28,7 @@ def main():
     server.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 8192)
     server.bind(("127.0.0.1", args.listen))
     server.listen(1)
-    print("listening %f" % time.time(), file=sys.stderr, flush=True)
+    print("listening %f %d" % (time.time(), server.getsockname()[1]), file=sys.stderr, flush=True)
     upstream, _ = server.accept()
     downstream = None
     deadline = time.time() + 10
