@@ -17,8 +17,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 [ "$(id -u)" = 0 ] || { echo "bench: needs root (network namespaces, tc)" >&2; exit 1; }
 if [ -z "${ONAIR:-}" ]; then
-    swift build -c release --product onair >&2
-    ONAIR=$(swift build -c release --show-bin-path)/onair
+    ONAIR=$(bash scripts/build.sh)
 fi
 protocols=${PROTOCOLS:-"rtmp srt"}
 profiles=${PROFILES:-"50:10,1:15,50:15 50:10,0.5:15,3:15"}

@@ -16,8 +16,7 @@ cd "$(dirname "$0")/.."
 each=${SECONDS_EACH:-20}
 preset=${PRESET:-veryfast}
 if [ -z "${ONAIR:-}" ]; then
-    swift build -c release --product onair >&2
-    ONAIR=$(swift build -c release --show-bin-path)/onair
+    ONAIR=$(bash scripts/build.sh)
 fi
 work=$(mktemp -d)
 server=""

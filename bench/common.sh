@@ -3,8 +3,7 @@
 
 [ -x /usr/bin/time ] || { echo "bench: needs GNU time (apt-get install time)" >&2; exit 1; }
 if [ -z "${ONAIR:-}" ]; then
-    swift build -c release --product onair >&2
-    ONAIR=$(swift build -c release --show-bin-path)/onair
+    ONAIR=$(bash scripts/build.sh)
 fi
 tools="onair ffmpeg"
 [ -n "${BEFORE:-}" ] && tools="before onair ffmpeg"

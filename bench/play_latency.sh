@@ -28,8 +28,7 @@ sizes=${SIZES:-"320x240 1280x720"}
 transports=${TRANSPORTS:-"srt udp rtmp"}
 players=${PLAYERS:-"onair ffplay"}
 if [ -z "${ONAIR:-}" ]; then
-    swift build -c release --product onair >&2
-    ONAIR=$(swift build -c release --show-bin-path)/onair
+    ONAIR=$(bash scripts/build.sh)
 fi
 for tool in Xvfb pulseaudio ffmpeg ffplay nginx python3; do
     command -v "$tool" >/dev/null || { echo "play_latency: $tool is not installed (scripts/setup.sh)" >&2; exit 1; }

@@ -15,8 +15,7 @@ measure=${MEASURE:-10}
 preset=${PRESET:-veryfast}
 counts=${COUNTS:-1 8 32 64}
 if [ -z "${ONAIR:-}" ]; then
-    swift build -c release --product onair >&2
-    ONAIR=$(swift build -c release --show-bin-path)/onair
+    ONAIR=$(bash scripts/build.sh)
 fi
 work=$(mktemp -d)
 pids=()

@@ -14,8 +14,7 @@ duration=${1:-3600}
 size=${2:-640x360}
 fps=${FPS:-30}
 if [ -z "${ONAIR:-}" ]; then
-    swift build -c release --product onair >&2
-    ONAIR=$(swift build -c release --show-bin-path)/onair
+    ONAIR=$(bash scripts/build.sh)
 fi
 work=$(mktemp -d /tmp/onair-soak.XXXXXX)
 pids=()

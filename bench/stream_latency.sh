@@ -13,8 +13,7 @@ each=${SECONDS_EACH:-10}
 preset=${PRESET:-veryfast}
 bitrate=${BITRATE:-2.5M}
 if [ -z "${ONAIR:-}" ]; then
-    swift build -c release --product onair >&2
-    ONAIR=$(swift build -c release --show-bin-path)/onair
+    ONAIR=$(bash scripts/build.sh)
 fi
 work=$(mktemp -d)
 pids=()

@@ -4,8 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
-swift build -c release --product onair >&2
-onair=$(swift build -c release --show-bin-path)/onair
+onair=$(bash scripts/build.sh)
 out=${TMPDIR:-/tmp}/onair-demo
 mkdir -p "$out"
 echo "\$ onair record --duration 5 --size 1280x720 -o $out/demo.mp4"
