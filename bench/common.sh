@@ -30,7 +30,23 @@ measure() {
 median() { sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }'; }
 
-# print_table PREFIX: medians of $work/PREFIX.TOOL.runs for every tool, then each tool / ffmpeg.
+# run_order N: the tools in the order of run N — reversed on every other run, so that neither
+# tool always runs right after the other (the machine's speed drifts by up to 20 % between runs
+# of one command here; see the paired ratios below).
+run_order() {
+    if [ $(($1 % 2)) -eq 1 ]; then echo $tools; else echo $tools | tr ' ' '\n' | tac | tr '\n' ' '; fi
+}
+
+# paired_ratio COLUMN TOOL PREFIX: each run's TOOL/ffmpeg ratio (runs made back to back), as
+# "median (min–max)" — drift between runs falls on both tools of a pair alike.
+paired_ratio() {
+    paste -d' ' <(awk -v c="$1" '{print $c}' "$work/$3.$2.runs") <(awk -v c="$1" '{print $c}' "$work/$3.ffmpeg.runs") |
+        awk '$2 > 0 { printf "%.3f\n", $1 / $2 }' | sort -n |
+        awk '{ a[NR] = $1 } END { printf "%.2f (%.2f-%.2f)", a[int((NR + 1) / 2)], a[1], a[NR] }'
+}
+
+# print_table PREFIX: medians of $work/PREFIX.TOOL.runs for every tool, then each tool / ffmpeg
+# (ratio of the medians), then the median of the per-run ratios with their range.
 print_table() {
     local prefix=$1 tool f
     declare -A wall=() cpu=() mem=() faults=() sys=()
@@ -52,5 +68,9 @@ print_table() {
         printf "%-9s %8s %8s %9s %12s %8s\n" "$tool/ff" "$(ratio "${cpu[$tool]}" "${cpu[ffmpeg]}")" \
             "$(ratio "${wall[$tool]}" "${wall[ffmpeg]}")" "$(ratio "${mem[$tool]}" "${mem[ffmpeg]}")" \
             "$(ratio "${faults[$tool]}" "${faults[ffmpeg]}")" "$(ratio "${sys[$tool]}" "${sys[ffmpeg]}")"
+    done
+    for tool in $tools; do
+        [ "$tool" = ffmpeg ] && continue
+        echo "$tool/ff per run: CPU $(paired_ratio 2 "$tool" "$prefix"), wall $(paired_ratio 1 "$tool" "$prefix"), peak memory $(paired_ratio 3 "$tool" "$prefix")"
     done
 }

@@ -35,8 +35,8 @@ run_tool() {
 
 echo "load before: $(uptime)"
 for tool in $tools; do : >"$work/live.$tool.runs"; done
-for _ in $(seq "$runs"); do
-    for tool in $tools; do
+for run in $(seq "$runs"); do
+    for tool in $(run_order "$run"); do
         run_tool "$tool" >>"$work/live.$tool.runs"
         # Frames that made it to the output: a live encoder that falls behind drops frames (and
         # so spends less), `ffmpeg -re` falls behind instead; compare CPU only where these agree.

@@ -80,6 +80,9 @@ struct EncodeCommand: Command {
                              final.videoFrames, final.audioFrames, final.mediaSeconds, final.wallSeconds, final.speed)
         if let p50 = final.encodeLatency.percentile(50), let p99 = final.encodeLatency.percentile(99) {
             summary += String(format: ", encode latency p50 %.2f ms p99 %.2f ms", p50 * 1000, p99 * 1000)
+            if let key = final.keyFrameEncodeLatency.percentile(50) {
+                summary += String(format: " (keyframes p50 %.2f ms)", key * 1000)
+            }
         }
         Console.status(summary)
         if let failedOutputs { throw failedOutputs }

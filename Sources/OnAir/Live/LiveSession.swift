@@ -87,6 +87,9 @@ public final class LiveSession: @unchecked Sendable {
         var encodeSeconds = 0.0, encodedFrames = 0
         var skippedAtSource = 0
     }
+    /// Per-frame encode times since the start, every frame and keyframes alone (bounded memory;
+    /// under `lock`, kept apart from `counters`, which are copied once a second).
+    private var encodeLatency = LatencyStatistics(), keyFrameEncodeLatency = LatencyStatistics()
 
     /// Sets up a session; encoders are created (and settings validated) here, before anything runs.
     ///
@@ -282,6 +285,7 @@ public final class LiveSession: @unchecked Sendable {
         let current = counters
         let previous = lastSnapshot ?? (0, Counters())
         lastSnapshot = (now, current)
+        let (latency, keyLatency) = (encodeLatency, keyFrameEncodeLatency)   // copied: sorted outside the lock
         lock.unlock()
         let interval = max(now - previous.time, 1e-3)
         var stats = LiveStatistics()
@@ -298,6 +302,9 @@ public final class LiveSession: @unchecked Sendable {
         stats.audioBitRate = Int(Double(8 * (current.audioBytes - previous.counters.audioBytes)) / interval)
         let frames = current.encodedFrames - previous.counters.encodedFrames
         stats.encodeLatencyMs = frames > 0 ? (current.encodeSeconds - previous.counters.encodeSeconds) / Double(frames) * 1000 : 0
+        stats.encodeLatencyP50Ms = (latency.percentile(50) ?? 0) * 1000
+        stats.encodeLatencyP99Ms = (latency.percentile(99) ?? 0) * 1000
+        stats.keyFrameEncodeLatencyMs = (keyLatency.percentile(50) ?? 0) * 1000
         stats.videoQueue = videoQueue.depth
         stats.audioQueue = audioQueue.depth
         stats.sinkQueue = runners.map(\.queue.depth).max() ?? 0
@@ -419,9 +426,12 @@ public final class LiveSession: @unchecked Sendable {
                 let start = ProcessInfo.processInfo.systemUptime
                 let packets = try encoder.encode(frame, forceKeyFrame: force)
                 let spent = ProcessInfo.processInfo.systemUptime - start
+                let key = packets.contains { $0.mediaType == .video && $0.isKeyframe }
                 lock.lock()
                 counters.encodeSeconds += spent
                 counters.encodedFrames += 1
+                encodeLatency.add(spent)
+                if key { keyFrameEncodeLatency.add(spent) }
                 lock.unlock()
                 deliver(packets)
             } catch {

@@ -16,6 +16,11 @@ public struct LiveStatistics: Sendable, Codable, Equatable {
     public var videoBitRate = 0, audioBitRate = 0
     /// Per-frame encode time over the last interval, in milliseconds.
     public var encodeLatencyMs: Double = 0
+    /// Per-frame encode time since the start, in milliseconds: median and 99th percentile of every
+    /// frame, and the median of keyframes alone (a keyframe costs an encoder several times a
+    /// predicted frame). Zero until a frame was encoded.
+    public var encodeLatencyP50Ms: Double = 0, encodeLatencyP99Ms: Double = 0
+    public var keyFrameEncodeLatencyMs: Double = 0
     /// Items waiting in the video and audio encoder queues, and the deepest sink queue.
     public var videoQueue = 0, audioQueue = 0, sinkQueue = 0
     /// Packets a sink dropped (a stalled network sink), since the start.
@@ -57,6 +62,8 @@ public struct LiveStatistics: Sendable, Codable, Equatable {
         case audioBuffersIn = "audio_buffers_in", audioFramesOut = "audio_frames_out"
         case videoBitRate = "video_bitrate", audioBitRate = "audio_bitrate"
         case encodeLatencyMs = "encode_latency_ms"
+        case encodeLatencyP50Ms = "encode_latency_p50_ms", encodeLatencyP99Ms = "encode_latency_p99_ms"
+        case keyFrameEncodeLatencyMs = "keyframe_encode_latency_ms"
         case videoQueue = "video_queue", audioQueue = "audio_queue", sinkQueue = "sink_queue"
         case sinkDroppedPackets = "sink_dropped_packets"
         case residentBytes = "resident_bytes"

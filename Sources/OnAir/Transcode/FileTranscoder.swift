@@ -27,6 +27,8 @@ public final class FileTranscoder: @unchecked Sendable {
         public var speed: Double { wallSeconds > 0 ? mediaSeconds / wallSeconds : 0 }
         /// Per video frame, seconds from handing the frame to the encoder until its packet came out.
         public var encodeLatency = LatencyStatistics()
+        /// The same for keyframes alone (a keyframe costs an encoder several times a predicted frame).
+        public var keyFrameEncodeLatency = LatencyStatistics()
 
         /// Creates an empty progress record.
         public init() {}
@@ -256,15 +258,18 @@ public final class FileTranscoder: @unchecked Sendable {
     private func deliver(_ packets: [EncodedPacket]) throws {
         guard !packets.isEmpty else { return }
         let now = ProcessInfo.processInfo.systemUptime
-        var latencies: [Double] = []
+        var latencies: [(seconds: Double, key: Bool)] = []
         for packet in packets where packet.mediaType == .video {
             if let start = submitted.removeValue(forKey: packet.pts.converted(to: 1_000_000).value) {
-                latencies.append(now - start)
+                latencies.append((now - start, packet.isKeyframe))
             }
         }
         lock.lock()
         defer { lock.unlock() }
-        for latency in latencies { progress.encodeLatency.add(latency) }
+        for latency in latencies {
+            progress.encodeLatency.add(latency.seconds)
+            if latency.key { progress.keyFrameEncodeLatency.add(latency.seconds) }
+        }
         for packet in packets {
             if packet.mediaType == .video {
                 progress.videoFrames += 1
