@@ -13,6 +13,14 @@
 /// the oldest byte libsrt holds has waited, and by how long what it holds takes at the rate the
 /// peer has been acknowledging.
 ///
+/// The acknowledged rate is the link's rate only while the link is behind (bytes wait longer than
+/// a round trip and two acknowledgement intervals); otherwise it is merely the rate the stream
+/// offered, and holding a keyframe burst to it would hold a fast link to the stream's average
+/// (with a 20 ms latency: a backlog of a second on loopback). So the byte check applies while the
+/// link is behind, and for `rateMemory` after a spell of it (a link that fell behind on one burst
+/// is judged by the rate it then showed on the next; shorter spells may only lower that rate); a
+/// link never seen behind is left to the age check.
+///
 /// A pure value fed with the bytes handed over and libsrt's buffer level; the caller polls it.
 struct SRTSendGate {
     /// The share of the latency a message may spend queued after it is handed over.
@@ -22,6 +30,14 @@ struct SRTSendGate {
     var messageBytes = 1316
     /// The span over which the acknowledgement rate is measured, in seconds.
     var rateWindow = 0.1
+    /// How often libsrt acknowledges (its full ACK period), in seconds.
+    var acknowledgementInterval = 0.01
+    /// How long the link has to be behind before the rate it shows is remembered, in seconds
+    /// (shorter spells are a scheduling hiccup more likely than a slow link).
+    var behindToRemember = 0.05
+    /// How long a rate measured while the link was behind still judges bursts, in seconds (a few
+    /// keyframe intervals).
+    var rateMemory = 5.0
 
     /// Bytes handed over since the start.
     private(set) var handedBytes = 0
@@ -31,6 +47,10 @@ struct SRTSendGate {
     /// Acknowledged totals over the last `rateWindow` and a bit, oldest first.
     private var acknowledged: [(time: Double, bytes: Int)] = []
     private var acknowledgedHead = 0
+    /// Since when the link has been behind (nil: it is not).
+    private var behindSince: Double?
+    /// The acknowledged rate (bytes per second) the last time the link had been behind long enough.
+    private var remembered: (rate: Double, time: Double)?
 
     init() {}
 
@@ -58,18 +78,38 @@ struct SRTSendGate {
             acknowledged.removeFirst(acknowledgedHead)
             acknowledgedHead = 0
         }
-        guard latency > 0, bufferedBytes > 0 else { return true }
-        // What is held anyway: a round trip and an acknowledgement interval (10 ms) of sending.
-        let budget = roundTrip + 0.01 + latency * latencyShare
+        guard latency > 0, bufferedBytes > 0 else {
+            behindSince = nil
+            return true
+        }
+        // What is held anyway: a round trip and an acknowledgement interval of sending.
+        let held = roundTrip + acknowledgementInterval
+        let budget = held + latency * latencyShare
         // How long the oldest byte libsrt holds has waited.
-        if handedHead < handed.count, now - handed[handedHead].time > budget { return false }
-        // How long what it holds takes at the rate the peer has been acknowledging.
+        let oldestAge = handedHead < handed.count ? now - handed[handedHead].time : 0
+        if oldestAge > budget { return false }
+        // How long what it holds takes at the rate the peer has been acknowledging — the link's
+        // rate while it is behind, or as it last was after a spell behind.
         let first = acknowledged[acknowledgedHead]
         let span = now - first.time
-        if span >= rateWindow / 2 {
-            let rate = Double(acknowledgedNow - first.bytes) / span
-            if Double(bufferedBytes + messageBytes) > rate * budget { return false }
+        let measured = span >= rateWindow / 2 ? Double(acknowledgedNow - first.bytes) / span : nil
+        var rate: Double?
+        if oldestAge > held + acknowledgementInterval {
+            let since = behindSince ?? now
+            behindSince = since
+            rate = measured
+            if let measured {
+                if now - since >= behindToRemember {
+                    remembered = (measured, now)
+                } else if let earlier = remembered, measured < earlier.rate {
+                    remembered = (measured, earlier.time)   // a short spell may lower it, never raise it
+                }
+            }
+        } else {
+            behindSince = nil
+            if let remembered, now - remembered.time <= rateMemory { rate = max(remembered.rate, measured ?? 0) }
         }
+        if let rate, Double(bufferedBytes + messageBytes) > rate * budget { return false }
         return true
     }
 }
