@@ -31,7 +31,7 @@ median() { sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }'; }
 
 # run_order N: the tools in the order of run N — reversed on every other run, so that neither
-# tool always runs right after the other (the machine's speed drifts by up to 20 % between runs
+# tool always runs right after the other (the machine's speed drifts by up to 30 % between runs
 # of one command here; see the paired ratios below).
 run_order() {
     if [ $(($1 % 2)) -eq 1 ]; then echo $tools; else echo $tools | tr ' ' '\n' | tac | tr '\n' ' '; fi
