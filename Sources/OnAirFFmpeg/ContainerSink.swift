@@ -35,18 +35,6 @@ public final class ContainerSink: PacketSink {
         self.options = options
     }
 
-    /// The libavformat muxer for a file name's extension, or nil when it is not a container OnAir writes.
-    public static func muxer(forExtension ext: String) -> String? {
-        switch ext.lowercased() {
-        case "mp4", "m4v", "m4a": return "mp4"
-        case "mov": return "mov"
-        case "ts", "m2ts", "mts": return "mpegts"
-        case "flv": return "flv"
-        case "mkv": return "matroska"
-        default: return nil
-        }
-    }
-
     private var usesAVCC: Bool { format != "mpegts" }
 
     public func write(_ packet: EncodedPacket) throws {

@@ -1,6 +1,6 @@
 import OnAir
 
-/// Turns `--video`/`--audio` source names into capture sources and the encoder settings that go with them.
+/// The help text for `--video`/`--audio` and the session settings they and the encoder flags make.
 enum CaptureSourceFactory {
     /// The source kinds, for help texts.
     static let sourcesHelp = """
@@ -12,28 +12,18 @@ enum CaptureSourceFactory {
                                  real device's does; the beep stays on each whole second (default 0)
     """
 
-    /// What a record or stream command will run.
-    struct Plan {
-        var sources: [any CaptureSource]
-        var video: VideoEncoderSettings?
-        var audio: AudioEncoderSettings?
-    }
-
-    static func plan(video videoText: String, audio audioText: String, encoding: EncodingOptions,
-                     fast: Bool, duration: Double?, syntheticAudioPPM: Double = 0) throws -> Plan {
-        let video = encoding.videoEnabled ? try SourceSpec(parsing: videoText) : .none
-        let audio = encoding.audioEnabled ? try SourceSpec(parsing: audioText) : .none
-        if video == .none && audio == .none { throw UsageError("nothing to capture: both video and audio are off") }
-        let sources = try SourceSpec.makeSource(
-            video: video, audio: audio,
-            size: (encoding.video.width, encoding.video.height), frameRate: encoding.video.expectedFrameRate,
-            sampleRate: encoding.audio.sampleRate, channels: encoding.audio.channels,
-            synthetic: { kinds in
-                try SyntheticSource(
-                    video: kinds.contains(.video) ? (encoding.video.width, encoding.video.height, encoding.video.expectedFrameRate) : nil,
-                    audio: kinds.contains(.audio) ? (encoding.audio.sampleRate, encoding.audio.channels) : nil,
-                    fast: fast, duration: duration, audioClockOffsetPPM: syntheticAudioPPM)
-            })
-        return Plan(sources: sources, video: video != .none ? encoding.video : nil, audio: audio != .none ? encoding.audio : nil)
+    /// The session settings for the capture flags and the encoder flags (no outputs yet).
+    static func settings(_ capture: CaptureArguments, encoding: EncodingOptions) throws -> SessionSettings {
+        var settings = SessionSettings()
+        settings.video = encoding.videoEnabled ? try SourceSpec(parsing: capture.videoSpec) : .none
+        settings.audio = encoding.audioEnabled ? try SourceSpec(parsing: capture.audioSpec) : .none
+        if settings.video == .none && settings.audio == .none {
+            throw UsageError("nothing to capture: both video and audio are off")
+        }
+        settings.videoEncoder = encoding.video
+        settings.audioEncoder = encoding.audio
+        settings.duration = capture.duration
+        settings.syntheticAudioClockOffsetPPM = capture.syntheticAudioPPM
+        return settings
     }
 }

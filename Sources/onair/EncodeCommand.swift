@@ -21,11 +21,11 @@ struct EncodeCommand: Command {
     let input: String
     let outputs: [String]
     let encoding: EncodingOptions
-    let containerOptions: SinkFactory.ContainerOptions
+    let containerOptions: OutputOptions
 
     init(arguments: inout ArgumentList) throws {
         outputs = try arguments.options("-o", "--output")
-        var options = SinkFactory.ContainerOptions()
+        var options = OutputOptions()
         options.faststart = arguments.flag("--faststart")
         containerOptions = options
         encoding = try EncodingOptions(arguments: &arguments, realTimeDefault: false)
@@ -36,24 +36,15 @@ struct EncodeCommand: Command {
     }
 
     func run() throws -> Int32 {
-        var streams = Set<MediaType>()
-        if encoding.videoEnabled { streams.insert(.video) }
-        if encoding.audioEnabled { streams.insert(.audio) }
         // Settings are checked (against the input's size and rates where they follow it) when the
         // transcoder opens, before any output file is created.
         let transcoder = try FileTranscoder(
-            input: input,
-            video: encoding.videoEnabled ? SinkFactory.videoSettings(encoding.video, for: outputs, options: containerOptions) : nil,
+            input: input, outputs: outputs, options: containerOptions,
+            video: encoding.videoEnabled ? encoding.video : nil,
             audio: encoding.audioEnabled ? encoding.audio : nil,
             followInput: .init(size: !encoding.explicitSize, frameRate: !encoding.explicitFrameRate,
                                sampleRate: !encoding.explicitAudioRate, channels: !encoding.explicitChannels),
             forceKeyFrameTimes: encoding.forceKeyFrameTimes)
-        if transcoder.videoSettings == nil { streams.remove(.video) }
-        if transcoder.audioSettings == nil { streams.remove(.audio) }
-        let sinks = try outputs.map { output in
-            try SinkFactory.sink(for: output, streams: streams.intersection(SinkFactory.streams(for: output)),
-                                 options: containerOptions)
-        }
         if let selection = transcoder.encoderSelection {
             Console.status("video: \(selection)")
         }
@@ -61,7 +52,7 @@ struct EncodeCommand: Command {
         var final = FileTranscoder.Progress()
         var failedOutputs: OutputsFailedError?
         do {
-            try transcoder.run(sinks: sinks, report: { state in
+            try transcoder.run(outputs: outputs, options: containerOptions, report: { state in
                 final = state
                 progress.update(String(format: "encode %@: %.2f s media, %d video / %d audio frames, %.0f kb/s video, speed %.2fx",
                                        input, state.mediaSeconds, state.videoFrames, state.audioFrames,
@@ -69,7 +60,7 @@ struct EncodeCommand: Command {
                                        state.speed))
             }, outputFailed: { failure in
                 progress.end()
-                SessionDriver.report(failure)
+                SessionConsole.report(failure)
             })
         } catch let error as OutputsFailedError {
             // The other outputs are complete: say so, then exit 1 naming the failed ones.

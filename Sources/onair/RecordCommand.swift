@@ -31,27 +31,15 @@ struct RecordCommand: Command {
 
     """ + EncodingOptions.help
 
-    let videoSpec: String
-    let audioSpec: String
-    let duration: Double?
-    let syntheticAudioPPM: Double
-    let fast: Bool
-    let outputs: [String]
+    let settings: SessionSettings
     let statsJSON: String?
-    let containerOptions: SinkFactory.ContainerOptions
-    let servePort: Int?
-    let encoding: EncodingOptions
 
     init(arguments: inout ArgumentList) throws {
         let capture = try CaptureArguments(arguments: &arguments)
-        videoSpec = capture.videoSpec
-        audioSpec = capture.audioSpec
-        duration = capture.duration
-        syntheticAudioPPM = capture.syntheticAudioPPM
-        fast = arguments.flag("--fast")
-        outputs = try arguments.options("-o", "--output")
+        let fast = arguments.flag("--fast")
+        let outputs = try arguments.options("-o", "--output")
         statsJSON = try arguments.option("--stats-json")
-        var options = SinkFactory.ContainerOptions()
+        var options = OutputOptions()
         options.faststart = arguments.flag("--faststart")
         if let time = try arguments.option("--hls-time") {
             options.hlsSegmentDuration = try EncodingOptions.number(time, "--hls-time")
@@ -61,59 +49,42 @@ struct RecordCommand: Command {
             options.hlsListSize = value
         }
         options.hlsFragmentedMP4 = arguments.flag("--hls-fmp4")
-        servePort = try arguments.option("--serve").map { text in
+        let servePort = try arguments.option("--serve").map { text in
             guard let port = Int(text), (1...65_535).contains(port) else { throw UsageError("--serve takes a TCP port 1–65535") }
             return port
         }
-        containerOptions = options
-        var encoding = try EncodingOptions(arguments: &arguments, realTimeDefault: true)
-        encoding.video = SinkFactory.videoSettings(encoding.video, for: outputs, options: options)
-        self.encoding = encoding
+        let encoding = try EncodingOptions(arguments: &arguments, realTimeDefault: true)
         guard arguments.positionals().isEmpty else { throw UsageError("record takes no positional arguments; outputs go with -o") }
         guard !outputs.isEmpty else { throw UsageError("record needs at least one -o FILE") }
         if fast {
-            guard videoSpec == "synthetic" || videoSpec == "none", audioSpec == "synthetic" || audioSpec == "none" else {
+            guard capture.videoSpec == "synthetic" || capture.videoSpec == "none",
+                  capture.audioSpec == "synthetic" || capture.audioSpec == "none" else {
                 throw UsageError("--fast works with the synthetic source only")
             }
-            guard duration != nil else { throw UsageError("--fast needs --duration") }
+            guard capture.duration != nil else { throw UsageError("--fast needs --duration") }
         }
-        if videoSpec == "none" && audioSpec == "none" { throw UsageError("--video none and --audio none leave nothing to record") }
-        if servePort != nil && !outputs.contains(where: { SinkFactory.hlsPlaylist(for: $0) != nil }) {
+        if capture.videoSpec == "none" && capture.audioSpec == "none" { throw UsageError("--video none and --audio none leave nothing to record") }
+        if servePort != nil && !outputs.contains(where: { OutputRegistry.hlsPlaylist(for: $0) != nil }) {
             throw UsageError("--serve needs an HLS output (-o DIR/NAME.m3u8 or hls:DIR)")
         }
+        var settings = try CaptureSourceFactory.settings(capture, encoding: encoding)
+        settings.outputs = outputs
+        settings.fileOptions = options
+        settings.asFastAsPossible = fast
+        settings.hlsServePort = servePort
+        // A URL among the outputs (udp://) streams at the fixed bitrate: record does not adapt.
+        settings.streaming.adaptiveBitRate = false
+        self.settings = settings
     }
 
     func run() throws -> Int32 {
-        let plan = try CaptureSourceFactory.plan(video: videoSpec, audio: audioSpec, encoding: encoding,
-                                                 fast: fast, duration: duration, syntheticAudioPPM: syntheticAudioPPM)
-        var configuration = LiveSession.Configuration(video: plan.video, audio: plan.audio)
-        configuration.duration = duration
-        configuration.dropLateVideo = !fast
-        var streams = Set<MediaType>()
-        if plan.video != nil { streams.insert(.video) }
-        if plan.audio != nil { streams.insert(.audio) }
-        // Encoders open (and settings are checked) before any output file is created.
-        let encoders = try EncoderFactory.encoders(video: plan.video, audio: plan.audio)
-        let sinks = try outputs.map { output in
-            try SinkFactory.sink(for: output, streams: streams.intersection(SinkFactory.streams(for: output)),
-                                 options: containerOptions)
-        }
-        let session = try LiveSession(configuration: configuration, sources: plan.sources, sinks: sinks,
-                                      videoEncoder: encoders.video, audioEncoder: encoders.audio,
-                                      outputFailed: SessionDriver.report, notices: { Console.status($0) })
-        var server: HLSFileServer?
-        if let servePort, let playlist = outputs.lazy.compactMap(SinkFactory.hlsPlaylist(for:)).first {
-            let directory = (playlist as NSString).deletingLastPathComponent
-            try FileManager.default.createDirectory(atPath: directory.isEmpty ? "." : directory, withIntermediateDirectories: true)
-            server = try HLSFileServer(directory: directory.isEmpty ? "." : directory, port: servePort)
-            Console.status("serving http://127.0.0.1:\(servePort)/\((playlist as NSString).lastPathComponent)")
-        }
-        defer { server?.stop() }
         let printer = try StatisticsPrinter(label: "rec", jsonPath: statsJSON)
-        let outcome = try SessionDriver.run(session, printer: printer, outputs: outputs)
+        let outcome = try SessionConsole.run(SessionBuilder(settings), printer: printer) { session in
+            if let url = session.hlsServerURL { Console.status("serving \(url)") }
+        }
         let last = outcome.statistics
-        let stopReason = outcome.reason
-        Console.status("stopped (\(stopReason)): \(last.framesOut) video frames, \(last.audioFramesOut) audio frames, \(last.droppedFrames) dropped, peak memory \(ResidentMemory.peak() / 1_048_576) MB")
-        return try outcome.finish()
+        Console.status("stopped (\(outcome.reason)): \(last.framesOut) video frames, \(last.audioFramesOut) audio frames, \(last.droppedFrames) dropped, peak memory \(ResidentMemory.peak() / 1_048_576) MB")
+        try outcome.check()
+        return 0
     }
 }

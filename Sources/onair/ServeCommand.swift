@@ -43,24 +43,12 @@ struct ServeCommand: Command {
 
     """ + EncodingOptions.help
 
-    let videoSpec: String
-    let audioSpec: String
-    let duration: Double?
-    let syntheticAudioPPM: Double
-    let outputs: [String]
+    let settings: SessionSettings
     let statsJSON: String?
-    let configuration: ServeConfiguration
-    let queueBytes: Int?
-    let hlsTime: Double
-    let encoding: EncodingOptions
 
     init(arguments: inout ArgumentList) throws {
         let capture = try CaptureArguments(arguments: &arguments)
-        videoSpec = capture.videoSpec
-        audioSpec = capture.audioSpec
-        duration = capture.duration
-        syntheticAudioPPM = capture.syntheticAudioPPM
-        outputs = try arguments.options("-o", "--output")
+        let outputs = try arguments.options("-o", "--output")
         statsJSON = try arguments.option("--stats-json")
         var configuration = ServeConfiguration()
         if let listen = try arguments.option("--listen") {
@@ -79,7 +67,8 @@ struct ServeCommand: Command {
             guard value > 0 else { throw UsageError("--viewer-timeout must be positive") }
             configuration.limits.viewerTimeout = value
         }
-        queueBytes = try arguments.option("--viewer-queue").map { text in
+        var serving = ServingSettings()
+        serving.viewerQueueBytes = try arguments.option("--viewer-queue").map { text in
             guard let value = Int(text), value >= 64 * 1024 else { throw UsageError("--viewer-queue takes bytes, at least 65536") }
             return value
         }
@@ -87,70 +76,36 @@ struct ServeCommand: Command {
             guard let value = Int(text), (1...65_535).contains(value) else { throw UsageError("--srt-port takes a UDP port 1–65535") }
             configuration.srtPort = value
         }
-        hlsTime = try arguments.option("--hls-time").map { try EncodingOptions.number($0, "--hls-time") } ?? 2
-        guard hlsTime > 0 else { throw UsageError("--hls-time must be positive") }
-        self.configuration = configuration
-        var encoding = try EncodingOptions(arguments: &arguments, realTimeDefault: true)
-        encoding.video = ServeOutputs.videoSettings(encoding.video, hlsSegmentDuration: hlsTime)
-        self.encoding = encoding
+        serving.hlsSegmentDuration = try arguments.option("--hls-time").map { try EncodingOptions.number($0, "--hls-time") } ?? 2
+        guard serving.hlsSegmentDuration > 0 else { throw UsageError("--hls-time must be positive") }
+        serving.server = configuration
+        let encoding = try EncodingOptions(arguments: &arguments, realTimeDefault: true)
         guard arguments.positionals().isEmpty else { throw UsageError("serve takes no positional arguments; files go with -o") }
-        if videoSpec == "none" && audioSpec == "none" { throw UsageError("--video none and --audio none leave nothing to serve") }
+        if capture.videoSpec == "none" && capture.audioSpec == "none" { throw UsageError("--video none and --audio none leave nothing to serve") }
+        var settings = try CaptureSourceFactory.settings(capture, encoding: encoding)
+        settings.outputs = outputs
+        settings.serving = serving
+        settings.streaming.adaptiveBitRate = false
+        self.settings = settings
     }
 
     func run() throws -> Int32 {
         signal(SIGPIPE, SIG_IGN)
-        let plan = try CaptureSourceFactory.plan(video: videoSpec, audio: audioSpec, encoding: encoding,
-                                                 fast: false, duration: duration, syntheticAudioPPM: syntheticAudioPPM)
-        var sessionConfiguration = LiveSession.Configuration(video: plan.video, audio: plan.audio)
-        sessionConfiguration.duration = duration
-        var streams = Set<MediaType>()
-        if plan.video != nil { streams.insert(.video) }
-        if plan.audio != nil { streams.insert(.audio) }
-        let encoders = try EncoderFactory.encoders(video: plan.video, audio: plan.audio)
-        let serve = try ServeOutputs(configuration: configuration, streams: streams,
-                                     streamBitRate: (plan.video?.averageBitRate ?? 0) + (plan.audio?.bitRate ?? 0),
-                                     hlsSegmentDuration: hlsTime, explicitQueueBytes: queueBytes)
-        defer { serve.stop() }
-        let files = try outputs.map { output in
-            try SinkFactory.sink(for: output, streams: streams.intersection(SinkFactory.streams(for: output)))
-        }
-        let session = try LiveSession(configuration: sessionConfiguration, sources: plan.sources, sinks: files + serve.sinks,
-                                      videoEncoder: encoders.video, audioEncoder: encoders.audio)
         let printer = try StatisticsPrinter(label: "serve", jsonPath: statsJSON)
-        let latest = LatestStatistics()
-        serve.server.setEncoderStatistics { latest.value }
-        let outcome = try SessionDriver.run(session, printer: printer, outputs: outputs, afterStart: {
-            let base = configuration.baseURL(port: serve.server.port)
-            let query = configuration.token.map { "?token=\($0)" } ?? ""
-            Console.status("serving \(base)/live.ts\(query), \(base)/live.mp4\(query), \(base)/live.m3u8\(query) (page: \(base)/\(query))")
-            if let srt = serve.srt {
-                let host = configuration.isLoopback ? configuration.host : "ADDR"
-                Console.status("SRT callers: srt://\(host):\(srt.port)?mode=caller\(configuration.token == nil ? "" : "&passphrase=…")")
+        let outcome = try SessionConsole.run(SessionBuilder(settings), printer: printer) { session in
+            guard let served = session.servedEndpoints else { return }
+            let urls = served.streamURLs
+            Console.status("serving \(urls.mpegTS), \(urls.fragmentedMP4), \(urls.hls) (page: \(urls.page))")
+            if let port = served.srtPort {
+                let host = served.isLoopback ? served.host : "ADDR"
+                Console.status("SRT callers: srt://\(host):\(port)?mode=caller\(served.hasToken ? "&passphrase=…" : "")")
             }
-            if !configuration.isLoopback { Console.status("listening on \(configuration.host): reachable from the network") }
-        }, everySecond: { latest.value = $0 })
-        let totals = serve.hub.statistics().totals
+            if !served.isLoopback { Console.status("listening on \(served.host): reachable from the network") }
+        }
+        let totals = outcome.viewers
         let last = outcome.statistics
-        Console.status("stopped (\(outcome.reason)): \(last.framesOut) video frames, \(last.audioFramesOut) audio frames, \(last.droppedFrames) dropped; viewers served \(totals.served), refused \(totals.refusedFull), cut as too slow \(totals.cutTooSlow)")
+        Console.status("stopped (\(outcome.reason)): \(last.framesOut) video frames, \(last.audioFramesOut) audio frames, \(last.droppedFrames) dropped; viewers served \(totals?.served ?? 0), refused \(totals?.refusedFull ?? 0), cut as too slow \(totals?.cutTooSlow ?? 0)")
+        try outcome.check()
         return 0
-    }
-}
-
-/// The session's latest statistics, shared with the HTTP threads.
-final class LatestStatistics: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: LiveStatistics?
-
-    var value: LiveStatistics? {
-        get {
-            lock.lock()
-            defer { lock.unlock() }
-            return stored
-        }
-        set {
-            lock.lock()
-            stored = newValue
-            lock.unlock()
-        }
     }
 }

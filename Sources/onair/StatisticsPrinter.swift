@@ -3,7 +3,8 @@ import OnAir
 
 /// Shows a session's statistics once a second: one rewritten line on stderr and, optionally,
 /// the same as JSON lines in a file.
-final class StatisticsPrinter {
+final class StatisticsPrinter: @unchecked Sendable {
+    private let lock = NSLock()
     private let progress = ProgressLine()
     private let json: JSONLinesFile?
     private let label: String
@@ -18,6 +19,8 @@ final class StatisticsPrinter {
     }
 
     func show(_ stats: LiveStatistics) {
+        lock.lock()
+        defer { lock.unlock() }
         progress.update(String(
             format: "%@ %6.1fs | fps in %5.1f out %5.1f | dropped %d | video %5.0f kb/s audio %4.0f kb/s | enc %5.1f ms | queues v%d a%d s%d | mem %.0f MB",
             label, stats.elapsed, stats.fpsIn, stats.fpsOut, stats.droppedFrames,
@@ -33,8 +36,10 @@ final class StatisticsPrinter {
 
     /// Ends the display; `final` (the totals after the encoders drained) goes to the JSON file
     /// only, since its per-second rates would describe the drain, not the stream.
-    func end(final: LiveStatistics) {
-        json?.append(final)
+    func end(final: LiveStatistics?) {
+        lock.lock()
+        defer { lock.unlock() }
+        if let final { json?.append(final) }
         progress.end()
         json?.close()
     }

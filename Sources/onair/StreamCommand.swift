@@ -62,74 +62,49 @@ struct StreamCommand: Command {
 
     """ + EncodingOptions.help
 
-    let videoSpec: String
-    let audioSpec: String
-    let duration: Double?
-    let syntheticAudioPPM: Double
-    let targets: [StreamTarget]
-    let outputs: [String]
+    let settings: SessionSettings
     let statsJSON: String?
-    let policy: ReconnectPolicy
-    let encoding: EncodingOptions
-    let adaptive: Bool
-    let minimumBitRate: Int?
-    let maximumBitRate: Int?
-    let maximumBacklog: Double?
 
     init(arguments: inout ArgumentList) throws {
         let capture = try CaptureArguments(arguments: &arguments)
-        videoSpec = capture.videoSpec
-        audioSpec = capture.audioSpec
-        duration = capture.duration
-        syntheticAudioPPM = capture.syntheticAudioPPM
-        outputs = try arguments.options("-o", "--output")
+        let files = try arguments.options("-o", "--output")
         statsJSON = try arguments.option("--stats-json")
-        var policy = ReconnectPolicy()
-        if let value = try arguments.option("--send-timeout") { policy.sendTimeout = try Self.seconds(value, "--send-timeout") }
-        if let value = try arguments.option("--connect-timeout") { policy.connectTimeout = try Self.seconds(value, "--connect-timeout") }
+        var streaming = StreamingSettings()
+        if let value = try arguments.option("--send-timeout") { streaming.reconnect.sendTimeout = try Self.seconds(value, "--send-timeout") }
+        if let value = try arguments.option("--connect-timeout") { streaming.reconnect.connectTimeout = try Self.seconds(value, "--connect-timeout") }
         if let value = try arguments.option("--reconnect-max") {
-            policy.maximumDelay = max(try Self.seconds(value, "--reconnect-max"), policy.initialDelay)
+            streaming.reconnect.maximumDelay = max(try Self.seconds(value, "--reconnect-max"), streaming.reconnect.initialDelay)
         }
-        self.policy = policy
-        adaptive = !arguments.flag("--no-adaptive")
+        streaming.adaptiveBitRate = !arguments.flag("--no-adaptive")
         if let value = try arguments.option("--max-backlog") {
             let seconds = try EncodingOptions.number(value, "--max-backlog")
             guard seconds >= 0 else { throw UsageError("--max-backlog must be 0 or more") }
-            maximumBacklog = seconds > 0 ? seconds : nil
-        } else {
-            maximumBacklog = LiveSession.Configuration(video: nil, audio: nil).maximumNetworkBacklog
+            streaming.maximumBacklog = seconds > 0 ? seconds : nil
         }
-        minimumBitRate = try arguments.option("--min-bitrate").map { try EncodingOptions.rate($0, "--min-bitrate") }
-        maximumBitRate = try arguments.option("--max-bitrate").map { try EncodingOptions.rate($0, "--max-bitrate") }
-        for case let rate? in [minimumBitRate, maximumBitRate] where rate <= 0 {
+        streaming.minimumBitRate = try arguments.option("--min-bitrate").map { try EncodingOptions.rate($0, "--min-bitrate") }
+        streaming.maximumBitRate = try arguments.option("--max-bitrate").map { try EncodingOptions.rate($0, "--max-bitrate") }
+        for case let rate? in [streaming.minimumBitRate, streaming.maximumBitRate] where rate <= 0 {
             throw UsageError("--min-bitrate and --max-bitrate must be positive")
         }
-        if let minimumBitRate, let maximumBitRate, minimumBitRate > maximumBitRate {
+        if let minimum = streaming.minimumBitRate, let maximum = streaming.maximumBitRate, minimum > maximum {
             throw UsageError("--min-bitrate must not exceed --max-bitrate")
         }
-        encoding = try EncodingOptions(arguments: &arguments, realTimeDefault: true)
-        let tls = StreamTarget.TLSOptions(verify: !arguments.flag("--no-tls-verify"), caFile: try arguments.option("--ca-file"))
-        if let caFile = tls.caFile, !FileManager.default.isReadableFile(atPath: caFile) {
+        let encoding = try EncodingOptions(arguments: &arguments, realTimeDefault: true)
+        streaming.tls = StreamTarget.TLSOptions(verify: !arguments.flag("--no-tls-verify"), caFile: try arguments.option("--ca-file"))
+        if let caFile = streaming.tls.caFile, !FileManager.default.isReadableFile(atPath: caFile) {
             throw UsageError("--ca-file \(caFile): no such readable file")
         }
         let urls = arguments.positionals()
         guard !urls.isEmpty else { throw UsageError("stream needs at least one URL") }
-        targets = try urls.map { url in
+        for url in urls {
             guard StreamTarget.isURL(url) else { throw UsageError("'\(url)' is not a URL; files go with -o") }
-            var target = try StreamTarget(parsing: url)
-            target.tls = tls
-            return target
+            _ = try StreamTarget(parsing: url)
         }
-        if videoSpec == "none" && audioSpec == "none" { throw UsageError("--video none and --audio none leave nothing to stream") }
-    }
-
-    /// The adaptive bitrate bounds from the flags: up to --max-bitrate (default --bitrate), down to
-    /// --min-bitrate (default a tenth of the maximum, at least 100 kb/s).
-    private func adaptiveSettings(video: VideoEncoderSettings, audio: AudioEncoderSettings?) -> AdaptiveBitrateSettings {
-        let maximum = maximumBitRate ?? max(video.averageBitRate, minimumBitRate ?? 0)
-        let minimum = minimumBitRate ?? min(maximum, max(100_000, maximum / 10))
-        return AdaptiveBitrateSettings(minimumBitRate: minimum, maximumBitRate: maximum,
-                                       initialBitRate: video.averageBitRate, audioBitRate: audio?.bitRate ?? 0)
+        if capture.videoSpec == "none" && capture.audioSpec == "none" { throw UsageError("--video none and --audio none leave nothing to stream") }
+        var settings = try CaptureSourceFactory.settings(capture, encoding: encoding)
+        settings.outputs = urls + files
+        settings.streaming = streaming
+        self.settings = settings
     }
 
     private static func seconds(_ text: String, _ flag: String) throws -> Double {
@@ -141,55 +116,13 @@ struct StreamCommand: Command {
     func run() throws -> Int32 {
         // A peer that closes its socket must give a send error, not kill the process.
         signal(SIGPIPE, SIG_IGN)
-        let plan = try CaptureSourceFactory.plan(video: videoSpec, audio: audioSpec, encoding: encoding,
-                                                 fast: false, duration: duration, syntheticAudioPPM: syntheticAudioPPM)
-        var configuration = LiveSession.Configuration(video: plan.video, audio: plan.audio)
-        configuration.duration = duration
-        configuration.maximumNetworkBacklog = maximumBacklog
-        if adaptive, let video = plan.video {
-            configuration.adaptiveBitRate = adaptiveSettings(video: video, audio: plan.audio)
-        }
-        // Bounded whether or not the bitrate adapts: a backlog hidden in the kernel's buffer would
-        // escape both adaptive bitrate and --max-backlog.
-        let sendBuffer = configuration.openingVideo.map {
-            NetworkSink.sendBufferBytes(streamBitRate: $0.averageBitRate + (plan.audio?.bitRate ?? 0))
-        }
-        var streams = Set<MediaType>()
-        if plan.video != nil { streams.insert(.video) }
-        if plan.audio != nil { streams.insert(.audio) }
-        let encoders = try EncoderFactory.encoders(video: configuration.openingVideo, audio: plan.audio)
-        let files = try outputs.map { output in
-            try SinkFactory.sink(for: output, streams: streams.intersection(SinkFactory.streams(for: output)))
-        }
-        let network = targets.map { target in
-            NetworkSink(target: target, streams: streams, policy: policy, sendBufferBytes: sendBuffer) { event in
-                Console.status(Self.describe(event, target: target))
-            }
-        }
-        let session = try LiveSession(configuration: configuration, sources: plan.sources, sinks: files,
-                                      networkSinks: network, videoEncoder: encoders.video, audioEncoder: encoders.audio,
-                                      bitRateDecisions: { Console.status($0.summary) },
-                                      outputFailed: SessionDriver.report, notices: { Console.status($0) })
         let printer = try StatisticsPrinter(label: "live", jsonPath: statsJSON, network: true)
-        let outcome = try SessionDriver.run(session, printer: printer, outputs: outputs) {
-            for target in targets where target.isListener { Console.status("\(target.displayName): waiting for the receiver to connect") }
+        let outcome = try SessionConsole.run(SessionBuilder(settings), printer: printer) { session in
+            for name in session.waitingForReceivers { Console.status("\(name): waiting for the receiver to connect") }
         }
         let last = outcome.statistics
-        let stopReason = outcome.reason
-        Console.status("stopped (\(stopReason)): \(last.framesOut) video frames, \(last.audioFramesOut) audio frames, \(last.droppedFrames) dropped, \(last.reconnects) reconnects, \(String(format: "%.1f", last.offlineSeconds)) s offline, \(last.backlogSkips) backlog skips")
-        return try outcome.finish()
-    }
-
-    private static func describe(_ event: NetworkSink.Event, target: StreamTarget) -> String {
-        switch event {
-        case .connected(let reconnect):
-            return "\(target.displayName): \(reconnect ? "reconnected" : "connected")"
-        case let .lost(reason, retryIn):
-            return "\(target.displayName): connection lost (\(reason)); reconnecting in \(retryIn) s"
-        case let .attemptFailed(reason, retryIn):
-            return "\(target.displayName): connect failed (\(reason)); next attempt in \(retryIn) s"
-        case let .finishFailed(reason):
-            return "\(target.displayName): could not finish the stream cleanly (\(reason))"
-        }
+        Console.status("stopped (\(outcome.reason)): \(last.framesOut) video frames, \(last.audioFramesOut) audio frames, \(last.droppedFrames) dropped, \(last.reconnects) reconnects, \(String(format: "%.1f", last.offlineSeconds)) s offline, \(last.backlogSkips) backlog skips")
+        try outcome.check()
+        return 0
     }
 }

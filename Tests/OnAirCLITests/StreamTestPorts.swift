@@ -1,4 +1,5 @@
 import Foundation
+import OnAirTestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -7,21 +8,7 @@ import Glibc
 enum StreamTestPorts {
     /// A port the kernel just handed out for `type` (SOCK_STREAM or SOCK_DGRAM) on 127.0.0.1.
     static func free(udp: Bool = false) throws -> Int {
-        let fd = socket(AF_INET, Int32(udp ? SOCK_DGRAM.rawValue : SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw StreamTestError("socket() failed") }
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-                bind(fd, pointer, length) == 0 && getsockname(fd, pointer, &length) == 0
-            }
-        }
-        guard bound else { throw StreamTestError("bind() failed") }
-        return Int(UInt16(bigEndian: address.sin_port))
+        try FreePort.loopback(udp: udp)
     }
 
     /// Whether something accepts TCP connections on 127.0.0.1:`port`.

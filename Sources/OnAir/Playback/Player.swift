@@ -74,7 +74,7 @@ public final class Player: @unchecked Sendable {
         switch ext {
         case "y4m": return .y4m
         case "wav": return .wav
-        default: return ContainerSink.muxer(forExtension: ext).map { .copy($0) }
+        default: return OutputRegistry.containerMuxer(forExtension: ext).map { .copy($0) }
         }
     }
 

@@ -39,6 +39,7 @@ public final class ServeHub: @unchecked Sendable {
     private var nextID = 1
     private var totals = Totals()
     private var closed = false
+    private var observer: (@Sendable (ViewerEvent) -> Void)?
     /// Extra figures per viewer from its transport (SRT statistics), by viewer id.
     private var transportFigures: [Int: @Sendable () -> (rttMs: Double, lost: Int, dropped: Int, sendBufferMs: Double)] = [:]
 
@@ -74,8 +75,10 @@ public final class ServeHub: @unchecked Sendable {
         nextID += 1
         viewers[viewer.id] = viewer
         totals.served += 1
+        let observer = self.observer
         lock.unlock()
         stream.attach(viewer)
+        observer?(.joined(id: viewer.id, transport: transport, peer: peer))
         return viewer
     }
 
@@ -95,6 +98,16 @@ public final class ServeHub: @unchecked Sendable {
         transportFigures[viewer.id] = nil
         if viewer.endReason == .tooSlow { totals.cutTooSlow += 1 }
         totals.skipsOfViewersGone += figures.skips
+        let observer = self.observer
+        lock.unlock()
+        observer?(.left(id: viewer.id, transport: viewer.transport, peer: viewer.peer,
+                        cutAsTooSlow: viewer.endReason == .tooSlow))
+    }
+
+    /// Hears every viewer that joins or leaves, on the viewer's thread (replaces an earlier observer).
+    public func setViewerObserver(_ observer: (@Sendable (ViewerEvent) -> Void)?) {
+        lock.lock()
+        self.observer = observer
         lock.unlock()
     }
 

@@ -1,0 +1,9 @@
+extension ServeHub {
+    /// A viewer that joined or left, for the session's events.
+    public enum ViewerEvent: Sendable, Equatable {
+        /// A viewer was admitted (`transport`: "http", "srt", …; `peer`: its address).
+        case joined(id: Int, transport: String, peer: String)
+        /// A viewer left: closed, gone, or cut for being too slow.
+        case left(id: Int, transport: String, peer: String, cutAsTooSlow: Bool)
+    }
+}

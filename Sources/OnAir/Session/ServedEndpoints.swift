@@ -1,0 +1,20 @@
+/// Where a serving session can be watched.
+public struct ServedEndpoints: Sendable {
+    /// `http://HOST:PORT` of the server.
+    public var baseURL: String
+    /// `?token=…` to append to every URL, or "".
+    public var query: String
+    /// The UDP port SRT callers use, or nil.
+    public var srtPort: Int?
+    /// The address listened on.
+    public var host: String
+    /// Whether only this machine can connect.
+    public var isLoopback: Bool
+    /// Whether callers need a token (SRT: as passphrase).
+    public var hasToken: Bool
+
+    /// The MPEG-TS, fragmented-MP4 and HLS stream URLs and the preview page's.
+    public var streamURLs: (mpegTS: String, fragmentedMP4: String, hls: String, page: String) {
+        ("\(baseURL)/live.ts\(query)", "\(baseURL)/live.mp4\(query)", "\(baseURL)/live.m3u8\(query)", "\(baseURL)/\(query)")
+    }
+}

@@ -1,0 +1,13 @@
+/// How a session serves viewers itself (`onair serve`): the HTTP server, its SRT listener and
+/// the live HLS that viewers get.
+public struct ServingSettings: Sendable {
+    /// Address, port, token, viewer limits, SRT port.
+    public var server = ServeConfiguration()
+    /// Seconds per live HLS segment (keyframes come at least this often).
+    public var hlsSegmentDuration = 2.0
+    /// Bytes that may wait for one viewer before it skips, or nil for 4 s of the stream (at least 1 MiB).
+    public var viewerQueueBytes: Int?
+
+    /// Serving on 127.0.0.1:8080.
+    public init() {}
+}

@@ -1,0 +1,174 @@
+import Foundation
+import OnAirCore
+
+/// Builds a `Session` from `SessionSettings`: opens the sources (by spec, or the app's own),
+/// the encoders (before any file exists, so rejected settings leave nothing behind), every
+/// output through `OutputRegistry` and, when serving, the server; it owns the recipe — which
+/// streams each output takes, keyframe spacing for HLS and serving, TCP send-buffer sizing,
+/// adaptive-bitrate defaults, failure reporting.
+///
+/// ```swift
+/// var settings = SessionSettings()
+/// settings.outputs = ["clip.mp4"]
+/// settings.duration = 5
+/// let outcome = try await SessionBuilder(settings).build().run()
+/// ```
+public struct SessionBuilder: Sendable {
+    /// The settings the session is built from.
+    public var settings: SessionSettings
+    private var sources: [any CaptureSource]?
+    private var handler: (@Sendable (SessionEvent) -> Void)?
+
+    /// A builder for `settings`.
+    public init(_ settings: SessionSettings = SessionSettings()) {
+        self.settings = settings
+    }
+
+    /// Uses the app's own sources instead of `settings.video`/`settings.audio`; the session
+    /// encodes video when one of them delivers video, audio when one delivers audio.
+    public func sources(_ sources: [any CaptureSource]) -> SessionBuilder {
+        var copy = self
+        copy.sources = sources
+        return copy
+    }
+
+    /// Calls `handler` with every event, on the thread it happened on (keep it short).
+    public func onEvent(_ handler: @escaping @Sendable (SessionEvent) -> Void) -> SessionBuilder {
+        var copy = self
+        copy.handler = handler
+        return copy
+    }
+
+    /// Opens everything and returns the session, not yet started.
+    public func build() throws -> Session {
+        var settings = self.settings
+        let customSources = self.sources
+        if customSources == nil { try settings.validate() } else { try validateForCustomSources(settings) }
+        settings.videoEncoder = settings.effectiveVideoEncoder
+        let fanOut = SessionEventFanOut(handler: handler)
+        let sources = try customSources ?? makeSources(settings)
+        let kinds = Set(sources.flatMap(\.mediaTypes))
+        let video = kinds.contains(.video) ? settings.videoEncoder : nil
+        let audio = kinds.contains(.audio) ? settings.audioEncoder : nil
+        var streams = Set<MediaType>()
+        if video != nil { streams.insert(.video) }
+        if audio != nil { streams.insert(.audio) }
+
+        var configuration = LiveSession.Configuration(video: video, audio: audio)
+        configuration.duration = settings.duration
+        configuration.dropLateVideo = !settings.asFastAsPossible
+        configuration.maximumNetworkBacklog = settings.streaming.maximumBacklog
+        let outputKinds = try settings.outputs.map { try OutputRegistry.kind(for: $0) }
+        let hasNetwork = outputKinds.contains { $0.role == .network }
+        if hasNetwork, settings.streaming.adaptiveBitRate, let video {
+            configuration.adaptiveBitRate = settings.streaming.adaptiveSettings(video: video, audio: audio)
+        }
+        // Encoders open (and settings are checked) before any output file is created.
+        let encoders = try EncoderFactory.encoders(video: configuration.openingVideo, audio: audio)
+        // Bounded whether or not the bitrate adapts: a backlog hidden in the kernel's buffer would
+        // escape both adaptive bitrate and the backlog bound.
+        let sendBuffer = configuration.openingVideo.map {
+            NetworkSink.sendBufferBytes(streamBitRate: $0.averageBitRate + (audio?.bitRate ?? 0))
+        }
+        var fileSinks: [any PacketSink] = []
+        var networkSinks: [any PacketSink] = []
+        var waiting: [String] = []
+        var made: [String] = []
+        do {
+            for (output, kind) in zip(settings.outputs, outputKinds) {
+                let destination = (try? StreamTarget(parsing: output).displayName) ?? output
+                let context = OutputContext(
+                    name: output, streams: streams.intersection(kind.streams), options: settings.fileOptions,
+                    streaming: settings.streaming, sendBufferBytes: sendBuffer,
+                    connectionEvents: { event in fanOut.send(.connection(destination: destination, event: event)) })
+                let sink = try kind.makeSink(context)
+                if kind.role == .network {
+                    networkSinks.append(sink)
+                    if let target = (sink as? NetworkSink)?.target, target.isListener { waiting.append(target.displayName) }
+                } else {
+                    fileSinks.append(sink)
+                    made.append(output)
+                }
+            }
+        } catch {
+            for output in made { try? FileManager.default.removeItem(atPath: output) }
+            throw error
+        }
+
+        var teardowns: [@Sendable () -> Void] = []
+        var endpoints: ServedEndpoints?
+        var viewerTotals: (@Sendable () -> ServeHub.Totals)?
+        var hlsURL: String?
+        let latest = LatestValue<LiveStatistics>()
+        #if canImport(OnAirHTTP) && canImport(OnAirFFmpeg)
+        if let serving = settings.serving {
+            let serve = try ServeOutputs(
+                configuration: serving.server, streams: streams,
+                streamBitRate: (video?.averageBitRate ?? 0) + (audio?.bitRate ?? 0),
+                hlsSegmentDuration: serving.hlsSegmentDuration, explicitQueueBytes: serving.viewerQueueBytes)
+            teardowns.append { serve.stop() }
+            fileSinks += serve.sinks
+            serve.server.setEncoderStatistics { latest.value }
+            serve.hub.setViewerObserver { event in fanOut.send(.viewer(event)) }
+            let server = serving.server
+            endpoints = ServedEndpoints(
+                baseURL: server.baseURL(port: serve.server.port), query: server.token.map { "?token=\($0)" } ?? "",
+                srtPort: serve.srt?.port, host: server.host, isLoopback: server.isLoopback, hasToken: server.token != nil)
+            viewerTotals = { serve.hub.statistics().totals }
+        }
+        if let port = settings.hlsServePort, let playlist = settings.outputs.lazy.compactMap(OutputRegistry.hlsPlaylist(for:)).first {
+            let directory = (playlist as NSString).deletingLastPathComponent
+            let served = directory.isEmpty ? "." : directory
+            try FileManager.default.createDirectory(atPath: served, withIntermediateDirectories: true)
+            let server = try HLSFileServer(directory: served, port: port)
+            teardowns.append { server.stop() }
+            hlsURL = "http://127.0.0.1:\(port)/\((playlist as NSString).lastPathComponent)"
+        }
+        #endif
+        let torn = Once()
+        let teardown: @Sendable () -> Void = { [teardowns] in torn.run { teardowns.forEach { $0() } } }
+        let live: LiveSession
+        do {
+            live = try LiveSession(
+                configuration: configuration, sources: sources, sinks: fileSinks, networkSinks: networkSinks,
+                videoEncoder: encoders.video, audioEncoder: encoders.audio,
+                bitRateDecisions: { fanOut.send(.bitRateChanged($0)) },
+                outputFailed: { fanOut.send(.outputFailed($0)) },
+                notices: { fanOut.send(.notice($0)) })
+        } catch {
+            teardown()
+            throw error
+        }
+        let session = Session(settings: settings, live: live, fileOutputs: made, fanOut: fanOut,
+                              servedEndpoints: endpoints, hlsServerURL: hlsURL, waitingForReceivers: waiting,
+                              viewerTotals: viewerTotals, teardown: teardown)
+        latest.source = { [weak session] in session?.latestStatistics }
+        return session
+    }
+
+    private func validateForCustomSources(_ settings: SessionSettings) throws {
+        guard let sources, !sources.isEmpty else {
+            throw SettingsError(field: "sources", value: "[]", allowed: "at least one source")
+        }
+        var check = settings
+        check.video = .synthetic
+        check.audio = .synthetic
+        check.asFastAsPossible = false
+        try check.validate()
+    }
+
+    private func makeSources(_ settings: SessionSettings) throws -> [any CaptureSource] {
+        let encoding = (video: settings.videoEncoder, audio: settings.audioEncoder)
+        return try SourceSpec.makeSource(
+            video: settings.video, audio: settings.audio,
+            size: (encoding.video.width, encoding.video.height), frameRate: encoding.video.expectedFrameRate,
+            sampleRate: encoding.audio.sampleRate, channels: encoding.audio.channels,
+            synthetic: { kinds in
+                try SyntheticSource(
+                    video: kinds.contains(.video) ? (encoding.video.width, encoding.video.height, encoding.video.expectedFrameRate) : nil,
+                    audio: kinds.contains(.audio) ? (encoding.audio.sampleRate, encoding.audio.channels) : nil,
+                    fast: settings.asFastAsPossible, duration: settings.duration,
+                    audioClockOffsetPPM: settings.syntheticAudioClockOffsetPPM)
+            })
+    }
+}

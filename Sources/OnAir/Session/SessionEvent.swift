@@ -1,0 +1,16 @@
+/// Something a running session reports: once-a-second statistics, an output that failed, a
+/// connection made or lost, a bitrate change, a viewer that came or went, a notice.
+public enum SessionEvent: Sendable {
+    /// The statistics of the last second (rates) and since the start (totals).
+    case statistics(LiveStatistics)
+    /// An output failed and was left behind; the others carry on.
+    case outputFailed(OutputFailure)
+    /// A network output's connection changed (connected, lost, reconnected, could not finish).
+    case connection(destination: String, event: NetworkSink.Event)
+    /// Adaptive bitrate changed the video bitrate.
+    case bitRateChanged(BitrateDecision)
+    /// A viewer joined or left a served stream.
+    case viewer(ServeHub.ViewerEvent)
+    /// A live control was clamped or refused, or another remark worth a line.
+    case notice(String)
+}

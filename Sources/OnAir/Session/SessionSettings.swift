@@ -1,0 +1,72 @@
+/// Everything a live session is made of, as plain values: what to capture, how to encode,
+/// where the packets go and how long to run. `SessionBuilder` turns it into a running `Session`.
+public struct SessionSettings: Sendable {
+    /// The video source (`.none`: no video). Ignored when the builder is given the app's own sources.
+    public var video: SourceSpec = .synthetic
+    /// The audio source (`.none`: no audio). Ignored when the builder is given the app's own sources.
+    public var audio: SourceSpec = .synthetic
+    /// H.264 settings (keyframe spacing is tightened where an output needs it).
+    public var videoEncoder = VideoEncoderSettings(realTime: true)
+    /// AAC settings.
+    public var audioEncoder = AudioEncoderSettings()
+    /// Outputs by path or URL: files by extension (`.mp4`, `.ts`, `.h264`, `….m3u8`, …),
+    /// network destinations by scheme (`rtmp://`, `srt://`, …); see `OutputRegistry`.
+    public var outputs: [String] = []
+    /// How files are written (MP4 layout, HLS segmenting).
+    public var fileOptions = OutputOptions()
+    /// How network outputs reconnect, adapt and bound their backlog.
+    public var streaming = StreamingSettings()
+    /// Serve viewers from this session (HTTP, SRT), or nil.
+    public var serving: ServingSettings?
+    /// Serve the first HLS output's directory over HTTP on 127.0.0.1 at this port, or nil.
+    public var hlsServePort: Int?
+    /// Stop after this much media (seconds), or run until stopped.
+    public var duration: Double?
+    /// The synthetic source as fast as the encoders go (media time; needs `duration`): nothing
+    /// is dropped and the encoder makes the source wait.
+    public var asFastAsPossible = false
+    /// A test signal: the synthetic microphone's sample clock runs this many ppm fast.
+    public var syntheticAudioClockOffsetPPM = 0.0
+
+    /// Synthetic picture and sound, nothing to write yet.
+    public init() {}
+
+    /// Whether any output goes over the network.
+    public var hasNetworkOutput: Bool {
+        outputs.contains { (try? OutputRegistry.kind(for: $0).role) == .network }
+    }
+
+    /// The video settings the encoder opens with: `videoEncoder` with a keyframe at least as often
+    /// as the outputs need (an HLS segment starts on one) and, when serving, no B-frames (browsers'
+    /// fragmented MP4, low delay for every viewer).
+    public var effectiveVideoEncoder: VideoEncoderSettings {
+        var video = SinkFactory.videoSettings(videoEncoder, for: outputs, options: fileOptions)
+        if let serving {
+            video = video.withKeyFrames(atLeastEvery: serving.hlsSegmentDuration)
+            video.allowFrameReordering = false
+        }
+        return video
+    }
+
+    /// Checks what can be checked before anything opens; throws a typed error naming the field.
+    public func validate() throws {
+        if video == .none && audio == .none {
+            throw SettingsError(field: "video, audio", value: "none", allowed: "at least one source")
+        }
+        if outputs.isEmpty && serving == nil {
+            throw SettingsError(field: "outputs", value: "[]", allowed: "at least one output, or serving")
+        }
+        if let duration, !(duration > 0) { throw SettingsError(field: "duration", value: "\(duration)", allowed: "positive seconds") }
+        if asFastAsPossible {
+            guard (video == .synthetic || video == .none) && (audio == .synthetic || audio == .none) else {
+                throw SettingsError(field: "asFastAsPossible", value: "true", allowed: "with the synthetic source only")
+            }
+            guard duration != nil else { throw SettingsError(field: "asFastAsPossible", value: "true", allowed: "with a duration") }
+        }
+        for output in outputs { _ = try OutputRegistry.kind(for: output) }
+        if hlsServePort != nil && !outputs.contains(where: { OutputRegistry.hlsPlaylist(for: $0) != nil }) {
+            throw SettingsError(field: "hlsServePort", value: "\(hlsServePort!)", allowed: "with an HLS output")
+        }
+        try streaming.validate()
+    }
+}

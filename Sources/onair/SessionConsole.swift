@@ -1,0 +1,55 @@
+import Foundation
+import OnAir
+
+/// Prints a session's events for `record`, `stream` and `serve` and runs it until the duration,
+/// the end of the sources, Ctrl-C or SIGTERM; the recipe itself is the library's `SessionBuilder`.
+enum SessionConsole {
+    /// The one line printed the moment an output fails.
+    static func report(_ failure: OutputFailure) {
+        Console.status("output failed: \(failure.destination): \(failure.reason) (the other outputs carry on)")
+    }
+
+    /// Builds the session with `builder`, prints the encoder choice and `afterStart`'s lines,
+    /// shows statistics once a second and every event as it happens, and returns the outcome.
+    static func run(_ builder: SessionBuilder, printer: StatisticsPrinter,
+                    afterStart: (Session) -> Void = { _ in }) throws -> SessionOutcome {
+        let signals = SignalWatcher()
+        let session = try builder.onEvent { event in show(event, printer: printer) }.build()
+        try session.start()
+        if let summary = session.videoEncoderSummary { Console.status("video: \(summary)") }
+        afterStart(session)
+        let outcome: SessionOutcome
+        do {
+            outcome = try session.run(until: { signals.received.map { .interrupted(signal: $0) } })
+        } catch {
+            printer.end(final: nil)
+            throw error
+        }
+        printer.end(final: outcome.statistics)
+        return outcome
+    }
+
+    private static func show(_ event: SessionEvent, printer: StatisticsPrinter) {
+        switch event {
+        case .statistics(let statistics): printer.show(statistics)
+        case .outputFailed(let failure): report(failure)
+        case .bitRateChanged(let decision): Console.status(decision.summary)
+        case .notice(let text): Console.status(text)
+        case let .connection(destination, event): Console.status(describe(event, destination: destination))
+        case .viewer: break
+        }
+    }
+
+    private static func describe(_ event: NetworkSink.Event, destination: String) -> String {
+        switch event {
+        case .connected(let reconnect):
+            return "\(destination): \(reconnect ? "reconnected" : "connected")"
+        case let .lost(reason, retryIn):
+            return "\(destination): connection lost (\(reason)); reconnecting in \(retryIn) s"
+        case let .attemptFailed(reason, retryIn):
+            return "\(destination): connect failed (\(reason)); next attempt in \(retryIn) s"
+        case let .finishFailed(reason):
+            return "\(destination): could not finish the stream cleanly (\(reason))"
+        }
+    }
+}
