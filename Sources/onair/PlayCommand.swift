@@ -111,62 +111,21 @@ struct PlayCommand: Command {
             Console.status(line)
             return 0
         }
-        var configuration = self.configuration
-        var screen: ScreenPlayer?
-        if display {
-            let opened = ScreenPlayer.openIfPossible(options: screenOptions)
-            opened.notes.forEach(Console.status)
-            screen = opened.screen
-            configuration.reconnect = screen != nil
-        }
-        let player = try Player(configuration: configuration)
-        player.sink = screen
         let printer = try PlaybackPrinter(jsonPath: statsJSON)
         let signals = SignalWatcher()
-        player.start()
-        var stopReason = "input ended"
-        let live = PlaybackInput.isLive(configuration.url)
-        var noData = false
-        // Once a second: show the statistics and say whether to stop (and why).
-        let check = { (stats: PlaybackStatistics) -> Bool in
-            printer.show(stats)
-            if let signal = signals.received {
-                stopReason = signal == SIGINT ? "interrupted" : "terminated"
-                return true
-            }
-            if let since = player.secondsSinceFirstFrame {
-                // A stalled live input must not outlast the duration by much (a file is never
-                // stalled: on a busy machine it just decodes slowly).
-                if let duration = configuration.duration, since > duration + 2, live {
-                    stopReason = "duration reached (input stalled)"
-                    return true
-                }
-            } else if player.secondsSinceStart > configuration.openTimeout {
-                noData = true
-                return true
-            }
-            return false
-        }
-        if let screen {
-            if screen.run(player: player, every: check) == .quit { stopReason = "window closed" }
-        } else {
-            while !player.wait(timeout: 1) {
-                if check(player.statistics()) { break }
-            }
-        }
-        if noData {
-            player.stop()
+        let outcome: Playback.Outcome
+        do {
+            outcome = try Playback.run(configuration, window: display ? screenOptions : nil, notes: Console.status,
+                                       everySecond: printer.show,
+                                       shouldStop: { signals.received.map { $0 == SIGINT ? "interrupted" : "terminated" } })
+        } catch {
             printer.end()
-            throw PlaybackError.noData(url: configuration.url, seconds: configuration.openTimeout)
+            throw error
         }
-        player.stop()
-        if stopReason == "input ended", configuration.duration != nil, player.error == nil { stopReason = "done" }
-        let last = player.statistics()
-        printer.show(last)
+        printer.show(outcome.statistics)
         printer.end()
-        if let error = player.error { throw error }
-        var report = player.report()
-        report.display = screen?.displayReport()
+        let report = outcome.report
+        let stopReason = outcome.reason
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -181,32 +140,5 @@ struct PlayCommand: Command {
         }
         Console.status(summary)
         return 0
-    }
-}
-
-/// Shows the player's statistics once a second on stderr and, optionally, as JSON lines.
-final class PlaybackPrinter {
-    private let progress = ProgressLine()
-    private let json: JSONLinesFile?
-
-    /// `jsonPath` receives one JSON object per line; nil writes none.
-    init(jsonPath: String?) throws {
-        json = try jsonPath.map(JSONLinesFile.init(path:))
-    }
-
-    /// Shows one state.
-    func show(_ stats: PlaybackStatistics) {
-        var line = String(format: "play %6.1fs | frames %5d | fps %5.1f | %6.0f kb/s | errors %d | freezes %d",
-                          stats.elapsed, stats.frames, stats.fpsNow, stats.bitrateKbpsNow, stats.decodeErrors, stats.freezes)
-        if let latency = stats.latencyMs { line += String(format: " | latency %5.1f ms", latency) }
-        if stats.stalled { line += " | stalled" }
-        progress.update(line)
-        json?.append(stats)
-    }
-
-    /// Ends the display and closes the JSON file.
-    func end() {
-        progress.end()
-        json?.close()
     }
 }

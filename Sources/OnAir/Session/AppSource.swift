@@ -1,0 +1,94 @@
+import Foundation
+import OnAirCore
+
+/// A source the app feeds itself: pictures and sound made or received by the app go into a
+/// session with `send`, stamped on the session's clock (`now()`); `finish()` ends it like the end
+/// of a file. Hand it to `SessionBuilder.sources(_:)`.
+///
+/// `send` is called from the app's own thread, in order per stream; a video frame that the
+/// encoder cannot take in time is dropped and counted, audio waits for room.
+public final class AppSource: CaptureSource, @unchecked Sendable {
+    public let name: String
+    public let mediaTypes: Set<MediaType>
+    private let lock = NSLock()
+    /// Held while a handler runs, so `stop()` returns only after the last delivery.
+    private let delivery = NSLock()
+    private var handlers: CaptureHandlers?
+    private var clock: CaptureClock?
+    private var ended = false
+
+    /// A source delivering `mediaTypes` (video, audio or both), named `name` in statistics.
+    public init(name: String = "app", mediaTypes: Set<MediaType>) {
+        self.name = name
+        self.mediaTypes = mediaTypes
+    }
+
+    /// The session's clock reading now, to stamp what is sent (zero before the session starts).
+    public func now() -> MediaTime {
+        lock.lock()
+        defer { lock.unlock() }
+        return clock?.now() ?? .zero
+    }
+
+    /// Seconds since the session started (zero before it starts).
+    public var elapsed: Double {
+        lock.lock()
+        defer { lock.unlock() }
+        return clock?.elapsed ?? 0
+    }
+
+    /// Whether the session is running and takes what is sent.
+    public var isRunning: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return handlers != nil && !ended
+    }
+
+    /// Sends a picture; ignored before the session starts and after it stops.
+    public func send(_ frame: VideoFrame) {
+        guard mediaTypes.contains(.video) else { return }
+        delivery.lock()
+        defer { delivery.unlock() }
+        current()?.video(frame)
+    }
+
+    /// Sends a run of samples; ignored before the session starts and after it stops.
+    public func send(_ buffer: PCMBuffer) {
+        guard mediaTypes.contains(.audio) else { return }
+        delivery.lock()
+        defer { delivery.unlock() }
+        current()?.audio(buffer)
+    }
+
+    /// Ends the source (as the end of a file; `error` when the app's own input failed).
+    public func finish(error: (any Error)? = nil) {
+        lock.lock()
+        let handlers = ended ? nil : self.handlers
+        ended = true
+        lock.unlock()
+        handlers?.ended(error)
+    }
+
+    public func start(clock: CaptureClock, handlers: CaptureHandlers) throws {
+        lock.lock()
+        self.clock = clock
+        self.handlers = handlers
+        ended = false
+        lock.unlock()
+    }
+
+    public func stop() {
+        delivery.lock()
+        lock.lock()
+        ended = true
+        handlers = nil
+        lock.unlock()
+        delivery.unlock()
+    }
+
+    private func current() -> CaptureHandlers? {
+        lock.lock()
+        defer { lock.unlock() }
+        return ended ? nil : handlers
+    }
+}

@@ -1,0 +1,29 @@
+import Foundation
+import OnAir
+
+/// Shows the player's statistics once a second on stderr and, optionally, as JSON lines.
+final class PlaybackPrinter {
+    private let progress = ProgressLine()
+    private let json: JSONLinesFile?
+
+    /// `jsonPath` receives one JSON object per line; nil writes none.
+    init(jsonPath: String?) throws {
+        json = try jsonPath.map(JSONLinesFile.init(path:))
+    }
+
+    /// Shows one state.
+    func show(_ stats: PlaybackStatistics) {
+        var line = String(format: "play %6.1fs | frames %5d | fps %5.1f | %6.0f kb/s | errors %d | freezes %d",
+                          stats.elapsed, stats.frames, stats.fpsNow, stats.bitrateKbpsNow, stats.decodeErrors, stats.freezes)
+        if let latency = stats.latencyMs { line += String(format: " | latency %5.1f ms", latency) }
+        if stats.stalled { line += " | stalled" }
+        progress.update(line)
+        json?.append(stats)
+    }
+
+    /// Ends the display and closes the JSON file.
+    func end() {
+        progress.end()
+        json?.close()
+    }
+}
