@@ -20,7 +20,7 @@ enum SessionConsole {
         afterStart(session)
         let outcome: SessionOutcome
         do {
-            outcome = try session.run(until: { signals.received.map { .interrupted(signal: $0) } })
+            outcome = try session.runBlocking(until: { signals.received.map { .interrupted(signal: $0) } })
         } catch {
             printer.end(final: nil)
             throw error

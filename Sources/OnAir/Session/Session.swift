@@ -118,7 +118,7 @@ public final class Session: @unchecked Sendable {
     /// Starts (if not started), runs until the duration is reached, the sources end, an error
     /// stops it, `requestStop` is called or `shouldStop` returns a reason (checked ten times a
     /// second), then stops. Sends `.statistics` once a second.
-    public func run(until shouldStop: () -> StopReason? = { nil }) throws -> SessionOutcome {
+    public func runBlocking(until shouldStop: () -> StopReason? = { nil }) throws -> SessionOutcome {
         try start()
         var reason = settings.duration != nil ? StopReason.durationReached : .sourcesEnded
         var nextSecond = ProcessInfo.processInfo.systemUptime + 1
@@ -160,7 +160,7 @@ public final class Session: @unchecked Sendable {
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<SessionOutcome, any Error>) in
                 let thread = Thread { [self] in
-                    continuation.resume(with: Result { try run(until: { nil }) })
+                    continuation.resume(with: Result { try runBlocking() })
                 }
                 thread.name = "onair.session"
                 thread.start()

@@ -1,0 +1,16 @@
+import OnAirCore
+#if canImport(OnAirFFmpeg)
+import OnAirFFmpeg
+#endif
+
+/// Makes the connections of one network output, one transport each (FFmpeg's protocols, libsrt).
+/// `NetworkSink`'s connector thread calls `connect` for every attempt and `close` once at the end.
+protocol NetworkConnector: Sendable {
+    /// Makes one connection (for a listener: waits for the peer until `deadline`) with a muxer
+    /// started on it for the streams `known` describes; returns it with its transport's probe.
+    /// `pacingBitRate` paces transports that can be paced (SRT).
+    func connect(known: [MediaType: FormatDescription], deadline: NetworkDeadline, pacingBitRate: Int?) throws
+        -> (NetworkConnection, TransportProbe?)
+    /// Lets go of what outlives single connections (a bound listener).
+    func close()
+}

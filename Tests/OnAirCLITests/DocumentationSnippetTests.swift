@@ -1,0 +1,113 @@
+import Foundation
+import OnAirTestSupport
+import Testing
+
+/// Every Swift block of the README and of the DocC articles compiles as a program in a scratch
+/// package that depends on OnAir by path, as a reader would paste it (one build of OnAir for all
+/// of them); the blocks that say `// Writes FILE…` are run and their files checked with ffprobe.
+@Suite(.serialized) struct DocumentationSnippetTests {
+    /// One ```swift block: where it is and its text.
+    struct Snippet: CustomStringConvertible {
+        var file: String
+        var line: Int
+        var code: String
+        var target: String
+        /// The files the block says it writes (`// Writes a.mp4 b.h264`).
+        var writes: [String] {
+            code.split(separator: "\n").first { $0.hasPrefix("// Writes ") }
+                .map { $0.dropFirst("// Writes ".count).split(separator: " ").map(String.init) } ?? []
+        }
+        var description: String { "\(file):\(line)" }
+    }
+
+    static let root = Tools.packageRoot
+
+    /// The README and every article of the catalog.
+    static func documents() throws -> [URL] {
+        let catalog = root.appendingPathComponent("Sources/OnAir/OnAir.docc")
+        let articles = try FileManager.default.contentsOfDirectory(at: catalog, includingPropertiesForKeys: nil)
+            .filter { $0.pathExtension == "md" }.sorted { $0.path < $1.path }
+        return [root.appendingPathComponent("README.md")] + articles
+    }
+
+    static func snippets() throws -> [Snippet] {
+        var found: [Snippet] = []
+        for document in try documents() {
+            let lines = try String(contentsOf: document, encoding: .utf8).components(separatedBy: "\n")
+            var index = 0
+            while index < lines.count {
+                guard lines[index].trimmingCharacters(in: .whitespaces) == "```swift" else { index += 1; continue }
+                let start = index + 1
+                var end = start
+                while end < lines.count, lines[end].trimmingCharacters(in: .whitespaces) != "```" { end += 1 }
+                let name = document.deletingPathExtension().lastPathComponent.filter { $0.isLetter || $0.isNumber }
+                found.append(Snippet(file: document.lastPathComponent, line: start, code: lines[start..<end].joined(separator: "\n"),
+                                     target: "Snippet\(name)\(start)"))
+                index = end + 1
+            }
+        }
+        return found
+    }
+
+    /// Writes the scratch package (under .build, so its build is kept between runs) and builds it.
+    static func build(_ snippets: [Snippet]) throws -> URL {
+        let package = root.appendingPathComponent(".build/snippets")
+        try? FileManager.default.removeItem(at: package.appendingPathComponent("Sources"))
+        for snippet in snippets {
+            let directory = package.appendingPathComponent("Sources/\(snippet.target)")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            try snippet.code.write(to: directory.appendingPathComponent("main.swift"), atomically: true, encoding: .utf8)
+        }
+        let targets = snippets.map { "        .executableTarget(name: \"\($0.target)\", dependencies: [.product(name: \"OnAir\", package: \"OnAir\")])," }
+        let manifest = """
+        // swift-tools-version:6.0
+        // Made by DocumentationSnippetTests: one program per Swift block of the README and the articles.
+        import PackageDescription
+        let package = Package(
+            name: "Snippets",
+            dependencies: [.package(name: "OnAir", path: "\(root.path)")],
+            targets: [
+        \(targets.joined(separator: "\n"))
+            ],
+            swiftLanguageModes: [.v6]
+        )
+        """
+        try manifest.write(to: package.appendingPathComponent("Package.swift"), atomically: true, encoding: .utf8)
+        let result = try Tools.run("swift", ["build", "--package-path", package.path])
+        let output = result.stdoutText + result.stderr
+        guard result.status == 0 else { throw ToolError.failed("the documentation's Swift blocks do not build:\n\(output)") }
+        let warnings = output.split(separator: "\n").filter { $0.contains("warning:") && $0.contains("/Sources/Snippet") }
+        guard warnings.isEmpty else { throw ToolError.failed("the documentation's Swift blocks build with warnings:\n\(warnings.joined(separator: "\n"))") }
+        let bin = try Tools.run("swift", ["build", "--package-path", package.path, "--show-bin-path"])
+        return URL(fileURLWithPath: bin.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+
+    @Test func everyBlockCompilesAndTheRecordingOnesRun() throws {
+        let snippets = try Self.snippets()
+        // The README's library section and the six articles each show code.
+        #expect(snippets.count >= 8, "found \(snippets)")
+        let bin = try Self.build(snippets)
+        for snippet in snippets where !snippet.writes.isEmpty {
+            let dir = try Tools.temporaryDirectory("snippet")
+            defer { try? FileManager.default.removeItem(at: dir) }
+            let process = Tools.process(bin.appendingPathComponent(snippet.target).path, [])
+            process.currentDirectoryURL = dir
+            let err = Pipe()
+            process.standardError = err
+            process.standardOutput = FileHandle.nullDevice
+            try process.run()
+            let errors = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0, "\(snippet) exited \(process.terminationStatus): \(errors)")
+            for file in snippet.writes {
+                let path = dir.appendingPathComponent(file).path
+                let info = try? Tools.ffprobeJSON(["-count_packets", "-show_streams", path])
+                let streams = info?["streams"] as? [[String: Any]] ?? []
+                let packets = streams.compactMap { Int($0["nb_read_packets"] as? String ?? "") }.reduce(0, +)
+                #expect(!streams.isEmpty && packets > 10, "\(snippet): \(file) holds \(packets) packets")
+                let decoded = try Tools.run("ffmpeg", ["-v", "error", "-i", path, "-f", "null", "-"])
+                #expect(decoded.status == 0 && decoded.stderr.isEmpty, "\(snippet): \(file): \(decoded.stderr)")
+            }
+        }
+    }
+}
