@@ -1,3 +1,7 @@
+// The script that wires the page together: token-carrying URLs, the player, the per-frame
+// code reader (glass-to-glass latency), /stats.json polling into the plots, the status line,
+// and window.onair.snapshot() for tests and benchmarks. It comes last and uses the classes and
+// modules the other scripts define.
 (() => {
   const token = new URLSearchParams(location.search).get('token');
   const withToken = (path) => token === null ? path : path + (path.includes('?') ? '&' : '?') + 'token=' + encodeURIComponent(token);

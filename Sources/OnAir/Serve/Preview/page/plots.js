@@ -1,3 +1,5 @@
+// Script module OnAirPlot: a time series drawn as a line over the last few minutes in a
+// canvas, scaled to its largest value, sharp on high-density screens.
 class OnAirPlot {
   constructor(canvas, color, format, windowSeconds) {
     this.canvas = canvas;
