@@ -27,6 +27,10 @@ var targets: [Target] = [
     .target(name: "OnAirSRT", dependencies: ["OnAirCore", "CSRT"]),
     // The window and sound output of `onair play` (SDL2), Swift types only.
     .target(name: "OnAirSDL", dependencies: ["OnAirCore", "CSDL2"]),
+    // The preview page's HTML, CSS and JS (Sources/OnAir/Serve/Preview/page/) compiled into the binary as
+    // string literals at build time: SwiftPM resources on Linux are a folder beside the binary, which a copy loses.
+    .executableTarget(name: "EmbedFiles"),
+    .plugin(name: "EmbedFilesPlugin", capability: .buildTool(), dependencies: ["EmbedFiles"]),
     .target(
         name: "OnAir",
         dependencies: [
@@ -36,7 +40,8 @@ var targets: [Target] = [
             .target(name: "OnAirApple", condition: .when(platforms: [.macOS, .iOS])),
             .target(name: "OnAirHTTP", condition: .when(platforms: [.linux])),
             "OnAirSRT",
-        ]
+        ],
+        plugins: ["EmbedFilesPlugin"]
     ),
     .executableTarget(name: "onair", dependencies: ["OnAir"]),
     .target(name: "OnAirTestSupport", path: "Tests/OnAirTestSupport"),

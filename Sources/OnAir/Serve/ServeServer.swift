@@ -90,7 +90,7 @@ public final class ServeServer: @unchecked Sendable {
         case []:
             var formats = ServeFormat.allCases.filter(hub.serves).map { "live.\($0.rawValue)" }
             if hlsDirectory != nil { formats.append("live.m3u8") }
-            let page = ServeIndexPage.html(query: query, formats: formats, srtPort: srtPort)
+            let page = PreviewPage.html(formats: formats, srtPort: srtPort, query: query)
             return HTTPResponse(status: 200, headers: [("Content-Type", "text/html; charset=utf-8"), ("Cache-Control", "no-cache")],
                                 body: .bytes(Array(page.utf8)))
         case ["live.ts"] where hub.serves(.mpegTS):

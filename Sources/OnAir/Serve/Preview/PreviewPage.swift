@@ -1,12 +1,16 @@
+import Foundation
+
 /// The browser preview that `onair serve` answers on `GET /`: one self-contained HTML document
 /// (markup, style and script written in this project, nothing fetched from elsewhere) that plays
 /// `/live.mp4` through Media Source Extensions, chases the live edge, plots `/stats.json`, says in
 /// words what is wrong, reconnects by itself and, for the synthetic source, reads the frame code
 /// to show glass-to-glass latency.
 ///
-/// The parts live in separate files as raw string literals: the markup here, the style in
-/// `PreviewPage+Style.swift`, and one script module per file (`PreviewPage+MP4.swift` for the box
-/// parser, `+Player` for MSE playback, `+FrameCode` for the code reader, `+Plots`, `+Main`).
+/// The page is written as ordinary files in `Serve/Preview/page/` — `index.html`, `style.css` and
+/// one script module per file (`mp4.js` the box parser, `player.js` MSE playback, `framecode.js`
+/// the code reader, `plots.js`, `main.js`) — which the EmbedFilesPlugin compiles into the binary
+/// (`EmbeddedFiles`). `index.html` links the style sheet and the scripts; the page as served has
+/// them inline (`inlined(_:file:)`), so it is one request and works from a copied binary.
 /// Every request the page makes keeps the `?token=` of the page's own URL.
 public enum PreviewPage {
     /// The whole page as served; `formats` are the streams served (`live.ts`, `live.mp4`,
@@ -15,9 +19,55 @@ public enum PreviewPage {
     /// page's own URL to every link and request).
     public static func html(formats: [String] = ["live.ts", "live.mp4", "live.m3u8"], srtPort: Int? = nil,
                             query: String = "") -> String {
-        head + "<style>\n" + style + "</style>\n</head>\n" + body + served(formats: formats, srtPort: srtPort, query: query) + "</main>\n"
-            + "<script>\n'use strict';\n" + mp4Script + playerScript + frameCodeScript + plotsScript + mainScript
-            + "</script>\n</body>\n</html>\n"
+        document.beforeServed + served(formats: formats, srtPort: srtPort, query: query) + document.afterServed
+    }
+
+    /// The line of `index.html` that the list of what else is served replaces.
+    static let servedMarker = "  <!-- served -->\n"
+
+    /// `index.html` with its style sheet and scripts inline, split where the list of what else is
+    /// served goes (at the end when the marker is missing).
+    static let document: (beforeServed: String, afterServed: String) = {
+        let page = inlined(EmbeddedFiles.indexHTML, file: EmbeddedFiles.named)
+        guard let marker = page.range(of: servedMarker) else { return (page, "") }
+        return (String(page[..<marker.lowerBound]), String(page[marker.upperBound...]))
+    }()
+
+    /// `document` with each line `<link rel="stylesheet" href="NAME">` replaced by a `<style>`
+    /// element holding the file NAME, and each run of lines `<script src="NAME"></script>` by one
+    /// strict-mode `<script>` element holding the files in order. A reference `file` cannot resolve
+    /// is left as it is (and the page's test finds it).
+    static func inlined(_ document: String, file: (String) -> String?) -> String {
+        var output = ""
+        var scripts: [String] = []
+        func endScripts() {
+            guard !scripts.isEmpty else { return }
+            output += "<script>\n'use strict';\n" + scripts.joined() + "</script>\n"
+            scripts = []
+        }
+        var lines = document.split(separator: "\n", omittingEmptySubsequences: false)
+        if lines.last?.isEmpty == true { lines.removeLast() }
+        for line in lines {
+            if let name = reference(in: line, prefix: "<script src=\"", suffix: "\"></script>"), let text = file(name) {
+                scripts.append(text)
+                continue
+            }
+            endScripts()
+            if let name = reference(in: line, prefix: "<link rel=\"stylesheet\" href=\"", suffix: "\">"), let text = file(name) {
+                output += "<style>\n" + text + "</style>\n"
+            } else {
+                output += line + "\n"
+            }
+        }
+        endScripts()
+        return output
+    }
+
+    /// The file name in `line` when it is exactly `prefix` NAME `suffix` (spaces around allowed).
+    private static func reference(in line: Substring, prefix: String, suffix: String) -> String? {
+        let trimmed = line.drop(while: { $0 == " " })
+        guard trimmed.hasPrefix(prefix), trimmed.hasSuffix(suffix), trimmed.count > prefix.count + suffix.count else { return nil }
+        return String(trimmed.dropFirst(prefix.count).dropLast(suffix.count))
     }
 
     /// What each stream is for, by file name.
@@ -46,43 +96,4 @@ public enum PreviewPage {
         text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
             .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
     }
-
-    /// The document's head up to its style sheet.
-    static let head = ##"""
-<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
-<link rel="icon" href="data:,">
-<title>OnAir live preview</title>
-
-"""##
-
-    /// The visible page: video, status line, plots and the list of what else is served.
-    static let body = ##"""
-<body>
-<header>
-  <h1>OnAir <span>live preview</span></h1>
-  <p id="status" class="status" role="status" data-level="info">Starting…</p>
-</header>
-<main>
-  <section class="stage">
-    <video id="video" autoplay muted playsinline disablepictureinpicture></video>
-    <p id="overlay" class="overlay" hidden></p>
-  </section>
-  <section class="facts">
-    <button id="sound" type="button">Sound on</button>
-    <span id="facts">–</span>
-  </section>
-  <section class="plots" aria-label="Live figures, last three minutes">
-    <figure><figcaption>Video bitrate <b id="value-bitrate">–</b></figcaption><canvas id="plot-bitrate"></canvas></figure>
-    <figure><figcaption>Frame rate <b id="value-fps">–</b></figcaption><canvas id="plot-fps"></canvas></figure>
-    <figure><figcaption>Encode time <b id="value-encode">–</b></figcaption><canvas id="plot-encode"></canvas></figure>
-    <figure><figcaption>Viewers <b id="value-viewers">–</b></figcaption><canvas id="plot-viewers"></canvas></figure>
-    <figure><figcaption id="caption-latency">Latency in this page <b id="value-latency">–</b></figcaption><canvas id="plot-latency"></canvas></figure>
-  </section>
-
-"""##
 }

@@ -1,10 +1,8 @@
-extension PreviewPage {
-    /// Script module `OnAirMP4`: splits a byte stream into whole top-level MP4 boxes, reads the
-    /// RFC 6381 codec strings (and picture size) from an init segment's avcC and esds, and leaves
-    /// tracks out of an init segment and its fragments (the muted page plays video only, which the
-    /// browser starts and keeps closer to the live edge). Every read is bounds-checked; malformed
-    /// input throws an Error with a message, never reads past the data.
-    static let mp4Script = ##"""
+// Script module OnAirMP4: splits a byte stream into whole top-level MP4 boxes, reads the
+// RFC 6381 codec strings (and picture size) from an init segment's avcC and esds, and leaves
+// tracks out of an init segment and its fragments (the muted page plays video only, which the
+// browser starts and keeps closer to the live edge). Every read is bounds-checked; malformed
+// input throws an Error with a message, never reads past the data.
 const OnAirMP4 = (() => {
   const maximumBoxSize = 64 * 1024 * 1024;
 
@@ -256,6 +254,3 @@ const OnAirMP4 = (() => {
 
   return { BoxSplitter, describeInit, moovWithout, moofWithout };
 })();
-
-"""##
-}

@@ -1,12 +1,11 @@
-extension PreviewPage {
-    /// Script module `OnAirFrameCode`: reads the synthetic source's second frame code (frame index
-    /// and the sender's wall-clock capture time, see `FrameCode.readWallClock(from:)` and
-    /// `FrameCodeLayout`) from the picture the video element shows, through a small canvas.
-    ///
-    /// It mirrors the Swift reader: same layout arithmetic, black and white references from the
-    /// start bar and quiet zone, the clock track, a search of up to one cell around the expected
-    /// place, the checkerboard whitening and the CRC-16/CCITT-FALSE check.
-    static let frameCodeScript = ##"""
+// Script module OnAirFrameCode: reads the synthetic source's second frame code (frame index
+// and the sender's wall-clock capture time, see FrameCode.readWallClock(from:) and
+// FrameCodeLayout in the Swift sources) from the picture the video element shows, through a
+// small canvas.
+//
+// It mirrors the Swift reader: same layout arithmetic, black and white references from the
+// start bar and quiet zone, the clock track, a search of up to one cell around the expected
+// place, the checkerboard whitening and the CRC-16/CCITT-FALSE check.
 const OnAirFrameCode = (() => {
   const dataColumns = 12, dataRows = 8, columns = dataColumns + 4, rows = dataRows + 2;
   const bitCount = dataColumns * dataRows, minimumContrast = 40 * 255 / 219;
@@ -148,6 +147,3 @@ const OnAirFrameCode = (() => {
 
   return { Reader, firstLayout, wallClockLayout };
 })();
-
-"""##
-}

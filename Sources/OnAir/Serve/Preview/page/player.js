@@ -1,11 +1,9 @@
-extension PreviewPage {
-    /// Script module `OnAirPlayer`: streams `/live.mp4` with fetch, appends whole boxes to a
-    /// SourceBuffer, keeps playback near the live edge (seek forward when far behind, play a little
-    /// faster when slightly behind), trims old buffer, and on any failure says what went wrong and
-    /// connects again by itself. Without sound it leaves the audio track out (audio arrives after
-    /// the video of the same moment and would hold the picture back); `setSound(true)` reconnects
-    /// with it.
-    static let playerScript = ##"""
+// Script module OnAirPlayer: streams /live.mp4 with fetch, appends whole boxes to a
+// SourceBuffer, keeps playback near the live edge (seek forward when far behind, play a little
+// faster when slightly behind), trims old buffer, and on any failure says what went wrong and
+// connects again by itself. Without sound it leaves the audio track out (audio arrives after
+// the video of the same moment and would hold the picture back); setSound(true) reconnects
+// with it.
 class PreviewProblem extends Error {
   constructor(level, text, retryMs) { super(text); this.level = level; this.retryMs = retryMs; }
 }
@@ -290,7 +288,4 @@ class OnAirPlayer {
     this.video.removeAttribute('src');
     this.video.load();
   }
-}
-
-"""##
 }

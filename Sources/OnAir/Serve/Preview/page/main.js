@@ -1,8 +1,7 @@
-extension PreviewPage {
-    /// Script module that wires the page together: token-carrying URLs, the player, the per-frame
-    /// code reader (glass-to-glass latency), `/stats.json` polling into the plots, the status line,
-    /// and `window.onair.snapshot()` for tests and benchmarks.
-    static let mainScript = ##"""
+// The script that wires the page together: token-carrying URLs, the player, the per-frame
+// code reader (glass-to-glass latency), /stats.json polling into the plots, the status line,
+// and window.onair.snapshot() for tests and benchmarks. It comes last and uses the classes and
+// modules the other scripts define.
 (() => {
   const token = new URLSearchParams(location.search).get('token');
   const withToken = (path) => token === null ? path : path + (path.includes('?') ? '&' : '?') + 'token=' + encodeURIComponent(token);
@@ -181,6 +180,3 @@ extension PreviewPage {
   };
   player.start();
 })();
-
-"""##
-}

@@ -1,7 +1,5 @@
-extension PreviewPage {
-    /// Script module `OnAirPlot`: a time series drawn as a line over the last few minutes in a
-    /// canvas, scaled to its largest value, sharp on high-density screens.
-    static let plotsScript = ##"""
+// Script module OnAirPlot: a time series drawn as a line over the last few minutes in a
+// canvas, scaled to its largest value, sharp on high-density screens.
 class OnAirPlot {
   constructor(canvas, color, format, windowSeconds) {
     this.canvas = canvas;
@@ -66,7 +64,4 @@ class OnAirPlot {
     g.lineJoin = 'round';
     g.stroke();
   }
-}
-
-"""##
 }
