@@ -27,11 +27,13 @@ final class FileOutput {
             throw SinkError.writeFailed(destination: path, reason: String(cString: strerror(fault.errorNumber)))
         }
         #endif
-        guard FileManager.default.createFile(atPath: path, contents: nil),
-              let handle = FileHandle(forWritingAtPath: path) else {
+        // open(2), as ffmpeg opens files: a symlink is followed (FileManager.createFile would
+        // replace it with a new file), a device such as /dev/full is written as it is.
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
+        guard descriptor >= 0 else {
             throw SinkError.writeFailed(destination: path, reason: String(cString: strerror(errno)))
         }
-        self.handle = handle
+        handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: false)
     }
 
     deinit {
