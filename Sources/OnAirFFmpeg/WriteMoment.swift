@@ -25,8 +25,10 @@ public enum WriteMoment: Sendable, Hashable, Comparable, CustomStringConvertible
         }
     }
 
+    /// Whether `lhs` comes before `rhs` in a file's life.
     public static func < (lhs: WriteMoment, rhs: WriteMoment) -> Bool { lhs.rank < rhs.rank }
 
+    /// The moment in words ("packet 5"), for test names and messages.
     public var description: String {
         switch self {
         case .open: return "open"
