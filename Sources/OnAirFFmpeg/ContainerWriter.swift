@@ -67,6 +67,10 @@ public final class ContainerWriter {
     private let memoryOutput: MemoryOutput?
     /// Set when the muxer writes into a `PacketOutput` (kept alive here; its context freed here).
     private var packetOutput: PacketOutput?
+    /// Opens and closes the files of a muxer writing files (not memory or a connection).
+    private var files: MuxerFileIO?
+    /// Packets handed to the muxer so far (the moment for `WriteFaults`).
+    private var packetCount = 0
     /// The libavformat muxer in use ("mp4", "mpegts", "flv", …).
     public let formatName: String
     /// Where the output goes (a path or a URL).
@@ -109,14 +113,18 @@ public final class ContainerWriter {
                 packetOutput = output
             } else if let connection {
                 try Self.connect(ctx, destination: destination, connection: connection)
-            } else if (ctx.pointee.oformat.pointee.flags & onair_fmt_nofile()) == 0 {
-                try check(avio_open2(&ctx.pointee.pb, destination, AVIO_FLAG_WRITE, nil, nil),
-                          "open \(destination) for writing")
+            } else {
+                // Files: every one the muxer writes goes through `files`, so each close is checked.
+                let files = MuxerFileIO(context: ctx, destination: destination)
+                self.files = files
+                if (ctx.pointee.oformat.pointee.flags & onair_fmt_nofile()) == 0 { try files.openOutput(ctx) }
+                files.enter(.header)
             }
             var dictionary: OpaquePointer?
             for (key, value) in options { av_dict_set(&dictionary, key, value, 0) }
             defer { av_dict_free(&dictionary) }
             try check(avformat_write_header(ctx, &dictionary), "write the \(formatName) header to \(destination)")
+            try checkOutput("write the \(formatName) header to \(destination)")
             output?.markHeader()
             if let unused = av_dict_get(dictionary, "", nil, AV_DICT_IGNORE_SUFFIX) {
                 throw FFmpegError(code: onair_averror(22),
@@ -232,11 +240,24 @@ public final class ContainerWriter {
         packet.pointee.dts = Self.rescale(dts, to: timeBase)
         packet.pointee.duration = Self.rescale(duration, to: timeBase)
         packet.pointee.flags = isKeyframe ? onair_pkt_flag_key() : 0
+        files?.enter(.packet(packetCount))
+        packetCount += 1
         if interleaved {
             try check(av_interleaved_write_frame(context, packet), "write a packet to \(destination)")
+            try checkOutput("write a packet to \(destination)")
         } else {
             try check(av_write_frame(context, packet), "send a packet to \(destination)")
+            try checkOutput("send a packet to \(destination)")
         }
+    }
+
+    /// Throws the write error the output's context keeps (libavformat returns it from some calls
+    /// only), or the first failed close of a file the muxer opened itself (an HLS segment).
+    private func checkOutput(_ operation: @autoclosure () -> String) throws {
+        if let pb = context?.pointee.pb, pb.pointee.error < 0 {
+            throw FFmpegError(code: pb.pointee.error, operation: operation())
+        }
+        if let failure = files?.failure { throw failure }
     }
 
     /// Writes out what the muxer holds back: an MP4 fragment is closed at once (one fragment per
@@ -244,15 +265,28 @@ public final class ContainerWriter {
     public func flush() throws {
         guard let context, !finished else { return }
         try check(av_write_frame(context, nil), "flush \(destination)")
+        try checkOutput("flush \(destination)")
     }
 
-    /// Flushes interleaved packets, writes the trailer and closes the output.
+    /// Flushes interleaved packets, writes the trailer and closes the output. Every write of that
+    /// is checked: `av_write_trailer` returns a muxer's positive byte count (MP4's `mfra`, the
+    /// `moov` of a faststart file) rather than the write error its context kept, and that error
+    /// may come out only when the output is closed.
     public func finish() throws {
         guard !finished, let context else { return }
         finished = true
-        let status = av_write_trailer(context)
-        closeWithoutTrailer()
-        try check(status, "finish \(destination)")
+        files?.enter(.trailer)
+        var status = av_write_trailer(context)
+        if status >= 0, let pb = context.pointee.pb {
+            avio_flush(pb)
+            if pb.pointee.error < 0 { status = pb.pointee.error }
+        }
+        let trailerFailure = status < 0 ? FFmpegError(code: status, operation: "finish \(destination)") : nil
+        let segmentFailure = files?.failure
+        files?.enter(.close)
+        let closed = closeWithoutTrailer()
+        if let failure = trailerFailure ?? segmentFailure ?? files?.failure { throw failure }
+        try check(closed, "close \(destination)")
     }
 
     /// Closes an output whose connection already failed, without writing a trailer to it.
@@ -261,16 +295,23 @@ public final class ContainerWriter {
         closeWithoutTrailer()
     }
 
-    private func closeWithoutTrailer() {
-        guard let context else { return }
+    /// Frees the muxer and closes its output; returns the close's result (a write error the output
+    /// kept, or the close's own).
+    @discardableResult
+    private func closeWithoutTrailer() -> Int32 {
+        guard let context else { return 0 }
+        var status: Int32 = 0
         if let packetOutput, let io = context.pointee.pb {
             context.pointee.pb = nil
             packetOutput.release(io)
+        } else if let files {
+            status = files.closeOutput(context)
         } else if memoryOutput == nil, (context.pointee.oformat.pointee.flags & onair_fmt_nofile()) == 0 {
-            avio_closep(&context.pointee.pb)
+            status = avio_closep(&context.pointee.pb)
         }
         avformat_free_context(context)
         self.context = nil
+        return status
     }
 
     private static func rescale(_ time: MediaTime, to timeBase: AVRational) -> Int64 {

@@ -21,6 +21,10 @@ public final class PlayerRemuxer {
     private var videoStarted = false
     private var headerWritten = false
     private var finished = false
+    /// Opens and closes the copy's files, so every close is checked (and `WriteFaults` can fail them).
+    private var files: MuxerFileIO?
+    /// Packets handed to the muxer so far (the moment for `WriteFaults`).
+    private var packetCount = 0
 
     /// Creates `destination` with the muxer `format` and one stream for each of the decoder's
     /// video and audio streams; the header follows with the first packet written.
@@ -46,16 +50,34 @@ public final class PlayerRemuxer {
                 output.pointee.time_base = AVRational(num: Int32(stream.timeBase.value), den: stream.timeBase.timescale)
                 mapping[stream.index] = (output.pointee.index, output.pointee.time_base)
             }
-            if (ctx.pointee.oformat.pointee.flags & onair_fmt_nofile()) == 0 {
-                try check(avio_open2(&ctx.pointee.pb, destination, AVIO_FLAG_WRITE, nil, nil), "open \(destination) for writing")
-            }
+            let files = MuxerFileIO(context: ctx, destination: destination)
+            self.files = files
+            if (ctx.pointee.oformat.pointee.flags & onair_fmt_nofile()) == 0 { try files.openOutput(ctx) }
         } catch {
             // `deinit` still runs and frees the packet.
-            if (ctx.pointee.oformat.pointee.flags & onair_fmt_nofile()) == 0 { avio_closep(&ctx.pointee.pb) }
-            avformat_free_context(ctx)
-            context = nil
+            close()
             throw error
         }
+    }
+
+    /// Closes the output and frees the muxer; returns the close's result (a write error the output
+    /// kept, or the close's own).
+    @discardableResult
+    private func close() -> Int32 {
+        guard let context else { return 0 }
+        files?.enter(.close)
+        let status = files?.closeOutput(context) ?? 0
+        avformat_free_context(context)
+        self.context = nil
+        return status
+    }
+
+    /// Throws the write error the output keeps, or a failed close of a file the muxer opened.
+    private func checkOutput(_ operation: @autoclosure () -> String) throws {
+        if let pb = context?.pointee.pb, pb.pointee.error < 0 {
+            throw FFmpegError(code: pb.pointee.error, operation: operation())
+        }
+        if let failure = files?.failure { throw failure }
     }
 
     /// Writes the header once the video's first keyframe is at hand: a picture size and parameter
@@ -81,7 +103,9 @@ public final class PlayerRemuxer {
                 parameters.pointee.extradata_size = Int32(bytes.count)
             }
         }
+        files?.enter(.header)
         try check(avformat_write_header(context, nil), "write the header of \(destination)")
+        try checkOutput("write the header of \(destination)")
         headerWritten = true
         for (input, entry) in mapping {
             mapping[input] = (entry.index, context.pointee.streams[Int(entry.index)]!.pointee.time_base)
@@ -124,26 +148,33 @@ public final class PlayerRemuxer {
         packet.pointee.flags = isKeyframe ? onair_pkt_flag_key() : 0
         // New extradata travels with the copy, for muxers that record a mid-stream change.
         try MediaFileDecoder.attach(input.sideData, to: packet)
+        files?.enter(.packet(packetCount))
+        packetCount += 1
         try check(av_interleaved_write_frame(context, packet), "write a packet to \(destination)")
+        try checkOutput("write a packet to \(destination)")
     }
 
-    /// Writes the trailer and closes the output.
+    /// Writes the trailer and closes the output; every write of that is checked, as in
+    /// `ContainerWriter.finish` (a trailer's positive return hides the error its output kept).
     public func finish() throws {
         guard !finished, let context else { return }
         finished = true
         if !headerWritten {
             // Nothing arrived: an empty but well-formed file, when the muxer can make one.
             do { try writeHeader(keyframe: nil) } catch {
-                if (context.pointee.oformat.pointee.flags & onair_fmt_nofile()) == 0 { avio_closep(&context.pointee.pb) }
-                avformat_free_context(context)
-                self.context = nil
+                close()
                 throw error
             }
         }
-        let status = av_write_trailer(context)
-        if (context.pointee.oformat.pointee.flags & onair_fmt_nofile()) == 0 { avio_closep(&context.pointee.pb) }
-        avformat_free_context(context)
-        self.context = nil
-        try check(status, "finish \(destination)")
+        files?.enter(.trailer)
+        var status = av_write_trailer(context)
+        if status >= 0, let pb = context.pointee.pb {
+            avio_flush(pb)
+            if pb.pointee.error < 0 { status = pb.pointee.error }
+        }
+        let failure = status < 0 ? FFmpegError(code: status, operation: "finish \(destination)") : files?.failure
+        let closed = close()
+        if let failure = failure ?? files?.failure { throw failure }
+        try check(closed, "close \(destination)")
     }
 }

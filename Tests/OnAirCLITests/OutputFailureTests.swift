@@ -49,12 +49,13 @@ import Testing
         #expect(frames == 200, "the other output has \(frames) frames")
     }
 
-    /// A temporary directory holding `small`, a 2 MB tmpfs mounted for the test.
-    private static func mountSmallDisk(_ name: String) throws -> (dir: URL, small: URL) {
+    /// A temporary directory holding `small`, a tmpfs mounted for the test (`options`: its size and
+    /// inode count, e.g. `size=2m`).
+    static func mountSmallDisk(_ name: String, options: String = "size=2m") throws -> (dir: URL, small: URL) {
         let dir = try Tools.temporaryDirectory(name)
         let small = dir.appendingPathComponent("small")
         try FileManager.default.createDirectory(at: small, withIntermediateDirectories: true)
-        let mounted = try Tools.run("mount", ["-t", "tmpfs", "-o", "size=2m", "tmpfs", small.path])
+        let mounted = try Tools.run("mount", ["-t", "tmpfs", "-o", options, "tmpfs", small.path])
         guard mounted.status == 0 else {
             try? FileManager.default.removeItem(at: dir)
             throw ToolError.failed("mount: \(mounted.stderr)")
@@ -63,7 +64,7 @@ import Testing
     }
 
     /// Unmounts the tmpfs and removes the directory.
-    private static func unmount(_ dir: URL, _ small: URL) {
+    static func unmount(_ dir: URL, _ small: URL) {
         _ = try? Tools.run("umount", [small.path])
         try? FileManager.default.removeItem(at: dir)
     }

@@ -2,22 +2,20 @@ import Foundation
 import OnAirCore
 
 /// Writes decoded audio as a RIFF/WAVE file: 16- or 32-bit integer or 32-bit float PCM,
-/// interleaved, in the format of the first buffer.
+/// interleaved, in the format of the first buffer. Every write, the header completed at the end
+/// and the close are checked (`FileOutput`).
 public final class WAVWriter {
     /// Where the samples go.
     public let path: String
-    private let handle: FileHandle
+    private let file: FileOutput
     private var format: (sampleFormat: PCMSampleFormat, sampleRate: Int, channels: Int)?
     private var dataBytes = 0
+    private var buffersWritten = 0
 
     /// Creates (or truncates) `path`; the header is completed by `finish()`.
     public init(path: String) throws(PlaybackError) {
-        guard FileManager.default.createFile(atPath: path, contents: nil),
-              let handle = FileHandle(forWritingAtPath: path) else {
-            throw PlaybackError.writeFailed(path: path, reason: "cannot create the file")
-        }
         self.path = path
-        self.handle = handle
+        file = try PlaybackError.writing(path) { try FileOutput(path: path) }
     }
 
     /// Appends one buffer; later buffers must have the first one's format, rate and channels.
@@ -31,8 +29,11 @@ public final class WAVWriter {
             }
         } else {
             format = (buffer.sampleFormat, buffer.sampleRate, buffer.channels)
+            file.startHeader()
             try put(header(dataBytes: 0))
         }
+        file.startPacket(buffersWritten)
+        buffersWritten += 1
         let width = buffer.sampleFormat.bytesPerSample
         var interleaved: [UInt8]
         if buffer.isPlanar && buffer.channels > 1 {
@@ -51,23 +52,19 @@ public final class WAVWriter {
         try put(Data(interleaved))
     }
 
-    /// Fills in the sizes in the header and closes the file.
+    /// Fills in the sizes in the header, flushes the file to disk and closes it.
     public func finish() throws(PlaybackError) {
-        do {
+        try PlaybackError.writing(path) {
             if format != nil {
-                try handle.seek(toOffset: 0)
-                try handle.write(contentsOf: header(dataBytes: dataBytes))
+                file.startTrailer()
+                try file.write(header(dataBytes: dataBytes), at: 0)
             }
-            try handle.close()
-        } catch {
-            throw PlaybackError.writeFailed(path: path, reason: error.localizedDescription)
+            try file.close()
         }
     }
 
     private func put(_ data: Data) throws(PlaybackError) {
-        do { try handle.write(contentsOf: data) } catch {
-            throw PlaybackError.writeFailed(path: path, reason: error.localizedDescription)
-        }
+        try PlaybackError.writing(path) { try file.write(data) }
     }
 
     private func header(dataBytes: Int) -> Data {

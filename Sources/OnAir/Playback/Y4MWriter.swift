@@ -2,21 +2,19 @@ import Foundation
 import OnAirCore
 
 /// Writes decoded yuv420p frames as a YUV4MPEG2 (`.y4m`) file that ffmpeg and players read.
+/// Every write and the close are checked (`FileOutput`).
 public final class Y4MWriter {
     /// Where the frames go.
     public let path: String
-    private let handle: FileHandle
+    private let file: FileOutput
     private let frameRate: Double
     private var size: (width: Int, height: Int)?
+    private var framesWritten = 0
 
     /// Creates (or truncates) `path`; `frameRate` goes into the header.
     public init(path: String, frameRate: Double) throws(PlaybackError) {
-        guard FileManager.default.createFile(atPath: path, contents: nil),
-              let handle = FileHandle(forWritingAtPath: path) else {
-            throw PlaybackError.writeFailed(path: path, reason: "cannot create the file")
-        }
         self.path = path
-        self.handle = handle
+        file = try PlaybackError.writing(path) { try FileOutput(path: path) }
         self.frameRate = frameRate > 0 ? frameRate : 30
     }
 
@@ -26,6 +24,8 @@ public final class Y4MWriter {
             throw PlaybackError.writeFailed(path: path, reason: "y4m takes yuv420p frames")
         }
         var data = Data()
+        file.startPacket(framesWritten)
+        framesWritten += 1
         if let size {
             guard size == (frame.width, frame.height) else {
                 throw PlaybackError.writeFailed(path: path, reason: "picture size changed to \(frame.width)x\(frame.height)")
@@ -43,13 +43,11 @@ public final class Y4MWriter {
                 data.append(contentsOf: plane.bytes[(row * plane.bytesPerRow)..<(row * plane.bytesPerRow + width)])
             }
         }
-        do { try handle.write(contentsOf: data) } catch {
-            throw PlaybackError.writeFailed(path: path, reason: error.localizedDescription)
-        }
+        try PlaybackError.writing(path) { try file.write(data) }
     }
 
-    /// Closes the file.
+    /// Flushes the file to disk and closes it.
     public func finish() throws(PlaybackError) {
-        do { try handle.close() } catch { throw PlaybackError.writeFailed(path: path, reason: error.localizedDescription) }
+        try PlaybackError.writing(path) { try file.close() }
     }
 }

@@ -7,6 +7,8 @@ public final class ADTSFileSink: PacketSink {
     private let file: FileOutput
     private var config: AudioSpecificConfig?
     public var destination: String { file.path }
+    /// Packets written so far (the moment for `WriteFaults`).
+    private var packetsWritten = 0
 
     /// Creates (or truncates) the file at `path`.
     public init(path: String) throws {
@@ -15,6 +17,8 @@ public final class ADTSFileSink: PacketSink {
 
     public func write(_ packet: EncodedPacket) throws {
         guard packet.codec == .aac else { return }
+        file.startPacket(packetsWritten)
+        packetsWritten += 1
         if let description = packet.formatDescription, !description.audioSpecificConfig.isEmpty {
             config = try AudioSpecificConfig(parsing: description.audioSpecificConfig)
         }

@@ -7,6 +7,8 @@ public final class AnnexBFileSink: PacketSink {
     private let file: FileOutput
     private var parameterSets: [H264NALUnit] = []
     public var destination: String { file.path }
+    /// Packets written so far (the moment for `WriteFaults`).
+    private var packetsWritten = 0
 
     /// Creates (or truncates) the file at `path`.
     public init(path: String) throws {
@@ -15,6 +17,8 @@ public final class AnnexBFileSink: PacketSink {
 
     public func write(_ packet: EncodedPacket) throws {
         guard packet.codec == .h264 else { return }
+        file.startPacket(packetsWritten)
+        packetsWritten += 1
         if let description = packet.formatDescription, !description.sps.isEmpty {
             parameterSets = try (description.sps + description.pps).map(H264NALUnit.init)
         }
