@@ -247,7 +247,7 @@ public final class Player: @unchecked Sendable {
         }
         lock.unlock()
 
-        var y4m: Y4MWriter?, wav: WAVWriter?, copy: PlayerRemuxer?
+        var y4m: Y4MWriter?, wav: WAVWriter?, copy: PlayerRemuxer?, resizer: PictureResizer?
         if let output = configuration.output {
             switch Self.outputKind(output) {
             case .y4m: y4m = try Y4MWriter(path: output, frameRate: decoder.videoStream?.averageFrameRate ?? 30)
@@ -273,7 +273,11 @@ public final class Player: @unchecked Sendable {
             switch output {
             case .video(let frame):
                 let latencySeconds = configuration.measureLatency ? Self.latency(of: frame, wall: wall) : nil
-                try y4m?.write(frame)
+                if let y4m {
+                    // A .y4m file has one picture size: later sizes are scaled to the first.
+                    if resizer == nil { resizer = PictureResizer(width: frame.width, height: frame.height) }
+                    try y4m.write(try resizer!.resize(frame))
+                }
                 sink?.video(frame)
                 lock.lock()
                 if firstFrameWall == nil { firstFrameWall = wall }
