@@ -64,6 +64,12 @@ public final class MediaFileDecoder {
     /// Damage marks on the last packet of a track before a jump, not counted as damage (see `process`).
     public private(set) var damageMarksAtJumps = 0
     private var joiner = TimelineJoiner<MediaFileReader.Packet>()
+    private var takeovers = [StreamTakeover(), StreamTakeover()]
+    private let lowDelay: Bool
+    private let hardwareChoice: HardwareDecoding
+    /// Times a stream of another program took over from the one decoded (see `StreamTakeover`;
+    /// only with `joinsTimestampJumps`).
+    public private(set) var streamsTakenOver = 0
     /// Per track, damage marks not judged yet: packets of the track left before each counts.
     private var corruptAwaitingVerdict: [Int: [Int]] = [:]
     private static let markWindow = 2
@@ -91,6 +97,8 @@ public final class MediaFileDecoder {
         let audioStream = decodeAudio ? reader.streams.first { $0.mediaType == .audio } : nil
         self.videoStream = videoStream
         self.audioStream = audioStream
+        self.lowDelay = lowDelay
+        hardwareChoice = hardware
         if let videoStream {
             let output = requested ?? VideoOutput(width: videoStream.width, height: videoStream.height)
             videoOutput = output
@@ -132,6 +140,17 @@ public final class MediaFileDecoder {
                 continue
             }
             let track = track(of: packet.streamIndex)
+            if let track, joinsTimestampJumps {
+                takeovers[track].currentDelivered()
+            } else if track == nil, joinsTimestampJumps, let held = try takeOver(by: packet) {
+                for taken in held {
+                    let track = self.track(of: taken.streamIndex) ?? -1
+                    for output in joiner.push(taken, track: track, pts: taken.pts, dts: taken.dts, duration: taken.duration) {
+                        try process(output)
+                    }
+                }
+                continue
+            }
             guard let track, joinsTimestampJumps else {
                 if packet.isCorrupt { damagedPackets += 1 }
                 try process(TimelineJoiner.Output(item: packet, track: track ?? -1, offset: 0))
@@ -145,6 +164,26 @@ public final class MediaFileDecoder {
     }
 
     private static let videoTrack = 0, audioTrack = 1
+
+    /// Offers a packet of a stream not decoded to the takeover of its kind; when that stream takes
+    /// over, the decoder of its kind is drained and replaced, and the held packets are returned.
+    private func takeOver(by packet: MediaFileReader.Packet) throws -> [MediaFileReader.Packet]? {
+        let kind = reader.mediaType(ofStream: packet.streamIndex)
+        guard (kind == .video && video != nil) || (kind == .audio && audio != nil) else { return nil }
+        let track = kind == .video ? Self.videoTrack : Self.audioTrack
+        guard let held = takeovers[track].offer(packet, isVideo: kind == .video),
+              let stream = reader.describeStream(packet.streamIndex) else { return nil }
+        if kind == .video {
+            if let video { ready += try video.decode(nil) }
+            video = try StreamDecoder(reader: reader, stream: stream, videoOutput: videoOutput, lowDelay: lowDelay,
+                                      hardware: hardwareChoice)
+        } else {
+            if let audio { ready += try audio.decode(nil) }
+            audio = try StreamDecoder(reader: reader, stream: stream, videoOutput: nil, lowDelay: lowDelay)
+        }
+        streamsTakenOver += 1
+        return held
+    }
 
     private func track(of streamIndex: Int) -> Int? {
         if let video, streamIndex == video.streamIndex { return Self.videoTrack }
@@ -177,7 +216,15 @@ public final class MediaFileDecoder {
             if packet.isCorrupt { marks.append(Self.markWindow) }
             corruptAwaitingVerdict[output.track] = marks.isEmpty ? nil : marks
         }
-        try packetHandler?(packet)
+        // A stream that took over is handed on as the one it replaced (a copy keeps one stream).
+        var handed = packet
+        if output.track == Self.videoTrack, let index = videoStream?.index { handed.streamIndex = index }
+        if output.track == Self.audioTrack, let index = audioStream?.index { handed.streamIndex = index }
+        // The last packets of a stream replaced by another go to no copy (their time is past).
+        if output.track < 0, streamsTakenOver > 0, handed.streamIndex == videoStream?.index || handed.streamIndex == audioStream?.index {
+            handed.streamIndex = -1
+        }
+        try packetHandler?(handed)
         if let video, output.track == Self.videoTrack {
             if packet.isBeforeFirstKeyFrame {
                 packetsBeforeKeyFrame += 1

@@ -67,6 +67,29 @@ import Testing
         #expect(durations.count == 2 && durations.allSatisfy { abs($0 - 8) < 0.2 }, "\(streams)")
     }
 
+    @Test func aNewProgramInAJoinedStreamTakesOver() throws {
+        let dir = try Tools.temporaryDirectory("joined-program")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // The second recording is another program: other PIDs, another service id.
+        let joined = try Self.joined([Self.testSource(size: "320x240"),
+                                      Self.testSource(size: "640x360") + ["-mpegts_service_id", "7", "-mpegts_pmt_start_pid", "0x1200",
+                                                                          "-mpegts_start_pid", "0x300"]], in: dir)
+        let copy = dir.appendingPathComponent("copy.mp4").path
+        let played = try Tools.run(Tools.onairExecutable, ["play", joined, "--no-display", "--json", "-o", copy])
+        #expect(played.status == 0, "\(played.stderr)")
+        let report = try ResolutionChangeTests.report(played)
+        print("joined programs: \(report.filter { $0.key != "video" })")
+        #expect(report["decode_errors"] as? Int == 0)
+        // ffmpeg picks one program's video (100 frames); onair follows the second when the first
+        // falls silent. The first program's last two frames come out of the demuxer only at the
+        // end of the file (nothing closes its last PES) and are left out.
+        #expect((report["frames"] as? Int ?? 0) >= 197, "\(played.stderr)")
+        let changes = Self.changes(report)
+        #expect(changes["picture_size"] as? Int == 1, "\(changes)")
+        #expect(changes["timestamp_jumps"] as? Int == 1, "\(changes)")
+        #expect(try Self.ffmpegFrames(copy) == report["frames"] as? Int)
+    }
+
     @Test func aY4MOutputKeepsTheFirstPictureSize() throws {
         let dir = try Tools.temporaryDirectory("joined-y4m")
         defer { try? FileManager.default.removeItem(at: dir) }
