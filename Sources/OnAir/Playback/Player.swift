@@ -318,8 +318,10 @@ public final class Player: @unchecked Sendable {
             stats.decodeErrors = decoder.decodeErrors + decoder.damagedPackets
             stats.damagedPackets = decoder.damagedPackets
             stats.packetsBeforeKeyFrame = decoder.packetsBeforeKeyFrame
+            let jumped = jumpsBefore + decoder.timestampJumps > changes.timestampJumps
             changes.timestampJumps = jumpsBefore + decoder.timestampJumps
             lock.unlock()
+            if jumped { sink?.timestampsJumped() }
             if finished {
                 lock.lock()
                 durationReached = true
