@@ -216,6 +216,14 @@ public final class MediaFileDecoder {
             if packet.isCorrupt { marks.append(Self.markWindow) }
             corruptAwaitingVerdict[output.track] = marks.isEmpty ? nil : marks
         }
+        // A live input joined mid-GOP: nothing is decoded (or copied) before the first keyframe.
+        if output.track == Self.videoTrack, waitsForVideoKeyFrame, !sawVideoKeyFrame {
+            if packet.isKeyframe || Self.startsDecoding(packet.data) {
+                sawVideoKeyFrame = true
+            } else {
+                packet.isBeforeFirstKeyFrame = true
+            }
+        }
         // A stream that took over is handed on as the one it replaced (a copy keeps one stream).
         var handed = packet
         if output.track == Self.videoTrack, let index = videoStream?.index { handed.streamIndex = index }
