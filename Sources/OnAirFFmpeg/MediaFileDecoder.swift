@@ -57,7 +57,9 @@ public final class MediaFileDecoder {
     public private(set) var packetsBeforeKeyFrame = 0
     private var sawVideoKeyFrame = false
     /// Whether timestamp jumps are joined into one continuous timeline (see `TimelineJoiner`):
-    /// every packet's timestamps, and so every frame's, are moved onto it. Set before the first `next()`.
+    /// every packet's timestamps, and so every frame's, are moved onto it; a stream of another
+    /// program that takes over from a silent one is followed (see `StreamTakeover`). Set before
+    /// the first `next()`.
     public var joinsTimestampJumps = false
     /// Jumps in the timestamps joined so far (each began a new segment of the timeline).
     public var timestampJumps: Int { joiner.jumps }
