@@ -56,6 +56,25 @@ public final class MediaFileDecoder {
     /// Video packets skipped while waiting for the first keyframe.
     public private(set) var packetsBeforeKeyFrame = 0
     private var sawVideoKeyFrame = false
+    /// Whether timestamp jumps are joined into one continuous timeline (see `TimelineJoiner`):
+    /// every packet's timestamps, and so every frame's, are moved onto it; a stream of another
+    /// program that takes over from a silent one is followed (see `StreamTakeover`). Set before
+    /// the first `next()`.
+    public var joinsTimestampJumps = false
+    /// Jumps in the timestamps joined so far (each began a new segment of the timeline).
+    public var timestampJumps: Int { joiner.jumps }
+    /// Damage marks on the last packet of a track before a jump, not counted as damage (see `process`).
+    public private(set) var damageMarksAtJumps = 0
+    private var joiner = TimelineJoiner<MediaFileReader.Packet>()
+    private var takeovers = [StreamTakeover(), StreamTakeover()]
+    private let lowDelay: Bool
+    private let hardwareChoice: HardwareDecoding
+    /// Times a stream of another program took over from the one decoded (see `StreamTakeover`;
+    /// only with `joinsTimestampJumps`).
+    public private(set) var streamsTakenOver = 0
+    /// Per track, damage marks not judged yet: packets of the track left before each counts.
+    private var corruptAwaitingVerdict: [Int: [Int]] = [:]
+    private static let markWindow = 2
     /// Whether the video packet decoded last was read while the input was probed (see
     /// `MediaFileReader.Packet.readWhileProbing`).
     public private(set) var lastVideoPacketReadWhileProbing: Bool?
@@ -80,6 +99,8 @@ public final class MediaFileDecoder {
         let audioStream = decodeAudio ? reader.streams.first { $0.mediaType == .audio } : nil
         self.videoStream = videoStream
         self.audioStream = audioStream
+        self.lowDelay = lowDelay
+        hardwareChoice = hardware
         if let videoStream {
             let output = requested ?? VideoOutput(width: videoStream.width, height: videoStream.height)
             videoOutput = output
@@ -110,33 +131,120 @@ public final class MediaFileDecoder {
     public func next() throws -> Output? {
         while ready.isEmpty {
             if drained { return nil }
-            guard var packet = try reader.nextPacket() else {
+            guard let packet = try reader.nextPacket() else {
+                for output in joiner.flush() { try process(output) }
+                // A packet marked damaged that no join explained.
+                damagedPackets += corruptAwaitingVerdict.values.map(\.count).reduce(0, +)
+                corruptAwaitingVerdict.removeAll()
                 drained = true
                 if let video { ready += try video.decode(nil) }
                 if let audio { ready += try audio.decode(nil) }
                 continue
             }
-            if packet.isCorrupt { damagedPackets += 1 }
-            if let video, packet.streamIndex == video.streamIndex, waitsForVideoKeyFrame, !sawVideoKeyFrame {
-                if packet.isKeyframe || Self.startsDecoding(packet.data) {
-                    sawVideoKeyFrame = true
-                } else {
-                    packet.isBeforeFirstKeyFrame = true
+            let track = track(of: packet.streamIndex)
+            if let track, joinsTimestampJumps {
+                takeovers[track].currentDelivered()
+            } else if track == nil, joinsTimestampJumps, let held = try takeOver(by: packet) {
+                for taken in held {
+                    let track = self.track(of: taken.streamIndex) ?? -1
+                    for output in joiner.push(taken, track: track, pts: taken.pts, dts: taken.dts, duration: taken.duration) {
+                        try process(output)
+                    }
                 }
+                continue
             }
-            try packetHandler?(packet)
-            if let video, packet.streamIndex == video.streamIndex {
-                if packet.isBeforeFirstKeyFrame {
-                    packetsBeforeKeyFrame += 1
-                    continue
-                }
-                lastVideoPacketReadWhileProbing = packet.readWhileProbing
-                ready += try video.decode(packet)
-            } else if let audio, packet.streamIndex == audio.streamIndex {
-                ready += try audio.decode(packet)
+            guard let track, joinsTimestampJumps else {
+                if packet.isCorrupt { damagedPackets += 1 }
+                try process(TimelineJoiner.Output(item: packet, track: track ?? -1, offset: 0))
+                continue
+            }
+            for output in joiner.push(packet, track: track, pts: packet.pts, dts: packet.dts, duration: packet.duration) {
+                try process(output)
             }
         }
         return ready.removeFirst()
+    }
+
+    private static let videoTrack = 0, audioTrack = 1
+
+    /// Offers a packet of a stream not decoded to the takeover of its kind; when that stream takes
+    /// over, the decoder of its kind is drained and replaced, and the held packets are returned.
+    private func takeOver(by packet: MediaFileReader.Packet) throws -> [MediaFileReader.Packet]? {
+        let kind = reader.mediaType(ofStream: packet.streamIndex)
+        guard (kind == .video && video != nil) || (kind == .audio && audio != nil) else { return nil }
+        let track = kind == .video ? Self.videoTrack : Self.audioTrack
+        guard let held = takeovers[track].offer(packet, isVideo: kind == .video),
+              let stream = reader.describeStream(packet.streamIndex) else { return nil }
+        if kind == .video {
+            if let video { ready += try video.decode(nil) }
+            video = try StreamDecoder(reader: reader, stream: stream, videoOutput: videoOutput, lowDelay: lowDelay,
+                                      hardware: hardwareChoice)
+        } else {
+            if let audio { ready += try audio.decode(nil) }
+            audio = try StreamDecoder(reader: reader, stream: stream, videoOutput: nil, lowDelay: lowDelay)
+        }
+        streamsTakenOver += 1
+        return held
+    }
+
+    private func track(of streamIndex: Int) -> Int? {
+        if let video, streamIndex == video.streamIndex { return Self.videoTrack }
+        if let audio, streamIndex == audio.streamIndex { return Self.audioTrack }
+        return nil
+    }
+
+    /// Passes one packet (its timestamps moved onto the joined timeline) to `packetHandler` and
+    /// its decoder.
+    private func process(_ output: TimelineJoiner<MediaFileReader.Packet>.Output) throws {
+        var packet = output.item
+        if output.offset != 0 {
+            packet.pts = packet.pts.map { $0 + output.offset }
+            packet.dts = packet.dts.map { $0 + output.offset }
+        }
+        if joinsTimestampJumps, output.track >= 0 {
+            // At a join of two MPEG-TS recordings the demuxer marks the last packet before it
+            // damaged: the continuity counter starts again in the joined part (the parser puts
+            // the mark one frame early). That packet is whole; only a mark that no jump of its
+            // track follows within `markWindow` packets is damage.
+            var marks = corruptAwaitingVerdict[output.track] ?? []
+            if output.startsSegment {
+                damageMarksAtJumps += marks.count
+                marks.removeAll()
+            } else {
+                marks = marks.map { $0 - 1 }
+                damagedPackets += marks.filter { $0 <= 0 }.count
+                marks.removeAll { $0 <= 0 }
+            }
+            if packet.isCorrupt { marks.append(Self.markWindow) }
+            corruptAwaitingVerdict[output.track] = marks.isEmpty ? nil : marks
+        }
+        // A live input joined mid-GOP: nothing is decoded (or copied) before the first keyframe.
+        if output.track == Self.videoTrack, waitsForVideoKeyFrame, !sawVideoKeyFrame {
+            if packet.isKeyframe || Self.startsDecoding(packet.data) {
+                sawVideoKeyFrame = true
+            } else {
+                packet.isBeforeFirstKeyFrame = true
+            }
+        }
+        // A stream that took over is handed on as the one it replaced (a copy keeps one stream).
+        var handed = packet
+        if output.track == Self.videoTrack, let index = videoStream?.index { handed.streamIndex = index }
+        if output.track == Self.audioTrack, let index = audioStream?.index { handed.streamIndex = index }
+        // The last packets of a stream replaced by another go to no copy (their time is past).
+        if output.track < 0, streamsTakenOver > 0, handed.streamIndex == videoStream?.index || handed.streamIndex == audioStream?.index {
+            handed.streamIndex = -1
+        }
+        try packetHandler?(handed)
+        if let video, output.track == Self.videoTrack {
+            if packet.isBeforeFirstKeyFrame {
+                packetsBeforeKeyFrame += 1
+                return
+            }
+            lastVideoPacketReadWhileProbing = packet.readWhileProbing
+            ready += try video.decode(packet)
+        } else if let audio, output.track == Self.audioTrack {
+            ready += try audio.decode(packet)
+        }
     }
 }
 

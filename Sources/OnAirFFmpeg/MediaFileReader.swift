@@ -169,6 +169,25 @@ public final class MediaFileReader {
         return UnsafePointer(context.pointee.streams[index]?.pointee.codecpar)
     }
 
+    /// The kind of stream `index`, also of a stream the demuxer added after the open (a new
+    /// MPEG-TS program); nil for other kinds or an index out of range.
+    func mediaType(ofStream index: Int) -> MediaType? {
+        guard let context, index >= 0, index < Int(context.pointee.nb_streams),
+              let par = context.pointee.streams[index]?.pointee.codecpar else { return nil }
+        switch par.pointee.codec_type {
+        case AVMEDIA_TYPE_VIDEO: return .video
+        case AVMEDIA_TYPE_AUDIO: return .audio
+        default: return nil
+        }
+    }
+
+    /// Stream `index` as it is described now (also one added after the open).
+    func describeStream(_ index: Int) -> Stream? {
+        guard let context, index >= 0, index < Int(context.pointee.nb_streams),
+              let stream = context.pointee.streams[index], let par = stream.pointee.codecpar else { return nil }
+        return Self.describe(stream.pointee, par.pointee, index: index)
+    }
+
     /// Reads the next packet, or returns nil at the end of the file.
     public func nextPacket() throws -> Packet? {
         guard let context else { return nil }

@@ -133,6 +133,9 @@ struct PlayCommand: Command {
         }
         var summary = "stopped (\(stopReason)): \(report.frames) frames, \(String(format: "%.2f", report.fps)) fps, \(report.decodeErrors) decode errors, \(report.freezes) freezes"
         if let video = report.video { summary += ", video decoded \(video.hardware.map { "on \($0)" } ?? "in software")" }
+        let changes = report.changes
+        if changes.pictureSize > 0 { summary += ", \(changes.pictureSize) picture size change\(changes.pictureSize == 1 ? "" : "s") (\(changes.pictureSizes.joined(separator: " → ")))" }
+        if changes.timestampJumps > 0 { summary += ", \(changes.timestampJumps) timestamp jump\(changes.timestampJumps == 1 ? "" : "s") joined" }
         if let latency = report.latencyMs {
             summary += String(format: ", latency p50 %.1f ms p95 %.1f ms max %.1f ms", latency.p50, latency.p95, latency.max)
         } else if configuration.measureLatency {

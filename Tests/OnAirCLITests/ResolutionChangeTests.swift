@@ -43,6 +43,10 @@ import Testing
         print("resolution change from a file: \(report.filter { $0.key != "video" })")
         #expect(report["frames"] as? Int == 300)
         #expect(report["decode_errors"] as? Int == 0)
+        // Three changes of size, on one timeline (the timestamps run on).
+        let changes = report["changes"] as? [String: Any] ?? [:]
+        #expect(changes["picture_size"] as? Int == 3, "\(changes)")
+        #expect(changes["timestamp_jumps"] as? Int == 0, "\(changes)")
     }
 
     @Test(.enabled(if: StreamTestNginx.available, "needs nginx with the RTMP module"))

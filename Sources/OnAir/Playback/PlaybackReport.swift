@@ -61,6 +61,30 @@ public struct PlaybackReport: Sendable, Codable, Equatable {
         }
     }
 
+    /// What changed mid-stream: the picture size, the audio format, the timeline.
+    public struct Changes: Sendable, Codable, Equatable {
+        /// Times the decoded picture's size changed (a new SPS, a new program in an MPEG-TS, a
+        /// new FLV sequence header).
+        public var pictureSize = 0
+        /// Times the decoded audio's sample rate or channel count changed.
+        public var audioFormat = 0
+        /// Jumps in the timestamps (back more than 0.1 s, forward more than 10 s) joined into
+        /// one continuous timeline, for audio and video together (see `TimelineJoiner`).
+        public var timestampJumps = 0
+        /// The picture sizes decoded, in order, each change adding one ("320x240", "640x360"); at most 16.
+        public var pictureSizes: [String] = []
+
+        /// No change yet.
+        public init() {}
+
+        enum CodingKeys: String, CodingKey {
+            case pictureSize = "picture_size"
+            case audioFormat = "audio_format"
+            case timestampJumps = "timestamp_jumps"
+            case pictureSizes = "picture_sizes"
+        }
+    }
+
     /// The input as given.
     public var url: String
     /// Video frames decoded.
@@ -88,11 +112,13 @@ public struct PlaybackReport: Sendable, Codable, Equatable {
     public var audio: Audio?
     /// Latency, with `--measure-latency` when frames carried a wall-clock code.
     public var latencyMs: Latency?
+    /// Changes mid-stream: picture size, audio format, timestamp jumps.
+    public var changes = Changes()
     /// What the window and speakers did; nil when playing headless (`--no-display`).
     public var display: DisplayReport?
 
     enum CodingKeys: String, CodingKey {
-        case url, frames, fps, duration, freezes, video, audio, display
+        case url, frames, fps, duration, freezes, video, audio, display, changes
         case bitrateKbps = "bitrate_kbps"
         case decodeErrors = "decode_errors"
         case damagedPackets = "damaged_packets"

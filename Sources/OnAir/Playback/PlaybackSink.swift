@@ -14,4 +14,12 @@ public protocol PlaybackSink: AnyObject, Sendable {
     func inputLost(reason: String)
     /// The input ended for good (no more media will come).
     func inputEnded()
+    /// The input's timestamps jumped and were joined into one timeline (see `TimelineJoiner`):
+    /// the media times go on, but a live input's wall-clock pacing should start again.
+    func timestampsJumped()
+}
+
+extension PlaybackSink {
+    /// By default a jump needs nothing: the joined timeline runs on.
+    public func timestampsJumped() {}
 }

@@ -56,6 +56,9 @@ public final class Player: @unchecked Sendable {
     private var firstAudioPTS: Double?, lastAudioPTS: Double?
     private var videoInfo: PlaybackReport.Video?
     private var audioInfo: PlaybackReport.Audio?
+    private var changes = PlaybackReport.Changes()
+    private var lastPictureSize: (width: Int, height: Int)?
+    private var lastAudioFormat: (rate: Int, channels: Int)?
     private var reachedEnd = false
     private var durationReached = false
 
@@ -205,7 +208,8 @@ public final class Player: @unchecked Sendable {
             bitrateKbps: duration > 0 ? Self.round(Double(stats.bytes) * 8 / 1000 / duration) : 0,
             decodeErrors: stats.decodeErrors, damagedPackets: stats.damagedPackets,
             packetsBeforeKeyFrame: stats.packetsBeforeKeyFrame, freezes: freeze.freezes,
-            audioSamples: stats.audioSamples, video: videoInfo, audio: audioInfo, latencyMs: latencyReport)
+            audioSamples: stats.audioSamples, video: videoInfo, audio: audioInfo, latencyMs: latencyReport,
+            changes: changes)
     }
 
     private static func round(_ value: Double) -> Double { (value * 100).rounded() / 100 }
@@ -229,6 +233,9 @@ public final class Player: @unchecked Sendable {
             interrupt: interrupt, nonBlocking: false, lowDelay: live, hardware: configuration.hardware)
         guard decoder.videoStream != nil || decoder.audioStream != nil else { throw PlaybackError.nothingToDecode(url) }
         decoder.waitsForVideoKeyFrame = live
+        // Joined recordings and restarted senders jump in time: one timeline, so the clock, the
+        // freeze count and a copy carry on across the jump.
+        decoder.joinsTimestampJumps = true
         sink?.inputOpened(live: live, hasVideo: decoder.videoStream != nil, hasAudio: decoder.audioStream != nil)
         lock.lock()
         freeze = FreezeDetector(frameRate: decoder.videoStream?.averageFrameRate)
@@ -240,7 +247,7 @@ public final class Player: @unchecked Sendable {
         }
         lock.unlock()
 
-        var y4m: Y4MWriter?, wav: WAVWriter?, copy: PlayerRemuxer?
+        var y4m: Y4MWriter?, wav: WAVWriter?, copy: PlayerRemuxer?, resizer: PictureResizer?
         if let output = configuration.output {
             switch Self.outputKind(output) {
             case .y4m: y4m = try Y4MWriter(path: output, frameRate: decoder.videoStream?.averageFrameRate ?? 30)
@@ -257,13 +264,20 @@ public final class Player: @unchecked Sendable {
             if !packet.isBeforeFirstKeyFrame { try copy?.write(packet) }
         }
         let duration = configuration.duration
+        lock.lock()
+        let jumpsBefore = changes.timestampJumps  // of inputs opened before (reconnects)
+        lock.unlock()
         while !interrupt.isRaised, let output = try decoder.next() {
             let wall = Self.wallNow
             var finished = false
             switch output {
             case .video(let frame):
                 let latencySeconds = configuration.measureLatency ? Self.latency(of: frame, wall: wall) : nil
-                try y4m?.write(frame)
+                if let y4m {
+                    // A .y4m file has one picture size: later sizes are scaled to the first.
+                    if resizer == nil { resizer = PictureResizer(width: frame.width, height: frame.height) }
+                    try y4m.write(try resizer!.resize(frame))
+                }
                 sink?.video(frame)
                 lock.lock()
                 if firstFrameWall == nil { firstFrameWall = wall }
@@ -273,6 +287,7 @@ public final class Player: @unchecked Sendable {
                                       hardware: decoder.videoHardware?.device,
                                       hardwareUnavailable: decoder.videoHardware?.unavailable ?? [])
                 }
+                notePictureSizeLocked(frame)
                 let pts = frame.pts.seconds
                 freeze.frame(pts: pts, wall: wall)
                 stats.frames += 1
@@ -290,6 +305,7 @@ public final class Player: @unchecked Sendable {
                 sink?.audio(buffer)
                 lock.lock()
                 if firstFrameWall == nil { firstFrameWall = wall }
+                noteAudioFormatLocked(buffer)
                 stats.audioSamples += buffer.frameCount
                 let pts = buffer.pts.seconds
                 if firstAudioPTS == nil { firstAudioPTS = pts }
@@ -302,7 +318,10 @@ public final class Player: @unchecked Sendable {
             stats.decodeErrors = decoder.decodeErrors + decoder.damagedPackets
             stats.damagedPackets = decoder.damagedPackets
             stats.packetsBeforeKeyFrame = decoder.packetsBeforeKeyFrame
+            let jumped = jumpsBefore + decoder.timestampJumps > changes.timestampJumps
+            changes.timestampJumps = jumpsBefore + decoder.timestampJumps
             lock.unlock()
+            if jumped { sink?.timestampsJumped() }
             if finished {
                 lock.lock()
                 durationReached = true
@@ -316,6 +335,20 @@ public final class Player: @unchecked Sendable {
         try y4m?.finish()
         try wav?.finish()
         try copy?.finish()
+    }
+
+    private func notePictureSizeLocked(_ frame: VideoFrame) {
+        let size = (width: frame.width, height: frame.height)
+        if let last = lastPictureSize, last == size { return }
+        if lastPictureSize != nil { changes.pictureSize += 1 }
+        if changes.pictureSizes.count < 16 { changes.pictureSizes.append("\(size.width)x\(size.height)") }
+        lastPictureSize = size
+    }
+
+    private func noteAudioFormatLocked(_ buffer: PCMBuffer) {
+        let format = (rate: buffer.sampleRate, channels: buffer.channels)
+        if let last = lastAudioFormat, last != format { changes.audioFormat += 1 }
+        lastAudioFormat = format
     }
 
     /// Receiver wall time minus the sender's wall-clock capture time from the frame's second code,

@@ -152,6 +152,15 @@ public final class ScreenPlayer: PlaybackSink, @unchecked Sendable {
         lock.unlock()
     }
 
+    /// A live input paced by the wall clock starts it again at the next frame: the sender that
+    /// restarted took wall time the joined timeline does not show. The audio clock, and a file's
+    /// pacing, run on.
+    public func timestampsJumped() {
+        lock.lock()
+        if live, clock.source == .wall { clock.reset() }
+        lock.unlock()
+    }
+
     public func inputEnded() {
         lock.lock()
         ended = true
@@ -169,7 +178,7 @@ public final class ScreenPlayer: PlaybackSink, @unchecked Sendable {
     public func video(_ frame: VideoFrame) {
         let pts = frame.pts.seconds
         lock.lock()
-        // A jump in the timestamps (a sender restarted): start the clock again.
+        // A jump in the timestamps the decoder did not join (forward 5-10 s): start the clock again.
         if let last = lastVideoPTS, pts < last - 0.5 || pts > last + 5 {
             resetLocked()
         }

@@ -8,7 +8,8 @@ import OnAirFFmpeg
 public enum SyncProbe {
     /// Analyses the file at `path`.
     public static func analyze(path: String) throws -> SyncReport {
-        let decoder = try MediaFileDecoder(path: path)
+        // Each frame at its own size: a frame code scaled to the first size mid-file is unreadable.
+        let decoder = try MediaFileDecoder(path: path, videoOutput: MediaFileDecoder.VideoOutput(width: 0, height: 0))
         var frames: [FrameObservation] = []
         var beeps = StreamingBeepDetector()
         while let output = try decoder.next() {
