@@ -2,6 +2,7 @@
 """Raw RTSP clients for the serve tests: hostile requests, and a TCP client that stops reading.
 
   rtsp_clients.py request PORT KIND   one request of KIND; prints the status code (0: no answer)
+  rtsp_clients.py sdp PORT            DESCRIBE; prints the SDP
   rtsp_clients.py stall PORT SECONDS  DESCRIBE/SETUP (interleaved TCP)/PLAY, reads 1 s, then holds
                                       the connection SECONDS without reading; prints JSON
 """
@@ -114,8 +115,17 @@ def stall(port, seconds):
     print(json.dumps({"describe": status, "play": play, "bytes_first_second": got, "closed": closed}))
 
 
+def sdp(port):
+    sock = connect(port)
+    send(sock, f"DESCRIBE rtsp://127.0.0.1:{port}/live RTSP/1.0\r\nCSeq: 1\r\nAccept: application/sdp\r\n\r\n")
+    _, _, body = read_response(sock)
+    print(body.decode("latin-1"))
+
+
 if __name__ == "__main__":
-    if sys.argv[1] == "request":
+    if sys.argv[1] == "sdp":
+        sdp(int(sys.argv[2]))
+    elif sys.argv[1] == "request":
         request(int(sys.argv[2]), sys.argv[3])
     else:
         stall(int(sys.argv[2]), float(sys.argv[3]))
