@@ -213,7 +213,8 @@ static void on_client_connected(GstRTSPServer *server, GstRTSPClient *client, gp
     (void)server;
     g_signal_connect(client, "new-session", G_CALLBACK(on_new_session), data);
     g_signal_connect(client, "pre-describe-request", G_CALLBACK(on_pre_describe), data);
-    static const char *const checked[] = {"pre-options-request", "pre-setup-request", "pre-play-request", "pre-pause-request",
+    // Not OPTIONS: gst-rtsp-server 1.22 frees the (stack) response when pre-options-request refuses.
+    static const char *const checked[] = {"pre-setup-request", "pre-play-request", "pre-pause-request",
                                           "pre-teardown-request", "pre-get-parameter-request", "pre-set-parameter-request",
                                           "pre-announce-request", "pre-record-request"};
     for (size_t i = 0; i < sizeof checked / sizeof checked[0]; i++) {
