@@ -3,7 +3,7 @@ import OnAirTestSupport
 import Testing
 
 /// `onair serve --rtsp-port` with real RTSP players (ffmpeg over UDP and TCP, GStreamer's
-/// rtspsrc, VLC) and raw hostile clients (Tests/Tools/rtsp_clients.py), all on loopback.
+/// rtspsrc) and raw hostile clients (Tests/Tools/rtsp_clients.py), all on loopback.
 @Suite(.serialized) struct ServeRTSPTests {
     static let clients = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Tools/rtsp_clients.py").path
@@ -33,16 +33,15 @@ import Testing
         Int(try Tools.run("python3", [clients, "request", "\(port)", kind]).stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
     }
 
-    @Test func ffmpegOverUDPAndTCPGStreamerAndVLCPlayInSyncWhileTheRecordingKeepsEveryFrame() throws {
+    @Test func ffmpegOverUDPAndTCPAndGStreamerPlayInSyncWhileTheRecordingKeepsEveryFrame() throws {
         let dir = try Tools.temporaryDirectory("serve-rtsp-players")
         defer { try? FileManager.default.removeItem(at: dir) }
-        _ = chmod(dir.path, 0o777)  // VLC runs as nobody
         let recording = dir.appendingPathComponent("rec.ts").path
         let (server, port) = try Self.serve(dir, duration: 34, ["-o", recording, "--keyint-duration", "1",
                                                                  "--stats-json", dir.appendingPathComponent("stats.jsonl").path])
         let url = "rtsp://127.0.0.1:\(port)/live"
         let udp = dir.appendingPathComponent("udp.ts").path, tcp = dir.appendingPathComponent("tcp.ts").path
-        let gst = dir.appendingPathComponent("gst.ts").path, vlc = dir.appendingPathComponent("vlc.ts").path
+        let gst = dir.appendingPathComponent("gst.ts").path
         let viewers = [
             try Self.ffmpeg(url, transport: "udp", seconds: 10, out: udp, log: dir.appendingPathComponent("udp.log")),
             try Self.ffmpeg(url, transport: "tcp", seconds: 10, out: tcp, log: dir.appendingPathComponent("tcp.log")),
@@ -55,9 +54,8 @@ import Testing
                                                         "!", "decodebin", "!", "fakesink"],
                                             stderrPath: dir.appendingPathComponent("gst-decode.log").path,
                                             stdoutPath: dir.appendingPathComponent("gst-decode.out").path)
-        let player = try StreamTestProcess("runuser", ["-u", "nobody", "--", "cvlc", "-q", "--rtsp-tcp", url,
-                                                       "--sout", "#std{access=file,mux=ts,dst=\(vlc)}", "--run-time", "10", "vlc://quit"],
-                                           stderrPath: dir.appendingPathComponent("vlc.log").path)
+        // (No VLC: Debian's VLC 3 is built without live555, so it has no RTSP client; `cvlc
+        // rtsp://…` writes nothing and `--rtsp-tcp` is an unknown option.)
         // The SDP (RFC 6184 packetization mode 1 with the parameter sets, RFC 3640 AAC-hbr); then
         // hostile requests while they play: refused, and the players go on.
         let sdp = try Tools.run("python3", [Self.clients, "sdp", "\(port)"]).stdoutText
@@ -73,7 +71,6 @@ import Testing
         let statistics = (try? server.statistics()) ?? [:]
         for viewer in viewers { #expect(viewer.wait(timeout: 40), "ffmpeg did not finish: \(viewer.stderr)") }
         #expect(recorder.wait(timeout: 30) && decoder.wait(timeout: 30), "gst-launch did not finish")
-        #expect(player.wait(timeout: 40), "VLC did not finish: \(player.stderr)")
         #expect(server.finish(timeout: 60), "serve did not stop at its duration: \(server.process.stderr)")
 
         let decodeLog = (try? String(contentsOfFile: dir.appendingPathComponent("gst-decode.out").path, encoding: .utf8)) ?? ""
@@ -83,7 +80,7 @@ import Testing
         let final = try #require(lines.last.flatMap { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] })
         #expect(recorded.frames >= 100 && recorded.frames == final["frames_out"] as? Int, "recording: \(recorded), encoded \(final["frames_out"] ?? "-")")
         let encodedRate = Self.rate(recorded, fps: 15)
-        for out in [udp, tcp, gst, vlc] {
+        for out in [udp, tcp, gst] {
             let coverage = try ServeCommandTests.videoCoverage(out, fps: 15)
             // What the encoder made while the player was connected: ≥ 95 % of it arrived.
             #expect(coverage.frames >= 30 && Self.rate(coverage, fps: 15) >= 0.95 * encodedRate,

@@ -111,12 +111,13 @@ import Testing
             #expect(result.status == 0, "\(result.stderr)")
             let frames = try Tools.run("ffprobe", ["-v", "error", "-count_frames", "-select_streams", "v", "-show_entries",
                                                    "stream=nb_read_frames", "-of", "csv=p=0", out]).stdoutText
-            #expect((Int(frames.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0) >= 20, "\(transport): \(frames)")
+            let count = frames.split(whereSeparator: \.isNewline).first.flatMap { Int($0.filter(\.isNumber)) } ?? 0
+            #expect(count >= 20, "\(transport): \(frames)")
         }
         let refused = try Tools.run("ffmpeg", ["-hide_banner", "-nostdin", "-v", "error", "-i", url, "-t", "1", "-f", "null", "-"])
         #expect(refused.status != 0 && refused.stderr.contains("503"), "\(refused.stderr)")
         #expect(waitUntil(timeout: 10) { feeder.snapshot().ended == 2 }, "\(feeder.snapshot())")
         let seen = feeder.snapshot()
-        #expect(seen.admitted == 2 && seen.refused == 1 && seen.transports.sorted() == ["tcp", "tcp", "udp", "udp"], "\(seen)")
+        #expect(seen.admitted == 2 && seen.refused == 1 && seen.transports.sorted() == ["tcp", "udp"], "\(seen)")
     }
 }
