@@ -5,6 +5,17 @@ import Testing
 /// `onair stream rtsp://…` publishing (ANNOUNCE/RECORD, RTP interleaved over TCP) into FFmpeg's
 /// RTSP listener, and resuming on a keyframe into a new listener after the first one left.
 @Suite(.serialized) struct StreamRTSPTests {
+    /// Whether a TCP socket listens on `port` (read from /proc/net/tcp, state 0A).
+    static func listens(_ port: Int) -> Bool {
+        let needle = String(format: ":%04X", port)
+        return ["/proc/net/tcp", "/proc/net/tcp6"].contains { path in
+            ((try? String(contentsOfFile: path, encoding: .utf8)) ?? "").split(separator: "\n").contains { line in
+                let fields = line.split(separator: " ")
+                return fields.count > 3 && fields[1].hasSuffix(needle) && fields[3] == "0A"
+            }
+        }
+    }
+
     @Test func publishesToAnRTSPListenerAndResumesOnAKeyframeIntoTheNextOne() throws {
         let dir = try Tools.temporaryDirectory("stream-rtsp")
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -17,7 +28,9 @@ import Testing
                                   stderrPath: dir.appendingPathComponent("listener\(index).log").path)
         }
         let first = try listener(0, seconds: 4)
-        // No wait for the listener: onair stream retries until it answers.
+        // Wait until it listens (without connecting: FFmpeg's listener takes the first connection
+        // as its publisher): onair stream gives up on a first connection that is refused.
+        #expect(waitUntil(timeout: 20) { Self.listens(port) }, "the listener did not listen: \(first.stderr)")
         let stream = try StreamTestProcess(Tools.onairExecutable, ["stream", "--duration", "20", "--size", "320x240", "--fps", "15",
                                                                    "--bitrate", "600k", "--keyint-duration", "1", url],
                                            stderrPath: dir.appendingPathComponent("stream.log").path)
