@@ -75,7 +75,13 @@ wait "$player" || true
 wait "$streamer" || true
 report srt "$work/srt.json"
 
-cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+cpu_ticks() {
+    if ! awk '{print $14 + $15}' "/proc/$1/stat" 2>/dev/null; then
+        echo "onair serve ended early:" >&2
+        grep -v '^serve ' "$work"/serve-*.log | tail -20 >&2
+        exit 1
+    fi
+}
 echo
 printf '%-8s %10s %14s\n' clients "cpu %" "rtsp viewers"
 declare -A cpu
@@ -83,7 +89,7 @@ for n in $counts; do
     rtsp_port=$(free_port tcp)
     http_port=$(free_port tcp)
     "$ONAIR" serve --listen "127.0.0.1:$http_port" --rtsp-port "$rtsp_port" "${encode[@]}" --max-viewers 100 \
-        --duration $((each + 30)) 2>"$work/serve-$n.log" &
+        --duration $((each + 120)) 2>"$work/serve-$n.log" &
     server=$!
     pids+=("$server")
     wait_for_port "$rtsp_port" 100 || { echo "onair serve did not listen" >&2; exit 1; }
