@@ -15,6 +15,9 @@ packages=(
     chromium chromium-driver python3-selenium iproute2
     curl
     nodejs
+    libgstrtspserver-1.0-dev libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev
+    gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-tools
+    gstreamer1.0-plugins-bad gstreamer1.0-libav
 )
 missing=()
 for p in "${packages[@]}"; do
@@ -32,6 +35,9 @@ if [ ${#missing[@]} -gt 0 ]; then
     # iproute2: network namespaces with tc shaping for the adaptive bitrate tests.
     # curl: the serve tests' and bench/serve_viewers.sh's HTTP viewers.
     # nodejs: `node --check` of the preview page's script (PreviewPageFilesTests).
+    # libgstrtspserver/libgstreamer*/plugins-base/-good: serve's RTSP face (gst-rtsp-server, appsrc, the RTP
+    # payloaders); gstreamer1.0-tools, -plugins-bad (h264parse, mpegtsmux) and -libav (avdec_h264): the
+    # RTSP tests' independent player (gst-launch-1.0 rtspsrc). Not VLC: Debian's has no RTSP client (no live555).
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends "${missing[@]}" >&2
 fi
 command -v swift >/dev/null || { echo "setup: Swift 6 toolchain not found on PATH (https://swift.org/install)" >&2; exit 1; }

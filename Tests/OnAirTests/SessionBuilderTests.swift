@@ -79,6 +79,7 @@ import Testing
             ("a.h264", "h264", .file), ("a.aac", "aac", .file), ("live/a.m3u8", "hls", .file), ("hls:dir", "hls", .file),
             ("rtmp://h/app/key", "rtmp", .network), ("rtmps://h/app/key", "rtmps", .network),
             ("srt://127.0.0.1:9000", "srt", .network), ("udp://127.0.0.1:1234", "udp", .network), ("tcp://127.0.0.1:1", "tcp", .network),
+            ("rtsp://127.0.0.1:8554/live", "rtsp", .network),
         ]
         for (name, kind, role) in expected {
             let found = try OutputRegistry.kind(for: name)

@@ -108,10 +108,11 @@ public enum OutputRegistry {
         ("srt", "MPEG-TS over SRT (libsrt), caller or listener"),
         ("udp", "MPEG-TS over UDP"),
         ("tcp", "MPEG-TS over TCP, connecting or listening"),
+        ("rtsp", "RTP publish to an RTSP server (ANNOUNCE/RECORD, interleaved over TCP)"),
     ].map { scheme, summary in
         OutputKind(
             name: scheme, summary: summary, role: .network, streams: [.video, .audio],
-            form: scheme.hasPrefix("rtmp") ? "flv (AVCC)" : "mpegts (Annex-B)",
+            form: scheme.hasPrefix("rtmp") ? "flv (AVCC)" : scheme == "rtsp" ? "RTP (RFC 6184, RFC 3640)" : "mpegts (Annex-B)",
             matches: OutputKind.byScheme(scheme),
             make: { context in
                 var target = try StreamTarget(parsing: context.name)

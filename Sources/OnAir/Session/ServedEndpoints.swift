@@ -6,6 +6,10 @@ public struct ServedEndpoints: Sendable {
     public var query: String
     /// The UDP port SRT callers use, or nil.
     public var srtPort: Int?
+    /// The TCP port RTSP clients use (`rtsp://HOST:PORT/live`), or nil.
+    public var rtspPort: Int?
+    /// The RTSP user name when a token is set (the token is the password).
+    public var rtspUser: String
     /// The address listened on.
     public var host: String
     /// Whether only this machine can connect.

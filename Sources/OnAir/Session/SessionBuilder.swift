@@ -113,7 +113,7 @@ public struct SessionBuilder: Sendable {
             let server = serving.server
             endpoints = ServedEndpoints(
                 baseURL: server.baseURL(port: serve.server.port), query: server.token.map { "?token=\($0)" } ?? "",
-                srtPort: serve.srt?.port, host: server.host, isLoopback: server.isLoopback, hasToken: server.token != nil)
+                srtPort: serve.srt?.port, rtspPort: serve.rtsp?.port, rtspUser: ServeRTSPFace.user, host: server.host, isLoopback: server.isLoopback, hasToken: server.token != nil)
             viewerTotals = { serve.hub.statistics().totals }
         }
         if let port = settings.hlsServePort, let playlist = settings.outputs.lazy.compactMap(OutputRegistry.hlsPlaylist(for:)).first {
