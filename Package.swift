@@ -21,6 +21,18 @@ var targets: [Target] = [
     .systemLibrary(name: "CSDL2", providers: [.apt(["libsdl2-dev"])]),
     .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
     .systemLibrary(name: "CSRT", pkgConfig: "srt", providers: [.apt(["libsrt-gnutls-dev"])]),
+    // GStreamer and gst-rtsp-server behind a C shim whose header names no GStreamer type (so Swift needs
+    // no GStreamer include path). Not pkgConfig: gstreamer-1.0.pc adds -pthread, which SwiftPM refuses with a
+    // warning; the include paths are given to the shim's C compile only (unsafeFlags are fine in a root package).
+    .target(
+        name: "CGStreamer",
+        cSettings: [.unsafeFlags(["-I/usr/include/gstreamer-1.0", "-I/usr/include/glib-2.0",
+                                  "-I/usr/lib/x86_64-linux-gnu/glib-2.0/include", "-I/usr/lib/aarch64-linux-gnu/glib-2.0/include"])],
+        linkerSettings: [.linkedLibrary("gstrtspserver-1.0"), .linkedLibrary("gstapp-1.0"), .linkedLibrary("gstbase-1.0"),
+                         .linkedLibrary("gstreamer-1.0"), .linkedLibrary("gobject-2.0"), .linkedLibrary("glib-2.0")]
+    ),
+    // GStreamer behind Swift types: the RTSP face of `onair serve` (and later WebRTC), loaded on first use.
+    .target(name: "OnAirGStreamer", dependencies: ["OnAirCore", "CGStreamer"]),
     .target(name: "OnAirApple", dependencies: ["OnAirCore", "OnAirBitstream"]),
     // libmicrohttpd behind Swift types: the HTTP server of `onair serve`.
     .target(name: "OnAirHTTP", dependencies: ["OnAirCore", "CMicroHTTPD"]),
@@ -35,6 +47,7 @@ var targets: [Target] = [
             .target(name: "OnAirSDL", condition: .when(platforms: [.linux])),
             .target(name: "OnAirApple", condition: .when(platforms: [.macOS, .iOS])),
             .target(name: "OnAirHTTP", condition: .when(platforms: [.linux])),
+            .target(name: "OnAirGStreamer", condition: .when(platforms: [.linux])),
             "OnAirSRT",
         ]
     ),
@@ -45,6 +58,7 @@ var targets: [Target] = [
     .testTarget(name: "OnAirSRTTests", dependencies: ["OnAirSRT", "OnAirTestSupport"]),
     .testTarget(name: "OnAirTests", dependencies: ["OnAir", "OnAirTestSupport"]),
     .testTarget(name: "OnAirHTTPTests", dependencies: ["OnAirHTTP"]),
+    .testTarget(name: "OnAirGStreamerTests", dependencies: ["OnAirGStreamer", "OnAirTestSupport"]),
     .testTarget(name: "OnAirCLITests", dependencies: ["OnAir", "onair", "OnAirTestSupport"]),
 ]
 

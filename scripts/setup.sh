@@ -14,6 +14,9 @@ packages=(
     libsdl2-dev libmicrohttpd-dev libsrt-gnutls-dev libpulse-dev
     chromium chromium-driver python3-selenium iproute2
     curl
+    libgstrtspserver-1.0-dev libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev
+    gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-tools
+    gstreamer1.0-plugins-bad gstreamer1.0-libav vlc-bin vlc-plugin-base
 )
 missing=()
 for p in "${packages[@]}"; do
@@ -30,6 +33,9 @@ if [ ${#missing[@]} -gt 0 ]; then
     # chromium + chromium-driver + python3-selenium: the browser preview tests.
     # iproute2: network namespaces with tc shaping for the adaptive bitrate tests.
     # curl: the serve tests' and bench/serve_viewers.sh's HTTP viewers.
+    # libgstrtspserver/libgstreamer*/plugins-base/-good: serve's RTSP face (gst-rtsp-server, appsrc, the RTP
+    # payloaders); gstreamer1.0-tools, -plugins-bad (h264parse), -libav (avdec_h264) and vlc-bin +
+    # vlc-plugin-base: the RTSP tests' independent players (gst-launch-1.0 rtspsrc, cvlc).
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends "${missing[@]}" >&2
 fi
 command -v swift >/dev/null || { echo "setup: Swift 6 toolchain not found on PATH (https://swift.org/install)" >&2; exit 1; }

@@ -1,0 +1,114 @@
+// OnAir's C shim over GStreamer and gst-rtsp-server (Debian's libgstreamer1.0-dev,
+// libgstreamer-plugins-base1.0-dev, libgstrtspserver-1.0-dev).
+//
+// The header names no GStreamer type: every object is an opaque pointer and every call takes
+// plain C values, so Swift imports it without GStreamer's include paths (whose pkg-config flags
+// carry -pthread, which SwiftPM refuses). It also hides what Swift cannot call: the variadic
+// g_object_set and the g_signal_connect macro.
+#ifndef ONAIR_CGSTREAMER_H
+#define ONAIR_CGSTREAMER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/// Initialises GStreamer (once per process; later calls return the first result).
+/// 0 on success; -1 with a message in `error`.
+int onair_gst_initialize(char *error, size_t error_size);
+
+/// GStreamer's version as "major.minor.micro".
+void onair_gst_version(char *text, size_t size);
+
+/// Whether an element factory (a plugin's element, e.g. "rtph264pay") is installed.
+int onair_gst_has_element(const char *name);
+
+// MARK: - Main loop
+
+/// A GLib main context with its loop; objects attached to it dispatch on the thread that runs it.
+typedef struct onair_gst_loop onair_gst_loop;
+onair_gst_loop *onair_gst_loop_new(void);
+/// Runs the loop on the calling thread until `onair_gst_loop_quit`.
+void onair_gst_loop_run(onair_gst_loop *loop);
+/// Makes `onair_gst_loop_run` return (from any thread).
+void onair_gst_loop_quit(onair_gst_loop *loop);
+void onair_gst_loop_free(onair_gst_loop *loop);
+
+// MARK: - Elements
+
+/// Releases a reference to a GStreamer object handed out by this shim.
+void onair_gst_object_unref(void *object);
+/// Takes another reference to a GStreamer object.
+void onair_gst_object_ref(void *object);
+
+/// Sets an appsrc's caps from their text form ("video/x-h264,stream-format=byte-stream").
+/// 0 on success, -1 when the text is not caps.
+int onair_gst_app_source_set_caps(void *source, const char *caps);
+
+/// What pushing a buffer gave.
+enum {
+    ONAIR_GST_PUSH_OK = 0,
+    ONAIR_GST_PUSH_FLUSHING = 1,  // not started yet, or stopped: the buffer was not taken
+    ONAIR_GST_PUSH_ENDED = 2,     // after end of stream
+    ONAIR_GST_PUSH_ERROR = 3
+};
+
+/// Copies `count` bytes into a new buffer with the given times (nanoseconds, -1: none) and
+/// pushes it into an appsrc. `delta_unit`: not a point where decoding can start.
+int onair_gst_app_source_push(void *source, const uint8_t *bytes, size_t count, int64_t pts, int64_t dts,
+                              int64_t duration, int delta_unit);
+
+/// Bytes waiting in an appsrc's own queue (pushed, not yet taken downstream).
+uint64_t onair_gst_app_source_queued_bytes(void *source);
+
+/// Ends an appsrc's stream.
+void onair_gst_app_source_end(void *source);
+
+/// The element's running time now (clock time less base time), -1 without a clock yet.
+int64_t onair_gst_element_running_time(void *element);
+
+// MARK: - RTSP server
+
+/// Calls from the server's loop thread into the owner. `context` is the owner's pointer.
+typedef struct onair_rtsp_callbacks {
+    void *context;
+    /// A DESCRIBE of the served path from `client` (at `peer`): an RTSP status code, 200 to admit.
+    int (*admit)(void *context, void *client, const char *peer);
+    /// A client's own media was built: its appsrcs (NULL when the stream is absent, each a new
+    /// reference the owner releases) and the client it belongs to (a new reference, too).
+    void (*media_configured)(void *context, void *media, void *video_source, void *audio_source,
+                             void *client, const char *peer);
+    /// The client chose its transport in SETUP ("udp", "tcp" or "multicast").
+    void (*media_transport)(void *context, void *media, const char *transport);
+    /// A media was unprepared (TEARDOWN, session timeout, client gone): its sources stop.
+    void (*media_ended)(void *context, void *media);
+    /// A client's connection closed.
+    void (*client_closed)(void *context, void *client);
+} onair_rtsp_callbacks;
+
+/// What the server is built with.
+typedef struct onair_rtsp_options {
+    const char *address;     // "127.0.0.1", "::1", "0.0.0.0"
+    int port;                // 0: the system picks one
+    const char *path;        // "/live"
+    const char *launch;      // gst-launch description of the per-client payloading pipeline
+    const char *user;        // credentials (NULL: none needed)
+    const char *password;
+    int allow_basic;         // Basic besides Digest
+    int session_timeout;     // seconds without a request or RTCP before a session is dropped
+    unsigned content_length_limit;  // largest request body accepted
+} onair_rtsp_options;
+
+typedef struct onair_rtsp_server onair_rtsp_server;
+
+/// Builds a server and attaches it to `loop` (it answers once the loop runs). NULL with a message on failure.
+onair_rtsp_server *onair_rtsp_server_new(onair_gst_loop *loop, const onair_rtsp_options *options,
+                                         onair_rtsp_callbacks callbacks, char *error, size_t error_size);
+/// The TCP port listened on.
+int onair_rtsp_server_port(onair_rtsp_server *server);
+/// Closes every client and detaches the server; call before quitting its loop.
+void onair_rtsp_server_close(onair_rtsp_server *server);
+void onair_rtsp_server_free(onair_rtsp_server *server);
+
+/// Closes a client's connection (from any thread); its media end.
+void onair_rtsp_client_close(void *client);
+
+#endif

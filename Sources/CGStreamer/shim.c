@@ -1,0 +1,299 @@
+// See include/CGStreamer.h. Every GStreamer call OnAir makes goes through here.
+#include "CGStreamer.h"
+
+#include <gst/gst.h>
+#include <gst/app/gstappsrc.h>
+#include <gst/rtsp-server/rtsp-server.h>
+#include <stdio.h>
+#include <string.h>
+
+static void copy_message(char *error, size_t size, const char *message) {
+    if (error && size > 0) snprintf(error, size, "%s", message ? message : "unknown GStreamer error");
+}
+
+// MARK: - Initialisation
+
+static GOnce initialized = G_ONCE_INIT;
+static char init_failure[256];
+
+static gpointer initialize_once(gpointer unused) {
+    (void)unused;
+    GError *failure = NULL;
+    if (!gst_init_check(NULL, NULL, &failure)) {
+        copy_message(init_failure, sizeof init_failure, failure ? failure->message : "gst_init_check failed");
+        if (failure) g_error_free(failure);
+        return GINT_TO_POINTER(1);
+    }
+    return GINT_TO_POINTER(2);
+}
+
+int onair_gst_initialize(char *error, size_t error_size) {
+    gpointer result = g_once(&initialized, initialize_once, NULL);
+    if (GPOINTER_TO_INT(result) == 2) return 0;
+    copy_message(error, error_size, init_failure);
+    return -1;
+}
+
+void onair_gst_version(char *text, size_t size) {
+    guint major, minor, micro, nano;
+    gst_version(&major, &minor, &micro, &nano);
+    if (text && size > 0) snprintf(text, size, "%u.%u.%u", major, minor, micro);
+}
+
+int onair_gst_has_element(const char *name) {
+    GstElementFactory *factory = gst_element_factory_find(name);
+    if (!factory) return 0;
+    gst_object_unref(factory);
+    return 1;
+}
+
+// MARK: - Main loop
+
+struct onair_gst_loop {
+    GMainContext *context;
+    GMainLoop *loop;
+};
+
+onair_gst_loop *onair_gst_loop_new(void) {
+    onair_gst_loop *loop = g_new0(onair_gst_loop, 1);
+    loop->context = g_main_context_new();
+    loop->loop = g_main_loop_new(loop->context, FALSE);
+    return loop;
+}
+
+void onair_gst_loop_run(onair_gst_loop *loop) {
+    g_main_context_push_thread_default(loop->context);
+    g_main_loop_run(loop->loop);
+    g_main_context_pop_thread_default(loop->context);
+}
+
+void onair_gst_loop_quit(onair_gst_loop *loop) { g_main_loop_quit(loop->loop); }
+
+void onair_gst_loop_free(onair_gst_loop *loop) {
+    if (!loop) return;
+    g_main_loop_unref(loop->loop);
+    g_main_context_unref(loop->context);
+    g_free(loop);
+}
+
+// MARK: - Elements
+
+void onair_gst_object_unref(void *object) {
+    if (object) g_object_unref(object);
+}
+
+void onair_gst_object_ref(void *object) {
+    if (object) g_object_ref(object);
+}
+
+int onair_gst_app_source_set_caps(void *source, const char *text) {
+    GstCaps *caps = gst_caps_from_string(text);
+    if (!caps) return -1;
+    gst_app_src_set_caps(GST_APP_SRC(source), caps);
+    gst_caps_unref(caps);
+    return 0;
+}
+
+int onair_gst_app_source_push(void *source, const uint8_t *bytes, size_t count, int64_t pts, int64_t dts,
+                              int64_t duration, int delta_unit) {
+    GstBuffer *buffer = gst_buffer_new_memdup(bytes, count);
+    GST_BUFFER_PTS(buffer) = pts < 0 ? GST_CLOCK_TIME_NONE : (GstClockTime)pts;
+    GST_BUFFER_DTS(buffer) = dts < 0 ? GST_CLOCK_TIME_NONE : (GstClockTime)dts;
+    GST_BUFFER_DURATION(buffer) = duration < 0 ? GST_CLOCK_TIME_NONE : (GstClockTime)duration;
+    if (delta_unit) GST_BUFFER_FLAG_SET(buffer, GST_BUFFER_FLAG_DELTA_UNIT);
+    switch (gst_app_src_push_buffer(GST_APP_SRC(source), buffer)) {
+    case GST_FLOW_OK: return ONAIR_GST_PUSH_OK;
+    case GST_FLOW_FLUSHING: return ONAIR_GST_PUSH_FLUSHING;
+    case GST_FLOW_EOS: return ONAIR_GST_PUSH_ENDED;
+    default: return ONAIR_GST_PUSH_ERROR;
+    }
+}
+
+uint64_t onair_gst_app_source_queued_bytes(void *source) {
+    return gst_app_src_get_current_level_bytes(GST_APP_SRC(source));
+}
+
+void onair_gst_app_source_end(void *source) { gst_app_src_end_of_stream(GST_APP_SRC(source)); }
+
+int64_t onair_gst_element_running_time(void *element) {
+    GstClock *clock = gst_element_get_clock(GST_ELEMENT(element));
+    if (!clock) return -1;
+    GstClockTime now = gst_clock_get_time(clock);
+    GstClockTime base = gst_element_get_base_time(GST_ELEMENT(element));
+    gst_object_unref(clock);
+    return now >= base ? (int64_t)(now - base) : 0;
+}
+
+// MARK: - RTSP server
+
+struct onair_rtsp_server {
+    GstRTSPServer *server;
+    GMainContext *context;
+    guint server_source;
+    GSource *cleanup;
+    onair_rtsp_callbacks callbacks;
+    char *path;
+    int session_timeout;
+};
+
+static const char *peer_of(GstRTSPClient *client) {
+    GstRTSPConnection *connection = client ? gst_rtsp_client_get_connection(client) : NULL;
+    const char *ip = connection ? gst_rtsp_connection_get_ip(connection) : NULL;
+    return ip ? ip : "";
+}
+
+static void on_unprepared(GstRTSPMedia *media, gpointer data) {
+    onair_rtsp_server *self = data;
+    self->callbacks.media_ended(self->callbacks.context, media);
+}
+
+static void on_media_configure(GstRTSPMediaFactory *factory, GstRTSPMedia *media, gpointer data) {
+    (void)factory;
+    onair_rtsp_server *self = data;
+    // Each client's media is its own: sent as fast as the client's queue gives it, not paced
+    // again by the clock (the packets are live already).
+    gst_rtsp_media_set_rate_control(media, FALSE);
+    GstElement *element = gst_rtsp_media_get_element(media);
+    GstElement *video = gst_bin_get_by_name_recurse_up(GST_BIN(element), "video");
+    GstElement *audio = gst_bin_get_by_name_recurse_up(GST_BIN(element), "audio");
+    gst_object_unref(element);
+    GstRTSPContext *ctx = gst_rtsp_context_get_current();
+    GstRTSPClient *client = ctx ? ctx->client : NULL;
+    if (client) g_object_ref(client);
+    g_signal_connect(media, "unprepared", G_CALLBACK(on_unprepared), self);
+    self->callbacks.media_configured(self->callbacks.context, media, video, audio, client, peer_of(client));
+}
+
+static GstRTSPStatusCode on_pre_describe(GstRTSPClient *client, GstRTSPContext *ctx, gpointer data) {
+    onair_rtsp_server *self = data;
+    if (!ctx->uri || !ctx->uri->abspath || strcmp(ctx->uri->abspath, self->path) != 0) return GST_RTSP_STS_NOT_FOUND;
+    return (GstRTSPStatusCode)self->callbacks.admit(self->callbacks.context, client, peer_of(client));
+}
+
+static void on_setup(GstRTSPClient *client, GstRTSPContext *ctx, gpointer data) {
+    (void)client;
+    onair_rtsp_server *self = data;
+    if (!ctx->trans || !ctx->media) return;
+    const GstRTSPTransport *transport = gst_rtsp_stream_transport_get_transport(ctx->trans);
+    if (!transport) return;
+    const char *name = "udp";
+    if (transport->lower_transport & GST_RTSP_LOWER_TRANS_TCP) name = "tcp";
+    else if (transport->lower_transport & GST_RTSP_LOWER_TRANS_UDP_MCAST) name = "multicast";
+    self->callbacks.media_transport(self->callbacks.context, ctx->media, name);
+}
+
+static void on_client_closed(GstRTSPClient *client, gpointer data) {
+    onair_rtsp_server *self = data;
+    self->callbacks.client_closed(self->callbacks.context, client);
+}
+
+static void on_new_session(GstRTSPClient *client, GstRTSPSession *session, gpointer data) {
+    (void)client;
+    onair_rtsp_server *self = data;
+    if (self->session_timeout > 0) gst_rtsp_session_set_timeout(session, (guint)self->session_timeout);
+}
+
+static void on_client_connected(GstRTSPServer *server, GstRTSPClient *client, gpointer data) {
+    (void)server;
+    g_signal_connect(client, "new-session", G_CALLBACK(on_new_session), data);
+    g_signal_connect(client, "pre-describe-request", G_CALLBACK(on_pre_describe), data);
+    g_signal_connect(client, "setup-request", G_CALLBACK(on_setup), data);
+    g_signal_connect(client, "closed", G_CALLBACK(on_client_closed), data);
+}
+
+static gboolean cleanup_sessions(GstRTSPSessionPool *pool, gpointer data) {
+    (void)data;
+    gst_rtsp_session_pool_cleanup(pool);
+    return TRUE;
+}
+
+onair_rtsp_server *onair_rtsp_server_new(onair_gst_loop *loop, const onair_rtsp_options *options,
+                                         onair_rtsp_callbacks callbacks, char *error, size_t error_size) {
+    onair_rtsp_server *self = g_new0(onair_rtsp_server, 1);
+    self->callbacks = callbacks;
+    self->context = g_main_context_ref(loop->context);
+    self->path = g_strdup(options->path);
+    self->session_timeout = options->session_timeout;
+    self->server = gst_rtsp_server_new();
+    char service[16];
+    snprintf(service, sizeof service, "%d", options->port);
+    gst_rtsp_server_set_address(self->server, options->address);
+    gst_rtsp_server_set_service(self->server, service);
+    gst_rtsp_server_set_content_length_limit(self->server, options->content_length_limit);
+
+    GstRTSPMediaFactory *factory = gst_rtsp_media_factory_new();
+    gst_rtsp_media_factory_set_launch(factory, options->launch);
+    gst_rtsp_media_factory_set_shared(factory, FALSE);
+    g_signal_connect(factory, "media-configure", G_CALLBACK(on_media_configure), self);
+
+    if (options->user && options->password) {
+        GstRTSPAuth *auth = gst_rtsp_auth_new();
+        GstRTSPAuthMethod methods = GST_RTSP_AUTH_DIGEST;
+        if (options->allow_basic) methods |= GST_RTSP_AUTH_BASIC;
+        gst_rtsp_auth_set_supported_methods(auth, methods);
+        GstRTSPToken *token = gst_rtsp_token_new(GST_RTSP_TOKEN_MEDIA_FACTORY_ROLE, G_TYPE_STRING, "viewer", NULL);
+        gst_rtsp_auth_add_digest(auth, options->user, options->password, token);
+        if (options->allow_basic) {
+            gchar *basic = gst_rtsp_auth_make_basic(options->user, options->password);
+            gst_rtsp_auth_add_basic(auth, basic, token);
+            g_free(basic);
+        }
+        gst_rtsp_token_unref(token);
+        gst_rtsp_server_set_auth(self->server, auth);
+        g_object_unref(auth);
+        gst_rtsp_media_factory_add_role(factory, "viewer",
+                                        GST_RTSP_PERM_MEDIA_FACTORY_ACCESS, G_TYPE_BOOLEAN, TRUE,
+                                        GST_RTSP_PERM_MEDIA_FACTORY_CONSTRUCT, G_TYPE_BOOLEAN, TRUE, NULL);
+    }
+
+    GstRTSPMountPoints *mounts = gst_rtsp_server_get_mount_points(self->server);
+    gst_rtsp_mount_points_add_factory(mounts, options->path, factory);
+    g_object_unref(mounts);
+
+    GstRTSPSessionPool *pool = gst_rtsp_server_get_session_pool(self->server);
+    g_signal_connect(self->server, "client-connected", G_CALLBACK(on_client_connected), self);
+    self->cleanup = gst_rtsp_session_pool_create_watch(pool);
+    g_source_set_callback(self->cleanup, (GSourceFunc)cleanup_sessions, NULL, NULL);
+    g_source_attach(self->cleanup, self->context);
+    g_object_unref(pool);
+
+    self->server_source = gst_rtsp_server_attach(self->server, self->context);
+    if (self->server_source == 0) {
+        copy_message(error, error_size, "cannot listen (address in use or not available)");
+        onair_rtsp_server_free(self);
+        return NULL;
+    }
+    return self;
+}
+
+int onair_rtsp_server_port(onair_rtsp_server *server) { return gst_rtsp_server_get_bound_port(server->server); }
+
+static GstRTSPFilterResult close_every_client(GstRTSPServer *server, GstRTSPClient *client, gpointer data) {
+    (void)server; (void)client; (void)data;
+    return GST_RTSP_FILTER_REMOVE;
+}
+
+void onair_rtsp_server_close(onair_rtsp_server *server) {
+    if (server->server_source) {
+        GSource *source = g_main_context_find_source_by_id(server->context, server->server_source);
+        if (source) g_source_destroy(source);
+        server->server_source = 0;
+    }
+    if (server->cleanup) {
+        g_source_destroy(server->cleanup);
+        g_source_unref(server->cleanup);
+        server->cleanup = NULL;
+    }
+    gst_rtsp_server_client_filter(server->server, close_every_client, NULL);
+}
+
+void onair_rtsp_server_free(onair_rtsp_server *server) {
+    if (!server) return;
+    onair_rtsp_server_close(server);
+    g_object_unref(server->server);
+    g_main_context_unref(server->context);
+    g_free(server->path);
+    g_free(server);
+}
+
+void onair_rtsp_client_close(void *client) { gst_rtsp_client_close(GST_RTSP_CLIENT(client)); }

@@ -1,0 +1,22 @@
+import OnAirCore
+
+/// A GStreamer failure, with GStreamer's own message where it gave one.
+public enum GStreamerError: OnAirError, Equatable {
+    /// `gst_init` failed (no plugins, a broken registry).
+    case initialization(String)
+    /// A required element (plugin) is not installed.
+    case missingElement(String)
+    /// The RTSP server could not be built or could not listen.
+    case server(String)
+    /// Caps text GStreamer could not parse.
+    case invalidCaps(String)
+
+    public var description: String {
+        switch self {
+        case .initialization(let message): return "GStreamer did not start: \(message)"
+        case .missingElement(let name): return "the GStreamer element \(name) is not installed"
+        case .server(let message): return "RTSP server: \(message)"
+        case .invalidCaps(let caps): return "GStreamer refused the caps \(caps)"
+        }
+    }
+}

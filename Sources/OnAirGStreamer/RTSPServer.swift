@@ -1,0 +1,88 @@
+import CGStreamer
+import Foundation
+
+/// An RTSP server on gst-rtsp-server serving one path, with a pipeline of its own for every
+/// client (the media is not shared), so the owner feeds each client from that client's queue.
+///
+/// Listens as soon as it is made; answers on its own GLib loop thread. `stop()` closes every
+/// client. The small record the C callbacks point to is kept for the life of the process:
+/// gst-rtsp-server's client threads may still report a closing client after the server stops.
+public final class RTSPServer: @unchecked Sendable {
+    /// The TCP port listened on.
+    public let port: Int
+    private let loop: GStreamerMainLoop
+    private let server: OpaquePointer
+    private let events: RTSPServerEvents
+    private let lock = NSLock()
+    private var stopped = false
+
+    /// Starts GStreamer if needed, listens and starts answering; events go to `delegate`.
+    public init(configuration: RTSPServerConfiguration, delegate: any RTSPServerDelegate) throws(GStreamerError) {
+        try GStreamerLibrary.start()
+        let loop = try GStreamerMainLoop()
+        self.loop = loop
+        let events = RTSPServerEvents(delegate: delegate)
+        self.events = events
+        var message = [CChar](repeating: 0, count: 256)
+        let callbacks = onair_rtsp_callbacks(
+            context: Unmanaged.passRetained(events).toOpaque(),
+            admit: { context, client, peer in
+                RTSPServerEvents.from(context).admit(client: client, peer: peer)
+            },
+            media_configured: { context, media, video, audio, client, peer in
+                RTSPServerEvents.from(context).configured(media: media, video: video, audio: audio, client: client, peer: peer)
+            },
+            media_transport: { context, media, transport in
+                RTSPServerEvents.from(context).transport(media: media, name: transport)
+            },
+            media_ended: { context, media in
+                RTSPServerEvents.from(context).ended(media: media)
+            },
+            client_closed: { context, client in
+                RTSPServerEvents.from(context).closed(client: client)
+            })
+        let made: OpaquePointer? = configuration.host.withCString { host in
+            configuration.path.withCString { path in
+                configuration.launch.withCString { launch in
+                    withOptionalCString(configuration.credentials?.user) { user in
+                        withOptionalCString(configuration.credentials?.password) { password in
+                            var options = onair_rtsp_options(
+                                address: host, port: Int32(configuration.port), path: path, launch: launch,
+                                user: user, password: password, allow_basic: configuration.allowBasic ? 1 : 0,
+                                session_timeout: Int32(configuration.sessionTimeout),
+                                content_length_limit: UInt32(configuration.contentLengthLimit))
+                            return onair_rtsp_server_new(loop.loop, &options, callbacks, &message, message.count)
+                        }
+                    }
+                }
+            }
+        }
+        guard let made else {
+            throw .server(String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        }
+        server = made
+        port = Int(onair_rtsp_server_port(made))
+        loop.start(named: "onair.gstreamer.rtsp")
+    }
+
+    /// Closes every client, stops listening and stops the loop.
+    public func stop() {
+        lock.lock()
+        let first = !stopped
+        stopped = true
+        lock.unlock()
+        guard first else { return }
+        onair_rtsp_server_close(server)
+        events.detach()
+        loop.stop()
+    }
+
+    deinit {
+        stop()
+    }
+}
+
+private func withOptionalCString<R>(_ text: String?, _ body: (UnsafePointer<CChar>?) -> R) -> R {
+    guard let text else { return body(nil) }
+    return text.withCString { body($0) }
+}

@@ -1,0 +1,25 @@
+/// What an `RTSPServer` listens on, what it serves and whom it admits.
+public struct RTSPServerConfiguration: Sendable {
+    /// The address listened on ("127.0.0.1", "::1", "0.0.0.0").
+    public var host = "127.0.0.1"
+    /// The TCP port (0: the system picks one).
+    public var port = 8554
+    /// The one path served, e.g. "/live".
+    public var path = "/live"
+    /// The per-client pipeline in gst-launch syntax: `appsrc name=video` / `appsrc name=audio`
+    /// feeding payloaders `pay0`, `pay1`, all inside `( … )`.
+    public var launch: String
+    /// User name and password every request needs (nil: open).
+    public var credentials: (user: String, password: String)?
+    /// Whether Basic authentication is accepted besides Digest (only where the password cannot leak).
+    public var allowBasic = false
+    /// Seconds a session lives without a request or RTCP from its client.
+    public var sessionTimeout = 60
+    /// The largest request body accepted (larger: 413).
+    public var contentLengthLimit = 16 * 1024
+
+    /// A configuration serving `launch`.
+    public init(launch: String) {
+        self.launch = launch
+    }
+}

@@ -1,0 +1,57 @@
+import Foundation
+
+/// Turns the shim's C callbacks into `RTSPServerDelegate` calls with Swift types; after the
+/// server stops (or its owner is gone) it refuses new clients and ignores the rest.
+final class RTSPServerEvents: @unchecked Sendable {
+    private let lock = NSLock()
+    private weak var delegate: (any RTSPServerDelegate)?
+
+    init(delegate: any RTSPServerDelegate) {
+        self.delegate = delegate
+    }
+
+    static func from(_ context: UnsafeMutableRawPointer?) -> RTSPServerEvents {
+        Unmanaged<RTSPServerEvents>.fromOpaque(context!).takeUnretainedValue()
+    }
+
+    private var current: (any RTSPServerDelegate)? {
+        lock.lock()
+        defer { lock.unlock() }
+        return delegate
+    }
+
+    func detach() {
+        lock.lock()
+        delegate = nil
+        lock.unlock()
+    }
+
+    func admit(client: UnsafeMutableRawPointer?, peer: UnsafePointer<CChar>?) -> Int32 {
+        guard let delegate = current, let client else { return 503 }
+        // A handle of its own: the shim lends the client here, so take a reference.
+        let handle = RTSPClientHandle(borrowing: client, peer: peer.map { String(cString: $0) } ?? "")
+        return Int32(delegate.rtspServer(admit: handle))
+    }
+
+    func configured(media: UnsafeMutableRawPointer?, video: UnsafeMutableRawPointer?, audio: UnsafeMutableRawPointer?,
+                    client: UnsafeMutableRawPointer?, peer: UnsafePointer<CChar>?) {
+        let address = peer.map { String(cString: $0) } ?? ""
+        let configured = RTSPClientMedia(identifier: UInt(bitPattern: media),
+                                         video: video.map { GStreamerAppSource(taking: $0) },
+                                         audio: audio.map { GStreamerAppSource(taking: $0) },
+                                         client: client.map { RTSPClientHandle(taking: $0, peer: address) }, peer: address)
+        current?.rtspServer(configured: configured)
+    }
+
+    func transport(media: UnsafeMutableRawPointer?, name: UnsafePointer<CChar>?) {
+        current?.rtspServer(media: UInt(bitPattern: media), transport: name.map { String(cString: $0) } ?? "udp")
+    }
+
+    func ended(media: UnsafeMutableRawPointer?) {
+        current?.rtspServer(mediaEnded: UInt(bitPattern: media))
+    }
+
+    func closed(client: UnsafeMutableRawPointer?) {
+        current?.rtspServer(clientClosed: UInt(bitPattern: client))
+    }
+}
