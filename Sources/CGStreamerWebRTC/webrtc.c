@@ -327,6 +327,25 @@ static void add_session_figures(GObject *session, onair_webrtc_figures *figures)
     gst_structure_free(stats);
 }
 
+/// Whether the first transceiver's sender has a DTLS transport in the connected state.
+static int dtls_connected(GstElement *webrtc) {
+    GstWebRTCRTPTransceiver *transceiver = NULL;
+    g_signal_emit_by_name(webrtc, "get-transceiver", 0, &transceiver);
+    if (!transceiver) return 0;
+    GstWebRTCRTPSender *sender = NULL;
+    g_object_get(transceiver, "sender", &sender, NULL);
+    gst_object_unref(transceiver);
+    if (!sender) return 0;
+    GstWebRTCDTLSTransport *transport = NULL;
+    g_object_get(sender, "transport", &transport, NULL);
+    gst_object_unref(sender);
+    if (!transport) return 0;
+    GstWebRTCDTLSTransportState state = GST_WEBRTC_DTLS_TRANSPORT_STATE_NEW;
+    g_object_get(transport, "state", &state, NULL);
+    gst_object_unref(transport);
+    return state == GST_WEBRTC_DTLS_TRANSPORT_STATE_CONNECTED;
+}
+
 void onair_webrtc_peer_figures(onair_webrtc_peer *peer, onair_webrtc_figures *figures) {
     memset(figures, 0, sizeof *figures);
     figures->round_trip_seconds = -1;
@@ -342,6 +361,7 @@ void onair_webrtc_peer_figures(onair_webrtc_peer *peer, onair_webrtc_figures *fi
     GstWebRTCICEConnectionState state = GST_WEBRTC_ICE_CONNECTION_STATE_NEW;
     g_object_get(peer->webrtc, "ice-connection-state", &state, NULL);
     figures->ice_connection_state = (int)state;
+    figures->dtls_connected = dtls_connected(peer->webrtc);
 }
 
 int onair_webrtc_peer_failure(onair_webrtc_peer *peer, char *message, size_t size) {

@@ -48,6 +48,8 @@ public final class WebRTCPeer: @unchecked Sendable {
         public var bytesSent: Int, packetsSent: Int
         /// The ICE connection state (GStreamer's numbering: 2 connected, 3 completed, 4 failed, 5 disconnected, 6 closed).
         public var iceConnectionState: Int
+        /// Whether DTLS is up (media sent now reaches the peer).
+        public var dtlsConnected: Bool
     }
 
     private var peer: OpaquePointer?
@@ -118,7 +120,7 @@ public final class WebRTCPeer: @unchecked Sendable {
                        roundTripSeconds: raw.round_trip_seconds >= 0 ? raw.round_trip_seconds : nil,
                        packetsLost: raw.packets_lost >= 0 ? Int(raw.packets_lost) : nil,
                        bytesSent: Int(raw.bytes_sent), packetsSent: Int(raw.packets_sent),
-                       iceConnectionState: Int(raw.ice_connection_state))
+                       iceConnectionState: Int(raw.ice_connection_state), dtlsConnected: raw.dtls_connected != 0)
     }
 
     /// The pipeline's error, if it posted one.

@@ -43,6 +43,7 @@ typedef struct onair_webrtc_figures {
     int64_t packets_lost;           // cumulative, from the last receiver report (-1: none)
     uint64_t bytes_sent, packets_sent, retransmitted_packets;
     int ice_connection_state;       // GstWebRTCICEConnectionState: 0 new … 2 connected, 3 completed, 4 failed, 5 disconnected, 6 closed
+    int dtls_connected;             // the first transceiver's DTLS transport finished its handshake
 } onair_webrtc_figures;
 
 typedef struct onair_webrtc_peer onair_webrtc_peer;
