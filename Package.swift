@@ -28,7 +28,7 @@ var targets: [Target] = [
         name: "CGStreamer",
         cSettings: [.unsafeFlags(["-I/usr/include/gstreamer-1.0", "-I/usr/include/glib-2.0",
                                   "-I/usr/lib/x86_64-linux-gnu/glib-2.0/include", "-I/usr/lib/aarch64-linux-gnu/glib-2.0/include"])],
-        linkerSettings: [.linkedLibrary("gstrtspserver-1.0"), .linkedLibrary("gstapp-1.0"), .linkedLibrary("gstbase-1.0"),
+        linkerSettings: [.linkedLibrary("gstrtspserver-1.0"), .linkedLibrary("gstrtsp-1.0"), .linkedLibrary("gstapp-1.0"), .linkedLibrary("gstbase-1.0"),
                          .linkedLibrary("gstreamer-1.0"), .linkedLibrary("gobject-2.0"), .linkedLibrary("glib-2.0")]
     ),
     // webrtcbin (one peer per WHEP viewer or WHIP publisher) behind a C shim of its own, like CGStreamer's.

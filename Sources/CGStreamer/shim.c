@@ -164,8 +164,24 @@ static void on_media_configure(GstRTSPMediaFactory *factory, GstRTSPMedia *media
     self->callbacks.media_configured(self->callbacks.context, media, video, audio, client, peer_of(client));
 }
 
+// A CSeq that is not a plain decimal number is malformed (gst-rtsp-server itself reads it with atoi).
+static gboolean has_valid_cseq(GstRTSPContext *ctx) {
+    gchar *value = NULL;
+    if (!ctx->request || gst_rtsp_message_get_header(ctx->request, GST_RTSP_HDR_CSEQ, &value, 0) != GST_RTSP_OK || !value) return FALSE;
+    size_t length = strlen(value);
+    if (length == 0 || length > 10) return FALSE;
+    for (size_t i = 0; i < length; i++) if (value[i] < '0' || value[i] > '9') return FALSE;
+    return TRUE;
+}
+
+static GstRTSPStatusCode on_pre_request(GstRTSPClient *client, GstRTSPContext *ctx, gpointer data) {
+    (void)client; (void)data;
+    return has_valid_cseq(ctx) ? GST_RTSP_STS_OK : GST_RTSP_STS_BAD_REQUEST;
+}
+
 static GstRTSPStatusCode on_pre_describe(GstRTSPClient *client, GstRTSPContext *ctx, gpointer data) {
     onair_rtsp_server *self = data;
+    if (!has_valid_cseq(ctx)) return GST_RTSP_STS_BAD_REQUEST;
     if (!ctx->uri || !ctx->uri->abspath || strcmp(ctx->uri->abspath, self->path) != 0) return GST_RTSP_STS_NOT_FOUND;
     return (GstRTSPStatusCode)self->callbacks.admit(self->callbacks.context, client, peer_of(client));
 }
@@ -197,6 +213,12 @@ static void on_client_connected(GstRTSPServer *server, GstRTSPClient *client, gp
     (void)server;
     g_signal_connect(client, "new-session", G_CALLBACK(on_new_session), data);
     g_signal_connect(client, "pre-describe-request", G_CALLBACK(on_pre_describe), data);
+    static const char *const checked[] = {"pre-options-request", "pre-setup-request", "pre-play-request", "pre-pause-request",
+                                          "pre-teardown-request", "pre-get-parameter-request", "pre-set-parameter-request",
+                                          "pre-announce-request", "pre-record-request"};
+    for (size_t i = 0; i < sizeof checked / sizeof checked[0]; i++) {
+        g_signal_connect(client, checked[i], G_CALLBACK(on_pre_request), data);
+    }
     g_signal_connect(client, "setup-request", G_CALLBACK(on_setup), data);
     g_signal_connect(client, "closed", G_CALLBACK(on_client_closed), data);
 }

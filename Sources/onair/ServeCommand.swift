@@ -8,7 +8,7 @@ struct ServeCommand: Command {
     static let summary = "capture, encode once and serve live to many viewers (HTTP: TS, fMP4, HLS)"
     static let help = """
     Usage: onair serve [--video SRC] [--audio SRC] [--listen ADDR:PORT] [--max-viewers N] [--token T]
-                       [--srt-port N] [--viewer-timeout S] [--duration S] [-o FILE …] [encoder flags]
+                       [--srt-port N] [--rtsp-port N] [--viewer-timeout S] [--duration S] [-o FILE …] [encoder flags]
 
     Captures video and audio, encodes them once (H.264 + AAC, no B-frames) and serves them to every
     viewer that connects, while also recording any -o files from the same encode:
@@ -34,6 +34,9 @@ struct ServeCommand: Command {
       --srt-port N                 also accept SRT callers on UDP port N (MPEG-TS, many at once:
                                    srt://ADDR:N?mode=caller; per-caller RTT, loss, send buffer in
                                    /stats.json)
+      --rtsp-port N                also serve rtsp://ADDR:N/live (H.264 + AAC over RTP, UDP or TCP as the
+                                   client asks; with --token: user onair, password T; beyond
+                                   --max-viewers: 503)
       --viewer-timeout S           cut a viewer this many seconds behind (default 5)
       --viewer-queue BYTES         bytes waiting for one viewer before it skips to a keyframe
                                    (default 4 s of the stream, at least 1 MiB)
@@ -87,6 +90,10 @@ struct ServeCommand: Command {
             guard let value = Int(text), (1...65_535).contains(value) else { throw UsageError("--srt-port takes a UDP port 1–65535") }
             configuration.srtPort = value
         }
+        if let text = try arguments.option("--rtsp-port") {
+            guard let value = Int(text), (0...65_535).contains(value) else { throw UsageError("--rtsp-port takes a TCP port 0–65535") }
+            configuration.rtspPort = value
+        }
         hlsTime = try arguments.option("--hls-time").map { try EncodingOptions.number($0, "--hls-time") } ?? 2
         guard hlsTime > 0 else { throw UsageError("--hls-time must be positive") }
         self.configuration = configuration
@@ -127,6 +134,7 @@ struct ServeCommand: Command {
                 let host = configuration.isLoopback ? configuration.host : "ADDR"
                 Console.status("SRT callers: srt://\(host):\(srt.port)?mode=caller\(configuration.token == nil ? "" : "&passphrase=…")")
             }
+            if let rtsp = serve.rtsp { Console.status("RTSP: rtsp://\(configuration.isLoopback ? configuration.host : "ADDR"):\(rtsp.port)/live\(configuration.token == nil ? "" : " (user \(ServeRTSPFace.user), the token as password)")") }
             if !configuration.isLoopback { Console.status("listening on \(configuration.host): reachable from the network") }
         }, everySecond: { latest.value = $0 })
         let totals = serve.hub.statistics().totals

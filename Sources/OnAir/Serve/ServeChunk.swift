@@ -1,3 +1,5 @@
+import OnAirCore
+
 /// A run of bytes of one served stream: one muxed packet (MPEG-TS) or fragment (MP4), shared by
 /// every viewer without copying.
 public struct ServeChunk: Sendable {
@@ -9,9 +11,12 @@ public struct ServeChunk: Sendable {
     public var isHeader: Bool
     /// The host clock (`systemUptime`) when the chunk was published, to measure a viewer's lag.
     public var published: Double
+    /// The packet the bytes are, in the elementary form (nil for muxed chunks).
+    public var packet: EncodedPacket?
 
     /// Creates a chunk.
-    public init(bytes: [UInt8], isKeyframe: Bool, isHeader: Bool = false, published: Double) {
+    public init(bytes: [UInt8], isKeyframe: Bool, isHeader: Bool = false, published: Double, packet: EncodedPacket? = nil) {
+        self.packet = packet
         self.bytes = bytes
         self.isKeyframe = isKeyframe
         self.isHeader = isHeader

@@ -12,6 +12,9 @@ public struct ServeConfiguration: Sendable {
     public var perAddressLimit = 0
     /// The SRT port for callers (nil: no SRT listener); callers need `token` as passphrase when set.
     public var srtPort: Int?
+    /// The RTSP port (`rtsp://host:port/live`; nil: no RTSP face, 0: the system picks one). With
+    /// `token`, RTSP clients need user `onair` and the token as password (Digest; Basic on loopback only).
+    public var rtspPort: Int?
     /// Creates the defaults.
     public init() {}
 }

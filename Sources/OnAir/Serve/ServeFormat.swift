@@ -4,12 +4,16 @@ public enum ServeFormat: String, Sendable, CaseIterable, Codable {
     case mpegTS = "ts"
     /// Fragmented MP4: an init segment, then one fragment per video frame (`/live.mp4`).
     case fragmentedMP4 = "mp4"
+    /// No container: each chunk is one encoded packet (H.264 Annex-B access unit with parameter sets
+    /// before IDRs, or a raw AAC frame), for faces that packetize themselves (RTSP).
+    case elementary = "es"
 
     /// The HTTP Content-Type.
     public var contentType: String {
         switch self {
         case .mpegTS: return "video/mp2t"
         case .fragmentedMP4: return "video/mp4"
+        case .elementary: return "application/octet-stream"
         }
     }
 
@@ -18,6 +22,7 @@ public enum ServeFormat: String, Sendable, CaseIterable, Codable {
         switch self {
         case .mpegTS: return "mpegts"
         case .fragmentedMP4: return "mp4"
+        case .elementary: return ""  // never muxed
         }
     }
 
@@ -30,6 +35,7 @@ public enum ServeFormat: String, Sendable, CaseIterable, Codable {
         // The serve sink starts every track at or after 0 itself; libavformat's own shift would
         // take the first packet written (perhaps audio, a little after the keyframe) as zero.
         case .fragmentedMP4: return ["movflags": "+empty_moov+default_base_moof+frag_custom", "avoid_negative_ts": "disabled"]
+        case .elementary: return [:]
         }
     }
 }

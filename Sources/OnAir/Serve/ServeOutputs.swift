@@ -17,6 +17,8 @@ public final class ServeOutputs: @unchecked Sendable {
     public let sinks: [any PacketSink]
     /// The SRT listener for callers (when `configuration.srtPort` is set).
     public let srt: ServeSRTListener?
+    /// The RTSP face (when `configuration.rtspPort` is set).
+    public let rtsp: ServeRTSPFace?
     /// The directory of the live HLS playlist, removed by `stop()`.
     public let hlsDirectory: String
 
@@ -27,27 +29,38 @@ public final class ServeOutputs: @unchecked Sendable {
                 hlsSegmentDuration: Double = 2, explicitQueueBytes: Int? = nil) throws {
         var configuration = configuration
         configuration.limits.viewerQueueBytes = explicitQueueBytes ?? max(1024 * 1024, streamBitRate / 8 * 4)
-        let hub = ServeHub(formats: [.mpegTS, .fragmentedMP4], limits: configuration.limits)
+        let hub = ServeHub(formats: configuration.rtspPort == nil ? [.mpegTS, .fragmentedMP4] : [.mpegTS, .fragmentedMP4, .elementary],
+                           limits: configuration.limits)
         self.hub = hub
         hlsDirectory = (NSTemporaryDirectory() as NSString).appendingPathComponent("onair-serve-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
         var options = SinkFactory.ContainerOptions()
         options.hlsSegmentDuration = hlsSegmentDuration
         options.hlsListSize = 6
         let playlist = (hlsDirectory as NSString).appendingPathComponent("stream.m3u8")
+        let elementary = ServeElementarySink(streams: streams, hub: hub)
         sinks = [
             try ServeMuxSink(format: .mpegTS, streams: streams, hub: hub),
             try ServeMuxSink(format: .fragmentedMP4, streams: streams, hub: hub),
             try HLSOutput.sink(playlist: playlist, streams: streams, options: options),
-        ]
+        ] + (configuration.rtspPort == nil ? [] : [elementary])
         // SRT callers need the token as passphrase when there is one.
         let srt = try configuration.srtPort.map { port in
             try ServeSRTListener(host: configuration.host, port: port, passphrase: configuration.token, hub: hub)
         }
         self.srt = srt
+        let rtsp: ServeRTSPFace?
+        do {
+            rtsp = try configuration.rtspPort.map { try ServeRTSPFace(configuration: configuration, port: $0, hub: hub, source: elementary) }
+        } catch {
+            srt?.stop()
+            throw error
+        }
+        self.rtsp = rtsp
         do {
             server = try ServeServer(configuration: configuration, hub: hub, hlsDirectory: hlsDirectory, srtPort: srt?.port)
         } catch {
             srt?.stop()
+            rtsp?.stop()
             throw error
         }
     }
@@ -64,6 +77,7 @@ public final class ServeOutputs: @unchecked Sendable {
     public func stop() {
         server.stop()
         srt?.stop()
+        rtsp?.stop()
         try? FileManager.default.removeItem(atPath: hlsDirectory)
     }
 }

@@ -88,7 +88,7 @@ public final class ServeServer: @unchecked Sendable {
         let query = configuration.token.map { "?token=" + Self.percentEncoded($0) } ?? ""
         switch path.segments {
         case []:
-            var formats = ServeFormat.allCases.filter(hub.serves).map { "live.\($0.rawValue)" }
+            var formats = ServeFormat.allCases.filter { hub.serves($0) && $0 != .elementary }.map { "live.\($0.rawValue)" }
             if hlsDirectory != nil { formats.append("live.m3u8") }
             let page = ServeIndexPage.html(query: query, formats: formats, srtPort: srtPort)
             return HTTPResponse(status: 200, headers: [("Content-Type", "text/html; charset=utf-8"), ("Cache-Control", "no-cache")],

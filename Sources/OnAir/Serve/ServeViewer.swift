@@ -17,8 +17,8 @@ public final class ServeViewer: @unchecked Sendable {
 
     /// A number unique among the server's viewers.
     public let id: Int
-    /// `http` or `srt`.
-    public let transport: String
+    /// `http`, `srt` or `rtsp/udp`, `rtsp/tcp`.
+    public private(set) var transport: String
     /// The stream the viewer gets.
     public let format: ServeFormat
     /// The peer's address.
@@ -39,6 +39,7 @@ public final class ServeViewer: @unchecked Sendable {
     private var sent = 0
     private var skipCount = 0
     private var droppedChunks = 0
+    private var chunksTaken = 0
     private let connected = ProcessInfo.processInfo.systemUptime
     private var firstKeyframe: Double?
     private var keyframeQueued = false
@@ -121,16 +122,8 @@ public final class ServeViewer: @unchecked Sendable {
     public func read(into buffer: UnsafeMutableRawBufferPointer, wait: Double = 1) -> Read {
         condition.lock()
         defer { condition.unlock() }
-        let deadline = Date(timeIntervalSinceNow: wait)
-        while head == queue.count && ended == nil {
-            if !condition.wait(until: deadline) { break }
-        }
-        if ended == .tooSlow { return .cut }
-        if head == queue.count { return ended == nil ? .nothing : .end }
+        if let early = waitForHead(wait) { return early }
         let now = ProcessInfo.processInfo.systemUptime
-        if let behindSince, now - behindSince > timeout { return cut() }
-        // Chunks from the keyframe cache count from the viewer's arrival, not from when they were made.
-        if now - max(queue[head].published, connected) > timeout, !queue[head].isHeader { return cut() }
         var copied = 0
         while copied < buffer.count && head < queue.count {
             let chunk = queue[head]
@@ -147,18 +140,93 @@ public final class ServeViewer: @unchecked Sendable {
                 headOffset = 0
             }
         }
+        tookChunks(bytes: copied)
+        return .bytes(copied)
+    }
+
+    /// Waits for a queued chunk (under the lock): nil when there is one to take, else what the read gives.
+    /// Cuts the viewer when it has been behind too long.
+    private func waitForHead(_ wait: Double) -> Read? {
+        let deadline = Date(timeIntervalSinceNow: wait)
+        while head == queue.count && ended == nil {
+            if !condition.wait(until: deadline) { break }
+        }
+        if ended == .tooSlow { return .cut }
+        if head == queue.count { return ended == nil ? .nothing : .end }
+        return isTooFarBehind(now: ProcessInfo.processInfo.systemUptime) ? cut() : nil
+    }
+
+    /// Whether the viewer has stayed behind past the timeout (under the lock).
+    private func isTooFarBehind(now: Double) -> Bool {
+        if let behindSince, now - behindSince > timeout { return true }
+        // Chunks from the keyframe cache count from the viewer's arrival, not from when they were made.
+        return head < queue.count && now - max(queue[head].published, connected) > timeout && !queue[head].isHeader
+    }
+
+    /// Bookkeeping after chunks were taken (under the lock).
+    private func tookChunks(bytes: Int) {
         if head > 64 && head * 2 > queue.count {
             queue.removeFirst(head)
             head = 0
         }
         if head == queue.count && !waitingForKeyframe { behindSince = nil }
-        sent += copied
-        return .bytes(copied)
+        sent += bytes
     }
 
     private func cut() -> Read {
         ended = .tooSlow
         return .cut
+    }
+
+    /// What `readChunk` gives.
+    public enum ChunkRead: Sendable {
+        /// The next whole chunk.
+        case chunk(ServeChunk)
+        /// Nothing arrived within the wait.
+        case nothing
+        /// The stream ended (the server stops).
+        case end
+        /// The viewer was cut (too slow).
+        case cut
+    }
+
+    /// Takes the next whole chunk (the elementary form: one packet each), waiting up to `wait`
+    /// seconds for one; the same skip and timeout rules as `read`.
+    public func readChunk(wait: Double = 1) -> ChunkRead {
+        condition.lock()
+        defer { condition.unlock() }
+        switch waitForHead(wait) {
+        case .cut?: return .cut
+        case .end?: return .end
+        case .nothing?, .bytes?: return .nothing
+        case nil: break
+        }
+        let chunk = queue[head]
+        if chunk.isKeyframe && firstKeyframe == nil { firstKeyframe = ProcessInfo.processInfo.systemUptime }
+        queuedBytes -= chunk.bytes.count
+        head += 1
+        headOffset = 0
+        chunksTaken += 1
+        tookChunks(bytes: chunk.bytes.count)
+        return .chunk(chunk)
+    }
+
+    /// For a transport that stopped taking chunks because its own sending is backed up: cuts the
+    /// viewer (and says so) once it has been behind past the timeout, as a read would.
+    public func cutIfTooFarBehind() -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        if ended == .tooSlow { return true }
+        guard ended == nil, isTooFarBehind(now: ProcessInfo.processInfo.systemUptime) else { return false }
+        ended = .tooSlow
+        return true
+    }
+
+    /// Names the transport more exactly once the viewer has chosen it (an RTSP client's SETUP).
+    public func setTransport(_ name: String) {
+        condition.lock()
+        transport = name
+        condition.unlock()
     }
 
     /// Ends the stream: queued bytes are still read, then `read` returns `.end`.
@@ -199,6 +267,7 @@ public final class ServeViewer: @unchecked Sendable {
                                      queueBytes: queuedBytes, queueChunks: queue.count - head, lagSeconds: lag,
                                      skips: skipCount, droppedChunks: droppedChunks,
                                      connectedSeconds: now - connected,
-                                     firstKeyframeSeconds: firstKeyframe.map { $0 - connected })
+                                     firstKeyframeSeconds: firstKeyframe.map { $0 - connected },
+                                     packetsSent: format == .elementary ? chunksTaken : nil)
     }
 }

@@ -29,4 +29,6 @@ public struct ServeViewerStatistics: Sendable, Codable, Equatable {
     public var lostPackets: Int?, droppedPackets: Int?
     /// SRT callers: milliseconds of data in the send buffer.
     public var sendBufferMs: Double?
+    /// Elementary viewers (RTSP): packets handed to the transport.
+    public var packetsSent: Int?
 }

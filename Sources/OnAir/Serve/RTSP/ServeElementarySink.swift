@@ -1,0 +1,54 @@
+import Foundation
+import OnAirCore
+
+/// The elementary form of the hub: every encoded packet, unmuxed, published as one chunk
+/// (video keyframes marked), for faces that packetize themselves (RTSP). The stream starts at
+/// the first video keyframe; the hub's keyframe cache, per-viewer queues, skips and timeouts
+/// apply as for the muxed forms.
+///
+/// It also keeps each stream's latest format description (parameter sets, AudioSpecificConfig),
+/// which a face needs to describe the stream to a client that joins later.
+public final class ServeElementarySink: PacketSink, @unchecked Sendable {
+    public var destination: String { "serve rtsp" }
+    private let hub: ServeHub
+    private let expected: Set<MediaType>
+    private let lock = NSLock()
+    private var latest: [MediaType: FormatDescription] = [:]
+    private var started = false
+
+    /// A sink of the given streams publishing to `hub`'s elementary stream.
+    public init(streams: Set<MediaType>, hub: ServeHub) {
+        self.hub = hub
+        expected = streams
+    }
+
+    /// The streams published.
+    public var streams: Set<MediaType> { expected }
+
+    /// The latest format description of a stream (nil before its first packet that carried one).
+    public func formatDescription(of type: MediaType) -> FormatDescription? {
+        lock.lock()
+        defer { lock.unlock() }
+        return latest[type]
+    }
+
+    public func write(_ packet: EncodedPacket) throws {
+        if let description = packet.formatDescription {
+            lock.lock()
+            latest[packet.mediaType] = description
+            lock.unlock()
+        }
+        if packet.mediaType == .video, packet.form != .annexB(parameterSetsInBand: true) {
+            throw SinkError.writeFailed(destination: destination, reason: "needs H.264 as Annex-B with parameter sets in band, got \(packet.form)")
+        }
+        if !started {
+            if expected.contains(.video) && !(packet.mediaType == .video && packet.isKeyframe) { return }
+            started = true
+        }
+        let isKeyframe = packet.mediaType == .video ? packet.isKeyframe : !expected.contains(.video)
+        hub.publish(ServeChunk(bytes: packet.data, isKeyframe: isKeyframe,
+                               published: ProcessInfo.processInfo.systemUptime, packet: packet), to: .elementary)
+    }
+
+    public func finish() throws {}
+}

@@ -1,0 +1,163 @@
+import Foundation
+import OnAirTestSupport
+import Testing
+
+/// `onair serve --rtsp-port` with real RTSP players (ffmpeg over UDP and TCP, GStreamer's
+/// rtspsrc, VLC) and raw hostile clients (Tests/Tools/rtsp_clients.py), all on loopback.
+@Suite(.serialized) struct ServeRTSPTests {
+    static let clients = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Tools/rtsp_clients.py").path
+
+    /// A serve with an RTSP face on a free port, waited for.
+    static func serve(_ dir: URL, duration: Int, _ arguments: [String]) throws -> (server: ServeTestServer, rtsp: Int) {
+        let rtsp = try StreamTestPorts.free()
+        let server = try ServeTestServer(directory: dir, duration: duration, arguments: ["--rtsp-port", "\(rtsp)"] + arguments)
+        guard waitUntil(timeout: 10, { StreamTestPorts.accepts(rtsp) }) else {
+            throw StreamTestError("the RTSP face did not listen: \(server.process.stderr)")
+        }
+        return (server, rtsp)
+    }
+
+    /// Frames per second of media in a recording (its video packets over their time span).
+    static func rate(_ coverage: (frames: Int, expected: Int, firstIsKey: Bool, largestGap: Double), fps: Double) -> Double {
+        Double(coverage.frames) / max(1e-3, Double(max(1, coverage.expected - 1)) / fps)
+    }
+
+    /// ffmpeg copying `seconds` of an RTSP stream into `out` over `transport`.
+    static func ffmpeg(_ url: String, transport: String, seconds: Int, out: String, log: URL) throws -> StreamTestProcess {
+        try StreamTestProcess("ffmpeg", ["-hide_banner", "-nostdin", "-v", "error", "-rtsp_transport", transport, "-i", url,
+                                         "-t", "\(seconds)", "-c", "copy", "-y", out], stderrPath: log.path)
+    }
+
+    static func request(_ port: Int, _ kind: String) throws -> Int {
+        Int(try Tools.run("python3", [clients, "request", "\(port)", kind]).stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
+    }
+
+    @Test func ffmpegOverUDPAndTCPGStreamerAndVLCPlayInSyncWhileTheRecordingKeepsEveryFrame() throws {
+        let dir = try Tools.temporaryDirectory("serve-rtsp-players")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        _ = chmod(dir.path, 0o777)  // VLC runs as nobody
+        let recording = dir.appendingPathComponent("rec.ts").path
+        let (server, port) = try Self.serve(dir, duration: 26, ["-o", recording, "--keyint-duration", "1",
+                                                                 "--stats-json", dir.appendingPathComponent("stats.jsonl").path])
+        let url = "rtsp://127.0.0.1:\(port)/live"
+        let udp = dir.appendingPathComponent("udp.ts").path, tcp = dir.appendingPathComponent("tcp.ts").path
+        let gst = dir.appendingPathComponent("gst.ts").path, vlc = dir.appendingPathComponent("vlc.ts").path
+        let viewers = [
+            try Self.ffmpeg(url, transport: "udp", seconds: 10, out: udp, log: dir.appendingPathComponent("udp.log")),
+            try Self.ffmpeg(url, transport: "tcp", seconds: 10, out: tcp, log: dir.appendingPathComponent("tcp.log")),
+        ]
+        // GStreamer: one rtspsrc recording the depayloaded H.264, one decoding everything.
+        let recorder = try StreamTestProcess("timeout", ["-s", "INT", "11", "gst-launch-1.0", "-q", "-e", "rtspsrc", "location=\(url)", "latency=200",
+                                                         "!", "rtph264depay", "!", "h264parse", "!", "mpegtsmux", "!", "filesink", "location=\(gst)"],
+                                             stderrPath: dir.appendingPathComponent("gst.log").path)
+        let decoder = try StreamTestProcess("timeout", ["-s", "INT", "10", "gst-launch-1.0", "-e", "rtspsrc", "location=\(url)", "protocols=tcp",
+                                                        "!", "decodebin", "!", "fakesink"],
+                                            stderrPath: dir.appendingPathComponent("gst-decode.log").path,
+                                            stdoutPath: dir.appendingPathComponent("gst-decode.out").path)
+        let player = try StreamTestProcess("runuser", ["-u", "nobody", "--", "cvlc", "-q", "--rtsp-tcp", url,
+                                                       "--sout", "#std{access=file,mux=ts,dst=\(vlc)}", "--run-time", "10", "vlc://quit"],
+                                           stderrPath: dir.appendingPathComponent("vlc.log").path)
+        for viewer in viewers { #expect(viewer.wait(timeout: 40), "ffmpeg did not finish: \(viewer.stderr)") }
+        #expect(recorder.wait(timeout: 30) && decoder.wait(timeout: 30), "gst-launch did not finish")
+        #expect(player.wait(timeout: 40), "VLC did not finish: \(player.stderr)")
+        let statistics = try server.statistics()
+        #expect(server.finish(timeout: 60), "serve did not stop at its duration: \(server.process.stderr)")
+
+        let decodeLog = (try? String(contentsOfFile: dir.appendingPathComponent("gst-decode.out").path, encoding: .utf8)) ?? ""
+        #expect(!decodeLog.contains("ERROR") && !decoder.stderr.contains("ERROR"), "gst-launch decodebin: \(decodeLog) \(decoder.stderr)")
+        let recorded = try ServeCommandTests.videoCoverage(recording, fps: 15)
+        let lines = try String(contentsOfFile: dir.appendingPathComponent("stats.jsonl").path, encoding: .utf8).split(separator: "\n")
+        let final = try #require(lines.last.flatMap { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] })
+        #expect(recorded.frames >= 100 && recorded.frames == final["frames_out"] as? Int, "recording: \(recorded), encoded \(final["frames_out"] ?? "-")")
+        let encodedRate = Self.rate(recorded, fps: 15)
+        for out in [udp, tcp, gst, vlc] {
+            let coverage = try ServeCommandTests.videoCoverage(out, fps: 15)
+            // What the encoder made while the player was connected: ≥ 95 % of it arrived.
+            #expect(coverage.frames >= 30 && Self.rate(coverage, fps: 15) >= 0.95 * encodedRate,
+                    "\(out): \(coverage), recording \(recorded)")
+            #expect(coverage.firstIsKey, "\(out) does not start on a keyframe")
+            let errors = try ServeCommandTests.decodeErrors(out)
+            #expect(errors.isEmpty, "\(out): \(errors)")
+        }
+        // Sound and picture within a frame of each other in ffmpeg's copies (RTCP-aligned timestamps).
+        for out in [udp, tcp] {
+            let report = try RecordCommandTests.syncReport(out)
+            let offset = report["max_av_offset_ms"] as? Double ?? .infinity
+            #expect((report["flashes"] as? Int ?? 0) >= 2 && offset <= 1000.0 / 15, "\(out): \(report)")
+        }
+        // /stats.json listed the RTSP viewers with their transport.
+        let transports = Set((statistics["viewers"] as? [[String: Any]] ?? []).compactMap { $0["transport"] as? String })
+        #expect(transports.isSubset(of: ["rtsp/udp", "rtsp/tcp", "rtsp"]), "\(transports)")
+    }
+
+    @Test func credentialsViewerLimitAndHostileRequestsAreRefusedWhileAViewerKeepsPlaying() throws {
+        let dir = try Tools.temporaryDirectory("serve-rtsp-refusals")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let token = "s3cret-token"
+        let (server, port) = try Self.serve(dir, duration: 22, ["--token", token, "--max-viewers", "2"])
+        let open = "rtsp://127.0.0.1:\(port)/live"
+        let authorized = "rtsp://onair:\(token)@127.0.0.1:\(port)/live"
+        // Without credentials: 401 (the raw DESCRIBE and ffmpeg).
+        #expect(try Self.request(port, "describe") == 401)
+        let refused = try Tools.run("ffmpeg", ["-hide_banner", "-nostdin", "-v", "error", "-rtsp_transport", "tcp", "-i", open, "-t", "1", "-f", "null", "-"])
+        #expect(refused.status != 0 && refused.stderr.contains("401"), "\(refused.stderr)")
+        // With them: plays. An HTTP viewer fills the second slot, so a third viewer is refused with 503.
+        let out = dir.appendingPathComponent("tcp.ts").path
+        let viewer = try Self.ffmpeg(authorized, transport: "tcp", seconds: 12, out: out, log: dir.appendingPathComponent("tcp.log"))
+        let http = try StreamTestProcess("curl", ["-s", "-m", "10", "-o", "/dev/null", server.url("/live.ts?token=\(token)")],
+                                         stderrPath: dir.appendingPathComponent("curl.log").path)
+        func viewers() -> Int { (((try? server.statistics(token: token))?["totals"] as? [String: Any])?["viewers"] as? Int) ?? 0 }
+        #expect(waitUntil(timeout: 15) { viewers() == 2 }, "\(viewers()) viewers")
+        let full = try Tools.run("ffmpeg", ["-hide_banner", "-nostdin", "-v", "error", "-rtsp_transport", "udp", "-i", authorized, "-t", "1", "-f", "null", "-"])
+        #expect(full.status != 0 && full.stderr.contains("503"), "beyond --max-viewers: \(full.stderr)")
+        // Malformed and oversized requests, other paths: refused; the viewer is unaffected.
+        #expect(try Self.request(port, "garbage-text") == 400)
+        #expect(try Self.request(port, "bad-cseq") == 400)
+        #expect(try Self.request(port, "no-cseq") == 400)
+        #expect(try Self.request(port, "huge") == 413)
+        #expect(try Self.request(port, "bad-transport") != 200)
+        #expect(try Self.request(port, "other-path") != 200)
+        #expect(try Self.request(port, "garbage") != 200)
+        #expect(viewer.wait(timeout: 30), "the viewer did not finish: \(viewer.stderr)")
+        _ = http.wait(timeout: 15)
+        #expect(server.finish(timeout: 40), "serve did not stop: \(server.process.stderr)")
+        let coverage = try ServeCommandTests.videoCoverage(out, fps: 15)
+        #expect(coverage.frames >= 90 && coverage.largestGap <= 0.5, "\(coverage)")
+        #expect(try ServeCommandTests.decodeErrors(out).isEmpty)
+    }
+
+    @Test func aStalledTCPClientIsSkippedAndCutWhileUDPClientsAndTheRecordingKeepEveryFrame() throws {
+        let dir = try Tools.temporaryDirectory("serve-rtsp-stall")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let recording = dir.appendingPathComponent("rec.ts").path
+        // 2 Mb/s and a 256 kB viewer queue: the stalled client's buffers fill within seconds.
+        let (server, port) = try Self.serve(dir, duration: 30, ["-o", recording, "--bitrate", "2000k", "--viewer-timeout", "3",
+                                                                 "--viewer-queue", "262144", "--keyint-duration", "1",
+                                                                 "--stats-json", dir.appendingPathComponent("stats.jsonl").path])
+        let url = "rtsp://127.0.0.1:\(port)/live"
+        let stalled = try StreamTestProcess("python3", [Self.clients, "stall", "\(port)", "20"],
+                                            stderrPath: dir.appendingPathComponent("stall.log").path,
+                                            stdoutPath: dir.appendingPathComponent("stall.json").path)
+        let outs = (0..<3).map { dir.appendingPathComponent("udp\($0).ts").path }
+        let viewers = try outs.enumerated().map { index, out in
+            try Self.ffmpeg(url, transport: "udp", seconds: 20, out: out, log: dir.appendingPathComponent("udp\(index).log"))
+        }
+        func totals() -> [String: Any] { ((try? server.statistics())?["totals"] as? [String: Any]) ?? [:] }
+        #expect(waitUntil(timeout: 25) { (totals()["cut_too_slow"] as? Int ?? 0) >= 1 }, "never cut: \(totals())")
+        for viewer in viewers { #expect(viewer.wait(timeout: 40), "ffmpeg did not finish: \(viewer.stderr)") }
+        #expect(stalled.wait(timeout: 40))
+        let after = totals()
+        #expect(server.finish(timeout: 60), "serve did not stop: \(server.process.stderr)")
+        #expect((after["skips_of_viewers_gone"] as? Int ?? 0) >= 1, "\(after)")
+        let recorded = try ServeCommandTests.videoCoverage(recording, fps: 15)
+        let lines = try String(contentsOfFile: dir.appendingPathComponent("stats.jsonl").path, encoding: .utf8).split(separator: "\n")
+        let final = try #require(lines.last.flatMap { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] })
+        #expect(recorded.frames == final["frames_out"] as? Int, "recording: \(recorded), encoded \(final["frames_out"] ?? "-")")
+        for out in outs {
+            let coverage = try ServeCommandTests.videoCoverage(out, fps: 15)
+            #expect(coverage.frames >= 100 && Self.rate(coverage, fps: 15) >= 0.95 * Self.rate(recorded, fps: 15), "\(out): \(coverage), recording \(recorded)")
+            #expect(try ServeCommandTests.decodeErrors(out).isEmpty)
+        }
+    }
+}

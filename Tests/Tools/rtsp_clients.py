@@ -1,0 +1,121 @@
+#!/usr/bin/env python3
+"""Raw RTSP clients for the serve tests: hostile requests, and a TCP client that stops reading.
+
+  rtsp_clients.py request PORT KIND   one request of KIND; prints the status code (0: no answer)
+  rtsp_clients.py stall PORT SECONDS  DESCRIBE/SETUP (interleaved TCP)/PLAY, reads 1 s, then holds
+                                      the connection SECONDS without reading; prints JSON
+"""
+import json
+import socket
+import sys
+import time
+
+
+def connect(port, rcvbuf=None):
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    if rcvbuf:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, rcvbuf)
+    sock.settimeout(10)
+    sock.connect(("127.0.0.1", port))
+    return sock
+
+
+def read_response(sock):
+    """Reads one RTSP response (skipping interleaved $ frames); returns (status, headers, body)."""
+    data = b""
+    while True:
+        while data.startswith(b"$"):
+            if len(data) < 4:
+                break
+            size = int.from_bytes(data[2:4], "big")
+            if len(data) < 4 + size:
+                break
+            data = data[4 + size:]
+        end = data.find(b"\r\n\r\n")
+        if end >= 0 and not data.startswith(b"$"):
+            head = data[:end].decode("latin-1").split("\r\n")
+            headers = {}
+            for line in head[1:]:
+                if ":" in line:
+                    key, value = line.split(":", 1)
+                    headers[key.strip().lower()] = value.strip()
+            length = int(headers.get("content-length", "0"))
+            while len(data) < end + 4 + length:
+                chunk = sock.recv(65536)
+                if not chunk:
+                    break
+                data += chunk
+            status = int(head[0].split()[1]) if len(head[0].split()) > 1 else 0
+            return status, headers, data[end + 4:end + 4 + length]
+        chunk = sock.recv(65536)
+        if not chunk:
+            return 0, {}, b""
+        data += chunk
+
+
+def send(sock, text):
+    sock.sendall(text.encode("latin-1") if isinstance(text, str) else text)
+
+
+def request(port, kind):
+    url = f"rtsp://127.0.0.1:{port}/live"
+    texts = {
+        "garbage": b"\x00\x01\xffNOT RTSP AT ALL\r\n\r\n",
+        "garbage-text": b"HELLO there, this is not RTSP\r\nfoo\r\n\r\n",
+        "huge": (f"DESCRIBE {url} RTSP/1.0\r\nCSeq: 1\r\nContent-Length: 204800\r\n\r\n").encode() + b"x" * 204800,
+        "huge-header": (f"DESCRIBE {url} RTSP/1.0\r\nCSeq: 1\r\nX-Filler: " + "y" * 204800 + "\r\n\r\n").encode(),
+        "bad-cseq": f"OPTIONS {url} RTSP/1.0\r\nCSeq: banana\r\n\r\n",
+        "no-cseq": f"OPTIONS {url} RTSP/1.0\r\n\r\n",
+        "bad-transport": f"SETUP {url}/stream=0 RTSP/1.0\r\nCSeq: 1\r\nTransport: nonsense/xyz;;;=\r\n\r\n",
+        "other-path": f"DESCRIBE rtsp://127.0.0.1:{port}/other RTSP/1.0\r\nCSeq: 1\r\nAccept: application/sdp\r\n\r\n",
+        "describe": f"DESCRIBE {url} RTSP/1.0\r\nCSeq: 1\r\nAccept: application/sdp\r\n\r\n",
+    }
+    sock = connect(port)
+    try:
+        send(sock, texts[kind])
+        status, _, _ = read_response(sock)
+    except (OSError, ValueError, IndexError):
+        status = 0
+    print(status)
+
+
+def stall(port, seconds):
+    url = f"rtsp://127.0.0.1:{port}/live"
+    sock = connect(port, rcvbuf=4096)
+    send(sock, f"DESCRIBE {url} RTSP/1.0\r\nCSeq: 1\r\nAccept: application/sdp\r\n\r\n")
+    status, _, sdp = read_response(sock)
+    controls = [line.split(":", 1)[1].strip() for line in sdp.decode().split("\r\n") if line.startswith("a=control:stream")]
+    session = None
+    for index, control in enumerate(controls):
+        header = f"Session: {session}\r\n" if session else ""
+        send(sock, f"SETUP {url}/{control} RTSP/1.0\r\nCSeq: {2 + index}\r\n{header}"
+                   f"Transport: RTP/AVP/TCP;unicast;interleaved={2 * index}-{2 * index + 1}\r\n\r\n")
+        status, headers, _ = read_response(sock)
+        session = headers.get("session", "").split(";")[0]
+    send(sock, f"PLAY {url} RTSP/1.0\r\nCSeq: 9\r\nSession: {session}\r\n\r\n")
+    play, _, _ = read_response(sock)
+    got = 0
+    deadline = time.time() + 1
+    while time.time() < deadline:
+        got += len(sock.recv(65536))
+    time.sleep(seconds)
+    sock.setblocking(False)
+    closed = False
+    try:
+        while True:
+            chunk = sock.recv(65536)
+            if not chunk:
+                closed = True
+                break
+    except BlockingIOError:
+        pass
+    except OSError:
+        closed = True
+    print(json.dumps({"describe": status, "play": play, "bytes_first_second": got, "closed": closed}))
+
+
+if __name__ == "__main__":
+    if sys.argv[1] == "request":
+        request(int(sys.argv[2]), sys.argv[3])
+    else:
+        stall(int(sys.argv[2]), float(sys.argv[3]))
