@@ -37,6 +37,11 @@ struct ServeCommand: Command {
       --rtsp-port N                also serve rtsp://ADDR:N/live (H.264 + AAC over RTP, UDP or TCP as the
                                    client asks; with --token: user onair, password T; beyond
                                    --max-viewers: 503)
+      --webrtc                     also serve WHEP viewers at ADDR:PORT/whep (WebRTC: H.264 + Opus;
+                                   with --token as Bearer token; the encode is Constrained Baseline
+                                   unless --profile says otherwise)
+      --webrtc-ports MIN-MAX       UDP ports for WebRTC viewers (default: any)
+      --webrtc-advertise ADDR      also offer ADDR as candidate (a public address forwarded to this host)
       --viewer-timeout S           cut a viewer this many seconds behind (default 5)
       --viewer-queue BYTES         bytes waiting for one viewer before it skips to a keyframe
                                    (default 4 s of the stream, at least 1 MiB)
@@ -94,11 +99,14 @@ struct ServeCommand: Command {
             guard let value = Int(text), (0...65_535).contains(value) else { throw UsageError("--rtsp-port takes a TCP port 0–65535") }
             configuration.rtspPort = value
         }
+        configuration.webRTC = try Self.webRTC(&arguments)
+        let profileGiven = arguments.contains("--profile")
         hlsTime = try arguments.option("--hls-time").map { try EncodingOptions.number($0, "--hls-time") } ?? 2
         guard hlsTime > 0 else { throw UsageError("--hls-time must be positive") }
         self.configuration = configuration
         var encoding = try EncodingOptions(arguments: &arguments, realTimeDefault: true)
         encoding.video = ServeOutputs.videoSettings(encoding.video, hlsSegmentDuration: hlsTime)
+        if configuration.webRTC != nil && !profileGiven { encoding.video.profileLevel.profile = .baseline }
         self.encoding = encoding
         guard arguments.positionals().isEmpty else { throw UsageError("serve takes no positional arguments; files go with -o") }
         if videoSpec == "none" && audioSpec == "none" { throw UsageError("--video none and --audio none leave nothing to serve") }
@@ -116,13 +124,16 @@ struct ServeCommand: Command {
         let encoders = try EncoderFactory.encoders(video: plan.video, audio: plan.audio)
         let serve = try ServeOutputs(configuration: configuration, streams: streams,
                                      streamBitRate: (plan.video?.averageBitRate ?? 0) + (plan.audio?.bitRate ?? 0),
-                                     hlsSegmentDuration: hlsTime, explicitQueueBytes: queueBytes)
+                                     hlsSegmentDuration: hlsTime, explicitQueueBytes: queueBytes,
+                                     profile: plan.video?.profileLevel.profile ?? .baseline)
         defer { serve.stop() }
         let files = try outputs.map { output in
             try SinkFactory.sink(for: output, streams: streams.intersection(SinkFactory.streams(for: output)))
         }
         let session = try LiveSession(configuration: sessionConfiguration, sources: plan.sources, sinks: files + serve.sinks,
-                                      videoEncoder: encoders.video, audioEncoder: encoders.audio)
+                                      videoEncoder: encoders.video,
+                                      audioEncoder: encoders.audio.map { serve.webRTC?.audioTap(wrapping: $0) ?? $0 })
+        serve.webRTC?.setKeyFrameRequester { [weak session] in session?.forceKeyFrame() }
         let printer = try StatisticsPrinter(label: "serve", jsonPath: statsJSON)
         let latest = LatestStatistics()
         serve.server.setEncoderStatistics { latest.value }
@@ -135,12 +146,35 @@ struct ServeCommand: Command {
                 Console.status("SRT callers: srt://\(host):\(srt.port)?mode=caller\(configuration.token == nil ? "" : "&passphrase=…")")
             }
             if let rtsp = serve.rtsp { Console.status("RTSP: rtsp://\(configuration.isLoopback ? configuration.host : "ADDR"):\(rtsp.port)/live\(configuration.token == nil ? "" : " (user \(ServeRTSPFace.user), the token as password)")") }
+            if serve.webRTC != nil { Console.status("WHEP: \(base)/whep\(configuration.token == nil ? "" : " (Authorization: Bearer …)")") }
             if !configuration.isLoopback { Console.status("listening on \(configuration.host): reachable from the network") }
         }, everySecond: { latest.value = $0 })
         let totals = serve.hub.statistics().totals
         let last = outcome.statistics
         Console.status("stopped (\(outcome.reason)): \(last.framesOut) video frames, \(last.audioFramesOut) audio frames, \(last.droppedFrames) dropped; viewers served \(totals.served), refused \(totals.refusedFull), cut as too slow \(totals.cutTooSlow)")
         return 0
+    }
+}
+
+extension ServeCommand {
+    /// The WebRTC flags: nil without --webrtc.
+    static func webRTC(_ arguments: inout ArgumentList) throws -> WebRTCConfiguration? {
+        let ports = try arguments.option("--webrtc-ports")
+        let advertised = try arguments.option("--webrtc-advertise")
+        guard arguments.flag("--webrtc") else {
+            if ports != nil || advertised != nil { throw UsageError("--webrtc-ports and --webrtc-advertise go with --webrtc") }
+            return nil
+        }
+        var webRTC = WebRTCConfiguration()
+        if let ports {
+            let bounds = ports.split(separator: "-").compactMap { Int($0) }
+            guard bounds.count == 2, bounds[0] >= 1024, bounds[0] <= bounds[1], bounds[1] <= 65_535 else {
+                throw UsageError("--webrtc-ports takes MIN-MAX, UDP ports 1024–65535")
+            }
+            webRTC.ports = bounds[0]...bounds[1]
+        }
+        webRTC.advertisedAddress = advertised
+        return webRTC
     }
 }
 
