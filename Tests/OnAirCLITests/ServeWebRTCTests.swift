@@ -1,0 +1,103 @@
+import Foundation
+import OnAirTestSupport
+import Testing
+
+/// `onair serve --webrtc` with aiortc (PyPI) as an independent WHEP viewer (Tests/Tools/whep_client.py),
+/// and curl for the requests WHEP must refuse. All on loopback: aiortc gets no ICE servers and host
+/// candidates on 127.0.0.1 only; the server's candidates are on its listening address.
+@Suite(.serialized) struct ServeWebRTCTests {
+    static let client = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Tools/whep_client.py").path
+    static var available: Bool {
+        (try? Tools.run("python3", ["-c", "import aiortc, av"]).status) == 0
+            && (try? Tools.run("gst-inspect-1.0", ["webrtcbin"]).status) == 0
+            && (try? Tools.run("gst-inspect-1.0", ["nicesrc"]).status) == 0
+    }
+
+    /// Runs the aiortc viewer against `server` and returns its JSON summary.
+    static func view(_ server: ServeTestServer, seconds: Int, token: String? = nil, out: String? = nil) throws -> [String: Any] {
+        var arguments = [client, "--url", server.url("/whep"), "--seconds", "\(seconds)"]
+        if let token { arguments += ["--token", token] }
+        if let out { arguments += ["--out", out] }
+        let result = try Tools.run("python3", arguments)
+        let line = result.stdoutText.split(separator: "\n").last.map(String.init) ?? ""
+        guard let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else {
+            throw StreamTestError("whep_client printed no summary: \(result.stdoutText) \(result.stderr)")
+        }
+        return object
+    }
+
+    /// The status of a curl request to `server`.
+    static func status(_ server: ServeTestServer, _ method: String, _ path: String, headers: [String] = [],
+                       body: String? = nil, bodyFile: String? = nil) throws -> Int {
+        var arguments = ["-s", "-o", "/dev/null", "-m", "10", "-w", "%{http_code}", "-X", method]
+        for header in headers { arguments += ["-H", header] }
+        if let body { arguments += ["--data-binary", body] }
+        if let bodyFile { arguments += ["--data-binary", "@" + bodyFile] }
+        return Int(try Tools.run("curl", arguments + [server.url(path)]).stdoutText) ?? -1
+    }
+
+    @Test(.enabled(if: available, "needs aiortc (pip install aiortc), webrtcbin and gstreamer1.0-nice (scripts/setup.sh)"))
+    func aiortcViewerDecodesPictureAndSoundInOrderAndInSync() throws {
+        let dir = try Tools.temporaryDirectory("serve-webrtc-view")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let server = try ServeTestServer(directory: dir, duration: 30, arguments: ["--webrtc", "--keyint-duration", "1"])
+        let recording = dir.appendingPathComponent("viewer.nut").path
+        let summary = try Self.view(server, seconds: 8, out: recording)
+        #expect(summary["status"] as? Int == 201, "\(summary)")
+        #expect(summary["delete_status"] as? Int == 200, "\(summary)")
+        #expect((summary["location"] as? String)?.hasPrefix("/whep/") == true, "\(summary)")
+        #expect(summary["decode_errors"] as? Int == 0, "\(summary)")
+        // 8 s at 15 fps and 50 Opus frames a second; the first keyframe comes within a second of DTLS.
+        #expect((summary["video_frames"] as? Int ?? 0) >= 90, "\(summary)")
+        #expect((summary["audio_frames"] as? Int ?? 0) >= 300, "\(summary)")
+        #expect((summary["size"] as? [Int]) == [320, 240], "\(summary)")
+        let reports = summary["sender_reports"] as? [String: Int] ?? [:]
+        #expect((reports["video"] ?? 0) > 0 && (reports["audio"] ?? 0) > 0, "no sender reports for lip sync: \(summary)")
+
+        // The viewer's picture and sound as it would play them (RTCP-mapped), measured by onair probe --sync.
+        let sync = try RecordCommandTests.syncReport(recording)
+        #expect((sync["flashes"] as? Int ?? 0) >= 5, "\(sync)")
+        #expect((sync["beeps"] as? Int ?? 0) >= 5, "\(sync)")
+        #expect(sync["repeated_frames"] as? Int == 0, "frame codes out of order or repeated: \(sync)")
+        #expect((sync["dropped_frames"] as? Int ?? 99) <= 2, "\(sync)")
+        // Within a frame at 15 fps (66.7 ms), with 5 ms to spare for the mapping's rounding.
+        let offset = sync["max_av_offset_ms"] as? Double
+        #expect(offset != nil && offset! <= 71.7, "A/V: \(sync)")
+        // The session ended with the DELETE: /stats.json lists no WebRTC viewer any more.
+        let stats = try server.get("/stats.json")
+        let document = try JSONSerialization.jsonObject(with: stats.body) as? [String: Any]
+        #expect((document?["webrtc_viewers"] as? [Any])?.isEmpty == true, "\(String(decoding: stats.body, as: UTF8.self))")
+    }
+
+    @Test(.enabled(if: available, "needs aiortc (pip install aiortc), webrtcbin and gstreamer1.0-nice (scripts/setup.sh)"))
+    func badOffersWrongTokensAndOthersSessionsAreRefusedWhileAViewerStillJoins() throws {
+        let dir = try Tools.temporaryDirectory("serve-webrtc-refuse")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let token = "s3cret-token"
+        let server = try ServeTestServer(directory: dir, duration: 30, arguments: ["--webrtc", "--token", token])
+        let bearer = "Authorization: Bearer \(token)", sdp = "Content-Type: application/sdp"
+        #expect(try Self.status(server, "POST", "/whep", headers: [sdp], body: "v=0\r\n") == 401)
+        #expect(try Self.status(server, "POST", "/whep", headers: [sdp, "Authorization: Bearer wrong"], body: "v=0\r\n") == 403)
+        #expect(try Self.status(server, "POST", "/whep", headers: [sdp, bearer], body: "this is not SDP") == 400)
+        #expect(try Self.status(server, "POST", "/whep", headers: [sdp, bearer], body: "v=0\r\nm=video 9 UDP/TLS/RTP/SAVPF 96\r\na=rtpmap:96 VP8/90000\r\n") == 400)
+        #expect(try Self.status(server, "POST", "/whep", headers: ["Content-Type: text/plain", bearer], body: "v=0\r\n") == 415)
+        let big = dir.appendingPathComponent("big.sdp")
+        try Data(repeating: UInt8(ascii: "a"), count: 200_000).write(to: big)
+        #expect(try Self.status(server, "POST", "/whep", headers: [sdp, bearer], bodyFile: big.path) == 413)
+        #expect(try Self.status(server, "DELETE", "/whep/0123456789abcdef0123456789abcdef", headers: [bearer]) == 404)
+        #expect(try Self.status(server, "PATCH", "/whep/0123456789abcdef0123456789abcdef", headers: [bearer]) == 405)
+        #expect(try Self.status(server, "GET", "/whep", headers: [bearer]) == 405)
+        #expect(try Self.status(server, "OPTIONS", "/whep", headers: ["Origin: https://player.example", "Access-Control-Request-Method: POST"]) == 204)
+        // The other faces keep their ?token= check.
+        #expect(try server.get("/stats.json").status == 401)
+
+        // A real viewer still joins and plays, with the token, after all of that.
+        let summary = try Self.view(server, seconds: 4, token: token)
+        #expect(summary["status"] as? Int == 201, "\(summary)")
+        #expect((summary["video_frames"] as? Int ?? 0) >= 30, "\(summary)")
+        #expect(summary["decode_errors"] as? Int == 0, "\(summary)")
+        let wrong = try Self.view(server, seconds: 1, token: "nope")
+        #expect(wrong["status"] as? Int == 403, "\(wrong)")
+    }
+}
