@@ -71,10 +71,10 @@ var targets: [Target] = [
 ]
 
 if fuzzing {
-    for name in ["FuzzAnnexB", "FuzzH264Parameters", "FuzzAVCC", "FuzzADTS", "FuzzAudioSpecificConfig", "FuzzHTTPPath"] {
+    for name in ["FuzzAnnexB", "FuzzH264Parameters", "FuzzAVCC", "FuzzADTS", "FuzzAudioSpecificConfig", "FuzzHTTPPath", "FuzzWebRTCOffer"] {
         targets.append(.executableTarget(
             name: name,
-            dependencies: [name == "FuzzHTTPPath" ? "OnAirHTTP" : "OnAirBitstream"],
+            dependencies: [name == "FuzzHTTPPath" ? "OnAirHTTP" : name == "FuzzWebRTCOffer" ? "OnAirGStreamer" : "OnAirBitstream"],
             path: "Fuzz/\(name)",
             exclude: ["seeds.sh"],
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]
