@@ -228,6 +228,16 @@ onair_webrtc_peer *onair_webrtc_peer_new(const onair_webrtc_options *options, on
     gst_bus_set_sync_handler(bus, bus_message, peer, NULL);
     gst_object_unref(bus);
     g_object_set(peer->webrtc, "bundle-policy", GST_WEBRTC_BUNDLE_POLICY_MAX_BUNDLE, NULL);
+    // Sender reports map NTP to the media's capture time (the buffers' times), not to when each
+    // packet left: video leaves later after its time than audio (encode latency), and send-time
+    // mapping would shift the receiver's lip sync by that difference.
+    GstElement *rtpbin = gst_bin_get_by_name(GST_BIN(peer->webrtc), "rtpbin");
+    if (rtpbin) {
+        if (g_object_class_find_property(G_OBJECT_GET_CLASS(rtpbin), "rtcp-sync-send-time")) {
+            g_object_set(rtpbin, "rtcp-sync-send-time", FALSE, NULL);
+        }
+        gst_object_unref(rtpbin);
+    }
     configure_ice(peer->webrtc, options);
     GstElement *video = gst_bin_get_by_name(GST_BIN(pipeline), "video");
     if (video) {
@@ -293,7 +303,7 @@ void *onair_webrtc_peer_source(onair_webrtc_peer *peer, const char *name) {
 
 // MARK: - Figures
 
-/// Adds what the RTP session knows of our own sending sources (reports from the peer included).
+/// Adds what the RTP session knows of our sending sources and, from the peer's sources, its report blocks.
 static void add_session_figures(GObject *session, onair_webrtc_figures *figures) {
     GstStructure *stats = NULL;
     g_object_get(session, "stats", &stats, NULL);
@@ -307,12 +317,15 @@ static void add_session_figures(GObject *session, onair_webrtc_figures *figures)
             gboolean internal = FALSE, sender = FALSE, have_rb = FALSE;
             gst_structure_get_boolean(source, "internal", &internal);
             gst_structure_get_boolean(source, "is-sender", &sender);
-            if (!internal || !sender) continue;
-            guint64 octets = 0, packets = 0;
-            if (gst_structure_get_uint64(source, "octets-sent", &octets)) figures->bytes_sent += octets;
-            if (gst_structure_get_uint64(source, "packets-sent", &packets)) figures->packets_sent += packets;
+            if (internal && sender) {
+                guint64 octets = 0, packets = 0;
+                if (gst_structure_get_uint64(source, "octets-sent", &octets)) figures->bytes_sent += octets;
+                if (gst_structure_get_uint64(source, "packets-sent", &packets)) figures->packets_sent += packets;
+                continue;
+            }
+            // The peer's own source carries the report blocks it sent about our streams.
             gst_structure_get_boolean(source, "have-rb", &have_rb);
-            if (!have_rb) continue;
+            if (internal || !have_rb) continue;
             guint round_trip = 0;
             gint lost = 0;
             if (gst_structure_get_uint(source, "rb-round-trip", &round_trip)) {

@@ -61,9 +61,9 @@ import Testing
         #expect((sync["beeps"] as? Int ?? 0) >= 5, "\(sync)")
         #expect(sync["repeated_frames"] as? Int == 0, "frame codes out of order or repeated: \(sync)")
         #expect((sync["dropped_frames"] as? Int ?? 99) <= 2, "\(sync)")
-        // Within a frame at 15 fps (66.7 ms), with 5 ms to spare for the mapping's rounding.
+        // Within a frame at 15 fps (sender reports map capture time; measured 13.5 ms at 30 fps, Opus pre-skip included).
         let offset = sync["max_av_offset_ms"] as? Double
-        #expect(offset != nil && offset! <= 71.7, "A/V: \(sync)")
+        #expect(offset != nil && offset! <= 66.7, "A/V: \(sync)")
         // The session ended with the DELETE: /stats.json lists no WebRTC viewer any more.
         let stats = try server.get("/stats.json")
         let document = try JSONSerialization.jsonObject(with: stats.body) as? [String: Any]

@@ -54,8 +54,14 @@ public final class ServeOutputs: @unchecked Sendable {
         ] + (configuration.rtspPort == nil ? [] : [elementary])
         + (webRTC.map { [$0] } ?? [])
         // SRT callers need the token as passphrase when there is one.
-        let srt = try configuration.srtPort.map { port in
-            try ServeSRTListener(host: configuration.host, port: port, passphrase: configuration.token, hub: hub)
+        let srt: ServeSRTListener?
+        do {
+            srt = try configuration.srtPort.map { port in
+                try ServeSRTListener(host: configuration.host, port: port, passphrase: configuration.token, hub: hub)
+            }
+        } catch {
+            webRTC?.stop()
+            throw error
         }
         self.srt = srt
         let rtsp: ServeRTSPFace?
