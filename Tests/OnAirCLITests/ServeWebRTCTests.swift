@@ -15,8 +15,9 @@ import Testing
     }
 
     /// Runs the aiortc viewer against `server` and returns its JSON summary.
-    static func view(_ server: ServeTestServer, seconds: Int, token: String? = nil, out: String? = nil) throws -> [String: Any] {
-        var arguments = [client, "--url", server.url("/whep"), "--seconds", "\(seconds)"]
+    static func view(_ server: ServeTestServer, seconds: Int, token: String? = nil, out: String? = nil,
+                     delete: Bool = true) throws -> [String: Any] {
+        var arguments = [client, "--url", server.url("/whep"), "--seconds", "\(seconds)"] + (delete ? [] : ["--no-delete"])
         if let token { arguments += ["--token", token] }
         if let out { arguments += ["--out", out] }
         let result = try Tools.run("python3", arguments)
@@ -99,5 +100,34 @@ import Testing
         #expect(summary["decode_errors"] as? Int == 0, "\(summary)")
         let wrong = try Self.view(server, seconds: 1, token: "nope")
         #expect(wrong["status"] as? Int == 403, "\(wrong)")
+    }
+
+    /// The WebRTC viewers /stats.json lists now.
+    static func webRTCViewers(_ server: ServeTestServer) throws -> [[String: Any]] {
+        let stats = try server.get("/stats.json")
+        let document = try JSONSerialization.jsonObject(with: stats.body) as? [String: Any]
+        return document?["webrtc_viewers"] as? [[String: Any]] ?? []
+    }
+
+    @Test(.enabled(if: available, "needs aiortc (pip install aiortc), webrtcbin and gstreamer1.0-nice (scripts/setup.sh)"))
+    func maxViewersCountsWebRTCAndAViewerThatVanishesIsDroppedWithinTheConsentTimeout() throws {
+        let dir = try Tools.temporaryDirectory("serve-webrtc-vanish")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let server = try ServeTestServer(directory: dir, duration: 60, arguments: ["--webrtc", "--max-viewers", "1"])
+        // Leaves without DELETE: its peer connection closes, its session stays until it goes silent.
+        let first = try Self.view(server, seconds: 3, delete: false)
+        #expect(first["status"] as? Int == 201, "\(first)")
+        #expect((first["video_frames"] as? Int ?? 0) >= 15, "\(first)")
+        let left = DispatchTime.now()
+        #expect(try Self.webRTCViewers(server).count == 1)
+        let second = try Self.view(server, seconds: 1)
+        #expect(second["status"] as? Int == 503, "the one place is taken: \(second)")
+        // Dropped once 30 s pass without RTCP (checked four times a second): allow 30 + 5 s from its leaving.
+        let dropped = waitUntil(timeout: 40) { ((try? Self.webRTCViewers(server).count) ?? 1) == 0 }
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - left.uptimeNanoseconds) / 1e9
+        #expect(dropped && seconds <= 35, "still listed \(seconds) s after it left")
+        #expect(seconds >= 25, "dropped after \(seconds) s, before the consent timeout")
+        let third = try Self.view(server, seconds: 2)
+        #expect(third["status"] as? Int == 201, "the place is free again: \(third)")
     }
 }
