@@ -17,7 +17,12 @@ import Testing
     /// Runs the aiortc viewer against `server` and returns its JSON summary.
     static func view(_ server: ServeTestServer, seconds: Int, token: String? = nil, out: String? = nil,
                      delete: Bool = true) throws -> [String: Any] {
-        var arguments = [client, "--url", server.url("/whep"), "--seconds", "\(seconds)"] + (delete ? [] : ["--no-delete"])
+        try view(url: server.url("/whep"), seconds: seconds, token: token, out: out, delete: delete)
+    }
+
+    /// Runs the aiortc viewer against the WHEP endpoint `url` and returns its JSON summary.
+    static func view(url: String, seconds: Int, token: String? = nil, out: String? = nil, delete: Bool = true) throws -> [String: Any] {
+        var arguments = [client, "--url", url, "--seconds", "\(seconds)"] + (delete ? [] : ["--no-delete"])
         if let token { arguments += ["--token", token] }
         if let out { arguments += ["--out", out] }
         let result = try Tools.run("python3", arguments)
@@ -129,5 +134,43 @@ import Testing
         #expect(seconds >= 25, "dropped after \(seconds) s, before the consent timeout")
         let third = try Self.view(server, seconds: 2)
         #expect(third["status"] as? Int == 201, "the place is free again: \(third)")
+    }
+
+    @Test(.enabled(if: available, "needs aiortc (pip install aiortc), webrtcbin and gstreamer1.0-nice (scripts/setup.sh)"))
+    func fourWebRTCViewersBesideTwoHTTPViewersEachGetNearlyEveryFrame() throws {
+        let dir = try Tools.temporaryDirectory("serve-webrtc-many")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let server = try ServeTestServer(directory: dir, duration: 40, arguments: ["--webrtc", "--keyint-duration", "1"])
+        let seconds = 8
+        let http = try (0..<2).map { index in
+            try StreamTestProcess("curl", ["-s", "-m", "\(seconds)", "-o", dir.appendingPathComponent("http\(index).ts").path,
+                                           server.url("/live.ts")],
+                                  stderrPath: dir.appendingPathComponent("http\(index).log").path)
+        }
+        let results = NSLock()
+        nonisolated(unsafe) var summaries: [[String: Any]] = []
+        let whep = server.url("/whep")
+        DispatchQueue.concurrentPerform(iterations: 4) { _ in
+            let summary = (try? Self.view(url: whep, seconds: seconds)) ?? [:]
+            results.lock()
+            summaries.append(summary)
+            results.unlock()
+        }
+        for process in http { _ = process.wait(timeout: Double(seconds + 10)) }
+        // Each viewer starts on a keyframe within about a second of its answer: at 15 fps, 95 % of
+        // the frames of the rest of its time.
+        let wanted = Int((0.95 * 15 * Double(seconds - 1)).rounded(.down))
+        for summary in summaries {
+            #expect(summary["status"] as? Int == 201, "\(summary)")
+            #expect(summary["decode_errors"] as? Int == 0, "\(summary)")
+            #expect((summary["video_frames"] as? Int ?? 0) >= wanted, "\(summary["video_frames"] ?? "none") frames, \(wanted) wanted: \(summary)")
+        }
+        #expect(summaries.count == 4)
+        for index in 0..<2 {
+            let frames = try Tools.ffprobeJSON(["-count_frames", "-select_streams", "v:0", "-show_entries", "stream=nb_read_frames",
+                                                dir.appendingPathComponent("http\(index).ts").path])
+            let count = Int(((frames["streams"] as? [[String: Any]])?.first?["nb_read_frames"] as? String) ?? "") ?? 0
+            #expect(count >= wanted, "HTTP viewer \(index): \(count) frames")
+        }
     }
 }
