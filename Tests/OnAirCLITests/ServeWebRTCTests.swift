@@ -66,7 +66,11 @@ import Testing
         #expect((sync["flashes"] as? Int ?? 0) >= 5, "\(sync)")
         #expect((sync["beeps"] as? Int ?? 0) >= 5, "\(sync)")
         #expect(sync["repeated_frames"] as? Int == 0, "frame codes out of order or repeated: \(sync)")
-        #expect((sync["dropped_frames"] as? Int ?? 99) <= 2, "\(sync)")
+        // Gaps in the frame codes: no more than the capture and encoder dropped themselves (a loaded
+        // machine makes them drop some; /stats.json counts them since the start), and two to spare.
+        let encoder = (try JSONSerialization.jsonObject(with: server.get("/stats.json").body) as? [String: Any])?["encoder"] as? [String: Any]
+        let upstream = (encoder?["dropped_frames"] as? Int ?? 0) + (encoder?["source_skipped_frames"] as? Int ?? 0)
+        #expect((sync["dropped_frames"] as? Int ?? 99) <= upstream + 2, "\(sync); dropped before the viewer: \(upstream)")
         // Within a frame at 15 fps (sender reports map capture time; measured 13.5 ms at 30 fps, Opus pre-skip included).
         let offset = sync["max_av_offset_ms"] as? Double
         #expect(offset != nil && offset! <= 66.7, "A/V: \(sync)")
@@ -115,7 +119,7 @@ import Testing
     }
 
     @Test(.enabled(if: available, "needs aiortc (pip install aiortc), webrtcbin and gstreamer1.0-nice (scripts/setup.sh)"))
-    func maxViewersCountsWebRTCAndAViewerThatVanishesIsDroppedWithinTheConsentTimeout() throws {
+    func maxViewersCountsWebRTCAcrossTransportsAndAViewerThatVanishesIsDroppedWithinTheConsentTimeout() throws {
         let dir = try Tools.temporaryDirectory("serve-webrtc-vanish")
         defer { try? FileManager.default.removeItem(at: dir) }
         let server = try ServeTestServer(directory: dir, duration: 60, arguments: ["--webrtc", "--max-viewers", "1"])
@@ -127,6 +131,7 @@ import Testing
         #expect(try Self.webRTCViewers(server).count == 1)
         let second = try Self.view(server, seconds: 1)
         #expect(second["status"] as? Int == 503, "the one place is taken: \(second)")
+        #expect(try Self.status(server, "GET", "/live.ts") == 503, "an HTTP viewer counts against the same --max-viewers")
         // Dropped once 30 s pass without RTCP (checked four times a second): allow 30 + 5 s from its leaving.
         let dropped = waitUntil(timeout: 40) { ((try? Self.webRTCViewers(server).count) ?? 1) == 0 }
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - left.uptimeNanoseconds) / 1e9
@@ -157,20 +162,25 @@ import Testing
             results.unlock()
         }
         for process in http { _ = process.wait(timeout: Double(seconds + 10)) }
-        // Each viewer starts on a keyframe within about a second of its answer: at 15 fps, 95 % of
-        // the frames of the rest of its time.
-        let wanted = Int((0.95 * 15 * Double(seconds - 1)).rounded(.down))
-        for summary in summaries {
-            #expect(summary["status"] as? Int == 201, "\(summary)")
-            #expect(summary["decode_errors"] as? Int == 0, "\(summary)")
-            #expect((summary["video_frames"] as? Int ?? 0) >= wanted, "\(summary["video_frames"] ?? "none") frames, \(wanted) wanted: \(summary)")
-        }
-        #expect(summaries.count == 4)
+        // The HTTP viewers, which start from the cached keyframe, show what the encoder made in those
+        // 8 s (fewer than 120 frames when the shared machine is loaded). Each WebRTC viewer starts on a
+        // keyframe soon after its answer (two seconds allowed: four Python viewers start at once on two
+        // loaded cores): 95 % of that for the 6 s left.
+        var httpFrames: [Int] = []
         for index in 0..<2 {
             let frames = try Tools.ffprobeJSON(["-count_frames", "-select_streams", "v:0", "-show_entries", "stream=nb_read_frames",
                                                 dir.appendingPathComponent("http\(index).ts").path])
-            let count = Int(((frames["streams"] as? [[String: Any]])?.first?["nb_read_frames"] as? String) ?? "") ?? 0
-            #expect(count >= wanted, "HTTP viewer \(index): \(count) frames")
+            httpFrames.append(Int(((frames["streams"] as? [[String: Any]])?.first?["nb_read_frames"] as? String) ?? "") ?? 0)
+        }
+        #expect(httpFrames.allSatisfy { $0 >= 60 }, "HTTP viewers: \(httpFrames)")
+        let made = Double(httpFrames.max() ?? 0)
+        let wanted = Int((0.95 * made * Double(seconds - 2) / Double(seconds)).rounded(.down))
+        #expect(summaries.count == 4)
+        for summary in summaries {
+            #expect(summary["status"] as? Int == 201, "\(summary)")
+            #expect(summary["decode_errors"] as? Int == 0, "\(summary)")
+            #expect((summary["video_frames"] as? Int ?? 0) >= wanted,
+                    "\(summary["video_frames"] ?? "none") frames, \(wanted) wanted (HTTP viewers got \(httpFrames)): \(summary)")
         }
     }
 }

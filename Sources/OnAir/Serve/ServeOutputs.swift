@@ -47,6 +47,7 @@ public final class ServeOutputs: @unchecked Sendable {
             try WebRTCFace(configuration: $0, streams: streams, profile: profile, localAddress: candidateAddress)
         }
         self.webRTC = webRTC
+        if let webRTC { hub.setExternalViewers { webRTC.viewerCount } }
         sinks = [
             try ServeMuxSink(format: .mpegTS, streams: streams, hub: hub),
             try ServeMuxSink(format: .fragmentedMP4, streams: streams, hub: hub),

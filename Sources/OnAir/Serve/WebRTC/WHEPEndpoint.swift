@@ -5,7 +5,8 @@ import OnAirHTTP
 
 /// The HTTP side of WHEP (WebRTC-HTTP egress, draft-ietf-wish-whep) at `/whep`:
 ///
-/// - `POST /whep` with an SDP offer (`Content-Type: application/sdp`) → `201 Created`, the SDP
+/// - `POST /whep` with an SDP offer (a place is reserved while it is answered, so simultaneous offers
+///   cannot exceed `maxViewers`) (`Content-Type: application/sdp`) → `201 Created`, the SDP
 ///   answer and `Location: /whep/ID`; 400 for a bad offer (with why), 415 for another content type,
 ///   503 when `maxViewers` are watching over any transport.
 /// - `DELETE /whep/ID` ends that session; an unknown ID (IDs are 128 random bits) gets 404.
@@ -78,7 +79,7 @@ public struct WHEPEndpoint: Sendable {
         } catch {
             return .text(400, "\(error)")
         }
-        guard face.viewerCount + otherViewers() < maxViewers else {
+        guard face.reserve(maximum: maxViewers, others: otherViewers()) else {
             var full = HTTPResponse.text(503, "\(maxViewers) viewers are watching; try again later")
             full.headers.append(("Retry-After", "5"))
             return full

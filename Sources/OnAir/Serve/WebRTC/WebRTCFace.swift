@@ -22,6 +22,8 @@ public final class WebRTCFace: PacketSink, @unchecked Sendable {
     let localAddress: String?
     private let lock = NSLock()
     private var viewers: [String: WebRTCViewer] = [:]
+    /// Places taken by offers being answered.
+    private var reserved = 0
     private var coalescer: KeyFrameCoalescer
     private var forceKeyFrame: (@Sendable () -> Void)?
     private var stopped = false
@@ -79,11 +81,21 @@ public final class WebRTCFace: PacketSink, @unchecked Sendable {
 
     // MARK: Viewers
 
-    /// How many viewers are connected or connecting.
+    /// How many viewers are connected or connecting, offers being answered included.
     public var viewerCount: Int {
         lock.lock()
         defer { lock.unlock() }
-        return viewers.count
+        return viewers.count + reserved
+    }
+
+    /// Takes a place for an offer about to be answered when fewer than `maximum` watch in all
+    /// (`others` on other transports); false when full. `addViewer` gives the place back.
+    func reserve(maximum: Int, others: Int) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        guard !stopped, viewers.count + reserved + others < maximum else { return false }
+        reserved += 1
+        return true
     }
 
     func currentViewers() -> [WebRTCViewer] {
@@ -94,6 +106,14 @@ public final class WebRTCFace: PacketSink, @unchecked Sendable {
 
     /// Answers `offer` for a new viewer at `peer`: its id and the SDP answer.
     func addViewer(offer: String, peer peerAddress: String, choice: WebRTCCodecChoice) throws -> (id: String, answer: String) {
+        var placeHeld = true
+        defer {
+            if placeHeld {
+                lock.lock()
+                reserved -= 1
+                lock.unlock()
+            }
+        }
         var options = WebRTCPeer.Options(launch: launchDescription(choice), localAddress: localAddress, ports: configuration.ports)
         options.stunServer = configuration.stunServer
         options.turnServer = configuration.turnServer
@@ -108,6 +128,8 @@ public final class WebRTCFace: PacketSink, @unchecked Sendable {
             viewers[id] = viewer
             admitted += 1
         }
+        reserved -= 1
+        placeHeld = false
         lock.unlock()
         if refused {
             viewer.close()
