@@ -16,7 +16,7 @@ packages=(
     curl
     libgstrtspserver-1.0-dev libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev
     gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-tools
-    gstreamer1.0-plugins-bad gstreamer1.0-libav vlc-bin vlc-plugin-base
+    gstreamer1.0-plugins-bad gstreamer1.0-libav
     gstreamer1.0-nice libgstreamer-plugins-bad1.0-dev
 )
 missing=()
@@ -35,8 +35,8 @@ if [ ${#missing[@]} -gt 0 ]; then
     # iproute2: network namespaces with tc shaping for the adaptive bitrate tests.
     # curl: the serve tests' and bench/serve_viewers.sh's HTTP viewers.
     # libgstrtspserver/libgstreamer*/plugins-base/-good: serve's RTSP face (gst-rtsp-server, appsrc, the RTP
-    # payloaders); gstreamer1.0-tools, -plugins-bad (h264parse), -libav (avdec_h264) and vlc-bin +
-    # vlc-plugin-base: the RTSP tests' independent players (gst-launch-1.0 rtspsrc, cvlc).
+    # payloaders); gstreamer1.0-tools, -plugins-bad (h264parse, mpegtsmux) and -libav (avdec_h264): the
+    # RTSP tests' independent player (gst-launch-1.0 rtspsrc). Not VLC: Debian's has no RTSP client (no live555).
     # gstreamer1.0-nice + libgstreamer-plugins-bad1.0-dev: serve's WebRTC face (webrtcbin's ICE agent;
     # the gstwebrtc/gstsdp headers and libraries CGStreamerWebRTC builds against).
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends "${missing[@]}" >&2

@@ -147,6 +147,19 @@ static void on_unprepared(GstRTSPMedia *media, gpointer data) {
     self->callbacks.media_ended(self->callbacks.context, media);
 }
 
+// The sinks gst-rtsp-server adds per transport (udpsink/multiudpsink for RTP over UDP, appsink for
+// TCP) sync to the clock by default, holding each packet until its running time. OnAir's packets
+// are live already and a client's first ones come from the keyframe cache (up to a GOP old):
+// they go out as soon as they arrive.
+static void on_element_added(GstBin *bin, GstElement *element, gpointer data) {
+    (void)bin; (void)data;
+    GstElementFactory *factory = gst_element_get_factory(element);
+    const char *name = factory ? gst_plugin_feature_get_name(GST_PLUGIN_FEATURE(factory)) : NULL;
+    if (name && (strcmp(name, "udpsink") == 0 || strcmp(name, "multiudpsink") == 0 || strcmp(name, "appsink") == 0)) {
+        g_object_set(element, "sync", FALSE, NULL);
+    }
+}
+
 static void on_media_configure(GstRTSPMediaFactory *factory, GstRTSPMedia *media, gpointer data) {
     (void)factory;
     onair_rtsp_server *self = data;
@@ -156,6 +169,9 @@ static void on_media_configure(GstRTSPMediaFactory *factory, GstRTSPMedia *media
     GstElement *element = gst_rtsp_media_get_element(media);
     GstElement *video = gst_bin_get_by_name_recurse_up(GST_BIN(element), "video");
     GstElement *audio = gst_bin_get_by_name_recurse_up(GST_BIN(element), "audio");
+    GstObject *pipeline = gst_object_get_parent(GST_OBJECT(element));
+    if (pipeline && GST_IS_BIN(pipeline)) g_signal_connect(pipeline, "element-added", G_CALLBACK(on_element_added), NULL);
+    if (pipeline) gst_object_unref(pipeline);
     gst_object_unref(element);
     GstRTSPContext *ctx = gst_rtsp_context_get_current();
     GstRTSPClient *client = ctx ? ctx->client : NULL;
@@ -213,7 +229,8 @@ static void on_client_connected(GstRTSPServer *server, GstRTSPClient *client, gp
     (void)server;
     g_signal_connect(client, "new-session", G_CALLBACK(on_new_session), data);
     g_signal_connect(client, "pre-describe-request", G_CALLBACK(on_pre_describe), data);
-    static const char *const checked[] = {"pre-options-request", "pre-setup-request", "pre-play-request", "pre-pause-request",
+    // Not OPTIONS: gst-rtsp-server 1.22 frees the (stack) response when pre-options-request refuses.
+    static const char *const checked[] = {"pre-setup-request", "pre-play-request", "pre-pause-request",
                                           "pre-teardown-request", "pre-get-parameter-request", "pre-set-parameter-request",
                                           "pre-announce-request", "pre-record-request"};
     for (size_t i = 0; i < sizeof checked / sizeof checked[0]; i++) {

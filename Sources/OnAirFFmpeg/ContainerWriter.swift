@@ -107,6 +107,9 @@ public final class ContainerWriter {
                 ctx.pointee.pb = io
                 ctx.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
                 packetOutput = output
+            } else if let connection, (ctx.pointee.oformat.pointee.flags & onair_fmt_nofile()) != 0 {
+                // A muxer that opens its own connection (RTSP's ANNOUNCE/RECORD): the deadline still bounds it.
+                ctx.pointee.interrupt_callback = connection.deadline.callback
             } else if let connection {
                 try Self.connect(ctx, destination: destination, connection: connection)
             } else if (ctx.pointee.oformat.pointee.flags & onair_fmt_nofile()) == 0 {

@@ -3,7 +3,7 @@ import OnAirTestSupport
 import Testing
 
 /// `onair serve --rtsp-port` with real RTSP players (ffmpeg over UDP and TCP, GStreamer's
-/// rtspsrc, VLC) and raw hostile clients (Tests/Tools/rtsp_clients.py), all on loopback.
+/// rtspsrc) and raw hostile clients (Tests/Tools/rtsp_clients.py), all on loopback.
 @Suite(.serialized) struct ServeRTSPTests {
     static let clients = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Tools/rtsp_clients.py").path
@@ -33,16 +33,15 @@ import Testing
         Int(try Tools.run("python3", [clients, "request", "\(port)", kind]).stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
     }
 
-    @Test func ffmpegOverUDPAndTCPGStreamerAndVLCPlayInSyncWhileTheRecordingKeepsEveryFrame() throws {
+    @Test func ffmpegOverUDPAndTCPAndGStreamerPlayInSyncWhileTheRecordingKeepsEveryFrame() throws {
         let dir = try Tools.temporaryDirectory("serve-rtsp-players")
         defer { try? FileManager.default.removeItem(at: dir) }
-        _ = chmod(dir.path, 0o777)  // VLC runs as nobody
         let recording = dir.appendingPathComponent("rec.ts").path
-        let (server, port) = try Self.serve(dir, duration: 26, ["-o", recording, "--keyint-duration", "1",
+        let (server, port) = try Self.serve(dir, duration: 34, ["-o", recording, "--keyint-duration", "1",
                                                                  "--stats-json", dir.appendingPathComponent("stats.jsonl").path])
         let url = "rtsp://127.0.0.1:\(port)/live"
         let udp = dir.appendingPathComponent("udp.ts").path, tcp = dir.appendingPathComponent("tcp.ts").path
-        let gst = dir.appendingPathComponent("gst.ts").path, vlc = dir.appendingPathComponent("vlc.ts").path
+        let gst = dir.appendingPathComponent("gst.ts").path
         let viewers = [
             try Self.ffmpeg(url, transport: "udp", seconds: 10, out: udp, log: dir.appendingPathComponent("udp.log")),
             try Self.ffmpeg(url, transport: "tcp", seconds: 10, out: tcp, log: dir.appendingPathComponent("tcp.log")),
@@ -55,13 +54,23 @@ import Testing
                                                         "!", "decodebin", "!", "fakesink"],
                                             stderrPath: dir.appendingPathComponent("gst-decode.log").path,
                                             stdoutPath: dir.appendingPathComponent("gst-decode.out").path)
-        let player = try StreamTestProcess("runuser", ["-u", "nobody", "--", "cvlc", "-q", "--rtsp-tcp", url,
-                                                       "--sout", "#std{access=file,mux=ts,dst=\(vlc)}", "--run-time", "10", "vlc://quit"],
-                                           stderrPath: dir.appendingPathComponent("vlc.log").path)
+        // (No VLC: Debian's VLC 3 is built without live555, so it has no RTSP client; `cvlc
+        // rtsp://…` writes nothing and `--rtsp-tcp` is an unknown option.)
+        // The SDP (RFC 6184 packetization mode 1 with the parameter sets, RFC 3640 AAC-hbr); then
+        // hostile requests while they play: refused, and the players go on.
+        let sdp = try Tools.run("python3", [Self.clients, "sdp", "\(port)"]).stdoutText
+        #expect(sdp.contains("packetization-mode=1") && sdp.contains("sprop-parameter-sets=") && sdp.contains("MPEG4-GENERIC/")
+                && sdp.contains("mode=AAC-hbr"), "\(sdp)")
+        #expect(try Self.request(port, "garbage-text") == 400)
+        #expect(try Self.request(port, "bad-cseq") == 400)
+        #expect(try Self.request(port, "no-cseq") == 400)
+        #expect(try Self.request(port, "huge") == 413)
+        #expect(![0, 200].contains(try Self.request(port, "bad-transport")))
+        #expect(try Self.request(port, "other-path") == 404)
+        #expect(try Self.request(port, "garbage") != 200)
+        let statistics = (try? server.statistics()) ?? [:]
         for viewer in viewers { #expect(viewer.wait(timeout: 40), "ffmpeg did not finish: \(viewer.stderr)") }
         #expect(recorder.wait(timeout: 30) && decoder.wait(timeout: 30), "gst-launch did not finish")
-        #expect(player.wait(timeout: 40), "VLC did not finish: \(player.stderr)")
-        let statistics = try server.statistics()
         #expect(server.finish(timeout: 60), "serve did not stop at its duration: \(server.process.stderr)")
 
         let decodeLog = (try? String(contentsOfFile: dir.appendingPathComponent("gst-decode.out").path, encoding: .utf8)) ?? ""
@@ -71,13 +80,17 @@ import Testing
         let final = try #require(lines.last.flatMap { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] })
         #expect(recorded.frames >= 100 && recorded.frames == final["frames_out"] as? Int, "recording: \(recorded), encoded \(final["frames_out"] ?? "-")")
         let encodedRate = Self.rate(recorded, fps: 15)
-        for out in [udp, tcp, gst, vlc] {
+        for out in [udp, tcp, gst] {
             let coverage = try ServeCommandTests.videoCoverage(out, fps: 15)
             // What the encoder made while the player was connected: ≥ 95 % of it arrived.
             #expect(coverage.frames >= 30 && Self.rate(coverage, fps: 15) >= 0.95 * encodedRate,
                     "\(out): \(coverage), recording \(recorded)")
             #expect(coverage.firstIsKey, "\(out) does not start on a keyframe")
-            let errors = try ServeCommandTests.decodeErrors(out)
+            // GStreamer's own recording (rtspsrc's jitter buffer re-times packets that arrive
+            // bunched on a loaded machine) may repeat a DTS, which the null muxer names; decoding
+            // errors are what counts here.
+            let errors = try ServeCommandTests.decodeErrors(out).split(separator: "\n")
+                .filter { out != gst || !($0.contains("non monotonically increasing dts to muxer") || $0.contains("Last message repeated")) }
             #expect(errors.isEmpty, "\(out): \(errors)")
         }
         // Sound and picture within a frame of each other in ffmpeg's copies (RTCP-aligned timestamps).
@@ -87,11 +100,13 @@ import Testing
             #expect((report["flashes"] as? Int ?? 0) >= 2 && offset <= 1000.0 / 15, "\(out): \(report)")
         }
         // /stats.json listed the RTSP viewers with their transport.
-        let transports = Set((statistics["viewers"] as? [[String: Any]] ?? []).compactMap { $0["transport"] as? String })
-        #expect(transports.isSubset(of: ["rtsp/udp", "rtsp/tcp", "rtsp"]), "\(transports)")
+        let entries = (statistics["viewers"] as? [[String: Any]] ?? []).filter { $0["format"] as? String == "es" }
+        let transports = Set(entries.compactMap { $0["transport"] as? String })
+        #expect(entries.count >= 2 && transports.contains("rtsp/udp") && transports.contains("rtsp/tcp")
+                && entries.allSatisfy { ($0["packets_sent"] as? Int ?? 0) > 0 }, "\(entries)")
     }
 
-    @Test func credentialsViewerLimitAndHostileRequestsAreRefusedWhileAViewerKeepsPlaying() throws {
+    @Test func withoutCredentialsOrBeyondTheViewerLimitAClientIsRefusedWhileAViewerKeepsPlaying() throws {
         let dir = try Tools.temporaryDirectory("serve-rtsp-refusals")
         defer { try? FileManager.default.removeItem(at: dir) }
         let token = "s3cret-token"
@@ -108,23 +123,16 @@ import Testing
         let http = try StreamTestProcess("curl", ["-s", "-m", "10", "-o", "/dev/null", server.url("/live.ts?token=\(token)")],
                                          stderrPath: dir.appendingPathComponent("curl.log").path)
         func viewers() -> Int { (((try? server.statistics(token: token))?["totals"] as? [String: Any])?["viewers"] as? Int) ?? 0 }
-        #expect(waitUntil(timeout: 15) { viewers() == 2 }, "\(viewers()) viewers")
+        #expect(waitUntil(timeout: 15) { viewers() == 2 }, "\(viewers()) viewers; \(viewer.stderr); \(server.process.stderr.suffix(600))")
         let full = try Tools.run("ffmpeg", ["-hide_banner", "-nostdin", "-v", "error", "-rtsp_transport", "udp", "-i", authorized, "-t", "1", "-f", "null", "-"])
         #expect(full.status != 0 && full.stderr.contains("503"), "beyond --max-viewers: \(full.stderr)")
-        // Malformed and oversized requests, other paths: refused; the viewer is unaffected.
-        #expect(try Self.request(port, "garbage-text") == 400)
-        #expect(try Self.request(port, "bad-cseq") == 400)
-        #expect(try Self.request(port, "no-cseq") == 400)
-        #expect(try Self.request(port, "huge") == 413)
-        #expect(try Self.request(port, "bad-transport") != 200)
-        #expect(try Self.request(port, "other-path") != 200)
-        #expect(try Self.request(port, "garbage") != 200)
         #expect(viewer.wait(timeout: 30), "the viewer did not finish: \(viewer.stderr)")
         _ = http.wait(timeout: 15)
         #expect(server.finish(timeout: 40), "serve did not stop: \(server.process.stderr)")
         let coverage = try ServeCommandTests.videoCoverage(out, fps: 15)
-        #expect(coverage.frames >= 90 && coverage.largestGap <= 0.5, "\(coverage)")
-        #expect(try ServeCommandTests.decodeErrors(out).isEmpty)
+        #expect(coverage.frames >= 90 && coverage.largestGap <= 0.5, "\(coverage); \(viewer.stderr)")
+        let errors = try ServeCommandTests.decodeErrors(out)
+        #expect(errors.isEmpty, "\(errors)")
     }
 
     @Test func aStalledTCPClientIsSkippedAndCutWhileUDPClientsAndTheRecordingKeepEveryFrame() throws {
@@ -157,7 +165,8 @@ import Testing
         for out in outs {
             let coverage = try ServeCommandTests.videoCoverage(out, fps: 15)
             #expect(coverage.frames >= 100 && Self.rate(coverage, fps: 15) >= 0.95 * Self.rate(recorded, fps: 15), "\(out): \(coverage), recording \(recorded)")
-            #expect(try ServeCommandTests.decodeErrors(out).isEmpty)
+            let errors = try ServeCommandTests.decodeErrors(out)
+            #expect(errors.isEmpty, "\(out): \(errors)")
         }
     }
 }

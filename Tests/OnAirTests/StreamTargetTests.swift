@@ -11,6 +11,7 @@ import Testing
             ("srt://127.0.0.1:9000", .srt, "mpegts", false),
             ("tcp://127.0.0.1:9000?listen=1", .tcp, "mpegts", true),
             ("udp://127.0.0.1:9000", .udp, "mpegts", false),
+            ("rtsp://127.0.0.1:8554/live", .rtsp, "rtsp", false),
         ]
         for (url, transport, muxer, listener) in cases {
             let target = try StreamTarget(parsing: url)
@@ -18,6 +19,13 @@ import Testing
             #expect(target.muxer == muxer, "\(url)")
             #expect(target.isListener == listener, "\(url)")
         }
+    }
+
+    @Test func rtspPublishesInterleavedOverTCP() throws {
+        let target = try StreamTarget(parsing: "rtsp://127.0.0.1:8554/live")
+        #expect(target.muxerOptions["rtsp_transport"] == "tcp")
+        #expect(target.transport.isTCP)
+        #expect(throws: StreamError.self) { try StreamTarget(parsing: "rtsp://127.0.0.1/live") }
     }
 
     @Test func mistakesAreNamed() {

@@ -2,6 +2,7 @@
 """Raw RTSP clients for the serve tests: hostile requests, and a TCP client that stops reading.
 
   rtsp_clients.py request PORT KIND   one request of KIND; prints the status code (0: no answer)
+  rtsp_clients.py sdp PORT            DESCRIBE; prints the SDP
   rtsp_clients.py stall PORT SECONDS  DESCRIBE/SETUP (interleaved TCP)/PLAY, reads 1 s, then holds
                                       the connection SECONDS without reading; prints JSON
 """
@@ -64,8 +65,9 @@ def request(port, kind):
         "garbage-text": b"HELLO there, this is not RTSP\r\nfoo\r\n\r\n",
         "huge": (f"DESCRIBE {url} RTSP/1.0\r\nCSeq: 1\r\nContent-Length: 204800\r\n\r\n").encode() + b"x" * 204800,
         "huge-header": (f"DESCRIBE {url} RTSP/1.0\r\nCSeq: 1\r\nX-Filler: " + "y" * 204800 + "\r\n\r\n").encode(),
-        "bad-cseq": f"OPTIONS {url} RTSP/1.0\r\nCSeq: banana\r\n\r\n",
-        "no-cseq": f"OPTIONS {url} RTSP/1.0\r\n\r\n",
+        "bad-cseq": f"DESCRIBE {url} RTSP/1.0\r\nCSeq: banana\r\n\r\n",
+        "no-cseq": f"DESCRIBE {url} RTSP/1.0\r\n\r\n",
+        "options": f"OPTIONS {url} RTSP/1.0\r\nCSeq: 7\r\n\r\n",
         "bad-transport": f"SETUP {url}/stream=0 RTSP/1.0\r\nCSeq: 1\r\nTransport: nonsense/xyz;;;=\r\n\r\n",
         "other-path": f"DESCRIBE rtsp://127.0.0.1:{port}/other RTSP/1.0\r\nCSeq: 1\r\nAccept: application/sdp\r\n\r\n",
         "describe": f"DESCRIBE {url} RTSP/1.0\r\nCSeq: 1\r\nAccept: application/sdp\r\n\r\n",
@@ -114,8 +116,17 @@ def stall(port, seconds):
     print(json.dumps({"describe": status, "play": play, "bytes_first_second": got, "closed": closed}))
 
 
+def sdp(port):
+    sock = connect(port)
+    send(sock, f"DESCRIBE rtsp://127.0.0.1:{port}/live RTSP/1.0\r\nCSeq: 1\r\nAccept: application/sdp\r\n\r\n")
+    _, _, body = read_response(sock)
+    print(body.decode("latin-1"))
+
+
 if __name__ == "__main__":
-    if sys.argv[1] == "request":
+    if sys.argv[1] == "sdp":
+        sdp(int(sys.argv[2]))
+    elif sys.argv[1] == "request":
         request(int(sys.argv[2]), sys.argv[3])
     else:
         stall(int(sys.argv[2]), float(sys.argv[3]))

@@ -34,6 +34,11 @@ public enum PlaybackInput {
             // next one starts (one frame of delay). Live senders put one access unit in each
             // PES/FLV packet, which the decoder takes as it is.
             options["fflags"] = "noparse+nofillin"
+            if scheme == "rtsp" {
+                // RTP carries H.264 one NAL unit (or fragment) per packet: the parser puts the
+                // access units back together (the decoder fails on parts of one).
+                options["fflags"] = "nofillin"
+            }
             // The frame rate comes from the stream's timing, not from 20 probed frames.
             options["fpsprobesize"] = "0"
             if scheme != "rtmp" && scheme != "rtmps" {
@@ -45,6 +50,11 @@ public enum PlaybackInput {
                 options["probesize"] = "500000"
                 options["analyzeduration"] = "500000"
             }
+        }
+        if scheme == "rtsp" {
+            // RTP over UDP as FFmpeg's RTSP demuxer asks first (TCP when the server refuses UDP;
+            // `?tcp` at the end of the URL asks for interleaved TCP), with a large receive buffer.
+            options["buffer_size"] = "4194304"
         }
         if scheme == "udp" || scheme == "rtp" {
             options["fifo_size"] = "100000"  // in 188-byte units: ~18 MB

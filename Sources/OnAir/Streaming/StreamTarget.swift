@@ -3,16 +3,17 @@ import Foundation
 /// A streaming destination as FFmpeg URL syntax: `rtmp://host:port/app/key` or
 /// `rtmps://host:port/app/key` (FLV; RTMPS over TLS, port 443 by default), or MPEG-TS over
 /// `srt://host:port?mode=caller|listener&latency=µs&passphrase=…&streamid=…`, `udp://host:port?pkt_size=1316`
-/// or `tcp://host:port` (`?listen=1`: OnAir waits for the receiver to connect).
+/// or `tcp://host:port` (`?listen=1`: OnAir waits for the receiver to connect); or
+/// `rtsp://host:port/path`, published to an RTSP server (ANNOUNCE/RECORD, RTP interleaved over TCP).
 public struct StreamTarget: Sendable, Equatable {
     /// The transport a URL names.
     public enum Transport: String, Sendable {
-        case rtmp, rtmps, srt, udp, tcp
+        case rtmp, rtmps, srt, udp, tcp, rtsp
 
         /// RTMP, plain or over TLS.
         public var isRTMP: Bool { self == .rtmp || self == .rtmps }
         /// Runs over TCP (Nagle's delay and the send buffer apply).
-        public var isTCP: Bool { self == .tcp || isRTMP }
+        public var isTCP: Bool { self == .tcp || self == .rtsp || isRTMP }
     }
 
     /// How an `rtmps://` connection checks the server's certificate.
@@ -50,7 +51,7 @@ public struct StreamTarget: Sendable, Equatable {
             throw .unsupportedURL(url, reason: "not a URL")
         }
         guard let transport = Transport(rawValue: scheme) else {
-            throw .unsupportedURL(url, reason: "unsupported scheme '\(scheme)' (use rtmp://, rtmps://, srt://, udp:// or tcp://)")
+            throw .unsupportedURL(url, reason: "unsupported scheme '\(scheme)' (use rtmp://, rtmps://, srt://, udp://, tcp:// or rtsp://)")
         }
         guard let host = components.host, !host.isEmpty else { throw .unsupportedURL(url, reason: "no host") }
         if !transport.isRTMP, components.port == nil { throw .unsupportedURL(url, reason: "no port") }
@@ -68,7 +69,7 @@ public struct StreamTarget: Sendable, Equatable {
         switch transport {
         case .srt: isListener = value("mode") == "listener"
         case .tcp: isListener = (value("listen").flatMap(Int.init) ?? 0) > 0
-        case .rtmp, .rtmps, .udp: isListener = false
+        case .rtmp, .rtmps, .udp, .rtsp: isListener = false
         }
         let passphrase = transport == .srt ? value("passphrase") : nil
         hasPassphrase = passphrase != nil
@@ -85,8 +86,8 @@ public struct StreamTarget: Sendable, Equatable {
         text.contains("://")
     }
 
-    /// The libavformat muxer: FLV for RTMP, MPEG-TS otherwise.
-    public var muxer: String { transport.isRTMP ? "flv" : "mpegts" }
+    /// The libavformat muxer: FLV for RTMP, FFmpeg's RTSP publisher for RTSP, MPEG-TS otherwise.
+    public var muxer: String { transport.isRTMP ? "flv" : transport == .rtsp ? "rtsp" : "mpegts" }
 
     /// Muxer options: every packet flushed to the socket at once; FLV without the seek-back
     /// header update that a live connection cannot do; MPEG-TS with each audio frame in its own
@@ -96,6 +97,9 @@ public struct StreamTarget: Sendable, Equatable {
     public var muxerOptions: [String: String] {
         var options = ["flush_packets": "1"]
         if transport.isRTMP { options["flvflags"] = "no_duration_filesize" }
+        // RTP interleaved in the RTSP connection: one TCP stream that a server behind NAT or a
+        // firewall can take, and whose back-pressure the adaptive bitrate sees.
+        if transport == .rtsp { options["rtsp_transport"] = "tcp" }
         if muxer == "mpegts" {
             options["pes_payload_size"] = "0"
             options["omit_video_pes_length"] = "0"
@@ -106,7 +110,8 @@ public struct StreamTarget: Sendable, Equatable {
     /// Protocol options: no Nagle delay on TCP-based transports; `rw_timeout` (µs) bounds each
     /// send as a second line of defence behind the interrupt callback. `sendBufferBytes` fixes
     /// the TCP socket's send buffer, so a slow link backs up where it can be measured (adaptive
-    /// bitrate) rather than in megabytes of kernel buffer. RTMPS gets FFmpeg's TLS options
+    /// bitrate) rather than in megabytes of kernel buffer (RTSP's muxer opens its own connection and
+    /// takes none of these; its deadline is the interrupt callback). RTMPS gets FFmpeg's TLS options
     /// (`tls_verify`, `ca_file`), which its TLS layer reads, and passes the TCP ones on.
     public func protocolOptions(sendTimeout: Double, sendBufferBytes: Int? = nil) -> [String: String] {
         var options: [String: String] = [:]

@@ -7,8 +7,9 @@ import OnAirGStreamer
 /// payloading pipeline per client fed from that client's own viewer queue in the hub (the
 /// elementary form), so a slow client skips and is cut without touching anyone else.
 ///
-/// Admission: a client takes a viewer slot at DESCRIBE (its pipeline starts then: the SDP needs
-/// the stream's parameter sets) and gives it back at TEARDOWN, session timeout or disconnect;
+/// Admission: a client is refused at DESCRIBE when the hub is full, and takes a viewer slot once
+/// its media is built in that DESCRIBE (its pipeline starts then: the SDP needs the stream's
+/// parameter sets) and gives it back at TEARDOWN, session timeout or disconnect;
 /// `maxViewers` counts it with the HTTP and SRT viewers, and a client beyond it gets
 /// 503 Service Unavailable. With a token, clients need user `onair` and the token as password
 /// (Digest; Basic too on loopback only). GStreamer is started only when this face is made.
@@ -22,8 +23,6 @@ public final class ServeRTSPFace: RTSPServerDelegate, @unchecked Sendable {
     private let lock = NSLock()
     private let feeders = DispatchGroup()
     private var server: RTSPServer?
-    /// Viewers admitted at DESCRIBE, by client, until their media is built.
-    private var admitted: [UInt: ServeViewer] = [:]
     private var feeds: [UInt: ServeRTSPFeed] = [:]
 
     /// Listens on `configuration.host`:`port` (0 picks one) for the streams `source` publishes.
@@ -46,28 +45,15 @@ public final class ServeRTSPFace: RTSPServerDelegate, @unchecked Sendable {
     }
 
     public func rtspServer(admit client: RTSPClientHandle) -> Int {
-        let viewer: ServeViewer
-        do {
-            viewer = try hub.openViewer(format: .elementary, transport: "rtsp", peer: client.peer)
-        } catch {
-            return 503
-        }
-        lock.lock()
-        let replaced = admitted.updateValue(viewer, forKey: client.identifier)
-        lock.unlock()
-        replaced?.close()
-        return 200
+        // Only a check here: gst-rtsp-server asks before it checks credentials, and a refused
+        // client's DESCRIBE never builds a media. The slot is taken when the media is built.
+        let figures = hub.statistics().totals
+        return figures.viewers < hub.limits.maxViewers ? 200 : 503
     }
 
     public func rtspServer(configured media: RTSPClientMedia) {
-        lock.lock()
-        var viewer = media.client.flatMap { admitted.removeValue(forKey: $0.identifier) }
-        lock.unlock()
-        if viewer == nil {
-            // A SETUP without DESCRIBE: admitted here, or its pipeline ends at once.
-            viewer = try? hub.openViewer(format: .elementary, transport: "rtsp", peer: media.peer)
-        }
-        guard let viewer else {
+        guard let viewer = try? hub.openViewer(format: .elementary, transport: "rtsp", peer: media.peer) else {
+            // Filled up since DESCRIBE was admitted (or stopping): the pipeline ends at once.
             media.video?.end()
             media.audio?.end()
             return
@@ -94,12 +80,7 @@ public final class ServeRTSPFace: RTSPServerDelegate, @unchecked Sendable {
         feed?.stop()
     }
 
-    public func rtspServer(clientClosed identifier: UInt) {
-        lock.lock()
-        let viewer = admitted.removeValue(forKey: identifier)
-        lock.unlock()
-        viewer?.close()
-    }
+    public func rtspServer(clientClosed identifier: UInt) {}
 
     /// Closes every client, stops listening and waits for the feeds to end.
     public func stop() {
@@ -108,12 +89,9 @@ public final class ServeRTSPFace: RTSPServerDelegate, @unchecked Sendable {
         self.server = nil
         let open = Array(feeds.values)
         feeds = [:]
-        let waiting = Array(admitted.values)
-        admitted = [:]
         lock.unlock()
         server?.stop()
         for feed in open { feed.stop() }
-        for viewer in waiting { viewer.close() }
         feeders.wait()
     }
 }

@@ -15,7 +15,7 @@ enum ServeRTSPPipeline {
         var parts: [String] = []
         let source = "is-live=true format=time do-timestamp=false block=false max-bytes=0"
         if streams.contains(.video) {
-            parts.append("appsrc name=video \(source) ! rtph264pay name=pay0 pt=96 config-interval=-1 aggregate-mode=zero-latency")
+            parts.append("appsrc name=video \(source) ! rtph264pay name=pay0 pt=96 config-interval=0 aggregate-mode=zero-latency")
         }
         if streams.contains(.audio) {
             parts.append("appsrc name=audio \(source) ! rtpmp4gpay name=pay\(parts.count) pt=97")

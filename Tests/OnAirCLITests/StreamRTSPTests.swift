@@ -1,0 +1,49 @@
+import Foundation
+import OnAirTestSupport
+import Testing
+
+/// `onair stream rtsp://…` publishing (ANNOUNCE/RECORD, RTP interleaved over TCP) into FFmpeg's
+/// RTSP listener, and resuming on a keyframe into a new listener after the first one left.
+@Suite(.serialized) struct StreamRTSPTests {
+    /// Whether a TCP socket listens on `port` (read from /proc/net/tcp, state 0A).
+    static func listens(_ port: Int) -> Bool {
+        let needle = String(format: ":%04X", port)
+        return ["/proc/net/tcp", "/proc/net/tcp6"].contains { path in
+            ((try? String(contentsOfFile: path, encoding: .utf8)) ?? "").split(separator: "\n").contains { line in
+                let fields = line.split(separator: " ")
+                return fields.count > 3 && fields[1].hasSuffix(needle) && fields[3] == "0A"
+            }
+        }
+    }
+
+    @Test func publishesToAnRTSPListenerAndResumesOnAKeyframeIntoTheNextOne() throws {
+        let dir = try Tools.temporaryDirectory("stream-rtsp")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let port = try StreamTestPorts.free()
+        let url = "rtsp://127.0.0.1:\(port)/live"
+        let outs = ["first.ts", "second.ts"].map { dir.appendingPathComponent($0).path }
+        func listener(_ index: Int, seconds: Int) throws -> StreamTestProcess {
+            try StreamTestProcess("ffmpeg", ["-hide_banner", "-nostdin", "-v", "error", "-rtsp_flags", "listen", "-timeout", "30",
+                                             "-i", url, "-t", "\(seconds)", "-c", "copy", "-y", outs[index]],
+                                  stderrPath: dir.appendingPathComponent("listener\(index).log").path)
+        }
+        let first = try listener(0, seconds: 4)
+        // Wait until it listens (without connecting: FFmpeg's listener takes the first connection
+        // as its publisher): onair stream gives up on a first connection that is refused.
+        #expect(waitUntil(timeout: 20) { Self.listens(port) }, "the listener did not listen: \(first.stderr)")
+        let stream = try StreamTestProcess(Tools.onairExecutable, ["stream", "--duration", "20", "--size", "320x240", "--fps", "15",
+                                                                   "--bitrate", "600k", "--keyint-duration", "1", url],
+                                           stderrPath: dir.appendingPathComponent("stream.log").path)
+        #expect(first.wait(timeout: 30), "the first listener did not finish: \(first.stderr)")
+        let second = try listener(1, seconds: 5)
+        #expect(second.wait(timeout: 40), "the second listener did not finish: \(second.stderr)")
+        #expect(stream.wait(timeout: 40), "onair stream did not stop: \(stream.stderr)")
+        for out in outs {
+            let coverage = try ServeCommandTests.videoCoverage(out, fps: 15)
+            #expect(coverage.frames >= 30 && coverage.firstIsKey && coverage.largestGap <= 0.5, "\(out): \(coverage); \(stream.stderr)")
+            #expect(try ServeCommandTests.decodeErrors(out).isEmpty, "\(out)")
+        }
+        let summary = stream.stderr.split(separator: "\n").last { $0.hasPrefix("stopped") } ?? ""
+        #expect(summary.contains("reconnects") && !summary.contains(" 0 reconnects"), "\(summary)")
+    }
+}

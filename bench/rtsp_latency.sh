@@ -1,0 +1,116 @@
+#!/usr/bin/env bash
+# RTSP from `onair serve --rtsp-port`, on loopback, 1280x720 30 fps synthetic (real time):
+#  1. capture-to-decode latency (p50/p95/max) of `onair play --measure-latency` over RTSP/UDP
+#     and RTSP/TCP (interleaved, `…/live?tcp`) from one serve, beside SRT with latency=20000
+#     (`onair stream srt://…?mode=listener&latency=20000` → `onair play`, as bench/stream_latency.sh);
+#  2. CPU (user+system, % of one core) of the `onair serve` process with 1, 16 and 64 RTSP clients,
+#     half over UDP and half over TCP, each an ffmpeg copying to null; the ratio CPU(64)/CPU(1).
+#
+#   bench/rtsp_latency.sh                                  # 10 s each, preset veryfast, 2.5 Mb/s
+#   SECONDS_EACH=20 COUNTS="1 64" bench/rtsp_latency.sh
+#   ONAIR=.build/release/onair bench/rtsp_latency.sh       # use an existing build
+set -euo pipefail
+cd "$(dirname "$0")/.."
+each=${SECONDS_EACH:-10}
+preset=${PRESET:-veryfast}
+bitrate=${BITRATE:-2.5M}
+counts=${COUNTS:-1 16 64}
+if [ -z "${ONAIR:-}" ]; then
+    ONAIR=$(bash scripts/build.sh)
+fi
+work=$(mktemp -d)
+pids=()
+cleanup() {
+    for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+    rm -rf "$work"
+}
+trap cleanup EXIT
+. bench/loopback.sh
+ticks=$(getconf CLK_TCK)
+encode=(--size 1280x720 --fps 30 --preset "$preset" --bitrate "$bitrate")
+
+report() {  # report NAME JSON
+    python3 - "$1" "$2" <<'PY'
+import json, sys
+name, path = sys.argv[1], sys.argv[2]
+try:
+    report = json.load(open(path))
+    l = report["latency_ms"]
+    print(f"{name:9s} p50 {l['p50']:7.1f} ms   p95 {l['p95']:7.1f} ms   max {l['max']:7.1f} ms   ({l['samples']} frames, {report.get('decode_errors', '-')} decode errors)")
+except Exception as error:
+    print(f"{name:9s} no measurement ({error})")
+PY
+}
+
+play() {  # play NAME URL: onair play for SECONDS_EACH, in the background (sets player)
+    "$ONAIR" play --no-display --measure-latency --json --duration "$each" --timeout 20 "$2" >"$work/$1.json" 2>"$work/$1.play.log" &
+    player=$!
+    pids+=("$player")
+}
+
+echo "latency (capture to decode), $each s each:"
+rtsp_port=$(free_port tcp)
+http_port=$(free_port tcp)
+"$ONAIR" serve --listen "127.0.0.1:$http_port" --rtsp-port "$rtsp_port" "${encode[@]}" --duration $((2 * each + 12)) \
+    2>"$work/serve.log" &
+server=$!
+pids+=("$server")
+wait_for_port "$rtsp_port" 100 || { echo "onair serve did not listen" >&2; tail -5 "$work/serve.log" >&2; exit 1; }
+sleep 2
+play rtsp-udp "rtsp://127.0.0.1:$rtsp_port/live"
+wait "$player" || true
+report rtsp-udp "$work/rtsp-udp.json"
+play rtsp-tcp "rtsp://127.0.0.1:$rtsp_port/live?tcp"
+wait "$player" || true
+report rtsp-tcp "$work/rtsp-tcp.json"
+wait "$server" || true
+
+srt_port=$(free_port udp)
+play srt "srt://127.0.0.1:$srt_port?mode=listener&latency=20000"
+sleep 1
+"$ONAIR" stream "${encode[@]}" --no-adaptive --duration $((each + 4)) "srt://127.0.0.1:$srt_port?latency=20000" 2>"$work/srt.stream.log" &
+streamer=$!
+pids+=("$streamer")
+wait "$player" || true
+wait "$streamer" || true
+report srt "$work/srt.json"
+
+cpu_ticks() {
+    if ! awk '{print $14 + $15}' "/proc/$1/stat" 2>/dev/null; then
+        echo "onair serve ended early:" >&2
+        grep -v '^serve ' "$work"/serve-*.log | tail -20 >&2
+        exit 1
+    fi
+}
+echo
+printf '%-8s %10s %14s\n' clients "cpu %" "rtsp viewers"
+declare -A cpu
+for n in $counts; do
+    rtsp_port=$(free_port tcp)
+    http_port=$(free_port tcp)
+    "$ONAIR" serve --listen "127.0.0.1:$http_port" --rtsp-port "$rtsp_port" "${encode[@]}" --max-viewers 100 \
+        --duration $((each + 120)) 2>"$work/serve-$n.log" &
+    server=$!
+    pids+=("$server")
+    wait_for_port "$rtsp_port" 100 || { echo "onair serve did not listen" >&2; exit 1; }
+    sleep 2
+    for i in $(seq "$n"); do
+        transport=$([ $((i % 2)) -eq 0 ] && echo tcp || echo udp)
+        ffmpeg -hide_banner -nostdin -v error -rtsp_transport "$transport" -i "rtsp://127.0.0.1:$rtsp_port/live" \
+            -t $((each + 14)) -c copy -f null - 2>>"$work/clients-$n.log" &
+        pids+=("$!")
+    done
+    sleep 8
+    before=$(cpu_ticks "$server")
+    sleep "$each"
+    after=$(cpu_ticks "$server")
+    viewers=$(curl -s "http://127.0.0.1:$http_port/stats.json" | python3 -c 'import json,sys; print(sum(1 for v in json.load(sys.stdin)["viewers"] if v["format"] == "es"))' || echo "?")
+    cpu[$n]=$(python3 -c "print(round(($after - $before) / $ticks / $each * 100, 1))")
+    printf '%-8s %10s %14s\n' "$n" "${cpu[$n]}" "$viewers"
+    kill "$server" 2>/dev/null || true
+    wait "$server" 2>/dev/null || true
+    sleep 2
+done
+first=${counts%% *}
+last=${counts##* }
+python3 -c "print(f'cpu at $last / cpu at $first: {${cpu[$last]} / max(${cpu[$first]}, 0.1):.2f} (target ≤ 1.3)')"
