@@ -31,8 +31,16 @@ var targets: [Target] = [
         linkerSettings: [.linkedLibrary("gstrtspserver-1.0"), .linkedLibrary("gstrtsp-1.0"), .linkedLibrary("gstapp-1.0"), .linkedLibrary("gstbase-1.0"),
                          .linkedLibrary("gstreamer-1.0"), .linkedLibrary("gobject-2.0"), .linkedLibrary("glib-2.0")]
     ),
-    // GStreamer behind Swift types: the RTSP face of `onair serve` (and later WebRTC), loaded on first use.
-    .target(name: "OnAirGStreamer", dependencies: ["OnAirCore", "CGStreamer"]),
+    // webrtcbin (one peer per WHEP viewer or WHIP publisher) behind a C shim of its own, like CGStreamer's.
+    .target(
+        name: "CGStreamerWebRTC",
+        cSettings: [.unsafeFlags(["-I/usr/include/gstreamer-1.0", "-I/usr/include/glib-2.0",
+                                  "-I/usr/lib/x86_64-linux-gnu/glib-2.0/include", "-I/usr/lib/aarch64-linux-gnu/glib-2.0/include"])],
+        linkerSettings: [.linkedLibrary("gstwebrtc-1.0"), .linkedLibrary("gstsdp-1.0"), .linkedLibrary("gstreamer-1.0"),
+                         .linkedLibrary("gobject-2.0"), .linkedLibrary("glib-2.0")]
+    ),
+    // GStreamer behind Swift types: the RTSP and WebRTC faces of `onair serve`, loaded on first use.
+    .target(name: "OnAirGStreamer", dependencies: ["OnAirCore", "CGStreamer", "CGStreamerWebRTC"]),
     .target(name: "OnAirApple", dependencies: ["OnAirCore", "OnAirBitstream"]),
     // libmicrohttpd behind Swift types: the HTTP server of `onair serve`.
     .target(name: "OnAirHTTP", dependencies: ["OnAirCore", "CMicroHTTPD"]),
@@ -68,10 +76,10 @@ var targets: [Target] = [
 ]
 
 if fuzzing {
-    for name in ["FuzzAnnexB", "FuzzH264Parameters", "FuzzAVCC", "FuzzADTS", "FuzzAudioSpecificConfig", "FuzzHTTPPath"] {
+    for name in ["FuzzAnnexB", "FuzzH264Parameters", "FuzzAVCC", "FuzzADTS", "FuzzAudioSpecificConfig", "FuzzHTTPPath", "FuzzWebRTCOffer"] {
         targets.append(.executableTarget(
             name: name,
-            dependencies: [name == "FuzzHTTPPath" ? "OnAirHTTP" : "OnAirBitstream"],
+            dependencies: [name == "FuzzHTTPPath" ? "OnAirHTTP" : name == "FuzzWebRTCOffer" ? "OnAirGStreamer" : "OnAirBitstream"],
             path: "Fuzz/\(name)",
             exclude: ["seeds.sh"],
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]

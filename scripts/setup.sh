@@ -18,6 +18,7 @@ packages=(
     libgstrtspserver-1.0-dev libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev
     gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-tools
     gstreamer1.0-plugins-bad gstreamer1.0-libav
+    gstreamer1.0-nice libgstreamer-plugins-bad1.0-dev
 )
 missing=()
 for p in "${packages[@]}"; do
@@ -38,7 +39,12 @@ if [ ${#missing[@]} -gt 0 ]; then
     # libgstrtspserver/libgstreamer*/plugins-base/-good: serve's RTSP face (gst-rtsp-server, appsrc, the RTP
     # payloaders); gstreamer1.0-tools, -plugins-bad (h264parse, mpegtsmux) and -libav (avdec_h264): the
     # RTSP tests' independent player (gst-launch-1.0 rtspsrc). Not VLC: Debian's has no RTSP client (no live555).
+    # gstreamer1.0-nice + libgstreamer-plugins-bad1.0-dev: serve's WebRTC face (webrtcbin's ICE agent;
+    # the gstwebrtc/gstsdp headers and libraries CGStreamerWebRTC builds against).
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends "${missing[@]}" >&2
 fi
+# aiortc (PyPI): the WebRTC tests' independent WHEP viewer (Tests/Tools/whep_client.py), for the python3 on PATH.
+python3 -c "import aiortc, av" 2>/dev/null || python3 -m pip install -q aiortc >&2 \
+    || echo "setup: pip install aiortc failed; the WebRTC tests will be skipped" >&2
 command -v swift >/dev/null || { echo "setup: Swift 6 toolchain not found on PATH (https://swift.org/install)" >&2; exit 1; }
 echo "setup: all dependencies present" >&2

@@ -8,4 +8,6 @@ public enum MediaType: String, Sendable, Codable, Hashable {
 public enum MediaCodec: String, Sendable, Codable, Hashable {
     case h264
     case aac
+    /// Opus (RFC 6716), for WebRTC viewers.
+    case opus
 }

@@ -11,173 +11,42 @@ import OnAirCore
 /// starts `primingSamples` early (encoder delay), so decoded audio minus the priming lines up with the input.
 /// Calls block: use one encoder from one dedicated thread or serial queue.
 public final class AACEncoder {
-    /// The settings the encoder was opened with.
-    public let settings: AudioEncoderSettings
-    /// The FFmpeg encoder in use.
-    public let encoderName: String
-    /// Samples of encoder delay at the start of the stream (AAC priming, usually 1024).
-    public let primingSamples: Int
-    /// The AudioSpecificConfig, also attached to the first packet.
-    public let formatDescription: FormatDescription
+    private let core: SampledAudioEncoder
 
-    private let context: CodecContext
-    private let fifo: AudioSampleFIFO
-    private let frame: OwnedFrame
-    private let packet: OwnedPacket
-    private let frameSize: Int
-    private let sampleFormat: AVSampleFormat
-    private let layout: AVChannelLayout
-    private var resampler: SampleResampler?
-    private var nextPts: Int64?
-    /// Added to input timestamps after a clock jump too big to fill (see `AudioTimingCorrection.maximumGap`).
-    private var inputOffset: Int64 = 0
-    private var stretching = false
+    /// The settings the encoder was opened with.
+    public var settings: AudioEncoderSettings { core.settings }
+    /// The FFmpeg encoder in use.
+    public var encoderName: String { core.encoderName }
+    /// Samples of encoder delay at the start of the stream (AAC priming, usually 1024).
+    public var primingSamples: Int { core.primingSamples }
+    /// The AudioSpecificConfig, also attached to the first packet.
+    public var formatDescription: FormatDescription { core.formatDescription }
     /// How the sample count is kept on the input's timestamps.
-    public let timingCorrection: AudioTimingCorrection
-    /// Samples of silence inserted for holes, samples cut for overlaps, and clock jumps, so far.
-    public private(set) var insertedSilenceSamples: Int64 = 0, droppedSamples: Int64 = 0, clockJumps = 0
-    private var sentDescription = false
-    private var flushed = false
+    public var timingCorrection: AudioTimingCorrection { core.timingCorrection }
+    /// Samples of silence inserted for holes so far.
+    public var insertedSilenceSamples: Int64 { core.insertedSilenceSamples }
+    /// Samples cut for overlaps so far.
+    public var droppedSamples: Int64 { core.droppedSamples }
+    /// Clock jumps (timestamps restarted) so far.
+    public var clockJumps: Int { core.clockJumps }
 
     /// Validates `settings` and opens the encoder (`aac` unless another AAC encoder is named).
     public init(settings: AudioEncoderSettings, encoderName: String = "aac",
                 timingCorrection: AudioTimingCorrection = AudioTimingCorrection()) throws(EncoderError) {
-        self.timingCorrection = timingCorrection
         do { try settings.validate() } catch { throw .invalidSettings(error) }
-        guard let codec = avcodec_find_encoder_by_name(encoderName) else {
-            throw .unavailable(encoder: encoderName, reason: "not in this FFmpeg build")
-        }
-        guard codec.pointee.id == AV_CODEC_ID_AAC else { throw .unavailable(encoder: encoderName, reason: "not an AAC encoder") }
-        context = try CodecContext(codec: codec)
-        let c = context.pointer
-        sampleFormat = codec.pointee.sample_fmts?.pointee ?? AV_SAMPLE_FMT_FLTP
-        layout = Self.layout(for: codec, channels: settings.channels)
-        var chosenLayout = layout
-        try checkEncoder(av_channel_layout_copy(&c.pointee.ch_layout, &chosenLayout), "av_channel_layout_copy")
-        c.pointee.sample_fmt = sampleFormat
-        c.pointee.sample_rate = Int32(settings.sampleRate)
-        c.pointee.bit_rate = Int64(settings.bitRate)
-        c.pointee.time_base = AVRational(num: 1, den: Int32(settings.sampleRate))
-        c.pointee.profile = FF_PROFILE_AAC_LOW
-        try context.open()
-        self.settings = settings
-        self.encoderName = encoderName
-        primingSamples = Int(c.pointee.initial_padding)
-        frameSize = c.pointee.frame_size > 0 ? Int(c.pointee.frame_size) : 1024
-        let extradata = context.extradata
-        formatDescription = .aac(audioSpecificConfig: extradata.isEmpty ? Self.audioSpecificConfig(settings) : extradata)
-        fifo = AudioSampleFIFO(format: sampleFormat, channels: settings.channels)
-        frame = try OwnedFrame()
-        packet = try OwnedPacket()
-        frame.pointer.pointee.format = sampleFormat.rawValue
-        frame.pointer.pointee.nb_samples = Int32(frameSize)
-        frame.pointer.pointee.sample_rate = Int32(settings.sampleRate)
-        try checkEncoder(av_channel_layout_copy(&frame.pointer.pointee.ch_layout, &chosenLayout), "av_channel_layout_copy")
-        try checkEncoder(av_frame_get_buffer(frame.pointer, 0), "av_frame_get_buffer(aac)")
+        let codec = SampledAudioEncoder.Codec(
+            id: AV_CODEC_ID_AAC, mediaCodec: .aac, displayName: "AAC", defaultFrameSize: 1024,
+            configure: { (c) throws(EncoderError) in c.pointee.profile = FF_PROFILE_AAC_LOW },
+            describe: { .aac(audioSpecificConfig: $0.isEmpty ? Self.audioSpecificConfig(settings) : $0) })
+        core = try SampledAudioEncoder(codec: codec, settings: settings, encoderName: encoderName,
+                                       timingCorrection: timingCorrection)
     }
 
     /// Adds `buffer` and returns the AAC packets that became ready.
-    public func encode(_ buffer: PCMBuffer) throws(EncoderError) -> [EncodedPacket] {
-        guard !flushed else { throw .finished }
-        if let problem = buffer.layoutProblem() { throw .invalidInput(field: "buffer", problem: problem) }
-        let rate = settings.sampleRate
-        if nextPts == nil { nextPts = buffer.pts.converted(to: Int32(rate)).value }
-        let input = (buffer.sampleFormat, buffer.isPlanar, buffer.sampleRate, buffer.channels)
-        if resampler == nil || resampler!.input != input {
-            try resampler?.convert(nil, into: fifo)
-            resampler = try SampleResampler(input: input, outputFormat: sampleFormat, outputLayout: layout,
-                                            outputRate: rate)
-            stretching = false
-        }
-        let converter = resampler!
-        // Where the count says this buffer starts, and where its timestamp says it does.
-        let counted = nextPts! + Int64(fifo.count) + converter.delay(outputRate: rate)
-        let stamped = buffer.pts.converted(to: Int32(rate)).value + inputOffset
-        var skip = 0
-        switch timingCorrection.action(error: stamped - counted, sampleRate: rate, stretching: stretching) {
-        case .none:
-            break
-        case .insertSilence(let samples):
-            try insertSilence(outputSamples: samples, like: buffer, through: converter)
-        case .drop(let samples):
-            skip = Int(min(Int64(buffer.frameCount), samples * Int64(buffer.sampleRate) / Int64(rate)))
-            droppedSamples += samples
-        case .stretch(let delta, let distance):
-            try converter.compensate(delta: delta, distance: distance)
-            stretching = true
-        case .restart:
-            inputOffset += counted - stamped
-            clockJumps += 1
-        }
-        try converter.convert(buffer, skipping: skip, into: fifo)
-        var packets: [EncodedPacket] = []
-        while fifo.count >= frameSize { try sendFrame(samples: frameSize, into: &packets) }
-        return packets
-    }
-
-    /// Feeds `outputSamples` of silence (in the input's format, at most a second at a time) through the converter.
-    private func insertSilence(outputSamples: Int64, like buffer: PCMBuffer,
-                               through converter: SampleResampler) throws(EncoderError) {
-        insertedSilenceSamples += outputSamples
-        var remaining = Int(outputSamples * Int64(buffer.sampleRate) / Int64(settings.sampleRate))
-        let bytesPerSample = buffer.sampleFormat.bytesPerSample * (buffer.isPlanar ? 1 : buffer.channels)
-        while remaining > 0 {
-            let count = min(remaining, buffer.sampleRate)
-            let plane = [UInt8](repeating: 0, count: count * bytesPerSample)
-            let silence = PCMBuffer(sampleFormat: buffer.sampleFormat, isPlanar: buffer.isPlanar,
-                                    sampleRate: buffer.sampleRate, channels: buffer.channels, frameCount: count,
-                                    planes: Array(repeating: plane, count: buffer.isPlanar ? buffer.channels : 1),
-                                    pts: buffer.pts)
-            try converter.convert(silence, into: fifo)
-            remaining -= count
-        }
-    }
+    public func encode(_ buffer: PCMBuffer) throws(EncoderError) -> [EncodedPacket] { try core.encode(buffer) }
 
     /// Encodes the samples still buffered (a short last frame) and drains the encoder.
-    public func flush() throws(EncoderError) -> [EncodedPacket] {
-        guard !flushed else { return [] }
-        flushed = true
-        try resampler?.convert(nil, into: fifo)
-        var packets: [EncodedPacket] = []
-        while fifo.count > 0 { try sendFrame(samples: min(frameSize, fifo.count), into: &packets) }
-        try context.encode(nil, into: packet) { (p) throws(EncoderError) in packets.append(makePacket(p)) }
-        return packets
-    }
-
-    private func sendFrame(samples: Int, into packets: inout [EncodedPacket]) throws(EncoderError) {
-        try checkEncoder(av_frame_make_writable(frame.pointer), "av_frame_make_writable(aac)")
-        frame.pointer.pointee.nb_samples = Int32(samples)
-        fifo.read(into: frame, samples: samples)
-        frame.pointer.pointee.pts = nextPts ?? 0
-        nextPts = (nextPts ?? 0) + Int64(samples)
-        try context.encode(frame.pointer, into: packet) { (p) throws(EncoderError) in packets.append(makePacket(p)) }
-    }
-
-    private func makePacket(_ p: UnsafeMutablePointer<AVPacket>) -> EncodedPacket {
-        let scale = Int32(settings.sampleRate)
-        let pts = p.pointee.pts == onair_nopts_value() ? 0 : p.pointee.pts
-        let duration = p.pointee.duration > 0 ? p.pointee.duration : Int64(frameSize)
-        // The encoder's own payload buffer, without a copy.
-        let payload = AVPacketStorage.payload(takingFrom: p) ?? MediaBuffer(bytes: OwnedPacket.bytes(of: p))
-        defer { sentDescription = true }
-        return EncodedPacket(mediaType: .audio, codec: .aac, payload: payload,
-                             pts: MediaTime(value: pts, timescale: scale), dts: MediaTime(value: pts, timescale: scale),
-                             duration: MediaTime(value: duration, timescale: scale), isKeyframe: true,
-                             formatDescription: sentDescription ? nil : formatDescription, form: .raw)
-    }
-
-    /// The encoder's own layout with `channels` channels, or FFmpeg's default for that count.
-    private static func layout(for codec: UnsafePointer<AVCodec>, channels: Int) -> AVChannelLayout {
-        if var layouts = codec.pointee.ch_layouts {
-            while layouts.pointee.nb_channels > 0 {
-                if layouts.pointee.nb_channels == Int32(channels) { return layouts.pointee }
-                layouts += 1
-            }
-        }
-        var layout = AVChannelLayout()
-        onair_default_channel_layout(&layout, Int32(channels))
-        return layout
-    }
+    public func flush() throws(EncoderError) -> [EncodedPacket] { try core.flush() }
 
     /// A two-byte AAC-LC AudioSpecificConfig (object type 2, frequency index, channel configuration).
     static func audioSpecificConfig(_ settings: AudioEncoderSettings) -> [UInt8] {

@@ -83,6 +83,12 @@ public final class ContainerSink: PacketSink {
         case let .aac(bytes):
             let config = try AudioSpecificConfig(parsing: bytes)
             return .audio(sampleRate: config.samplingFrequency, channels: config.outputChannels, extradata: bytes)
+        case let .opus(header):
+            // OpusHead: "OpusHead", version, channel count, ... (RFC 7845 §5.1); Opus always decodes at 48 kHz.
+            guard header.count >= 19, header.starts(with: Array("OpusHead".utf8)), header[9] > 0 else {
+                throw SinkError.missingFormatDescription(destination: "", codec: .opus)
+            }
+            return .audio(.opus, sampleRate: 48_000, channels: Int(header[9]), extradata: header)
         }
     }
 

@@ -177,7 +177,11 @@ public final class ContainerWriter {
             throw FFmpegError(code: onair_averror(12), operation: "add a stream to \(destination)")
         }
         par.pointee.codec_type = track.mediaType == .video ? AVMEDIA_TYPE_VIDEO : AVMEDIA_TYPE_AUDIO
-        par.pointee.codec_id = track.codec == .h264 ? AV_CODEC_ID_H264 : AV_CODEC_ID_AAC
+        switch track.codec {
+        case .h264: par.pointee.codec_id = AV_CODEC_ID_H264
+        case .aac: par.pointee.codec_id = AV_CODEC_ID_AAC
+        case .opus: par.pointee.codec_id = AV_CODEC_ID_OPUS
+        }
         par.pointee.bit_rate = Int64(track.bitRate)
         if track.mediaType == .video {
             par.pointee.width = Int32(track.width)
@@ -192,7 +196,7 @@ public final class ContainerWriter {
         } else {
             par.pointee.sample_rate = Int32(track.sampleRate)
             onair_default_channel_layout(&par.pointee.ch_layout, Int32(track.channels))
-            par.pointee.frame_size = 1024
+            par.pointee.frame_size = track.codec == .opus ? 960 : 1024
             stream.pointee.time_base = AVRational(num: 1, den: Int32(track.sampleRate))
         }
         if !track.extradata.isEmpty {

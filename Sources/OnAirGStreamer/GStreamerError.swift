@@ -10,6 +10,8 @@ public enum GStreamerError: OnAirError, Equatable {
     case server(String)
     /// Caps text GStreamer could not parse.
     case invalidCaps(String)
+    /// A WebRTC peer could not be built or negotiated (webrtcbin's message).
+    case webRTC(String)
 
     public var description: String {
         switch self {
@@ -17,6 +19,7 @@ public enum GStreamerError: OnAirError, Equatable {
         case .missingElement(let name): return "the GStreamer element \(name) is not installed"
         case .server(let message): return "RTSP server: \(message)"
         case .invalidCaps(let caps): return "GStreamer refused the caps \(caps)"
+        case .webRTC(let message): return "WebRTC: \(message)"
         }
     }
 }

@@ -1,4 +1,6 @@
-/// One HTTP request as the handler sees it: method, path, query and the peer's address.
+/// One HTTP request as the handler sees it: method, path, query, the peer's address, the header
+/// fields a handler may look at (`HTTPRequest.headerNames`) and, for methods the server takes a body
+/// with, the body (bounded by `HTTPServerConfiguration.maximumBodyBytes`).
 public struct HTTPRequest: Sendable {
     /// `GET`, `HEAD`, …
     public var method: String
@@ -9,14 +11,25 @@ public struct HTTPRequest: Sendable {
     /// The peer, as `ADDRESS:PORT`.
     public var peer: String
 
+    /// The header fields handed to the handler, by lowercased name (others are not read).
+    public var headers: [String: String]
+    /// The request body (empty for GET and HEAD).
+    public var body: [UInt8]
+
     /// How many query arguments are kept.
     public static let maximumQueryItems = 16
+    /// The header fields read from each request (lowercased).
+    public static let headerNames = ["authorization", "origin", "content-type", "access-control-request-method",
+                                     "access-control-request-headers"]
 
     /// Creates a request.
-    public init(method: String, path: String, query: [String: String] = [:], peer: String = "?") {
+    public init(method: String, path: String, query: [String: String] = [:], peer: String = "?",
+                headers: [String: String] = [:], body: [UInt8] = []) {
         self.method = method
         self.path = path
         self.query = query
         self.peer = peer
+        self.headers = headers
+        self.body = body
     }
 }

@@ -12,8 +12,9 @@ import Darwin
 /// per request (request line and header size), idle time and connections per address, plus a
 /// deadline for the whole request header.
 ///
-/// Every request goes to one handler, called on the connection's thread. Only `GET` and `HEAD`
-/// reach it; other methods get 405.
+/// Every request goes to one handler, called on the connection's thread. Only the configuration's
+/// `methods` (`GET` and `HEAD` by default) reach it; others get 405. A body (POST, PATCH, PUT) is
+/// collected up to `maximumBodyBytes` (413 beyond) before the handler sees the request.
 public final class HTTPServer: @unchecked Sendable {
     /// Answers one request.
     public typealias Handler = @Sendable (HTTPRequest) -> HTTPResponse
@@ -29,6 +30,13 @@ public final class HTTPServer: @unchecked Sendable {
     private let watchdog: HTTPConnectionWatchdog
     private let lock = NSLock()
     private var stopped = false
+    /// Bodies being received, by connection (one request at a time per connection).
+    private var uploads: [OpaquePointer: Upload] = [:]
+
+    private final class Upload {
+        var bytes: [UInt8] = []
+        var overflowed = false
+    }
 
     /// Starts listening; `messages` receives libmicrohttpd's own error and warning lines.
     public init(configuration: HTTPServerConfiguration, messages: @escaping @Sendable (String) -> Void = { _ in },
@@ -91,11 +99,56 @@ public final class HTTPServer: @unchecked Sendable {
 
     // MARK: libmicrohttpd callbacks
 
-    private static let accessHandler: MHD_AccessHandlerCallback = { context, connection, url, method, _, _, _, _ in
+    private static let accessHandler: MHD_AccessHandlerCallback = { context, connection, url, method, _, data, size, _ in
         guard let context, let connection else { return .NO }
         let server = Unmanaged<HTTPServer>.fromOpaque(context).takeUnretainedValue()
-        return server.answer(connection, path: url.map { String(cString: $0) } ?? "",
-                             method: method.map { String(cString: $0) } ?? "")
+        let methodName = method.map { String(cString: $0) } ?? ""
+        let path = url.map { String(cString: $0) } ?? ""
+        guard ["POST", "PATCH", "PUT"].contains(methodName), server.configuration.methods.contains(methodName) else {
+            return server.answer(connection, path: path, method: methodName, body: [])
+        }
+        return server.receive(connection, path: path, method: methodName, data: data, size: size)
+    }
+
+    /// One call of a request with a body: the first (header only), then one per piece of body, then a
+    /// last one with nothing, when the request is answered.
+    private func receive(_ connection: OpaquePointer, path: String, method: String,
+                         data: UnsafePointer<CChar>?, size: UnsafeMutablePointer<Int>?) -> MHD_Result {
+        lock.lock()
+        let upload = uploads[connection]
+        lock.unlock()
+        guard let upload else {
+            if let length = MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length").map({ String(cString: $0) }),
+               let declared = Int(length), declared > configuration.maximumBodyBytes {
+                watchdog.answered(connection)
+                return queue(.text(413, "the body is larger than \(configuration.maximumBodyBytes) bytes"), on: connection)
+            }
+            lock.lock()
+            uploads[connection] = Upload()
+            lock.unlock()
+            return .YES
+        }
+        if let size, size.pointee > 0 {
+            let count = size.pointee
+            if !upload.overflowed, let data {
+                if upload.bytes.count + count > configuration.maximumBodyBytes {
+                    upload.overflowed = true
+                    upload.bytes = []
+                } else {
+                    data.withMemoryRebound(to: UInt8.self, capacity: count) { upload.bytes.append(contentsOf: UnsafeBufferPointer(start: $0, count: count)) }
+                }
+            }
+            size.pointee = 0
+            return .YES
+        }
+        lock.lock()
+        uploads[connection] = nil
+        lock.unlock()
+        guard !upload.overflowed else {
+            watchdog.answered(connection)
+            return queue(.text(413, "the body is larger than \(configuration.maximumBodyBytes) bytes"), on: connection)
+        }
+        return answer(connection, path: path, method: method, body: upload.bytes)
     }
 
     private static let notifyConnection: MHD_NotifyConnectionCallback = { context, connection, _, code in
@@ -110,6 +163,9 @@ public final class HTTPServer: @unchecked Sendable {
             server.watchdog.register(connection, socket: socket)
         } else {
             server.watchdog.unregister(connection)
+            server.lock.lock()
+            server.uploads[connection] = nil
+            server.lock.unlock()
         }
     }
 
@@ -151,20 +207,25 @@ public final class HTTPServer: @unchecked Sendable {
         init(_ source: any HTTPStreamSource) { self.source = source }
     }
 
-    private func answer(_ connection: OpaquePointer, path: String, method: String) -> MHD_Result {
+    private func answer(_ connection: OpaquePointer, path: String, method: String, body: [UInt8]) -> MHD_Result {
         watchdog.answered(connection)
         let box = QueryBox()
         let unmanagedBox = Unmanaged.passRetained(box)
         MHD_get_connection_values(connection, .GET_ARGUMENT_KIND, Self.queryIterator, unmanagedBox.toOpaque())
         unmanagedBox.release()
+        var headers: [String: String] = [:]
+        for name in HTTPRequest.headerNames {
+            if let value = MHD_lookup_connection_value(connection, .HEADER_KIND, name) { headers[name] = String(cString: value) }
+        }
         let request = HTTPRequest(method: method, path: path, query: box.items,
-                                  peer: HTTPListenAddress.describe(onair_mhd_client_address(connection)))
+                                  peer: HTTPListenAddress.describe(onair_mhd_client_address(connection)),
+                                  headers: headers, body: body)
         let response: HTTPResponse
-        if method == "GET" || method == "HEAD" {
+        if configuration.methods.contains(method) {
             response = handler(request)
         } else {
             var refused = HTTPResponse.text(405, "method not allowed")
-            refused.headers.append(("Allow", "GET, HEAD"))
+            refused.headers.append(("Allow", configuration.methods.sorted().joined(separator: ", ")))
             response = refused
         }
         return queue(response, on: connection)

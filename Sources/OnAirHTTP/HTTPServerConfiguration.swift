@@ -20,6 +20,12 @@ public struct HTTPServerConfiguration: Sendable {
     /// backlog stays in the application's queue where it is seen and bounded.
     public var sendBufferBytes = 0
 
+    /// The methods handed to the handler; others get 405. GET and HEAD unless told otherwise.
+    public var methods: Set<String> = ["GET", "HEAD"]
+    /// The largest request body taken (POST, PATCH, PUT); a larger one gets 413 without reaching the
+    /// handler. The whole request, body included, must arrive within `requestTimeout`.
+    public var maximumBodyBytes = 64 * 1024
+
     /// A configuration listening on `address` with the default limits.
     public init(address: HTTPListenAddress) {
         self.address = address

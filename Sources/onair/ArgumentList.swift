@@ -56,6 +56,9 @@ struct ArgumentList {
     }
 
     /// Removes and returns the positional arguments (those not starting with "-", and "-" itself).
+    /// Whether `name` is among the arguments not taken yet (nothing is taken).
+    func contains(_ name: String) -> Bool { arguments.contains(name) }
+
     mutating func positionals() -> [String] {
         let positional = arguments.filter { !$0.hasPrefix("-") || $0 == "-" }
         arguments.removeAll { !$0.hasPrefix("-") || $0 == "-" }

@@ -37,6 +37,11 @@ struct ServeCommand: Command {
       --rtsp-port N                also serve rtsp://ADDR:N/live (H.264 + AAC over RTP, UDP or TCP as the
                                    client asks; with --token: user onair, password T; beyond
                                    --max-viewers: 503)
+      --webrtc                     also serve WHEP viewers at ADDR:PORT/whep (WebRTC: H.264 + Opus;
+                                   with --token as Bearer token; the encode is Constrained Baseline
+                                   unless --profile says otherwise)
+      --webrtc-ports MIN-MAX       UDP ports for WebRTC viewers (default: any)
+      --webrtc-advertise ADDR      also offer ADDR as candidate (a public address forwarded to this host)
       --viewer-timeout S           cut a viewer this many seconds behind (default 5)
       --viewer-queue BYTES         bytes waiting for one viewer before it skips to a keyframe
                                    (default 4 s of the stream, at least 1 MiB)
@@ -83,10 +88,14 @@ struct ServeCommand: Command {
             guard let value = Int(text), (0...65_535).contains(value) else { throw UsageError("--rtsp-port takes a TCP port 0–65535") }
             configuration.rtspPort = value
         }
+        configuration.webRTC = try Self.webRTC(&arguments)
+        let profileGiven = arguments.contains("--profile")
         serving.hlsSegmentDuration = try arguments.option("--hls-time").map { try EncodingOptions.number($0, "--hls-time") } ?? 2
         guard serving.hlsSegmentDuration > 0 else { throw UsageError("--hls-time must be positive") }
         serving.server = configuration
-        let encoding = try EncodingOptions(arguments: &arguments, realTimeDefault: true)
+        var encoding = try EncodingOptions(arguments: &arguments, realTimeDefault: true)
+        // Every WebRTC client decodes Constrained Baseline: with --webrtc it is the default.
+        if configuration.webRTC != nil && !profileGiven { encoding.video.profileLevel.profile = .baseline }
         guard arguments.positionals().isEmpty else { throw UsageError("serve takes no positional arguments; files go with -o") }
         if capture.videoSpec == "none" && capture.audioSpec == "none" { throw UsageError("--video none and --audio none leave nothing to serve") }
         var settings = try CaptureSourceFactory.settings(capture, encoding: encoding)
@@ -111,6 +120,7 @@ struct ServeCommand: Command {
                 let host = served.isLoopback ? served.host : "ADDR"
                 Console.status("RTSP: rtsp://\(host):\(port)/live\(served.hasToken ? " (user \(served.rtspUser), the token as password)" : "")")
             }
+            if let whep = served.whepURL { Console.status("WHEP: \(whep)\(served.hasToken ? " (Authorization: Bearer …)" : "")") }
             if !served.isLoopback { Console.status("listening on \(served.host): reachable from the network") }
         }
         let totals = outcome.viewers
@@ -118,5 +128,27 @@ struct ServeCommand: Command {
         Console.status("stopped (\(outcome.reason)): \(last.framesOut) video frames, \(last.audioFramesOut) audio frames, \(last.droppedFrames) dropped; viewers served \(totals?.served ?? 0), refused \(totals?.refusedFull ?? 0), cut as too slow \(totals?.cutTooSlow ?? 0)")
         try outcome.check()
         return 0
+    }
+}
+
+extension ServeCommand {
+    /// The WebRTC flags: nil without --webrtc.
+    static func webRTC(_ arguments: inout ArgumentList) throws -> WebRTCConfiguration? {
+        let ports = try arguments.option("--webrtc-ports")
+        let advertised = try arguments.option("--webrtc-advertise")
+        guard arguments.flag("--webrtc") else {
+            if ports != nil || advertised != nil { throw UsageError("--webrtc-ports and --webrtc-advertise go with --webrtc") }
+            return nil
+        }
+        var webRTC = WebRTCConfiguration()
+        if let ports {
+            let bounds = ports.split(separator: "-").compactMap { Int($0) }
+            guard bounds.count == 2, bounds[0] >= 1024, bounds[0] <= bounds[1], bounds[1] <= 65_535 else {
+                throw UsageError("--webrtc-ports takes MIN-MAX, UDP ports 1024–65535")
+            }
+            webRTC.ports = bounds[0]...bounds[1]
+        }
+        webRTC.advertisedAddress = advertised
+        return webRTC
     }
 }

@@ -15,6 +15,8 @@ public struct ServeConfiguration: Sendable {
     /// The RTSP port (`rtsp://host:port/live`; nil: no RTSP face, 0: the system picks one). With
     /// `token`, RTSP clients need user `onair` and the token as password (Digest; Basic on loopback only).
     public var rtspPort: Int?
+    /// The WebRTC face (WHEP viewers at `/whep`; nil: none). With `token`, WHEP requests need it as Bearer token.
+    public var webRTC: WebRTCConfiguration?
     /// Creates the defaults.
     public init() {}
 }

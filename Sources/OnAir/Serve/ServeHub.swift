@@ -42,6 +42,8 @@ public final class ServeHub: @unchecked Sendable {
     private var observer: (@Sendable (ViewerEvent) -> Void)?
     /// Extra figures per viewer from its transport (SRT statistics), by viewer id.
     private var transportFigures: [Int: @Sendable () -> (rttMs: Double, lost: Int, dropped: Int, sendBufferMs: Double)] = [:]
+    /// Viewers served outside the hub (WebRTC), counted against `maxViewers` too.
+    private var externalViewers: (@Sendable () -> Int)?
 
     /// A hub for the given formats.
     public init(formats: Set<ServeFormat>, limits: Limits = Limits()) {
@@ -54,6 +56,14 @@ public final class ServeHub: @unchecked Sendable {
     /// Whether the hub produces `format`.
     public func serves(_ format: ServeFormat) -> Bool { streams[format] != nil }
 
+    /// Sets how many viewers a face outside the hub serves now (WebRTC), so `maxViewers` counts them;
+    /// `count` must not call back into the hub.
+    public func setExternalViewers(_ count: @escaping @Sendable () -> Int) {
+        lock.lock()
+        externalViewers = count
+        lock.unlock()
+    }
+
     /// Admits a viewer of `format` (throws `ServeRefusal` when full or stopping); the transport
     /// reads from it and calls `close()` when done.
     public func openViewer(format: ServeFormat, transport: String, peer: String) throws -> ServeViewer {
@@ -63,7 +73,7 @@ public final class ServeHub: @unchecked Sendable {
             lock.unlock()
             throw ServeRefusal.stopping
         }
-        guard viewers.count < limits.maxViewers else {
+        guard viewers.count + (externalViewers?() ?? 0) < limits.maxViewers else {
             totals.refusedFull += 1
             lock.unlock()
             throw ServeRefusal.full(maximum: limits.maxViewers)

@@ -19,14 +19,17 @@ public final class ServeOutputs: @unchecked Sendable {
     public let srt: ServeSRTListener?
     /// The RTSP face (when `configuration.rtspPort` is set).
     public let rtsp: ServeRTSPFace?
+    /// The WebRTC face (WHEP at `/whep`, when `configuration.webRTC` is set).
+    public let webRTC: WebRTCFace?
     /// The directory of the live HLS playlist, removed by `stop()`.
     public let hlsDirectory: String
 
     /// Builds the outputs for `streams` of about `streamBitRate` bits per second. Without an
     /// explicit queue bound, each viewer may hold 4 s of stream (at least 1 MiB: a joining viewer's
-    /// first burst is up to a whole GOP from the keyframe cache) before skipping.
+    /// first burst is up to a whole GOP from the keyframe cache) before skipping. `profile` is the
+    /// encode's H.264 profile, which WebRTC viewers' offers must be able to decode.
     public init(configuration: ServeConfiguration, streams: Set<MediaType>, streamBitRate: Int,
-                hlsSegmentDuration: Double = 2, explicitQueueBytes: Int? = nil) throws {
+                hlsSegmentDuration: Double = 2, explicitQueueBytes: Int? = nil, profile: H264Profile = .baseline) throws {
         var configuration = configuration
         configuration.limits.viewerQueueBytes = explicitQueueBytes ?? max(1024 * 1024, streamBitRate / 8 * 4)
         let hub = ServeHub(formats: configuration.rtspPort == nil ? [.mpegTS, .fragmentedMP4] : [.mpegTS, .fragmentedMP4, .elementary],
@@ -38,14 +41,28 @@ public final class ServeOutputs: @unchecked Sendable {
         options.hlsListSize = 6
         let playlist = (hlsDirectory as NSString).appendingPathComponent("stream.m3u8")
         let elementary = ServeElementarySink(streams: streams, hub: hub)
+        // WHEP viewers: host candidates on the listening address unless it is every interface.
+        let candidateAddress = ["0.0.0.0", "::", "[::]"].contains(configuration.host) ? nil : configuration.host
+        let webRTC = try configuration.webRTC.map {
+            try WebRTCFace(configuration: $0, streams: streams, profile: profile, localAddress: candidateAddress)
+        }
+        self.webRTC = webRTC
+        if let webRTC { hub.setExternalViewers { webRTC.viewerCount } }
         sinks = [
             try ServeMuxSink(format: .mpegTS, streams: streams, hub: hub),
             try ServeMuxSink(format: .fragmentedMP4, streams: streams, hub: hub),
             try HLSOutput.sink(playlist: playlist, streams: streams, options: options),
         ] + (configuration.rtspPort == nil ? [] : [elementary])
+        + (webRTC.map { [$0] } ?? [])
         // SRT callers need the token as passphrase when there is one.
-        let srt = try configuration.srtPort.map { port in
-            try ServeSRTListener(host: configuration.host, port: port, passphrase: configuration.token, hub: hub)
+        let srt: ServeSRTListener?
+        do {
+            srt = try configuration.srtPort.map { port in
+                try ServeSRTListener(host: configuration.host, port: port, passphrase: configuration.token, hub: hub)
+            }
+        } catch {
+            webRTC?.stop()
+            throw error
         }
         self.srt = srt
         let rtsp: ServeRTSPFace?
@@ -53,13 +70,16 @@ public final class ServeOutputs: @unchecked Sendable {
             rtsp = try configuration.rtspPort.map { try ServeRTSPFace(configuration: configuration, port: $0, hub: hub, source: elementary) }
         } catch {
             srt?.stop()
+            webRTC?.stop()
             throw error
         }
         self.rtsp = rtsp
         do {
-            server = try ServeServer(configuration: configuration, hub: hub, hlsDirectory: hlsDirectory, srtPort: srt?.port)
+            server = try ServeServer(configuration: configuration, hub: hub, hlsDirectory: hlsDirectory, srtPort: srt?.port,
+                                     webRTC: webRTC)
         } catch {
             srt?.stop()
+            webRTC?.stop()
             rtsp?.stop()
             throw error
         }
@@ -78,6 +98,7 @@ public final class ServeOutputs: @unchecked Sendable {
         server.stop()
         srt?.stop()
         rtsp?.stop()
+        webRTC?.stop()
         try? FileManager.default.removeItem(atPath: hlsDirectory)
     }
 }

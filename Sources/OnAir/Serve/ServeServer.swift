@@ -16,14 +16,21 @@ public final class ServeServer: @unchecked Sendable {
     private var encoderStatistics: (@Sendable () -> LiveStatistics?)?
     private var server: HTTPServer?
     private let srtPort: Int?
+    private let whep: WHEPEndpoint?
     /// libmicrohttpd's latest messages (the last 16) and how many it gave, for `/stats.json`.
     private var messages: [String] = []
     private var messageCount = 0
 
     /// Starts listening. `hlsDirectory` holds the live HLS playlist `stream.m3u8` and its segments.
-    public init(configuration: ServeConfiguration, hub: ServeHub, hlsDirectory: String?, srtPort: Int? = nil) throws {
+    public init(configuration: ServeConfiguration, hub: ServeHub, hlsDirectory: String?, srtPort: Int? = nil,
+                webRTC: WebRTCFace? = nil) throws {
         self.configuration = configuration
         self.hub = hub
+        whep = webRTC.map { face in
+            WHEPEndpoint(face: face, token: configuration.token, maxViewers: configuration.limits.maxViewers) { [hub] in
+                hub.statistics().viewers.count
+            }
+        }
         self.hlsDirectory = hlsDirectory
         self.srtPort = srtPort
         var http = HTTPServerConfiguration(address: try HTTPListenAddress(host: configuration.host, port: configuration.port))
@@ -33,6 +40,7 @@ public final class ServeServer: @unchecked Sendable {
         http.idleTimeout = max(1, Int(configuration.limits.viewerTimeout.rounded(.up)) + 5)
         http.connectionMemoryLimit = 32 * 1024
         http.sendBufferBytes = 64 * 1024
+        if webRTC != nil { http.methods.formUnion(WHEPEndpoint.methods) }
         let server = try HTTPServer(configuration: http, messages: { [weak self] line in self?.record(line) }) { [weak self] request in
             self?.answer(request) ?? .text(503, "stopping")
         }
@@ -66,7 +74,8 @@ public final class ServeServer: @unchecked Sendable {
         let figures = hub.statistics()
         return ServeStatisticsDocument(encoder: provider?(), totals: figures.totals,
                                        requestsTimedOut: server?.requestsTimedOut ?? 0, httpMessages: count,
-                                       recentHTTPMessages: recent, viewers: figures.viewers)
+                                       recentHTTPMessages: recent, viewers: figures.viewers,
+                                       webrtcViewers: whep?.face.statistics())
     }
 
     /// Ends every viewer's stream and stops listening.
@@ -80,6 +89,13 @@ public final class ServeServer: @unchecked Sendable {
     }
 
     private func answer(_ request: HTTPRequest) -> HTTPResponse {
+        // WHEP carries its token as a Bearer header, not in the query.
+        if let whep, WHEPEndpoint.handles(request.path) { return whep.answer(request) }
+        guard request.method == "GET" || request.method == "HEAD" else {
+            var refused = HTTPResponse.text(405, "method not allowed")
+            refused.headers.append(("Allow", "GET, HEAD"))
+            return refused
+        }
         if let token = configuration.token {
             guard let given = request.query["token"] else { return .text(401, "this server needs ?token=") }
             guard Self.constantTimeEqual(given, token) else { return .text(403, "wrong token") }
@@ -157,7 +173,7 @@ public final class ServeServer: @unchecked Sendable {
         return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text
     }
 
-    private static func constantTimeEqual(_ left: String, _ right: String) -> Bool {
+    static func constantTimeEqual(_ left: String, _ right: String) -> Bool {
         let a = Array(left.utf8), b = Array(right.utf8)
         var difference = UInt8(a.count == b.count ? 0 : 1)
         for index in 0..<max(a.count, b.count) {

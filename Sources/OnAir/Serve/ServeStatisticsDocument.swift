@@ -11,4 +11,6 @@ public struct ServeStatisticsDocument: Sendable, Codable {
     public var recentHTTPMessages: [String]
     /// One entry per viewer served now.
     public var viewers: [ServeViewerStatistics]
+    /// One entry per WebRTC (WHEP) viewer served now (nil without the WebRTC face).
+    public var webrtcViewers: [WebRTCViewerStatistics]? = nil
 }

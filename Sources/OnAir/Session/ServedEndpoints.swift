@@ -10,6 +10,8 @@ public struct ServedEndpoints: Sendable {
     public var rtspPort: Int?
     /// The RTSP user name when a token is set (the token is the password).
     public var rtspUser: String
+    /// Where WHEP players post their offer, when WebRTC viewers are served.
+    public var whepURL: String?
     /// The address listened on.
     public var host: String
     /// Whether only this machine can connect.

@@ -95,6 +95,8 @@ public struct SessionBuilder: Sendable {
             throw error
         }
 
+        var audioEncoder = encoders.audio
+        var keyFrameRequesters: [(@escaping @Sendable () -> Void) -> Void] = []
         var teardowns: [@Sendable () -> Void] = []
         var endpoints: ServedEndpoints?
         var viewerTotals: (@Sendable () -> ServeHub.Totals)?
@@ -105,7 +107,8 @@ public struct SessionBuilder: Sendable {
             let serve = try ServeOutputs(
                 configuration: serving.server, streams: streams,
                 streamBitRate: (video?.averageBitRate ?? 0) + (audio?.bitRate ?? 0),
-                hlsSegmentDuration: serving.hlsSegmentDuration, explicitQueueBytes: serving.viewerQueueBytes)
+                hlsSegmentDuration: serving.hlsSegmentDuration, explicitQueueBytes: serving.viewerQueueBytes,
+                profile: video?.profileLevel.profile ?? .baseline)
             teardowns.append { serve.stop() }
             fileSinks += serve.sinks
             serve.server.setEncoderStatistics { latest.value }
@@ -113,8 +116,12 @@ public struct SessionBuilder: Sendable {
             let server = serving.server
             endpoints = ServedEndpoints(
                 baseURL: server.baseURL(port: serve.server.port), query: server.token.map { "?token=\($0)" } ?? "",
-                srtPort: serve.srt?.port, rtspPort: serve.rtsp?.port, rtspUser: ServeRTSPFace.user, host: server.host, isLoopback: server.isLoopback, hasToken: server.token != nil)
+                srtPort: serve.srt?.port, rtspPort: serve.rtsp?.port, rtspUser: ServeRTSPFace.user,
+                whepURL: serve.webRTC.map { _ in server.baseURL(port: serve.server.port) + "/whep" }, host: server.host, isLoopback: server.isLoopback, hasToken: server.token != nil)
             viewerTotals = { serve.hub.statistics().totals }
+            // WebRTC viewers get Opus from the same capture, encoded once beside the AAC.
+            audioEncoder = audioEncoder.map { serve.webRTC?.audioTap(wrapping: $0) ?? $0 }
+            keyFrameRequesters.append { request in serve.webRTC?.setKeyFrameRequester(request) }
         }
         if let port = settings.hlsServePort, let playlist = settings.outputs.lazy.compactMap(OutputRegistry.hlsPlaylist(for:)).first {
             let directory = (playlist as NSString).deletingLastPathComponent
@@ -131,7 +138,7 @@ public struct SessionBuilder: Sendable {
         do {
             live = try LiveSession(
                 configuration: configuration, sources: sources, sinks: fileSinks, networkSinks: networkSinks,
-                videoEncoder: encoders.video, audioEncoder: encoders.audio,
+                videoEncoder: encoders.video, audioEncoder: audioEncoder,
                 bitRateDecisions: { fanOut.send(.bitRateChanged($0)) },
                 outputFailed: { fanOut.send(.outputFailed($0)) },
                 notices: { fanOut.send(.notice($0)) })
@@ -139,6 +146,7 @@ public struct SessionBuilder: Sendable {
             teardown()
             throw error
         }
+        for install in keyFrameRequesters { install { [weak live] in live?.forceKeyFrame() } }
         let session = Session(settings: settings, live: live, fileOutputs: made, fanOut: fanOut,
                               servedEndpoints: endpoints, hlsServerURL: hlsURL, waitingForReceivers: waiting,
                               viewerTotals: viewerTotals, teardown: teardown)

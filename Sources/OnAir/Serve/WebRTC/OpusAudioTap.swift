@@ -1,0 +1,24 @@
+import OnAirCore
+
+/// An audio encoder that also hands every PCM buffer it encodes to `tap` — how the WebRTC face
+/// gets the capture's samples for its one Opus encode beside the session's AAC, without a second
+/// capture. The tap must not block (it queues the buffer for another thread).
+public final class OpusAudioTap: AudioEncoding {
+    private let wrapped: any AudioEncoding
+    private let tap: (PCMBuffer) -> Void
+
+    /// Wraps `encoder`; `tap` sees each buffer before the encoder does.
+    public init(wrapping encoder: any AudioEncoding, tap: @escaping (PCMBuffer) -> Void) {
+        wrapped = encoder
+        self.tap = tap
+    }
+
+    public var settings: AudioEncoderSettings { wrapped.settings }
+
+    public func encode(_ buffer: PCMBuffer) throws -> [EncodedPacket] {
+        tap(buffer)
+        return try wrapped.encode(buffer)
+    }
+
+    public func flush() throws -> [EncodedPacket] { try wrapped.flush() }
+}

@@ -1,0 +1,25 @@
+/// How the WebRTC face of `onair serve` (WHEP viewers at `/whep`) is set up.
+public struct WebRTCConfiguration: Sendable {
+    /// UDP ports viewers' ICE may use (nil: any the system gives).
+    public var ports: ClosedRange<Int>?
+    /// An address to offer as a further host candidate beside the listening one, for a server
+    /// behind NAT whose public address forwards to it (nil: none).
+    public var advertisedAddress: String?
+    /// "stun://host:port" (nil: none; loopback and LAN viewers need none).
+    public var stunServer: String?
+    /// "turn(s)://user:password@host:port" (nil: none).
+    public var turnServer: String?
+    /// Origins whose pages may call the endpoint (CORS); `["*"]`: any (the default: the Bearer token, not a cookie, guards it).
+    public var allowedOrigins: [String] = ["*"]
+    /// Seconds without RTCP from a viewer before it is dropped (RFC 7675's consent expiry is 30 s).
+    public var consentTimeout: Double = 30
+    /// Seconds between forced keyframes at most often, however many viewers ask.
+    public var keyFrameInterval: Double = 1
+    /// Bytes waiting for one viewer before it skips to the next keyframe.
+    public var viewerQueueBytes = 2 * 1024 * 1024
+    /// Opus bit rate for the WebRTC audio.
+    public var opusBitRate = 96_000
+
+    /// The defaults: any port, no STUN or TURN, any origin.
+    public init() {}
+}

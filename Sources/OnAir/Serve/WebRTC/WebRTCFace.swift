@@ -1,0 +1,272 @@
+#if canImport(OnAirGStreamer) && canImport(OnAirHTTP) && canImport(OnAirFFmpeg)
+import Foundation
+import OnAirCore
+import OnAirFFmpeg
+import OnAirGStreamer
+import OnAirHTTP
+
+/// The WebRTC face of `onair serve`: WHEP viewers (`POST /whep`, see `WHEPEndpoint`), each a
+/// `WebRTCViewer` with a webrtcbin pipeline of its own, fed from the one encode.
+///
+/// It is a sink of the live session for the H.264 video (AAC is left to the other faces) and
+/// encodes Opus once for every viewer from the capture's samples, which `audioTap(wrapping:)` hands
+/// it. Keyframe requests (viewers joining, PLI/FIR) are coalesced to one forced IDR per
+/// `keyFrameInterval`. A housekeeping thread drops viewers that went silent (no RTCP within
+/// `consentTimeout`), failed ICE or whose pipeline failed.
+public final class WebRTCFace: PacketSink, @unchecked Sendable {
+    public let destination = "WebRTC viewers (/whep)"
+    /// The configuration in force.
+    public let configuration: WebRTCConfiguration
+    let streams: Set<MediaType>
+    let profile: H264Profile
+    let localAddress: String?
+    private let lock = NSLock()
+    private var viewers: [String: WebRTCViewer] = [:]
+    /// Places taken by offers being answered.
+    private var reserved = 0
+    private var coalescer: KeyFrameCoalescer
+    private var forceKeyFrame: (@Sendable () -> Void)?
+    private var stopped = false
+    private let pcm = BoundedQueue<PCMBuffer>(capacity: 64)
+    private let threads = DispatchGroup()
+    private let stopSignal = DispatchSemaphore(value: 0)
+    /// Viewers admitted, refused for lack of room, and dropped for silence since the start.
+    private(set) var admitted = 0, dropped = 0
+    private var opusFailure: String?
+
+    /// A face for `streams` of a `profile` encode; host candidates on `localAddress` (nil: every interface).
+    public init(configuration: WebRTCConfiguration, streams: Set<MediaType>, profile: H264Profile,
+                localAddress: String?) throws {
+        try GStreamerLibrary.require(elements: ["webrtcbin", "nicesrc", "dtlssrtpenc", "rtph264pay", "rtpopuspay", "h264parse", "appsrc"])
+        self.configuration = configuration
+        self.streams = streams
+        self.profile = profile
+        self.localAddress = localAddress
+        coalescer = KeyFrameCoalescer(minimumInterval: configuration.keyFrameInterval)
+        if streams.contains(.audio) {
+            let opus = try OpusEncoder(settings: AudioEncoderSettings(sampleRate: 48_000, channels: 2, bitRate: configuration.opusBitRate))
+            let box = OpusBox(opus)
+            threads.startThread(named: "onair-webrtc-opus") { [self] in encodeOpus(box.encoder) }
+        }
+        threads.startThread(named: "onair-webrtc-watch") { [self] in watch() }
+    }
+
+    /// Sets what forces the next encoded video frame to be a keyframe (the session's `forceKeyFrame`).
+    public func setKeyFrameRequester(_ request: @escaping @Sendable () -> Void) {
+        lock.lock()
+        forceKeyFrame = request
+        lock.unlock()
+    }
+
+    /// `encoder` with the face's tap: every PCM buffer also goes to the one Opus encode.
+    public func audioTap(wrapping encoder: any AudioEncoding) -> any AudioEncoding {
+        OpusAudioTap(wrapping: encoder) { [pcm] buffer in _ = pcm.push(buffer, overflow: .dropOldest) }
+    }
+
+    // MARK: PacketSink
+
+    public func write(_ packet: EncodedPacket) throws {
+        guard packet.mediaType == .video, packet.codec == .h264 else { return }
+        if packet.isKeyframe {
+            lock.lock()
+            coalescer.keyFrameSent()
+            lock.unlock()
+        }
+        for viewer in currentViewers() { viewer.enqueue(packet) }
+    }
+
+    public func finish() throws {
+        stop()
+    }
+
+    // MARK: Viewers
+
+    /// How many viewers are connected or connecting, offers being answered included.
+    public var viewerCount: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return viewers.count + reserved
+    }
+
+    /// Takes a place for an offer about to be answered when fewer than `maximum` watch in all
+    /// (`others` on other transports); false when full. `addViewer` gives the place back.
+    func reserve(maximum: Int, others: Int) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        guard !stopped, viewers.count + reserved + others < maximum else { return false }
+        reserved += 1
+        return true
+    }
+
+    func currentViewers() -> [WebRTCViewer] {
+        lock.lock()
+        defer { lock.unlock() }
+        return Array(viewers.values)
+    }
+
+    /// Answers `offer` for a new viewer at `peer`: its id and the SDP answer.
+    func addViewer(offer: String, peer peerAddress: String, choice: WebRTCCodecChoice) throws -> (id: String, answer: String) {
+        var placeHeld = true
+        defer {
+            if placeHeld {
+                lock.lock()
+                reserved -= 1
+                lock.unlock()
+            }
+        }
+        var options = WebRTCPeer.Options(launch: launchDescription(choice), localAddress: localAddress, ports: configuration.ports)
+        options.stunServer = configuration.stunServer
+        options.turnServer = configuration.turnServer
+        let peer = try WebRTCPeer(options: options, remoteOffer: offer) { [weak self] in self?.keyFrameWanted() }
+        let id = Self.newIdentifier()
+        let viewer = WebRTCViewer(id: id, peer: peer, peerAddress: peerAddress, queueBytes: configuration.viewerQueueBytes) { [weak self] in
+            self?.keyFrameWanted()
+        }
+        lock.lock()
+        let refused = stopped
+        if !refused {
+            viewers[id] = viewer
+            admitted += 1
+        }
+        reserved -= 1
+        placeHeld = false
+        lock.unlock()
+        if refused {
+            viewer.close()
+            throw GStreamerError.webRTC("the server is stopping")
+        }
+        return (id, advertise(peer.localDescription))
+    }
+
+    /// Ends the viewer `id`; false when there is none.
+    func removeViewer(_ id: String) -> Bool {
+        lock.lock()
+        let viewer = viewers.removeValue(forKey: id)
+        lock.unlock()
+        viewer?.close()
+        return viewer != nil
+    }
+
+    /// The viewers' figures for /stats.json.
+    public func statistics() -> [WebRTCViewerStatistics] {
+        currentViewers().sorted { $0.started < $1.started }.map { viewer in
+            let figures = viewer.peer.figures
+            let counters = viewer.counters()
+            let seconds = Double(DispatchTime.now().uptimeNanoseconds - viewer.started.uptimeNanoseconds) / 1e9
+            return WebRTCViewerStatistics(id: viewer.id, peer: viewer.peerAddress, seconds: seconds, live: viewer.isLive,
+                                          framesSent: counters.frames, audioPacketsSent: counters.audio, skips: counters.skips,
+                                          bitRate: seconds > 0 ? Int(Double(figures.bytesSent * 8) / seconds) : 0,
+                                          roundTripMilliseconds: figures.roundTripSeconds.map { $0 * 1000 },
+                                          packetsLost: figures.packetsLost, nacks: figures.nacks, plis: figures.plis,
+                                          firs: figures.firs, rtcpPackets: figures.rtcpPackets)
+        }
+    }
+
+    /// Ends every viewer and the face's threads.
+    public func stop() {
+        lock.lock()
+        let wasStopped = stopped
+        stopped = true
+        let all = Array(viewers.values)
+        viewers.removeAll()
+        lock.unlock()
+        guard !wasStopped else { return }
+        pcm.close()
+        stopSignal.signal()
+        threads.wait()
+        for viewer in all { viewer.close() }
+    }
+
+    // MARK: Inside
+
+    private func keyFrameWanted() {
+        let now = Double(DispatchTime.now().uptimeNanoseconds) / 1e9
+        lock.lock()
+        let force = coalescer.request(at: now) ? forceKeyFrame : nil
+        lock.unlock()
+        force?()
+    }
+
+    private func encodeOpus(_ encoder: OpusEncoder) {
+        while let buffer = pcm.pop() {
+            let packets: [EncodedPacket]
+            do { packets = try encoder.encode(buffer) } catch {
+                lock.lock()
+                opusFailure = "\(error)"
+                lock.unlock()
+                return
+            }
+            guard !packets.isEmpty else { continue }
+            let all = currentViewers()
+            for packet in packets { for viewer in all { viewer.enqueue(packet) } }
+        }
+    }
+
+    /// Four times a second: serves a remembered keyframe request, drops silent or failed viewers.
+    private func watch() {
+        while stopSignal.wait(timeout: .now() + 0.25) == .timedOut {
+            let now = Double(DispatchTime.now().uptimeNanoseconds) / 1e9
+            lock.lock()
+            let force = coalescer.due(at: now) ? forceKeyFrame : nil
+            lock.unlock()
+            force?()
+            for viewer in currentViewers() where shouldDrop(viewer) {
+                if removeViewer(viewer.id) {
+                    lock.lock()
+                    dropped += 1
+                    lock.unlock()
+                }
+            }
+        }
+    }
+
+    private func shouldDrop(_ viewer: WebRTCViewer) -> Bool {
+        let figures = viewer.peer.figures
+        if viewer.peer.failure != nil || figures.iceConnectionState == 4 || figures.iceConnectionState == 6 { return true }
+        let age = Double(DispatchTime.now().uptimeNanoseconds - viewer.started.uptimeNanoseconds) / 1e9
+        return (figures.secondsSinceRTCP ?? age) > configuration.consentTimeout
+    }
+
+    /// The viewer's pipeline: an appsrc per stream the offer takes, payloaded with its payload types.
+    func launchDescription(_ choice: WebRTCCodecChoice) -> String {
+        var parts = ["webrtcbin name=webrtc bundle-policy=max-bundle latency=0"]
+        if let type = choice.videoPayloadType {
+            parts.append("appsrc name=video is-live=true format=time max-bytes=0 caps=video/x-h264,stream-format=byte-stream,alignment=au"
+                         + " ! h264parse config-interval=-1 ! rtph264pay pt=\(type) config-interval=-1 aggregate-mode=zero-latency mtu=1200"
+                         + " ! application/x-rtp,media=video,encoding-name=H264,payload=\(type),clock-rate=90000 ! webrtc.")
+        }
+        if let type = choice.audioPayloadType {
+            parts.append("appsrc name=audio is-live=true format=time max-bytes=0 caps=audio/x-opus,channel-mapping-family=0,channels=2,rate=48000"
+                         + " ! rtpopuspay pt=\(type) mtu=1200"
+                         + " ! application/x-rtp,media=audio,encoding-name=OPUS,payload=\(type),clock-rate=48000 ! webrtc.")
+        }
+        return parts.joined(separator: " ")
+    }
+
+    /// The answer with, for each host candidate, a copy on the advertised address (a server behind NAT).
+    func advertise(_ answer: String) -> String {
+        guard let advertised = configuration.advertisedAddress else { return answer }
+        var lines: [String] = []
+        for line in answer.components(separatedBy: "\r\n") {
+            lines.append(line)
+            var fields = line.split(separator: " ").map(String.init)
+            guard line.hasPrefix("a=candidate:"), fields.count >= 8, fields[7] == "host" else { continue }
+            fields[0] += "9"  // another foundation
+            fields[4] = advertised
+            lines.append(fields.joined(separator: " "))
+        }
+        return lines.joined(separator: "\r\n")
+    }
+
+    private static func newIdentifier() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<4).map { _ in String(format: "%08x", UInt32.random(in: 0...UInt32.max, using: &generator)) }.joined()
+    }
+}
+
+/// Carries the Opus encoder into its thread.
+private final class OpusBox: @unchecked Sendable {
+    let encoder: OpusEncoder
+    init(_ encoder: OpusEncoder) { self.encoder = encoder }
+}
+#endif

@@ -1,0 +1,159 @@
+#if canImport(OnAirGStreamer)
+import Foundation
+import OnAirCore
+import OnAirGStreamer
+
+/// One WHEP viewer: its `WebRTCPeer` (a webrtcbin pipeline of its own) and the bounded queue of
+/// packets waiting for it, emptied into the pipeline's appsrcs by the viewer's own thread.
+///
+/// The viewer starts at a keyframe: until its DTLS is up nothing is sent (it would be lost); then it
+/// asks for a keyframe and waits for the next one, sending no replayed GOP. A queue over
+/// `queueBytes` is emptied and the viewer waits for the next keyframe again (counted as a skip).
+/// Media times become pipeline running time by one offset for both streams, so RTP timestamps and
+/// sender reports keep the capture's A/V alignment.
+final class WebRTCViewer: @unchecked Sendable {
+    /// The session identifier in the resource URL (/whep/ID): 128 random bits in hex.
+    let id: String
+    let peer: WebRTCPeer
+    let peerAddress: String
+    let started = DispatchTime.now()
+    private let queueBytes: Int
+    private let requestKeyFrame: @Sendable () -> Void
+    private let video: GStreamerAppSource?
+    private let audio: GStreamerAppSource?
+    private let lock = NSLock()
+    private let wake = NSCondition()
+    private var queue: [EncodedPacket] = []
+    private var queuedBytes = 0
+    private var state = State.connecting
+    private var closed = false
+    private var offset: Int64?
+    private let done = DispatchGroup()
+    /// Counters for /stats.json.
+    private(set) var framesSent = 0, audioPacketsSent = 0, skips = 0, bytesPushed = 0
+
+    private enum State { case connecting, waitingForKeyFrame, live }
+
+    init(id: String, peer: WebRTCPeer, peerAddress: String, queueBytes: Int, requestKeyFrame: @escaping @Sendable () -> Void) {
+        self.id = id
+        self.peer = peer
+        self.peerAddress = peerAddress
+        self.queueBytes = queueBytes
+        self.requestKeyFrame = requestKeyFrame
+        video = peer.source(named: "video")
+        audio = peer.source(named: "audio")
+        done.startThread(named: "onair-webrtc-\(id.prefix(6))") { [self] in run() }
+    }
+
+    /// Queues a packet (H.264 or Opus) for the viewer; never blocks.
+    func enqueue(_ packet: EncodedPacket) {
+        wake.lock()
+        defer { wake.unlock() }
+        guard !closed else { return }
+        switch state {
+        case .connecting:
+            return
+        case .waitingForKeyFrame:
+            guard packet.mediaType == .video, packet.isKeyframe else { return }
+            state = .live
+        case .live:
+            if queuedBytes + packet.byteCount > queueBytes {
+                queue.removeAll()
+                queuedBytes = 0
+                skips += 1
+                guard packet.mediaType == .video, packet.isKeyframe else {
+                    state = .waitingForKeyFrame
+                    requestKeyFrame()
+                    return
+                }
+            }
+        }
+        queue.append(packet)
+        queuedBytes += packet.byteCount
+        wake.signal()
+    }
+
+    /// Whether the viewer is past its handshake and has its first keyframe.
+    var isLive: Bool {
+        wake.lock()
+        defer { wake.unlock() }
+        return state == .live
+    }
+
+    private func run() {
+        while true {
+            wake.lock()
+            while queue.isEmpty && !closed {
+                if state == .connecting {
+                    wake.unlock()
+                    if peer.figures.dtlsConnected {
+                        wake.lock()
+                        state = .waitingForKeyFrame
+                        wake.unlock()
+                        requestKeyFrame()
+                    } else {
+                        Thread.sleep(forTimeInterval: 0.01)
+                    }
+                    wake.lock()
+                    continue
+                }
+                _ = wake.wait(until: Date(timeIntervalSinceNow: 0.5))
+            }
+            if closed {
+                wake.unlock()
+                return
+            }
+            let packets = queue
+            queue.removeAll()
+            queuedBytes = 0
+            wake.unlock()
+            for packet in packets { push(packet) }
+        }
+    }
+
+    private func push(_ packet: EncodedPacket) {
+        guard let source = packet.mediaType == .video ? video : audio else { return }
+        let pts = packet.pts.nanoseconds
+        if offset == nil { offset = (source.runningTime ?? 0) - pts }
+        let time = pts + (offset ?? 0)
+        let result = packet.payload.withUnsafeBytes { bytes in
+            source.push(bytes, pts: time, dts: packet.dts.nanoseconds + (offset ?? 0), duration: packet.duration.nanoseconds,
+                        isKeyframe: packet.isKeyframe)
+        }
+        guard result == .accepted else { return }
+        lock.lock()
+        if packet.mediaType == .video { framesSent += 1 } else { audioPacketsSent += 1 }
+        bytesPushed += packet.byteCount
+        lock.unlock()
+    }
+
+    /// Counters, read under the lock.
+    func counters() -> (frames: Int, audio: Int, skips: Int, bytes: Int) {
+        lock.lock()
+        defer { lock.unlock() }
+        wake.lock()
+        defer { wake.unlock() }
+        return (framesSent, audioPacketsSent, skips, bytesPushed)
+    }
+
+    /// Ends the viewer: stops its thread and its pipeline.
+    func close() {
+        wake.lock()
+        let wasClosed = closed
+        closed = true
+        queue.removeAll()
+        wake.broadcast()
+        wake.unlock()
+        guard !wasClosed else { return }
+        done.wait()
+        video?.end()
+        audio?.end()
+        peer.close()
+    }
+}
+
+extension MediaTime {
+    /// The time in nanoseconds (GStreamer's unit).
+    var nanoseconds: Int64 { converted(to: 1_000_000_000).value }
+}
+#endif
