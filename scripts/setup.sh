@@ -14,6 +14,7 @@ packages=(
     libsdl2-dev libmicrohttpd-dev libsrt-gnutls-dev libpulse-dev
     chromium chromium-driver python3-selenium iproute2
     curl
+    srt-tools
 )
 missing=()
 for p in "${packages[@]}"; do
@@ -30,6 +31,7 @@ if [ ${#missing[@]} -gt 0 ]; then
     # chromium + chromium-driver + python3-selenium: the browser preview tests.
     # iproute2: network namespaces with tc shaping for the adaptive bitrate tests.
     # curl: the serve tests' and bench/serve_viewers.sh's HTTP viewers.
+    # srt-tools: srt-live-transmit, the SRT callers of the serve churn (bench/serve_churn.sh, ServeChurnTests).
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends "${missing[@]}" >&2
 fi
 command -v swift >/dev/null || { echo "setup: Swift 6 toolchain not found on PATH (https://swift.org/install)" >&2; exit 1; }

@@ -23,6 +23,8 @@ public final class ServeHub: @unchecked Sendable {
         public var viewers = 0
         /// Viewers admitted since the start.
         public var served = 0
+        /// The most viewers served at once since the start (never above `maxViewers`).
+        public var peakViewers = 0
         /// Viewers refused because `maxViewers` were served.
         public var refusedFull = 0
         /// Viewers cut for being too slow.
@@ -74,6 +76,7 @@ public final class ServeHub: @unchecked Sendable {
         nextID += 1
         viewers[viewer.id] = viewer
         totals.served += 1
+        totals.peakViewers = max(totals.peakViewers, viewers.count)
         lock.unlock()
         stream.attach(viewer)
         return viewer
