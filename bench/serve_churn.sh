@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # A soak of `onair serve` under viewer churn, on loopback: a 640x360 synthetic stream served with
-# --max-viewers 16, SRT callers on --srt-port, and a recording (-o rec.mp4) from the same encode,
+# --max-viewers 16, SRT callers on --srt-port, and a recording (-o rec.ts) from the same encode
+# (MPEG-TS: an MP4 recording keeps its index in memory, ~2 KB/s, which the memory criterion
+# would count),
 # while Tests/Tools/serve_churn.py keeps 8–20 viewers coming and going over HTTP-TS, fMP4, HLS and
 # SRT (1–60 s each, a third resetting their connection, a few reading slowly, a burst of
 # 2 × --max-viewers every 5 minutes) and samples the server's open fds, threads and resident
@@ -40,7 +42,7 @@ trap cleanup EXIT
 port=$(free_port tcp)
 srt_port=$(free_port udp)
 "$ONAIR" serve --listen "127.0.0.1:$port" --srt-port "$srt_port" --max-viewers "$max_viewers" \
-    --size 640x360 --bitrate "${BITRATE:-1M}" -o "$work/rec.mp4" 2>"$work/serve.log" &
+    --size 640x360 --bitrate "${BITRATE:-1M}" -o "$work/rec.ts" 2>"$work/serve.log" &
 server=$!
 wait_for_port "$port" 100 || { echo "onair serve did not listen:" >&2; cat "$work/serve.log" >&2; exit 1; }
 echo "serve_churn: onair serve (pid $server) on 127.0.0.1:$port, SRT $srt_port, $seconds s of churn; files in $work" >&2
@@ -55,8 +57,8 @@ served_ok=0
 wait "$server" || served_ok=$?
 server=
 stopped=$(grep -a '^stopped' "$work/serve.log" | tail -n1 || true)
-recorded=$(ffprobe -v error -count_packets -select_streams v:0 -show_entries stream=nb_read_packets -of csv=p=0 "$work/rec.mp4" || echo 0)
-"$ONAIR" probe --sync --json "$work/rec.mp4" >"$work/sync.json" 2>"$work/sync.log" || true
+recorded=$(ffprobe -v error -count_packets -select_streams v:0 -show_entries stream=nb_read_packets -of csv=p=0 "$work/rec.ts" || echo 0)
+"$ONAIR" probe --sync --json "$work/rec.ts" >"$work/sync.json" 2>"$work/sync.log" || true
 
 python3 - "$work/summary.json" "$stopped" "$recorded" "$work/sync.json" "$served_ok" "$status" <<'REPORT'
 import json, re, sys
@@ -69,7 +71,7 @@ except ValueError:
 failures = list(summary["failures"])
 match = re.search(r": (\d+) video frames, (\d+) audio frames, (\d+) dropped", stopped)
 encoded, dropped = (int(match.group(1)), int(match.group(3))) if match else (None, None)
-recorded = int(recorded.strip() or 0)
+recorded = int(next((line for line in recorded.split() if line.strip().isdigit()), "0"))  # TS: listed per program too
 try:
     sync = json.load(open(sync_path))
 except ValueError:

@@ -41,6 +41,8 @@ public final class ServeHub: @unchecked Sendable {
     private var nextID = 1
     private var totals = Totals()
     private var closed = false
+    /// Gives back what departed viewers freed (glibc keeps it otherwise; see `ServeMemoryRelease`).
+    private let memoryRelease = ServeMemoryRelease()
     /// Extra figures per viewer from its transport (SRT statistics), by viewer id.
     private var transportFigures: [Int: @Sendable () -> (rttMs: Double, lost: Int, dropped: Int, sendBufferMs: Double)] = [:]
 
@@ -99,6 +101,12 @@ public final class ServeHub: @unchecked Sendable {
         if viewer.endReason == .tooSlow { totals.cutTooSlow += 1 }
         totals.skipsOfViewersGone += figures.skips
         lock.unlock()
+        memoryRelease.released()
+    }
+
+    /// A response that held memory (an HLS file) is done: see `ServeMemoryRelease`.
+    func responseFinished() {
+        memoryRelease.released()
     }
 
     /// Sets a stream's container header.
