@@ -14,7 +14,8 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
         let recording = dir.appendingPathComponent("rec.mp4").path
         let srtPort = try StreamTestPorts.free(udp: true)
-        // The server outlives the generator (at most 60 + 120 s); it is stopped with SIGINT.
+        // The server outlives the generator (60 s of churn, plus the quiet and the drain: at most
+        // 4 minutes more); it is stopped with SIGINT.
         let server = try ServeTestServer(directory: dir, duration: 600,
                                          arguments: ["--max-viewers", "16", "--srt-port", "\(srtPort)", "-o", recording])
         // Memory is judged by the 30-minute soak (a minute is too short for the allocator to
