@@ -34,6 +34,22 @@ struct H264BasicsTests {
                 #expect(escaped[index + 2] == 3)
             }
         }
+        // Any bytes (escaped or not), whole or as a slice, against the rule applied byte by byte.
+        func byteByByte(_ bytes: ArraySlice<UInt8>) -> [UInt8] {
+            var output: [UInt8] = [], zeros = 0
+            for byte in bytes {
+                if zeros >= 2 && byte == 3 { zeros = 0; continue }
+                output.append(byte)
+                zeros = byte == 0 ? zeros + 1 : 0
+            }
+            return output
+        }
+        for _ in 0..<2000 {
+            let bytes = (0..<random.next(upTo: 80)).map { _ in UInt8(random.next(upTo: random.next(upTo: 2) == 0 ? 5 : 256)) }
+            let start = bytes.isEmpty ? 0 : random.next(upTo: bytes.count)
+            #expect(EmulationPrevention.remove(bytes) == byteByByte(bytes[...]), "\(bytes)")
+            #expect(EmulationPrevention.remove(bytes[start...]) == byteByByte(bytes[start...]), "\(bytes) from \(start)")
+        }
     }
 
     @Test func annexBRanges() {

@@ -23,6 +23,8 @@ public final class ServeHub: @unchecked Sendable {
         public var viewers = 0
         /// Viewers admitted since the start.
         public var served = 0
+        /// The most viewers served at once since the start (never above `maxViewers`).
+        public var peakViewers = 0
         /// Viewers refused because `maxViewers` were served.
         public var refusedFull = 0
         /// Viewers cut for being too slow.
@@ -40,6 +42,8 @@ public final class ServeHub: @unchecked Sendable {
     private var totals = Totals()
     private var closed = false
     private var observer: (@Sendable (ViewerEvent) -> Void)?
+    /// Gives back what departed viewers freed (glibc keeps it otherwise; see `ServeMemoryRelease`).
+    private let memoryRelease = ServeMemoryRelease()
     /// Extra figures per viewer from its transport (SRT statistics), by viewer id.
     private var transportFigures: [Int: @Sendable () -> (rttMs: Double, lost: Int, dropped: Int, sendBufferMs: Double)] = [:]
     /// Viewers served outside the hub (WebRTC), counted against `maxViewers` too.
@@ -85,6 +89,7 @@ public final class ServeHub: @unchecked Sendable {
         nextID += 1
         viewers[viewer.id] = viewer
         totals.served += 1
+        totals.peakViewers = max(totals.peakViewers, viewers.count)
         let observer = self.observer
         lock.unlock()
         stream.attach(viewer)
@@ -119,6 +124,12 @@ public final class ServeHub: @unchecked Sendable {
         lock.lock()
         self.observer = observer
         lock.unlock()
+        memoryRelease.released()
+    }
+
+    /// A response that held memory (an HLS file) is done: see `ServeMemoryRelease`.
+    func responseFinished() {
+        memoryRelease.released()
     }
 
     /// Sets a stream's container header.

@@ -121,6 +121,7 @@ public final class ServeServer: @unchecked Sendable {
             return HTTPResponse(status: 200, headers: [("Content-Type", "application/json"), ("Cache-Control", "no-cache")],
                                 body: .bytes(body))
         case ["live.m3u8"] where hlsDirectory != nil:
+            hub.responseFinished()  // each HLS request's thread and copies are freed right after
             guard let hlsDirectory, let file = HLSFileServer.file(named: "stream.m3u8", in: hlsDirectory) else {
                 return .text(404, "the playlist is not ready yet")
             }
@@ -131,6 +132,7 @@ public final class ServeServer: @unchecked Sendable {
                   let file = HLSFileServer.file(named: path.segments[0], in: hlsDirectory) else {
                 return .text(404, "not found")
             }
+            hub.responseFinished()
             return HTTPResponse(status: 200, headers: [("Content-Type", file.contentType), ("Cache-Control", "no-cache")],
                                 body: .bytes(file.bytes))
         }

@@ -2,7 +2,7 @@
 public struct ServeStatisticsDocument: Sendable, Codable {
     /// The session's latest once-a-second figures (nil before the first).
     public var encoder: LiveStatistics?
-    /// Viewers now and since the start.
+    /// Viewers now, since the start and the most at once (`peak_viewers`).
     public var totals: ServeHub.Totals
     /// HTTP requests cut because their header took too long.
     public var requestsTimedOut: Int
