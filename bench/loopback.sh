@@ -41,3 +41,28 @@ start_nginx() {
     nginx_pid=$!
     wait_for_port "$2" || { echo "nginx did not start (see $1/stderr.log)" >&2; exit 1; }
 }
+
+# bench_workspace: the release onair in $ONAIR (built unless given), a scratch directory in $work
+# and a list $pids of background processes, all killed and removed when the bench exits.
+bench_workspace() {
+    if [ -z "${ONAIR:-}" ]; then
+        ONAIR=$(bash scripts/build.sh)
+    fi
+    work=$(mktemp -d)
+    pids=()
+    trap bench_cleanup EXIT
+}
+bench_cleanup() {
+    for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+    rm -rf "$work"
+}
+
+# cpu_ticks PID: the user + system clock ticks of an `onair serve` so far (getconf CLK_TCK a
+# second); exits the bench with the server's log when it has ended early.
+cpu_ticks() {
+    if ! awk '{print $14 + $15}' "/proc/$1/stat" 2>/dev/null; then
+        echo "onair serve ended early:" >&2
+        grep -v '^serve ' "$work"/serve-*.log | head -40 >&2
+        exit 1
+    fi
+}

@@ -15,17 +15,8 @@ each=${SECONDS_EACH:-10}
 preset=${PRESET:-veryfast}
 bitrate=${BITRATE:-2.5M}
 counts=${COUNTS:-1 16 64}
-if [ -z "${ONAIR:-}" ]; then
-    ONAIR=$(bash scripts/build.sh)
-fi
-work=$(mktemp -d)
-pids=()
-cleanup() {
-    for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
-    rm -rf "$work"
-}
-trap cleanup EXIT
 . bench/loopback.sh
+bench_workspace
 ticks=$(getconf CLK_TCK)
 encode=(--size 1280x720 --fps 30 --preset "$preset" --bitrate "$bitrate")
 
@@ -75,13 +66,6 @@ wait "$player" || true
 wait "$streamer" || true
 report srt "$work/srt.json"
 
-cpu_ticks() {
-    if ! awk '{print $14 + $15}' "/proc/$1/stat" 2>/dev/null; then
-        echo "onair serve ended early:" >&2
-        grep -v '^serve ' "$work"/serve-*.log | tail -20 >&2
-        exit 1
-    fi
-}
 echo
 printf '%-8s %10s %14s\n' clients "cpu %" "rtsp viewers"
 declare -A cpu

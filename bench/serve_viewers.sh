@@ -14,26 +14,10 @@ cd "$(dirname "$0")/.."
 measure=${MEASURE:-10}
 preset=${PRESET:-veryfast}
 counts=${COUNTS:-1 8 32 64}
-if [ -z "${ONAIR:-}" ]; then
-    ONAIR=$(bash scripts/build.sh)
-fi
-work=$(mktemp -d)
-pids=()
-cleanup() {
-    for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
-    rm -rf "$work"
-}
-trap cleanup EXIT
 . bench/loopback.sh
+bench_workspace
 ticks=$(getconf CLK_TCK)
 
-cpu_ticks() {
-    if ! awk '{print $14 + $15}' "/proc/$1/stat" 2>/dev/null; then
-        echo "onair serve ended early:" >&2
-        grep -v '^serve ' "$work"/serve-*.log | head -40 >&2
-        exit 1
-    fi
-}
 rss_kb() { awk '/VmRSS/ {print $2}' "/proc/$1/status"; }
 
 printf '%-8s %10s %10s %14s %14s\n' viewers "cpu %" "rss MB" "keyframe mean" "keyframe max"

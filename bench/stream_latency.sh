@@ -12,18 +12,8 @@ cd "$(dirname "$0")/.."
 each=${SECONDS_EACH:-10}
 preset=${PRESET:-veryfast}
 bitrate=${BITRATE:-2.5M}
-if [ -z "${ONAIR:-}" ]; then
-    ONAIR=$(bash scripts/build.sh)
-fi
-work=$(mktemp -d)
-pids=()
-cleanup() {
-    for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
-    rm -rf "$work"
-}
-trap cleanup EXIT
-
 . bench/loopback.sh
+bench_workspace
 
 stream_args=(stream --size 1280x720 --fps 30 --preset "$preset" --bitrate "$bitrate" --no-adaptive)
 
