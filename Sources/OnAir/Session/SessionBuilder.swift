@@ -96,12 +96,12 @@ public struct SessionBuilder: Sendable {
         }
 
         var audioEncoder = encoders.audio
-        var keyFrameRequesters: [(@escaping @Sendable () -> Void) -> Void] = []
+        /// Hooks that need the finished session (statistics for the server, keyframe requests).
+        var connect: [(Session, LiveSession) -> Void] = []
         var teardowns: [@Sendable () -> Void] = []
         var endpoints: ServedEndpoints?
         var viewerTotals: (@Sendable () -> ServeHub.Totals)?
         var hlsURL: String?
-        let latest = LatestValue<LiveStatistics>()
         #if canImport(OnAirHTTP) && canImport(OnAirFFmpeg)
         if let serving = settings.serving {
             let serve = try ServeOutputs(
@@ -111,7 +111,6 @@ public struct SessionBuilder: Sendable {
                 profile: video?.profileLevel.profile ?? .baseline)
             teardowns.append { serve.stop() }
             fileSinks += serve.sinks
-            serve.server.setEncoderStatistics { latest.value }
             serve.hub.setViewerObserver { event in fanOut.send(.viewer(event)) }
             let server = serving.server
             endpoints = ServedEndpoints(
@@ -121,7 +120,10 @@ public struct SessionBuilder: Sendable {
             viewerTotals = { serve.hub.statistics().totals }
             // WebRTC viewers get Opus from the same capture, encoded once beside the AAC.
             audioEncoder = audioEncoder.map { serve.webRTC?.audioTap(wrapping: $0) ?? $0 }
-            keyFrameRequesters.append { request in serve.webRTC?.setKeyFrameRequester(request) }
+            connect.append { session, live in
+                serve.server.setEncoderStatistics { [weak session] in session?.latestStatistics }
+                serve.webRTC?.setKeyFrameRequester { [weak live] in live?.forceKeyFrame() }
+            }
         }
         if let port = settings.hlsServePort, let playlist = settings.outputs.lazy.compactMap(OutputRegistry.hlsPlaylist(for:)).first {
             let directory = (playlist as NSString).deletingLastPathComponent
@@ -146,11 +148,10 @@ public struct SessionBuilder: Sendable {
             teardown()
             throw error
         }
-        for install in keyFrameRequesters { install { [weak live] in live?.forceKeyFrame() } }
         let session = Session(settings: settings, live: live, fileOutputs: made, fanOut: fanOut,
                               servedEndpoints: endpoints, hlsServerURL: hlsURL, waitingForReceivers: waiting,
                               viewerTotals: viewerTotals, teardown: teardown)
-        latest.source = { [weak session] in session?.latestStatistics }
+        for hook in connect { hook(session, live) }
         return session
     }
 

@@ -31,11 +31,6 @@ public struct SessionSettings: Sendable {
     /// Synthetic picture and sound, nothing to write yet.
     public init() {}
 
-    /// Whether any output goes over the network.
-    public var hasNetworkOutput: Bool {
-        outputs.contains { (try? OutputRegistry.kind(for: $0).role) == .network }
-    }
-
     /// The video settings the encoder opens with: `videoEncoder` with a keyframe at least as often
     /// as the outputs need (an HLS segment starts on one) and, when serving, no B-frames (browsers'
     /// fragmented MP4, low delay for every viewer).
