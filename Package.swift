@@ -12,8 +12,12 @@ var targets: [Target] = [
     .systemLibrary(
         name: "CFFmpeg",
         pkgConfig: "libavformat",  // libavdevice is loaded at run time (DeviceLibrary), not linked
-        providers: [.apt(["libavcodec-dev", "libavformat-dev", "libavutil-dev", "libswscale-dev",
-                          "libswresample-dev", "libavdevice-dev", "libavfilter-dev"])]
+        providers: [
+            .apt([
+                "libavcodec-dev", "libavformat-dev", "libavutil-dev", "libswscale-dev",
+                "libswresample-dev", "libavdevice-dev", "libavfilter-dev",
+            ])
+        ]
     ),
     .target(name: "OnAirFFmpeg", dependencies: ["OnAirCore", "OnAirBitstream", "CFFmpeg"]),
     // One system library per C library the viewing half uses; each is wrapped by one backend target.
@@ -26,18 +30,30 @@ var targets: [Target] = [
     // warning; the include paths are given to the shim's C compile only (unsafeFlags are fine in a root package).
     .target(
         name: "CGStreamer",
-        cSettings: [.unsafeFlags(["-I/usr/include/gstreamer-1.0", "-I/usr/include/glib-2.0",
-                                  "-I/usr/lib/x86_64-linux-gnu/glib-2.0/include", "-I/usr/lib/aarch64-linux-gnu/glib-2.0/include"])],
-        linkerSettings: [.linkedLibrary("gstrtspserver-1.0"), .linkedLibrary("gstrtsp-1.0"), .linkedLibrary("gstapp-1.0"), .linkedLibrary("gstbase-1.0"),
-                         .linkedLibrary("gstreamer-1.0"), .linkedLibrary("gobject-2.0"), .linkedLibrary("glib-2.0")]
+        cSettings: [
+            .unsafeFlags([
+                "-I/usr/include/gstreamer-1.0", "-I/usr/include/glib-2.0",
+                "-I/usr/lib/x86_64-linux-gnu/glib-2.0/include", "-I/usr/lib/aarch64-linux-gnu/glib-2.0/include",
+            ])
+        ],
+        linkerSettings: [
+            .linkedLibrary("gstrtspserver-1.0"), .linkedLibrary("gstrtsp-1.0"), .linkedLibrary("gstapp-1.0"), .linkedLibrary("gstbase-1.0"),
+            .linkedLibrary("gstreamer-1.0"), .linkedLibrary("gobject-2.0"), .linkedLibrary("glib-2.0"),
+        ]
     ),
     // webrtcbin (one peer per WHEP viewer or WHIP publisher) behind a C shim of its own, like CGStreamer's.
     .target(
         name: "CGStreamerWebRTC",
-        cSettings: [.unsafeFlags(["-I/usr/include/gstreamer-1.0", "-I/usr/include/glib-2.0",
-                                  "-I/usr/lib/x86_64-linux-gnu/glib-2.0/include", "-I/usr/lib/aarch64-linux-gnu/glib-2.0/include"])],
-        linkerSettings: [.linkedLibrary("gstwebrtc-1.0"), .linkedLibrary("gstsdp-1.0"), .linkedLibrary("gstreamer-1.0"),
-                         .linkedLibrary("gobject-2.0"), .linkedLibrary("glib-2.0")]
+        cSettings: [
+            .unsafeFlags([
+                "-I/usr/include/gstreamer-1.0", "-I/usr/include/glib-2.0",
+                "-I/usr/lib/x86_64-linux-gnu/glib-2.0/include", "-I/usr/lib/aarch64-linux-gnu/glib-2.0/include",
+            ])
+        ],
+        linkerSettings: [
+            .linkedLibrary("gstwebrtc-1.0"), .linkedLibrary("gstsdp-1.0"), .linkedLibrary("gstreamer-1.0"),
+            .linkedLibrary("gobject-2.0"), .linkedLibrary("glib-2.0"),
+        ]
     ),
     // GStreamer behind Swift types: the RTSP and WebRTC faces of `onair serve`, loaded on first use.
     .target(name: "OnAirGStreamer", dependencies: ["OnAirCore", "CGStreamer", "CGStreamerWebRTC"]),
@@ -77,13 +93,14 @@ var targets: [Target] = [
 
 if fuzzing {
     for name in ["FuzzAnnexB", "FuzzH264Parameters", "FuzzAVCC", "FuzzADTS", "FuzzAudioSpecificConfig", "FuzzHTTPPath", "FuzzWebRTCOffer"] {
-        targets.append(.executableTarget(
-            name: name,
-            dependencies: [name == "FuzzHTTPPath" ? "OnAirHTTP" : name == "FuzzWebRTCOffer" ? "OnAirGStreamer" : "OnAirBitstream"],
-            path: "Fuzz/\(name)",
-            exclude: ["seeds.sh"],
-            swiftSettings: [.unsafeFlags(["-parse-as-library"])]
-        ))
+        targets.append(
+            .executableTarget(
+                name: name,
+                dependencies: [name == "FuzzHTTPPath" ? "OnAirHTTP" : name == "FuzzWebRTCOffer" ? "OnAirGStreamer" : "OnAirBitstream"],
+                path: "Fuzz/\(name)",
+                exclude: ["seeds.sh"],
+                swiftSettings: [.unsafeFlags(["-parse-as-library"])]
+            ))
     }
 }
 

@@ -17,7 +17,8 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         }
         let frameBytes = frame.serialized()
         guard frame.offset >= 0, frame.offset + header.frameLength <= bytes.count,
-              Array(bytes[frame.offset..<(frame.offset + header.frameLength)]) == frameBytes else {
+            Array(bytes[frame.offset..<(frame.offset + header.frameLength)]) == frameBytes
+        else {
             fatalError("ADTS frame does not re-serialize to its input bytes")
         }
         _ = ADTS.crcStatus(frame: frameBytes)
@@ -29,15 +30,19 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             fatalError("AudioSpecificConfig from ADTS does not round-trip")
         }
         for crc in [false, true] {
-            guard let rewrapped = try? ADTS.wrap(unwrapped.raw, config: config, crc: crc,
-                                                 bufferFullness: header.bufferFullness) else { continue }
+            guard
+                let rewrapped = try? ADTS.wrap(
+                    unwrapped.raw, config: config, crc: crc,
+                    bufferFullness: header.bufferFullness)
+            else { continue }
             guard let again = try? ADTS.unwrap(rewrapped), again.config == config, again.raw == unwrapped.raw else {
                 fatalError("wrap -> unwrap is not the identity")
             }
             if crc, !ADTS.verifyCRC(frame: rewrapped) { fatalError("a CRC we wrote does not verify") }
             if !crc, header.protectionAbsent, header.mpegVersion == 4, !header.privateBit, !header.originalCopy,
-               !header.home, !header.copyrightIdentificationBit, !header.copyrightIdentificationStart,
-               rewrapped != frameBytes {
+                !header.home, !header.copyrightIdentificationBit, !header.copyrightIdentificationStart,
+                rewrapped != frameBytes
+            {
                 fatalError("unwrap -> wrap is not byte-exact")
             }
         }

@@ -18,8 +18,9 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         for unit in record.sequenceParameterSets + record.pictureParameterSets {
             try? sets.update(with: unit)
         }
-        _ = try? AVCDecoderConfigurationRecord(sps: record.sequenceParameterSets, pps: record.pictureParameterSets,
-                                               lengthSize: record.lengthSize)
+        _ = try? AVCDecoderConfigurationRecord(
+            sps: record.sequenceParameterSets, pps: record.pictureParameterSets,
+            lengthSize: record.lengthSize)
     }
     guard let first = bytes.first else { return 0 }
     let lengthSize = Int(first & 0x03) + 1

@@ -18,10 +18,11 @@ import PackagePlugin
         guard !inputs.isEmpty else { return [] }
         let output = context.pluginWorkDirectoryURL.appending(path: "EmbeddedFiles.swift")
         return [
-            .buildCommand(displayName: "Embedding \(inputs.count) files into \(target.name)",
-                          executable: try context.tool(named: "EmbedFiles").url,
-                          arguments: [output.path, "EmbeddedFiles"] + inputs.map(\.path),
-                          inputFiles: inputs, outputFiles: [output]),
+            .buildCommand(
+                displayName: "Embedding \(inputs.count) files into \(target.name)",
+                executable: try context.tool(named: "EmbedFiles").url,
+                arguments: [output.path, "EmbeddedFiles"] + inputs.map(\.path),
+                inputFiles: inputs, outputFiles: [output])
         ]
     }
 }

@@ -1,8 +1,10 @@
 /// How to encode AAC-LC.
 public struct AudioEncoderSettings: Sendable, Hashable, Codable {
     /// The sampling rates AAC can signal with a frequency index (ISO 14496-3 Table 1.18).
-    public static let sampleRates = [8_000, 11_025, 12_000, 16_000, 22_050, 24_000,
-                                     32_000, 44_100, 48_000, 64_000, 88_200, 96_000]
+    public static let sampleRates = [
+        8_000, 11_025, 12_000, 16_000, 22_050, 24_000,
+        32_000, 44_100, 48_000, 64_000, 88_200, 96_000,
+    ]
     /// The channel counts with a standard AAC channel configuration (7 has none).
     public static let channelCounts = [1, 2, 3, 4, 5, 6, 8]
 
@@ -26,15 +28,17 @@ public struct AudioEncoderSettings: Sendable, Hashable, Codable {
     /// Checks every field; throws the first problem, naming the field and the allowed range.
     public func validate() throws(SettingsError) {
         guard Self.sampleRates.contains(sampleRate) else {
-            throw SettingsError(field: "sampleRate", value: "\(sampleRate)",
-                                allowed: Self.sampleRates.map(String.init).joined(separator: ", ") + " Hz")
+            throw SettingsError(
+                field: "sampleRate", value: "\(sampleRate)",
+                allowed: Self.sampleRates.map(String.init).joined(separator: ", ") + " Hz")
         }
         guard Self.channelCounts.contains(channels) else {
             throw SettingsError(field: "channels", value: "\(channels)", allowed: "1…6 or 8")
         }
         guard bitRate > 0, bitRate <= maxBitRate else {
-            throw SettingsError(field: "bitRate", value: "\(bitRate)",
-                                allowed: "1…\(maxBitRate) bits/s for \(channels) channel(s) at \(sampleRate) Hz")
+            throw SettingsError(
+                field: "bitRate", value: "\(bitRate)",
+                allowed: "1…\(maxBitRate) bits/s for \(channels) channel(s) at \(sampleRate) Hz")
         }
     }
 }

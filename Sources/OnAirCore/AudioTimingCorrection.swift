@@ -23,8 +23,10 @@ public struct AudioTimingCorrection: Sendable, Equatable {
     /// The defaults: holes and overlaps over 40 ms are filled or cut, smaller mismatches over
     /// 1 ms are resampled away within about a second (at most 0.5 %), and a jump of more than
     /// a minute is taken as a clock reset.
-    public init(hardThreshold: Double = 0.04, deadband: Double = 0.001, window: Double = 1,
-                maximumStretch: Double = 0.005, maximumGap: Double = 60) {
+    public init(
+        hardThreshold: Double = 0.04, deadband: Double = 0.001, window: Double = 1,
+        maximumStretch: Double = 0.005, maximumGap: Double = 60
+    ) {
         self.hardThreshold = hardThreshold
         self.deadband = deadband
         self.window = window

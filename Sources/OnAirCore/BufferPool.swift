@@ -34,8 +34,9 @@ public final class BufferPool: @unchecked Sendable {
         outstanding += 1
         peak = max(peak, outstanding)
         lock.unlock()
-        return MediaBuffer(pointer: memory.pointer, count: bufferSize, owner: PoolLease(pool: self, memory: memory),
-                           padding: AlignedMemory.alignment)
+        return MediaBuffer(
+            pointer: memory.pointer, count: bufferSize, owner: PoolLease(pool: self, memory: memory),
+            padding: AlignedMemory.alignment)
     }
 
     fileprivate func giveBack(_ memory: AlignedMemory) {

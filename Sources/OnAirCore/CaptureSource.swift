@@ -12,10 +12,12 @@ public struct CaptureHandlers: Sendable {
     public var skippedFrames: @Sendable (Int) -> Void
 
     /// Creates handlers from closures.
-    public init(video: @escaping @Sendable (VideoFrame) -> Void = { _ in },
-                audio: @escaping @Sendable (PCMBuffer) -> Void = { _ in },
-                ended: @escaping @Sendable ((any Error)?) -> Void = { _ in },
-                skippedFrames: @escaping @Sendable (Int) -> Void = { _ in }) {
+    public init(
+        video: @escaping @Sendable (VideoFrame) -> Void = { _ in },
+        audio: @escaping @Sendable (PCMBuffer) -> Void = { _ in },
+        ended: @escaping @Sendable ((any Error)?) -> Void = { _ in },
+        skippedFrames: @escaping @Sendable (Int) -> Void = { _ in }
+    ) {
         self.video = video
         self.audio = audio
         self.ended = ended

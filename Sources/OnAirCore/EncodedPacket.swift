@@ -30,17 +30,22 @@ public struct EncodedPacket: Sendable {
 
     /// Creates a packet from bytes (the array is shared, not copied). `form` defaults to what the
     /// encoders produce: Annex-B with parameter sets in-band for H.264, raw frames for AAC.
-    public init(mediaType: MediaType, codec: MediaCodec, data: [UInt8], pts: MediaTime, dts: MediaTime,
-                duration: MediaTime, isKeyframe: Bool, formatDescription: FormatDescription?,
-                form: BitstreamForm? = nil) {
-        self.init(mediaType: mediaType, codec: codec, payload: MediaBuffer(bytes: data), pts: pts, dts: dts,
-                  duration: duration, isKeyframe: isKeyframe, formatDescription: formatDescription, form: form)
+    public init(
+        mediaType: MediaType, codec: MediaCodec, data: [UInt8], pts: MediaTime, dts: MediaTime,
+        duration: MediaTime, isKeyframe: Bool, formatDescription: FormatDescription?,
+        form: BitstreamForm? = nil
+    ) {
+        self.init(
+            mediaType: mediaType, codec: codec, payload: MediaBuffer(bytes: data), pts: pts, dts: dts,
+            duration: duration, isKeyframe: isKeyframe, formatDescription: formatDescription, form: form)
     }
 
     /// Creates a packet over an existing payload buffer, without copying it.
-    public init(mediaType: MediaType, codec: MediaCodec, payload: MediaBuffer, pts: MediaTime, dts: MediaTime,
-                duration: MediaTime, isKeyframe: Bool, formatDescription: FormatDescription?,
-                form: BitstreamForm? = nil) {
+    public init(
+        mediaType: MediaType, codec: MediaCodec, payload: MediaBuffer, pts: MediaTime, dts: MediaTime,
+        duration: MediaTime, isKeyframe: Bool, formatDescription: FormatDescription?,
+        form: BitstreamForm? = nil
+    ) {
         self.mediaType = mediaType
         self.codec = codec
         self.payload = payload

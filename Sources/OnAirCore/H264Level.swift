@@ -59,28 +59,35 @@ public enum H264Level: Int, Sendable, Codable, Hashable, CaseIterable, Comparabl
         // A.3.1 (f)/(g): each dimension is at most sqrt(8 × MaxFS) macroblocks.
         let maxSide = Int(Double(8 * maxFS).squareRoot())
         if frameSize > maxFS || mbWidth > maxSide || mbHeight > maxSide {
-            return SettingsError(field: "width×height", value: "\(settings.width)×\(settings.height) (\(frameSize) macroblocks)",
-                                 allowed: "≤ \(maxFS) macroblocks, ≤ \(maxSide) macroblocks per side at level \(self)")
+            return SettingsError(
+                field: "width×height", value: "\(settings.width)×\(settings.height) (\(frameSize) macroblocks)",
+                allowed: "≤ \(maxFS) macroblocks, ≤ \(maxSide) macroblocks per side at level \(self)")
         }
         let mbps = Double(frameSize) * settings.expectedFrameRate
         if mbps > Double(maxMBPS) {
             let maxRate = Double(maxMBPS) / Double(frameSize)
-            return SettingsError(field: "expectedFrameRate", value: "\(settings.expectedFrameRate)",
-                                 allowed: "≤ \((maxRate * 100).rounded(.down) / 100) fps at \(settings.width)×\(settings.height) for level \(self) (\(maxMBPS) macroblocks/s)")
+            return SettingsError(
+                field: "expectedFrameRate", value: "\(settings.expectedFrameRate)",
+                allowed:
+                    "≤ \((maxRate * 100).rounded(.down) / 100) fps at \(settings.width)×\(settings.height) for level \(self) (\(maxMBPS) macroblocks/s)"
+            )
         }
         let maxBR = maxBitRate(for: profile)
         if settings.averageBitRate > maxBR {
-            return SettingsError(field: "averageBitRate", value: "\(settings.averageBitRate)",
-                                 allowed: "≤ \(maxBR) bits/s for \(profile) level \(self)")
+            return SettingsError(
+                field: "averageBitRate", value: "\(settings.averageBitRate)",
+                allowed: "≤ \(maxBR) bits/s for \(profile) level \(self)")
         }
         for (index, limit) in settings.dataRateLimits.enumerated() {
             if limit.bitsPerSecond > Double(maxBR) {
-                return SettingsError(field: "dataRateLimits[\(index)]", value: "\(Int(limit.bitsPerSecond)) bits/s",
-                                     allowed: "≤ \(maxBR) bits/s for \(profile) level \(self)")
+                return SettingsError(
+                    field: "dataRateLimits[\(index)]", value: "\(Int(limit.bitsPerSecond)) bits/s",
+                    allowed: "≤ \(maxBR) bits/s for \(profile) level \(self)")
             }
             if limit.bytes * 8 > maxBufferBits(for: profile) {
-                return SettingsError(field: "dataRateLimits[\(index)].bytes", value: "\(limit.bytes)",
-                                     allowed: "≤ \(maxBufferBits(for: profile) / 8) bytes (MaxCPB) for \(profile) level \(self)")
+                return SettingsError(
+                    field: "dataRateLimits[\(index)].bytes", value: "\(limit.bytes)",
+                    allowed: "≤ \(maxBufferBits(for: profile) / 8) bytes (MaxCPB) for \(profile) level \(self)")
             }
         }
         return nil

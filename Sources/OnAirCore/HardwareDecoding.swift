@@ -8,8 +8,10 @@ public enum HardwareDecoding: Sendable, Equatable {
     case only(String)
 
     /// FFmpeg's hardware device type names.
-    public static let deviceTypes: Set<String> = ["vdpau", "cuda", "vaapi", "dxva2", "qsv", "videotoolbox", "d3d11va",
-                                                  "drm", "opencl", "mediacodec", "vulkan"]
+    public static let deviceTypes: Set<String> = [
+        "vdpau", "cuda", "vaapi", "dxva2", "qsv", "videotoolbox", "d3d11va",
+        "drm", "opencl", "mediacodec", "vulkan",
+    ]
 
     /// Parses an `--hwaccel` value: `auto`, `none` or a device type name (not checked: see `deviceTypes`).
     public init(_ text: String) {

@@ -42,8 +42,10 @@ public final class MediaBuffer: @unchecked Sendable {
 
     /// Wraps `count` bytes the caller owns at `pointer` without copying; `release` is called once,
     /// on whichever thread drops the last reference, when no stage needs the bytes any more.
-    public convenience init(wrapping pointer: UnsafeMutableRawPointer, count: Int,
-                            release: @escaping @Sendable (UnsafeMutableRawPointer) -> Void) {
+    public convenience init(
+        wrapping pointer: UnsafeMutableRawPointer, count: Int,
+        release: @escaping @Sendable (UnsafeMutableRawPointer) -> Void
+    ) {
         self.init(pointer: pointer, count: count, owner: ReleaseCallback(pointer: pointer, release: release))
     }
 

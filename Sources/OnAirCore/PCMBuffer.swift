@@ -22,15 +22,20 @@ public struct PCMBuffer: Sendable {
     public var pts: MediaTime
 
     /// Creates a buffer from existing planes (the arrays are shared, not copied).
-    public init(sampleFormat: PCMSampleFormat, isPlanar: Bool, sampleRate: Int, channels: Int,
-                frameCount: Int, planes: [[UInt8]], pts: MediaTime) {
-        self.init(sampleFormat: sampleFormat, isPlanar: isPlanar, sampleRate: sampleRate, channels: channels,
-                  frameCount: frameCount, planeBuffers: planes.map(MediaBuffer.init(bytes:)), pts: pts)
+    public init(
+        sampleFormat: PCMSampleFormat, isPlanar: Bool, sampleRate: Int, channels: Int,
+        frameCount: Int, planes: [[UInt8]], pts: MediaTime
+    ) {
+        self.init(
+            sampleFormat: sampleFormat, isPlanar: isPlanar, sampleRate: sampleRate, channels: channels,
+            frameCount: frameCount, planeBuffers: planes.map(MediaBuffer.init(bytes:)), pts: pts)
     }
 
     /// Creates a buffer over existing sample storage, without copying.
-    public init(sampleFormat: PCMSampleFormat, isPlanar: Bool, sampleRate: Int, channels: Int,
-                frameCount: Int, planeBuffers: [MediaBuffer], pts: MediaTime) {
+    public init(
+        sampleFormat: PCMSampleFormat, isPlanar: Bool, sampleRate: Int, channels: Int,
+        frameCount: Int, planeBuffers: [MediaBuffer], pts: MediaTime
+    ) {
         self.sampleFormat = sampleFormat
         self.isPlanar = isPlanar
         self.sampleRate = sampleRate

@@ -1,4 +1,3 @@
-
 /// Where encoded packets go: a file, a container, a network connection.
 ///
 /// One encode feeds every sink. A sink is driven from one thread or queue at a time; `finish()`

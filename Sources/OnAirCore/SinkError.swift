@@ -1,4 +1,3 @@
-
 /// A sink could not write what it was given.
 public enum SinkError: OnAirError, Equatable {
     /// A packet arrived without the format description the sink needs to start.

@@ -4,8 +4,10 @@
 /// for the life of an encoder.
 public struct VideoEncoderSettings: Sendable, Hashable, Codable {
     /// x264's preset names, fastest first.
-    public static let presets = ["ultrafast", "superfast", "veryfast", "faster", "fast",
-                                 "medium", "slow", "slower", "veryslow", "placebo"]
+    public static let presets = [
+        "ultrafast", "superfast", "veryfast", "faster", "fast",
+        "medium", "slow", "slower", "veryslow", "placebo",
+    ]
 
     /// Picture width in pixels (even, for 4:2:0).
     public var width: Int
@@ -34,11 +36,13 @@ public struct VideoEncoderSettings: Sendable, Hashable, Codable {
     public var preset: String
 
     /// Creates settings; defaults suit 720p30 live streaming.
-    public init(width: Int = 1280, height: Int = 720, expectedFrameRate: Double = 30,
-                averageBitRate: Int = 2_500_000, dataRateLimits: [DataRateLimit]? = nil,
-                maxKeyFrameInterval: Int = 60, maxKeyFrameIntervalDuration: Double = 2,
-                allowFrameReordering: Bool = false, profileLevel: H264ProfileLevel = .auto(.high),
-                realTime: Bool = true, encoder: String = "auto", preset: String = "veryfast") {
+    public init(
+        width: Int = 1280, height: Int = 720, expectedFrameRate: Double = 30,
+        averageBitRate: Int = 2_500_000, dataRateLimits: [DataRateLimit]? = nil,
+        maxKeyFrameInterval: Int = 60, maxKeyFrameIntervalDuration: Double = 2,
+        allowFrameReordering: Bool = false, profileLevel: H264ProfileLevel = .auto(.high),
+        realTime: Bool = true, encoder: String = "auto", preset: String = "veryfast"
+    ) {
         self.width = width
         self.height = height
         self.expectedFrameRate = expectedFrameRate
@@ -86,20 +90,23 @@ public struct VideoEncoderSettings: Sendable, Hashable, Codable {
                 throw SettingsError(field: "dataRateLimits[\(index)].seconds", value: "\(limit.seconds)", allowed: "> 0")
             }
             guard limit.bitsPerSecond >= Double(averageBitRate) else {
-                throw SettingsError(field: "dataRateLimits[\(index)]", value: "\(Int(limit.bitsPerSecond)) bits/s",
-                                    allowed: "≥ averageBitRate (\(averageBitRate) bits/s)")
+                throw SettingsError(
+                    field: "dataRateLimits[\(index)]", value: "\(Int(limit.bitsPerSecond)) bits/s",
+                    allowed: "≥ averageBitRate (\(averageBitRate) bits/s)")
             }
         }
         guard maxKeyFrameInterval >= 1 else {
             throw SettingsError(field: "maxKeyFrameInterval", value: "\(maxKeyFrameInterval)", allowed: "≥ 1 frame")
         }
         guard maxKeyFrameIntervalDuration.isFinite, maxKeyFrameIntervalDuration >= 0 else {
-            throw SettingsError(field: "maxKeyFrameIntervalDuration", value: "\(maxKeyFrameIntervalDuration)",
-                                allowed: "≥ 0 seconds (0 = no limit)")
+            throw SettingsError(
+                field: "maxKeyFrameIntervalDuration", value: "\(maxKeyFrameIntervalDuration)",
+                allowed: "≥ 0 seconds (0 = no limit)")
         }
         if allowFrameReordering && profileLevel.profile == .baseline {
-            throw SettingsError(field: "allowFrameReordering", value: "true",
-                                allowed: "false with the baseline profile (Baseline has no B-frames)")
+            throw SettingsError(
+                field: "allowFrameReordering", value: "true",
+                allowed: "false with the baseline profile (Baseline has no B-frames)")
         }
         guard Self.presets.contains(preset) else {
             throw SettingsError(field: "preset", value: preset, allowed: Self.presets.joined(separator: ", "))
@@ -110,8 +117,9 @@ public struct VideoEncoderSettings: Sendable, Hashable, Codable {
         if let level = profileLevel.level {
             if let problem = level.violation(of: self, profile: profileLevel.profile) { throw problem }
         } else if H264Level.smallest(fitting: self) == nil {
-            throw SettingsError(field: "profileLevel", value: "\(profileLevel)",
-                                allowed: "settings within level 6.2 limits (size, frame rate, bit rate)")
+            throw SettingsError(
+                field: "profileLevel", value: "\(profileLevel)",
+                allowed: "settings within level 6.2 limits (size, frame rate, bit rate)")
         }
     }
 }

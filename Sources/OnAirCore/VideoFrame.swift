@@ -56,7 +56,8 @@ public struct VideoFrame: Sendable {
             _modify {
                 // A plane that is the whole of an array nobody else holds is changed in place.
                 if offset == 0, byteCount == buffer.count, isKnownUniquelyReferenced(&buffer),
-                   var array = buffer.extractArray() {
+                    var array = buffer.extractArray()
+                {
                     defer {
                         buffer.storeArray(array)
                         byteCount = array.count
@@ -123,17 +124,20 @@ public struct VideoFrame: Sendable {
     /// that `planes[i].bytes[j] = v` changes a pixel in place).
     public init(width: Int, height: Int, pixelFormat: VideoPixelFormat, pts: MediaTime) {
         let layout = VideoFrameLayout(width: width, height: height, pixelFormat: pixelFormat)
-        self.init(width: width, height: height, pixelFormat: pixelFormat, planes: layout.planes.map {
-            Plane(bytes: [UInt8](repeating: 0, count: $0.byteCount), bytesPerRow: $0.bytesPerRow)
-        }, pts: pts)
+        self.init(
+            width: width, height: height, pixelFormat: pixelFormat,
+            planes: layout.planes.map {
+                Plane(bytes: [UInt8](repeating: 0, count: $0.byteCount), bytesPerRow: $0.bytesPerRow)
+            }, pts: pts)
     }
 
     /// Creates a frame whose planes lie in `buffer` as `layout` places them (no copy).
     public init(layout: VideoFrameLayout, buffer: MediaBuffer, pts: MediaTime) {
-        self.init(width: layout.width, height: layout.height, pixelFormat: layout.pixelFormat,
-                  planes: layout.planes.map {
-                      Plane(buffer: buffer, offset: $0.offset, byteCount: $0.byteCount, bytesPerRow: $0.bytesPerRow)
-                  }, pts: pts)
+        self.init(
+            width: layout.width, height: layout.height, pixelFormat: layout.pixelFormat,
+            planes: layout.planes.map {
+                Plane(buffer: buffer, offset: $0.offset, byteCount: $0.byteCount, bytesPerRow: $0.bytesPerRow)
+            }, pts: pts)
     }
 
     /// Why the planes cannot hold a `width`×`height` picture of `pixelFormat`, or nil when they can.

@@ -31,15 +31,18 @@ public final class AACEncoder {
     public var clockJumps: Int { core.clockJumps }
 
     /// Validates `settings` and opens the encoder (`aac` unless another AAC encoder is named).
-    public init(settings: AudioEncoderSettings, encoderName: String = "aac",
-                timingCorrection: AudioTimingCorrection = AudioTimingCorrection()) throws(EncoderError) {
+    public init(
+        settings: AudioEncoderSettings, encoderName: String = "aac",
+        timingCorrection: AudioTimingCorrection = AudioTimingCorrection()
+    ) throws(EncoderError) {
         do { try settings.validate() } catch { throw .invalidSettings(error) }
         let codec = SampledAudioEncoder.Codec(
             id: AV_CODEC_ID_AAC, mediaCodec: .aac, displayName: "AAC", defaultFrameSize: 1024,
             configure: { (c) throws(EncoderError) in c.pointee.profile = FF_PROFILE_AAC_LOW },
             describe: { .aac(audioSpecificConfig: $0.isEmpty ? Self.audioSpecificConfig(settings) : $0) })
-        core = try SampledAudioEncoder(codec: codec, settings: settings, encoderName: encoderName,
-                                       timingCorrection: timingCorrection)
+        core = try SampledAudioEncoder(
+            codec: codec, settings: settings, encoderName: encoderName,
+            timingCorrection: timingCorrection)
     }
 
     /// Adds `buffer` and returns the AAC packets that became ready.

@@ -17,8 +17,10 @@ final class AVFrameStorage {
 
     /// Wraps a decoded video frame without copying: each plane a `MediaBuffer` over the frame's
     /// own memory. Nil when the frame is not reference-counted or has a negative stride.
-    static func videoFrame(wrapping source: UnsafeMutablePointer<AVFrame>, pixelFormat: VideoPixelFormat,
-                           pts: MediaTime) -> VideoFrame? {
+    static func videoFrame(
+        wrapping source: UnsafeMutablePointer<AVFrame>, pixelFormat: VideoPixelFormat,
+        pts: MediaTime
+    ) -> VideoFrame? {
         let width = Int(source.pointee.width), height = Int(source.pointee.height)
         guard let storage = AVFrameStorage(referencing: source), let frame = storage.frame else { return nil }
         var planes: [VideoFrame.Plane] = []
@@ -30,8 +32,9 @@ final class AVFrameStorage {
                     guard let base = pointers[index], strides[index] > 0 else { return false }
                     let stride = Int(strides[index])
                     let byteCount = stride * pixelFormat.rows(plane: index, height: height)
-                    let buffer = MediaBuffer(pointer: UnsafeMutableRawPointer(base), count: byteCount, owner: storage,
-                                             padding: Int(AV_INPUT_BUFFER_PADDING_SIZE) / 4)
+                    let buffer = MediaBuffer(
+                        pointer: UnsafeMutableRawPointer(base), count: byteCount, owner: storage,
+                        padding: Int(AV_INPUT_BUFFER_PADDING_SIZE) / 4)
                     planes.append(VideoFrame.Plane(buffer: buffer, byteCount: byteCount, bytesPerRow: stride))
                 }
                 return true
@@ -42,10 +45,13 @@ final class AVFrameStorage {
     }
 
     /// Wraps `bytesPerPlane` bytes of each of a decoded audio frame's `planeCount` planes without copying.
-    static func sampleBuffers(wrapping source: UnsafeMutablePointer<AVFrame>, planeCount: Int,
-                              bytesPerPlane: Int) -> [MediaBuffer]? {
+    static func sampleBuffers(
+        wrapping source: UnsafeMutablePointer<AVFrame>, planeCount: Int,
+        bytesPerPlane: Int
+    ) -> [MediaBuffer]? {
         guard let storage = AVFrameStorage(referencing: source), let frame = storage.frame,
-              let planes = frame.pointee.extended_data else { return nil }
+            let planes = frame.pointee.extended_data
+        else { return nil }
         var buffers: [MediaBuffer] = []
         for index in 0..<planeCount {
             guard let base = planes[index] else { return nil }
@@ -68,11 +74,13 @@ final class AVPacketStorage {
     /// copying; nil (and `source` untouched) when the packet is not reference-counted.
     static func payload(takingFrom source: UnsafeMutablePointer<AVPacket>) -> MediaBuffer? {
         guard source.pointee.buf != nil, let data = source.pointee.data, source.pointee.size > 0,
-              let moved = av_packet_alloc() else { return nil }
+            let moved = av_packet_alloc()
+        else { return nil }
         let count = Int(source.pointee.size)
         av_packet_move_ref(moved, source)
-        return MediaBuffer(pointer: UnsafeMutableRawPointer(data), count: count, owner: AVPacketStorage(packet: moved),
-                           padding: Int(AV_INPUT_BUFFER_PADDING_SIZE))
+        return MediaBuffer(
+            pointer: UnsafeMutableRawPointer(data), count: count, owner: AVPacketStorage(packet: moved),
+            padding: Int(AV_INPUT_BUFFER_PADDING_SIZE))
     }
 }
 
@@ -85,10 +93,13 @@ enum MediaBufferReference {
         guard let base = buffer.baseAddress else { return nil }
         let retained = Unmanaged.passRetained(buffer).toOpaque()
         let size = length ?? buffer.count - offset
-        guard let reference = av_buffer_create(base.assumingMemoryBound(to: UInt8.self) + offset, size,
-                                               { opaque, _ in
-                                                   if let opaque { Unmanaged<MediaBuffer>.fromOpaque(opaque).release() }
-                                               }, retained, Int32(AV_BUFFER_FLAG_READONLY)) else {
+        guard
+            let reference = av_buffer_create(
+                base.assumingMemoryBound(to: UInt8.self) + offset, size,
+                { opaque, _ in
+                    if let opaque { Unmanaged<MediaBuffer>.fromOpaque(opaque).release() }
+                }, retained, Int32(AV_BUFFER_FLAG_READONLY))
+        else {
             Unmanaged<MediaBuffer>.fromOpaque(retained).release()
             return nil
         }

@@ -6,7 +6,7 @@ import CFFmpeg
 final class AudioSampleFIFO {
     private var planes: [[UInt8]]
     private var head = 0
-    private let bytesPerSample: Int   // per plane
+    private let bytesPerSample: Int  // per plane
 
     init(format: AVSampleFormat, channels: Int) {
         let planar = av_sample_fmt_is_planar(format) != 0

@@ -29,7 +29,8 @@ public final class CaptureInterrupt: InterruptCondition, @unchecked Sendable {
 
     /// AVERROR_EXIT ("Immediate exit requested"), what libavformat returns when interrupted.
     public static let exitCode: Int32 = {
-        let tag = UInt32(UInt8(ascii: "E")) | UInt32(UInt8(ascii: "X")) << 8
+        let tag =
+            UInt32(UInt8(ascii: "E")) | UInt32(UInt8(ascii: "X")) << 8
             | UInt32(UInt8(ascii: "I")) << 16 | UInt32(UInt8(ascii: "T")) << 24
         return -Int32(bitPattern: tag)
     }()

@@ -8,7 +8,8 @@ final class CaptureRunnerSlot: @unchecked Sendable {
     private var runner: CaptureRunner?
 
     /// Installs a new runner for `handlers`, after checking the requested output size.
-    func claim(sourceName: String, handlers: CaptureHandlers, outputSize: (width: Int, height: Int)?) throws(CaptureError) -> CaptureRunner {
+    func claim(sourceName: String, handlers: CaptureHandlers, outputSize: (width: Int, height: Int)?) throws(CaptureError) -> CaptureRunner
+    {
         if let size = outputSize, size.width <= 0 || size.height <= 0 || size.width % 2 != 0 || size.height % 2 != 0 {
             throw .invalidConfiguration(source: sourceName, problem: "size must be positive and even, got \(size.width)x\(size.height)")
         }

@@ -39,8 +39,10 @@ final class CodecContext {
     }
 
     /// Sends a frame (nil to drain) and collects every packet ready afterwards.
-    func encode(_ frame: UnsafeMutablePointer<AVFrame>?, into packet: OwnedPacket,
-                _ handle: (UnsafeMutablePointer<AVPacket>) throws(EncoderError) -> Void) throws(EncoderError) {
+    func encode(
+        _ frame: UnsafeMutablePointer<AVFrame>?, into packet: OwnedPacket,
+        _ handle: (UnsafeMutablePointer<AVPacket>) throws(EncoderError) -> Void
+    ) throws(EncoderError) {
         try checkEncoder(avcodec_send_frame(pointer, frame), "avcodec_send_frame(\(name))")
         while true {
             let code = avcodec_receive_packet(pointer, packet.pointer)

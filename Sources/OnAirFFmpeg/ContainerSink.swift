@@ -25,8 +25,10 @@ public final class ContainerSink: PacketSink {
     /// says which streams will arrive (the header is written once each has sent its first packet).
     /// `interleaved: false` writes each packet at once instead of ordering streams by time (live outputs).
     /// With `output`, the container goes to memory and `destination` is only a label.
-    public init(destination: String, format: String, streams: Set<MediaType>, options: [String: String] = [:],
-                interleaved: Bool = true, output: MemoryOutput? = nil) {
+    public init(
+        destination: String, format: String, streams: Set<MediaType>, options: [String: String] = [:],
+        interleaved: Bool = true, output: MemoryOutput? = nil
+    ) {
         self.interleaved = interleaved
         self.output = output
         self.destination = destination
@@ -63,8 +65,9 @@ public final class ContainerSink: PacketSink {
             trackIndex[type] = tracks.count
             tracks.append(try Self.track(for: description, avcc: usesAVCC))
         }
-        writer = try ContainerWriter(destination: destination, format: format, tracks: tracks, options: options,
-                                 interleaved: interleaved, output: output)
+        writer = try ContainerWriter(
+            destination: destination, format: format, tracks: tracks, options: options,
+            interleaved: interleaved, output: output)
     }
 
     /// The container track for a stream's format description (shared with `NetworkConnection`).
@@ -75,11 +78,13 @@ public final class ContainerSink: PacketSink {
             let pps = try ppsBytes.map(H264NALUnit.init)
             guard let first = sps.first else { throw SinkError.missingFormatDescription(destination: "", codec: .h264) }
             let parsed = try H264SPS(first)
-            let extradata = avcc
+            let extradata =
+                avcc
                 ? try AVCDecoderConfigurationRecord(sps: sps, pps: pps).serialized()
                 : AnnexB.join(sps + pps)
-            return .video(width: parsed.width, height: parsed.height, frameRate: parsed.frameRate ?? 0,
-                          extradata: extradata)
+            return .video(
+                width: parsed.width, height: parsed.height, frameRate: parsed.frameRate ?? 0,
+                extradata: extradata)
         case let .aac(bytes):
             let config = try AudioSpecificConfig(parsing: bytes)
             return .audio(sampleRate: config.samplingFrequency, channels: config.outputChannels, extradata: bytes)
@@ -94,8 +99,9 @@ public final class ContainerSink: PacketSink {
 
     private func send(_ packet: EncodedPacket) throws {
         guard let writer, let track = trackIndex[packet.mediaType] else { return }
-        try writer.write(track: track, payload: try Self.payloadBuffer(of: packet, avcc: usesAVCC), pts: packet.pts,
-                         dts: packet.dts, duration: packet.duration, isKeyframe: packet.isKeyframe)
+        try writer.write(
+            track: track, payload: try Self.payloadBuffer(of: packet, avcc: usesAVCC), pts: packet.pts,
+            dts: packet.dts, duration: packet.duration, isKeyframe: packet.isKeyframe)
     }
 
     /// A packet's bytes in the container's form: H.264 as AVCC samples (parameter sets left to the
@@ -125,8 +131,9 @@ public final class ContainerSink: PacketSink {
             guard !started.isEmpty else { throw SinkError.streamsNeverStarted(destination: destination) }
             let waiting = pending
             pending = []
-            let partial = ContainerSink(destination: destination, format: format, streams: started, options: options,
-                                        interleaved: interleaved, output: output)
+            let partial = ContainerSink(
+                destination: destination, format: format, streams: started, options: options,
+                interleaved: interleaved, output: output)
             for packet in waiting where started.contains(packet.mediaType) { try partial.write(packet) }
             try partial.finish()
             return

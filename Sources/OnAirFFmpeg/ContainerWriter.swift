@@ -25,17 +25,23 @@ public final class ContainerWriter {
         public var bitRate: Int
 
         /// Describes a video track.
-        public static func video(_ codec: MediaCodec = .h264, width: Int, height: Int, frameRate: Double,
-                                 extradata: [UInt8], bitRate: Int = 0) -> Track {
-            Track(mediaType: .video, codec: codec, extradata: extradata, width: width, height: height,
-                  frameRate: frameRate, sampleRate: 0, channels: 0, bitRate: bitRate)
+        public static func video(
+            _ codec: MediaCodec = .h264, width: Int, height: Int, frameRate: Double,
+            extradata: [UInt8], bitRate: Int = 0
+        ) -> Track {
+            Track(
+                mediaType: .video, codec: codec, extradata: extradata, width: width, height: height,
+                frameRate: frameRate, sampleRate: 0, channels: 0, bitRate: bitRate)
         }
 
         /// Describes an audio track.
-        public static func audio(_ codec: MediaCodec = .aac, sampleRate: Int, channels: Int,
-                                 extradata: [UInt8], bitRate: Int = 0) -> Track {
-            Track(mediaType: .audio, codec: codec, extradata: extradata, width: 0, height: 0,
-                  frameRate: 0, sampleRate: sampleRate, channels: channels, bitRate: bitRate)
+        public static func audio(
+            _ codec: MediaCodec = .aac, sampleRate: Int, channels: Int,
+            extradata: [UInt8], bitRate: Int = 0
+        ) -> Track {
+            Track(
+                mediaType: .audio, codec: codec, extradata: extradata, width: 0, height: 0,
+                frameRate: 0, sampleRate: sampleRate, channels: channels, bitRate: bitRate)
         }
     }
 
@@ -85,14 +91,17 @@ public final class ContainerWriter {
     ///     each packet at once, for live outputs where waiting for the other stream adds delay.
     ///   - connection: for network outputs: protocol options, a deadline, and no interleaving buffer.
     ///   - output: write into memory instead of opening `destination` (then only a label).
-    public init(destination: String, format: String? = nil, tracks: [Track], options: [String: String] = [:],
-                interleaved: Bool = true, connection: Connection? = nil, output: MemoryOutput? = nil) throws {
+    public init(
+        destination: String, format: String? = nil, tracks: [Track], options: [String: String] = [:],
+        interleaved: Bool = true, connection: Connection? = nil, output: MemoryOutput? = nil
+    ) throws {
         self.destination = destination
         self.memoryOutput = output
         self.interleaved = interleaved && connection == nil
         var ctx: UnsafeMutablePointer<AVFormatContext>?
-        try check(avformat_alloc_output_context2(&ctx, nil, format, destination),
-                  "choose a muxer for \(destination)")
+        try check(
+            avformat_alloc_output_context2(&ctx, nil, format, destination),
+            "choose a muxer for \(destination)")
         guard let ctx, let pkt = av_packet_alloc() else {
             throw FFmpegError(code: onair_averror(12), operation: "allocate muxer for \(destination)")
         }
@@ -130,8 +139,9 @@ public final class ContainerWriter {
             try checkOutput("write the \(formatName) header to \(destination)")
             output?.markHeader()
             if let unused = av_dict_get(dictionary, "", nil, AV_DICT_IGNORE_SUFFIX) {
-                throw FFmpegError(code: onair_averror(22),
-                                  operation: "\(formatName) option '\(String(cString: unused.pointee.key))' not recognised")
+                throw FFmpegError(
+                    code: onair_averror(22),
+                    operation: "\(formatName) option '\(String(cString: unused.pointee.key))' not recognised")
             }
             for index in 0..<Int(ctx.pointee.nb_streams) {
                 streamTimeBases.append(ctx.pointee.streams[index]!.pointee.time_base)
@@ -144,8 +154,10 @@ public final class ContainerWriter {
 
     /// Opens the network connection with the deadline as interrupt callback; a failure carries
     /// what the protocol logged (e.g. why an SRT peer refused) besides FFmpeg's message for the code.
-    private static func connect(_ ctx: UnsafeMutablePointer<AVFormatContext>, destination: String,
-                                connection: Connection) throws {
+    private static func connect(
+        _ ctx: UnsafeMutablePointer<AVFormatContext>, destination: String,
+        connection: Connection
+    ) throws {
         ctx.pointee.interrupt_callback = connection.deadline.callback
         var callback = connection.deadline.callback
         var dictionary: OpaquePointer?
@@ -161,8 +173,9 @@ public final class ContainerWriter {
             throw FFmpegError(code: status, operation: "connect to \(destination)\(detail)")
         }
         if let unused = av_dict_get(dictionary, "", nil, AV_DICT_IGNORE_SUFFIX) {
-            throw FFmpegError(code: onair_averror(22),
-                              operation: "protocol option '\(String(cString: unused.pointee.key))' of \(destination) not recognised")
+            throw FFmpegError(
+                code: onair_averror(22),
+                operation: "protocol option '\(String(cString: unused.pointee.key))' of \(destination) not recognised")
         }
     }
 
@@ -212,17 +225,22 @@ public final class ContainerWriter {
 
     /// Writes one packet of stream `track` (the index in the `tracks` passed to `init`); the bytes
     /// are copied once into the muxer's packet.
-    public func write(track: Int, data: [UInt8], pts: MediaTime, dts: MediaTime, duration: MediaTime,
-                      isKeyframe: Bool) throws {
-        try write(track: track, payload: MediaBuffer(bytes: data), pts: pts, dts: dts, duration: duration,
-                  isKeyframe: isKeyframe)
+    public func write(
+        track: Int, data: [UInt8], pts: MediaTime, dts: MediaTime, duration: MediaTime,
+        isKeyframe: Bool
+    ) throws {
+        try write(
+            track: track, payload: MediaBuffer(bytes: data), pts: pts, dts: dts, duration: duration,
+            isKeyframe: isKeyframe)
     }
 
     /// Writes one packet of stream `track`. A payload at a stable address with libavcodec's padding
     /// (an encoder's packet buffer, a pooled block) is lent to the muxer without a copy: the muxer
     /// holds a reference until it has written the packet.
-    public func write(track: Int, payload: MediaBuffer, pts: MediaTime, dts: MediaTime, duration: MediaTime,
-                      isKeyframe: Bool) throws {
+    public func write(
+        track: Int, payload: MediaBuffer, pts: MediaTime, dts: MediaTime, duration: MediaTime,
+        isKeyframe: Bool
+    ) throws {
         guard let context, !finished else {
             throw FFmpegError(code: onair_averror(22), operation: "write to \(destination) after finish")
         }
@@ -231,14 +249,17 @@ public final class ContainerWriter {
         }
         defer { av_packet_unref(packet) }
         if payload.padding >= Int(AV_INPUT_BUFFER_PADDING_SIZE), payload.count > 0,
-           let reference = MediaBufferReference.make(payload) {
+            let reference = MediaBufferReference.make(payload)
+        {
             packet.pointee.buf = reference
             packet.pointee.data = reference.pointee.data
             packet.pointee.size = Int32(payload.count)
         } else {
             try check(av_new_packet(packet, Int32(payload.count)), "allocate a packet")
             payload.withUnsafeBytes { source in
-                if let base = source.baseAddress { packet.pointee.data.update(from: base.assumingMemoryBound(to: UInt8.self), count: payload.count) }
+                if let base = source.baseAddress {
+                    packet.pointee.data.update(from: base.assumingMemoryBound(to: UInt8.self), count: payload.count)
+                }
             }
         }
         let timeBase = streamTimeBases[track]
@@ -322,7 +343,8 @@ public final class ContainerWriter {
     }
 
     private static func rescale(_ time: MediaTime, to timeBase: AVRational) -> Int64 {
-        av_rescale_q_rnd(time.value, AVRational(num: 1, den: time.timescale), timeBase,
-                         AVRounding(rawValue: AV_ROUND_NEAR_INF.rawValue | AV_ROUND_PASS_MINMAX.rawValue))
+        av_rescale_q_rnd(
+            time.value, AVRational(num: 1, den: time.timescale), timeBase,
+            AVRounding(rawValue: AV_ROUND_NEAR_INF.rawValue | AV_ROUND_PASS_MINMAX.rawValue))
     }
 }

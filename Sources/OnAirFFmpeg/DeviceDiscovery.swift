@@ -13,11 +13,13 @@ public enum DeviceDiscovery {
         let paths = names.filter { $0.hasPrefix("video") && Int($0.dropFirst(5)) != nil }
             .sorted { Int($0.dropFirst(5))! < Int($1.dropFirst(5))! }
             .map { directory + "/" + $0 }
-        let described = Dictionary(listSources(format: "v4l2").map { ($0.device, $0.description) },
-                                   uniquingKeysWith: { first, _ in first })
+        let described = Dictionary(
+            listSources(format: "v4l2").map { ($0.device, $0.description) },
+            uniquingKeysWith: { first, _ in first })
         return paths.map { path in
-            DiscoveredDevice(kind: .v4l2, device: path, description: described[path] ?? path,
-                             formats: v4l2Formats(path: path))
+            DiscoveredDevice(
+                kind: .v4l2, device: path, description: described[path] ?? path,
+                formats: v4l2Formats(path: path))
         }
     }
 
@@ -60,20 +62,27 @@ public enum DeviceDiscovery {
         return numbers.compactMap { number in
             let display = ":\(number)"
             guard let reader = try? MediaFileReader(path: display, format: "x11grab", options: ["draw_mouse": "0"]),
-                  let stream = reader.streams.first(where: { $0.mediaType == .video }) else { return nil }
-            let pixelFormat = reader.codecParameters(of: stream.index)
+                let stream = reader.streams.first(where: { $0.mediaType == .video })
+            else { return nil }
+            let pixelFormat =
+                reader.codecParameters(of: stream.index)
                 .flatMap { av_get_pix_fmt_name(AVPixelFormat(rawValue: $0.pointee.format)) }
                 .map { String(cString: $0) } ?? "rawvideo"
-            return DiscoveredDevice(kind: .x11grab, device: display, description: "X11 display \(display)",
-                                    formats: [.init(pixelFormat: pixelFormat,
-                                                    sizes: ["\(stream.width)x\(stream.height)"])])
+            return DiscoveredDevice(
+                kind: .x11grab, device: display, description: "X11 display \(display)",
+                formats: [
+                    .init(
+                        pixelFormat: pixelFormat,
+                        sizes: ["\(stream.width)x\(stream.height)"])
+                ])
         }
     }
 
     /// What `avdevice_list_input_sources` reports for `format`, or nothing when it cannot list.
     static func listSources(format: String, options: [String: String] = [:]) -> [DiscoveredDevice] {
         guard let library = try? DeviceLibrary.loaded.get(),
-              let kind = DeviceSource.Kind(rawValue: format), let input = av_find_input_format(format) else { return [] }
+            let kind = DeviceSource.Kind(rawValue: format), let input = av_find_input_format(format)
+        else { return [] }
         var dictionary: OpaquePointer?
         for (key, value) in options { av_dict_set(&dictionary, key, value, 0) }
         defer { av_dict_free(&dictionary) }
@@ -84,8 +93,9 @@ public enum DeviceDiscovery {
         return (0..<Int(list.pointee.nb_devices)).compactMap { index in
             guard let info = devices[index], let name = info.pointee.device_name else { return nil }
             let description = info.pointee.device_description.map { String(cString: $0) } ?? ""
-            return DiscoveredDevice(kind: kind, device: String(cString: name),
-                                    description: description.isEmpty ? String(cString: name) : description)
+            return DiscoveredDevice(
+                kind: kind, device: String(cString: name),
+                description: description.isEmpty ? String(cString: name) : description)
         }
     }
 

@@ -1,4 +1,5 @@
 import CFFmpeg
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -14,8 +15,11 @@ import Darwin
 /// with libavformat.
 enum DeviceLibrary {
     typealias RegisterAll = @convention(c) () -> Void
-    typealias ListInputSources = @convention(c) (UnsafePointer<AVInputFormat>?, UnsafePointer<CChar>?, OpaquePointer?,
-                                                 UnsafeMutablePointer<UnsafeMutablePointer<AVDeviceInfoList>?>?) -> Int32
+    typealias ListInputSources =
+        @convention(c) (
+            UnsafePointer<AVInputFormat>?, UnsafePointer<CChar>?, OpaquePointer?,
+            UnsafeMutablePointer<UnsafeMutablePointer<AVDeviceInfoList>?>?
+        ) -> Int32
     typealias FreeList = @convention(c) (UnsafeMutablePointer<UnsafeMutablePointer<AVDeviceInfoList>?>?) -> Void
 
     /// The libavdevice entry points OnAir calls once the devices are registered.
@@ -37,8 +41,9 @@ enum DeviceLibrary {
             dlsym(handle, name).map { unsafeBitCast($0, to: type) }
         }
         guard let registerAll = symbol("avdevice_register_all", as: RegisterAll.self),
-              let list = symbol("avdevice_list_input_sources", as: ListInputSources.self),
-              let free = symbol("avdevice_free_list_devices", as: FreeList.self) else {
+            let list = symbol("avdevice_list_input_sources", as: ListInputSources.self),
+            let free = symbol("avdevice_free_list_devices", as: FreeList.self)
+        else {
             return .failure(CaptureError.deviceLibraryUnavailable("\(fileName) lacks avdevice_register_all or avdevice_list_input_sources"))
         }
         registerAll()

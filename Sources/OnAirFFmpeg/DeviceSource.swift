@@ -44,8 +44,10 @@ public final class DeviceSource: CaptureSource, @unchecked Sendable {
     private let slot = CaptureRunnerSlot()
 
     /// Creates a source for `device` of `kind` with raw libavdevice `options`; `outputSize` scales video.
-    public init(kind: Kind, device: String, options: [String: String] = [:],
-                outputSize: (width: Int, height: Int)? = nil) {
+    public init(
+        kind: Kind, device: String, options: [String: String] = [:],
+        outputSize: (width: Int, height: Int)? = nil
+    ) {
         self.kind = kind
         self.device = device
         self.options = options
@@ -54,8 +56,10 @@ public final class DeviceSource: CaptureSource, @unchecked Sendable {
 
     /// A V4L2 camera at `path`, asking it for `size`, `frameRate` and a pixel/compressed `inputFormat`
     /// (e.g. "yuyv422", "mjpeg"); frames are scaled to `size` if the camera picks another.
-    public static func camera(path: String, size: (width: Int, height: Int)? = nil, frameRate: Double? = nil,
-                              inputFormat: String? = nil) -> DeviceSource {
+    public static func camera(
+        path: String, size: (width: Int, height: Int)? = nil, frameRate: Double? = nil,
+        inputFormat: String? = nil
+    ) -> DeviceSource {
         var options: [String: String] = [:]
         if let size { options["video_size"] = "\(size.width)x\(size.height)" }
         if let frameRate { options["framerate"] = Self.rateString(frameRate) }
@@ -65,8 +69,10 @@ public final class DeviceSource: CaptureSource, @unchecked Sendable {
 
     /// An X11 screen: `display` such as ":99" or ":99.0+10,20" (offset of the captured area),
     /// `size` of the area (default: the whole screen), `frameRate`, and whether to draw the pointer.
-    public static func screen(display: String, size: (width: Int, height: Int)? = nil, frameRate: Double? = nil,
-                              drawMouse: Bool = true) -> DeviceSource {
+    public static func screen(
+        display: String, size: (width: Int, height: Int)? = nil, frameRate: Double? = nil,
+        drawMouse: Bool = true
+    ) -> DeviceSource {
         var options: [String: String] = ["draw_mouse": drawMouse ? "1" : "0"]
         if let size { options["video_size"] = "\(size.width)x\(size.height)" }
         if let frameRate { options["framerate"] = Self.rateString(frameRate) }
@@ -75,8 +81,10 @@ public final class DeviceSource: CaptureSource, @unchecked Sendable {
 
     /// A microphone through ALSA (`kind` `.alsa`) or PulseAudio (`.pulse`) at `sampleRate` with
     /// `channels`; `server` picks a PulseAudio server other than the default.
-    public static func microphone(kind: Kind, device: String, sampleRate: Int? = nil, channels: Int? = nil,
-                                  server: String? = nil) -> DeviceSource {
+    public static func microphone(
+        kind: Kind, device: String, sampleRate: Int? = nil, channels: Int? = nil,
+        server: String? = nil
+    ) -> DeviceSource {
         var options: [String: String] = [:]
         if let sampleRate { options["sample_rate"] = String(sampleRate) }
         if let channels { options["channels"] = String(channels) }
@@ -99,8 +107,9 @@ public final class DeviceSource: CaptureSource, @unchecked Sendable {
         let options = Self.noProbing.merging(options) { _, chosen in chosen }
         let output = outputSize.map { MediaFileDecoder.VideoOutput(width: $0.width, height: $0.height) }
         try runner.start { runner in
-            Self.capture(kind: kind, device: device, options: options, output: output, name: name,
-                         clock: clock, runner: runner)
+            Self.capture(
+                kind: kind, device: device, options: options, output: output, name: name,
+                clock: clock, runner: runner)
         }
     }
 
@@ -109,14 +118,17 @@ public final class DeviceSource: CaptureSource, @unchecked Sendable {
     }
 
     /// The capture loop, run on the runner's thread: open, report, read until stopped or failed.
-    private static func capture(kind: Kind, device: String, options: [String: String],
-                                output: MediaFileDecoder.VideoOutput?, name: String,
-                                clock: CaptureClock, runner: CaptureRunner) {
+    private static func capture(
+        kind: Kind, device: String, options: [String: String],
+        output: MediaFileDecoder.VideoOutput?, name: String,
+        clock: CaptureClock, runner: CaptureRunner
+    ) {
         let (opened, log) = FFmpegLogCapture.capturing { () -> Result<MediaFileDecoder, any Error> in
             Result {
-                try MediaFileDecoder(path: device, format: kind.rawValue, options: options,
-                                     decodeVideo: kind.mediaType == .video, decodeAudio: kind.mediaType == .audio,
-                                     videoOutput: output, interrupt: runner.interrupt)
+                try MediaFileDecoder(
+                    path: device, format: kind.rawValue, options: options,
+                    decodeVideo: kind.mediaType == .video, decodeAudio: kind.mediaType == .audio,
+                    videoOutput: output, interrupt: runner.interrupt)
             }
         }
         let decoder: MediaFileDecoder
@@ -144,8 +156,9 @@ public final class DeviceSource: CaptureSource, @unchecked Sendable {
                     frame.pts = videoTimes.map(frame.pts, clock: clock)
                     runner.deliver(frame)
                 case .audio(var buffer):
-                    buffer.pts = audioTimeline.stamp(deviceTime: audioTimes.map(buffer.pts, clock: clock),
-                                                     frameCount: buffer.frameCount, sampleRate: buffer.sampleRate)
+                    buffer.pts = audioTimeline.stamp(
+                        deviceTime: audioTimes.map(buffer.pts, clock: clock),
+                        frameCount: buffer.frameCount, sampleRate: buffer.sampleRate)
                     runner.deliver(buffer)
                 }
             } catch {

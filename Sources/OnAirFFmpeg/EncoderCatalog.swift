@@ -17,21 +17,25 @@ public enum EncoderCatalog {
             guard id == AV_CODEC_ID_H264 || id == AV_CODEC_ID_AAC else { continue }
             let name = String(cString: codec.pointee.name)
             let longName = codec.pointee.long_name.map { String(cString: $0) } ?? name
-            let hardware = codec.pointee.capabilities & Int32(AV_CODEC_CAP_HARDWARE) != 0
+            let hardware =
+                codec.pointee.capabilities & Int32(AV_CODEC_CAP_HARDWARE) != 0
                 || EncoderSelection.hardwareCandidates.contains(name)
             var reason: String?
             do {
                 if id == AV_CODEC_ID_H264 {
-                    _ = try H264Encoder(settings: VideoEncoderSettings(width: 320, height: 240, averageBitRate: 500_000, encoder: name),
-                                      hardware: availability)
+                    _ = try H264Encoder(
+                        settings: VideoEncoderSettings(width: 320, height: 240, averageBitRate: 500_000, encoder: name),
+                        hardware: availability)
                 } else {
                     _ = try AACEncoder(settings: AudioEncoderSettings(), encoderName: name)
                 }
             } catch {
                 if case .unavailable(_, let why) = error { reason = why } else { reason = error.description }
             }
-            entries.append(Entry(name: name, longName: longName, codec: id == AV_CODEC_ID_H264 ? .h264 : .aac,
-                                 isHardware: hardware, opens: reason == nil, reason: reason))
+            entries.append(
+                Entry(
+                    name: name, longName: longName, codec: id == AV_CODEC_ID_H264 ? .h264 : .aac,
+                    isHardware: hardware, opens: reason == nil, reason: reason))
         }
         return entries
     }

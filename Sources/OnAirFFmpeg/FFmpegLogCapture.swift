@@ -26,8 +26,10 @@ enum FFmpegLogCapture {
         }
     }
 
-    private static func log(_ context: UnsafeMutableRawPointer?, _ level: Int32, _ format: UnsafePointer<CChar>?,
-                            _ arguments: CVaListPointer?) {
+    private static func log(
+        _ context: UnsafeMutableRawPointer?, _ level: Int32, _ format: UnsafePointer<CChar>?,
+        _ arguments: CVaListPointer?
+    ) {
         let me = pthread_self()
         lock.lock()
         let capture = captures.last { pthread_equal($0.thread, me) != 0 }
@@ -50,8 +52,10 @@ enum FFmpegLogCapture {
 
     /// Runs `body`, returning its result and the warning/error lines FFmpeg logged on this thread meanwhile
     /// (lines up to `maximumLevel`, e.g. `AV_LOG_INFO` to also collect what a device lists).
-    static func capturing<R, E: Error>(maximumLevel: Int32 = AV_LOG_WARNING,
-                                       _ body: () throws(E) -> R) throws(E) -> (R, [String]) {
+    static func capturing<R, E: Error>(
+        maximumLevel: Int32 = AV_LOG_WARNING,
+        _ body: () throws(E) -> R
+    ) throws(E) -> (R, [String]) {
         let capture = Capture(thread: pthread_self(), maximumLevel: maximumLevel)
         lock.lock()
         if !installed {

@@ -29,7 +29,8 @@ enum FaultyWrites {
     /// Gives `pb` its own writes back (before it is closed).
     static func remove(from pb: UnsafeMutablePointer<AVIOContext>) {
         guard let opaque = pb.pointee.opaque,
-              let entry = lock.withLock({ hooked.removeValue(forKey: opaque) }) else { return }
+            let entry = lock.withLock({ hooked.removeValue(forKey: opaque) })
+        else { return }
         pb.pointee.write_packet = entry.original
     }
 }

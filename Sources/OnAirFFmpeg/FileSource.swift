@@ -25,9 +25,11 @@ public final class FileSource: CaptureSource, @unchecked Sendable {
     private let slot = CaptureRunnerSlot()
 
     /// Creates a source for `path` delivering the media in `mediaTypes` (each must be in the file).
-    public init(path: String, format: String? = nil, options: [String: String] = [:],
-                mediaTypes: Set<MediaType> = [.video, .audio], outputSize: (width: Int, height: Int)? = nil,
-                loop: Bool = false) {
+    public init(
+        path: String, format: String? = nil, options: [String: String] = [:],
+        mediaTypes: Set<MediaType> = [.video, .audio], outputSize: (width: Int, height: Int)? = nil,
+        loop: Bool = false
+    ) {
         self.path = path
         self.format = format
         self.options = options
@@ -42,9 +44,10 @@ public final class FileSource: CaptureSource, @unchecked Sendable {
         }
         let runner = try slot.claim(sourceName: name, handlers: handlers, outputSize: outputSize)
         let start = clock.now()
-        let plan = Plan(path: path, format: format, options: options, mediaTypes: mediaTypes,
-                        output: outputSize.map { MediaFileDecoder.VideoOutput(width: $0.width, height: $0.height) },
-                        loop: loop, name: name)
+        let plan = Plan(
+            path: path, format: format, options: options, mediaTypes: mediaTypes,
+            output: outputSize.map { MediaFileDecoder.VideoOutput(width: $0.width, height: $0.height) },
+            loop: loop, name: name)
         try runner.start { runner in
             plan.play(start: start, clock: clock, runner: runner)
         }
@@ -71,9 +74,10 @@ private struct Plan: Sendable {
     func open(interrupt: CaptureInterrupt) -> Result<MediaFileDecoder, CaptureError> {
         let (result, log) = FFmpegLogCapture.capturing { () -> Result<MediaFileDecoder, any Error> in
             Result {
-                try MediaFileDecoder(path: path, format: format, options: options,
-                                     decodeVideo: mediaTypes.contains(.video), decodeAudio: mediaTypes.contains(.audio),
-                                     videoOutput: output, interrupt: interrupt)
+                try MediaFileDecoder(
+                    path: path, format: format, options: options,
+                    decodeVideo: mediaTypes.contains(.video), decodeAudio: mediaTypes.contains(.audio),
+                    videoOutput: output, interrupt: interrupt)
             }
         }
         switch result {

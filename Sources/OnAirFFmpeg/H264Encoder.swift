@@ -34,13 +34,16 @@ public final class H264Encoder {
 
     /// Validates `settings`, then opens the named encoder or, for `auto`, the first candidate that opens;
     /// `hardware` says which hardware encoders may be tried at all.
-    public init(settings: VideoEncoderSettings,
-                hardware: HardwareAvailability = .fromEnvironment) throws(EncoderError) {
+    public init(
+        settings: VideoEncoderSettings,
+        hardware: HardwareAvailability = .fromEnvironment
+    ) throws(EncoderError) {
         do { try settings.validate() } catch { throw .invalidSettings(error) }
         guard let level = settings.resolvedLevel else {
             throw .invalidSettings(SettingsError(field: "profileLevel", value: "\(settings.profileLevel)", allowed: "within level 6.2"))
         }
-        let names = settings.encoder == "auto"
+        let names =
+            settings.encoder == "auto"
             ? EncoderSelection.hardwareCandidates + [EncoderSelection.softwareFallback] : [settings.encoder]
         var rejected: [(name: String, reason: String)] = []
         var opened: (CodecContext, HardwareFrames?, AVPixelFormat)?
@@ -141,7 +144,8 @@ public final class H264Encoder {
     // MARK: - Opening
 
     private static func open(name: String, settings: VideoEncoderSettings, level: H264Level)
-        throws(EncoderError) -> (CodecContext, HardwareFrames?, AVPixelFormat) {
+        throws(EncoderError) -> (CodecContext, HardwareFrames?, AVPixelFormat)
+    {
         guard let codec = avcodec_find_encoder_by_name(name) else {
             throw .unavailable(encoder: name, reason: "not in this FFmpeg build")
         }
@@ -158,8 +162,9 @@ public final class H264Encoder {
             }
             inputFormat = AV_PIX_FMT_NV12
             do {
-                hardware = try HardwareFrames(type: AV_HWDEVICE_TYPE_VAAPI, device: node, hardwareFormat: AV_PIX_FMT_VAAPI,
-                                              softwareFormat: inputFormat, width: settings.width, height: settings.height)
+                hardware = try HardwareFrames(
+                    type: AV_HWDEVICE_TYPE_VAAPI, device: node, hardwareFormat: AV_PIX_FMT_VAAPI,
+                    softwareFormat: inputFormat, width: settings.width, height: settings.height)
             } catch {
                 throw .unavailable(encoder: name, reason: "\(error)")
             }
@@ -277,8 +282,9 @@ public final class H264Encoder {
     /// (its size and format, memory at stable addresses); returns whether it did.
     private func wrap(_ frame: VideoFrame, into target: OwnedFrame) throws(EncoderError) -> Bool {
         guard frame.pixelFormat.avPixelFormat == inputFormat, frame.width == settings.width,
-              frame.height == settings.height, frame.planes.allSatisfy({ $0.buffer.baseAddress != nil }),
-              frame.planes.count <= 4 else { return false }
+            frame.height == settings.height, frame.planes.allSatisfy({ $0.buffer.baseAddress != nil }),
+            frame.planes.count <= 4
+        else { return false }
         let f = target.pointer
         f.pointee.width = Int32(frame.width)
         f.pointee.height = Int32(frame.height)
@@ -289,7 +295,9 @@ public final class H264Encoder {
                 throw .ffmpeg(FFmpegError(code: onair_averror(12), operation: "av_buffer_create"))
             }
             withUnsafeMutableBytes(of: &f.pointee.buf) { $0.bindMemory(to: UnsafeMutablePointer<AVBufferRef>?.self)[index] = reference }
-            withUnsafeMutableBytes(of: &f.pointee.data) { $0.bindMemory(to: UnsafeMutablePointer<UInt8>?.self)[index] = reference.pointee.data }
+            withUnsafeMutableBytes(of: &f.pointee.data) {
+                $0.bindMemory(to: UnsafeMutablePointer<UInt8>?.self)[index] = reference.pointee.data
+            }
             withUnsafeMutableBytes(of: &f.pointee.linesize) { $0.bindMemory(to: Int32.self)[index] = Int32(plane.bytesPerRow) }
         }
         f.pointee.extended_data = withUnsafeMutablePointer(to: &f.pointee.data) {
@@ -302,7 +310,9 @@ public final class H264Encoder {
         // Timestamps first: taking the payload leaves the packet blank.
         let pts = p.pointee.pts == onair_nopts_value() ? 0 : p.pointee.pts
         let dts = p.pointee.dts == onair_nopts_value() ? pts : p.pointee.dts
-        let duration = p.pointee.duration > 0 ? p.pointee.duration
+        let duration =
+            p.pointee.duration > 0
+            ? p.pointee.duration
             : Int64((Double(Self.microseconds) / settings.expectedFrameRate).rounded())
         let payload = AVPacketStorage.payload(takingFrom: p) ?? MediaBuffer(bytes: OwnedPacket.bytes(of: p))
         // The NAL unit types, read in the encoder's own buffer (OnAirBitstream's Annex-B reader).
@@ -324,12 +334,13 @@ public final class H264Encoder {
             if parameterSets == nil { parameterSets = Self.parameterSets(fromExtradata: context.extradata) }
             if let sets = parameterSets { data = MediaBuffer(bytes: Self.annexB(sets.sps + sets.pps) + payload.bytes) }
         }
-        return EncodedPacket(mediaType: .video, codec: .h264, payload: data,
-                             pts: MediaTime(value: pts, timescale: Self.microseconds),
-                             dts: MediaTime(value: dts, timescale: Self.microseconds),
-                             duration: MediaTime(value: duration, timescale: Self.microseconds),
-                             isKeyframe: isIDR, formatDescription: isIDR ? parameterSets : nil,
-                             form: .annexB(parameterSetsInBand: true))
+        return EncodedPacket(
+            mediaType: .video, codec: .h264, payload: data,
+            pts: MediaTime(value: pts, timescale: Self.microseconds),
+            dts: MediaTime(value: dts, timescale: Self.microseconds),
+            duration: MediaTime(value: duration, timescale: Self.microseconds),
+            isKeyframe: isIDR, formatDescription: isIDR ? parameterSets : nil,
+            form: .annexB(parameterSetsInBand: true))
     }
 
     /// SPS/PPS from Annex-B extradata (what encoders opened with a global header produce).

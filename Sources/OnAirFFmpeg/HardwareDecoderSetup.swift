@@ -8,8 +8,10 @@ enum HardwareDecoderSetup {
     /// Tries the device types `choice` allows that `codec` supports; on success the context gets the
     /// device and a `get_format` that picks its surface format (software formats stay the fallback
     /// when the hardware refuses a stream). Throws only when `.only(type)` cannot be had.
-    static func attach(_ choice: HardwareDecoding, codec: UnsafePointer<AVCodec>,
-                       context: UnsafeMutablePointer<AVCodecContext>) throws -> HardwareDecodingOutcome {
+    static func attach(
+        _ choice: HardwareDecoding, codec: UnsafePointer<AVCodec>,
+        context: UnsafeMutablePointer<AVCodecContext>
+    ) throws -> HardwareDecodingOutcome {
         var outcome = HardwareDecodingOutcome()
         if choice == .none { return outcome }
         var supported: [AVHWDeviceType] = []

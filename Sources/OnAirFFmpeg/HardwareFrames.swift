@@ -14,8 +14,10 @@ final class HardwareFrames {
         return names.filter { $0.hasPrefix("renderD") }.sorted().first.map { "/dev/dri/" + $0 }
     }
 
-    init(type: AVHWDeviceType, device path: String?, hardwareFormat: AVPixelFormat,
-         softwareFormat: AVPixelFormat, width: Int, height: Int) throws(EncoderError) {
+    init(
+        type: AVHWDeviceType, device path: String?, hardwareFormat: AVPixelFormat,
+        softwareFormat: AVPixelFormat, width: Int, height: Int
+    ) throws(EncoderError) {
         upload = try OwnedFrame()
         try checkEncoder(av_hwdevice_ctx_create(&device, type, path, nil, 0), "av_hwdevice_ctx_create(\(path ?? "default"))")
         guard let framesRef = av_hwframe_ctx_alloc(device) else {

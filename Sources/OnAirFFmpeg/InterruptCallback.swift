@@ -10,9 +10,10 @@ public class InterruptCondition: @unchecked Sendable {
 
     /// The libavformat callback structure pointing at this condition (unretained: valid while it lives).
     var callback: AVIOInterruptCB {
-        AVIOInterruptCB(callback: { opaque in
-            guard let opaque else { return 0 }
-            return Unmanaged<InterruptCondition>.fromOpaque(opaque).takeUnretainedValue().shouldInterrupt ? 1 : 0
-        }, opaque: Unmanaged.passUnretained(self).toOpaque())
+        AVIOInterruptCB(
+            callback: { opaque in
+                guard let opaque else { return 0 }
+                return Unmanaged<InterruptCondition>.fromOpaque(opaque).takeUnretainedValue().shouldInterrupt ? 1 : 0
+            }, opaque: Unmanaged.passUnretained(self).toOpaque())
     }
 }

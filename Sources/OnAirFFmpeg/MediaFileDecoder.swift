@@ -89,12 +89,15 @@ public final class MediaFileDecoder {
     /// `lowDelay` asks the decoders to output each frame as soon as possible (live input), and
     /// `nonBlocking` is passed on to `MediaFileReader`; `hardware` picks a hardware video decoder
     /// (software when none opens, unless one type was demanded).
-    public init(path: String, format: String? = nil, options: [String: String] = [:],
-                decodeVideo: Bool = true, decodeAudio: Bool = true,
-                videoOutput requested: VideoOutput? = nil, interrupt: CaptureInterrupt? = nil,
-                nonBlocking: Bool = true, lowDelay: Bool = false, hardware: HardwareDecoding = .none) throws {
-        reader = try MediaFileReader(path: path, format: format, options: options, interrupt: interrupt,
-                                     nonBlocking: nonBlocking)
+    public init(
+        path: String, format: String? = nil, options: [String: String] = [:],
+        decodeVideo: Bool = true, decodeAudio: Bool = true,
+        videoOutput requested: VideoOutput? = nil, interrupt: CaptureInterrupt? = nil,
+        nonBlocking: Bool = true, lowDelay: Bool = false, hardware: HardwareDecoding = .none
+    ) throws {
+        reader = try MediaFileReader(
+            path: path, format: format, options: options, interrupt: interrupt,
+            nonBlocking: nonBlocking)
         let videoStream = decodeVideo ? reader.streams.first { $0.mediaType == .video } : nil
         let audioStream = decodeAudio ? reader.streams.first { $0.mediaType == .audio } : nil
         self.videoStream = videoStream
@@ -104,8 +107,9 @@ public final class MediaFileDecoder {
         if let videoStream {
             let output = requested ?? VideoOutput(width: videoStream.width, height: videoStream.height)
             videoOutput = output
-            video = try StreamDecoder(reader: reader, stream: videoStream, videoOutput: output, lowDelay: lowDelay,
-                                      hardware: hardware)
+            video = try StreamDecoder(
+                reader: reader, stream: videoStream, videoOutput: output, lowDelay: lowDelay,
+                hardware: hardware)
         } else {
             videoOutput = nil
         }
@@ -174,11 +178,13 @@ public final class MediaFileDecoder {
         guard (kind == .video && video != nil) || (kind == .audio && audio != nil) else { return nil }
         let track = kind == .video ? Self.videoTrack : Self.audioTrack
         guard let held = takeovers[track].offer(packet, isVideo: kind == .video),
-              let stream = reader.describeStream(packet.streamIndex) else { return nil }
+            let stream = reader.describeStream(packet.streamIndex)
+        else { return nil }
         if kind == .video {
             if let video { ready += try video.decode(nil) }
-            video = try StreamDecoder(reader: reader, stream: stream, videoOutput: videoOutput, lowDelay: lowDelay,
-                                      hardware: hardwareChoice)
+            video = try StreamDecoder(
+                reader: reader, stream: stream, videoOutput: videoOutput, lowDelay: lowDelay,
+                hardware: hardwareChoice)
         } else {
             if let audio { ready += try audio.decode(nil) }
             audio = try StreamDecoder(reader: reader, stream: stream, videoOutput: nil, lowDelay: lowDelay)
@@ -269,13 +275,16 @@ private final class StreamDecoder {
     private(set) var hardware = HardwareDecodingOutcome()
     private var downloaded: UnsafeMutablePointer<AVFrame>?
 
-    init(reader: MediaFileReader, stream: MediaFileReader.Stream, videoOutput: MediaFileDecoder.VideoOutput?,
-         lowDelay: Bool = false, hardware choice: HardwareDecoding = .none) throws {
+    init(
+        reader: MediaFileReader, stream: MediaFileReader.Stream, videoOutput: MediaFileDecoder.VideoOutput?,
+        lowDelay: Bool = false, hardware choice: HardwareDecoding = .none
+    ) throws {
         streamIndex = stream.index
         self.videoOutput = videoOutput
         timeBase = AVRational(num: Int32(stream.timeBase.value), den: stream.timeBase.timescale)
         guard let parameters = reader.codecParameters(of: stream.index),
-              let codec = avcodec_find_decoder(parameters.pointee.codec_id) else {
+            let codec = avcodec_find_decoder(parameters.pointee.codec_id)
+        else {
             throw FFmpegError(code: onair_averror_invaliddata(), operation: "find a decoder for \(stream.codecName)")
         }
         guard let ctx = avcodec_alloc_context3(codec), let frame = av_frame_alloc(), let packet = av_packet_alloc() else {
@@ -369,9 +378,10 @@ private final class StreamDecoder {
         }
         if scaler == nil || scalerSource != source {
             sws_freeContext(scaler)
-            scaler = sws_getContext(f.width, f.height, AVPixelFormat(rawValue: f.format),
-                                    Int32(output.width), Int32(output.height), output.pixelFormat.avPixelFormat,
-                                    SWS_BICUBIC, nil, nil, nil)
+            scaler = sws_getContext(
+                f.width, f.height, AVPixelFormat(rawValue: f.format),
+                Int32(output.width), Int32(output.height), output.pixelFormat.avPixelFormat,
+                SWS_BICUBIC, nil, nil, nil)
             scalerSource = source
             guard scaler != nil else {
                 throw FFmpegError(code: onair_averror(22), operation: "convert \(f.width)x\(f.height) video")
@@ -381,7 +391,8 @@ private final class StreamDecoder {
         let stamp = pts == onair_nopts_value() ? MediaTime.zero : time(pts)
         // Already as asked: hand out the decoder's own buffers.
         if Int(f.width) == output.width, Int(f.height) == output.height, f.format == output.pixelFormat.avPixelFormat.rawValue,
-           let wrapped = AVFrameStorage.videoFrame(wrapping: frame, pixelFormat: output.pixelFormat, pts: stamp) {
+            let wrapped = AVFrameStorage.videoFrame(wrapping: frame, pixelFormat: output.pixelFormat, pts: stamp)
+        {
             return wrapped
         }
         if framePool?.matches(width: output.width, height: output.height, pixelFormat: output.pixelFormat) != true {
@@ -391,13 +402,15 @@ private final class StreamDecoder {
         let result = framePool!.makeFrame(pts: stamp)
         let buffer = result.planes[0].buffer
         let base = buffer.baseAddress!.assumingMemoryBound(to: UInt8.self)
-        var targets: [UnsafeMutablePointer<UInt8>?] = result.planes.map { base + $0.offset }
+        var targets: [UnsafeMutablePointer<UInt8>?] =
+            result.planes.map { base + $0.offset }
             + [UnsafeMutablePointer<UInt8>?](repeating: nil, count: 4 - result.planes.count)
         var strides: [Int32] = result.planes.map { Int32($0.bytesPerRow) } + [Int32](repeating: 0, count: 4 - result.planes.count)
         let rows = withUnsafeBytes(of: f.data) { data in
             withUnsafeBytes(of: f.linesize) { lines in
-                sws_scale(scaler, data.bindMemory(to: UnsafePointer<UInt8>?.self).baseAddress,
-                          lines.bindMemory(to: Int32.self).baseAddress, 0, f.height, &targets, &strides)
+                sws_scale(
+                    scaler, data.bindMemory(to: UnsafePointer<UInt8>?.self).baseAddress,
+                    lines.bindMemory(to: Int32.self).baseAddress, 0, f.height, &targets, &strides)
             }
         }
         try check(rows, "convert a decoded frame")
@@ -418,30 +431,39 @@ private final class StreamDecoder {
             let bytes = count * sampleFormat.bytesPerSample * (planar ? 1 : channels)
             // The decoder's own sample buffers, without a copy.
             if let buffers = AVFrameStorage.sampleBuffers(wrapping: frame, planeCount: planeCount, bytesPerPlane: bytes) {
-                return PCMBuffer(sampleFormat: sampleFormat, isPlanar: planar, sampleRate: Int(f.sample_rate),
-                                 channels: channels, frameCount: count, planeBuffers: buffers, pts: start)
+                return PCMBuffer(
+                    sampleFormat: sampleFormat, isPlanar: planar, sampleRate: Int(f.sample_rate),
+                    channels: channels, frameCount: count, planeBuffers: buffers, pts: start)
             }
             let planes = (0..<planeCount).map { index in Array(UnsafeBufferPointer(start: f.extended_data[index], count: bytes)) }
-            return PCMBuffer(sampleFormat: sampleFormat, isPlanar: planar, sampleRate: Int(f.sample_rate),
-                             channels: channels, frameCount: count, planes: planes, pts: start)
+            return PCMBuffer(
+                sampleFormat: sampleFormat, isPlanar: planar, sampleRate: Int(f.sample_rate),
+                channels: channels, frameCount: count, planes: planes, pts: start)
         }
         // Other layouts (u8, double, s64) are converted to interleaved f32.
         if resampler == nil {
             var inputLayout = f.ch_layout
             var outputLayout = f.ch_layout
-            try check(swr_alloc_set_opts2(&resampler, &outputLayout, AV_SAMPLE_FMT_FLT, f.sample_rate,
-                                          &inputLayout, format, f.sample_rate, 0, nil), "set up sample conversion")
+            try check(
+                swr_alloc_set_opts2(
+                    &resampler, &outputLayout, AV_SAMPLE_FMT_FLT, f.sample_rate,
+                    &inputLayout, format, f.sample_rate, 0, nil), "set up sample conversion")
             try check(swr_init(resampler), "start sample conversion")
         }
         var output = [UInt8](repeating: 0, count: count * channels * 4)
         let converted = try output.withUnsafeMutableBufferPointer { buffer -> Int32 in
             var target: UnsafeMutablePointer<UInt8>? = buffer.baseAddress
-            return try check(swr_convert(resampler, &target, Int32(count), f.extended_data.withMemoryRebound(
-                to: UnsafePointer<UInt8>?.self, capacity: channels) { $0 }, f.nb_samples), "convert samples")
+            return try check(
+                swr_convert(
+                    resampler, &target, Int32(count),
+                    f.extended_data.withMemoryRebound(
+                        to: UnsafePointer<UInt8>?.self, capacity: channels
+                    ) { $0 }, f.nb_samples), "convert samples")
         }
-        return PCMBuffer(sampleFormat: .f32, isPlanar: false, sampleRate: Int(f.sample_rate), channels: channels,
-                         frameCount: Int(converted), planes: [Array(output.prefix(Int(converted) * channels * 4))],
-                         pts: start)
+        return PCMBuffer(
+            sampleFormat: .f32, isPlanar: false, sampleRate: Int(f.sample_rate), channels: channels,
+            frameCount: Int(converted), planes: [Array(output.prefix(Int(converted) * channels * 4))],
+            pts: start)
     }
 
     private static func sampleFormat(_ format: AVSampleFormat) -> (PCMSampleFormat, Bool)? {

@@ -92,8 +92,10 @@ public final class MediaFileReader {
     ///     input is read in non-blocking mode and `nextPacket` polls until data arrives.
     ///   - nonBlocking: with `interrupt`, whether to read in non-blocking mode (devices); false keeps
     ///     blocking reads that libavformat's network protocols end when the flag is raised.
-    public init(path: String, format: String? = nil, options: [String: String] = [:],
-                interrupt: CaptureInterrupt? = nil, nonBlocking: Bool = true) throws {
+    public init(
+        path: String, format: String? = nil, options: [String: String] = [:],
+        interrupt: CaptureInterrupt? = nil, nonBlocking: Bool = true
+    ) throws {
         // A forced format libavformat does not know is a device: load libavdevice for it.
         if let format, av_find_input_format(format) == nil { try Self.registerDevices() }
         self.interrupt = interrupt
@@ -116,8 +118,9 @@ public final class MediaFileReader {
         try check(avformat_open_input(&ctx, path, inputFormat, &dictionary), "open \(path)")
         if let unused = av_dict_get(dictionary, "", nil, AV_DICT_IGNORE_SUFFIX) {
             avformat_close_input(&ctx)
-            throw FFmpegError(code: onair_averror(22),
-                              operation: "open \(path): option '\(String(cString: unused.pointee.key))' not recognised")
+            throw FFmpegError(
+                code: onair_averror(22),
+                operation: "open \(path): option '\(String(cString: unused.pointee.key))' not recognised")
         }
         do {
             // Probing a live stream joined between keyframes makes the decoders complain about
@@ -173,7 +176,8 @@ public final class MediaFileReader {
     /// MPEG-TS program); nil for other kinds or an index out of range.
     func mediaType(ofStream index: Int) -> MediaType? {
         guard let context, index >= 0, index < Int(context.pointee.nb_streams),
-              let par = context.pointee.streams[index]?.pointee.codecpar else { return nil }
+            let par = context.pointee.streams[index]?.pointee.codecpar
+        else { return nil }
         switch par.pointee.codec_type {
         case AVMEDIA_TYPE_VIDEO: return .video
         case AVMEDIA_TYPE_AUDIO: return .audio
@@ -184,7 +188,8 @@ public final class MediaFileReader {
     /// Stream `index` as it is described now (also one added after the open).
     func describeStream(_ index: Int) -> Stream? {
         guard let context, index >= 0, index < Int(context.pointee.nb_streams),
-              let stream = context.pointee.streams[index], let par = stream.pointee.codecpar else { return nil }
+            let stream = context.pointee.streams[index], let par = stream.pointee.codecpar
+        else { return nil }
         return Self.describe(stream.pointee, par.pointee, index: index)
     }
 
@@ -207,7 +212,8 @@ public final class MediaFileReader {
         let timeBase = context.pointee.streams[index]!.pointee.time_base
         let scale = Double(timeBase.num) / Double(timeBase.den)
         let noPTS = onair_nopts_value()
-        let data = p.size > 0 && p.data != nil
+        let data =
+            p.size > 0 && p.data != nil
             ? Array(UnsafeBufferPointer(start: p.data, count: Int(p.size))) : []
         return Packet(
             streamIndex: index,
@@ -239,7 +245,8 @@ public final class MediaFileReader {
         case AVMEDIA_TYPE_AUDIO: type = .audio
         default: type = nil
         }
-        let extradata = par.extradata_size > 0 && par.extradata != nil
+        let extradata =
+            par.extradata_size > 0 && par.extradata != nil
             ? Array(UnsafeBufferPointer(start: par.extradata, count: Int(par.extradata_size))) : []
         let rate = stream.avg_frame_rate
         let tb = stream.time_base

@@ -19,12 +19,14 @@ public final class MemoryOutput {
             throw FFmpegError(code: onair_averror(12), operation: "allocate a memory output")
         }
         var made: UnsafeMutablePointer<AVIOContext>?
-        made = avio_alloc_context(buffer, Int32(size), 1, nil, nil, { opaque, bytes, count in
-            guard let opaque, let bytes, count > 0 else { return count }
-            let output = Unmanaged<MemoryOutput>.fromOpaque(opaque).takeUnretainedValue()
-            output.collected.append(contentsOf: UnsafeBufferPointer(start: bytes, count: Int(count)))
-            return count
-        }, nil)
+        made = avio_alloc_context(
+            buffer, Int32(size), 1, nil, nil,
+            { opaque, bytes, count in
+                guard let opaque, let bytes, count > 0 else { return count }
+                let output = Unmanaged<MemoryOutput>.fromOpaque(opaque).takeUnretainedValue()
+                output.collected.append(contentsOf: UnsafeBufferPointer(start: bytes, count: Int(count)))
+                return count
+            }, nil)
         guard let made else {
             var unused: UnsafeMutableRawPointer? = UnsafeMutableRawPointer(buffer)
             av_freep(&unused)

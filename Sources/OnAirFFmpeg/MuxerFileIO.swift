@@ -38,8 +38,9 @@ final class MuxerFileIO {
     /// Opens the output itself for writing (`avio_open2` through the same path as the muxer's files).
     func openOutput(_ context: UnsafeMutablePointer<AVFormatContext>) throws {
         var pb: UnsafeMutablePointer<AVIOContext>?
-        try check(open(context, &pb, context.pointee.url.map { String(cString: $0) } ?? destination, AVIO_FLAG_WRITE, nil),
-                  "open \(destination) for writing")
+        try check(
+            open(context, &pb, context.pointee.url.map { String(cString: $0) } ?? destination, AVIO_FLAG_WRITE, nil),
+            "open \(destination) for writing")
         context.pointee.pb = pb
     }
 
@@ -55,9 +56,11 @@ final class MuxerFileIO {
         fault?.enter(moment)
     }
 
-    private func open(_ context: UnsafeMutablePointer<AVFormatContext>?,
-                      _ pb: UnsafeMutablePointer<UnsafeMutablePointer<AVIOContext>?>?, _ url: String, _ flags: Int32,
-                      _ options: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
+    private func open(
+        _ context: UnsafeMutablePointer<AVFormatContext>?,
+        _ pb: UnsafeMutablePointer<UnsafeMutablePointer<AVIOContext>?>?, _ url: String, _ flags: Int32,
+        _ options: UnsafeMutablePointer<OpaquePointer?>?
+    ) -> Int32 {
         let writing = (flags & AVIO_FLAG_WRITE) != 0
         if writing, let fault, fault.failsOpen() { return onair_averror(fault.errorNumber) }
         let status = url.withCString { Self.defaults.open(context, pb, $0, flags, options) }
@@ -67,14 +70,16 @@ final class MuxerFileIO {
         return status
     }
 
-    private func close(_ context: UnsafeMutablePointer<AVFormatContext>?, _ pb: UnsafeMutablePointer<AVIOContext>?,
-                       own: Bool) -> Int32 {
+    private func close(
+        _ context: UnsafeMutablePointer<AVFormatContext>?, _ pb: UnsafeMutablePointer<AVIOContext>?,
+        own: Bool
+    ) -> Int32 {
         guard let pb else { return 0 }
         let path = openFiles.removeValue(forKey: UnsafeMutableRawPointer(pb)) ?? destination
         let writing = pb.pointee.write_flag != 0
-        if writing { avio_flush(pb) }   // through the fault hook, if any: what waits in the buffer
+        if writing { avio_flush(pb) }  // through the fault hook, if any: what waits in the buffer
         FaultyWrites.remove(from: pb)
-        var status = Self.defaults.close(context, pb)   // avio_close: the kept write error, else the close's
+        var status = Self.defaults.close(context, pb)  // avio_close: the kept write error, else the close's
         if writing, status >= 0, let fault, fault.failsClose() { status = onair_averror(fault.errorNumber) }
         if !own, status < 0, failure == nil {
             failure = FFmpegError(code: status, operation: "close \(path) (written for \(destination))")
@@ -97,10 +102,16 @@ final class MuxerFileIO {
         return (open, close)
     }()
 
-    private typealias IOOpen = @convention(c) (UnsafeMutablePointer<AVFormatContext>?,
-                                                UnsafeMutablePointer<UnsafeMutablePointer<AVIOContext>?>?,
-                                                UnsafePointer<CChar>?, Int32,
-                                                UnsafeMutablePointer<OpaquePointer?>?) -> Int32
-    private typealias IOClose = @convention(c) (UnsafeMutablePointer<AVFormatContext>?,
-                                                 UnsafeMutablePointer<AVIOContext>?) -> Int32
+    private typealias IOOpen =
+        @convention(c) (
+            UnsafeMutablePointer<AVFormatContext>?,
+            UnsafeMutablePointer<UnsafeMutablePointer<AVIOContext>?>?,
+            UnsafePointer<CChar>?, Int32,
+            UnsafeMutablePointer<OpaquePointer?>?
+        ) -> Int32
+    private typealias IOClose =
+        @convention(c) (
+            UnsafeMutablePointer<AVFormatContext>?,
+            UnsafeMutablePointer<AVIOContext>?
+        ) -> Int32
 }

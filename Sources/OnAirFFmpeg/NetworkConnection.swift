@@ -20,8 +20,10 @@ public final class NetworkConnection {
     /// Connects to `url` and writes the `format` muxer's header for the streams in `descriptions`.
     ///
     /// Arm `deadline` first: it bounds the connect (and a listener's wait for its peer).
-    public init(url: String, displayName: String, format: String, descriptions: [MediaType: FormatDescription],
-                muxerOptions: [String: String], protocolOptions: [String: String], deadline: NetworkDeadline) throws {
+    public init(
+        url: String, displayName: String, format: String, descriptions: [MediaType: FormatDescription],
+        muxerOptions: [String: String], protocolOptions: [String: String], deadline: NetworkDeadline
+    ) throws {
         self.displayName = displayName
         self.deadline = deadline
         output = nil
@@ -29,8 +31,9 @@ public final class NetworkConnection {
         let (tracks, index) = try Self.tracks(descriptions, avcc: avcc)
         trackIndex = index
         do {
-            writer = try ContainerWriter(destination: url, format: format, tracks: tracks, options: muxerOptions,
-                                         connection: .init(protocolOptions: protocolOptions, deadline: deadline))
+            writer = try ContainerWriter(
+                destination: url, format: format, tracks: tracks, options: muxerOptions,
+                connection: .init(protocolOptions: protocolOptions, deadline: deadline))
         } catch let error as FFmpegError {
             throw Self.redacted(error, url: url, displayName: displayName)
         }
@@ -38,8 +41,10 @@ public final class NetworkConnection {
 
     /// Muxes into `output` (an already connected transport of OnAir's own, such as an SRT socket)
     /// instead of opening a URL; writes the header at once. A failure of `output` is thrown as is.
-    public init(output: PacketOutput, displayName: String, format: String, descriptions: [MediaType: FormatDescription],
-                muxerOptions: [String: String]) throws {
+    public init(
+        output: PacketOutput, displayName: String, format: String, descriptions: [MediaType: FormatDescription],
+        muxerOptions: [String: String]
+    ) throws {
         self.displayName = displayName
         self.deadline = NetworkDeadline()
         self.output = output
@@ -47,15 +52,17 @@ public final class NetworkConnection {
         let (tracks, index) = try Self.tracks(descriptions, avcc: avcc)
         trackIndex = index
         do {
-            writer = try ContainerWriter(destination: displayName, format: format, tracks: tracks, options: muxerOptions,
-                                         connection: .init(deadline: deadline, output: output))
+            writer = try ContainerWriter(
+                destination: displayName, format: format, tracks: tracks, options: muxerOptions,
+                connection: .init(deadline: deadline, output: output))
         } catch {
             throw output.failure ?? error
         }
     }
 
     private static func tracks(_ descriptions: [MediaType: FormatDescription], avcc: Bool) throws
-        -> ([ContainerWriter.Track], [MediaType: Int]) {
+        -> ([ContainerWriter.Track], [MediaType: Int])
+    {
         var tracks: [ContainerWriter.Track] = []
         var index: [MediaType: Int] = [:]
         for type in [MediaType.video, .audio] {
@@ -71,8 +78,9 @@ public final class NetworkConnection {
         guard let track = trackIndex[packet.mediaType] else { return }
         let payload = try ContainerSink.payloadBuffer(of: packet, avcc: avcc)
         do {
-            try writer.write(track: track, payload: payload, pts: packet.pts, dts: packet.dts,
-                             duration: packet.duration, isKeyframe: packet.isKeyframe)
+            try writer.write(
+                track: track, payload: payload, pts: packet.pts, dts: packet.dts,
+                duration: packet.duration, isKeyframe: packet.isKeyframe)
         } catch {
             throw output?.failure ?? error
         }
@@ -94,9 +102,9 @@ public final class NetworkConnection {
     }
 }
 
-private extension String {
+extension String {
     /// This string with every occurrence of `target` replaced (Foundation-free).
-    func replacingAll(_ target: String, with replacement: String) -> String {
+    fileprivate func replacingAll(_ target: String, with replacement: String) -> String {
         guard !target.isEmpty else { return self }
         var result = ""
         var rest = Substring(self)

@@ -25,8 +25,10 @@ public final class OpusEncoder {
     public var formatDescription: FormatDescription { core.formatDescription }
 
     /// Validates `settings` (48 kHz, 1 or 2 channels, 6–510 kbit/s) and opens libopus with 20 ms frames.
-    public init(settings: AudioEncoderSettings = AudioEncoderSettings(sampleRate: 48_000, channels: 2, bitRate: 96_000),
-                timingCorrection: AudioTimingCorrection = AudioTimingCorrection()) throws(EncoderError) {
+    public init(
+        settings: AudioEncoderSettings = AudioEncoderSettings(sampleRate: 48_000, channels: 2, bitRate: 96_000),
+        timingCorrection: AudioTimingCorrection = AudioTimingCorrection()
+    ) throws(EncoderError) {
         try Self.validate(settings)
         let codec = SampledAudioEncoder.Codec(
             id: AV_CODEC_ID_OPUS, mediaCodec: .opus, displayName: "Opus", defaultFrameSize: Self.frameSamples,
@@ -36,8 +38,9 @@ public final class OpusEncoder {
             },
             describe: { .opus(header: $0) },
             preferredSampleFormats: [AV_SAMPLE_FMT_FLT, AV_SAMPLE_FMT_S16])
-        core = try SampledAudioEncoder(codec: codec, settings: settings, encoderName: "libopus",
-                                       timingCorrection: timingCorrection)
+        core = try SampledAudioEncoder(
+            codec: codec, settings: settings, encoderName: "libopus",
+            timingCorrection: timingCorrection)
     }
 
     /// Adds `buffer` and returns the Opus packets (one per 20 ms) that became ready.
@@ -54,8 +57,10 @@ public final class OpusEncoder {
             throw .invalidSettings(SettingsError(field: "channels", value: "\(settings.channels)", allowed: "1 or 2 for Opus"))
         }
         guard bitRates.contains(settings.bitRate) else {
-            throw .invalidSettings(SettingsError(field: "bitRate", value: "\(settings.bitRate)",
-                                                 allowed: "\(bitRates.lowerBound)…\(bitRates.upperBound) bits/s for Opus"))
+            throw .invalidSettings(
+                SettingsError(
+                    field: "bitRate", value: "\(settings.bitRate)",
+                    allowed: "\(bitRates.lowerBound)…\(bitRates.upperBound) bits/s for Opus"))
         }
     }
 }

@@ -29,8 +29,10 @@ final class OwnedFrame {
 }
 
 /// Calls `body` with the base pointers of every buffer, valid for the duration of the call (no copy).
-func withBasePointers<R>(_ buffers: ArraySlice<MediaBuffer>, _ collected: [UnsafePointer<UInt8>?] = [],
-                         _ body: ([UnsafePointer<UInt8>?]) -> R) -> R {
+func withBasePointers<R>(
+    _ buffers: ArraySlice<MediaBuffer>, _ collected: [UnsafePointer<UInt8>?] = [],
+    _ body: ([UnsafePointer<UInt8>?]) -> R
+) -> R {
     guard let first = buffers.first else { return body(collected) }
     return first.withUnsafeBytes { bytes in
         withBasePointers(buffers.dropFirst(), collected + [bytes.baseAddress?.assumingMemoryBound(to: UInt8.self)], body)
@@ -38,8 +40,10 @@ func withBasePointers<R>(_ buffers: ArraySlice<MediaBuffer>, _ collected: [Unsaf
 }
 
 /// Calls `body` with the first-byte pointers of every plane, valid for the duration of the call (no copy).
-func withBasePointers<R>(_ planes: ArraySlice<VideoFrame.Plane>, _ collected: [UnsafePointer<UInt8>?] = [],
-                         _ body: ([UnsafePointer<UInt8>?]) -> R) -> R {
+func withBasePointers<R>(
+    _ planes: ArraySlice<VideoFrame.Plane>, _ collected: [UnsafePointer<UInt8>?] = [],
+    _ body: ([UnsafePointer<UInt8>?]) -> R
+) -> R {
     guard let first = planes.first else { return body(collected) }
     return first.withUnsafeBytes { bytes in
         withBasePointers(planes.dropFirst(), collected + [bytes.baseAddress?.assumingMemoryBound(to: UInt8.self)], body)

@@ -31,9 +31,11 @@ public final class PCMConverter {
             av_channel_layout_uninit(&inLayout)
             av_channel_layout_uninit(&outLayout)
         }
-        _ = try check(swr_alloc_set_opts2(&context, &outLayout, AV_SAMPLE_FMT_FLT, Int32(outputRate), &inLayout,
-                                          SampleResampler.avFormat(buffer.sampleFormat, planar: buffer.isPlanar),
-                                          Int32(buffer.sampleRate), 0, nil), "set up audio conversion")
+        _ = try check(
+            swr_alloc_set_opts2(
+                &context, &outLayout, AV_SAMPLE_FMT_FLT, Int32(outputRate), &inLayout,
+                SampleResampler.avFormat(buffer.sampleFormat, planar: buffer.isPlanar),
+                Int32(buffer.sampleRate), 0, nil), "set up audio conversion")
         _ = try check(swr_init(context), "start audio conversion")
         input = wanted
     }

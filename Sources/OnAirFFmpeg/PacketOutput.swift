@@ -13,8 +13,10 @@ public final class PacketOutput: @unchecked Sendable {
 
     /// Creates an output calling `write` with each chunk, on the thread that drives the muxer;
     /// `close` runs once when the muxer is done with it (after the trailer, or when abandoned).
-    public init(packetSize: Int = 1316, write: @escaping (UnsafeRawBufferPointer) throws -> Void,
-                close: (() -> Void)? = nil) {
+    public init(
+        packetSize: Int = 1316, write: @escaping (UnsafeRawBufferPointer) throws -> Void,
+        close: (() -> Void)? = nil
+    ) {
         self.packetSize = max(188, packetSize)
         self.write = write
         self.close = close
@@ -24,11 +26,15 @@ public final class PacketOutput: @unchecked Sendable {
     func makeContext() -> UnsafeMutablePointer<AVIOContext>? {
         guard let buffer = av_malloc(packetSize)?.assumingMemoryBound(to: UInt8.self) else { return nil }
         let opaque = Unmanaged.passUnretained(self).toOpaque()
-        guard let context = avio_alloc_context(buffer, Int32(packetSize), 1, opaque, nil, { opaque, bytes, count in
-            guard let opaque, let bytes, count > 0 else { return 0 }
-            let output = Unmanaged<PacketOutput>.fromOpaque(opaque).takeUnretainedValue()
-            return output.deliver(UnsafeRawBufferPointer(start: bytes, count: Int(count))) ? count : onair_averror(5)
-        }, nil) else {
+        guard
+            let context = avio_alloc_context(
+                buffer, Int32(packetSize), 1, opaque, nil,
+                { opaque, bytes, count in
+                    guard let opaque, let bytes, count > 0 else { return 0 }
+                    let output = Unmanaged<PacketOutput>.fromOpaque(opaque).takeUnretainedValue()
+                    return output.deliver(UnsafeRawBufferPointer(start: bytes, count: Int(count))) ? count : onair_averror(5)
+                }, nil)
+        else {
             var unused: UnsafeMutableRawPointer? = UnsafeMutableRawPointer(buffer)
             av_freep(&unused)
             return nil

@@ -30,8 +30,9 @@ public final class PictureResizer {
         }
         if scaler == nil || source != (frame.width, frame.height) {
             sws_freeContext(scaler)
-            scaler = sws_getContext(Int32(frame.width), Int32(frame.height), AV_PIX_FMT_YUV420P, Int32(width), Int32(height),
-                                    AV_PIX_FMT_YUV420P, SWS_BICUBIC, nil, nil, nil)
+            scaler = sws_getContext(
+                Int32(frame.width), Int32(frame.height), AV_PIX_FMT_YUV420P, Int32(width), Int32(height),
+                AV_PIX_FMT_YUV420P, SWS_BICUBIC, nil, nil, nil)
             source = (frame.width, frame.height)
             guard scaler != nil else {
                 throw FFmpegError(code: onair_averror(22), operation: "scale \(frame.width)x\(frame.height) to \(width)x\(height)")

@@ -6,11 +6,16 @@ final class PixelScaler {
     private let context: OpaquePointer
     let source: (width: Int, height: Int, format: AVPixelFormat)
 
-    init(from source: (width: Int, height: Int, format: AVPixelFormat),
-         to target: (width: Int, height: Int, format: AVPixelFormat)) throws(EncoderError) {
-        guard let context = sws_getContext(Int32(source.width), Int32(source.height), source.format,
-                                           Int32(target.width), Int32(target.height), target.format,
-                                           SWS_BILINEAR, nil, nil, nil) else {
+    init(
+        from source: (width: Int, height: Int, format: AVPixelFormat),
+        to target: (width: Int, height: Int, format: AVPixelFormat)
+    ) throws(EncoderError) {
+        guard
+            let context = sws_getContext(
+                Int32(source.width), Int32(source.height), source.format,
+                Int32(target.width), Int32(target.height), target.format,
+                SWS_BILINEAR, nil, nil, nil)
+        else {
             throw .ffmpeg(FFmpegError(code: onair_averror(22), operation: "sws_getContext"))
         }
         self.context = context

@@ -41,7 +41,8 @@ public final class PlayerRemuxer {
         do {
             for stream in [decoder.videoStream, decoder.audioStream].compactMap({ $0 }) {
                 guard let parameters = decoder.codecParameters(of: stream.index),
-                      let output = avformat_new_stream(ctx, nil) else {
+                    let output = avformat_new_stream(ctx, nil)
+                else {
                     throw FFmpegError(code: onair_averror(12), operation: "add a stream to \(destination)")
                 }
                 try check(avcodec_parameters_copy(output.pointee.codecpar, parameters), "copy the \(stream.codecName) parameters")
@@ -85,17 +86,20 @@ public final class PlayerRemuxer {
     private func writeHeader(keyframe: [UInt8]?) throws {
         guard let context else { return }
         if let keyframe, let videoInput, let output = mapping[videoInput],
-           let parameters = context.pointee.streams[Int(output.index)]?.pointee.codecpar {
+            let parameters = context.pointee.streams[Int(output.index)]?.pointee.codecpar
+        {
             let units = AnnexB.split(keyframe)
             if parameters.pointee.width == 0 || parameters.pointee.height == 0,
-               let sps = units.first(where: { $0.type == .sps }).flatMap({ try? H264SPS($0) }) {
+                let sps = units.first(where: { $0.type == .sps }).flatMap({ try? H264SPS($0) })
+            {
                 parameters.pointee.width = Int32(sps.width)
                 parameters.pointee.height = Int32(sps.height)
             }
             let parameterSets = units.filter { $0.type == .sps || $0.type == .pps }
             if parameters.pointee.extradata_size == 0, !parameterSets.isEmpty {
                 let bytes = AnnexB.join(parameterSets)
-                guard let extradata = av_mallocz(bytes.count + Int(AV_INPUT_BUFFER_PADDING_SIZE))?.assumingMemoryBound(to: UInt8.self) else {
+                guard let extradata = av_mallocz(bytes.count + Int(AV_INPUT_BUFFER_PADDING_SIZE))?.assumingMemoryBound(to: UInt8.self)
+                else {
                     throw FFmpegError(code: onair_averror(12), operation: "allocate the parameter sets of \(destination)")
                 }
                 extradata.update(from: bytes, count: bytes.count)

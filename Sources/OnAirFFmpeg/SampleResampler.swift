@@ -11,8 +11,10 @@ final class SampleResampler {
     /// The input this resampler was made for.
     let input: (format: PCMSampleFormat, planar: Bool, rate: Int, channels: Int)
 
-    init(input: (format: PCMSampleFormat, planar: Bool, rate: Int, channels: Int),
-         outputFormat: AVSampleFormat, outputLayout: AVChannelLayout, outputRate: Int) throws(EncoderError) {
+    init(
+        input: (format: PCMSampleFormat, planar: Bool, rate: Int, channels: Int),
+        outputFormat: AVSampleFormat, outputLayout: AVChannelLayout, outputRate: Int
+    ) throws(EncoderError) {
         self.input = input
         self.outputFormat = outputFormat
         self.outputLayout = outputLayout
@@ -21,9 +23,11 @@ final class SampleResampler {
         onair_default_channel_layout(&inLayout, Int32(input.channels))
         defer { av_channel_layout_uninit(&inLayout) }
         var outLayout = outputLayout
-        try checkEncoder(swr_alloc_set_opts2(&context, &outLayout, outputFormat, Int32(outputRate),
-                                             &inLayout, Self.avFormat(input.format, planar: input.planar),
-                                             Int32(input.rate), 0, nil), "swr_alloc_set_opts2")
+        try checkEncoder(
+            swr_alloc_set_opts2(
+                &context, &outLayout, outputFormat, Int32(outputRate),
+                &inLayout, Self.avFormat(input.format, planar: input.planar),
+                Int32(input.rate), 0, nil), "swr_alloc_set_opts2")
         try checkEncoder(swr_init(context), "swr_init")
     }
 

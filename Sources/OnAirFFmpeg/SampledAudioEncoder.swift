@@ -49,8 +49,10 @@ final class SampledAudioEncoder {
 
     private let codecDescription: Codec
     /// Opens `encoderName` (which must be an encoder of `codec.id`) with already validated `settings`.
-    init(codec description: Codec, settings: AudioEncoderSettings, encoderName: String,
-         timingCorrection: AudioTimingCorrection) throws(EncoderError) {
+    init(
+        codec description: Codec, settings: AudioEncoderSettings, encoderName: String,
+        timingCorrection: AudioTimingCorrection
+    ) throws(EncoderError) {
         self.timingCorrection = timingCorrection
         codecDescription = description
         guard let codec = avcodec_find_encoder_by_name(encoderName) else {
@@ -95,8 +97,9 @@ final class SampledAudioEncoder {
         let input = (buffer.sampleFormat, buffer.isPlanar, buffer.sampleRate, buffer.channels)
         if resampler == nil || resampler!.input != input {
             try resampler?.convert(nil, into: fifo)
-            resampler = try SampleResampler(input: input, outputFormat: sampleFormat, outputLayout: layout,
-                                            outputRate: rate)
+            resampler = try SampleResampler(
+                input: input, outputFormat: sampleFormat, outputLayout: layout,
+                outputRate: rate)
             stretching = false
         }
         let converter = resampler!
@@ -126,18 +129,21 @@ final class SampledAudioEncoder {
     }
 
     /// Feeds `outputSamples` of silence (in the input's format, at most a second at a time) through the converter.
-    private func insertSilence(outputSamples: Int64, like buffer: PCMBuffer,
-                               through converter: SampleResampler) throws(EncoderError) {
+    private func insertSilence(
+        outputSamples: Int64, like buffer: PCMBuffer,
+        through converter: SampleResampler
+    ) throws(EncoderError) {
         insertedSilenceSamples += outputSamples
         var remaining = Int(outputSamples * Int64(buffer.sampleRate) / Int64(settings.sampleRate))
         let bytesPerSample = buffer.sampleFormat.bytesPerSample * (buffer.isPlanar ? 1 : buffer.channels)
         while remaining > 0 {
             let count = min(remaining, buffer.sampleRate)
             let plane = [UInt8](repeating: 0, count: count * bytesPerSample)
-            let silence = PCMBuffer(sampleFormat: buffer.sampleFormat, isPlanar: buffer.isPlanar,
-                                    sampleRate: buffer.sampleRate, channels: buffer.channels, frameCount: count,
-                                    planes: Array(repeating: plane, count: buffer.isPlanar ? buffer.channels : 1),
-                                    pts: buffer.pts)
+            let silence = PCMBuffer(
+                sampleFormat: buffer.sampleFormat, isPlanar: buffer.isPlanar,
+                sampleRate: buffer.sampleRate, channels: buffer.channels, frameCount: count,
+                planes: Array(repeating: plane, count: buffer.isPlanar ? buffer.channels : 1),
+                pts: buffer.pts)
             try converter.convert(silence, into: fifo)
             remaining -= count
         }
@@ -170,10 +176,11 @@ final class SampledAudioEncoder {
         // The encoder's own payload buffer, without a copy.
         let payload = AVPacketStorage.payload(takingFrom: p) ?? MediaBuffer(bytes: OwnedPacket.bytes(of: p))
         defer { sentDescription = true }
-        return EncodedPacket(mediaType: .audio, codec: codecDescription.mediaCodec, payload: payload,
-                             pts: MediaTime(value: pts, timescale: scale), dts: MediaTime(value: pts, timescale: scale),
-                             duration: MediaTime(value: duration, timescale: scale), isKeyframe: true,
-                             formatDescription: sentDescription ? nil : formatDescription, form: .raw)
+        return EncodedPacket(
+            mediaType: .audio, codec: codecDescription.mediaCodec, payload: payload,
+            pts: MediaTime(value: pts, timescale: scale), dts: MediaTime(value: pts, timescale: scale),
+            duration: MediaTime(value: duration, timescale: scale), isKeyframe: true,
+            formatDescription: sentDescription ? nil : formatDescription, form: .raw)
     }
 
     /// The encoder's own layout with `channels` channels, or FFmpeg's default for that count.

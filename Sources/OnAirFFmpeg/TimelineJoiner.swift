@@ -186,8 +186,11 @@ struct TimelineJoiner<Item> {
     /// Lets one item through with its track's offset, and notes where the track now is.
     private mutating func emit(_ held: Held, startsSegment: Bool) -> Output {
         let raw = held.dts ?? held.pts
-        var state = tracks[held.track] ?? Track(segment: offsets.count - 1, lastRaw: raw ?? 0, end: -.infinity,
-                                                lastDTS: -.infinity)
+        var state =
+            tracks[held.track]
+            ?? Track(
+                segment: offsets.count - 1, lastRaw: raw ?? 0, end: -.infinity,
+                lastDTS: -.infinity)
         let offset = offsets[state.segment] + state.extra
         if let raw {
             state.lastRaw = raw

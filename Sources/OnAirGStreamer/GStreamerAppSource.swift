@@ -31,8 +31,9 @@ public final class GStreamerAppSource: @unchecked Sendable {
 
     /// Pushes one buffer; times in nanoseconds of the pipeline's running time (nil: none).
     public func push(_ bytes: UnsafeRawBufferPointer, pts: Int64?, dts: Int64?, duration: Int64?, isKeyframe: Bool) -> PushResult {
-        let status = onair_gst_app_source_push(element, bytes.baseAddress?.assumingMemoryBound(to: UInt8.self),
-                                               bytes.count, pts ?? -1, dts ?? -1, duration ?? -1, isKeyframe ? 0 : 1)
+        let status = onair_gst_app_source_push(
+            element, bytes.baseAddress?.assumingMemoryBound(to: UInt8.self),
+            bytes.count, pts ?? -1, dts ?? -1, duration ?? -1, isKeyframe ? 0 : 1)
         switch Int(status) {
         case Int(ONAIR_GST_PUSH_OK): return .accepted
         case Int(ONAIR_GST_PUSH_FLUSHING): return .notReady

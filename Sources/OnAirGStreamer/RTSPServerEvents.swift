@@ -33,13 +33,16 @@ final class RTSPServerEvents: @unchecked Sendable {
         return Int32(delegate.rtspServer(admit: handle))
     }
 
-    func configured(media: UnsafeMutableRawPointer?, video: UnsafeMutableRawPointer?, audio: UnsafeMutableRawPointer?,
-                    client: UnsafeMutableRawPointer?, peer: UnsafePointer<CChar>?) {
+    func configured(
+        media: UnsafeMutableRawPointer?, video: UnsafeMutableRawPointer?, audio: UnsafeMutableRawPointer?,
+        client: UnsafeMutableRawPointer?, peer: UnsafePointer<CChar>?
+    ) {
         let address = peer.map { String(cString: $0) } ?? ""
-        let configured = RTSPClientMedia(identifier: UInt(bitPattern: media),
-                                         video: video.map { GStreamerAppSource(taking: $0) },
-                                         audio: audio.map { GStreamerAppSource(taking: $0) },
-                                         client: client.map { RTSPClientHandle(taking: $0, peer: address) }, peer: address)
+        let configured = RTSPClientMedia(
+            identifier: UInt(bitPattern: media),
+            video: video.map { GStreamerAppSource(taking: $0) },
+            audio: audio.map { GStreamerAppSource(taking: $0) },
+            client: client.map { RTSPClientHandle(taking: $0, peer: address) }, peer: address)
         current?.rtspServer(configured: configured)
     }
 

@@ -75,10 +75,11 @@ public final class WebRTCPeer: @unchecked Sendable {
                 Self.withOptionalCString(options.localAddress) { address in
                     Self.withOptionalCString(options.stunServer) { stun in
                         Self.withOptionalCString(options.turnServer) { turn in
-                            var raw = onair_webrtc_options(launch: launch, remote_offer: offer, local_address: address,
-                                                           minimum_port: Int32(options.ports?.lowerBound ?? 0),
-                                                           maximum_port: Int32(options.ports?.upperBound ?? 0),
-                                                           stun_server: stun, turn_server: turn, timeout: options.timeout)
+                            var raw = onair_webrtc_options(
+                                launch: launch, remote_offer: offer, local_address: address,
+                                minimum_port: Int32(options.ports?.lowerBound ?? 0),
+                                maximum_port: Int32(options.ports?.upperBound ?? 0),
+                                stun_server: stun, turn_server: turn, timeout: options.timeout)
                             return onair_webrtc_peer_new(&raw, callbacks, &local, &error, error.count)
                         }
                     }
@@ -115,12 +116,13 @@ public final class WebRTCPeer: @unchecked Sendable {
         let now = Double(DispatchTime.now().uptimeNanoseconds) / 1e9
         // g_get_monotonic_time is CLOCK_MONOTONIC, as DispatchTime's uptime is on Linux.
         let since = raw.last_rtcp_microseconds > 0 ? max(0, now - Double(raw.last_rtcp_microseconds) / 1e6) : nil
-        return Figures(rtcpPackets: Int(raw.rtcp_packets), secondsSinceRTCP: since, nacks: Int(raw.nacks),
-                       plis: Int(raw.plis), firs: Int(raw.firs),
-                       roundTripSeconds: raw.round_trip_seconds >= 0 ? raw.round_trip_seconds : nil,
-                       packetsLost: raw.packets_lost >= 0 ? Int(raw.packets_lost) : nil,
-                       bytesSent: Int(raw.bytes_sent), packetsSent: Int(raw.packets_sent),
-                       iceConnectionState: Int(raw.ice_connection_state), dtlsConnected: raw.dtls_connected != 0)
+        return Figures(
+            rtcpPackets: Int(raw.rtcp_packets), secondsSinceRTCP: since, nacks: Int(raw.nacks),
+            plis: Int(raw.plis), firs: Int(raw.firs),
+            roundTripSeconds: raw.round_trip_seconds >= 0 ? raw.round_trip_seconds : nil,
+            packetsLost: raw.packets_lost >= 0 ? Int(raw.packets_lost) : nil,
+            bytesSent: Int(raw.bytes_sent), packetsSent: Int(raw.packets_sent),
+            iceConnectionState: Int(raw.ice_connection_state), dtlsConnected: raw.dtls_connected != 0)
     }
 
     /// The pipeline's error, if it posted one.

@@ -19,12 +19,16 @@ public struct HTTPRequest: Sendable {
     /// How many query arguments are kept.
     public static let maximumQueryItems = 16
     /// The header fields read from each request (lowercased).
-    public static let headerNames = ["authorization", "origin", "content-type", "access-control-request-method",
-                                     "access-control-request-headers"]
+    public static let headerNames = [
+        "authorization", "origin", "content-type", "access-control-request-method",
+        "access-control-request-headers",
+    ]
 
     /// Creates a request.
-    public init(method: String, path: String, query: [String: String] = [:], peer: String = "?",
-                headers: [String: String] = [:], body: [UInt8] = []) {
+    public init(
+        method: String, path: String, query: [String: String] = [:], peer: String = "?",
+        headers: [String: String] = [:], body: [UInt8] = []
+    ) {
         self.method = method
         self.path = path
         self.query = query

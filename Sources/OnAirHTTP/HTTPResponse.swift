@@ -24,7 +24,8 @@ public struct HTTPResponse: Sendable {
 
     /// A short plain-text response, e.g. for errors.
     public static func text(_ status: Int, _ text: String) -> HTTPResponse {
-        HTTPResponse(status: status, headers: [("Content-Type", "text/plain; charset=utf-8"), ("Cache-Control", "no-cache")],
-                     body: .bytes(Array((text + "\n").utf8)))
+        HTTPResponse(
+            status: status, headers: [("Content-Type", "text/plain; charset=utf-8"), ("Cache-Control", "no-cache")],
+            body: .bytes(Array((text + "\n").utf8)))
     }
 }

@@ -1,6 +1,7 @@
 import CMicroHTTPD
 import Foundation
 import OnAirCore
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -39,10 +40,13 @@ public final class HTTPServer: @unchecked Sendable {
     }
 
     /// Starts listening; `messages` receives libmicrohttpd's own error and warning lines.
-    public init(configuration: HTTPServerConfiguration, messages: @escaping @Sendable (String) -> Void = { _ in },
-                handler: @escaping Handler) throws {
+    public init(
+        configuration: HTTPServerConfiguration, messages: @escaping @Sendable (String) -> Void = { _ in },
+        handler: @escaping Handler
+    ) throws {
         guard configuration.connectionLimit > 0, configuration.connectionMemoryLimit >= 4096,
-              configuration.idleTimeout > 0, configuration.requestTimeout > 0 else {
+            configuration.idleTimeout > 0, configuration.requestTimeout > 0
+        else {
             throw HTTPServerError("HTTP limits must be positive (memory at least 4096 bytes)", isInvalidSettings: true)
         }
         self.configuration = configuration
@@ -50,21 +54,25 @@ public final class HTTPServer: @unchecked Sendable {
         self.messages = messages
         watchdog = HTTPConnectionWatchdog(deadline: configuration.requestTimeout)
         logger = .allocate(capacity: 1)
-        logger.initialize(to: onair_mhd_logger(sink: { context, message in
-            guard let context, let message else { return }
-            Unmanaged<HTTPServer>.fromOpaque(context).takeUnretainedValue().messages(String(cString: message))
-        }, context: nil))
-        var flags = MHD_USE_THREAD_PER_CONNECTION.rawValue | MHD_USE_INTERNAL_POLLING_THREAD.rawValue
+        logger.initialize(
+            to: onair_mhd_logger(
+                sink: { context, message in
+                    guard let context, let message else { return }
+                    Unmanaged<HTTPServer>.fromOpaque(context).takeUnretainedValue().messages(String(cString: message))
+                }, context: nil))
+        var flags =
+            MHD_USE_THREAD_PER_CONNECTION.rawValue | MHD_USE_INTERNAL_POLLING_THREAD.rawValue
             | MHD_USE_POLL.rawValue | MHD_USE_ERROR_LOG.rawValue
         if configuration.address.isIPv6 { flags |= MHD_USE_IPv6.rawValue }
         // The callbacks hold the server unretained: `stop()` ends the daemon before the server can go.
         let context = Unmanaged.passUnretained(self).toOpaque()
         logger.pointee.context = context
         let started = configuration.address.withSocketAddress { address, _ in
-            onair_mhd_start(flags, address, Self.accessHandler, context, Self.notifyConnection, context,
-                            UInt32(configuration.connectionLimit), UInt32(configuration.perAddressLimit),
-                            UInt32(configuration.idleTimeout), configuration.connectionMemoryLimit,
-                            configuration.threadStackSize, logger)
+            onair_mhd_start(
+                flags, address, Self.accessHandler, context, Self.notifyConnection, context,
+                UInt32(configuration.connectionLimit), UInt32(configuration.perAddressLimit),
+                UInt32(configuration.idleTimeout), configuration.connectionMemoryLimit,
+                configuration.threadStackSize, logger)
         }
         guard let started else {
             let reason = String(cString: strerror(errno))
@@ -112,14 +120,17 @@ public final class HTTPServer: @unchecked Sendable {
 
     /// One call of a request with a body: the first (header only), then one per piece of body, then a
     /// last one with nothing, when the request is answered.
-    private func receive(_ connection: OpaquePointer, path: String, method: String,
-                         data: UnsafePointer<CChar>?, size: UnsafeMutablePointer<Int>?) -> MHD_Result {
+    private func receive(
+        _ connection: OpaquePointer, path: String, method: String,
+        data: UnsafePointer<CChar>?, size: UnsafeMutablePointer<Int>?
+    ) -> MHD_Result {
         lock.lock()
         let upload = uploads[connection]
         lock.unlock()
         guard let upload else {
             if let length = MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length").map({ String(cString: $0) }),
-               let declared = Int(length), declared > configuration.maximumBodyBytes {
+                let declared = Int(length), declared > configuration.maximumBodyBytes
+            {
                 watchdog.answered(connection)
                 return queue(.text(413, "the body is larger than \(configuration.maximumBodyBytes) bytes"), on: connection)
             }
@@ -135,7 +146,9 @@ public final class HTTPServer: @unchecked Sendable {
                     upload.overflowed = true
                     upload.bytes = []
                 } else {
-                    data.withMemoryRebound(to: UInt8.self, capacity: count) { upload.bytes.append(contentsOf: UnsafeBufferPointer(start: $0, count: count)) }
+                    data.withMemoryRebound(to: UInt8.self, capacity: count) {
+                        upload.bytes.append(contentsOf: UnsafeBufferPointer(start: $0, count: count))
+                    }
                 }
             }
             size.pointee = 0
@@ -217,9 +230,10 @@ public final class HTTPServer: @unchecked Sendable {
         for name in HTTPRequest.headerNames {
             if let value = MHD_lookup_connection_value(connection, .HEADER_KIND, name) { headers[name] = String(cString: value) }
         }
-        let request = HTTPRequest(method: method, path: path, query: box.items,
-                                  peer: HTTPListenAddress.describe(onair_mhd_client_address(connection)),
-                                  headers: headers, body: body)
+        let request = HTTPRequest(
+            method: method, path: path, query: box.items,
+            peer: HTTPListenAddress.describe(onair_mhd_client_address(connection)),
+            headers: headers, body: body)
         let response: HTTPResponse
         if configuration.methods.contains(method) {
             response = handler(request)
@@ -236,8 +250,9 @@ public final class HTTPServer: @unchecked Sendable {
         switch response.body {
         case .bytes(let bytes):
             made = bytes.withUnsafeBytes { raw in
-                MHD_create_response_from_buffer(raw.count, UnsafeMutableRawPointer(mutating: raw.baseAddress),
-                                                Self.mustCopy)
+                MHD_create_response_from_buffer(
+                    raw.count, UnsafeMutableRawPointer(mutating: raw.baseAddress),
+                    Self.mustCopy)
             }
         case .stream(let source):
             let box = Unmanaged.passRetained(StreamBox(source))

@@ -92,13 +92,16 @@ public final class SDLWindow {
     /// format taken.
     public func upload(_ frame: VideoFrame) throws(SDLError) {
         guard frame.pixelFormat == .yuv420p, frame.layoutProblem() == nil else {
-            throw SDLError(operation: "show a frame", message: "\(frame.pixelFormat) \(frame.width)x\(frame.height) frames are not shown (yuv420p only)")
+            throw SDLError(
+                operation: "show a frame",
+                message: "\(frame.pixelFormat) \(frame.width)x\(frame.height) frames are not shown (yuv420p only)")
         }
         if texture == nil || textureSize != (frame.width, frame.height) {
             if texture != nil { sizeChanges += 1 }
             if let texture { SDL_DestroyTexture(texture) }
-            texture = SDL_CreateTexture(renderer, SDL_PIXELFORMAT_IYUV.rawValue, Int32(SDL_TEXTUREACCESS_STREAMING.rawValue),
-                                        Int32(frame.width), Int32(frame.height))
+            texture = SDL_CreateTexture(
+                renderer, SDL_PIXELFORMAT_IYUV.rawValue, Int32(SDL_TEXTUREACCESS_STREAMING.rawValue),
+                Int32(frame.width), Int32(frame.height))
             guard texture != nil else { throw SDLError("create a \(frame.width)x\(frame.height) texture") }
             textureSize = (frame.width, frame.height)
         }
@@ -106,8 +109,9 @@ public final class SDLWindow {
         let status = y.bytes.withUnsafeBufferPointer { yp in
             u.bytes.withUnsafeBufferPointer { up in
                 v.bytes.withUnsafeBufferPointer { vp in
-                    SDL_UpdateYUVTexture(texture, nil, yp.baseAddress, Int32(y.bytesPerRow), up.baseAddress,
-                                         Int32(u.bytesPerRow), vp.baseAddress, Int32(v.bytesPerRow))
+                    SDL_UpdateYUVTexture(
+                        texture, nil, yp.baseAddress, Int32(y.bytesPerRow), up.baseAddress,
+                        Int32(u.bytesPerRow), vp.baseAddress, Int32(v.bytesPerRow))
                 }
             }
         }
@@ -116,7 +120,8 @@ public final class SDLWindow {
 
     /// Where the picture goes in the window: as large as fits, centred, at its aspect ratio.
     public static func fit(picture: (width: Int, height: Int), into output: (width: Int, height: Int))
-        -> (x: Int, y: Int, width: Int, height: Int) {
+        -> (x: Int, y: Int, width: Int, height: Int)
+    {
         guard picture.width > 0, picture.height > 0, output.width > 0, output.height > 0 else { return (0, 0, 0, 0) }
         var width = output.width
         var height = (width * picture.height + picture.width / 2) / picture.width

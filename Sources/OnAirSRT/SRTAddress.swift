@@ -48,8 +48,9 @@ struct SRTAddress {
         var host = [CChar](repeating: 0, count: Int(NI_MAXHOST))
         var service = [CChar](repeating: 0, count: Int(NI_MAXSERV))
         let status = withSockaddr { pointer, length in
-            getnameinfo(pointer, socklen_t(length), &host, socklen_t(host.count), &service, socklen_t(service.count),
-                        NI_NUMERICHOST | NI_NUMERICSERV)
+            getnameinfo(
+                pointer, socklen_t(length), &host, socklen_t(host.count), &service, socklen_t(service.count),
+                NI_NUMERICHOST | NI_NUMERICSERV)
         }
         guard status == 0 else { return ("?", 0) }
         return (Self.text(host), UInt16(Self.text(service)) ?? 0)

@@ -21,7 +21,8 @@ struct CaptureArguments {
         }
         duration = try arguments.option("--duration").map { try EncodingOptions.number($0, "--duration") }
         if let duration, duration <= 0 { throw UsageError("--duration must be positive") }
-        syntheticAudioPPM = try arguments.option("--synthetic-audio-ppm").map { try EncodingOptions.number($0, "--synthetic-audio-ppm") } ?? 0
+        syntheticAudioPPM =
+            try arguments.option("--synthetic-audio-ppm").map { try EncodingOptions.number($0, "--synthetic-audio-ppm") } ?? 0
         if syntheticAudioPPM != 0 {
             guard audioSpec == "synthetic" else { throw UsageError("--synthetic-audio-ppm needs the synthetic audio source") }
             guard abs(syntheticAudioPPM) <= 50_000 else { throw UsageError("--synthetic-audio-ppm takes -50000…50000") }

@@ -4,13 +4,13 @@ import OnAir
 enum CaptureSourceFactory {
     /// The source kinds, for help texts.
     static let sourcesHelp = """
-    Sources (SRC): synthetic (moving pattern with frame codes, a tone with a beep each second),
-      v4l2:/dev/videoN (camera), x11:DISPLAY (screen, e.g. x11::0), alsa:DEVICE, pulse:SOURCE
-      (microphones), file:PATH (any file, paced at real time), none. See 'onair devices'.
-      --synthetic-audio-ppm N    test signal: the synthetic microphone's sample clock runs N parts
-                                 per million fast (negative: slow) against the capture clock, as a
-                                 real device's does; the beep stays on each whole second (default 0)
-    """
+        Sources (SRC): synthetic (moving pattern with frame codes, a tone with a beep each second),
+          v4l2:/dev/videoN (camera), x11:DISPLAY (screen, e.g. x11::0), alsa:DEVICE, pulse:SOURCE
+          (microphones), file:PATH (any file, paced at real time), none. See 'onair devices'.
+          --synthetic-audio-ppm N    test signal: the synthetic microphone's sample clock runs N parts
+                                     per million fast (negative: slow) against the capture clock, as a
+                                     real device's does; the beep stays on each whole second (default 0)
+        """
 
     /// The session settings for the capture flags and the encoder flags (no outputs yet).
     static func settings(_ capture: CaptureArguments, encoding: EncodingOptions) throws -> SessionSettings {

@@ -6,13 +6,13 @@ struct DevicesCommand: Command {
     static let name = "devices"
     static let summary = "list cameras, microphones and screens to capture from"
     static let help = """
-    Usage: onair devices [--json]
+        Usage: onair devices [--json]
 
-    Lists V4L2 cameras (/dev/video*), PulseAudio sources and ALSA capture devices (microphones),
-    and X11 displays (screens), each with the SRC to pass to --video or --audio and its formats.
+        Lists V4L2 cameras (/dev/video*), PulseAudio sources and ALSA capture devices (microphones),
+        and X11 displays (screens), each with the SRC to pass to --video or --audio and its formats.
 
-      --json    print a JSON array instead of a table
-    """
+          --json    print a JSON array instead of a table
+        """
 
     let json: Bool
 

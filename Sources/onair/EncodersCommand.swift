@@ -6,13 +6,13 @@ struct EncodersCommand: Command {
     static let name = "encoders"
     static let summary = "list H.264 and AAC encoders and whether each works on this machine"
     static let help = """
-    Usage: onair encoders [--json]
+        Usage: onair encoders [--json]
 
-    Tries to open every H.264 and AAC encoder FFmpeg knows (hardware ones included) with a small
-    default setting, and says which work here and, for the others, why not.
+        Tries to open every H.264 and AAC encoder FFmpeg knows (hardware ones included) with a small
+        default setting, and says which work here and, for the others, why not.
 
-      --json    print a JSON array instead of a table
-    """
+          --json    print a JSON array instead of a table
+        """
 
     let json: Bool
 
@@ -33,7 +33,9 @@ struct EncodersCommand: Command {
             for entry in entries where entry.codec == codec {
                 let kind = entry.isHardware ? "hardware" : "software"
                 let status = entry.opens ? "available" : "unavailable: \(entry.reason ?? "unknown reason")"
-                print("  \(entry.name.padding(toLength: 18, withPad: " ", startingAt: 0)) \(kind.padding(toLength: 9, withPad: " ", startingAt: 0)) \(status)")
+                print(
+                    "  \(entry.name.padding(toLength: 18, withPad: " ", startingAt: 0)) \(kind.padding(toLength: 9, withPad: " ", startingAt: 0)) \(status)"
+                )
             }
         }
         return 0

@@ -4,27 +4,27 @@ import OnAir
 /// The encoder flags shared by `onair encode`, `record` and `stream`.
 struct EncodingOptions {
     static let help = """
-    Video:
-      --size WxH                   output size (default: the input's, or 1280x720)
-      --fps N                      frame rate (default: the input's, or 30)
-      --bitrate RATE               average bitrate, e.g. 2M, 800k (default 2.5M)
-      --data-rate-limit B:S        at most B bytes in any S seconds (repeatable; default 1.5 × bitrate over 1 s)
-      --keyint N                   at most N frames between keyframes (default 60)
-      --keyint-duration S          at most S seconds between keyframes (default 2; 0 = no limit)
-      --profile baseline|main|high (default high)
-      --level 3.1|auto             H.264 level (default auto: the smallest that fits)
-      --bframes, --no-bframes      allow frame reordering (default off)
-      --realtime, --no-realtime    real-time encoding, no frame delay (default on, except for encode)
-      --force-keyframe-at T1,T2    force IDR frames at these times (seconds)
-      --encoder NAME|auto          FFmpeg encoder name, or auto (hardware first, then libx264)
-      --preset NAME                x264 speed/quality preset (default veryfast)
-      --no-video                   no video stream
-    Audio:
-      --audio-rate HZ              sample rate (default: the input's, or 48000)
-      --audio-channels N           channel count, 1–6 or 8 (default: the input's, or 2)
-      --audio-bitrate RATE         e.g. 128k (default 128k)
-      --no-audio                   no audio stream
-    """
+        Video:
+          --size WxH                   output size (default: the input's, or 1280x720)
+          --fps N                      frame rate (default: the input's, or 30)
+          --bitrate RATE               average bitrate, e.g. 2M, 800k (default 2.5M)
+          --data-rate-limit B:S        at most B bytes in any S seconds (repeatable; default 1.5 × bitrate over 1 s)
+          --keyint N                   at most N frames between keyframes (default 60)
+          --keyint-duration S          at most S seconds between keyframes (default 2; 0 = no limit)
+          --profile baseline|main|high (default high)
+          --level 3.1|auto             H.264 level (default auto: the smallest that fits)
+          --bframes, --no-bframes      allow frame reordering (default off)
+          --realtime, --no-realtime    real-time encoding, no frame delay (default on, except for encode)
+          --force-keyframe-at T1,T2    force IDR frames at these times (seconds)
+          --encoder NAME|auto          FFmpeg encoder name, or auto (hardware first, then libx264)
+          --preset NAME                x264 speed/quality preset (default veryfast)
+          --no-video                   no video stream
+        Audio:
+          --audio-rate HZ              sample rate (default: the input's, or 48000)
+          --audio-channels N           channel count, 1–6 or 8 (default: the input's, or 2)
+          --audio-bitrate RATE         e.g. 128k (default 128k)
+          --no-audio                   no audio stream
+        """
 
     var video: VideoEncoderSettings
     var audio: AudioEncoderSettings

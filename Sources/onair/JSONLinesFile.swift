@@ -8,7 +8,8 @@ final class JSONLinesFile {
     /// Creates (or truncates) the file at `path`.
     init(path: String) throws {
         guard FileManager.default.createFile(atPath: path, contents: nil),
-              let handle = FileHandle(forWritingAtPath: path) else {
+            let handle = FileHandle(forWritingAtPath: path)
+        else {
             throw UsageError("cannot write --stats-json file \(path)")
         }
         self.handle = handle

@@ -13,8 +13,9 @@ final class PlaybackPrinter {
 
     /// Shows one state.
     func show(_ stats: PlaybackStatistics) {
-        var line = String(format: "play %6.1fs | frames %5d | fps %5.1f | %6.0f kb/s | errors %d | freezes %d",
-                          stats.elapsed, stats.frames, stats.fpsNow, stats.bitrateKbpsNow, stats.decodeErrors, stats.freezes)
+        var line = String(
+            format: "play %6.1fs | frames %5d | fps %5.1f | %6.0f kb/s | errors %d | freezes %d",
+            stats.elapsed, stats.frames, stats.fpsNow, stats.bitrateKbpsNow, stats.decodeErrors, stats.freezes)
         if let latency = stats.latencyMs { line += String(format: " | latency %5.1f ms", latency) }
         if stats.stalled { line += " | stalled" }
         progress.update(line)

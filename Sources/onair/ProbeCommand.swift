@@ -6,19 +6,19 @@ struct ProbeCommand: Command {
     static let name = "probe"
     static let summary = "describe the H.264 and AAC streams in a file"
     static let help = """
-    Usage: onair probe FILE [--units] [--json]
-           onair probe --sync FILE [--json]
+        Usage: onair probe FILE [--units] [--json]
+               onair probe --sync FILE [--json]
 
-    Reads FILE with OnAir's own bitstream parsers: Annex-B .h264/.264, ADTS .aac, and
-    .mp4/.mov/.ts/.flv (demuxed with libavformat, the H.264 and AAC inside parsed by OnAir).
+        Reads FILE with OnAir's own bitstream parsers: Annex-B .h264/.264, ADTS .aac, and
+        .mp4/.mov/.ts/.flv (demuxed with libavformat, the H.264 and AAC inside parsed by OnAir).
 
-    Options:
-      --units   list every NAL unit (type, size, slice type) or ADTS/AAC frame
-      --sync    for a recording of the synthetic source: decode both streams, find every flash
-                and beep, print the A/V offset per second and its maximum, and the dropped and
-                repeated frames read from the frame codes
-      --json    print machine-readable JSON instead of the summary
-    """
+        Options:
+          --units   list every NAL unit (type, size, slice type) or ADTS/AAC frame
+          --sync    for a recording of the synthetic source: decode both streams, find every flash
+                    and beep, print the A/V offset per second and its maximum, and the dropped and
+                    repeated frames read from the frame codes
+          --json    print machine-readable JSON instead of the summary
+        """
 
     let path: String
     let listUnits: Bool
@@ -61,7 +61,9 @@ struct ProbeCommand: Command {
         }
         let max = report.maxAVOffsetMilliseconds.map { String(format: "%.2f ms", $0) } ?? "n/a"
         let mean = report.meanAVOffsetMilliseconds.map { String(format: "%.2f ms", $0) } ?? "n/a"
-        print("\(path): \(report.frames) frames, \(report.flashes) flashes, \(report.beeps) beeps; max A/V offset \(max), mean \(mean); \(report.droppedFrames) dropped, \(report.repeatedFrames) repeated frames")
+        print(
+            "\(path): \(report.frames) frames, \(report.flashes) flashes, \(report.beeps) beeps; max A/V offset \(max), mean \(mean); \(report.droppedFrames) dropped, \(report.repeatedFrames) repeated frames"
+        )
         return 0
     }
 }

@@ -13,10 +13,12 @@ enum ProbeFormatter {
             lines.append("  stream  offset/pts  type                  size  slice")
             for unit in units {
                 let place = unit.offset.map(String.init) ?? unit.pts.map { String(format: "%.3f", $0) } ?? "-"
-                lines.append("  " + [
-                    pad("#\(unit.stream)", 6), pad(place, 10, right: true), "  " + pad(unit.type, 18),
-                    pad(String(unit.size), 8, right: true), "  " + (unit.sliceType ?? ""),
-                ].joined())
+                lines.append(
+                    "  "
+                        + [
+                            pad("#\(unit.stream)", 6), pad(place, 10, right: true), "  " + pad(unit.type, 18),
+                            pad(String(unit.size), 8, right: true), "  " + (unit.sliceType ?? ""),
+                        ].joined())
             }
         }
         return lines.joined(separator: "\n")

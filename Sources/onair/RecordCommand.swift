@@ -7,29 +7,29 @@ struct RecordCommand: Command {
     static let name = "record"
     static let summary = "capture, encode and record to files in real time"
     static let help = """
-    Usage: onair record [--video SRC] [--audio SRC] [--duration S] [--fast] -o FILE [-o FILE …] [encoder flags]
+        Usage: onair record [--video SRC] [--audio SRC] [--duration S] [--fast] -o FILE [-o FILE …] [encoder flags]
 
-    Captures video and audio, encodes them once (H.264 + AAC) and writes every output:
-    .h264 (Annex-B), .aac (ADTS), .mp4 (fragmented, so a killed process leaves a playable file;
-    --faststart for a classic one), .mov, .ts, .flv. Ctrl-C or SIGTERM finish every file.
+        Captures video and audio, encodes them once (H.264 + AAC) and writes every output:
+        .h264 (Annex-B), .aac (ADTS), .mp4 (fragmented, so a killed process leaves a playable file;
+        --faststart for a classic one), .mov, .ts, .flv. Ctrl-C or SIGTERM finish every file.
 
-    \(CaptureSourceFactory.sourcesHelp)
-    With neither --video nor --audio, both are synthetic.
+        \(CaptureSourceFactory.sourcesHelp)
+        With neither --video nor --audio, both are synthetic.
 
-      --video SRC, --audio SRC     what to capture
-      --duration S                 stop after S seconds of media
-      --fast                       synthetic source as fast as the encoders go (media time, no dropping)
-      -o, --output FILE            an output (repeatable)
-      --faststart                  classic MP4 with the index in front (written at the end)
-      --stats-json FILE            the once-a-second statistics as JSON lines
-      --hls-time S                 HLS outputs (DIR/NAME.m3u8 or hls:DIR): segment duration (default 2;
-                                   keyframes come at least this often)
-      --hls-list-size N            HLS: segments in the playlist (default 6; 0 = all)
-      --hls-fmp4                   HLS: fragmented-MP4 segments instead of MPEG-TS
-      --serve PORT                 HLS: serve the first HLS output's directory over HTTP on 127.0.0.1:PORT
-                                   while recording (http://127.0.0.1:PORT/NAME.m3u8)
+          --video SRC, --audio SRC     what to capture
+          --duration S                 stop after S seconds of media
+          --fast                       synthetic source as fast as the encoders go (media time, no dropping)
+          -o, --output FILE            an output (repeatable)
+          --faststart                  classic MP4 with the index in front (written at the end)
+          --stats-json FILE            the once-a-second statistics as JSON lines
+          --hls-time S                 HLS outputs (DIR/NAME.m3u8 or hls:DIR): segment duration (default 2;
+                                       keyframes come at least this often)
+          --hls-list-size N            HLS: segments in the playlist (default 6; 0 = all)
+          --hls-fmp4                   HLS: fragmented-MP4 segments instead of MPEG-TS
+          --serve PORT                 HLS: serve the first HLS output's directory over HTTP on 127.0.0.1:PORT
+                                       while recording (http://127.0.0.1:PORT/NAME.m3u8)
 
-    """ + EncodingOptions.help
+        """ + EncodingOptions.help
 
     let settings: SessionSettings
     let statsJSON: String?
@@ -58,12 +58,15 @@ struct RecordCommand: Command {
         guard !outputs.isEmpty else { throw UsageError("record needs at least one -o FILE") }
         if fast {
             guard capture.videoSpec == "synthetic" || capture.videoSpec == "none",
-                  capture.audioSpec == "synthetic" || capture.audioSpec == "none" else {
+                capture.audioSpec == "synthetic" || capture.audioSpec == "none"
+            else {
                 throw UsageError("--fast works with the synthetic source only")
             }
             guard capture.duration != nil else { throw UsageError("--fast needs --duration") }
         }
-        if capture.videoSpec == "none" && capture.audioSpec == "none" { throw UsageError("--video none and --audio none leave nothing to record") }
+        if capture.videoSpec == "none" && capture.audioSpec == "none" {
+            throw UsageError("--video none and --audio none leave nothing to record")
+        }
         if servePort != nil && !outputs.contains(where: { OutputRegistry.hlsPlaylist(for: $0) != nil }) {
             throw UsageError("--serve needs an HLS output (-o DIR/NAME.m3u8 or hls:DIR)")
         }
@@ -83,7 +86,9 @@ struct RecordCommand: Command {
             if let url = session.hlsServerURL { Console.status("serving \(url)") }
         }
         let last = outcome.statistics
-        Console.status("stopped (\(outcome.reason)): \(last.framesOut) video frames, \(last.audioFramesOut) audio frames, \(last.droppedFrames) dropped, peak memory \(ResidentMemory.peak() / 1_048_576) MB")
+        Console.status(
+            "stopped (\(outcome.reason)): \(last.framesOut) video frames, \(last.audioFramesOut) audio frames, \(last.droppedFrames) dropped, peak memory \(ResidentMemory.peak() / 1_048_576) MB"
+        )
         try outcome.check()
         return 0
     }

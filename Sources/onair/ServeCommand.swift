@@ -7,49 +7,49 @@ struct ServeCommand: Command {
     static let name = "serve"
     static let summary = "capture, encode once and serve live to many viewers (HTTP: TS, fMP4, HLS)"
     static let help = """
-    Usage: onair serve [--video SRC] [--audio SRC] [--listen ADDR:PORT] [--max-viewers N] [--token T]
-                       [--srt-port N] [--rtsp-port N] [--viewer-timeout S] [--duration S] [-o FILE …] [encoder flags]
+        Usage: onair serve [--video SRC] [--audio SRC] [--listen ADDR:PORT] [--max-viewers N] [--token T]
+                           [--srt-port N] [--rtsp-port N] [--viewer-timeout S] [--duration S] [-o FILE …] [encoder flags]
 
-    Captures video and audio, encodes them once (H.264 + AAC, no B-frames) and serves them to every
-    viewer that connects, while also recording any -o files from the same encode:
-      http://ADDR:PORT/live.ts      MPEG-TS, one continuous response (ffplay, VLC, mpv, ffmpeg, onair play)
-      http://ADDR:PORT/live.mp4     fragmented MP4: init segment, then one fragment per video frame
-      http://ADDR:PORT/live.m3u8    HLS (MPEG-TS segments starting on keyframes)
-      http://ADDR:PORT/stats.json   encoder figures and one entry per viewer
-      http://ADDR:PORT/             the browser preview: the stream played in the page, live plots
-    A viewer that joins gets the last keyframe and what followed at once. Each viewer has its own
-    bounded queue: one that cannot keep up skips to the next keyframe (counted) and is cut after
-    --viewer-timeout seconds behind; no viewer slows the encoder, another viewer or a recording.
+        Captures video and audio, encodes them once (H.264 + AAC, no B-frames) and serves them to every
+        viewer that connects, while also recording any -o files from the same encode:
+          http://ADDR:PORT/live.ts      MPEG-TS, one continuous response (ffplay, VLC, mpv, ffmpeg, onair play)
+          http://ADDR:PORT/live.mp4     fragmented MP4: init segment, then one fragment per video frame
+          http://ADDR:PORT/live.m3u8    HLS (MPEG-TS segments starting on keyframes)
+          http://ADDR:PORT/stats.json   encoder figures and one entry per viewer
+          http://ADDR:PORT/             the browser preview: the stream played in the page, live plots
+        A viewer that joins gets the last keyframe and what followed at once. Each viewer has its own
+        bounded queue: one that cannot keep up skips to the next keyframe (counted) and is cut after
+        --viewer-timeout seconds behind; no viewer slows the encoder, another viewer or a recording.
 
-    \(CaptureSourceFactory.sourcesHelp)
-    With neither --video nor --audio, both are synthetic.
+        \(CaptureSourceFactory.sourcesHelp)
+        With neither --video nor --audio, both are synthetic.
 
-      --video SRC, --audio SRC     what to capture
-      --duration S                 stop after S seconds of media
-      --listen ADDR:PORT           where to listen (default 127.0.0.1:8080; a bare PORT stays on
-                                   127.0.0.1; 0.0.0.0:PORT opens it to the network)
-      --max-viewers N              viewers at once (default 32); more get 503
-      --token T                    every request needs ?token=T (401 without, 403 wrong); SRT
-                                   callers need T as passphrase (then 10–79 characters)
-      --srt-port N                 also accept SRT callers on UDP port N (MPEG-TS, many at once:
-                                   srt://ADDR:N?mode=caller; per-caller RTT, loss, send buffer in
-                                   /stats.json)
-      --rtsp-port N                also serve rtsp://ADDR:N/live (H.264 + AAC over RTP, UDP or TCP as the
-                                   client asks; with --token: user onair, password T; beyond
-                                   --max-viewers: 503)
-      --webrtc                     also serve WHEP viewers at ADDR:PORT/whep (WebRTC: H.264 + Opus;
-                                   with --token as Bearer token; the encode is Constrained Baseline
-                                   unless --profile says otherwise)
-      --webrtc-ports MIN-MAX       UDP ports for WebRTC viewers (default: any)
-      --webrtc-advertise ADDR      also offer ADDR as candidate (a public address forwarded to this host)
-      --viewer-timeout S           cut a viewer this many seconds behind (default 5)
-      --viewer-queue BYTES         bytes waiting for one viewer before it skips to a keyframe
-                                   (default 4 s of the stream, at least 1 MiB)
-      --hls-time S                 HLS segment duration (default 2; keyframes come at least this often)
-      -o, --output FILE            also record to a file (repeatable)
-      --stats-json FILE            the once-a-second statistics as JSON lines
+          --video SRC, --audio SRC     what to capture
+          --duration S                 stop after S seconds of media
+          --listen ADDR:PORT           where to listen (default 127.0.0.1:8080; a bare PORT stays on
+                                       127.0.0.1; 0.0.0.0:PORT opens it to the network)
+          --max-viewers N              viewers at once (default 32); more get 503
+          --token T                    every request needs ?token=T (401 without, 403 wrong); SRT
+                                       callers need T as passphrase (then 10–79 characters)
+          --srt-port N                 also accept SRT callers on UDP port N (MPEG-TS, many at once:
+                                       srt://ADDR:N?mode=caller; per-caller RTT, loss, send buffer in
+                                       /stats.json)
+          --rtsp-port N                also serve rtsp://ADDR:N/live (H.264 + AAC over RTP, UDP or TCP as the
+                                       client asks; with --token: user onair, password T; beyond
+                                       --max-viewers: 503)
+          --webrtc                     also serve WHEP viewers at ADDR:PORT/whep (WebRTC: H.264 + Opus;
+                                       with --token as Bearer token; the encode is Constrained Baseline
+                                       unless --profile says otherwise)
+          --webrtc-ports MIN-MAX       UDP ports for WebRTC viewers (default: any)
+          --webrtc-advertise ADDR      also offer ADDR as candidate (a public address forwarded to this host)
+          --viewer-timeout S           cut a viewer this many seconds behind (default 5)
+          --viewer-queue BYTES         bytes waiting for one viewer before it skips to a keyframe
+                                       (default 4 s of the stream, at least 1 MiB)
+          --hls-time S                 HLS segment duration (default 2; keyframes come at least this often)
+          -o, --output FILE            also record to a file (repeatable)
+          --stats-json FILE            the once-a-second statistics as JSON lines
 
-    """ + EncodingOptions.help
+        """ + EncodingOptions.help
 
     let settings: SessionSettings
     let statsJSON: String?
@@ -63,7 +63,9 @@ struct ServeCommand: Command {
             try configuration.listen(on: listen)
         }
         if let text = try arguments.option("--max-viewers") {
-            guard let value = Int(text), (1...10_000).contains(value) else { throw UsageError("--max-viewers takes a whole number 1–10000") }
+            guard let value = Int(text), (1...10_000).contains(value) else {
+                throw UsageError("--max-viewers takes a whole number 1–10000")
+            }
             configuration.limits.maxViewers = value
         }
         if let token = try arguments.option("--token") {
@@ -97,7 +99,9 @@ struct ServeCommand: Command {
         // Every WebRTC client decodes Constrained Baseline: with --webrtc it is the default.
         if configuration.webRTC != nil && !profileGiven { encoding.video.profileLevel.profile = .baseline }
         guard arguments.positionals().isEmpty else { throw UsageError("serve takes no positional arguments; files go with -o") }
-        if capture.videoSpec == "none" && capture.audioSpec == "none" { throw UsageError("--video none and --audio none leave nothing to serve") }
+        if capture.videoSpec == "none" && capture.audioSpec == "none" {
+            throw UsageError("--video none and --audio none leave nothing to serve")
+        }
         var settings = try CaptureSourceFactory.settings(capture, encoding: encoding)
         settings.outputs = outputs
         settings.serving = serving
@@ -118,14 +122,17 @@ struct ServeCommand: Command {
             }
             if let port = served.rtspPort {
                 let host = served.isLoopback ? served.host : "ADDR"
-                Console.status("RTSP: rtsp://\(host):\(port)/live\(served.hasToken ? " (user \(served.rtspUser), the token as password)" : "")")
+                Console.status(
+                    "RTSP: rtsp://\(host):\(port)/live\(served.hasToken ? " (user \(served.rtspUser), the token as password)" : "")")
             }
             if let whep = served.whepURL { Console.status("WHEP: \(whep)\(served.hasToken ? " (Authorization: Bearer …)" : "")") }
             if !served.isLoopback { Console.status("listening on \(served.host): reachable from the network") }
         }
         let totals = outcome.viewers
         let last = outcome.statistics
-        Console.status("stopped (\(outcome.reason)): \(last.framesOut) video frames, \(last.audioFramesOut) audio frames, \(last.droppedFrames) dropped; viewers served \(totals?.served ?? 0), refused \(totals?.refusedFull ?? 0), cut as too slow \(totals?.cutTooSlow ?? 0)")
+        Console.status(
+            "stopped (\(outcome.reason)): \(last.framesOut) video frames, \(last.audioFramesOut) audio frames, \(last.droppedFrames) dropped; viewers served \(totals?.served ?? 0), refused \(totals?.refusedFull ?? 0), cut as too slow \(totals?.cutTooSlow ?? 0)"
+        )
         try outcome.check()
         return 0
     }

@@ -11,8 +11,10 @@ enum SessionConsole {
 
     /// Builds the session with `builder`, prints the encoder choice and `afterStart`'s lines,
     /// shows statistics once a second and every event as it happens, and returns the outcome.
-    static func run(_ builder: SessionBuilder, printer: StatisticsPrinter,
-                    afterStart: (Session) -> Void = { _ in }) throws -> SessionOutcome {
+    static func run(
+        _ builder: SessionBuilder, printer: StatisticsPrinter,
+        afterStart: (Session) -> Void = { _ in }
+    ) throws -> SessionOutcome {
         let signals = SignalWatcher()
         let session = try builder.onEvent { event in show(event, printer: printer) }.build()
         try session.start()

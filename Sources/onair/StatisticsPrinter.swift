@@ -21,16 +21,22 @@ final class StatisticsPrinter: @unchecked Sendable {
     func show(_ stats: LiveStatistics) {
         lock.lock()
         defer { lock.unlock() }
-        progress.update(String(
-            format: "%@ %6.1fs | fps in %5.1f out %5.1f | dropped %d | video %5.0f kb/s audio %4.0f kb/s | enc %5.1f ms | queues v%d a%d s%d | mem %.0f MB",
-            label, stats.elapsed, stats.fpsIn, stats.fpsOut, stats.droppedFrames,
-            Double(stats.videoBitRate) / 1000, Double(stats.audioBitRate) / 1000, stats.encodeLatencyMs,
-            stats.videoQueue, stats.audioQueue, stats.sinkQueue, Double(stats.residentBytes) / 1_048_576)
-            + (showsNetwork ? String(format: " | net up %d reconnects %d offline %.1fs queue %.2fs skips %d | target %d kb/s",
-                                     stats.networkConnected, stats.reconnects, stats.offlineSeconds,
-                                     stats.networkQueueSeconds, stats.backlogSkips, stats.targetBitRate / 1000)
-                                + (stats.linkEstimate.map { String(format: " link %.2f Mb/s delay %.2fs", Double($0) / 1_000_000, stats.queueingDelay) } ?? "")
-                                : ""))
+        progress.update(
+            String(
+                format:
+                    "%@ %6.1fs | fps in %5.1f out %5.1f | dropped %d | video %5.0f kb/s audio %4.0f kb/s | enc %5.1f ms | queues v%d a%d s%d | mem %.0f MB",
+                label, stats.elapsed, stats.fpsIn, stats.fpsOut, stats.droppedFrames,
+                Double(stats.videoBitRate) / 1000, Double(stats.audioBitRate) / 1000, stats.encodeLatencyMs,
+                stats.videoQueue, stats.audioQueue, stats.sinkQueue, Double(stats.residentBytes) / 1_048_576)
+                + (showsNetwork
+                    ? String(
+                        format: " | net up %d reconnects %d offline %.1fs queue %.2fs skips %d | target %d kb/s",
+                        stats.networkConnected, stats.reconnects, stats.offlineSeconds,
+                        stats.networkQueueSeconds, stats.backlogSkips, stats.targetBitRate / 1000)
+                        + (stats.linkEstimate.map {
+                            String(format: " link %.2f Mb/s delay %.2fs", Double($0) / 1_000_000, stats.queueingDelay)
+                        } ?? "")
+                    : ""))
         json?.append(stats)
     }
 

@@ -99,8 +99,10 @@ struct AACADTSCRCTests {
         // is the preset 0xFFFF; the header CRC covers the 56 header bits and the position field.
         let frameLength = 11 + 3 + 3
         var writer = BitWriter()
-        for (value, bits) in [(0xFFF, 12), (0, 1), (0, 2), (0, 1), (1, 2), (4, 4), (0, 1), (1, 3), (0, 4),
-                              (frameLength, 13), (0x7FF, 11), (1, 2), (3, 16)] {
+        for (value, bits) in [
+            (0xFFF, 12), (0, 1), (0, 2), (0, 1), (1, 2), (4, 4), (0, 1), (1, 3), (0, 4),
+            (frameLength, 13), (0x7FF, 11), (1, 2), (3, 16),
+        ] {
             writer.write(value, bits: bits)
         }
         let headerCRC = ADTS.crc16(writer.bytes)

@@ -29,10 +29,12 @@ struct AACADTSHeaderTests {
         for index in 0...12 {
             for channels in 1...7 {
                 for protectionAbsent in [true, false] {
-                    let config = try AudioSpecificConfig(sampleRate: AACSamplingFrequency.table[index],
-                                                         channels: channels == 7 ? 8 : channels)
-                    let header = try ADTSHeader(config: config, payloadLength: 100 + index,
-                                                protectionAbsent: protectionAbsent)
+                    let config = try AudioSpecificConfig(
+                        sampleRate: AACSamplingFrequency.table[index],
+                        channels: channels == 7 ? 8 : channels)
+                    let header = try ADTSHeader(
+                        config: config, payloadLength: 100 + index,
+                        protectionAbsent: protectionAbsent)
                     #expect(header.samplingFrequencyIndex == index)
                     #expect(header.channelConfiguration == channels)
                     #expect(header.headerLength == (protectionAbsent ? 7 : 9))

@@ -134,8 +134,9 @@ struct AACAudioSpecificConfigTests {
         let directory = try Tools.temporaryDirectory("asc")
         defer { try? FileManager.default.removeItem(at: directory) }
         let encoded = try AACTestMedia.makeM4A(rate: rate, channels: channels, in: directory)
-        let adts = try AACTestMedia.makeADTS(rate: rate, channels: channels, seconds: 0.3, in: directory,
-                                             name: "remux.aac")
+        let adts = try AACTestMedia.makeADTS(
+            rate: rate, channels: channels, seconds: 0.3, in: directory,
+            name: "remux.aac")
         let remuxed = try AACTestMedia.remuxToM4A(adts)
         for file in [encoded, remuxed] {
             let bytes = try #require(AACMP4Boxes.audioSpecificConfig(in: try AACTestMedia.bytes(file)))

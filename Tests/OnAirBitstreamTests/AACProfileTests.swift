@@ -11,8 +11,10 @@ struct AACProfileTests {
         let directory = try Tools.temporaryDirectory("aac-profile")
         defer { try? FileManager.default.removeItem(at: directory) }
         let url = directory.appendingPathComponent("\(profile).aac")
-        try Tools.ffmpeg(["-f", "lavfi", "-i", "sine=frequency=440:sample_rate=44100", "-t", "0.3", "-ac", "2",
-                          "-c:a", "aac", "-strict", "-2", "-profile:a", profile, "-f", "adts", url.path])
+        try Tools.ffmpeg([
+            "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=44100", "-t", "0.3", "-ac", "2",
+            "-c:a", "aac", "-strict", "-2", "-profile:a", profile, "-f", "adts", url.path,
+        ])
         let bytes = try AACTestMedia.bytes(url)
         let stream = ADTS.parse(bytes)
         let probe = try AACTestMedia.probe(url)

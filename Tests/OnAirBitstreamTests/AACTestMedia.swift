@@ -9,19 +9,25 @@ enum AACTestMedia {
     static let allChannelCounts = [1, 2, 3, 4, 5, 6, 8]
 
     /// Encodes `seconds` of a 440 Hz sine at `rate` Hz with `channels` channels into an ADTS file.
-    static func makeADTS(rate: Int, channels: Int, seconds: Double = 0.5, in directory: URL,
-                         name: String? = nil) throws -> URL {
+    static func makeADTS(
+        rate: Int, channels: Int, seconds: Double = 0.5, in directory: URL,
+        name: String? = nil
+    ) throws -> URL {
         let url = directory.appendingPathComponent(name ?? "sine-\(rate)-\(channels).aac")
-        try Tools.ffmpeg(["-f", "lavfi", "-i", "sine=frequency=440:sample_rate=\(rate)", "-t", "\(seconds)",
-                          "-ac", "\(channels)", "-c:a", "aac", "-b:a", "64k", "-f", "adts", url.path])
+        try Tools.ffmpeg([
+            "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=\(rate)", "-t", "\(seconds)",
+            "-ac", "\(channels)", "-c:a", "aac", "-b:a", "64k", "-f", "adts", url.path,
+        ])
         return url
     }
 
     /// Encodes a sine straight into an MP4/M4A file (ffmpeg's encoder writes the config).
     static func makeM4A(rate: Int, channels: Int, seconds: Double = 0.3, in directory: URL) throws -> URL {
         let url = directory.appendingPathComponent("sine-\(rate)-\(channels).m4a")
-        try Tools.ffmpeg(["-f", "lavfi", "-i", "sine=frequency=440:sample_rate=\(rate)", "-t", "\(seconds)",
-                          "-ac", "\(channels)", "-c:a", "aac", "-b:a", "64k", url.path])
+        try Tools.ffmpeg([
+            "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=\(rate)", "-t", "\(seconds)",
+            "-ac", "\(channels)", "-c:a", "aac", "-b:a", "64k", url.path,
+        ])
         return url
     }
 
@@ -47,23 +53,27 @@ enum AACTestMedia {
         guard let stream = (json["streams"] as? [[String: Any]])?.first else {
             throw ToolError.failed("ffprobe found no audio stream in \(url.lastPathComponent)")
         }
-        return Probe(sampleRate: Int(stream["sample_rate"] as? String ?? "") ?? -1,
-                     channels: stream["channels"] as? Int ?? -1,
-                     profile: stream["profile"] as? String ?? "",
-                     packets: Int(stream["nb_read_packets"] as? String ?? "") ?? -1,
-                     duration: Double(stream["duration"] as? String ?? ""))
+        return Probe(
+            sampleRate: Int(stream["sample_rate"] as? String ?? "") ?? -1,
+            channels: stream["channels"] as? Int ?? -1,
+            profile: stream["profile"] as? String ?? "",
+            packets: Int(stream["nb_read_packets"] as? String ?? "") ?? -1,
+            duration: Double(stream["duration"] as? String ?? ""))
     }
 
     /// The packets of the first audio stream of `url`, read from the file at the positions
     /// ffprobe reports (independent of our parsers).
     static func packets(of url: URL) throws -> [[UInt8]] {
-        let json = try Tools.ffprobeJSON(["-show_packets", "-select_streams", "a:0",
-                                          "-show_entries", "packet=pos,size", url.path])
+        let json = try Tools.ffprobeJSON([
+            "-show_packets", "-select_streams", "a:0",
+            "-show_entries", "packet=pos,size", url.path,
+        ])
         let data = [UInt8](try Data(contentsOf: url))
         var result: [[UInt8]] = []
         for packet in json["packets"] as? [[String: Any]] ?? [] {
             guard let pos = Int(packet["pos"] as? String ?? ""), let size = Int(packet["size"] as? String ?? ""),
-                  pos >= 0, pos + size <= data.count else {
+                pos >= 0, pos + size <= data.count
+            else {
                 throw ToolError.failed("ffprobe packet without a usable position")
             }
             result.append(Array(data[pos..<(pos + size)]))
@@ -73,8 +83,10 @@ enum AACTestMedia {
 
     /// Whether ffmpeg decodes `url` with no message at all at level error (plus extra input options).
     static func ffmpegDecodeErrors(_ url: URL, inputOptions: [String] = []) throws -> String {
-        let result = try Tools.run("ffmpeg", ["-hide_banner", "-nostdin", "-v", "error"] + inputOptions
-                                   + ["-i", url.path, "-f", "null", "-"])
+        let result = try Tools.run(
+            "ffmpeg",
+            ["-hide_banner", "-nostdin", "-v", "error"] + inputOptions
+                + ["-i", url.path, "-f", "null", "-"])
         return result.status == 0 ? result.stderr : "exit \(result.status): \(result.stderr)"
     }
 

@@ -68,17 +68,28 @@ struct H264AccessUnitSplitterTests {
             ("nal_ref_idc becoming zero", variant { $0.nalRefIdc = 0 }),
             ("pic_order_cnt_lsb", variant { $0.picOrderCntLsb = 4 }),
             ("delta_pic_order_cnt_bottom", variant { $0.deltaPicOrderCntBottom = 1 }),
-            ("IDR flag", variant { $0.nalType = 5; $0.sliceType = 2 }),
+            (
+                "IDR flag",
+                variant {
+                    $0.nalType = 5; $0.sliceType = 2
+                }
+            ),
         ]
         for (what, changed) in changes {
             let slices = [base, variant { $0.firstMb = 4 }, changed]
-            let units = [Synthetic.sps(sps), Synthetic.pps(pps0), Synthetic.pps(pps1)]
+            let units =
+                [Synthetic.sps(sps), Synthetic.pps(pps0), Synthetic.pps(pps1)]
                 + slices.map { Synthetic.slice($0, sps: sps, pps: $0.ppsId == 0 ? pps0 : pps1) }
             let accessUnits = H264AccessUnitSplitter.split(units)
             #expect(accessUnits.map(\.sliceCount) == [2, 1], "\(what)")
         }
         // nal_ref_idc changing between non-zero values does not start a picture.
-        let same = [base, variant { $0.nalRefIdc = 3; $0.firstMb = 4 }]
+        let same = [
+            base,
+            variant {
+                $0.nalRefIdc = 3; $0.firstMb = 4
+            },
+        ]
         let units = [Synthetic.sps(sps), Synthetic.pps(pps0)] + same.map { Synthetic.slice($0, sps: sps, pps: pps0) }
         #expect(H264AccessUnitSplitter.split(units).map(\.sliceCount) == [2])
     }
@@ -120,9 +131,11 @@ struct H264AccessUnitSplitterTests {
         let filler = try H264NALUnit([0x0C, 0xFF, 0xFF, 0x80])
         let endOfSequence = try H264NALUnit([0x0A])
         let sei = try H264NALUnit([0x06, 0x06, 0x01, 0x84, 0x80])
-        let units = [aud, Synthetic.sps(sps), Synthetic.pps(pps),
-                     Synthetic.slice(.init(nalType: 5, nalRefIdc: 3, sliceType: 2), sps: sps, pps: pps), filler, endOfSequence,
-                     aud, Synthetic.slice(.init(nalType: 5, nalRefIdc: 3, sliceType: 2, idrPicId: 1), sps: sps, pps: pps), sei]
+        let units = [
+            aud, Synthetic.sps(sps), Synthetic.pps(pps),
+            Synthetic.slice(.init(nalType: 5, nalRefIdc: 3, sliceType: 2), sps: sps, pps: pps), filler, endOfSequence,
+            aud, Synthetic.slice(.init(nalType: 5, nalRefIdc: 3, sliceType: 2, idrPicId: 1), sps: sps, pps: pps), sei,
+        ]
         var splitter = H264AccessUnitSplitter()
         var completed: [H264AccessUnit] = []
         for unit in units { completed += splitter.push(unit) }
@@ -179,8 +192,10 @@ struct H264AccessUnitSplitterTests {
         let unknownPPS = Synthetic.slice(.init(ppsId: 7, frameNum: 1, picOrderCntLsb: 2), sps: sps, pps: Synthetic.PPS(id: 7))
         let brokenSPS = try H264NALUnit([0x67, 0x64])
         let brokenPPS = try H264NALUnit([0x68])
-        let units = [Synthetic.sps(sps), Synthetic.pps(pps), good, unknownPPS, brokenSPS, brokenPPS,
-                     Synthetic.slice(.init(frameNum: 2, picOrderCntLsb: 4), sps: sps, pps: pps)]
+        let units = [
+            Synthetic.sps(sps), Synthetic.pps(pps), good, unknownPPS, brokenSPS, brokenPPS,
+            Synthetic.slice(.init(frameNum: 2, picOrderCntLsb: 4), sps: sps, pps: pps),
+        ]
         var splitter = H264AccessUnitSplitter()
         let accessUnits = units.flatMap { splitter.push($0) } + splitter.finish()
         #expect(splitter.damagedUnits == 3)
@@ -191,8 +206,9 @@ struct H264AccessUnitSplitterTests {
 
     @Test func sliceHeaderDetailsParse() throws {
         let sps = Synthetic.SPS(crop: (1, 2, 1, 1), timing: (1001, 60000))
-        let pps = Synthetic.PPS(cabac: true, numSliceGroups: 2, sliceGroupMapType: 4, sliceGroupChangeRate: 3,
-                                weightedPred: true, weightedBipredIdc: 1, transform8x8Mode: true)
+        let pps = Synthetic.PPS(
+            cabac: true, numSliceGroups: 2, sliceGroupMapType: 4, sliceGroupChangeRate: 3,
+            weightedPred: true, weightedBipredIdc: 1, transform8x8Mode: true)
         let units = [Synthetic.sps(sps), Synthetic.pps(pps)]
         let sets = try H264ParameterSets(units: units)
         let parsedSPS = try #require(sets.sps[0])
@@ -200,8 +216,10 @@ struct H264AccessUnitSplitterTests {
         #expect(parsedSPS.frameRate == 60000.0 / 2002.0)
         let parsedPPS = try #require(sets.pps[0])
         #expect(parsedPPS.numSliceGroups == 2 && parsedPPS.sliceGroupChangeRate == 3 && parsedPPS.transform8x8Mode)
-        let slice = Synthetic.slice(.init(sliceType: 5, frameNum: 3, picOrderCntLsb: 6, reorderList0: true,
-                                          memoryManagementOperations: [1, 4, 5], sliceQpDelta: -3), sps: sps, pps: pps)
+        let slice = Synthetic.slice(
+            .init(
+                sliceType: 5, frameNum: 3, picOrderCntLsb: 6, reorderList0: true,
+                memoryManagementOperations: [1, 4, 5], sliceQpDelta: -3), sps: sps, pps: pps)
         let header = try H264SliceHeader(slice, parameterSets: sets)
         #expect(header.sliceType == .p && header.sliceTypeRaw == 5 && header.frameNum == 3)
         #expect(header.refPicListModified && header.hasPredWeightTable)

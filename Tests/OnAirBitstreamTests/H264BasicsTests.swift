@@ -79,11 +79,13 @@ struct H264BasicsTests {
         #expect(startCodeLengths(joined) == [4, 4, 4, 3, 3, 3])
         #expect(startCodeLengths(AnnexB.join(accessUnit: [sei, slice, sps])) == [4, 3, 4])
         #expect(AnnexB.split(joined) == [aud, sps, pps, sei, slice, slice])
-        #expect(AnnexB.join([]) .isEmpty)
+        #expect(AnnexB.join([]).isEmpty)
     }
 
     @Test func avccFraming() throws {
-        let units = [try H264NALUnit([0x67, 1, 2]), try H264NALUnit([0x68, 3]), try H264NALUnit([0x65] + [UInt8](repeating: 7, count: 300))]
+        let units = [
+            try H264NALUnit([0x67, 1, 2]), try H264NALUnit([0x68, 3]), try H264NALUnit([0x65] + [UInt8](repeating: 7, count: 300)),
+        ]
         for lengthSize in [2, 4] {
             let sample = try AVCC.sample(from: units, lengthSize: lengthSize)
             #expect(sample.count == units.reduce(0) { $0 + $1.bytes.count + lengthSize })

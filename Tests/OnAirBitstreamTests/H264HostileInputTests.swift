@@ -34,8 +34,12 @@ struct H264HostileInputTests {
     }
 
     @Test func truncatedRealUnitsThrow() throws {
-        let (bytes, _) = try H264TestMedia.encode(frames: 3, ["-x264-params", "nal-hrd=vbr:slices=2", "-b:v", "200k",
-                                                             "-maxrate", "200k", "-bufsize", "400k", "-pix_fmt", "yuv422p"])
+        let (bytes, _) = try H264TestMedia.encode(
+            frames: 3,
+            [
+                "-x264-params", "nal-hrd=vbr:slices=2", "-b:v", "200k",
+                "-maxrate", "200k", "-bufsize", "400k", "-pix_fmt", "yuv422p",
+            ])
         let units = AnnexB.split(bytes)
         let sets = try H264ParameterSets(units: units)
         let sps = try #require(units.first { $0.type == .sps })

@@ -8,8 +8,9 @@ import Testing
 struct H264StreamConformanceTests {
     @Test(arguments: H264StreamCase.all)
     func stream(_ testCase: H264StreamCase) throws {
-        let (bytes, url) = try H264TestMedia.encode(size: testCase.size, rate: testCase.rate, frames: testCase.frames,
-                                                    filter: testCase.filter, testCase.arguments)
+        let (bytes, url) = try H264TestMedia.encode(
+            size: testCase.size, rate: testCase.rate, frames: testCase.frames,
+            filter: testCase.filter, testCase.arguments)
         defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
         let units = AnnexB.split(bytes)
         #expect(AnnexB.join(units) == bytes, "Annex-B round trip")

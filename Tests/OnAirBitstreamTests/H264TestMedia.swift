@@ -6,8 +6,10 @@ import OnAirTestSupport
 enum H264TestMedia {
     /// Encodes `frames` frames of `testsrc2` at `size` and `rate` with libx264 and the extra output
     /// `arguments`, and returns the raw Annex-B bytes and the file's URL.
-    static func encode(size: String = "320x240", rate: String = "25", frames: Int = 10,
-                       filter: String? = nil, _ arguments: [String]) throws -> (bytes: [UInt8], url: URL) {
+    static func encode(
+        size: String = "320x240", rate: String = "25", frames: Int = 10,
+        filter: String? = nil, _ arguments: [String]
+    ) throws -> (bytes: [UInt8], url: URL) {
         let directory = try Tools.temporaryDirectory("onair-h264")
         let url = directory.appendingPathComponent("out.h264")
         var input = ["-f", "lavfi", "-i", "testsrc2=size=\(size):rate=\(rate)", "-frames:v", "\(frames)"]
@@ -27,8 +29,10 @@ enum H264TestMedia {
 
     /// The decoded frames' `pict_type` and `key_frame`, from `ffprobe -show_frames`.
     static func probeFrames(_ url: URL) throws -> [(pictType: String, keyFrame: Bool)] {
-        let json = try Tools.ffprobeJSON(["-show_frames", "-select_streams", "v:0",
-                                          "-show_entries", "frame=pict_type,key_frame", url.path])
+        let json = try Tools.ffprobeJSON([
+            "-show_frames", "-select_streams", "v:0",
+            "-show_entries", "frame=pict_type,key_frame", url.path,
+        ])
         guard let frames = json["frames"] as? [[String: Any]] else { return [] }
         return frames.map { (($0["pict_type"] as? String) ?? "?", (($0["key_frame"] as? Int) ?? 0) == 1) }
     }
@@ -70,7 +74,8 @@ enum H264TestMedia {
             default: childOffset = nil
             }
             if let childOffset, payload.lowerBound + childOffset <= payload.upperBound,
-               let found = findBox(target, in: bytes, range: (payload.lowerBound + childOffset)..<payload.upperBound) {
+                let found = findBox(target, in: bytes, range: (payload.lowerBound + childOffset)..<payload.upperBound)
+            {
                 return found
             }
             offset += size

@@ -11,19 +11,29 @@ import Testing
     /// `holeStart` and `holeStart + length` s removed and the timestamps of the rest kept (PCM in Matroska).
     static func holeyInput(in dir: URL, holeStart: Double = 2.2, length: Double = 0.5) throws -> String {
         let source = dir.appendingPathComponent("source.mkv").path
-        let made = try Tools.run(Tools.onairExecutable, ["record", "--fast", "--duration", "8", "--size", "320x180",
-                                                         "--preset", "ultrafast", "-o", source])
+        let made = try Tools.run(
+            Tools.onairExecutable,
+            [
+                "record", "--fast", "--duration", "8", "--size", "320x180",
+                "--preset", "ultrafast", "-o", source,
+            ])
         guard made.status == 0 else { throw ToolError.failed("record: \(made.stderr)") }
         let holey = dir.appendingPathComponent("holey.mkv").path
-        try Tools.ffmpeg(["-i", source, "-c:v", "copy", "-af",
-                          "aselect='not(between(t,\(holeStart),\(holeStart + length)))'", "-c:a", "pcm_s16le", holey])
+        try Tools.ffmpeg([
+            "-i", source, "-c:v", "copy", "-af",
+            "aselect='not(between(t,\(holeStart),\(holeStart + length)))'", "-c:a", "pcm_s16le", holey,
+        ])
         return holey
     }
 
     /// The longest step between consecutive audio packet timestamps of `path`, per ffprobe.
     static func longestAudioStep(_ path: String) throws -> Double {
-        let result = try Tools.run("ffprobe", ["-v", "error", "-select_streams", "a:0", "-show_entries", "packet=pts_time",
-                                               "-of", "csv=p=0", path])
+        let result = try Tools.run(
+            "ffprobe",
+            [
+                "-v", "error", "-select_streams", "a:0", "-show_entries", "packet=pts_time",
+                "-of", "csv=p=0", path,
+            ])
         let times = result.stdoutText.split(separator: "\n").compactMap { Double($0) }
         return zip(times, times.dropFirst()).map { $1 - $0 }.max() ?? 0
     }
@@ -49,8 +59,12 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
         let holey = try Self.holeyInput(in: dir)
         let output = dir.appendingPathComponent("rec.mp4").path
-        let result = try Tools.run(Tools.onairExecutable, ["record", "--video", "file:\(holey)", "--audio", "file:\(holey)",
-                                                           "--size", "320x180", "-o", output])
+        let result = try Tools.run(
+            Tools.onairExecutable,
+            [
+                "record", "--video", "file:\(holey)", "--audio", "file:\(holey)",
+                "--size", "320x180", "-o", output,
+            ])
         #expect(result.status == 0, "\(result.stderr)")
         let judged = try FFmpegSyncJudge.judge(output)
         print("record --audio file: through a hole: \(judged)")
@@ -88,9 +102,13 @@ import Testing
         let dir = try Tools.temporaryDirectory("timing-drift")
         defer { try? FileManager.default.removeItem(at: dir) }
         let output = dir.appendingPathComponent("drift.mp4").path
-        let result = try Tools.run(Tools.onairExecutable, ["record", "--fast", "--duration", "600", "--synthetic-audio-ppm", "500",
-                                                           "--size", "320x180", "--preset", "ultrafast", "--bitrate", "300k",
-                                                           "-o", output])
+        let result = try Tools.run(
+            Tools.onairExecutable,
+            [
+                "record", "--fast", "--duration", "600", "--synthetic-audio-ppm", "500",
+                "--size", "320x180", "--preset", "ultrafast", "--bitrate", "300k",
+                "-o", output,
+            ])
         #expect(result.status == 0, "\(result.stderr)")
         // Counting samples would put the last beeps 0.3 s late; following the timestamps keeps them on the flashes.
         let end = try FFmpegSyncJudge.judge(output, from: 585)

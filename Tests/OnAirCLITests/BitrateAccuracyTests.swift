@@ -12,8 +12,10 @@ import Testing
     static let natural: Result<String, any Error> = Result {
         let dir = try Tools.temporaryDirectory("bitrate-input")
         let path = dir.appendingPathComponent("natural.mkv").path
-        try Tools.ffmpeg(["-f", "lavfi", "-i", "testsrc2=size=960x540:rate=30,noise=alls=10:allf=t+u", "-t", "30",
-                          "-c:v", "libx264", "-preset", "ultrafast", "-crf", "10", path])
+        try Tools.ffmpeg([
+            "-f", "lavfi", "-i", "testsrc2=size=960x540:rate=30,noise=alls=10:allf=t+u", "-t", "30",
+            "-c:v", "libx264", "-preset", "ultrafast", "-crf", "10", path,
+        ])
         return path
     }
 
@@ -33,9 +35,12 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
         let output = dir.appendingPathComponent("out.mp4").path
         let limitBytes = target * 3 / 2 / 8  // 1.5 × average over one second
-        let result = try Tools.run(Tools.onairExecutable, [
-            "encode", input, "-o", output, "--bitrate", String(target), "--data-rate-limit", "\(limitBytes):1",
-            "--keyint", "60", "--preset", "veryfast"])
+        let result = try Tools.run(
+            Tools.onairExecutable,
+            [
+                "encode", input, "-o", output, "--bitrate", String(target), "--data-rate-limit", "\(limitBytes):1",
+                "--keyint", "60", "--preset", "veryfast",
+            ])
         #expect(result.status == 0, "\(result.stderr)")
 
         let packets = try Self.packets(output)
@@ -53,6 +58,8 @@ import Testing
             worst = max(worst, window)
         }
         #expect(Double(worst) <= 1.1 * Double(limitBytes), "worst 1 s window \(worst) bytes, limit \(limitBytes)")
-        print("bitrate \(target): average \(Int(average)) b/s (\(String(format: "%+.1f", (average / Double(target) - 1) * 100))%), worst 1 s window \(worst * 8) b (limit \(limitBytes * 8))")
+        print(
+            "bitrate \(target): average \(Int(average)) b/s (\(String(format: "%+.1f", (average / Double(target) - 1) * 100))%), worst 1 s window \(worst * 8) b (limit \(limitBytes * 8))"
+        )
     }
 }

@@ -29,8 +29,10 @@ import Testing
 
     /// `onair serve` with the synthetic sources (video and audio), a token, 320x240 at 30 fps.
     static func serveCommand(port: Int, token: String) -> [String] {
-        [Tools.onairExecutable, "serve", "--listen", "127.0.0.1:\(port)", "--token", token,
-         "--size", "320x240", "--fps", "30", "--bitrate", "600k", "--preset", "ultrafast"]
+        [
+            Tools.onairExecutable, "serve", "--listen", "127.0.0.1:\(port)", "--token", token,
+            "--size", "320x240", "--fps", "30", "--bitrate", "600k", "--preset", "ultrafast",
+        ]
     }
 
     @Test(.enabled(if: PreviewBrowserDriver.missing == nil, "\(PreviewBrowserDriver.missing ?? "")"))
@@ -42,10 +44,11 @@ import Testing
         let fps = 30.0
         // The page is opened with the token; serve refuses every request without it, so playing and
         // plotting prove the page keeps it.
-        let (json, log) = try PreviewBrowserDriver.run("check", url: "http://127.0.0.1:\(port)/?token=\(token)",
-                                                       server: Self.serveCommand(port: port, token: token),
-                                                       extra: ["--sound", "--restart", "--screenshot", dir.appendingPathComponent("page.png").path],
-                                                       serverLog: dir.appendingPathComponent("serve.log").path)
+        let (json, log) = try PreviewBrowserDriver.run(
+            "check", url: "http://127.0.0.1:\(port)/?token=\(token)",
+            server: Self.serveCommand(port: port, token: token),
+            extra: ["--sound", "--restart", "--screenshot", dir.appendingPathComponent("page.png").path],
+            serverLog: dir.appendingPathComponent("serve.log").path)
         let summary = json.filter { !["first_state", "snapshot", "after_restart_snapshot"].contains($0.key) }
         print("preview check: \(summary)")
         #expect(json["ok"] as? Bool == true, "driver failed: \(json["error"] ?? "") \(log)")
@@ -88,7 +91,8 @@ import Testing
         #expect(json["noticed_stop_seconds"] is NSNumber, "the page did not notice the server stop")
         let down = json["down_status"] as? String ?? ""
         #expect(down.contains("Server gone") || down.contains("lost"), "status while down: \(down)")
-        try #require(json["resumed_seconds"] is NSNumber, "did not resume: \(json["after_restart_snapshot"] ?? "") \(json["console"] ?? "")")
+        try #require(
+            json["resumed_seconds"] is NSNumber, "did not resume: \(json["after_restart_snapshot"] ?? "") \(json["console"] ?? "")")
         let after = Self.number(json, "after_restart", "fps") ?? 0
         #expect(after >= (Self.number(json, "after_restart", "stream_fps") ?? fps) * 0.7, "after the restart decoded \(after) fps")
         #expect((Self.number(json, "after_restart", "current_time_advance") ?? 0) > 0)
@@ -103,8 +107,9 @@ import Testing
         try PreviewPage.html().write(to: page, atomically: true, encoding: .utf8)
         let port = try StreamTestPorts.free()
         let server = ["python3", PreviewBrowserDriver.standIn, "--port", "\(port)", "--page", page.path, "--video-codec", "mpeg4"]
-        let (json, log) = try PreviewBrowserDriver.run("status", url: "http://127.0.0.1:\(port)/", server: server,
-                                                       serverLog: dir.appendingPathComponent("server.log").path)
+        let (json, log) = try PreviewBrowserDriver.run(
+            "status", url: "http://127.0.0.1:\(port)/", server: server,
+            serverLog: dir.appendingPathComponent("server.log").path)
         print("preview codec: \(json["status"] ?? "none")")
         #expect(json["ok"] as? Bool == true, "driver failed: \(json["error"] ?? "") \(log)")
         let status = json["status"] as? String ?? ""
@@ -119,9 +124,10 @@ import Testing
         let dir = try Tools.temporaryDirectory("preview-fuzz")
         defer { try? FileManager.default.removeItem(at: dir) }
         let port = try StreamTestPorts.free()
-        let (json, log) = try PreviewBrowserDriver.run("fuzz", url: "http://127.0.0.1:\(port)/?token=f", server: Self.serveCommand(port: port, token: "f"),
-                                                       extra: ["--iterations", "20000"],
-                                                       serverLog: dir.appendingPathComponent("serve.log").path)
+        let (json, log) = try PreviewBrowserDriver.run(
+            "fuzz", url: "http://127.0.0.1:\(port)/?token=f", server: Self.serveCommand(port: port, token: "f"),
+            extra: ["--iterations", "20000"],
+            serverLog: dir.appendingPathComponent("serve.log").path)
         let fuzz = json["fuzz"] as? [String: Any] ?? [:]
         print("preview fuzz: \(fuzz)")
         #expect(json["ok"] as? Bool == true, "driver failed: \(json["error"] ?? "") \(log)")

@@ -29,8 +29,10 @@ import Testing
         let output = dir.appendingPathComponent("screen.mp4").path
         let recorder = Process()
         recorder.executableURL = URL(fileURLWithPath: Tools.onairExecutable)
-        recorder.arguments = ["record", "--video", "x11:\(screen.display)", "--duration", "4", "--size", "320x240",
-                              "--fps", "25", "-o", output]
+        recorder.arguments = [
+            "record", "--video", "x11:\(screen.display)", "--duration", "4", "--size", "320x240",
+            "--fps", "25", "-o", output,
+        ]
         let errors = Pipe()
         recorder.standardError = errors
         try recorder.run()
@@ -59,8 +61,12 @@ import Testing
         try Tools.ffmpeg(["-f", "lavfi", "-i", "sine=frequency=1000:sample_rate=48000:duration=20", "-ac", "2", tone])
         try pulse.play(tone)
         let output = dir.appendingPathComponent("mic.aac").path
-        let result = try Tools.run("env", ["PULSE_SERVER=\(pulse.server)", Tools.onairExecutable, "record",
-                                           "--audio", "pulse:\(pulse.monitor)", "--duration", "3", "-o", output])
+        let result = try Tools.run(
+            "env",
+            [
+                "PULSE_SERVER=\(pulse.server)", Tools.onairExecutable, "record",
+                "--audio", "pulse:\(pulse.monitor)", "--duration", "3", "-o", output,
+            ])
         #expect(result.status == 0, "\(result.stderr)")
         let decoded = try Tools.run("ffmpeg", ["-v", "error", "-i", output, "-f", "f32le", "-ac", "1", "-ar", "48000", "-"])
         let samples = stride(from: 0, to: decoded.stdout.count - 3, by: 4).map { offset in

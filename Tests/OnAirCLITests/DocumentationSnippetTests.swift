@@ -41,8 +41,10 @@ import Testing
                 var end = start
                 while end < lines.count, lines[end].trimmingCharacters(in: .whitespaces) != "```" { end += 1 }
                 let name = document.deletingPathExtension().lastPathComponent.filter { $0.isLetter || $0.isNumber }
-                found.append(Snippet(file: document.lastPathComponent, line: start, code: lines[start..<end].joined(separator: "\n"),
-                                     target: "Snippet\(name)\(start)"))
+                found.append(
+                    Snippet(
+                        file: document.lastPathComponent, line: start, code: lines[start..<end].joined(separator: "\n"),
+                        target: "Snippet\(name)\(start)"))
                 index = end + 1
             }
         }
@@ -58,26 +60,30 @@ import Testing
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             try snippet.code.write(to: directory.appendingPathComponent("main.swift"), atomically: true, encoding: .utf8)
         }
-        let targets = snippets.map { "        .executableTarget(name: \"\($0.target)\", dependencies: [.product(name: \"OnAir\", package: \"OnAir\")])," }
+        let targets = snippets.map {
+            "        .executableTarget(name: \"\($0.target)\", dependencies: [.product(name: \"OnAir\", package: \"OnAir\")]),"
+        }
         let manifest = """
-        // swift-tools-version:6.0
-        // Made by DocumentationSnippetTests: one program per Swift block of the README and the articles.
-        import PackageDescription
-        let package = Package(
-            name: "Snippets",
-            dependencies: [.package(name: "OnAir", path: "\(root.path)")],
-            targets: [
-        \(targets.joined(separator: "\n"))
-            ],
-            swiftLanguageModes: [.v6]
-        )
-        """
+            // swift-tools-version:6.0
+            // Made by DocumentationSnippetTests: one program per Swift block of the README and the articles.
+            import PackageDescription
+            let package = Package(
+                name: "Snippets",
+                dependencies: [.package(name: "OnAir", path: "\(root.path)")],
+                targets: [
+            \(targets.joined(separator: "\n"))
+                ],
+                swiftLanguageModes: [.v6]
+            )
+            """
         try manifest.write(to: package.appendingPathComponent("Package.swift"), atomically: true, encoding: .utf8)
         let result = try Tools.run("swift", ["build", "--package-path", package.path])
         let output = result.stdoutText + result.stderr
         guard result.status == 0 else { throw ToolError.failed("the documentation's Swift blocks do not build:\n\(output)") }
         let warnings = output.split(separator: "\n").filter { $0.contains("warning:") && $0.contains("/Sources/Snippet") }
-        guard warnings.isEmpty else { throw ToolError.failed("the documentation's Swift blocks build with warnings:\n\(warnings.joined(separator: "\n"))") }
+        guard warnings.isEmpty else {
+            throw ToolError.failed("the documentation's Swift blocks build with warnings:\n\(warnings.joined(separator: "\n"))")
+        }
         let bin = try Tools.run("swift", ["build", "--package-path", package.path, "--show-bin-path"])
         return URL(fileURLWithPath: bin.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines))
     }

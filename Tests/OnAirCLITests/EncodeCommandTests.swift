@@ -8,9 +8,11 @@ import Testing
     /// A 3 s clip with video and audio made by ffmpeg.
     static func makeClip(in dir: URL, size: String = "320x240", rate: Int = 25, seconds: Int = 3) throws -> String {
         let path = dir.appendingPathComponent("clip.mp4").path
-        try Tools.ffmpeg(["-f", "lavfi", "-i", "testsrc2=size=\(size):rate=\(rate)", "-f", "lavfi",
-                          "-i", "sine=frequency=440:sample_rate=44100", "-t", String(seconds), "-ac", "2",
-                          "-c:v", "libx264", "-preset", "ultrafast", "-c:a", "aac", path])
+        try Tools.ffmpeg([
+            "-f", "lavfi", "-i", "testsrc2=size=\(size):rate=\(rate)", "-f", "lavfi",
+            "-i", "sine=frequency=440:sample_rate=44100", "-t", String(seconds), "-ac", "2",
+            "-c:v", "libx264", "-preset", "ultrafast", "-c:a", "aac", path,
+        ])
         return path
     }
 
@@ -71,10 +73,13 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
         let clip = try Self.makeClip(in: dir)
         let output = dir.appendingPathComponent("out.mp4").path
-        let result = try encode([clip, "-o", output, "--no-audio", "--keyint", "1000", "--keyint-duration", "0",
-                                 "--force-keyframe-at", "1,2.5"])
+        let result = try encode([
+            clip, "-o", output, "--no-audio", "--keyint", "1000", "--keyint-duration", "0",
+            "--force-keyframe-at", "1,2.5",
+        ])
         #expect(result.status == 0, "\(result.stderr)")
-        let frames = try Tools.ffprobeJSON(["-select_streams", "v", "-show_entries", "frame=key_frame", output])["frames"]
+        let frames =
+            try Tools.ffprobeJSON(["-select_streams", "v", "-show_entries", "frame=key_frame", output])["frames"]
             as? [[String: Any]] ?? []
         let keys = frames.enumerated().filter { ($0.element["key_frame"] as? Int) == 1 }.map(\.offset)
         // 25 fps: 1 s is frame 25; the first frame at or after 2.5 s is frame 63 (2.52 s).
@@ -127,8 +132,12 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
         let clip = try Self.makeClip(in: dir, seconds: 1)
         // Injected: no hardware encoders here, whatever this machine has.
-        let result = try Tools.run("env", ["ONAIR_HARDWARE_ENCODERS=none", Tools.onairExecutable, "encode", clip,
-                                           "-o", dir.appendingPathComponent("o.mp4").path, "--encoder", "h264_nvenc"])
+        let result = try Tools.run(
+            "env",
+            [
+                "ONAIR_HARDWARE_ENCODERS=none", Tools.onairExecutable, "encode", clip,
+                "-o", dir.appendingPathComponent("o.mp4").path, "--encoder", "h264_nvenc",
+            ])
         #expect(result.status == 1)
         #expect(result.stderr.contains("h264_nvenc") && result.stderr.contains("unavailable"), "\(result.stderr)")
     }

@@ -10,8 +10,10 @@ import Testing
 
     /// Builds Examples/ (its build kept under .build/examples) and returns its bin directory.
     static func build() throws -> URL {
-        let arguments = ["--package-path", root.appendingPathComponent("Examples").path,
-                         "--scratch-path", root.appendingPathComponent(".build/examples").path]
+        let arguments = [
+            "--package-path", root.appendingPathComponent("Examples").path,
+            "--scratch-path", root.appendingPathComponent(".build/examples").path,
+        ]
         let result = try Tools.run("swift", ["build"] + arguments)
         guard result.status == 0 else { throw ToolError.failed("Examples do not build:\n\(result.stdoutText)\(result.stderr)") }
         let bin = try Tools.run("swift", ["build", "--show-bin-path"] + arguments)
@@ -36,14 +38,19 @@ import Testing
         let received = dir.appendingPathComponent("received.ts").path
         let recording = dir.appendingPathComponent("local.mp4").path
         // An independent receiver: ffmpeg copying what arrives on the UDP port.
-        let receiver = try StreamTestProcess("ffmpeg", ["-hide_banner", "-y", "-probesize", "500000", "-analyzeduration", "1000000",
-                                                        "-i", "udp://127.0.0.1:\(port)?timeout=3000000",
-                                                        "-c", "copy", "-flush_packets", "1", "-f", "mpegts", received],
-                                             stderrPath: dir.appendingPathComponent("ffmpeg.log").path)
+        let receiver = try StreamTestProcess(
+            "ffmpeg",
+            [
+                "-hide_banner", "-y", "-probesize", "500000", "-analyzeduration", "1000000",
+                "-i", "udp://127.0.0.1:\(port)?timeout=3000000",
+                "-c", "copy", "-flush_packets", "1", "-f", "mpegts", received,
+            ],
+            stderrPath: dir.appendingPathComponent("ffmpeg.log").path)
         // ffmpeg binds its port once it has started: wait until the port is taken.
         #expect(waitUntil(timeout: 10) { (try? Tools.run("ss", ["-Hlun", "sport = :\(port)"]).stdoutText.isEmpty) == false })
-        let streamed = try Tools.run(bin.appendingPathComponent("StreamAppFrames").path,
-                                     ["udp://127.0.0.1:\(port)", recording, "6"])
+        let streamed = try Tools.run(
+            bin.appendingPathComponent("StreamAppFrames").path,
+            ["udp://127.0.0.1:\(port)", recording, "6"])
         #expect(streamed.status == 0, "\(streamed.stdoutText) \(streamed.stderr)")
         // ffmpeg ends by itself 3 s after the last datagram (its input's timeout), finishing its file.
         #expect(receiver.wait(timeout: 30), "the receiver did not end")
@@ -71,8 +78,12 @@ import Testing
         defer { display.stop() }
         let pulse = try TestPulseServer()
         defer { pulse.stop() }
-        let played = try Tools.run("env", ["DISPLAY=\(display.display)", "SDL_VIDEODRIVER=x11", "SDL_AUDIODRIVER=pulseaudio",
-                                           "PULSE_SERVER=\(pulse.server)", bin.appendingPathComponent("MiniPlayer").path, recording])
+        let played = try Tools.run(
+            "env",
+            [
+                "DISPLAY=\(display.display)", "SDL_VIDEODRIVER=x11", "SDL_AUDIODRIVER=pulseaudio",
+                "PULSE_SERVER=\(pulse.server)", bin.appendingPathComponent("MiniPlayer").path, recording,
+            ])
         #expect(played.status == 0, "\(played.stdoutText) \(played.stderr)")
         let summary = played.stdoutText.split(separator: "\n").last.map(String.init) ?? ""
         let shownFrames = Int(summary.split(separator: ":").dropFirst().first?.split(separator: " ").first ?? "") ?? 0

@@ -36,12 +36,20 @@ enum FFmpegSyncJudge {
     /// Judges `path`, from `start` seconds on (ffmpeg seeks with the timestamps kept).
     static func judge(_ path: String, from start: Double? = nil) throws -> Judgement {
         let seek = start.map { ["-ss", String($0)] } ?? []
-        let video = try Tools.run("ffmpeg", ["-v", "error", "-copyts"] + seek + ["-i", path, "-map", "0:v:0", "-vf",
-            "signalstats,metadata=mode=print:key=lavfi.signalstats.YAVG:file=-", "-f", "null", "-"])
+        let video = try Tools.run(
+            "ffmpeg",
+            ["-v", "error", "-copyts"] + seek + [
+                "-i", path, "-map", "0:v:0", "-vf",
+                "signalstats,metadata=mode=print:key=lavfi.signalstats.YAVG:file=-", "-f", "null", "-",
+            ])
         guard video.status == 0 else { throw ToolError.failed("ffmpeg (video): \(video.stderr)") }
-        let audio = try Tools.run("ffmpeg", ["-v", "error", "-copyts"] + seek + ["-i", path, "-map", "0:a:0", "-af",
-            "highpass=f=2000,asetnsamples=n=96:p=0,astats=metadata=1:reset=1,"
-            + "ametadata=mode=print:key=lavfi.astats.Overall.RMS_level:file=-", "-f", "null", "-"])
+        let audio = try Tools.run(
+            "ffmpeg",
+            ["-v", "error", "-copyts"] + seek + [
+                "-i", path, "-map", "0:a:0", "-af",
+                "highpass=f=2000,asetnsamples=n=96:p=0,astats=metadata=1:reset=1,"
+                    + "ametadata=mode=print:key=lavfi.astats.Overall.RMS_level:file=-", "-f", "null", "-",
+            ])
         guard audio.status == 0 else { throw ToolError.failed("ffmpeg (audio): \(audio.stderr)") }
         var judgement = Judgement()
         judgement.flashes = rises(in: video.stdoutText, key: "lavfi.signalstats.YAVG", above: 200)

@@ -50,7 +50,8 @@ struct FFprobeSummary {
     /// "30000/1001" → 29.97…
     static func rational(_ text: String?) -> Double? {
         guard let parts = text?.split(separator: "/"), parts.count == 2,
-              let num = Double(parts[0]), let den = Double(parts[1]), den > 0, num > 0 else { return nil }
+            let num = Double(parts[0]), let den = Double(parts[1]), den > 0, num > 0
+        else { return nil }
         return num / den
     }
 

@@ -18,8 +18,10 @@ import Testing
 
     /// The first decoded video frame of a segment file, as ffprobe reports it, and the segment's video duration.
     static func firstFrameAndDuration(_ path: String) throws -> (keyFrame: Bool, duration: Double) {
-        let info = try Tools.ffprobeJSON(["-select_streams", "v", "-show_frames", "-show_entries",
-                                          "frame=key_frame,pts_time,pkt_duration_time", path])
+        let info = try Tools.ffprobeJSON([
+            "-select_streams", "v", "-show_frames", "-show_entries",
+            "frame=key_frame,pts_time,pkt_duration_time", path,
+        ])
         let frames = info["frames"] as? [[String: Any]] ?? []
         let times = frames.compactMap { ($0["pts_time"] as? String).flatMap(Double.init) }
         let first = frames.first?["key_frame"] as? Int == 1
@@ -32,9 +34,13 @@ import Testing
         let dir = try Tools.temporaryDirectory("hls")
         defer { try? FileManager.default.removeItem(at: dir) }
         let playlist = dir.appendingPathComponent("out/stream.m3u8")
-        let result = try Tools.run(Tools.onairExecutable, ["record", "--duration", "8", "--size", "640x360",
-                                                           "--hls-time", "2", "--hls-list-size", "0",
-                                                           "-o", playlist.path] + (fmp4 ? ["--hls-fmp4"] : []))
+        let result = try Tools.run(
+            Tools.onairExecutable,
+            [
+                "record", "--duration", "8", "--size", "640x360",
+                "--hls-time", "2", "--hls-list-size", "0",
+                "-o", playlist.path,
+            ] + (fmp4 ? ["--hls-fmp4"] : []))
         #expect(result.status == 0, "\(result.stderr)")
 
         // ffprobe reads the playlist as HLS and finds both streams.
@@ -73,15 +79,27 @@ import Testing
         let dir = try Tools.temporaryDirectory("hls-serve")
         defer { try? FileManager.default.removeItem(at: dir) }
         let port = Int.random(in: 20_000...59_000)
-        let recorder = BackgroundProcess(Tools.onairExecutable, ["record", "--duration", "12", "--size", "640x360",
-                                                                 "--hls-list-size", "0", "--serve", "\(port)",
-                                                                 "-o", dir.appendingPathComponent("stream.m3u8").path])
+        let recorder = BackgroundProcess(
+            Tools.onairExecutable,
+            [
+                "record", "--duration", "12", "--size", "640x360",
+                "--hls-list-size", "0", "--serve", "\(port)",
+                "-o", dir.appendingPathComponent("stream.m3u8").path,
+            ])
         Thread.sleep(forTimeInterval: 5)
-        let outside = try Tools.run("curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "--path-as-is",
-                                             "http://127.0.0.1:\(port)/../stream.m3u8"])
+        let outside = try Tools.run(
+            "curl",
+            [
+                "-s", "-o", "/dev/null", "-w", "%{http_code}", "--path-as-is",
+                "http://127.0.0.1:\(port)/../stream.m3u8",
+            ])
         #expect(outside.stdoutText == "404")
-        let played = try Tools.run(Tools.onairExecutable, ["play", "--no-display", "http://127.0.0.1:\(port)/stream.m3u8",
-                                                           "--duration", "3", "--json"])
+        let played = try Tools.run(
+            Tools.onairExecutable,
+            [
+                "play", "--no-display", "http://127.0.0.1:\(port)/stream.m3u8",
+                "--duration", "3", "--json",
+            ])
         #expect(played.status == 0, "\(played.stderr)")
         let report = try JSONSerialization.jsonObject(with: played.stdout) as? [String: Any] ?? [:]
         #expect((report["frames"] as? Int ?? 0) >= 85)

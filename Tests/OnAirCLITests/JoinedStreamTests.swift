@@ -23,8 +23,10 @@ import Testing
 
     /// 4 s of testsrc2 at `size` and a tone, H.264 with B-frames (a keyframe every second) and AAC.
     static func testSource(size: String) -> [String] {
-        ["-f", "lavfi", "-i", "testsrc2=size=\(size):rate=25", "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000",
-         "-t", "4", "-c:v", "libx264", "-preset", "veryfast", "-g", "25", "-c:a", "aac", "-f", "mpegts"]
+        [
+            "-f", "lavfi", "-i", "testsrc2=size=\(size):rate=25", "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000",
+            "-t", "4", "-c:v", "libx264", "-preset", "veryfast", "-g", "25", "-c:a", "aac", "-f", "mpegts",
+        ]
     }
 
     /// Video frames ffmpeg decodes from `path`, after checking it decodes with no error at all.
@@ -71,9 +73,14 @@ import Testing
         let dir = try Tools.temporaryDirectory("joined-program")
         defer { try? FileManager.default.removeItem(at: dir) }
         // The second recording is another program: other PIDs, another service id.
-        let joined = try Self.joined([Self.testSource(size: "320x240"),
-                                      Self.testSource(size: "640x360") + ["-mpegts_service_id", "7", "-mpegts_pmt_start_pid", "0x1200",
-                                                                          "-mpegts_start_pid", "0x300"]], in: dir)
+        let joined = try Self.joined(
+            [
+                Self.testSource(size: "320x240"),
+                Self.testSource(size: "640x360") + [
+                    "-mpegts_service_id", "7", "-mpegts_pmt_start_pid", "0x1200",
+                    "-mpegts_start_pid", "0x300",
+                ],
+            ], in: dir)
         let copy = dir.appendingPathComponent("copy.mp4").path
         let played = try Tools.run(Tools.onairExecutable, ["play", joined, "--no-display", "--json", "-o", copy])
         #expect(played.status == 0, "\(played.stderr)")
@@ -115,8 +122,12 @@ import Testing
     /// builds its filters again at a change of size, so a frame is found by its place at the end.)
     static func lastGrayFrame(_ path: String) throws -> [UInt8] {
         let size = 320 * 240
-        let result = try Tools.run("ffmpeg", ["-v", "error", "-i", path, "-vf", "scale=320:240", "-vsync", "passthrough",
-                                              "-f", "rawvideo", "-pix_fmt", "gray", "pipe:1"])
+        let result = try Tools.run(
+            "ffmpeg",
+            [
+                "-v", "error", "-i", path, "-vf", "scale=320:240", "-vsync", "passthrough",
+                "-f", "rawvideo", "-pix_fmt", "gray", "pipe:1",
+            ])
         guard result.status == 0, result.stdout.count >= size, result.stdout.count % size == 0 else {
             throw ToolError.failed("frames of \(path): \(result.stderr) (\(result.stdout.count) bytes)")
         }
@@ -129,8 +140,12 @@ import Testing
         var bytes = Data()
         for (index, size) in ["320x240", "640x360"].enumerated() {
             let part = dir.appendingPathComponent("synthetic\(index).ts").path
-            let made = try Tools.run(Tools.onairExecutable, ["record", "--fast", "--duration", "4", "--size", size,
-                                                             "--fps", "25", "-o", part])
+            let made = try Tools.run(
+                Tools.onairExecutable,
+                [
+                    "record", "--fast", "--duration", "4", "--size", size,
+                    "--fps", "25", "-o", part,
+                ])
             guard made.status == 0 else { throw ToolError.failed("record: \(made.stderr)") }
             bytes += try Data(contentsOf: URL(fileURLWithPath: part))
         }
@@ -191,17 +206,24 @@ import Testing
         var parts: [String] = []
         for (index, seconds) in [5, 9].enumerated() {
             let part = dir.appendingPathComponent("part\(index).ts").path
-            let made = try Tools.run(Tools.onairExecutable, ["record", "--fast", "--duration", "\(seconds)", "--size",
-                                                             "\(PlayerScreenTests.size.width)x\(PlayerScreenTests.size.height)", "-o", part])
+            let made = try Tools.run(
+                Tools.onairExecutable,
+                [
+                    "record", "--fast", "--duration", "\(seconds)", "--size",
+                    "\(PlayerScreenTests.size.width)x\(PlayerScreenTests.size.height)", "-o", part,
+                ])
             #expect(made.status == 0, "\(made.stderr)")
             bytes += try Data(contentsOf: URL(fileURLWithPath: part))
             parts.append(part)
         }
         let joined = dir.appendingPathComponent("joined.ts").path
         try bytes.write(to: URL(fileURLWithPath: joined))
-        let reference = try PlayerScreenTests.watch(["ffplay", "-hide_banner", "-loglevel", "error", "-autoexit", "-left", "0",
-                                                     "-top", "0", "-noborder", "-x", "\(PlayerScreenTests.size.width)", "-y",
-                                                     "\(PlayerScreenTests.size.height)", "URL"], file: parts[1])
+        let reference = try PlayerScreenTests.watch(
+            [
+                "ffplay", "-hide_banner", "-loglevel", "error", "-autoexit", "-left", "0",
+                "-top", "0", "-noborder", "-x", "\(PlayerScreenTests.size.width)", "-y",
+                "\(PlayerScreenTests.size.height)", "URL",
+            ], file: parts[1])
         let ours = try PlayerScreenTests.watch([Tools.onairExecutable, "play", "URL", "--json"], file: joined)
         let rig = try #require(reference.offsets.min(by: { abs($0) < abs($1) }), "ffplay's pairings: \(reference.sync)")
         // Seconds 0-3 of the capture clock are the second recording's: the first one's passed

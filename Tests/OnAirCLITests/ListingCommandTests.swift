@@ -14,8 +14,10 @@ import Testing
         let dir = try Tools.temporaryDirectory("units")
         defer { try? FileManager.default.removeItem(at: dir) }
         let h264 = dir.appendingPathComponent("v.h264").path, aac = dir.appendingPathComponent("a.aac").path
-        try Tools.ffmpeg(["-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25", "-frames:v", "50", "-c:v", "libx264",
-                          "-x264-params", "slices=2:aud=1:bframes=2", h264])
+        try Tools.ffmpeg([
+            "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25", "-frames:v", "50", "-c:v", "libx264",
+            "-x264-params", "slices=2:aud=1:bframes=2", h264,
+        ])
         try Tools.ffmpeg(["-f", "lavfi", "-i", "sine=sample_rate=44100:duration=2", "-c:a", "aac", aac])
         let video = try json(["probe", "--units", "--json", h264]) as? [String: Any] ?? [:]
         let units = video["units"] as? [[String: Any]] ?? []

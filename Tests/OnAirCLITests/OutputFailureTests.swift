@@ -11,8 +11,12 @@ import Testing
         let full = small.appendingPathComponent("a.mp4").path
         let other = dir.appendingPathComponent("b.mp4").path
         // 8 s at 4 Mb/s is about 4 MB: the tmpfs fills after about four seconds.
-        let result = try Tools.run(Tools.onairExecutable, ["record", "--fast", "--duration", "8", "--size", "640x360",
-                                                           "--bitrate", "4M", "-o", full, "-o", other])
+        let result = try Tools.run(
+            Tools.onairExecutable,
+            [
+                "record", "--fast", "--duration", "8", "--size", "640x360",
+                "--bitrate", "4M", "-o", full, "-o", other,
+            ])
         print(result.stderr.split(separator: "\n").filter { !$0.hasPrefix("rec ") }.joined(separator: "\n"))
         #expect(result.status == 1)
         let lines = result.stderr.split(separator: "\n")
@@ -34,15 +38,18 @@ import Testing
         let (dir, small) = try Self.mountSmallDisk("encode-failure")
         defer { Self.unmount(dir, small) }
         let clip = dir.appendingPathComponent("clip.mkv").path
-        try Tools.ffmpeg(["-f", "lavfi", "-i", "testsrc2=size=640x360:rate=25", "-f", "lavfi", "-i", "sine=sample_rate=48000",
-                          "-t", "8", "-c:v", "libx264", "-preset", "ultrafast", "-c:a", "pcm_s16le", clip])
+        try Tools.ffmpeg([
+            "-f", "lavfi", "-i", "testsrc2=size=640x360:rate=25", "-f", "lavfi", "-i", "sine=sample_rate=48000",
+            "-t", "8", "-c:v", "libx264", "-preset", "ultrafast", "-c:a", "pcm_s16le", clip,
+        ])
         let full = small.appendingPathComponent("a.mp4").path
         let other = dir.appendingPathComponent("b.mp4").path
         let result = try Tools.run(Tools.onairExecutable, ["encode", clip, "--bitrate", "4M", "-o", full, "-o", other])
         #expect(result.status == 1, "\(result.stderr)")
         let lines = result.stderr.split(separator: "\n")
-        #expect(lines.contains { $0.contains("output failed") && $0.contains(full) && $0.contains("No space left on device") },
-                "\(result.stderr)")
+        #expect(
+            lines.contains { $0.contains("output failed") && $0.contains(full) && $0.contains("No space left on device") },
+            "\(result.stderr)")
         #expect(lines.last?.hasPrefix("onair: error:") == true && lines.last?.contains(full) == true, "\(result.stderr)")
         let info = try Tools.ffprobeJSON(["-count_frames", "-show_streams", "-select_streams", "v:0", other])
         let frames = Int((info["streams"] as? [[String: Any]])?.first?["nb_read_frames"] as? String ?? "") ?? 0

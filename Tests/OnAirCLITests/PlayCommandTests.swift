@@ -106,10 +106,15 @@ final class BackgroundProcess: @unchecked Sendable {
         defer { try? FileManager.default.removeItem(at: dir) }
         let source = try Self.clip(in: dir)
         let port = Self.port()
-        let player = BackgroundProcess(Tools.onairExecutable, ["play", "--no-display", "udp://127.0.0.1:\(port)", "--duration", "4", "--json"])
+        let player = BackgroundProcess(
+            Tools.onairExecutable, ["play", "--no-display", "udp://127.0.0.1:\(port)", "--duration", "4", "--json"])
         Thread.sleep(forTimeInterval: 0.5)
-        let sender = try Tools.run("ffmpeg", ["-hide_banner", "-nostdin", "-loglevel", "error", "-re", "-i", source,
-                                              "-c", "copy", "-f", "mpegts", "udp://127.0.0.1:\(port)?pkt_size=1316"])
+        let sender = try Tools.run(
+            "ffmpeg",
+            [
+                "-hide_banner", "-nostdin", "-loglevel", "error", "-re", "-i", source,
+                "-c", "copy", "-f", "mpegts", "udp://127.0.0.1:\(port)?pkt_size=1316",
+            ])
         #expect(sender.status == 0, "\(sender.stderr)")
         let report = try Self.playJSON(try player.result())
         try Self.expectAgreesWithFFprobe(report, source: source)
@@ -119,11 +124,19 @@ final class BackgroundProcess: @unchecked Sendable {
 
     @Test func latencyOfALiveSyntheticStreamOverUDP() throws {
         let port = Self.port()
-        let player = BackgroundProcess(Tools.onairExecutable, ["play", "--no-display", "--measure-latency", "udp://127.0.0.1:\(port)",
-                                                               "--duration", "5", "--json"])
+        let player = BackgroundProcess(
+            Tools.onairExecutable,
+            [
+                "play", "--no-display", "--measure-latency", "udp://127.0.0.1:\(port)",
+                "--duration", "5", "--json",
+            ])
         Thread.sleep(forTimeInterval: 0.5)
-        let sender = try Tools.run(Tools.onairExecutable, ["record", "--duration", "8", "--size", "1280x720", "--fps", "30",
-                                                           "-o", "udp://127.0.0.1:\(port)"])
+        let sender = try Tools.run(
+            Tools.onairExecutable,
+            [
+                "record", "--duration", "8", "--size", "1280x720", "--fps", "30",
+                "-o", "udp://127.0.0.1:\(port)",
+            ])
         #expect(sender.status == 0, "\(sender.stderr)")
         let played = try player.result()
         let report = try Self.playJSON(played)
@@ -145,23 +158,37 @@ final class BackgroundProcess: @unchecked Sendable {
         defer { try? FileManager.default.removeItem(at: dir) }
         let copy = dir.appendingPathComponent("copy.mp4").path  // MP4 needs the size and parameter sets the probe missed
         let port = Self.port()
-        let sender = BackgroundProcess(Tools.onairExecutable, ["stream", "--duration", "7", "--size", "640x360", "--fps", "30",
-                                                               "--preset", "ultrafast", "--keyint-duration", "2", "--no-adaptive",
-                                                               "udp://127.0.0.1:\(port)"])
+        let sender = BackgroundProcess(
+            Tools.onairExecutable,
+            [
+                "stream", "--duration", "7", "--size", "640x360", "--fps", "30",
+                "--preset", "ultrafast", "--keyint-duration", "2", "--no-adaptive",
+                "udp://127.0.0.1:\(port)",
+            ])
         Thread.sleep(forTimeInterval: 1.3)  // well inside the first 2 s GOP
-        let played = try Tools.run(Tools.onairExecutable, ["play", "--no-display", "udp://127.0.0.1:\(port)", "--duration", "3", "--json", "--timeout", "15",
-                                                           "-o", copy])
+        let played = try Tools.run(
+            Tools.onairExecutable,
+            [
+                "play", "--no-display", "udp://127.0.0.1:\(port)", "--duration", "3", "--json", "--timeout", "15",
+                "-o", copy,
+            ])
         let sent = try sender.result()
         #expect(sent.status == 0, "\(sent.stderr)")
         let report = try Self.playJSON(played)
-        print("joined mid-GOP: frames \(report["frames"] ?? "-"), skipped \(report["packets_before_keyframe"] ?? "-"), errors \(report["decode_errors"] ?? "-")")
+        print(
+            "joined mid-GOP: frames \(report["frames"] ?? "-"), skipped \(report["packets_before_keyframe"] ?? "-"), errors \(report["decode_errors"] ?? "-")"
+        )
         #expect((report["packets_before_keyframe"] as? Int ?? 0) > 0, "\(report)")
         #expect(report["decode_errors"] as? Int == 0, "\(report) \(played.stderr)")
         #expect((report["frames"] as? Int ?? 0) >= 85, "\(report)")
         #expect(report["freezes"] as? Int == 0, "\(report)")
         // The packet copy starts on that keyframe too, so it decodes cleanly from its first byte.
-        let first = try Tools.run("ffprobe", ["-v", "error", "-select_streams", "v", "-read_intervals", "%+#1",
-                                              "-show_entries", "packet=flags", "-of", "csv=p=0", copy])
+        let first = try Tools.run(
+            "ffprobe",
+            [
+                "-v", "error", "-select_streams", "v", "-read_intervals", "%+#1",
+                "-show_entries", "packet=flags", "-of", "csv=p=0", copy,
+            ])
         #expect(first.stdoutText.hasPrefix("K"), "first video packet flags: \(first.stdoutText)")
         let decoded = try Tools.run("ffmpeg", ["-v", "error", "-i", copy, "-f", "null", "-"])
         #expect(decoded.status == 0 && decoded.stderr.isEmpty, "\(decoded.stderr)")
@@ -198,8 +225,9 @@ final class BackgroundProcess: @unchecked Sendable {
 
         if !renderNode {
             let demanded = try Tools.run(Tools.onairExecutable, ["play", "--no-display", clip, "--hwaccel", "vaapi"])
-            #expect(demanded.status == 1 && demanded.stderr.contains("hardware decoding unavailable: vaapi: no /dev/dri/renderD* render node"),
-                    "\(demanded.stderr)")
+            #expect(
+                demanded.status == 1 && demanded.stderr.contains("hardware decoding unavailable: vaapi: no /dev/dri/renderD* render node"),
+                "\(demanded.stderr)")
         }
         let unknown = try Tools.run(Tools.onairExecutable, ["play", "--no-display", clip, "--hwaccel", "bogus"])
         #expect(unknown.status == 2 && unknown.stderr.contains("--hwaccel bogus"), "\(unknown.stderr)")

@@ -23,7 +23,8 @@ import Testing
         /// Frames the sender's synthetic source dropped (a starved machine), from its last line.
         var senderDropped: Int {
             guard let last = sent.stderr.split(separator: "\n").last(where: { $0.hasPrefix("stopped (") }),
-                  let range = last.range(of: #"\d+ dropped"#, options: .regularExpression) else { return 0 }
+                let range = last.range(of: #"\d+ dropped"#, options: .regularExpression)
+            else { return 0 }
             return Int(last[range].split(separator: " ")[0]) ?? 0
         }
         var sync: [String: Any] { screen["sync"] as? [String: Any] ?? [:] }
@@ -46,24 +47,35 @@ import Testing
         let dir = try Tools.temporaryDirectory("play-screen")
         defer { try? FileManager.default.removeItem(at: dir) }
         let port = try StreamTestPorts.free(udp: true)
-        let environment = ["DISPLAY=\(display.display)", "SDL_VIDEODRIVER=x11", "SDL_AUDIODRIVER=pulseaudio",
-                           "PULSE_SERVER=\(pulse.server)"]
+        let environment = [
+            "DISPLAY=\(display.display)", "SDL_VIDEODRIVER=x11", "SDL_AUDIODRIVER=pulseaudio",
+            "PULSE_SERVER=\(pulse.server)",
+        ]
         // A file plays as it is; a live stream is sent by `onair stream` over UDP on loopback.
-        let sender = file == nil ? BackgroundProcess(Tools.onairExecutable, [
-            "stream", "--size", "\(size.width)x\(size.height)", "--duration", "\(recordSeconds + 10)",
-            "udp://127.0.0.1:\(port)?pkt_size=1316"]) : BackgroundProcess("true", [])
+        let sender =
+            file == nil
+            ? BackgroundProcess(
+                Tools.onairExecutable,
+                [
+                    "stream", "--size", "\(size.width)x\(size.height)", "--duration", "\(recordSeconds + 10)",
+                    "udp://127.0.0.1:\(port)?pkt_size=1316",
+                ]) : BackgroundProcess("true", [])
         Thread.sleep(forTimeInterval: 0.5)
         let url = file ?? "udp://127.0.0.1:\(port)"
         let playing = BackgroundProcess("env", environment + player.map { $0 == "URL" ? url : $0 })
         Thread.sleep(forTimeInterval: 4)
         let recording = dir.appendingPathComponent("screen.nut").path
         let seconds = String(recordSeconds)
-        let recorded = try Tools.run("env", ["PULSE_SERVER=\(pulse.server)", "ffmpeg", "-hide_banner", "-loglevel", "error", "-y",
-                                             "-t", seconds, "-f", "x11grab", "-draw_mouse", "0", "-framerate", "60",
-                                             "-video_size", "\(size.width)x\(size.height)", "-i", display.display,
-                                             "-t", seconds, "-f", "pulse", "-i", pulse.monitor,
-                                             "-copyts", "-vsync", "passthrough", "-enc_time_base:v", "-1",
-                                             "-c:v", "rawvideo", "-pix_fmt", "yuv420p", "-c:a", "pcm_s16le", "-f", "nut", recording])
+        let recorded = try Tools.run(
+            "env",
+            [
+                "PULSE_SERVER=\(pulse.server)", "ffmpeg", "-hide_banner", "-loglevel", "error", "-y",
+                "-t", seconds, "-f", "x11grab", "-draw_mouse", "0", "-framerate", "60",
+                "-video_size", "\(size.width)x\(size.height)", "-i", display.display,
+                "-t", seconds, "-f", "pulse", "-i", pulse.monitor,
+                "-copyts", "-vsync", "passthrough", "-enc_time_base:v", "-1",
+                "-c:v", "rawvideo", "-pix_fmt", "yuv420p", "-c:a", "pcm_s16le", "-f", "nut", recording,
+            ])
         #expect(recorded.status == 0, "\(recorded.stderr)")
         let analysed = try Tools.run(Tools.onairExecutable, ["play", "--analyze-screen", recording, "--json"])
         #expect(analysed.status == 0, "\(analysed.stderr)")
@@ -75,8 +87,10 @@ import Testing
 
     /// The onair player's run: a live stream for the recording time plus settling.
     static func watchOnair() throws -> Watched {
-        try watch([Tools.onairExecutable, "play", "URL", "--duration", "\(recordSeconds + 6)", "--json",
-                   "--measure-latency", "--timeout", "20"])
+        try watch([
+            Tools.onairExecutable, "play", "URL", "--duration", "\(recordSeconds + 6)", "--json",
+            "--measure-latency", "--timeout", "20",
+        ])
     }
 
     @Test(.enabled(if: rigAvailable, "needs Xvfb, pulseaudio and ffmpeg with x11grab and pulse"))
@@ -99,8 +113,9 @@ import Testing
         // Frames the sender dropped or the player dropped as late never reach the screen; beyond
         // those, a tenth may be lost between the window and the recording (both sample the screen).
         let playerDropped = (display["frames_dropped_late"] as? Int ?? 0) + (display["frames_dropped_catch_up"] as? Int ?? 0)
-        #expect(skipped <= watched.senderDropped + playerDropped + max(3, steady / 10),
-                "steady state: \(skipped) skipped of \(steady + skipped); sender dropped \(watched.senderDropped), player \(playerDropped)")
+        #expect(
+            skipped <= watched.senderDropped + playerDropped + max(3, steady / 10),
+            "steady state: \(skipped) skipped of \(steady + skipped); sender dropped \(watched.senderDropped), player \(playerDropped)")
         let latency = screen["latency_ms"] as? [String: Any]
         #expect((latency?["p50"] as? Double ?? 0) > 0, "glass-to-glass latency measured")
         #expect(watched.offsets.count >= 2, "flashes paired with beeps: \(watched.sync)")
@@ -116,16 +131,24 @@ import Testing
         let dir = try Tools.temporaryDirectory("play-calibrate")
         defer { try? FileManager.default.removeItem(at: dir) }
         let clip = dir.appendingPathComponent("clip.ts").path
-        let made = try Tools.run(Tools.onairExecutable, ["record", "--fast", "--duration", "\(Self.recordSeconds + 10)",
-                                                         "--size", "\(Self.size.width)x\(Self.size.height)", "-o", clip])
+        let made = try Tools.run(
+            Tools.onairExecutable,
+            [
+                "record", "--fast", "--duration", "\(Self.recordSeconds + 10)",
+                "--size", "\(Self.size.width)x\(Self.size.height)", "-o", clip,
+            ])
         #expect(made.status == 0, "\(made.stderr)")
-        let reference = try Self.watch(["ffplay", "-hide_banner", "-loglevel", "error", "-autoexit", "-left", "0", "-top", "0",
-                                        "-noborder", "-x", "\(Self.size.width)", "-y", "\(Self.size.height)", "URL"], file: clip)
+        let reference = try Self.watch(
+            [
+                "ffplay", "-hide_banner", "-loglevel", "error", "-autoexit", "-left", "0", "-top", "0",
+                "-noborder", "-x", "\(Self.size.width)", "-y", "\(Self.size.height)", "URL",
+            ], file: clip)
         let ours = try Self.watch([Tools.onairExecutable, "play", "URL"], file: clip)
         print("A/V offsets (ms): ffplay", reference.offsets, "onair", ours.offsets)
         // ffplay's own sync wobbles on a starved machine; its best pairing bounds the rig's offset.
-        let rig = try #require(reference.offsets.min(by: { abs($0) < abs($1) }),
-                               "ffplay's flashes and beeps did not pair: \(reference.sync)")
+        let rig = try #require(
+            reference.offsets.min(by: { abs($0) < abs($1) }),
+            "ffplay's flashes and beeps did not pair: \(reference.sync)")
         // A starved machine drops the odd flash frame or beep; two pairings still show the offset.
         #expect(ours.offsets.count >= 2, "flashes paired with beeps: \(ours.sync)")
         // Within a frame (33 ms at 30 fps) of the rig's calibration. x11grab samples the screen
@@ -142,8 +165,12 @@ import Testing
         let dir = try Tools.temporaryDirectory("play-headless")
         defer { try? FileManager.default.removeItem(at: dir) }
         let clip = try PlayCommandTests.clip(in: dir)
-        let result = try Tools.run("env", ["-u", "DISPLAY", "-u", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER=x11",
-                                           Tools.onairExecutable, "play", clip, "--json"])
+        let result = try Tools.run(
+            "env",
+            [
+                "-u", "DISPLAY", "-u", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER=x11",
+                Tools.onairExecutable, "play", clip, "--json",
+            ])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.split(separator: "\n").filter { $0.hasPrefix("no display") }.count == 1, "\(result.stderr)")
         let report = try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any] ?? [:]
@@ -161,8 +188,12 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
         let clip = try PlayCommandTests.clip(in: dir)
         let start = Date()
-        let result = try Tools.run("env", ["DISPLAY=\(display.display)", "SDL_VIDEODRIVER=x11", "SDL_AUDIODRIVER=pulseaudio",
-                                           "PULSE_SERVER=\(pulse.server)", Tools.onairExecutable, "play", clip, "--json"])
+        let result = try Tools.run(
+            "env",
+            [
+                "DISPLAY=\(display.display)", "SDL_VIDEODRIVER=x11", "SDL_AUDIODRIVER=pulseaudio",
+                "PULSE_SERVER=\(pulse.server)", Tools.onairExecutable, "play", clip, "--json",
+            ])
         let elapsed = Date().timeIntervalSince(start)
         #expect(result.status == 0, "\(result.stderr)")
         let report = try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any] ?? [:]
@@ -187,13 +218,21 @@ import Testing
         let dir = try Tools.temporaryDirectory("play-return")
         defer { try? FileManager.default.removeItem(at: dir) }
         let statsPath = dir.appendingPathComponent("stats.jsonl").path
-        let player = BackgroundProcess("env", ["DISPLAY=\(display.display)", "SDL_VIDEODRIVER=x11", "SDL_AUDIODRIVER=pulseaudio",
-                                               "PULSE_SERVER=\(pulse.server)", Tools.onairExecutable, "play",
-                                               "udp://127.0.0.1:\(port)", "--duration", "12", "--timeout", "20", "--json",
-                                               "--stats-json", statsPath])
+        let player = BackgroundProcess(
+            "env",
+            [
+                "DISPLAY=\(display.display)", "SDL_VIDEODRIVER=x11", "SDL_AUDIODRIVER=pulseaudio",
+                "PULSE_SERVER=\(pulse.server)", Tools.onairExecutable, "play",
+                "udp://127.0.0.1:\(port)", "--duration", "12", "--timeout", "20", "--json",
+                "--stats-json", statsPath,
+            ])
         let send = { (seconds: Int) throws in
-            let sent = try Tools.run(Tools.onairExecutable, ["stream", "--size", "\(Self.size.width)x\(Self.size.height)",
-                                                             "--duration", "\(seconds)", "udp://127.0.0.1:\(port)?pkt_size=1316"])
+            let sent = try Tools.run(
+                Tools.onairExecutable,
+                [
+                    "stream", "--size", "\(Self.size.width)x\(Self.size.height)",
+                    "--duration", "\(seconds)", "udp://127.0.0.1:\(port)?pkt_size=1316",
+                ])
             #expect(sent.status == 0, "\(sent.stderr)")
         }
         Thread.sleep(forTimeInterval: 1)
@@ -209,8 +248,9 @@ import Testing
         // were shown, so the second stream was shown in the same window.
         let lines = try String(contentsOfFile: statsPath, encoding: .utf8).split(separator: "\n")
         let states = lines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
-        let beforeGap = try #require(states.first { $0["stalled"] as? Bool == true }?["frames"] as? Int,
-                                     "the gap was not seen as a stall: \(lines.suffix(12))")
+        let beforeGap = try #require(
+            states.first { $0["stalled"] as? Bool == true }?["frames"] as? Int,
+            "the gap was not seen as a stall: \(lines.suffix(12))")
         #expect(shown > beforeGap, "\(shown) frames shown, \(beforeGap) decoded before the gap")
         #expect((report["freezes"] as? Int ?? 0) >= 1, "the gap is reported as a freeze")
     }

@@ -40,9 +40,13 @@ import Testing
 
     /// The whole screen now, one grey byte per pixel.
     static func screenshot(_ display: TestXServer, width: Int, height: Int) throws -> [UInt8] {
-        let result = try Tools.run("ffmpeg", ["-hide_banner", "-nostdin", "-loglevel", "error", "-f", "x11grab", "-draw_mouse", "0",
-                                              "-video_size", "\(width)x\(height)", "-i", display.display, "-frames:v", "1",
-                                              "-f", "rawvideo", "-pix_fmt", "gray", "pipe:1"])
+        let result = try Tools.run(
+            "ffmpeg",
+            [
+                "-hide_banner", "-nostdin", "-loglevel", "error", "-f", "x11grab", "-draw_mouse", "0",
+                "-video_size", "\(width)x\(height)", "-i", display.display, "-frames:v", "1",
+                "-f", "rawvideo", "-pix_fmt", "gray", "pipe:1",
+            ])
         guard result.status == 0, result.stdout.count == width * height else {
             throw ToolError.failed("x11grab: \(result.stderr) (\(result.stdout.count) bytes)")
         }
@@ -70,9 +74,13 @@ import Testing
         let flv = try ResolutionChangeTests.changingFLV(in: dir)
         let player = BackgroundProcess("env", rig.environment + [Tools.onairExecutable, "play", flv, "--json"])
         // The window (sized to the first picture: the whole screen) recorded while the file plays.
-        let recording = try Tools.run("ffmpeg", ["-hide_banner", "-nostdin", "-loglevel", "error", "-t", "14", "-f", "x11grab",
-                                                 "-draw_mouse", "0", "-framerate", "5", "-video_size", "\(width)x\(height)",
-                                                 "-i", display.display, "-vsync", "passthrough", "-f", "rawvideo", "-pix_fmt", "gray", "pipe:1"])
+        let recording = try Tools.run(
+            "ffmpeg",
+            [
+                "-hide_banner", "-nostdin", "-loglevel", "error", "-t", "14", "-f", "x11grab",
+                "-draw_mouse", "0", "-framerate", "5", "-video_size", "\(width)x\(height)",
+                "-i", display.display, "-vsync", "passthrough", "-f", "rawvideo", "-pix_fmt", "gray", "pipe:1",
+            ])
         #expect(recording.status == 0, "\(recording.stderr)")
         let played = try player.result()
         #expect(played.status == 0, "\(played.stderr)")
@@ -108,9 +116,13 @@ import Testing
         let player = BackgroundProcess("env", rig.environment + [Tools.onairExecutable, "play", tone, "--json"])
         Thread.sleep(forTimeInterval: 1.5)
         // Two seconds of what the null sink plays, mono 16-bit.
-        let heard = try Tools.run("env", ["PULSE_SERVER=\(pulse.server)", "ffmpeg", "-hide_banner", "-nostdin", "-loglevel", "error",
-                                          "-f", "pulse", "-i", pulse.monitor, "-t", "2", "-ac", "1", "-ar", "48000",
-                                          "-f", "s16le", "pipe:1"])
+        let heard = try Tools.run(
+            "env",
+            [
+                "PULSE_SERVER=\(pulse.server)", "ffmpeg", "-hide_banner", "-nostdin", "-loglevel", "error",
+                "-f", "pulse", "-i", pulse.monitor, "-t", "2", "-ac", "1", "-ar", "48000",
+                "-f", "s16le", "pipe:1",
+            ])
         #expect(heard.status == 0, "\(heard.stderr)")
         let played = try player.result()
         #expect(played.status == 0, "\(played.stderr)")
@@ -134,7 +146,8 @@ import Testing
         defer { rig.stop() }
         let (display, dir) = (rig.display, rig.dir)
         let clip = dir.appendingPathComponent("clip.ts").path
-        let made = try Tools.run(Tools.onairExecutable, ["record", "--fast", "--duration", "20", "--size", "\(width)x\(height)", "-o", clip])
+        let made = try Tools.run(
+            Tools.onairExecutable, ["record", "--fast", "--duration", "20", "--size", "\(width)x\(height)", "-o", clip])
         #expect(made.status == 0, "\(made.stderr)")
         let start = Date()
         let player = BackgroundProcess("env", rig.environment + [Tools.onairExecutable, "play", clip, "--json"])

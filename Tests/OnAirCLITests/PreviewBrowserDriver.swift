@@ -24,11 +24,17 @@ enum PreviewBrowserDriver {
 
     /// Runs the driver in `mode` ("check" or "bench") on `url` with `server` as the server command,
     /// plus `extra` arguments; returns its JSON object (the driver's log lines are in `stderr`).
-    static func run(_ mode: String, url: String, server: [String], extra: [String] = [],
-                    serverLog: String) throws -> (json: [String: Any], stderr: String) {
+    static func run(
+        _ mode: String, url: String, server: [String], extra: [String] = [],
+        serverLog: String
+    ) throws -> (json: [String: Any], stderr: String) {
         let command = String(decoding: try JSONSerialization.data(withJSONObject: server), as: UTF8.self)
-        let result = try Tools.run(python, [script, mode, "--url", url, "--server-command", command,
-                                            "--server-log", serverLog] + extra)
+        let result = try Tools.run(
+            python,
+            [
+                script, mode, "--url", url, "--server-command", command,
+                "--server-log", serverLog,
+            ] + extra)
         guard let json = try? JSONSerialization.jsonObject(with: result.stdout) as? [String: Any] else {
             throw ToolError.failed("preview_browser.py printed no JSON (status \(result.status)): \(result.stderr)")
         }

@@ -29,9 +29,13 @@ struct PreviewPageFilesTests {
 
         // Port 0: the kernel picks a free one, and serve says which on its "serving" line.
         let log = dir.appendingPathComponent("serve.log").path
-        let server = try StreamTestProcess(copy, ["serve", "--listen", "127.0.0.1:0", "--duration", "5", "--size", "160x120",
-                                                  "--fps", "15", "--bitrate", "200k", "--preset", "ultrafast"],
-                                           stderrPath: log)
+        let server = try StreamTestProcess(
+            copy,
+            [
+                "serve", "--listen", "127.0.0.1:0", "--duration", "5", "--size", "160x120",
+                "--fps", "15", "--bitrate", "200k", "--preset", "ultrafast",
+            ],
+            stderrPath: log)
         defer { server.kill() }
         var base: String?
         _ = waitUntil(timeout: 20) {

@@ -9,25 +9,36 @@ struct ProbeCase: Sendable, CustomTestStringConvertible {
     let ffmpegArguments: [String]
     var testDescription: String { name }
 
-    static func video(_ name: String, size: String = "320x240", rate: String = "25", frames: Int = 30,
-                      ext: String = "h264", _ encoder: [String]) -> ProbeCase {
-        ProbeCase(name: name, fileExtension: ext, ffmpegArguments:
-            ["-f", "lavfi", "-i", "testsrc2=size=\(size):rate=\(rate)", "-frames:v", String(frames),
-             "-c:v", "libx264", "-preset", "ultrafast"] + encoder)
+    static func video(
+        _ name: String, size: String = "320x240", rate: String = "25", frames: Int = 30,
+        ext: String = "h264", _ encoder: [String]
+    ) -> ProbeCase {
+        ProbeCase(
+            name: name, fileExtension: ext,
+            ffmpegArguments: [
+                "-f", "lavfi", "-i", "testsrc2=size=\(size):rate=\(rate)", "-frames:v", String(frames),
+                "-c:v", "libx264", "-preset", "ultrafast",
+            ] + encoder)
     }
 
     static func audio(rate: Int, channels: Int, ext: String = "aac") -> ProbeCase {
-        ProbeCase(name: "aac \(rate) Hz \(channels) ch .\(ext)", fileExtension: ext, ffmpegArguments:
-            ["-f", "lavfi", "-i", "sine=frequency=440:sample_rate=\(rate):duration=1.5",
-             "-af", "aformat=channel_layouts=\(layout(channels))",
-             "-c:a", "aac", "-b:a", "\(16 * channels)k"])
+        ProbeCase(
+            name: "aac \(rate) Hz \(channels) ch .\(ext)", fileExtension: ext,
+            ffmpegArguments: [
+                "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=\(rate):duration=1.5",
+                "-af", "aformat=channel_layouts=\(layout(channels))",
+                "-c:a", "aac", "-b:a", "\(16 * channels)k",
+            ])
     }
 
     static func both(ext: String, _ extra: [String] = []) -> ProbeCase {
-        ProbeCase(name: "h264+aac .\(ext)", fileExtension: ext, ffmpegArguments:
-            ["-f", "lavfi", "-i", "testsrc2=size=640x360:rate=30", "-f", "lavfi",
-             "-i", "sine=frequency=1000:sample_rate=48000", "-t", "2", "-ac", "2",
-             "-c:v", "libx264", "-preset", "ultrafast", "-g", "15", "-bf", "2", "-c:a", "aac", "-b:a", "96k"] + extra)
+        ProbeCase(
+            name: "h264+aac .\(ext)", fileExtension: ext,
+            ffmpegArguments: [
+                "-f", "lavfi", "-i", "testsrc2=size=640x360:rate=30", "-f", "lavfi",
+                "-i", "sine=frequency=1000:sample_rate=48000", "-t", "2", "-ac", "2",
+                "-c:v", "libx264", "-preset", "ultrafast", "-g", "15", "-bf", "2", "-c:a", "aac", "-b:a", "96k",
+            ] + extra)
     }
 
     static func layout(_ channels: Int) -> String {
@@ -37,11 +48,13 @@ struct ProbeCase: Sendable, CustomTestStringConvertible {
 
 let probeCases: [ProbeCase] = [
     .video("constrained baseline 3.0", size: "640x360", ["-profile:v", "baseline", "-level", "3.0"]),
-    .video("main 3.1 with B-frames", size: "1280x720", rate: "30", frames: 20,
-           ["-preset", "fast", "-profile:v", "main", "-level", "3.1", "-bf", "3", "-g", "8"]),
+    .video(
+        "main 3.1 with B-frames", size: "1280x720", rate: "30", frames: 20,
+        ["-preset", "fast", "-profile:v", "main", "-level", "3.1", "-bf", "3", "-g", "8"]),
     .video("high 4.0 1080p cropped", size: "1920x1080", frames: 10, ["-profile:v", "high", "-level", "4.0"]),
-    .video("high 4.1 slices AUD SEI", size: "1280x720", rate: "50",
-           ["-profile:v", "high", "-level", "4.1", "-x264-params", "slices=4:aud=1", "-g", "12"]),
+    .video(
+        "high 4.1 slices AUD SEI", size: "1280x720", rate: "50",
+        ["-profile:v", "high", "-level", "4.1", "-x264-params", "slices=4:aud=1", "-g", "12"]),
     .video("high 10", ["-pix_fmt", "yuv420p10le", "-profile:v", "high10"]),
     .video("high 4:2:2", ["-pix_fmt", "yuv422p", "-profile:v", "high422"]),
     .video("high 4:4:4 odd size", size: "321x241", ["-pix_fmt", "yuv444p", "-profile:v", "high444"]),
@@ -75,8 +88,9 @@ let probeCases: [ProbeCase] = [
             for field in reference.keys.sorted() {
                 let expected = reference[field]!
                 let actual = mine[field]
-                #expect(FieldComparison.agrees(field, actual, expected),
-                        "\(field): onair \(String(describing: actual)) vs ffprobe \(expected)")
+                #expect(
+                    FieldComparison.agrees(field, actual, expected),
+                    "\(field): onair \(String(describing: actual)) vs ffprobe \(expected)")
             }
         }
     }

@@ -37,8 +37,12 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
         let files = ["a.mp4", "a.h264", "a.aac", "a.ts"].map { dir.appendingPathComponent($0).path }
         let stats = dir.appendingPathComponent("stats.jsonl").path
-        let result = try Tools.run(Tools.onairExecutable, ["record", "--duration", "10", "--size", "1280x720", "--fps", "30",
-                                                           "--stats-json", stats] + files.flatMap { ["-o", $0] })
+        let result = try Tools.run(
+            Tools.onairExecutable,
+            [
+                "record", "--duration", "10", "--size", "1280x720", "--fps", "30",
+                "--stats-json", stats,
+            ] + files.flatMap { ["-o", $0] })
         #expect(result.status == 0, "\(result.stderr)")
         for file in files {
             #expect(try Self.decodesCleanly(file).isEmpty, "\(file) decodes with errors")
@@ -77,8 +81,12 @@ import Testing
         let dir = try Tools.temporaryDirectory("record-sync")
         defer { try? FileManager.default.removeItem(at: dir) }
         let long = dir.appendingPathComponent("long.mp4").path
-        let fast = try Tools.run(Tools.onairExecutable, ["record", "--fast", "--duration", "600", "--size", "320x240",
-                                                         "--preset", "ultrafast", "--bitrate", "400k", "-o", long])
+        let fast = try Tools.run(
+            Tools.onairExecutable,
+            [
+                "record", "--fast", "--duration", "600", "--size", "320x240",
+                "--preset", "ultrafast", "--bitrate", "400k", "-o", long,
+            ])
         #expect(fast.status == 0, "\(fast.stderr)")
         let real = dir.appendingPathComponent("real.mp4").path
         let live = try Tools.run(Tools.onairExecutable, ["record", "--duration", "30", "--size", "640x360", "-o", real])
@@ -144,17 +152,24 @@ import Testing
         let output = dir.appendingPathComponent("o.mp4").path
         let stats = dir.appendingPathComponent("stats.jsonl").path
         let started = Date()
-        let result = try Tools.run(Tools.onairExecutable, ["record", "--duration", "10", "--size", "1920x1080", "--fps", "60",
-                                                           "--preset", "slow", "-o", output, "--stats-json", stats])
+        let result = try Tools.run(
+            Tools.onairExecutable,
+            [
+                "record", "--duration", "10", "--size", "1920x1080", "--fps", "60",
+                "--preset", "slow", "-o", output, "--stats-json", stats,
+            ])
         let wall = Date().timeIntervalSince(started)
         #expect(result.status == 0, "\(result.stderr)")
         let lines = try String(contentsOfFile: stats, encoding: .utf8).split(separator: "\n")
         let last = try JSONSerialization.jsonObject(with: Data(lines.last!.utf8)) as? [String: Any] ?? [:]
         let dropped = last["dropped_frames"] as? Int ?? 0
         let captured = last["frames_in"] as? Int ?? 0
-        let peak = result.stderr.split(separator: "\n").last { $0.contains("peak memory") }
+        let peak =
+            result.stderr.split(separator: "\n").last { $0.contains("peak memory") }
             .flatMap { line in line.split(separator: " ").reversed().dropFirst().first.flatMap { Int($0) } } ?? 0
-        print("overload: wall \(String(format: "%.1f", wall)) s, captured \(captured), encoded \(last["frames_out"] ?? 0), dropped \(dropped), peak memory \(peak) MB")
+        print(
+            "overload: wall \(String(format: "%.1f", wall)) s, captured \(captured), encoded \(last["frames_out"] ?? 0), dropped \(dropped), peak memory \(peak) MB"
+        )
         #expect(wall < 14, "the session keeps real time (10 s of media, start-up and drain included)")
         #expect(dropped > 0, "late frames are dropped and reported")
         let skipped = last["source_skipped_frames"] as? Int ?? 0

@@ -12,15 +12,19 @@ import Testing
         var parts: [Data] = []
         for (index, size) in ["320x240", "640x360", "320x240", "640x360"].enumerated() {
             let part = dir.appendingPathComponent("part\(index).h264")
-            try Tools.ffmpeg(["-f", "lavfi", "-i", "testsrc2=size=\(size):rate=25", "-t", "3", "-c:v", "libx264",
-                              "-preset", "ultrafast", "-g", "25", "-f", "h264", part.path])
+            try Tools.ffmpeg([
+                "-f", "lavfi", "-i", "testsrc2=size=\(size):rate=25", "-t", "3", "-c:v", "libx264",
+                "-preset", "ultrafast", "-g", "25", "-f", "h264", part.path,
+            ])
             parts.append(try Data(contentsOf: part))
         }
         let joined = dir.appendingPathComponent("joined.h264")
         try parts.reduce(Data(), +).write(to: joined)
         let flv = dir.appendingPathComponent("changing.flv").path
-        try Tools.ffmpeg(["-r", "25", "-f", "h264", "-i", joined.path, "-c", "copy",
-                          "-bsf:v", "extract_extradata=remove=1", flv])
+        try Tools.ffmpeg([
+            "-r", "25", "-f", "h264", "-i", joined.path, "-c", "copy",
+            "-bsf:v", "extract_extradata=remove=1", flv,
+        ])
         // ffmpeg itself decodes it cleanly: the file is sound.
         let reference = try Tools.run("ffmpeg", ["-v", "error", "-i", flv, "-f", "null", "-"])
         guard reference.status == 0, reference.stderr.isEmpty else { throw ToolError.failed("ffmpeg decode: \(reference.stderr)") }
@@ -29,7 +33,8 @@ import Testing
 
     static func report(_ result: ProcessResult) throws -> [String: Any] {
         guard let line = result.stdoutText.split(separator: "\n").last,
-              let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else {
+            let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+        else {
             throw ToolError.failed("no JSON report: \(result.stderr)")
         }
         return object
@@ -55,9 +60,13 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
         let flv = try Self.changingFLV(in: dir)
         let nginx = try StreamTestNginx()
-        let publisher = try StreamTestProcess("ffmpeg", ["-hide_banner", "-nostdin", "-v", "error", "-re", "-i", flv,
-                                                         "-c", "copy", "-f", "flv", nginx.url()],
-                                              stderrPath: dir.appendingPathComponent("publisher.log").path)
+        let publisher = try StreamTestProcess(
+            "ffmpeg",
+            [
+                "-hide_banner", "-nostdin", "-v", "error", "-re", "-i", flv,
+                "-c", "copy", "-f", "flv", nginx.url(),
+            ],
+            stderrPath: dir.appendingPathComponent("publisher.log").path)
         defer { publisher.kill() }
         // The player joins within the first seconds (nginx starts it at a keyframe) and stays past the end.
         Thread.sleep(forTimeInterval: 0.3)

@@ -16,19 +16,26 @@ import Testing
         let srtPort = try StreamTestPorts.free(udp: true)
         // The server outlives the generator (60 s of churn, plus the quiet and the drain: at most
         // 4 minutes more); it is stopped with SIGINT.
-        let server = try ServeTestServer(directory: dir, duration: 600,
-                                         arguments: ["--max-viewers", "16", "--srt-port", "\(srtPort)", "-o", recording])
+        let server = try ServeTestServer(
+            directory: dir, duration: 600,
+            arguments: ["--max-viewers", "16", "--srt-port", "\(srtPort)", "-o", recording])
         // Memory is judged by the 30-minute soak (a minute is too short for the allocator to
         // settle), so it is allowed anything here; descriptors and threads must come back exactly.
-        let run = try Tools.run("python3", [Self.churn, "--port", "\(server.port)", "--srt-port", "\(srtPort)",
-                                            "--pid", "\(server.process.process.processIdentifier)", "--max-viewers", "16",
-                                            "--seconds", "60", "--warmup", "20", "--burst-every", "15", "--seed", "23",
-                                            "--rss-percent", "1000", "--out", dir.appendingPathComponent("churn").path])
+        let run = try Tools.run(
+            "python3",
+            [
+                Self.churn, "--port", "\(server.port)", "--srt-port", "\(srtPort)",
+                "--pid", "\(server.process.process.processIdentifier)", "--max-viewers", "16",
+                "--seconds", "60", "--warmup", "20", "--burst-every", "15", "--seed", "23",
+                "--rss-percent", "1000", "--out", dir.appendingPathComponent("churn").path,
+            ])
         server.process.process.interrupt()
         #expect(server.process.wait(timeout: 60), "serve did not stop on SIGINT")
         let output = try JSONSerialization.jsonObject(with: run.stdout)
         let summary = try #require(output as? [String: Any], "\(run.stderr)")
-        print("serve churn: \(summary.filter { ["counts", "baseline", "final", "peak_viewers", "max_sampled", "decoded_by_kind"].contains($0.key) })")
+        print(
+            "serve churn: \(summary.filter { ["counts", "baseline", "final", "peak_viewers", "max_sampled", "decoded_by_kind"].contains($0.key) })"
+        )
         #expect((summary["failures"] as? [String])?.isEmpty == true, "\(summary["failures"] ?? "-")")
 
         // No descriptor or thread left behind once every viewer is gone.
@@ -44,16 +51,21 @@ import Testing
         #expect((counts["left_abruptly"] ?? 0) >= 1 && (counts["served"] ?? 0) >= 10 && (counts["srt_served"] ?? 0) >= 1, "\(counts)")
         #expect(counts["errors"] == nil, "\(summary["viewer_errors"] ?? "-")")
         // Every sampled viewer's bytes decode cleanly.
-        #expect((summary["decoded"] as? Int ?? 0) >= 1 && (summary["decode_failures"] as? [Any])?.isEmpty == true,
-                "\(summary["decode_failures"] ?? "-")")
+        #expect(
+            (summary["decoded"] as? Int ?? 0) >= 1 && (summary["decode_failures"] as? [Any])?.isEmpty == true,
+            "\(summary["decode_failures"] ?? "-")")
 
         // The recording holds every frame the encoder made, in sync, nothing missing that was encoded.
         let stopped = try #require(server.process.stderr.split(separator: "\n").last { $0.hasPrefix("stopped") }.map(String.init))
         let numbers = stopped.split(separator: ":").dropFirst().joined().split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }
         let encoded = try #require(numbers.first, "\(stopped)")
         let dropped = numbers.count > 2 ? numbers[2] : -1
-        let packets = try Tools.run("ffprobe", ["-v", "error", "-count_packets", "-select_streams", "v:0",
-                                                "-show_entries", "stream=nb_read_packets", "-of", "csv=p=0", recording])
+        let packets = try Tools.run(
+            "ffprobe",
+            [
+                "-v", "error", "-count_packets", "-select_streams", "v:0",
+                "-show_entries", "stream=nb_read_packets", "-of", "csv=p=0", recording,
+            ])
         #expect(Int(packets.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)) == encoded, "\(packets.stdoutText) vs \(stopped)")
         let sync = try Tools.run(Tools.onairExecutable, ["probe", "--sync", "--json", recording])
         let parsed = try JSONSerialization.jsonObject(with: sync.stdout)

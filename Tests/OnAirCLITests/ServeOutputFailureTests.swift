@@ -19,8 +19,9 @@ import Testing
         let full = small.appendingPathComponent("a.ts").path
         let other = dir.appendingPathComponent("b.ts").path
         // 8 s at 2 Mb/s is about 2 MB: the 1 MB disk fills after about four seconds.
-        let server = try ServeTestServer(directory: dir, duration: 8,
-                                         arguments: ["--bitrate", "2M", "-o", full, "-o", other])
+        let server = try ServeTestServer(
+            directory: dir, duration: 8,
+            arguments: ["--bitrate", "2M", "-o", full, "-o", other])
         // A viewer watches across the moment the disk fills.
         let viewer = dir.appendingPathComponent("viewer.ts").path
         _ = try Tools.run("curl", ["-s", "-m", "6", "-o", viewer, server.url("/live.ts")])

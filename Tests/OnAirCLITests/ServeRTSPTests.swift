@@ -25,20 +25,29 @@ import Testing
 
     /// ffmpeg copying `seconds` of an RTSP stream into `out` over `transport`.
     static func ffmpeg(_ url: String, transport: String, seconds: Int, out: String, log: URL) throws -> StreamTestProcess {
-        try StreamTestProcess("ffmpeg", ["-hide_banner", "-nostdin", "-v", "error", "-rtsp_transport", transport, "-i", url,
-                                         "-t", "\(seconds)", "-c", "copy", "-y", out], stderrPath: log.path)
+        try StreamTestProcess(
+            "ffmpeg",
+            [
+                "-hide_banner", "-nostdin", "-v", "error", "-rtsp_transport", transport, "-i", url,
+                "-t", "\(seconds)", "-c", "copy", "-y", out,
+            ], stderrPath: log.path)
     }
 
     static func request(_ port: Int, _ kind: String) throws -> Int {
-        Int(try Tools.run("python3", [clients, "request", "\(port)", kind]).stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
+        Int(try Tools.run("python3", [clients, "request", "\(port)", kind]).stdoutText.trimmingCharacters(in: .whitespacesAndNewlines))
+            ?? -1
     }
 
     @Test func ffmpegOverUDPAndTCPAndGStreamerPlayInSyncWhileTheRecordingKeepsEveryFrame() throws {
         let dir = try Tools.temporaryDirectory("serve-rtsp-players")
         defer { try? FileManager.default.removeItem(at: dir) }
         let recording = dir.appendingPathComponent("rec.ts").path
-        let (server, port) = try Self.serve(dir, duration: 34, ["-o", recording, "--keyint-duration", "1",
-                                                                 "--stats-json", dir.appendingPathComponent("stats.jsonl").path])
+        let (server, port) = try Self.serve(
+            dir, duration: 34,
+            [
+                "-o", recording, "--keyint-duration", "1",
+                "--stats-json", dir.appendingPathComponent("stats.jsonl").path,
+            ])
         let url = "rtsp://127.0.0.1:\(port)/live"
         let udp = dir.appendingPathComponent("udp.ts").path, tcp = dir.appendingPathComponent("tcp.ts").path
         let gst = dir.appendingPathComponent("gst.ts").path
@@ -47,19 +56,28 @@ import Testing
             try Self.ffmpeg(url, transport: "tcp", seconds: 10, out: tcp, log: dir.appendingPathComponent("tcp.log")),
         ]
         // GStreamer: one rtspsrc recording the depayloaded H.264, one decoding everything.
-        let recorder = try StreamTestProcess("timeout", ["-s", "INT", "11", "gst-launch-1.0", "-q", "-e", "rtspsrc", "location=\(url)", "latency=200",
-                                                         "!", "rtph264depay", "!", "h264parse", "!", "mpegtsmux", "!", "filesink", "location=\(gst)"],
-                                             stderrPath: dir.appendingPathComponent("gst.log").path)
-        let decoder = try StreamTestProcess("timeout", ["-s", "INT", "10", "gst-launch-1.0", "-e", "rtspsrc", "location=\(url)", "protocols=tcp",
-                                                        "!", "decodebin", "!", "fakesink"],
-                                            stderrPath: dir.appendingPathComponent("gst-decode.log").path,
-                                            stdoutPath: dir.appendingPathComponent("gst-decode.out").path)
+        let recorder = try StreamTestProcess(
+            "timeout",
+            [
+                "-s", "INT", "11", "gst-launch-1.0", "-q", "-e", "rtspsrc", "location=\(url)", "latency=200",
+                "!", "rtph264depay", "!", "h264parse", "!", "mpegtsmux", "!", "filesink", "location=\(gst)",
+            ],
+            stderrPath: dir.appendingPathComponent("gst.log").path)
+        let decoder = try StreamTestProcess(
+            "timeout",
+            [
+                "-s", "INT", "10", "gst-launch-1.0", "-e", "rtspsrc", "location=\(url)", "protocols=tcp",
+                "!", "decodebin", "!", "fakesink",
+            ],
+            stderrPath: dir.appendingPathComponent("gst-decode.log").path,
+            stdoutPath: dir.appendingPathComponent("gst-decode.out").path)
         // (No VLC: Debian's VLC 3 is built without live555, so it has no RTSP client; `cvlc
         // rtsp://…` writes nothing and `--rtsp-tcp` is an unknown option.)
         // The SDP (RFC 6184 packetization mode 1 with the parameter sets, RFC 3640 AAC-hbr); then
         // hostile requests while they play: refused, and the players go on.
         let sdp = try Tools.run("python3", [Self.clients, "sdp", "\(port)"]).stdoutText
-        #expect(sdp.contains("packetization-mode=1") && sdp.contains("sprop-parameter-sets=") && sdp.contains("MPEG4-GENERIC/")
+        #expect(
+            sdp.contains("packetization-mode=1") && sdp.contains("sprop-parameter-sets=") && sdp.contains("MPEG4-GENERIC/")
                 && sdp.contains("mode=AAC-hbr"), "\(sdp)")
         #expect(try Self.request(port, "garbage-text") == 400)
         #expect(try Self.request(port, "bad-cseq") == 400)
@@ -78,19 +96,24 @@ import Testing
         let recorded = try ServeCommandTests.videoCoverage(recording, fps: 15)
         let lines = try String(contentsOfFile: dir.appendingPathComponent("stats.jsonl").path, encoding: .utf8).split(separator: "\n")
         let final = try #require(lines.last.flatMap { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] })
-        #expect(recorded.frames >= 100 && recorded.frames == final["frames_out"] as? Int, "recording: \(recorded), encoded \(final["frames_out"] ?? "-")")
+        #expect(
+            recorded.frames >= 100 && recorded.frames == final["frames_out"] as? Int,
+            "recording: \(recorded), encoded \(final["frames_out"] ?? "-")")
         let encodedRate = Self.rate(recorded, fps: 15)
         for out in [udp, tcp, gst] {
             let coverage = try ServeCommandTests.videoCoverage(out, fps: 15)
             // What the encoder made while the player was connected: ≥ 95 % of it arrived.
-            #expect(coverage.frames >= 30 && Self.rate(coverage, fps: 15) >= 0.95 * encodedRate,
-                    "\(out): \(coverage), recording \(recorded)")
+            #expect(
+                coverage.frames >= 30 && Self.rate(coverage, fps: 15) >= 0.95 * encodedRate,
+                "\(out): \(coverage), recording \(recorded)")
             #expect(coverage.firstIsKey, "\(out) does not start on a keyframe")
             // GStreamer's own recording (rtspsrc's jitter buffer re-times packets that arrive
             // bunched on a loaded machine) may repeat a DTS, which the null muxer names; decoding
             // errors are what counts here.
             let errors = try ServeCommandTests.decodeErrors(out).split(separator: "\n")
-                .filter { out != gst || !($0.contains("non monotonically increasing dts to muxer") || $0.contains("Last message repeated")) }
+                .filter {
+                    out != gst || !($0.contains("non monotonically increasing dts to muxer") || $0.contains("Last message repeated"))
+                }
             #expect(errors.isEmpty, "\(out): \(errors)")
         }
         // Sound and picture within a frame of each other in ffmpeg's copies (RTCP-aligned timestamps).
@@ -102,7 +125,8 @@ import Testing
         // /stats.json listed the RTSP viewers with their transport.
         let entries = (statistics["viewers"] as? [[String: Any]] ?? []).filter { $0["format"] as? String == "es" }
         let transports = Set(entries.compactMap { $0["transport"] as? String })
-        #expect(entries.count >= 2 && transports.contains("rtsp/udp") && transports.contains("rtsp/tcp")
+        #expect(
+            entries.count >= 2 && transports.contains("rtsp/udp") && transports.contains("rtsp/tcp")
                 && entries.allSatisfy { ($0["packets_sent"] as? Int ?? 0) > 0 }, "\(entries)")
     }
 
@@ -115,16 +139,19 @@ import Testing
         let authorized = "rtsp://onair:\(token)@127.0.0.1:\(port)/live"
         // Without credentials: 401 (the raw DESCRIBE and ffmpeg).
         #expect(try Self.request(port, "describe") == 401)
-        let refused = try Tools.run("ffmpeg", ["-hide_banner", "-nostdin", "-v", "error", "-rtsp_transport", "tcp", "-i", open, "-t", "1", "-f", "null", "-"])
+        let refused = try Tools.run(
+            "ffmpeg", ["-hide_banner", "-nostdin", "-v", "error", "-rtsp_transport", "tcp", "-i", open, "-t", "1", "-f", "null", "-"])
         #expect(refused.status != 0 && refused.stderr.contains("401"), "\(refused.stderr)")
         // With them: plays. An HTTP viewer fills the second slot, so a third viewer is refused with 503.
         let out = dir.appendingPathComponent("tcp.ts").path
         let viewer = try Self.ffmpeg(authorized, transport: "tcp", seconds: 12, out: out, log: dir.appendingPathComponent("tcp.log"))
-        let http = try StreamTestProcess("curl", ["-s", "-m", "10", "-o", "/dev/null", server.url("/live.ts?token=\(token)")],
-                                         stderrPath: dir.appendingPathComponent("curl.log").path)
+        let http = try StreamTestProcess(
+            "curl", ["-s", "-m", "10", "-o", "/dev/null", server.url("/live.ts?token=\(token)")],
+            stderrPath: dir.appendingPathComponent("curl.log").path)
         func viewers() -> Int { (((try? server.statistics(token: token))?["totals"] as? [String: Any])?["viewers"] as? Int) ?? 0 }
         #expect(waitUntil(timeout: 15) { viewers() == 2 }, "\(viewers()) viewers; \(viewer.stderr); \(server.process.stderr.suffix(600))")
-        let full = try Tools.run("ffmpeg", ["-hide_banner", "-nostdin", "-v", "error", "-rtsp_transport", "udp", "-i", authorized, "-t", "1", "-f", "null", "-"])
+        let full = try Tools.run(
+            "ffmpeg", ["-hide_banner", "-nostdin", "-v", "error", "-rtsp_transport", "udp", "-i", authorized, "-t", "1", "-f", "null", "-"])
         #expect(full.status != 0 && full.stderr.contains("503"), "beyond --max-viewers: \(full.stderr)")
         #expect(viewer.wait(timeout: 30), "the viewer did not finish: \(viewer.stderr)")
         _ = http.wait(timeout: 15)
@@ -140,13 +167,18 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
         let recording = dir.appendingPathComponent("rec.ts").path
         // 2 Mb/s and a 256 kB viewer queue: the stalled client's buffers fill within seconds.
-        let (server, port) = try Self.serve(dir, duration: 30, ["-o", recording, "--bitrate", "2000k", "--viewer-timeout", "3",
-                                                                 "--viewer-queue", "262144", "--keyint-duration", "1",
-                                                                 "--stats-json", dir.appendingPathComponent("stats.jsonl").path])
+        let (server, port) = try Self.serve(
+            dir, duration: 30,
+            [
+                "-o", recording, "--bitrate", "2000k", "--viewer-timeout", "3",
+                "--viewer-queue", "262144", "--keyint-duration", "1",
+                "--stats-json", dir.appendingPathComponent("stats.jsonl").path,
+            ])
         let url = "rtsp://127.0.0.1:\(port)/live"
-        let stalled = try StreamTestProcess("python3", [Self.clients, "stall", "\(port)", "20"],
-                                            stderrPath: dir.appendingPathComponent("stall.log").path,
-                                            stdoutPath: dir.appendingPathComponent("stall.json").path)
+        let stalled = try StreamTestProcess(
+            "python3", [Self.clients, "stall", "\(port)", "20"],
+            stderrPath: dir.appendingPathComponent("stall.log").path,
+            stdoutPath: dir.appendingPathComponent("stall.json").path)
         let outs = (0..<3).map { dir.appendingPathComponent("udp\($0).ts").path }
         let viewers = try outs.enumerated().map { index, out in
             try Self.ffmpeg(url, transport: "udp", seconds: 20, out: out, log: dir.appendingPathComponent("udp\(index).log"))
@@ -164,7 +196,9 @@ import Testing
         #expect(recorded.frames == final["frames_out"] as? Int, "recording: \(recorded), encoded \(final["frames_out"] ?? "-")")
         for out in outs {
             let coverage = try ServeCommandTests.videoCoverage(out, fps: 15)
-            #expect(coverage.frames >= 100 && Self.rate(coverage, fps: 15) >= 0.95 * Self.rate(recorded, fps: 15), "\(out): \(coverage), recording \(recorded)")
+            #expect(
+                coverage.frames >= 100 && Self.rate(coverage, fps: 15) >= 0.95 * Self.rate(recorded, fps: 15),
+                "\(out): \(coverage), recording \(recorded)")
             let errors = try ServeCommandTests.decodeErrors(out)
             #expect(errors.isEmpty, "\(out): \(errors)")
         }

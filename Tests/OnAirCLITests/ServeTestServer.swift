@@ -12,10 +12,13 @@ final class ServeTestServer {
     init(directory: URL, duration: Int, arguments: [String] = [], bareListen: Bool = false) throws {
         self.directory = directory
         port = try StreamTestPorts.free()
-        let base = ["serve", "--listen", bareListen ? "\(port)" : "127.0.0.1:\(port)", "--duration", "\(duration)", "--size", "320x240",
-                    "--fps", "15", "--bitrate", "600k", "--preset", "ultrafast"]
-        process = try StreamTestProcess(Tools.onairExecutable, base + arguments,
-                                        stderrPath: directory.appendingPathComponent("serve.log").path)
+        let base = [
+            "serve", "--listen", bareListen ? "\(port)" : "127.0.0.1:\(port)", "--duration", "\(duration)", "--size", "320x240",
+            "--fps", "15", "--bitrate", "600k", "--preset", "ultrafast",
+        ]
+        process = try StreamTestProcess(
+            Tools.onairExecutable, base + arguments,
+            stderrPath: directory.appendingPathComponent("serve.log").path)
         let port = self.port
         guard waitUntil(timeout: 20, { StreamTestPorts.accepts(port) }) else {
             throw StreamTestError("onair serve did not listen: \(process.stderr)")

@@ -15,8 +15,10 @@ import Testing
     }
 
     /// Runs the aiortc viewer against `server` and returns its JSON summary.
-    static func view(_ server: ServeTestServer, seconds: Int, token: String? = nil, out: String? = nil,
-                     delete: Bool = true) throws -> [String: Any] {
+    static func view(
+        _ server: ServeTestServer, seconds: Int, token: String? = nil, out: String? = nil,
+        delete: Bool = true
+    ) throws -> [String: Any] {
         try view(url: server.url("/whep"), seconds: seconds, token: token, out: out, delete: delete)
     }
 
@@ -34,8 +36,10 @@ import Testing
     }
 
     /// The status of a curl request to `server`.
-    static func status(_ server: ServeTestServer, _ method: String, _ path: String, headers: [String] = [],
-                       body: String? = nil, bodyFile: String? = nil) throws -> Int {
+    static func status(
+        _ server: ServeTestServer, _ method: String, _ path: String, headers: [String] = [],
+        body: String? = nil, bodyFile: String? = nil
+    ) throws -> Int {
         var arguments = ["-s", "-o", "/dev/null", "-m", "10", "-w", "%{http_code}", "-X", method]
         for header in headers { arguments += ["-H", header] }
         if let body { arguments += ["--data-binary", body] }
@@ -68,7 +72,8 @@ import Testing
         #expect(sync["repeated_frames"] as? Int == 0, "frame codes out of order or repeated: \(sync)")
         // Gaps in the frame codes: no more than the capture and encoder dropped themselves (a loaded
         // machine makes them drop some; /stats.json counts them since the start), and two to spare.
-        let encoder = (try JSONSerialization.jsonObject(with: server.get("/stats.json").body) as? [String: Any])?["encoder"] as? [String: Any]
+        let encoder =
+            (try JSONSerialization.jsonObject(with: server.get("/stats.json").body) as? [String: Any])?["encoder"] as? [String: Any]
         let upstream = (encoder?["dropped_frames"] as? Int ?? 0) + (encoder?["source_skipped_frames"] as? Int ?? 0)
         #expect((sync["dropped_frames"] as? Int ?? 99) <= upstream + 2, "\(sync); dropped before the viewer: \(upstream)")
         // Within a frame at 15 fps (sender reports map capture time; measured 13.5 ms at 30 fps, Opus pre-skip included).
@@ -90,7 +95,10 @@ import Testing
         #expect(try Self.status(server, "POST", "/whep", headers: [sdp], body: "v=0\r\n") == 401)
         #expect(try Self.status(server, "POST", "/whep", headers: [sdp, "Authorization: Bearer wrong"], body: "v=0\r\n") == 403)
         #expect(try Self.status(server, "POST", "/whep", headers: [sdp, bearer], body: "this is not SDP") == 400)
-        #expect(try Self.status(server, "POST", "/whep", headers: [sdp, bearer], body: "v=0\r\nm=video 9 UDP/TLS/RTP/SAVPF 96\r\na=rtpmap:96 VP8/90000\r\n") == 400)
+        #expect(
+            try Self.status(
+                server, "POST", "/whep", headers: [sdp, bearer], body: "v=0\r\nm=video 9 UDP/TLS/RTP/SAVPF 96\r\na=rtpmap:96 VP8/90000\r\n")
+                == 400)
         #expect(try Self.status(server, "POST", "/whep", headers: ["Content-Type: text/plain", bearer], body: "v=0\r\n") == 415)
         let big = dir.appendingPathComponent("big.sdp")
         try Data(repeating: UInt8(ascii: "a"), count: 200_000).write(to: big)
@@ -98,7 +106,9 @@ import Testing
         #expect(try Self.status(server, "DELETE", "/whep/0123456789abcdef0123456789abcdef", headers: [bearer]) == 404)
         #expect(try Self.status(server, "PATCH", "/whep/0123456789abcdef0123456789abcdef", headers: [bearer]) == 405)
         #expect(try Self.status(server, "GET", "/whep", headers: [bearer]) == 405)
-        #expect(try Self.status(server, "OPTIONS", "/whep", headers: ["Origin: https://player.example", "Access-Control-Request-Method: POST"]) == 204)
+        #expect(
+            try Self.status(server, "OPTIONS", "/whep", headers: ["Origin: https://player.example", "Access-Control-Request-Method: POST"])
+                == 204)
         // The other faces keep their ?token= check.
         #expect(try server.get("/stats.json").status == 401)
 
@@ -148,9 +158,13 @@ import Testing
         let server = try ServeTestServer(directory: dir, duration: 40, arguments: ["--webrtc", "--keyint-duration", "1"])
         let seconds = 8
         let http = try (0..<2).map { index in
-            try StreamTestProcess("curl", ["-s", "-m", "\(seconds)", "-o", dir.appendingPathComponent("http\(index).ts").path,
-                                           server.url("/live.ts")],
-                                  stderrPath: dir.appendingPathComponent("http\(index).log").path)
+            try StreamTestProcess(
+                "curl",
+                [
+                    "-s", "-m", "\(seconds)", "-o", dir.appendingPathComponent("http\(index).ts").path,
+                    server.url("/live.ts"),
+                ],
+                stderrPath: dir.appendingPathComponent("http\(index).log").path)
         }
         let results = NSLock()
         nonisolated(unsafe) var summaries: [[String: Any]] = []
@@ -168,8 +182,10 @@ import Testing
         // loaded cores): 95 % of that for the 6 s left.
         var httpFrames: [Int] = []
         for index in 0..<2 {
-            let frames = try Tools.ffprobeJSON(["-count_frames", "-select_streams", "v:0", "-show_entries", "stream=nb_read_frames",
-                                                dir.appendingPathComponent("http\(index).ts").path])
+            let frames = try Tools.ffprobeJSON([
+                "-count_frames", "-select_streams", "v:0", "-show_entries", "stream=nb_read_frames",
+                dir.appendingPathComponent("http\(index).ts").path,
+            ])
             httpFrames.append(Int(((frames["streams"] as? [[String: Any]])?.first?["nb_read_frames"] as? String) ?? "") ?? 0)
         }
         #expect(httpFrames.allSatisfy { $0 >= 60 }, "HTTP viewers: \(httpFrames)")
@@ -179,8 +195,9 @@ import Testing
         for summary in summaries {
             #expect(summary["status"] as? Int == 201, "\(summary)")
             #expect(summary["decode_errors"] as? Int == 0, "\(summary)")
-            #expect((summary["video_frames"] as? Int ?? 0) >= wanted,
-                    "\(summary["video_frames"] ?? "none") frames, \(wanted) wanted (HTTP viewers got \(httpFrames)): \(summary)")
+            #expect(
+                (summary["video_frames"] as? Int ?? 0) >= wanted,
+                "\(summary["video_frames"] ?? "none") frames, \(wanted) wanted (HTTP viewers got \(httpFrames)): \(summary)")
         }
     }
 }

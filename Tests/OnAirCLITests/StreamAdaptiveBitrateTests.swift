@@ -32,14 +32,21 @@ import Testing
             let receiverPort = try StreamTestPorts.free()
             statsPath = dir.appendingPathComponent("play.jsonl").path
             launched = Date().timeIntervalSince1970
-            receiver = try StreamTestProcess(Tools.onairExecutable,
-                                             ["play", "--no-display", "--measure-latency", "--json", "--timeout", "30", "--stats-json", statsPath,
-                                              "tcp://127.0.0.1:\(receiverPort)?listen=1"],
-                                             stderrPath: dir.appendingPathComponent("play.log").path,
-                                             stdoutPath: dir.appendingPathComponent("play.json").path)
-            relay = try StreamTestProcess("python3", [StreamAdaptiveBitrateTests.relayScript, "--listen", "0", "--to", "\(receiverPort)",
-                                                      "--rate", "\(StreamAdaptiveBitrateTests.bitRate / 3)", "--free", "\(free)", "--throttle", "\(throttle)"],
-                                          stderrPath: dir.appendingPathComponent("relay.log").path)
+            receiver = try StreamTestProcess(
+                Tools.onairExecutable,
+                [
+                    "play", "--no-display", "--measure-latency", "--json", "--timeout", "30", "--stats-json", statsPath,
+                    "tcp://127.0.0.1:\(receiverPort)?listen=1",
+                ],
+                stderrPath: dir.appendingPathComponent("play.log").path,
+                stdoutPath: dir.appendingPathComponent("play.json").path)
+            relay = try StreamTestProcess(
+                "python3",
+                [
+                    StreamAdaptiveBitrateTests.relayScript, "--listen", "0", "--to", "\(receiverPort)",
+                    "--rate", "\(StreamAdaptiveBitrateTests.bitRate / 3)", "--free", "\(free)", "--throttle", "\(throttle)",
+                ],
+                stderrPath: dir.appendingPathComponent("relay.log").path)
             // The relay binds a port of the kernel's choosing and names it ("listening TIME PORT"):
             // a port picked here and bound there later can be taken in between (it was, once).
             let relay = relay
@@ -57,7 +64,8 @@ import Testing
         var latencies: [(time: Double, latency: Double)] {
             ((try? String(contentsOfFile: statsPath, encoding: .utf8)) ?? "").split(separator: "\n").compactMap { line in
                 guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
-                      let elapsed = object["elapsed"] as? Double, let latency = object["latency_ms"] as? Double else { return nil }
+                    let elapsed = object["elapsed"] as? Double, let latency = object["latency_ms"] as? Double
+                else { return nil }
                 return (launched + elapsed, latency)
             }
         }
@@ -76,25 +84,32 @@ import Testing
         let receiver = link.receiver, relay = link.relay
         let stats = dir.appendingPathComponent("stats.jsonl").path
         let launched = Date().timeIntervalSince1970
-        let result = try Tools.run(Tools.onairExecutable, ["stream", "--duration", "\(Int(Self.duration))", "--size", "320x240", "--fps", "30",
-                                                           "--preset", "ultrafast", "--bitrate", "\(Self.bitRate)", "--min-bitrate", "150k",
-                                                           "--stats-json", stats, link.url])
+        let result = try Tools.run(
+            Tools.onairExecutable,
+            [
+                "stream", "--duration", "\(Int(Self.duration))", "--size", "320x240", "--fps", "30",
+                "--preset", "ultrafast", "--bitrate", "\(Self.bitRate)", "--min-bitrate", "150k",
+                "--stats-json", stats, link.url,
+            ])
         #expect(result.status == 0, "\(result.stderr)")
         _ = relay.wait(timeout: 5)
         _ = receiver.wait(timeout: 15)
-        let phases = Dictionary(relay.stderr.split(separator: "\n").compactMap { line -> (String, Double)? in
-            let parts = line.split(separator: " ")
-            guard parts.count == 2, let time = Double(parts[1]) else { return nil }
-            return (String(parts[0]), time)
-        }, uniquingKeysWith: { first, _ in first })
+        let phases = Dictionary(
+            relay.stderr.split(separator: "\n").compactMap { line -> (String, Double)? in
+                let parts = line.split(separator: " ")
+                guard parts.count == 2, let time = Double(parts[1]) else { return nil }
+                return (String(parts[0]), time)
+            }, uniquingKeysWith: { first, _ in first })
         let throttled = try #require(phases["throttle"], "relay: \(relay.stderr)")
         let lifted = try #require(phases["lifted"], "relay: \(relay.stderr)")
         let samples = try String(contentsOfFile: stats, encoding: .utf8).split(separator: "\n").compactMap { line -> Sample? in
             guard let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
-                  let elapsed = object["elapsed"] as? Double else { return nil }
-            return Sample(time: launched + elapsed, target: object["target_bitrate"] as? Int ?? 0,
-                          queue: object["network_queue_seconds"] as? Double ?? 0, changes: object["bitrate_changes"] as? Int ?? 0,
-                          skips: object["backlog_skips"] as? Int ?? 0)
+                let elapsed = object["elapsed"] as? Double
+            else { return nil }
+            return Sample(
+                time: launched + elapsed, target: object["target_bitrate"] as? Int ?? 0,
+                queue: object["network_queue_seconds"] as? Double ?? 0, changes: object["bitrate_changes"] as? Int ?? 0,
+                skips: object["backlog_skips"] as? Int ?? 0)
         }
         let received = link.latencies
         let before = samples.filter { $0.time < throttled }
@@ -106,13 +121,18 @@ import Testing
         let lowest = duringThrottle.map(\.target).min() ?? 0
         let firstUp = samples.first { $0.time >= lifted && $0.target > lowest }
         let stepUp = (firstUp?.time ?? .infinity) - lifted
-        let latency = (try? Data(contentsOf: dir.appendingPathComponent("play.json")))
+        let latency =
+            (try? Data(contentsOf: dir.appendingPathComponent("play.json")))
             .flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] }?["latency_ms"] ?? "-"
         let abrLines = result.stderr.split(separator: "\n").filter { $0.hasPrefix("abr:") }
         let latencyThrottled = received.filter { $0.time >= throttled && $0.time < lifted }
         let latencyLastFive = latencyThrottled.filter { $0.time >= lifted - 5 }.map(\.latency)
-        print("abr: receiver latency while throttled (ms): \(latencyThrottled.map { Int($0.latency) }); backlog skips \(samples.last?.skips ?? 0)")
-        print("abr: step down after \(String(format: "%.1f", stepDown)) s, queue in the last 5 s of throttling \(lastFive.map { String(format: "%.2f", $0.queue) }), lowest \(lowest / 1000) kb/s, step up \(String(format: "%.1f", stepUp)) s after lifting, final \((samples.last?.target ?? 0) / 1000) kb/s; latency \(latency)")
+        print(
+            "abr: receiver latency while throttled (ms): \(latencyThrottled.map { Int($0.latency) }); backlog skips \(samples.last?.skips ?? 0)"
+        )
+        print(
+            "abr: step down after \(String(format: "%.1f", stepDown)) s, queue in the last 5 s of throttling \(lastFive.map { String(format: "%.2f", $0.queue) }), lowest \(lowest / 1000) kb/s, step up \(String(format: "%.1f", stepUp)) s after lifting, final \((samples.last?.target ?? 0) / 1000) kb/s; latency \(latency)"
+        )
         print(abrLines.joined(separator: "\n"))
         #expect(stepDown <= 5, "targets: \(samples.map(\.target))")
         // The backlog (OnAir's queue and the socket's) must stop growing once the bitrate fits the
@@ -153,10 +173,14 @@ import Testing
             let link = try ThrottledReceiver(dir: dir, free: 2, throttle: 10)
             defer { link.kill() }
             let stats = dir.appendingPathComponent("stats.jsonl").path, recording = dir.appendingPathComponent("rec.ts").path
-            let result = try Tools.run(Tools.onairExecutable, ["stream", "--duration", "14", "--size", "320x240", "--fps", "30",
-                                                               "--preset", "ultrafast", "--bitrate", "\(Self.bitRate)", "--no-adaptive",
-                                                               "--max-backlog", maximumBacklog, "--send-timeout", "30",
-                                                               "--stats-json", stats, link.url, "-o", recording])
+            let result = try Tools.run(
+                Tools.onairExecutable,
+                [
+                    "stream", "--duration", "14", "--size", "320x240", "--fps", "30",
+                    "--preset", "ultrafast", "--bitrate", "\(Self.bitRate)", "--no-adaptive",
+                    "--max-backlog", maximumBacklog, "--send-timeout", "30",
+                    "--stats-json", stats, link.url, "-o", recording,
+                ])
             #expect(result.status == 0, "\(result.stderr)")
             link.receiver.kill()
             let latencies = link.latencies.map(\.latency)
@@ -168,8 +192,12 @@ import Testing
         }
         let bounded = try run(maximumBacklog: "1")
         let unbounded = try run(maximumBacklog: "0")
-        print("backlog bound 1 s: receiver latency (ms) \(bounded.latencies.map { Int($0) }), skips \(bounded.skips), recorded \(bounded.recorded) frames")
-        print("no bound: receiver latency (ms) \(unbounded.latencies.map { Int($0) }), skips \(unbounded.skips), recorded \(unbounded.recorded) frames")
+        print(
+            "backlog bound 1 s: receiver latency (ms) \(bounded.latencies.map { Int($0) }), skips \(bounded.skips), recorded \(bounded.recorded) frames"
+        )
+        print(
+            "no bound: receiver latency (ms) \(unbounded.latencies.map { Int($0) }), skips \(unbounded.skips), recorded \(unbounded.recorded) frames"
+        )
         #expect(bounded.skips >= 2, "skips: \(bounded.skips)")
         #expect(unbounded.skips == 0)
         #expect(bounded.latencies.count >= 5 && unbounded.latencies.count >= 5)

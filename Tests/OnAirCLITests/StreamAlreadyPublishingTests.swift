@@ -11,14 +11,22 @@ struct StreamAlreadyPublishingTests {
         let dir = try Tools.temporaryDirectory("stream-already")
         defer { try? FileManager.default.removeItem(at: dir) }
         // ffmpeg holds the stream key for the whole test.
-        let holder = try StreamTestProcess("ffmpeg", ["-hide_banner", "-loglevel", "error", "-re", "-f", "lavfi",
-                                                      "-i", "testsrc2=size=320x240:rate=30", "-t", "60", "-c:v", "libx264",
-                                                      "-preset", "ultrafast", "-f", "flv", nginx.url()],
-                                           stderrPath: dir.appendingPathComponent("ffmpeg.log").path)
+        let holder = try StreamTestProcess(
+            "ffmpeg",
+            [
+                "-hide_banner", "-loglevel", "error", "-re", "-f", "lavfi",
+                "-i", "testsrc2=size=320x240:rate=30", "-t", "60", "-c:v", "libx264",
+                "-preset", "ultrafast", "-f", "flv", nginx.url(),
+            ],
+            stderrPath: dir.appendingPathComponent("ffmpeg.log").path)
         defer { holder.kill() }
         Thread.sleep(forTimeInterval: 2)
-        let result = try Tools.run(Tools.onairExecutable, ["stream", "--duration", "3", "--size", "320x240", "--preset", "ultrafast",
-                                                           nginx.url()])
+        let result = try Tools.run(
+            Tools.onairExecutable,
+            [
+                "stream", "--duration", "3", "--size", "320x240", "--preset", "ultrafast",
+                nginx.url(),
+            ])
         print("second publisher: \(result.stderr.split(separator: "\n").last ?? "")")
         #expect(result.status != 0)
         #expect(result.stderr.contains("Already publishing"), "\(result.stderr)")

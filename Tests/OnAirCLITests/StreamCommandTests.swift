@@ -16,14 +16,19 @@ import Testing
         // The player subscribes first (nginx holds it until the publisher arrives), so it gets everything;
         // it stops itself after 9 s because nginx cuts the last fraction of a second (and a message)
         // from its players when the publisher leaves. nginx's own recording shows all that arrived.
-        let puller = try StreamTestProcess("ffmpeg", ["-hide_banner", "-v", "error", "-y", "-rw_timeout", "30000000",
-                                                      "-i", nginx.url(), "-t", "9", "-c", "copy", pulled],
-                                           stderrPath: dir.appendingPathComponent("puller.log").path)
+        let puller = try StreamTestProcess(
+            "ffmpeg",
+            [
+                "-hide_banner", "-v", "error", "-y", "-rw_timeout", "30000000",
+                "-i", nginx.url(), "-t", "9", "-c", "copy", pulled,
+            ],
+            stderrPath: dir.appendingPathComponent("puller.log").path)
         defer { puller.kill() }
         // onair's own player pulls the same stream at the same time.
         let player = BackgroundProcess(Self.onair, ["play", "--no-display", nginx.url(), "--duration", "9", "--json", "--timeout", "30"])
         Thread.sleep(forTimeInterval: 0.5)
-        let result = try Tools.run(Self.onair, ["stream", "--duration", "10", "--size", "320x240", "--fps", "30", "--preset", "ultrafast", nginx.url()])
+        let result = try Tools.run(
+            Self.onair, ["stream", "--duration", "10", "--size", "320x240", "--fps", "30", "--preset", "ultrafast", nginx.url()])
         #expect(result.status == 0, "\(result.stderr)")
         if !puller.wait(timeout: 10) { puller.stop() }
         let played = try PlayCommandTests.playJSON(try player.result())
@@ -55,17 +60,27 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
         let recording = dir.appendingPathComponent("rec.mp4").path
         let stats = dir.appendingPathComponent("stats.jsonl").path
-        let streamer = try StreamTestProcess(Self.onair, ["stream", "--duration", "20", "--size", "320x240", "--fps", "30", "--preset", "ultrafast",
-                                                          "--stats-json", stats, nginx.url(), "-o", recording],
-                                             stderrPath: dir.appendingPathComponent("onair.log").path)
+        let streamer = try StreamTestProcess(
+            Self.onair,
+            [
+                "stream", "--duration", "20", "--size", "320x240", "--fps", "30", "--preset", "ultrafast",
+                "--stats-json", stats, nginx.url(), "-o", recording,
+            ],
+            stderrPath: dir.appendingPathComponent("onair.log").path)
         defer { streamer.kill() }
         /// One short pull; true when it got decodable media.
         func pull(_ name: String) -> Bool {
             let file = dir.appendingPathComponent(name).path
-            guard let result = try? Tools.run("timeout", ["10", "ffmpeg", "-hide_banner", "-nostdin", "-v", "error", "-y",
-                                                          "-rw_timeout", "5000000", "-i", nginx.url(), "-t", "1.5",
-                                                          "-c", "copy", file]),
-                  result.status == 0, let media = try? StreamMediaCheck(file) else { return false }
+            guard
+                let result = try? Tools.run(
+                    "timeout",
+                    [
+                        "10", "ffmpeg", "-hide_banner", "-nostdin", "-v", "error", "-y",
+                        "-rw_timeout", "5000000", "-i", nginx.url(), "-t", "1.5",
+                        "-c", "copy", file,
+                    ]),
+                result.status == 0, let media = try? StreamMediaCheck(file)
+            else { return false }
             return media.videoCodec == "h264" && media.decodeErrors.isEmpty && media.duration > 0.5
         }
         #expect(waitUntil(timeout: 15) { pull("before.ts") }, "never pullable: \(streamer.stderr)")
@@ -112,13 +127,18 @@ import Testing
         // half second of a stream it is probing); ffprobe judges the bytes.
         let capture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Tools/udp_capture.py").path
-        let udpReceiver = try StreamTestProcess("python3", [capture, "--port", "\(port)", "--out", pulled],
-                                                stderrPath: dir.appendingPathComponent("udp.log").path)
+        let udpReceiver = try StreamTestProcess(
+            "python3", [capture, "--port", "\(port)", "--out", pulled],
+            stderrPath: dir.appendingPathComponent("udp.log").path)
         defer { udpReceiver.kill() }
         #expect(waitUntil(timeout: 5) { udpReceiver.stderr.contains("listening") })
-        let result = try Tools.run(Self.onair, ["stream", "--duration", "6", "--size", "320x240", "--fps", "30", "--preset", "ultrafast",
-                                                "--stats-json", dir.appendingPathComponent("stats.jsonl").path,
-                                                nginx.url(), "udp://127.0.0.1:\(port)", "-o", recording])
+        let result = try Tools.run(
+            Self.onair,
+            [
+                "stream", "--duration", "6", "--size", "320x240", "--fps", "30", "--preset", "ultrafast",
+                "--stats-json", dir.appendingPathComponent("stats.jsonl").path,
+                nginx.url(), "udp://127.0.0.1:\(port)", "-o", recording,
+            ])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(udpReceiver.wait(timeout: 10), "udp capture: \(udpReceiver.stderr)")
         let rtmp = try StreamMediaCheck(nginx.recording()), udp = try StreamMediaCheck(pulled), local = try StreamMediaCheck(recording)

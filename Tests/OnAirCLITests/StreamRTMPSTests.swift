@@ -12,8 +12,12 @@ import Testing
     /// A self-signed certificate for `subjectAltName`; returns (certificate, key) paths.
     static func certificate(in dir: URL, name: String, subjectAltName: String) throws -> (String, String) {
         let cert = dir.appendingPathComponent("\(name).pem").path, key = dir.appendingPathComponent("\(name).key").path
-        let result = try Tools.run("openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert,
-                                               "-days", "2", "-subj", "/CN=onair test", "-addext", "subjectAltName=\(subjectAltName)"])
+        let result = try Tools.run(
+            "openssl",
+            [
+                "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert,
+                "-days", "2", "-subj", "/CN=onair test", "-addext", "subjectAltName=\(subjectAltName)",
+            ])
         guard result.status == 0 else { throw StreamTestError("openssl: \(result.stderr)") }
         return (cert, key)
     }
@@ -29,8 +33,9 @@ import Testing
     static func server(dir: URL, cert: String, key: String) throws -> Server {
         let nginx = try StreamTestNginx()
         let port = try StreamTestPorts.free()
-        let relay = try StreamTestProcess("python3", [relayScript, "--listen", "\(port)", "--to", "\(nginx.port)", "--cert", cert, "--key", key],
-                                          stderrPath: dir.appendingPathComponent("tls-\(port).log").path)
+        let relay = try StreamTestProcess(
+            "python3", [relayScript, "--listen", "\(port)", "--to", "\(nginx.port)", "--cert", cert, "--key", key],
+            stderrPath: dir.appendingPathComponent("tls-\(port).log").path)
         guard waitUntil(timeout: 10, { relay.stderr.contains("listening") }) else { throw StreamTestError("tls relay: \(relay.stderr)") }
         return Server(nginx: nginx, relay: relay, port: port)
     }
@@ -42,8 +47,12 @@ import Testing
         let (cert, key) = try Self.certificate(in: dir, name: "server", subjectAltName: "IP:127.0.0.1")
         let server = try Self.server(dir: dir, cert: cert, key: key)
         defer { server.relay.kill() }
-        let result = try Tools.run(Tools.onairExecutable, ["stream", "--duration", "5", "--size", "320x240", "--fps", "30",
-                                                           "--preset", "ultrafast", "--ca-file", cert, server.url()])
+        let result = try Tools.run(
+            Tools.onairExecutable,
+            [
+                "stream", "--duration", "5", "--size", "320x240", "--fps", "30",
+                "--preset", "ultrafast", "--ca-file", cert, server.url(),
+            ])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.contains("connected"), "\(result.stderr)")
         // What arrived through TLS is what nginx recorded: whole, decodable H.264 + AAC.

@@ -23,17 +23,25 @@ import Testing
         let url = "rtsp://127.0.0.1:\(port)/live"
         let outs = ["first.ts", "second.ts"].map { dir.appendingPathComponent($0).path }
         func listener(_ index: Int, seconds: Int) throws -> StreamTestProcess {
-            try StreamTestProcess("ffmpeg", ["-hide_banner", "-nostdin", "-v", "error", "-rtsp_flags", "listen", "-timeout", "30",
-                                             "-i", url, "-t", "\(seconds)", "-c", "copy", "-y", outs[index]],
-                                  stderrPath: dir.appendingPathComponent("listener\(index).log").path)
+            try StreamTestProcess(
+                "ffmpeg",
+                [
+                    "-hide_banner", "-nostdin", "-v", "error", "-rtsp_flags", "listen", "-timeout", "30",
+                    "-i", url, "-t", "\(seconds)", "-c", "copy", "-y", outs[index],
+                ],
+                stderrPath: dir.appendingPathComponent("listener\(index).log").path)
         }
         let first = try listener(0, seconds: 4)
         // Wait until it listens (without connecting: FFmpeg's listener takes the first connection
         // as its publisher): onair stream gives up on a first connection that is refused.
         #expect(waitUntil(timeout: 20) { Self.listens(port) }, "the listener did not listen: \(first.stderr)")
-        let stream = try StreamTestProcess(Tools.onairExecutable, ["stream", "--duration", "20", "--size", "320x240", "--fps", "15",
-                                                                   "--bitrate", "600k", "--keyint-duration", "1", url],
-                                           stderrPath: dir.appendingPathComponent("stream.log").path)
+        let stream = try StreamTestProcess(
+            Tools.onairExecutable,
+            [
+                "stream", "--duration", "20", "--size", "320x240", "--fps", "15",
+                "--bitrate", "600k", "--keyint-duration", "1", url,
+            ],
+            stderrPath: dir.appendingPathComponent("stream.log").path)
         #expect(first.wait(timeout: 30), "the first listener did not finish: \(first.stderr)")
         let second = try listener(1, seconds: 5)
         #expect(second.wait(timeout: 40), "the second listener did not finish: \(second.stderr)")

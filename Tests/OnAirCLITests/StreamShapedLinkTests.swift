@@ -19,15 +19,21 @@ struct StreamShapedLinkTests {
         var json: [String: Any]
         func number(_ key: String) -> Double? { (json[key] as? NSNumber)?.doubleValue }
         var summary: String {
-            ["first_step_down_s", "link_use_constrained", "back_to_configured_s", "receiver_delay_p95_ms",
-             "receiver_delay_max_ms", "freezes", "decode_errors", "reconnects", "backlog_skips"]
-                .map { "\($0)=\(json[$0] ?? "-")" }.joined(separator: " ")
+            [
+                "first_step_down_s", "link_use_constrained", "back_to_configured_s", "receiver_delay_p95_ms",
+                "receiver_delay_max_ms", "freezes", "decode_errors", "reconnects", "backlog_skips",
+            ]
+            .map { "\($0)=\(json[$0] ?? "-")" }.joined(separator: " ")
         }
     }
 
     static func run(_ protocolName: String, profile: String) throws -> Figures {
-        let result = try Tools.run("python3", [driver, "--onair", Tools.onairExecutable, "--protocol", protocolName,
-                                               "--profile", profile])
+        let result = try Tools.run(
+            "python3",
+            [
+                driver, "--onair", Tools.onairExecutable, "--protocol", protocolName,
+                "--profile", profile,
+            ])
         #expect(result.status == 0, "driver: \(result.stderr)")
         let line = result.stdoutText.split(separator: "\n").last.map(String.init) ?? "{}"
         let json = try #require(try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "\(result.stdoutText)")

@@ -18,27 +18,27 @@ final class StreamTestNginx {
         directory = try Tools.temporaryDirectory("onair-nginx")
         port = try StreamTestPorts.free()
         let config = """
-        load_module \(Self.module);
-        daemon off;
-        master_process off;
-        pid \(directory.path)/nginx.pid;
-        error_log \(directory.path)/error.log info;
-        events { worker_connections 64; }
-        rtmp {
-            server {
-                listen 127.0.0.1:\(port);
-                chunk_size 4096;
-                application live {
-                    live on;
-                    wait_key on;
-                    idle_streams \(idleStreams ? "on" : "off");
-                    record all;
-                    record_path \(directory.path);
-                    record_unique off;
+            load_module \(Self.module);
+            daemon off;
+            master_process off;
+            pid \(directory.path)/nginx.pid;
+            error_log \(directory.path)/error.log info;
+            events { worker_connections 64; }
+            rtmp {
+                server {
+                    listen 127.0.0.1:\(port);
+                    chunk_size 4096;
+                    application live {
+                        live on;
+                        wait_key on;
+                        idle_streams \(idleStreams ? "on" : "off");
+                        record all;
+                        record_path \(directory.path);
+                        record_unique off;
+                    }
                 }
             }
-        }
-        """
+            """
         try config.write(to: directory.appendingPathComponent("nginx.conf"), atomically: true, encoding: .utf8)
         try start()
     }
@@ -51,8 +51,9 @@ final class StreamTestNginx {
 
     /// Starts nginx and waits until it accepts connections.
     func start() throws {
-        process = try StreamTestProcess("nginx", ["-p", directory.path, "-c", directory.appendingPathComponent("nginx.conf").path],
-                                        stderrPath: directory.appendingPathComponent("stderr.log").path)
+        process = try StreamTestProcess(
+            "nginx", ["-p", directory.path, "-c", directory.appendingPathComponent("nginx.conf").path],
+            stderrPath: directory.appendingPathComponent("stderr.log").path)
         guard waitUntil(timeout: 10, { StreamTestPorts.accepts(port) }) else {
             let log = process?.stderr ?? ""
             stop()

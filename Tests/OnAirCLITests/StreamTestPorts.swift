@@ -1,5 +1,6 @@
 import Foundation
 import OnAirTestSupport
+
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -16,8 +16,9 @@ import Testing
     }
 
     static func ffmpeg(_ input: String, _ output: String, dir: URL, extra: [String] = []) throws -> StreamTestProcess {
-        try StreamTestProcess("ffmpeg", ["-hide_banner", "-v", "error", "-y"] + extra + ["-i", input, "-c", "copy", output],
-                              stderrPath: output + ".log")
+        try StreamTestProcess(
+            "ffmpeg", ["-hide_banner", "-v", "error", "-y"] + extra + ["-i", input, "-c", "copy", output],
+            stderrPath: output + ".log")
     }
 
     @Test func srtCallerToFFmpegListenerWithPassphrase() throws {
@@ -28,8 +29,10 @@ import Testing
         let listener = try Self.ffmpeg("srt://127.0.0.1:\(port)?mode=listener&passphrase=\(Self.passphrase)", file, dir: dir)
         defer { listener.kill() }
         #expect(waitUntil(timeout: 10) { StreamTestPorts.udpBound(port) }, "ffmpeg never listened")
-        let result = try Tools.run(Self.onair, ["stream", "--duration", "6"] + Self.size
-                                   + ["srt://127.0.0.1:\(port)?latency=20000&passphrase=\(Self.passphrase)&streamid=onair"])
+        let result = try Tools.run(
+            Self.onair,
+            ["stream", "--duration", "6"] + Self.size
+                + ["srt://127.0.0.1:\(port)?latency=20000&passphrase=\(Self.passphrase)&streamid=onair"])
         #expect(result.status == 0, "\(result.stderr)")
         let media = try Self.received(listener, file)
         print("srt caller: \(media.duration) s")
@@ -41,9 +44,11 @@ import Testing
         let dir = try Tools.temporaryDirectory("stream-srt-listener")
         defer { try? FileManager.default.removeItem(at: dir) }
         let port = try StreamTestPorts.free(udp: true)
-        let streamer = try StreamTestProcess(Self.onair, ["stream", "--duration", "10"] + Self.size
-                                             + ["srt://127.0.0.1:\(port)?mode=listener&latency=20000&passphrase=\(Self.passphrase)"],
-                                             stderrPath: dir.appendingPathComponent("onair.log").path)
+        let streamer = try StreamTestProcess(
+            Self.onair,
+            ["stream", "--duration", "10"] + Self.size
+                + ["srt://127.0.0.1:\(port)?mode=listener&latency=20000&passphrase=\(Self.passphrase)"],
+            stderrPath: dir.appendingPathComponent("onair.log").path)
         defer { streamer.kill() }
         #expect(waitUntil(timeout: 10) { StreamTestPorts.udpBound(port) }, "onair never listened: \(streamer.stderr)")
         let file = dir.appendingPathComponent("srt.ts").path
@@ -61,12 +66,15 @@ import Testing
         let dir = try Tools.temporaryDirectory("stream-srt-wrong")
         defer { try? FileManager.default.removeItem(at: dir) }
         let port = try StreamTestPorts.free(udp: true)
-        let listener = try Self.ffmpeg("srt://127.0.0.1:\(port)?mode=listener&passphrase=\(Self.passphrase)",
-                                       dir.appendingPathComponent("never.ts").path, dir: dir)
+        let listener = try Self.ffmpeg(
+            "srt://127.0.0.1:\(port)?mode=listener&passphrase=\(Self.passphrase)",
+            dir.appendingPathComponent("never.ts").path, dir: dir)
         defer { listener.kill() }
         #expect(waitUntil(timeout: 10) { StreamTestPorts.udpBound(port) }, "ffmpeg never listened")
-        let result = try Tools.run(Self.onair, ["stream", "--duration", "5"] + Self.size
-                                   + ["srt://127.0.0.1:\(port)?passphrase=not-the-right-one"])
+        let result = try Tools.run(
+            Self.onair,
+            ["stream", "--duration", "5"] + Self.size
+                + ["srt://127.0.0.1:\(port)?passphrase=not-the-right-one"])
         let message = result.stderr.split(separator: "\n").last { $0.hasPrefix("onair: error:") } ?? ""
         print("wrong passphrase: \(message)")
         #expect(result.status == 1)
@@ -95,9 +103,11 @@ import Testing
         let dir = try Tools.temporaryDirectory("stream-tcp")
         defer { try? FileManager.default.removeItem(at: dir) }
         let port = try StreamTestPorts.free()
-        let streamer = try StreamTestProcess(Self.onair, ["stream", "--duration", "10"] + Self.size
-                                             + ["tcp://127.0.0.1:\(port)?listen=1"],
-                                             stderrPath: dir.appendingPathComponent("onair.log").path)
+        let streamer = try StreamTestProcess(
+            Self.onair,
+            ["stream", "--duration", "10"] + Self.size
+                + ["tcp://127.0.0.1:\(port)?listen=1"],
+            stderrPath: dir.appendingPathComponent("onair.log").path)
         defer { streamer.kill() }
         // Polling with a TCP connect would itself be the client: wait for the listening socket instead.
         #expect(waitUntil(timeout: 10) { Self.tcpListening(port) }, "onair never listened: \(streamer.stderr)")

@@ -58,9 +58,11 @@ import Testing
     static let clip: Result<String, any Error> = Result {
         let dir = try Tools.temporaryDirectory("write-moments-clip")
         let path = dir.appendingPathComponent("clip.mp4").path
-        try Tools.ffmpeg(["-f", "lavfi", "-i", "testsrc2=size=160x120:rate=25", "-f", "lavfi", "-i", "sine=sample_rate=48000",
-                          "-t", "3", "-c:v", "libx264", "-preset", "ultrafast", "-g", "25", "-pix_fmt", "yuv420p",
-                          "-c:a", "aac", path])
+        try Tools.ffmpeg([
+            "-f", "lavfi", "-i", "testsrc2=size=160x120:rate=25", "-f", "lavfi", "-i", "sine=sample_rate=48000",
+            "-t", "3", "-c:v", "libx264", "-preset", "ultrafast", "-g", "25", "-pix_fmt", "yuv420p",
+            "-c:a", "aac", path,
+        ])
         return path
     }
 
@@ -89,10 +91,12 @@ import Testing
         options.faststart = kind == .mp4Faststart
         options.hlsSegmentDuration = 1
         options.hlsFragmentedMP4 = kind == .hlsFMP4
-        let video = VideoEncoderSettings(width: 160, height: 120, expectedFrameRate: 25, averageBitRate: 300_000,
-                                         maxKeyFrameIntervalDuration: 1, realTime: false, encoder: "libx264")
-        let transcoder = try FileTranscoder(input: clip, video: SinkFactory.videoSettings(video, for: [output], options: options),
-                                            audio: AudioEncoderSettings(sampleRate: 48_000, channels: 1, bitRate: 64_000))
+        let video = VideoEncoderSettings(
+            width: 160, height: 120, expectedFrameRate: 25, averageBitRate: 300_000,
+            maxKeyFrameIntervalDuration: 1, realTime: false, encoder: "libx264")
+        let transcoder = try FileTranscoder(
+            input: clip, video: SinkFactory.videoSettings(video, for: [output], options: options),
+            audio: AudioEncoderSettings(sampleRate: 48_000, channels: 1, bitRate: 64_000))
         let failingSink: any PacketSink
         do {
             failingSink = try SinkFactory.sink(for: output, streams: SinkFactory.streams(for: output), options: options)

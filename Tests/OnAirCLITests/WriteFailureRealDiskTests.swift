@@ -17,18 +17,24 @@ import Testing
     }()
 
     /// `seconds` of H.264 and PCM (or `audio`) at 25 fps, for `onair encode` and `onair play`.
-    static func clip(in dir: URL, seconds: Int = 4, size: String = "320x240", audio: String = "pcm_s16le",
-                     ext: String = "mkv") throws -> String {
+    static func clip(
+        in dir: URL, seconds: Int = 4, size: String = "320x240", audio: String = "pcm_s16le",
+        ext: String = "mkv"
+    ) throws -> String {
         let clip = dir.appendingPathComponent("clip.\(ext)").path
-        try Tools.ffmpeg(["-f", "lavfi", "-i", "testsrc2=size=\(size):rate=25", "-f", "lavfi", "-i", "sine=sample_rate=48000",
-                          "-t", "\(seconds)", "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-c:a", audio, clip])
+        try Tools.ffmpeg([
+            "-f", "lavfi", "-i", "testsrc2=size=\(size):rate=25", "-f", "lavfi", "-i", "sine=sample_rate=48000",
+            "-t", "\(seconds)", "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-c:a", audio, clip,
+        ])
         return clip
     }
 
     /// Runs `onair ARGUMENTS`; checks exit status 1, a line naming `failed` with `reason` (and
     /// `moment` when given), and that `healthy` (if any) holds every one of `frames` video frames.
-    private func expectFailure(_ arguments: [String], failed: String, reason: String = "No space left on device",
-                               moment: String? = nil, healthy: String?, frames: Int) throws {
+    private func expectFailure(
+        _ arguments: [String], failed: String, reason: String = "No space left on device",
+        moment: String? = nil, healthy: String?, frames: Int
+    ) throws {
         let result = try Tools.run(Tools.onairExecutable, arguments)
         let lines = result.stderr.split(separator: "\n").filter { !$0.hasPrefix("rec ") && !$0.hasPrefix("[") }
         #expect(result.status == 1, "\(lines.joined(separator: "\n"))")
@@ -49,8 +55,9 @@ import Testing
         defer { OutputFailureTests.unmount(dir, small) }
         let clip = try Self.clip(in: dir)
         let container = small.appendingPathComponent("a.mp4").path, healthy = dir.appendingPathComponent("b.mp4").path
-        try expectFailure(["encode", clip, "-o", container, "-o", healthy], failed: container, moment: "open",
-                          healthy: healthy, frames: 100)
+        try expectFailure(
+            ["encode", clip, "-o", container, "-o", healthy], failed: container, moment: "open",
+            healthy: healthy, frames: 100)
         // An elementary stream is created before the encode starts: the command stops there, naming it.
         let elementary = small.appendingPathComponent("a.h264").path
         try expectFailure(["encode", clip, "-o", elementary, "-o", healthy], failed: elementary, healthy: nil, frames: 0)
@@ -64,8 +71,9 @@ import Testing
         let clip = try Self.clip(in: dir)
         // A classic MP4 writes ftyp and the mdat header at once.
         let failed = small.appendingPathComponent("a.mp4").path, healthy = dir.appendingPathComponent("b.mp4").path
-        try expectFailure(["encode", clip, "--faststart", "-o", failed, "-o", healthy], failed: failed, moment: "header",
-                          healthy: healthy, frames: 100)
+        try expectFailure(
+            ["encode", clip, "--faststart", "-o", failed, "-o", healthy], failed: failed, moment: "header",
+            healthy: healthy, frames: 100)
     }
 
     /// The disk fills while the file is finished: AAC alone in an MP4 (`.m4a`) — the same bytes at
@@ -84,7 +92,8 @@ import Testing
         try #require(made.status == 0, "\(made.stderr)")
         let bytes = try Data(contentsOf: URL(fileURLWithPath: reference))
         let boxes = Self.topLevelBoxes(bytes)
-        let beforeTrailer = faststart
+        let beforeTrailer =
+            faststart
             ? bytes.count - (boxes.first { $0.type == "moov" }?.size ?? 0)
             : boxes.first { $0.type == "moof" }?.offset ?? bytes.count
         let trailerBytes = bytes.count - beforeTrailer
@@ -96,8 +105,9 @@ import Testing
         let (mountDir, small) = try OutputFailureTests.mountSmallDisk("write-trailer", options: "size=\(room / 1024)k")
         defer { OutputFailureTests.unmount(mountDir, small) }
         let failed = small.appendingPathComponent("a.m4a").path, healthy = mountDir.appendingPathComponent("b.mp4").path
-        try expectFailure(["encode", clip] + flags + ["-o", failed, "-o", healthy], failed: failed, moment: "finish",
-                          healthy: healthy, frames: 1500)
+        try expectFailure(
+            ["encode", clip] + flags + ["-o", failed, "-o", healthy], failed: failed, moment: "finish",
+            healthy: healthy, frames: 1500)
     }
 
     /// HLS keeps up to 32 KiB of a segment (and the whole playlist) in FFmpeg's buffer: on a full
@@ -108,8 +118,11 @@ import Testing
         defer { OutputFailureTests.unmount(dir, small) }
         try Self.fill(small)
         let playlist = small.appendingPathComponent("stream.m3u8").path, healthy = dir.appendingPathComponent("b.mp4").path
-        try expectFailure(["record", "--fast", "--duration", "4", "--size", "160x120", "--bitrate", "100k",
-                           "-o", playlist, "-o", healthy], failed: playlist, moment: "close", healthy: healthy, frames: 120)
+        try expectFailure(
+            [
+                "record", "--fast", "--duration", "4", "--size", "160x120", "--bitrate", "100k",
+                "-o", playlist, "-o", healthy,
+            ], failed: playlist, moment: "close", healthy: healthy, frames: 120)
     }
 
     /// The issue's own case: 8 s at the default bitrate onto a 2 MB disk, which fills while the
@@ -119,8 +132,9 @@ import Testing
         let (dir, small) = try OutputFailureTests.mountSmallDisk("write-record-end")
         defer { OutputFailureTests.unmount(dir, small) }
         let failed = small.appendingPathComponent("a.mp4").path, healthy = dir.appendingPathComponent("b.mp4").path
-        try expectFailure(["record", "--duration", "8", "--size", "640x360", "-o", failed, "-o", healthy],
-                          failed: failed, healthy: healthy, frames: 240)
+        try expectFailure(
+            ["record", "--duration", "8", "--size", "640x360", "-o", failed, "-o", healthy],
+            failed: failed, healthy: healthy, frames: 240)
     }
 
     /// Every kind `onair encode` writes, onto `/dev/full` behind a symlink named for the kind.
@@ -134,8 +148,9 @@ import Testing
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "/dev/full")
         let healthy = dir.appendingPathComponent("b.mp4").path
         let elementary = ["h264", "aac"].contains(parts[0])
-        try expectFailure(["encode", clip] + parts.dropFirst() + ["-o", link, "-o", healthy], failed: link,
-                          healthy: elementary ? nil : healthy, frames: 100)
+        try expectFailure(
+            ["encode", clip] + parts.dropFirst() + ["-o", link, "-o", healthy], failed: link,
+            healthy: elementary ? nil : healthy, frames: 100)
         #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: link)) == "/dev/full", "the symlink was replaced")
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import OnAirCore
 import OnAirTestSupport
 import Testing
+
 @testable import OnAirFFmpeg
 
 /// A 7-byte ADTS header (no CRC) for one raw AAC-LC frame of `length` bytes.
@@ -10,14 +11,18 @@ func adtsHeader(length: Int, sampleRate: Int, channels: Int) -> [UInt8] {
     let index = UInt8(rates.firstIndex(of: sampleRate)!)
     let configuration = UInt8(channels == 8 ? 7 : channels)
     let total = length + 7
-    return [0xFF, 0xF1, (1 << 6) | (index << 2) | (configuration >> 2),
-            ((configuration & 3) << 6) | UInt8(total >> 11), UInt8((total >> 3) & 0xFF),
-            UInt8((total & 7) << 5) | 0x1F, 0xFC]
+    return [
+        0xFF, 0xF1, (1 << 6) | (index << 2) | (configuration >> 2),
+        ((configuration & 3) << 6) | UInt8(total >> 11), UInt8((total >> 3) & 0xFF),
+        UInt8((total & 7) << 5) | 0x1F, 0xFC,
+    ]
 }
 
 /// `seconds` of a different sine per channel in the requested layout, cut into `chunk`-sample buffers.
-func sineBuffers(rate: Int, channels: Int, format: PCMSampleFormat, planar: Bool, seconds: Double,
-                 chunk: Int, start: MediaTime) -> [PCMBuffer] {
+func sineBuffers(
+    rate: Int, channels: Int, format: PCMSampleFormat, planar: Bool, seconds: Double,
+    chunk: Int, start: MediaTime
+) -> [PCMBuffer] {
     let total = Int(Double(rate) * seconds)
     var buffers: [PCMBuffer] = []
     var offset = 0
@@ -37,8 +42,10 @@ func sineBuffers(rate: Int, channels: Int, format: PCMSampleFormat, planar: Bool
             }
         }
         let pts = MediaTime(value: start.converted(to: Int32(rate)).value + Int64(offset), timescale: Int32(rate))
-        buffers.append(PCMBuffer(sampleFormat: format, isPlanar: planar, sampleRate: rate, channels: channels,
-                                 frameCount: count, planes: planes, pts: pts))
+        buffers.append(
+            PCMBuffer(
+                sampleFormat: format, isPlanar: planar, sampleRate: rate, channels: channels,
+                frameCount: count, planes: planes, pts: pts))
         offset += count
     }
     return buffers
@@ -52,7 +59,9 @@ func encodeAAC(_ settings: AudioEncoderSettings, _ buffers: [PCMBuffer]) async t
         for buffer in buffers { packets += try encoder.encode(buffer) }
         packets += try encoder.flush()
         let file = try Tools.temporaryDirectory("onair-aac").appendingPathComponent("out.aac")
-        let bytes = packets.flatMap { adtsHeader(length: $0.data.count, sampleRate: settings.sampleRate, channels: settings.channels) + $0.data }
+        let bytes = packets.flatMap {
+            adtsHeader(length: $0.data.count, sampleRate: settings.sampleRate, channels: settings.channels) + $0.data
+        }
         try Data(bytes).write(to: file)
         return (packets, file, encoder.primingSamples)
     }
@@ -65,17 +74,21 @@ func encodeAAC(_ settings: AudioEncoderSettings, _ buffers: [PCMBuffer]) async t
     func matrixDecodesWithRateChannelsAndDuration(rate: Int, channels: Int) async throws {
         let seconds = 0.3
         let inputSamples = Int(Double(rate) * seconds)
-        let settings = AudioEncoderSettings(sampleRate: rate, channels: channels,
-                                            bitRate: min(32_000 * channels, AudioEncoderSettings(sampleRate: rate, channels: channels).maxBitRate))
+        let settings = AudioEncoderSettings(
+            sampleRate: rate, channels: channels,
+            bitRate: min(32_000 * channels, AudioEncoderSettings(sampleRate: rate, channels: channels).maxBitRate))
         for (format, planar) in Self.layouts {
             for chunk in [1, 441, 1024, 4096] {
                 let label = "\(rate) Hz \(channels) ch \(format)\(planar ? "p" : "") chunk \(chunk)"
                 let start = MediaTime(seconds: 1)
-                let buffers = sineBuffers(rate: rate, channels: channels, format: format, planar: planar,
-                                          seconds: seconds, chunk: chunk, start: start)
+                let buffers = sineBuffers(
+                    rate: rate, channels: channels, format: format, planar: planar,
+                    seconds: seconds, chunk: chunk, start: start)
                 let (packets, file, priming) = try await encodeAAC(settings, buffers)
-                let json = try Tools.ffprobeJSON(["-count_frames", "-select_streams", "a:0", "-show_entries",
-                                                  "stream=sample_rate,channels,nb_read_frames,codec_name", file.path])
+                let json = try Tools.ffprobeJSON([
+                    "-count_frames", "-select_streams", "a:0", "-show_entries",
+                    "stream=sample_rate,channels,nb_read_frames,codec_name", file.path,
+                ])
                 let stream = try #require((json["streams"] as? [[String: Any]])?.first, "\(label)")
                 #expect(stream["codec_name"] as? String == "aac", "\(label)")
                 #expect(Int(stream["sample_rate"] as? String ?? "") == rate, "\(label)")
@@ -86,7 +99,9 @@ func encodeAAC(_ settings: AudioEncoderSettings, _ buffers: [PCMBuffer]) async t
                 #expect(abs(decodedSamples - inputSamples) <= 1024, "\(label): \(decodedSamples) vs \(inputSamples)")
                 // Timing: the first packet starts `priming` samples before the input; packets are contiguous.
                 #expect(packets.first?.pts == MediaTime(value: Int64(rate) - Int64(priming), timescale: Int32(rate)), "\(label)")
-                #expect(packets.first?.formatDescription?.audioSpecificConfig.prefix(2).elementsEqual(AACEncoder.audioSpecificConfig(settings)) == true, "\(label)")
+                #expect(
+                    packets.first?.formatDescription?.audioSpecificConfig.prefix(2).elementsEqual(AACEncoder.audioSpecificConfig(settings))
+                        == true, "\(label)")
                 #expect(packets.dropFirst().allSatisfy { $0.formatDescription == nil && $0.isKeyframe }, "\(label)")
                 for (a, b) in zip(packets, packets.dropFirst()) { #expect(b.pts.value - a.pts.value == 1024, "\(label)") }
             }
@@ -107,8 +122,9 @@ func encodeAAC(_ settings: AudioEncoderSettings, _ buffers: [PCMBuffer]) async t
     @Test func rejectsMalformedBuffers() async throws {
         try await onDedicatedThread {
             let encoder = try AACEncoder(settings: AudioEncoderSettings())
-            let short = PCMBuffer(sampleFormat: .f32, isPlanar: false, sampleRate: 48_000, channels: 2,
-                                  frameCount: 100, planes: [[UInt8](repeating: 0, count: 799)], pts: .zero)
+            let short = PCMBuffer(
+                sampleFormat: .f32, isPlanar: false, sampleRate: 48_000, channels: 2,
+                frameCount: 100, planes: [[UInt8](repeating: 0, count: 799)], pts: .zero)
             #expect(throws: EncoderError.self) { _ = try encoder.encode(short) }
         }
     }

@@ -2,6 +2,7 @@ import Foundation
 import OnAirCore
 import OnAirTestSupport
 import Testing
+
 @testable import OnAirFFmpeg
 
 /// The AAC encoder's output timeline follows its input's timestamps through holes and drift.
@@ -39,8 +40,9 @@ import Testing
     @Test func aFastSampleClockIsFollowed() async throws {
         // 20 s from a device 2000 ppm fast: 20.04 s of samples stamped over 20 s.
         let ppm = 2000.0
-        var buffers = sineBuffers(rate: 48_000, channels: 1, format: .f32, planar: false, seconds: 20 * (1 + ppm / 1e6),
-                                  chunk: 480, start: .zero)
+        var buffers = sineBuffers(
+            rate: 48_000, channels: 1, format: .f32, planar: false, seconds: 20 * (1 + ppm / 1e6),
+            chunk: 480, start: .zero)
         for index in buffers.indices {
             buffers[index].pts = MediaTime(value: Int64((Double(index * 480) / (1 + ppm / 1e6)).rounded()), timescale: 48_000)
         }

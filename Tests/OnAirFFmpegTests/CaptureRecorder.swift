@@ -1,9 +1,10 @@
 import Foundation
+import OnAirCore
+import OnAirTestSupport
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import OnAirCore
-import OnAirTestSupport
 
 /// Collects what a source delivers, with the session time at which each item arrived.
 final class CaptureRecorder: @unchecked Sendable {
@@ -42,4 +43,3 @@ func firstChannel(_ buffer: PCMBuffer) -> [Float] {
         }
     }
 }
-

@@ -2,6 +2,7 @@ import Foundation
 import OnAirCore
 import OnAirTestSupport
 import Testing
+
 @testable import OnAirFFmpeg
 
 /// `ContainerWriter` reports a write failure at the very call that meets it: the header in `init`,
@@ -19,9 +20,11 @@ import Testing
     @Test(arguments: 0..<moments.count, [false, true])
     func aFailureSurfacesAtTheCallThatMeetsIt(index: Int, faststart: Bool) async throws {
         let (moment, call, operation) = Self.moments[index]
-        let clip = try await encodeClip(VideoEncoderSettings(width: 64, height: 64, expectedFrameRate: 25, averageBitRate: 200_000,
-                                                             realTime: false, encoder: "libx264", preset: "ultrafast"),
-                                        frames: 12)
+        let clip = try await encodeClip(
+            VideoEncoderSettings(
+                width: 64, height: 64, expectedFrameRate: 25, averageBitRate: 200_000,
+                realTime: false, encoder: "libx264", preset: "ultrafast"),
+            frames: 12)
         let dir = try Tools.temporaryDirectory("writer-faults")
         defer { try? FileManager.default.removeItem(at: dir) }
         let path = dir.appendingPathComponent("out.mp4").path
@@ -34,12 +37,14 @@ import Testing
         var failedAt: Call?
         var failure: (any Error)?
         do {
-            let writer = try ContainerWriter(destination: path, format: "mp4", tracks: [ContainerSink.track(for: description, avcc: true)],
-                                             options: options, interleaved: false)
+            let writer = try ContainerWriter(
+                destination: path, format: "mp4", tracks: [ContainerSink.track(for: description, avcc: true)],
+                options: options, interleaved: false)
             for (number, packet) in clip.packets.enumerated() where failure == nil {
                 do {
-                    try writer.write(track: 0, payload: try ContainerSink.payloadBuffer(of: packet, avcc: true), pts: packet.pts,
-                                     dts: packet.dts, duration: packet.duration, isKeyframe: packet.isKeyframe)
+                    try writer.write(
+                        track: 0, payload: try ContainerSink.payloadBuffer(of: packet, avcc: true), pts: packet.pts,
+                        dts: packet.dts, duration: packet.duration, isKeyframe: packet.isKeyframe)
                 } catch {
                     (failedAt, failure) = (.write(number), error)
                 }

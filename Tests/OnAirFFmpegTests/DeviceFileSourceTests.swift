@@ -2,15 +2,18 @@ import Foundation
 import OnAirCore
 import OnAirTestSupport
 import Testing
+
 @testable import OnAirFFmpeg
 
 @Suite(.serialized) struct DeviceFileSourceTests {
     /// A `seconds`-long MKV with 25 fps 160x120 video and 48 kHz audio, made by ffmpeg.
     private func makeClip(seconds: Double) throws -> String {
         let path = try Tools.temporaryDirectory().appendingPathComponent("clip.mkv").path
-        try Tools.ffmpeg(["-f", "lavfi", "-i", "testsrc2=size=160x120:rate=25:duration=\(seconds)",
-                          "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:duration=\(seconds)",
-                          "-c:v", "mpeg4", "-q:v", "5", "-c:a", "pcm_s16le", path])
+        try Tools.ffmpeg([
+            "-f", "lavfi", "-i", "testsrc2=size=160x120:rate=25:duration=\(seconds)",
+            "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:duration=\(seconds)",
+            "-c:v", "mpeg4", "-q:v", "5", "-c:a", "pcm_s16le", path,
+        ])
         return path
     }
 
@@ -87,8 +90,9 @@ import Testing
             try source.start(clock: CaptureClock(), handlers: CaptureHandlers())
             Issue.record("opening a missing file should fail")
         } catch {
-            #expect(error.description == "cannot open file:/nonexistent/clip.mp4: No such file or directory",
-                    "\(error.description)")
+            #expect(
+                error.description == "cannot open file:/nonexistent/clip.mp4: No such file or directory",
+                "\(error.description)")
         }
     }
 

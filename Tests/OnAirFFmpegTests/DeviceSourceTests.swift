@@ -2,14 +2,17 @@ import Foundation
 import OnAirCore
 import OnAirTestSupport
 import Testing
+
 @testable import OnAirFFmpeg
 
 /// Expected BT.601 limited-range Y, Cb, Cr for an 8-bit RGB colour.
 private func yuv(_ r: Double, _ g: Double, _ b: Double) -> (y: Double, u: Double, v: Double) {
     let (r, g, b) = (r / 255, g / 255, b / 255)
-    return (16 + 65.481 * r + 128.553 * g + 24.966 * b,
-            128 - 37.797 * r - 74.203 * g + 112.0 * b,
-            128 + 112.0 * r - 93.786 * g - 18.214 * b)
+    return (
+        16 + 65.481 * r + 128.553 * g + 24.966 * b,
+        128 - 37.797 * r - 74.203 * g + 112.0 * b,
+        128 + 112.0 * r - 93.786 * g - 18.214 * b
+    )
 }
 
 /// The mean Y, Cb, Cr of a yuv420p frame.
@@ -19,9 +22,11 @@ private func meanYUV(_ frame: VideoFrame) -> (y: Double, u: Double, v: Double) {
         for row in 0..<height { for column in 0..<width { sum += Int(plane.bytes[row * plane.bytesPerRow + column]) } }
         return Double(sum) / Double(width * height)
     }
-    return (mean(frame.planes[0], width: frame.width, height: frame.height),
-            mean(frame.planes[1], width: frame.width / 2, height: frame.height / 2),
-            mean(frame.planes[2], width: frame.width / 2, height: frame.height / 2))
+    return (
+        mean(frame.planes[0], width: frame.width, height: frame.height),
+        mean(frame.planes[1], width: frame.width / 2, height: frame.height / 2),
+        mean(frame.planes[2], width: frame.width / 2, height: frame.height / 2)
+    )
 }
 
 private func close(_ a: (y: Double, u: Double, v: Double), _ b: (y: Double, u: Double, v: Double), within: Double = 10) -> Bool {
@@ -69,16 +74,19 @@ private func close(_ a: (y: Double, u: Double, v: Double), _ b: (y: Double, u: D
         #expect(recorder.ended.isEmpty)
     }
 
-    @Test(.enabled(if: toolExists("pulseaudio") && toolExists("paplay") && toolExists("pactl"),
-                   "needs pulseaudio, paplay and pactl (pulseaudio, pulseaudio-utils)"))
+    @Test(
+        .enabled(
+            if: toolExists("pulseaudio") && toolExists("paplay") && toolExists("pactl"),
+            "needs pulseaudio, paplay and pactl (pulseaudio, pulseaudio-utils)"))
     func capturesAToneFromAPulseAudioMonitor() throws {
         let pulse = try TestPulseServer()
         defer { pulse.stop() }
         let wav = try Tools.temporaryDirectory().appendingPathComponent("tone.wav").path
         try Tools.ffmpeg(["-f", "lavfi", "-i", "sine=frequency=1000:sample_rate=48000:duration=10", "-ac", "1", wav])
         try pulse.play(wav)
-        let source = DeviceSource.microphone(kind: .pulse, device: pulse.monitor, sampleRate: 48000, channels: 1,
-                                             server: pulse.server)
+        let source = DeviceSource.microphone(
+            kind: .pulse, device: pulse.monitor, sampleRate: 48000, channels: 1,
+            server: pulse.server)
         #expect(source.mediaTypes == [.audio])
         let clock = CaptureClock()
         let recorder = CaptureRecorder()

@@ -1,6 +1,7 @@
 import Foundation
 import OnAirCore
 import OnAirTestSupport
+
 @testable import OnAirFFmpeg
 
 /// Runs blocking FFmpeg work on its own thread (never on the cooperative pool) and awaits the result.
@@ -16,8 +17,9 @@ func onDedicatedThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) 
 
 /// A moving gradient with noise, so that the encoder has real work and rate control shows.
 func testPattern(width: Int, height: Int, index: Int, fps: Double = 30, noise: Int = 24) -> VideoFrame {
-    var frame = VideoFrame(width: width, height: height, pixelFormat: .yuv420p,
-                           pts: MediaTime(value: Int64(index) * Int64((1_000_000 / fps).rounded()), timescale: 1_000_000))
+    var frame = VideoFrame(
+        width: width, height: height, pixelFormat: .yuv420p,
+        pts: MediaTime(value: Int64(index) * Int64((1_000_000 / fps).rounded()), timescale: 1_000_000))
     var seed = UInt32(truncatingIfNeeded: index &* 2_654_435_761 &+ 1)
     for y in 0..<height {
         for x in 0..<width {
@@ -48,9 +50,11 @@ struct EncodedClip: Sendable {
 }
 
 /// Encodes `frameCount` pattern frames, forcing IDRs at `forced`, and writes the Annex-B stream to a file.
-func encodeClip(_ settings: VideoEncoderSettings, frames frameCount: Int, forced: Set<Int> = [],
-                rateChange: (atFrame: Int, average: Int, limits: [DataRateLimit])? = nil,
-                hardware: HardwareAvailability = .all) async throws -> EncodedClip {
+func encodeClip(
+    _ settings: VideoEncoderSettings, frames frameCount: Int, forced: Set<Int> = [],
+    rateChange: (atFrame: Int, average: Int, limits: [DataRateLimit])? = nil,
+    hardware: HardwareAvailability = .all
+) async throws -> EncodedClip {
     try await onDedicatedThread {
         let encoder = try H264Encoder(settings: settings, hardware: hardware)
         var packets: [EncodedPacket] = [], perCall: [Int] = []

@@ -1,5 +1,6 @@
 import CFFmpeg
 import Testing
+
 @testable import OnAirFFmpeg
 
 @Suite struct FFmpegErrorTests {

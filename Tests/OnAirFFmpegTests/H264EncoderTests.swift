@@ -3,12 +3,14 @@ import OnAirBitstream
 import OnAirCore
 import OnAirTestSupport
 import Testing
+
 @testable import OnAirFFmpeg
 
 @Suite struct H264EncoderTests {
-    static let small = VideoEncoderSettings(width: 160, height: 120, expectedFrameRate: 30, averageBitRate: 300_000,
-                                            maxKeyFrameInterval: 30, maxKeyFrameIntervalDuration: 0,
-                                            realTime: false, encoder: "libx264", preset: "ultrafast")
+    static let small = VideoEncoderSettings(
+        width: 160, height: 120, expectedFrameRate: 30, averageBitRate: 300_000,
+        maxKeyFrameInterval: 30, maxKeyFrameIntervalDuration: 0,
+        realTime: false, encoder: "libx264", preset: "ultrafast")
 
     @Test(arguments: [H264Profile.baseline, .main, .high], [H264Level.l3, .l3_1, .l4, .l4_1, nil])
     func spsCarriesProfileAndLevel(profile: H264Profile, level: H264Level?) async throws {
@@ -80,7 +82,7 @@ import Testing
     @Test func realTimeEmitsEachFramesPacketBeforeTheNextFrame() async throws {
         var settings = Self.small
         settings.realTime = true
-        settings.allowFrameReordering = true   // realTime wins
+        settings.allowFrameReordering = true  // realTime wins
         settings.preset = "veryfast"
         let clip = try await encodeClip(settings, frames: 30)
         #expect(clip.packetsPerCall == Array(repeating: 1, count: 30))
@@ -162,8 +164,9 @@ import Testing
         settings.dataRateLimits = [.relative(to: 1_200_000)]
         settings.realTime = true
         settings.preset = "veryfast"
-        let clip = try await encodeClip(settings, frames: 120,
-                                        rateChange: (60, 150_000, [.relative(to: 150_000)]))
+        let clip = try await encodeClip(
+            settings, frames: 120,
+            rateChange: (60, 150_000, [.relative(to: 150_000)]))
         let first = clip.packets.filter { $0.pts.seconds < 2 }.reduce(0) { $0 + $1.data.count }
         let second = clip.packets.filter { $0.pts.seconds >= 2.5 }.reduce(0) { $0 + $1.data.count }
         let firstRate = Double(first * 8) / 2, secondRate = Double(second * 8) / 1.5

@@ -3,6 +3,7 @@ import OnAirCore
 import OnAirFFmpeg
 import OnAirTestSupport
 import Testing
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -43,11 +44,12 @@ import Glibc
         var failure: (any Error)?
         var lastCall = 0.0
         for index in 0..<200_000 where Date().timeIntervalSince(started) < 60 {
-            let packet = EncodedPacket(mediaType: .audio, codec: .aac, data: payload,
-                                       pts: MediaTime(value: Int64(index) * 1024, timescale: 48_000),
-                                       dts: MediaTime(value: Int64(index) * 1024, timescale: 48_000),
-                                       duration: MediaTime(value: 1024, timescale: 48_000), isKeyframe: true,
-                                       formatDescription: index == 0 ? .aac(audioSpecificConfig: [0x11, 0x90]) : nil)
+            let packet = EncodedPacket(
+                mediaType: .audio, codec: .aac, data: payload,
+                pts: MediaTime(value: Int64(index) * 1024, timescale: 48_000),
+                dts: MediaTime(value: Int64(index) * 1024, timescale: 48_000),
+                duration: MediaTime(value: 1024, timescale: 48_000), isKeyframe: true,
+                formatDescription: index == 0 ? .aac(audioSpecificConfig: [0x11, 0x90]) : nil)
             deadline.arm(seconds: 1)
             let callStart = Date()
             do { try connection.send(packet) } catch {
@@ -70,8 +72,9 @@ import Glibc
         DispatchQueue.global().asyncAfter(deadline: .now() + 0.5) { deadline.cancel() }
         let started = Date()
         #expect(throws: FFmpegError.self) {
-            _ = try NetworkConnection(url: "tcp://127.0.0.1:\(port)?listen=1", displayName: "tcp listener", format: "mpegts",
-                                      descriptions: Self.aac, muxerOptions: [:], protocolOptions: [:], deadline: deadline)
+            _ = try NetworkConnection(
+                url: "tcp://127.0.0.1:\(port)?listen=1", displayName: "tcp listener", format: "mpegts",
+                descriptions: Self.aac, muxerOptions: [:], protocolOptions: [:], deadline: deadline)
         }
         let waited = Date().timeIntervalSince(started)
         #expect(waited < 3, "the listener ignored cancel for \(waited) s")

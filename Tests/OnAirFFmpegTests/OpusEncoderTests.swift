@@ -2,13 +2,15 @@ import Foundation
 import OnAirCore
 import OnAirTestSupport
 import Testing
+
 @testable import OnAirFFmpeg
 
 /// Opus out of `OpusEncoder`, muxed into Ogg with libavformat and decoded by the ffmpeg tool.
 @Suite struct OpusEncoderTests {
     /// Encodes `buffers`, writes the packets into an Ogg file and returns them, the file and the pre-skip.
     static func encodeToOgg(_ settings: AudioEncoderSettings, _ buffers: [PCMBuffer]) async throws
-        -> ([EncodedPacket], URL, Int) {
+        -> ([EncodedPacket], URL, Int)
+    {
         try await onDedicatedThread {
             let encoder = try OpusEncoder(settings: settings)
             var packets: [EncodedPacket] = []
@@ -17,11 +19,13 @@ import Testing
             let file = try Tools.temporaryDirectory("onair-opus").appendingPathComponent("out.ogg")
             let header = encoder.formatDescription
             guard case .opus(let bytes) = header else { throw ToolError.failed("no OpusHead: \(header)") }
-            let writer = try ContainerWriter(destination: file.path, format: "ogg",
-                                             tracks: [.audio(.opus, sampleRate: 48_000, channels: settings.channels, extradata: bytes)])
+            let writer = try ContainerWriter(
+                destination: file.path, format: "ogg",
+                tracks: [.audio(.opus, sampleRate: 48_000, channels: settings.channels, extradata: bytes)])
             for packet in packets {
-                try writer.write(track: 0, payload: packet.payload, pts: packet.pts, dts: packet.dts,
-                                 duration: packet.duration, isKeyframe: true)
+                try writer.write(
+                    track: 0, payload: packet.payload, pts: packet.pts, dts: packet.dts,
+                    duration: packet.duration, isKeyframe: true)
             }
             try writer.finish()
             return (packets, file, encoder.primingSamples)
@@ -50,7 +54,9 @@ import Testing
             Issue.record("\(label): the first packet carries no OpusHead")
         }
 
-        let json = try Tools.ffprobeJSON(["-count_frames", "-show_entries", "stream=codec_name,sample_rate,channels,nb_read_frames", file.path])
+        let json = try Tools.ffprobeJSON([
+            "-count_frames", "-show_entries", "stream=codec_name,sample_rate,channels,nb_read_frames", file.path,
+        ])
         let stream = try #require((json["streams"] as? [[String: Any]])?.first, "\(label)")
         #expect(stream["codec_name"] as? String == "opus", "\(label)")
         #expect(stream["sample_rate"] as? String == "48000", "\(label)")
@@ -58,8 +64,12 @@ import Testing
         #expect(Int(stream["nb_read_frames"] as? String ?? "") == packets.count, "\(label)")
 
         // ffmpeg decodes it without an error, and channel 0 is still a 220 Hz sine: count its zero crossings.
-        let decoded = try Tools.run("ffmpeg", ["-hide_banner", "-nostdin", "-v", "error", "-xerror", "-i", file.path,
-                                               "-ac", "1", "-f", "f32le", "-"])
+        let decoded = try Tools.run(
+            "ffmpeg",
+            [
+                "-hide_banner", "-nostdin", "-v", "error", "-xerror", "-i", file.path,
+                "-ac", "1", "-f", "f32le", "-",
+            ])
         #expect(decoded.status == 0 && decoded.stderr.isEmpty, "\(label): \(decoded.stderr)")
         let samples = decoded.stdout.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
         #expect(abs(samples.count - 48_000) <= 960, "\(label): \(samples.count) samples decoded")
@@ -71,9 +81,11 @@ import Testing
     }
 
     @Test func rejectsSettingsOpusCannotTake() {
-        for settings in [AudioEncoderSettings(sampleRate: 44_100, channels: 2, bitRate: 96_000),
-                         AudioEncoderSettings(sampleRate: 48_000, channels: 6, bitRate: 96_000),
-                         AudioEncoderSettings(sampleRate: 48_000, channels: 2, bitRate: 1_000)] {
+        for settings in [
+            AudioEncoderSettings(sampleRate: 44_100, channels: 2, bitRate: 96_000),
+            AudioEncoderSettings(sampleRate: 48_000, channels: 6, bitRate: 96_000),
+            AudioEncoderSettings(sampleRate: 48_000, channels: 2, bitRate: 1_000),
+        ] {
             #expect(throws: EncoderError.self, "\(settings)") { _ = try OpusEncoder(settings: settings) }
         }
     }

@@ -1,5 +1,6 @@
-@testable import OnAirFFmpeg
 import Testing
+
+@testable import OnAirFFmpeg
 
 /// `TimelineJoiner` on packet sequences shaped like a byte-for-byte join of two MPEG-TS
 /// recordings: 25 fps video and 1024-sample AAC at 48 kHz, the second part's timestamps starting
@@ -69,9 +70,11 @@ import Testing
     @Test func smallStepsBackAndGapsUnderTheBoundAreNotJumps() {
         var joiner = TimelineJoiner<Packet>()
         // Audio 50 ms behind video in the interleaving, then a 5-second hole in the video.
-        let packets = [Packet(track: Self.video, time: 1.0), Packet(track: Self.audio, time: 0.95),
-                       Packet(track: Self.video, time: 1.04), Packet(track: Self.video, time: 1.02),
-                       Packet(track: Self.video, time: 6.04)]
+        let packets = [
+            Packet(track: Self.video, time: 1.0), Packet(track: Self.audio, time: 0.95),
+            Packet(track: Self.video, time: 1.04), Packet(track: Self.video, time: 1.02),
+            Packet(track: Self.video, time: 6.04),
+        ]
         let outputs = Self.join(packets, into: &joiner)
         #expect(joiner.jumps == 0)
         #expect(outputs.map(\.time) == packets.map(\.time))
@@ -79,7 +82,8 @@ import Testing
 
     @Test func aJumpForwardBeyondTheBoundIsJoinedToo() {
         var joiner = TimelineJoiner<Packet>()
-        let packets = (0..<10).map { Packet(track: Self.video, time: Double($0) * Self.frame) }
+        let packets =
+            (0..<10).map { Packet(track: Self.video, time: Double($0) * Self.frame) }
             + (0..<10).map { Packet(track: Self.video, time: 100 + Double($0) * Self.frame) }
         let outputs = Self.join(packets, into: &joiner)
         #expect(joiner.jumps == 1)

@@ -3,21 +3,25 @@ import OnAirBitstream
 import OnAirCore
 import OnAirTestSupport
 import Testing
+
 @testable import OnAirFFmpeg
 
 /// Pictures, samples and packets move between libav* and OnAir's types without copies.
 @Suite struct ZeroCopyTests {
-    static let settings = VideoEncoderSettings(width: 160, height: 120, expectedFrameRate: 30, averageBitRate: 300_000,
-                                               maxKeyFrameInterval: 30, maxKeyFrameIntervalDuration: 0,
-                                               realTime: false, encoder: "libx264", preset: "ultrafast")
+    static let settings = VideoEncoderSettings(
+        width: 160, height: 120, expectedFrameRate: 30, averageBitRate: 300_000,
+        maxKeyFrameInterval: 30, maxKeyFrameIntervalDuration: 0,
+        realTime: false, encoder: "libx264", preset: "ultrafast")
 
     @Test func decodedMediaStaysInTheDecodersBuffers() async throws {
         let dir = try Tools.temporaryDirectory("zerocopy")
         defer { try? FileManager.default.removeItem(at: dir) }
         let path = dir.appendingPathComponent("in.mkv").path
-        try Tools.ffmpeg(["-f", "lavfi", "-i", "testsrc2=size=160x120:rate=30", "-f", "lavfi",
-                          "-i", "sine=frequency=440:sample_rate=48000", "-t", "1", "-c:v", "libx264", "-pix_fmt", "yuv420p",
-                          "-c:a", "pcm_s16le", path])
+        try Tools.ffmpeg([
+            "-f", "lavfi", "-i", "testsrc2=size=160x120:rate=30", "-f", "lavfi",
+            "-i", "sine=frequency=440:sample_rate=48000", "-t", "1", "-c:v", "libx264", "-pix_fmt", "yuv420p",
+            "-c:a", "pcm_s16le", path,
+        ])
         try await onDedicatedThread {
             for output in [nil, MediaFileDecoder.VideoOutput(width: 80, height: 60)] {
                 let decoder = try MediaFileDecoder(path: path, videoOutput: output)
@@ -70,7 +74,7 @@ import Testing
     @Test func aConversionIsMadeOnceAndShared() async throws {
         let clip = try await encodeClip(Self.settings, frames: 2)
         let key = try #require(clip.packets.first { $0.isKeyframe })
-        let copy = key   // a second sink's copy of the same packet
+        let copy = key  // a second sink's copy of the same packet
         let first = try key.converted(to: .avcc)
         let second = try copy.converted(to: .avcc)
         #expect(first === second)

@@ -78,8 +78,10 @@ import Testing
     /// Access units of an all-IDR H.264 stream (each begins with its SPS), made by ffmpeg.
     static func accessUnits(in dir: URL) throws -> [[UInt8]] {
         let path = dir.appendingPathComponent("intra.h264").path
-        try Tools.ffmpeg(["-f", "lavfi", "-i", "testsrc=size=160x120:rate=15", "-t", "2", "-c:v", "libx264", "-g", "1",
-                          "-x264-params", "repeat-headers=1", "-pix_fmt", "yuv420p", "-f", "h264", path])
+        try Tools.ffmpeg([
+            "-f", "lavfi", "-i", "testsrc=size=160x120:rate=15", "-t", "2", "-c:v", "libx264", "-g", "1",
+            "-x264-params", "repeat-headers=1", "-pix_fmt", "yuv420p", "-f", "h264", path,
+        ])
         let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
         var starts: [Int] = []
         var index = 0
@@ -106,11 +108,20 @@ import Testing
         let url = "rtsp://127.0.0.1:\(server.port)/live"
         for transport in ["tcp", "udp"] {
             let out = dir.appendingPathComponent("\(transport).ts").path
-            let result = try Tools.run("ffmpeg", ["-hide_banner", "-nostdin", "-v", "error", "-rtsp_transport", transport, "-i", url,
-                                                  "-t", "2", "-c", "copy", "-y", out])
+            let result = try Tools.run(
+                "ffmpeg",
+                [
+                    "-hide_banner", "-nostdin", "-v", "error", "-rtsp_transport", transport, "-i", url,
+                    "-t", "2", "-c", "copy", "-y", out,
+                ])
             #expect(result.status == 0, "\(result.stderr)")
-            let frames = try Tools.run("ffprobe", ["-v", "error", "-count_frames", "-select_streams", "v", "-show_entries",
-                                                   "stream=nb_read_frames", "-of", "csv=p=0", out]).stdoutText
+            let frames = try Tools.run(
+                "ffprobe",
+                [
+                    "-v", "error", "-count_frames", "-select_streams", "v", "-show_entries",
+                    "stream=nb_read_frames", "-of", "csv=p=0", out,
+                ]
+            ).stdoutText
             let count = frames.split(whereSeparator: \.isNewline).first.flatMap { Int($0.filter(\.isNumber)) } ?? 0
             #expect(count >= 20, "\(transport): \(frames)")
         }

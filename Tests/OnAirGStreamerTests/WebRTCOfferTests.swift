@@ -3,15 +3,16 @@ import Testing
 
 /// `WebRTCOffer` on offers as browsers and aiortc write them, and on broken ones.
 @Suite struct WebRTCOfferTests {
-    static let browser = [
-        "v=0", "o=- 4611 2 IN IP4 127.0.0.1", "s=-", "t=0 0", "a=group:BUNDLE 0 1",
-        "m=video 9 UDP/TLS/RTP/SAVPF 96 97 102 103", "c=IN IP4 0.0.0.0", "a=mid:0", "a=recvonly",
-        "a=rtpmap:96 VP8/90000", "a=rtpmap:97 rtx/90000", "a=fmtp:97 apt=96",
-        "a=rtpmap:102 H264/90000", "a=rtcp-fb:102 nack pli",
-        "a=fmtp:102 level-asymmetry-allowed=1; packetization-mode=1;profile-level-id=42E01F",
-        "a=rtpmap:103 rtx/90000", "a=fmtp:103 apt=102",
-        "m=audio 9 UDP/TLS/RTP/SAVPF 111 0", "a=mid:1", "a=recvonly", "a=rtpmap:111 opus/48000/2",
-    ].joined(separator: "\r\n") + "\r\n"
+    static let browser =
+        [
+            "v=0", "o=- 4611 2 IN IP4 127.0.0.1", "s=-", "t=0 0", "a=group:BUNDLE 0 1",
+            "m=video 9 UDP/TLS/RTP/SAVPF 96 97 102 103", "c=IN IP4 0.0.0.0", "a=mid:0", "a=recvonly",
+            "a=rtpmap:96 VP8/90000", "a=rtpmap:97 rtx/90000", "a=fmtp:97 apt=96",
+            "a=rtpmap:102 H264/90000", "a=rtcp-fb:102 nack pli",
+            "a=fmtp:102 level-asymmetry-allowed=1; packetization-mode=1;profile-level-id=42E01F",
+            "a=rtpmap:103 rtx/90000", "a=fmtp:103 apt=102",
+            "m=audio 9 UDP/TLS/RTP/SAVPF 111 0", "a=mid:1", "a=recvonly", "a=rtpmap:111 opus/48000/2",
+        ].joined(separator: "\r\n") + "\r\n"
 
     @Test func readsSectionsCodecsAndParameters() throws {
         let offer = try WebRTCOffer(parsing: Self.browser)
@@ -41,7 +42,8 @@ import Testing
     }
 
     @Test func skipsBrokenAttributes() throws {
-        let text = "v=0\nm=video 9 X 96 300 -1 abc\na=rtpmap:\na=rtpmap:96\na=rtpmap:96 H264/\na=fmtp:96 ;;=;a=\na=rtpmap:99999999999999999999 x/1\n"
+        let text =
+            "v=0\nm=video 9 X 96 300 -1 abc\na=rtpmap:\na=rtpmap:96\na=rtpmap:96 H264/\na=fmtp:96 ;;=;a=\na=rtpmap:99999999999999999999 x/1\n"
         let offer = try WebRTCOffer(parsing: text)
         #expect(offer.sections.count == 1)
         #expect(offer.sections[0].codecs.isEmpty)  // 96 never got a valid rtpmap; 300 and -1 are out of range

@@ -10,8 +10,10 @@ import Testing
     }
 
     @Test func traversalEmptySegmentsAndControlBytesAreRefused() {
-        for path in ["", "live.ts", "/..", "/../etc/passwd", "/a/../b", "/./a", "//a", "/a/", "/a\\b", "/a\u{0}b",
-                     "/a\nb", "/" + String(repeating: "a", count: 2000), "/" + String(repeating: "a/", count: 20) + "a"] {
+        for path in [
+            "", "live.ts", "/..", "/../etc/passwd", "/a/../b", "/./a", "//a", "/a/", "/a\\b", "/a\u{0}b",
+            "/a\nb", "/" + String(repeating: "a", count: 2000), "/" + String(repeating: "a/", count: 20) + "a",
+        ] {
             #expect(HTTPPath(path) == nil, "\(path.prefix(40))")
         }
     }

@@ -25,7 +25,8 @@ import Testing
         configuration.methods = ["GET", "POST", "DELETE"]
         configuration.maximumBodyBytes = 100_000
         let server = try HTTPServer(configuration: configuration) { request in
-            let summary = "\(request.method) \(request.body.count) \(request.body.reduce(0) { $0 &+ Int($1) }) "
+            let summary =
+                "\(request.method) \(request.body.count) \(request.body.reduce(0) { $0 &+ Int($1) }) "
                 + (request.headers["authorization"] ?? "-") + " " + (request.headers["content-type"] ?? "-")
             return .text(200, summary)
         }
@@ -39,8 +40,10 @@ import Testing
         try Data(repeating: 7, count: 100_001).write(to: big)
         let sum = (0..<99_000).reduce(0) { $0 + $1 % 251 }
 
-        let taken = try Self.curl(["-X", "POST", "-H", "Authorization: Bearer t", "-H", "Content-Type: application/sdp",
-                                   "--data-binary", "@" + fits.path, url])
+        let taken = try Self.curl([
+            "-X", "POST", "-H", "Authorization: Bearer t", "-H", "Content-Type: application/sdp",
+            "--data-binary", "@" + fits.path, url,
+        ])
         #expect(taken.status == 200 && taken.body == "POST 99000 \(sum) Bearer t application/sdp", "\(taken)")
         #expect(try Self.curl(["-X", "POST", "--data-binary", "@" + big.path, url]).status == 413)
         // Chunked, so the length is not declared up front: cut while it arrives.

@@ -167,7 +167,9 @@ final class ReceiverResult: @unchecked Sendable {
     var streamID: String? { lock.withLock { _streamID } }
 
     func set(messages: [[UInt8]], statistics: SRTStatistics, connection: SRTSocket) {
-        lock.withLock { _messages = messages; _statistics = statistics; self.connection = connection }
+        lock.withLock {
+            _messages = messages; _statistics = statistics; self.connection = connection
+        }
     }
     func set(error: String) { lock.withLock { _error = error } }
     func set(streamID: String?) { lock.withLock { _streamID = streamID } }

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -30,9 +31,11 @@ public final class TestXServer {
 
     public init(width: Int = 320, height: Int = 240) throws {
         let fm = FileManager.default
-        guard let free = (90...189).first(where: {
-            !fm.fileExists(atPath: "/tmp/.X11-unix/X\($0)") && !fm.fileExists(atPath: "/tmp/.X\($0)-lock")
-        }) else { throw ToolError.failed("no free X display number in :90…:189") }
+        guard
+            let free = (90...189).first(where: {
+                !fm.fileExists(atPath: "/tmp/.X11-unix/X\($0)") && !fm.fileExists(atPath: "/tmp/.X\($0)-lock")
+            })
+        else { throw ToolError.failed("no free X display number in :90…:189") }
         number = free
         display = ":\(free)"
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
@@ -93,13 +96,16 @@ public final class TestPulseServer {
         let socket = directory.appendingPathComponent("native").path
         server = "unix:\(socket)"
         try FileManager.default.createDirectory(at: directory.appendingPathComponent("run"), withIntermediateDirectories: true)
-        let result = try Tools.run("env", [
-            "HOME=\(directory.path)", "XDG_RUNTIME_DIR=\(directory.path)",
-            "PULSE_RUNTIME_PATH=\(directory.appendingPathComponent("run").path)",
-            "pulseaudio", "--daemonize=yes", "--exit-idle-time=-1", "-n", "--disable-shm",
-            "--log-target=file:\(directory.appendingPathComponent("log").path)",
-            "--load=module-native-protocol-unix socket=\(socket) auth-anonymous=1",
-            "--load=module-null-sink sink_name=\(sink)"])
+        let result = try Tools.run(
+            "env",
+            [
+                "HOME=\(directory.path)", "XDG_RUNTIME_DIR=\(directory.path)",
+                "PULSE_RUNTIME_PATH=\(directory.appendingPathComponent("run").path)",
+                "pulseaudio", "--daemonize=yes", "--exit-idle-time=-1", "-n", "--disable-shm",
+                "--log-target=file:\(directory.appendingPathComponent("log").path)",
+                "--load=module-native-protocol-unix socket=\(socket) auth-anonymous=1",
+                "--load=module-null-sink sink_name=\(sink)",
+            ])
         guard result.status == 0 else {
             let log = (try? String(contentsOf: directory.appendingPathComponent("log"), encoding: .utf8)) ?? ""
             throw ToolError.failed("pulseaudio did not start: \(result.stderr) \(log)")

@@ -48,8 +48,9 @@ public enum Tools {
         let outData = outPipe.fileHandleForReading.readDataToEndOfFile()
         group.wait()
         process.waitUntilExit()
-        return ProcessResult(status: process.terminationStatus, stdout: outData,
-                             stderr: String(decoding: errData, as: UTF8.self))
+        return ProcessResult(
+            status: process.terminationStatus, stdout: outData,
+            stderr: String(decoding: errData, as: UTF8.self))
     }
 
     /// Runs ffmpeg quietly with `arguments`, throwing with ffmpeg's message when it fails.
@@ -87,7 +88,8 @@ public enum Tools {
     public static var onairExecutable: String {
         if let path = ProcessInfo.processInfo.environment["ONAIR_EXECUTABLE"], !path.isEmpty { return path }
         // The test binary lives in the build products directory, next to `onair`.
-        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+        let executable =
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
             ?? CommandLine.arguments[0]
         var dir = URL(fileURLWithPath: executable).deletingLastPathComponent()
         for _ in 0..<4 {
@@ -103,6 +105,8 @@ public enum Tools {
 public enum ToolError: Error, CustomStringConvertible {
     case failed(String)
     public var description: String {
-        switch self { case .failed(let message): return message }
+        switch self {
+        case .failed(let message): return message
+        }
     }
 }

@@ -4,8 +4,9 @@ import Testing
 
 /// `AdaptiveBitrateController` fed with synthetic link readings every 0.25 s.
 @Suite struct AdaptiveBitrateControllerTests {
-    static let settings = AdaptiveBitrateSettings(minimumBitRate: 200_000, maximumBitRate: 1_500_000,
-                                                  initialBitRate: 1_500_000, audioBitRate: 128_000)
+    static let settings = AdaptiveBitrateSettings(
+        minimumBitRate: 200_000, maximumBitRate: 1_500_000,
+        initialBitRate: 1_500_000, audioBitRate: 128_000)
 
     /// A simulated link: media enters at the controller's rate, leaves at `capacity` bits/s.
     struct Link {
@@ -20,8 +21,10 @@ import Testing
             let out = min(queuedBits, capacity * step)
             queuedBits -= out
             sent += out
-            return controller.update(LinkMeasurement(time: time, bytesSent: Int(sent / 8), queuedSeconds: queuedBits / rate,
-                                                     queuedBytes: Int(queuedBits / 8), isConnected: true))
+            return controller.update(
+                LinkMeasurement(
+                    time: time, bytesSent: Int(sent / 8), queuedSeconds: queuedBits / rate,
+                    queuedBytes: Int(queuedBits / 8), isConnected: true))
         }
     }
 
@@ -80,8 +83,9 @@ import Testing
         // always spaced.
         let estimate = try #require(ups.first?.linkEstimate)
         #expect(estimate <= 520_000 && estimate >= 400_000, "estimate \(estimate)")
-        #expect(ups[0].to <= Int(0.85 * Double(estimate)) - 128_000 + 1 || ups[0].from >= Int(0.8 * Double(estimate)) - 128_000,
-                "\(ups[0].summary)")
+        #expect(
+            ups[0].to <= Int(0.85 * Double(estimate)) - 128_000 + 1 || ups[0].from >= Int(0.8 * Double(estimate)) - 128_000,
+            "\(ups[0].summary)")
         #expect(factors.allSatisfy { $0 <= 1.01 + Self.settings.maximumStepUpFraction }, "\(factors)")
         #expect(factors.contains { $0 >= 1.4 }, "steps do not grow: \(factors)")
         #expect(zip(times, times.dropFirst()).allSatisfy { $1 - $0 >= Self.settings.followingStepUpInterval }, "\(times)")
@@ -98,8 +102,13 @@ import Testing
         for tick in 0..<16 {
             let time = Double(tick) * 0.25
             let delay = 2.4 - 0.3 * time
-            if controller.update(LinkMeasurement(time: time, bytesSent: Int(time * 200_000), queuedSeconds: delay,
-                                                 queuedBytes: Int(delay * 200_000), isConnected: true)) != nil { decisions += 1 }
+            if controller.update(
+                LinkMeasurement(
+                    time: time, bytesSent: Int(time * 200_000), queuedSeconds: delay,
+                    queuedBytes: Int(delay * 200_000), isConnected: true)) != nil
+            {
+                decisions += 1
+            }
         }
         // The first readings (no trend yet) may cut once; a falling queue does not cut again.
         #expect(decisions <= 1)
@@ -112,8 +121,11 @@ import Testing
         #expect(controller.bitRate == 200_000)
         let before = controller.changes
         for tick in 0..<40 {
-            #expect(controller.update(LinkMeasurement(time: 100 + Double(tick) * 0.25, bytesSent: 0, queuedSeconds: 5,
-                                                      queuedBytes: 1_000_000, isConnected: false)) == nil)
+            #expect(
+                controller.update(
+                    LinkMeasurement(
+                        time: 100 + Double(tick) * 0.25, bytesSent: 0, queuedSeconds: 5,
+                        queuedBytes: 1_000_000, isConnected: false)) == nil)
         }
         #expect(controller.changes == before)
     }
@@ -135,8 +147,12 @@ import Testing
                 if link == 0 { fast = state } else { slow = state }
             }
             let readings = [fast, slow].enumerated().map { index, state in
-                (link: index, measurement: LinkMeasurement(time: state.time, bytesSent: Int(state.sent / 8),
-                                                           queuedSeconds: state.queuedBits / rate, queuedBytes: Int(state.queuedBits / 8), isConnected: true))
+                (
+                    link: index,
+                    measurement: LinkMeasurement(
+                        time: state.time, bytesSent: Int(state.sent / 8),
+                        queuedSeconds: state.queuedBits / rate, queuedBytes: Int(state.queuedBits / 8), isConnected: true)
+                )
             }
             decision = decision ?? controller.update(readings)
         }
@@ -171,8 +187,11 @@ import Testing
             inBuffer += moved
             sent += moved
             let socket = TransportMeasurement(bytesAcknowledged: Int(delivered / 8), queuedBytes: Int(inBuffer / 8))
-            if let decision = controller.update(LinkMeasurement(time: time, bytesSent: Int(sent / 8), queuedSeconds: queued / rate,
-                                                                queuedBytes: Int(queued / 8), isConnected: true, transport: socket)) {
+            if let decision = controller.update(
+                LinkMeasurement(
+                    time: time, bytesSent: Int(sent / 8), queuedSeconds: queued / rate,
+                    queuedBytes: Int(queued / 8), isConnected: true, transport: socket))
+            {
                 decisions.append(String(format: "%.2f s: ", time) + decision.summary)
             }
             if tick >= 12 {
@@ -195,10 +214,13 @@ import Testing
         for tick in 1...12 where decision == nil {
             let time = Double(tick) * 0.25
             let rtt = 0.02 + max(0, time - 1) * 0.4  // the network's queue grows 0.4 s per second from 1 s
-            let socket = TransportMeasurement(bytesAcknowledged: Int(time * 150_000), queuedBytes: 4_000, roundTripTime: rtt,
-                                              minimumRoundTripTime: 0.02)
-            decision = controller.update(LinkMeasurement(time: time, bytesSent: Int(time * 150_000) + 4_000, queuedSeconds: 0,
-                                                         queuedBytes: 0, isConnected: true, transport: socket))
+            let socket = TransportMeasurement(
+                bytesAcknowledged: Int(time * 150_000), queuedBytes: 4_000, roundTripTime: rtt,
+                minimumRoundTripTime: 0.02)
+            decision = controller.update(
+                LinkMeasurement(
+                    time: time, bytesSent: Int(time * 150_000) + 4_000, queuedSeconds: 0,
+                    queuedBytes: 0, isConnected: true, transport: socket))
         }
         #expect(decision?.direction == .down, "\(decision?.summary ?? "none")")
         #expect(decision?.cause?.contains("delay growing") == true, "\(decision?.summary ?? "none")")
@@ -207,10 +229,13 @@ import Testing
         var dropped: BitrateDecision?
         for tick in 1...12 where dropped == nil {
             let time = Double(tick) * 0.25
-            let stats = TransportMeasurement(bytesAcknowledged: Int(time * 180_000), queuedBytes: 2_000, queuedSeconds: 0.05,
-                                             droppedPackets: tick > 6 ? 5 * (tick - 6) : 0)
-            dropped = srt.update(LinkMeasurement(time: time, bytesSent: Int(time * 180_000) + 2_000, queuedSeconds: 0,
-                                                 queuedBytes: 0, isConnected: true, transport: stats))
+            let stats = TransportMeasurement(
+                bytesAcknowledged: Int(time * 180_000), queuedBytes: 2_000, queuedSeconds: 0.05,
+                droppedPackets: tick > 6 ? 5 * (tick - 6) : 0)
+            dropped = srt.update(
+                LinkMeasurement(
+                    time: time, bytesSent: Int(time * 180_000) + 2_000, queuedSeconds: 0,
+                    queuedBytes: 0, isConnected: true, transport: stats))
         }
         #expect(dropped?.direction == .down && dropped?.cause?.contains("dropped") == true, "\(dropped?.summary ?? "none")")
     }
@@ -218,8 +243,9 @@ import Testing
     /// A 1 Mb/s link for 30 s with the round trip showing the network's queue: after settling,
     /// the stream uses at least 75 % of the link and the delay stays under a second.
     @Test func aConstrainedLinkIsUsedWellWithASmallDelay() {
-        var controller = AdaptiveBitrateController(settings: AdaptiveBitrateSettings(
-            minimumBitRate: 200_000, maximumBitRate: 2_500_000, initialBitRate: 2_500_000, audioBitRate: 128_000))
+        var controller = AdaptiveBitrateController(
+            settings: AdaptiveBitrateSettings(
+                minimumBitRate: 200_000, maximumBitRate: 2_500_000, initialBitRate: 2_500_000, audioBitRate: 128_000))
         let capacity = 1_000_000.0, bufferBits = 300_000.0
         var time = 0.0, sent = 0.0, queued = 0.0, inBuffer = 0.0, delivered = 0.0, inNetwork = 0.0
         var deliveredLate = 0.0, worstDelayLate = 0.0
@@ -240,10 +266,14 @@ import Testing
             inNetwork -= out
             delivered += out
             let rtt = 0.01 + inNetwork / capacity
-            let socket = TransportMeasurement(bytesAcknowledged: Int(delivered / 8), queuedBytes: Int((inBuffer + inNetwork) / 8),
-                                              roundTripTime: rtt, minimumRoundTripTime: 0.01)
-            if let decision = controller.update(LinkMeasurement(time: time, bytesSent: Int(sent / 8), queuedSeconds: queued / rate,
-                                                                queuedBytes: Int(queued / 8), isConnected: true, transport: socket)) {
+            let socket = TransportMeasurement(
+                bytesAcknowledged: Int(delivered / 8), queuedBytes: Int((inBuffer + inNetwork) / 8),
+                roundTripTime: rtt, minimumRoundTripTime: 0.01)
+            if let decision = controller.update(
+                LinkMeasurement(
+                    time: time, bytesSent: Int(sent / 8), queuedSeconds: queued / rate,
+                    queuedBytes: Int(queued / 8), isConnected: true, transport: socket))
+            {
                 decisions.append(String(format: "%.2f s: ", time) + decision.summary)
             }
             if tick >= 40 {
@@ -289,7 +319,8 @@ import Testing
         var time = 0.0, sent = 0.0, queuedBits = 0.0, delivered = 0.0, lost = 0
         var bufferSeconds = 0.4
 
-        mutating func advance(_ controller: inout AdaptiveBitrateController, capacity: Double, keyFrameBits: Double = 0) -> BitrateDecision? {
+        mutating func advance(_ controller: inout AdaptiveBitrateController, capacity: Double, keyFrameBits: Double = 0) -> BitrateDecision?
+        {
             let rate = Double(controller.bitRate + controller.settings.audioBitRate)
             let ticks = Int((time / 0.25).rounded())
             time += 0.25
@@ -306,16 +337,20 @@ import Testing
                 delivered += overflow  // gone from the sender's view: lost, then resent
                 lost += Int(overflow / 8 / 1316) + 1
             }
-            let socket = TransportMeasurement(bytesAcknowledged: Int(delivered / 8), queuedBytes: Int(queuedBits / 8),
-                                              roundTripTime: 0.01 + queuedBits / capacity, minimumRoundTripTime: 0.01,
-                                              lostPackets: lost)
-            return controller.update(LinkMeasurement(time: time, bytesSent: Int(sent / 8), queuedSeconds: 0, queuedBytes: 0,
-                                                     isConnected: true, transport: socket))
+            let socket = TransportMeasurement(
+                bytesAcknowledged: Int(delivered / 8), queuedBytes: Int(queuedBits / 8),
+                roundTripTime: 0.01 + queuedBits / capacity, minimumRoundTripTime: 0.01,
+                lostPackets: lost)
+            return controller.update(
+                LinkMeasurement(
+                    time: time, bytesSent: Int(sent / 8), queuedSeconds: 0, queuedBytes: 0,
+                    isConnected: true, transport: socket))
         }
     }
 
-    static let configured = AdaptiveBitrateSettings(minimumBitRate: 200_000, maximumBitRate: 2_500_000,
-                                                    initialBitRate: 2_500_000, audioBitRate: 128_000)
+    static let configured = AdaptiveBitrateSettings(
+        minimumBitRate: 200_000, maximumBitRate: 2_500_000,
+        initialBitRate: 2_500_000, audioBitRate: 128_000)
 
     /// 2.5 Mb/s of video and 128 kb/s of audio on a 3 Mb/s link (88 % of it) with a 100 kB
     /// keyframe every 2 s: each keyframe queues for a moment and drains; that is no congestion,
@@ -370,8 +405,9 @@ import Testing
     /// `cutBacklogDelay` behind (counted at the link's rate: right after a collapse OnAir's queue
     /// holds media encoded for a faster link) is still cut, at most once every `minimumCutInterval`.
     @Test func aBacklogIsCutAtTheMinimumBitrate() {
-        let settings = AdaptiveBitrateSettings(minimumBitRate: 200_000, maximumBitRate: 2_500_000, initialBitRate: 200_000,
-                                               audioBitRate: 128_000)
+        let settings = AdaptiveBitrateSettings(
+            minimumBitRate: 200_000, maximumBitRate: 2_500_000, initialBitRate: 200_000,
+            audioBitRate: 128_000)
         var controller = AdaptiveBitrateController(settings: settings)
         var cuts: [BitrateDecision] = []
         var cutTimes: [Double] = []
@@ -379,8 +415,11 @@ import Testing
         for tick in 1...40 {
             let time = Double(tick) * 0.25
             let queued = Int(time * 60_000)
-            if let decision = controller.update(LinkMeasurement(time: time, bytesSent: Int(time * 37_500), queuedSeconds: 0.3,
-                                                                queuedBytes: queued, isConnected: true)) {
+            if let decision = controller.update(
+                LinkMeasurement(
+                    time: time, bytesSent: Int(time * 37_500), queuedSeconds: 0.3,
+                    queuedBytes: queued, isConnected: true))
+            {
                 #expect(decision.from == decision.to && decision.to == 200_000, "\(decision.summary)")
                 if !decision.cutLinks.isEmpty {
                     cuts.append(decision)
@@ -398,8 +437,9 @@ import Testing
     /// While adapting, the encoder's data-rate limits allow at most `peakRatio` × the bitrate.
     @Test func encoderPeaksAreHeldToThePeakRatio() {
         let settings = Self.configured
-        let limits = settings.dataRateLimits([DataRateLimit(bytes: 37_500, seconds: 1), DataRateLimit(bytes: 10_000, seconds: 1)],
-                                             bitRate: 200_000)
+        let limits = settings.dataRateLimits(
+            [DataRateLimit(bytes: 37_500, seconds: 1), DataRateLimit(bytes: 10_000, seconds: 1)],
+            bitRate: 200_000)
         #expect(limits == [DataRateLimit(bytes: 28_750, seconds: 1), DataRateLimit(bytes: 10_000, seconds: 1)])
     }
 }

@@ -30,9 +30,11 @@ import Testing
         var detector = BacklogDetector(frameDuration: 1.0 / 30)
         // Probed frames decoded slowly (a big keyframe) are still backlog; the first frame read
         // after the probe is live, whatever its timing.
-        let live = [detector.frame(wall: 0, readWhileProbing: true), detector.frame(wall: 0.05, readWhileProbing: true),
-                    detector.frame(wall: 0.052, readWhileProbing: true), detector.frame(wall: 0.053, readWhileProbing: false),
-                    detector.frame(wall: 0.054, readWhileProbing: true)]  // drained stays drained
+        let live = [
+            detector.frame(wall: 0, readWhileProbing: true), detector.frame(wall: 0.05, readWhileProbing: true),
+            detector.frame(wall: 0.052, readWhileProbing: true), detector.frame(wall: 0.053, readWhileProbing: false),
+            detector.frame(wall: 0.054, readWhileProbing: true),
+        ]  // drained stays drained
         #expect(live == [false, false, false, true, true])
         #expect(detector.backlogFrames == 3)
     }

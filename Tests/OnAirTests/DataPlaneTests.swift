@@ -40,9 +40,12 @@ import Testing
         let summary = "pass-through"
         init(settings: VideoEncoderSettings) { self.settings = settings }
         func encode(_ frame: VideoFrame, forceKeyFrame: Bool) throws -> [EncodedPacket] {
-            [EncodedPacket(mediaType: .video, codec: .h264, payload: frame.planes[0].buffer, pts: frame.pts, dts: frame.pts,
-                           duration: MediaTime(value: 1, timescale: 1000), isKeyframe: true, formatDescription: nil,
-                           form: .raw)]
+            [
+                EncodedPacket(
+                    mediaType: .video, codec: .h264, payload: frame.planes[0].buffer, pts: frame.pts, dts: frame.pts,
+                    duration: MediaTime(value: 1, timescale: 1000), isKeyframe: true, formatDescription: nil,
+                    form: .raw)
+            ]
         }
         func flush() throws -> [EncodedPacket] { [] }
         func setBitRate(average: Int, dataRateLimits: [DataRateLimit]) throws {}
@@ -91,8 +94,9 @@ import Testing
         configuration.sinkQueueCapacity = 8
         let sinks = [HoldingSink("a", keep: 0), HoldingSink("b", keep: 0), HoldingSink("c", keep: 1)]
         let source = PooledSource(pool: pool, count: frames)
-        let session = try LiveSession(configuration: configuration, sources: [source], sinks: sinks,
-                                      videoEncoder: PassThroughEncoder(settings: settings))
+        let session = try LiveSession(
+            configuration: configuration, sources: [source], sinks: sinks,
+            videoEncoder: PassThroughEncoder(settings: settings))
         try session.start()
         #expect(session.waitForSources(timeout: 300))
         try session.stop()
@@ -125,9 +129,10 @@ import Testing
         let pool = VideoFramePool(width: 64, height: 48, pixelFormat: .yuv420p)
         var frame: VideoFrame? = pool.makeFrame(pts: .zero)
         var copy: VideoFrame? = frame
-        var packet: EncodedPacket? = EncodedPacket(mediaType: .video, codec: .h264, payload: frame!.planes[0].buffer,
-                                                   pts: .zero, dts: .zero, duration: .zero, isKeyframe: true,
-                                                   formatDescription: nil, form: .raw)
+        var packet: EncodedPacket? = EncodedPacket(
+            mediaType: .video, codec: .h264, payload: frame!.planes[0].buffer,
+            pts: .zero, dts: .zero, duration: .zero, isKeyframe: true,
+            formatDescription: nil, form: .raw)
         #expect(pool.pool.counts.live == 1)
         frame = nil
         copy = nil
@@ -163,8 +168,9 @@ import Testing
         #expect(frame.planes[0].bytes == [0, 1, 2, 3, 4, 5, 6, 7])
         frame.planes[0].bytes.removeLast(4)
         #expect(frame.layoutProblem() != nil)
-        var buffer = PCMBuffer(sampleFormat: .s16, isPlanar: false, sampleRate: 48_000, channels: 1, frameCount: 4,
-                               planes: [[1, 0, 2, 0, 3, 0, 4, 0]], pts: .zero)
+        var buffer = PCMBuffer(
+            sampleFormat: .s16, isPlanar: false, sampleRate: 48_000, channels: 1, frameCount: 4,
+            planes: [[1, 0, 2, 0, 3, 0, 4, 0]], pts: .zero)
         #expect(buffer.prefix(frames: 2).frameCount == 2)
         buffer.planes[0] = [9, 9]
         #expect(buffer.layoutProblem() != nil)

@@ -2,6 +2,7 @@ import Foundation
 import OnAir
 import OnAirTestSupport
 import Testing
+
 #if canImport(OnAirFFmpeg)
 import OnAirFFmpeg
 #endif
@@ -55,12 +56,13 @@ import OnAirFFmpeg
         let size = (width: 320, height: 240)
         var syntheticKinds: [Set<MediaType>] = []
         let make = { (video: String, audio: String) throws -> [any CaptureSource] in
-            try SourceSpec.makeSource(video: SourceSpec(parsing: video), audio: SourceSpec(parsing: audio),
-                                      size: size, frameRate: 30, sampleRate: 48000, channels: 2,
-                                      synthetic: { kinds in
-                                          syntheticKinds.append(kinds)
-                                          return FileSource(path: "synthetic-stand-in", mediaTypes: kinds)
-                                      })
+            try SourceSpec.makeSource(
+                video: SourceSpec(parsing: video), audio: SourceSpec(parsing: audio),
+                size: size, frameRate: 30, sampleRate: 48000, channels: 2,
+                synthetic: { kinds in
+                    syntheticKinds.append(kinds)
+                    return FileSource(path: "synthetic-stand-in", mediaTypes: kinds)
+                })
         }
         let devices = try make("x11::99", "pulse:default")
         #expect(devices.map(\.name) == ["x11grab::99", "pulse:default"])
@@ -77,7 +79,11 @@ import OnAirFFmpeg
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/Xvfb"), "needs Xvfb (xvfb)"))
     func listsARunningScreen() throws {
         let fm = FileManager.default
-        guard let number = (190...229).first(where: { !fm.fileExists(atPath: "/tmp/.X11-unix/X\($0)") && !fm.fileExists(atPath: "/tmp/.X\($0)-lock") }) else {
+        guard
+            let number = (190...229).first(where: {
+                !fm.fileExists(atPath: "/tmp/.X11-unix/X\($0)") && !fm.fileExists(atPath: "/tmp/.X\($0)-lock")
+            })
+        else {
             Issue.record("no free display")
             return
         }

@@ -24,9 +24,12 @@ import Testing
             let isKey = index % interval == 0
             index += 1
             Thread.sleep(forTimeInterval: isKey ? key : predicted)
-            return [EncodedPacket(mediaType: .video, codec: .h264, data: [0, 0, 0, 1, isKey ? 0x65 : 0x41], pts: frame.pts,
-                                  dts: frame.pts, duration: MediaTime(value: 1, timescale: 1000), isKeyframe: isKey,
-                                  formatDescription: nil)]
+            return [
+                EncodedPacket(
+                    mediaType: .video, codec: .h264, data: [0, 0, 0, 1, isKey ? 0x65 : 0x41], pts: frame.pts,
+                    dts: frame.pts, duration: MediaTime(value: 1, timescale: 1000), isKeyframe: isKey,
+                    formatDescription: nil)
+            ]
         }
         func flush() throws -> [EncodedPacket] { [] }
         func setBitRate(average: Int, dataRateLimits: [DataRateLimit]) throws {}
@@ -50,9 +53,10 @@ import Testing
         // Every 10th frame a keyframe of 30 ms, the others 1 ms: 10 % keyframes, so the 99th
         // percentile is a keyframe's time and the median a predicted frame's.
         let encoder = TimedEncoder(settings: settings, predicted: 0.001, key: 0.030, interval: 10)
-        let session = try LiveSession(configuration: configuration,
-                                      sources: [DataPlaneTests.PooledSource(pool: pool, count: frames)],
-                                      sinks: [sink], videoEncoder: encoder)
+        let session = try LiveSession(
+            configuration: configuration,
+            sources: [DataPlaneTests.PooledSource(pool: pool, count: frames)],
+            sinks: [sink], videoEncoder: encoder)
         #expect(session.statistics().encodeLatencyP50Ms == 0, "no frame encoded yet")
         try session.start()
         #expect(session.waitForSources(timeout: 60))

@@ -9,14 +9,16 @@ import Testing
         let video = VideoEncoderSettings(averageBitRate: 1_000_000, dataRateLimits: [.relative(to: 1_000_000)])
         var configuration = LiveSession.Configuration(video: video, audio: nil)
         #expect(configuration.openingVideo == video)
-        configuration.adaptiveBitRate = AdaptiveBitrateSettings(minimumBitRate: 200_000, maximumBitRate: 3_000_000,
-                                                                initialBitRate: 1_000_000, audioBitRate: 0)
+        configuration.adaptiveBitRate = AdaptiveBitrateSettings(
+            minimumBitRate: 200_000, maximumBitRate: 3_000_000,
+            initialBitRate: 1_000_000, audioBitRate: 0)
         let opened = configuration.openingVideo
         #expect(opened?.averageBitRate == 3_000_000)
         #expect(opened?.dataRateLimits == video.dataRateLimits(scaledTo: 3_000_000))
         // A ceiling below the configured rate never opens the encoder lower than asked.
-        configuration.adaptiveBitRate = AdaptiveBitrateSettings(minimumBitRate: 200_000, maximumBitRate: 500_000,
-                                                                initialBitRate: 500_000, audioBitRate: 0)
+        configuration.adaptiveBitRate = AdaptiveBitrateSettings(
+            minimumBitRate: 200_000, maximumBitRate: 500_000,
+            initialBitRate: 500_000, audioBitRate: 0)
         #expect(configuration.openingVideo == video)
     }
 

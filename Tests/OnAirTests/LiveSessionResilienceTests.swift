@@ -32,15 +32,18 @@ import Testing
     }
 
     /// Runs 3 s of the synthetic source as fast as it goes into `sinks`.
-    static func run(sinks: [any PacketSink], video: VideoEncoderSettings, heard: Heard,
-                    before: (LiveSession) -> Void = { _ in }) throws -> (LiveSession, (any Error)?) {
+    static func run(
+        sinks: [any PacketSink], video: VideoEncoderSettings, heard: Heard,
+        before: (LiveSession) -> Void = { _ in }
+    ) throws -> (LiveSession, (any Error)?) {
         var configuration = LiveSession.Configuration(video: video, audio: AudioEncoderSettings())
         configuration.duration = 3
         configuration.dropLateVideo = false
         let source = try SyntheticSource(video: (video.width, video.height, 30), audio: (48_000, 2), fast: true, duration: 3)
-        let session = try LiveSession(configuration: configuration, sources: [source], sinks: sinks,
-                                      outputFailed: { heard.add("failed \($0.destination): \($0.reason)") },
-                                      notices: { heard.add($0) })
+        let session = try LiveSession(
+            configuration: configuration, sources: [source], sinks: sinks,
+            outputFailed: { heard.add("failed \($0.destination): \($0.reason)") },
+            notices: { heard.add($0) })
         before(session)
         try session.start()
         #expect(session.waitForSources(timeout: 120))
@@ -80,8 +83,9 @@ import Testing
             #expect(heard.all.contains { $0.contains(word) }, "\(heard.all)")
             #expect(try Self.videoFrames(path) == 90, "\(word)")
             let target = session.statistics().targetBitRate
-            #expect(word == "refused" ? target == 200_000 : target == H264Level.l3.maxBitRate(for: video.profileLevel.profile),
-                    "\(word): \(target)")
+            #expect(
+                word == "refused" ? target == 200_000 : target == H264Level.l3.maxBitRate(for: video.profileLevel.profile),
+                "\(word): \(target)")
         }
     }
 }

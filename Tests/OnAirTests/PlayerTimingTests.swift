@@ -88,8 +88,9 @@ struct ScreenRecordingFiguresTests {
         // frame 5 (never seen) and one picture showing frame 2 again after frame 3.
         let shown = [0, 0, 1, 1, 2, 2, 3, 3, 2, 4, 4, 6, 6, 7, 7, 8, 8, 9, 9]
         let observations = shown.enumerated().map { position, index in
-            FrameObservation(presentationTime: 1000 + Double(position) / 60, frameIndex: index,
-                             captureMicroseconds: Int64(index) * 33_333, whiteness: 0)
+            FrameObservation(
+                presentationTime: 1000 + Double(position) / 60, frameIndex: index,
+                captureMicroseconds: Int64(index) * 33_333, whiteness: 0)
         }
         // Each frame was captured 80 ms before its first picture.
         var firstPicture: [Int: Double] = [:]

@@ -1,5 +1,6 @@
-@testable import OnAir
 import Testing
+
+@testable import OnAir
 
 /// How `PreviewPage` makes one document of `index.html` and the files it links.
 struct PreviewPageTests {
@@ -17,25 +18,26 @@ struct PreviewPageTests {
 
             """
         let page = PreviewPage.inlined(document, file: { files[$0] })
-        #expect(page == """
-            <head>
-            <style>
-            p {}
-            </style>
-            </head>
-            <script>
-            'use strict';
-            a();
-            b();
-            </script>
-            <p>between</p>
-            <script>
-            'use strict';
-            c();
-            </script>
-            <script src="missing.js"></script>
+        #expect(
+            page == """
+                <head>
+                <style>
+                p {}
+                </style>
+                </head>
+                <script>
+                'use strict';
+                a();
+                b();
+                </script>
+                <p>between</p>
+                <script>
+                'use strict';
+                c();
+                </script>
+                <script src="missing.js"></script>
 
-            """)
+                """)
     }
 
     @Test func thePageHasEveryFileInlineAndTheListWhereTheMarkerWas() {

@@ -1,5 +1,6 @@
-@testable import OnAir
 import Testing
+
+@testable import OnAir
 
 /// `SRTSendGate` against a simulated bottleneck: a FIFO link of a given rate (what libsrt holds
 /// is what the link has not delivered yet), fed by a stream of 1316-byte messages at a given rate
@@ -21,15 +22,17 @@ import Testing
     /// Runs `seconds` in 1 ms steps; `linkRate(t)` and `streamRate` in bits per second. With an
     /// `acknowledgementInterval`, deliveries are acknowledged in batches at its multiples (libsrt's
     /// full ACK every 10 ms), else one by one a round trip after delivery.
-    func simulate(seconds: Double, streamRate: Double, keyFrameBytes: Int = 0, latency: Double = 0.12,
-                  roundTrip: Double = 0, acknowledgementInterval: Double = 0, gated: Bool = true,
-                  gate initial: SRTSendGate = SRTSendGate(), linkRate: (Double) -> Double) -> Outcome {
+    func simulate(
+        seconds: Double, streamRate: Double, keyFrameBytes: Int = 0, latency: Double = 0.12,
+        roundTrip: Double = 0, acknowledgementInterval: Double = 0, gated: Bool = true,
+        gate initial: SRTSendGate = SRTSendGate(), linkRate: (Double) -> Double
+    ) -> Outcome {
         var gate = initial
         var outcome = Outcome()
-        var waiting = 0.0                 // bytes in the sender's queue (encoded, not handed over)
+        var waiting = 0.0  // bytes in the sender's queue (encoded, not handed over)
         var inFlight: [(bytes: Int, handed: Double, left: Double)] = []
         var unacknowledged: [(bytes: Int, acknowledgedAt: Double)] = []  // sent, the acknowledgement on its way
-        var credit = 0.0                  // bytes the link may still deliver this step
+        var credit = 0.0  // bytes the link may still deliver this step
         let step = 0.001
         var t = 0.0
         var nextKeyFrame = 0.0
@@ -119,8 +122,10 @@ import Testing
         // second on 2.5 Mb/s. What the peer acknowledged is only what the stream offered; held to
         // that rate, each keyframe would wait many acknowledgement periods and the sender's queue
         // would grow without end (a second's backlog in bench/stream_latency.sh).
-        let outcome = simulate(seconds: 3, streamRate: 2_500_000, keyFrameBytes: 60_000, latency: 0.02,
-                               acknowledgementInterval: 0.01) { _ in 1_000_000_000 }
+        let outcome = simulate(
+            seconds: 3, streamRate: 2_500_000, keyFrameBytes: 60_000, latency: 0.02,
+            acknowledgementInterval: 0.01
+        ) { _ in 1_000_000_000 }
         #expect(outcome.longestWait < 0.005, "a keyframe waited \(outcome.longestWait) s to be handed over")
         #expect(outcome.worstDelay(from: 0) < 0.005, "\(outcome.worstDelay(from: 0)) s")
         let delivered = outcome.delays.count * 1316
@@ -133,15 +138,17 @@ import Testing
         // rate it shows is remembered, and the next ones wait on the sender's side instead of
         // queueing past half the latency in the transport.
         let link = { (_: Double) -> Double in 3_000_000 }
-        let outcome = simulate(seconds: 4, streamRate: 1_500_000, keyFrameBytes: 60_000, acknowledgementInterval: 0.01,
-                               linkRate: link)
+        let outcome = simulate(
+            seconds: 4, streamRate: 1_500_000, keyFrameBytes: 60_000, acknowledgementInterval: 0.01,
+            linkRate: link)
         #expect(outcome.worstDelay(from: 0, to: 0.5) > 0.12, "the first keyframe: \(outcome.worstDelay(from: 0, to: 0.5)) s")
         #expect(outcome.worstDelay(from: 0.9) < 0.12 * 0.5 + 0.03, "\(outcome.worstDelay(from: 0.9)) s")
         // Without the memory every keyframe would queue in the transport as the first did.
         var forgetful = SRTSendGate()
         forgetful.rateMemory = 0
-        let without = simulate(seconds: 4, streamRate: 1_500_000, keyFrameBytes: 60_000, acknowledgementInterval: 0.01,
-                               gate: forgetful, linkRate: link)
+        let without = simulate(
+            seconds: 4, streamRate: 1_500_000, keyFrameBytes: 60_000, acknowledgementInterval: 0.01,
+            gate: forgetful, linkRate: link)
         #expect(without.worstDelay(from: 0.9) > 0.12, "\(without.worstDelay(from: 0.9)) s")
     }
 

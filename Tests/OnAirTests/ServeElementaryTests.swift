@@ -1,6 +1,7 @@
 import Foundation
 import OnAirCore
 import Testing
+
 @testable import OnAir
 
 /// The hub's elementary form (RTSP's feed) without a network: whole packets from the last
@@ -8,9 +9,10 @@ import Testing
 @Suite struct ServeElementaryTests {
     static func packet(_ type: MediaType, index: Int, key: Bool, size: Int = 10) -> EncodedPacket {
         let time = MediaTime(value: Int64(index), timescale: 30)
-        return EncodedPacket(mediaType: type, codec: type == .video ? .h264 : .aac, data: [UInt8](repeating: UInt8(index & 0xFF), count: size),
-                             pts: time, dts: time, duration: MediaTime(value: 1, timescale: 30), isKeyframe: key,
-                             formatDescription: type == .audio && index == 0 ? .aac(audioSpecificConfig: [0x11, 0x90]) : nil)
+        return EncodedPacket(
+            mediaType: type, codec: type == .video ? .h264 : .aac, data: [UInt8](repeating: UInt8(index & 0xFF), count: size),
+            pts: time, dts: time, duration: MediaTime(value: 1, timescale: 30), isKeyframe: key,
+            formatDescription: type == .audio && index == 0 ? .aac(audioSpecificConfig: [0x11, 0x90]) : nil)
     }
 
     static func take(_ viewer: ServeViewer) -> [EncodedPacket] {
@@ -22,7 +24,7 @@ import Testing
     @Test func aViewerGetsWholePacketsFromTheLastKeyframeAndTheSinkKeepsTheDescriptions() throws {
         let hub = ServeHub(formats: [.elementary])
         let sink = ServeElementarySink(streams: [.video, .audio], hub: hub)
-        try sink.write(Self.packet(.audio, index: 0, key: true))    // before the first keyframe: left out
+        try sink.write(Self.packet(.audio, index: 0, key: true))  // before the first keyframe: left out
         try sink.write(Self.packet(.video, index: 1, key: true))
         try sink.write(Self.packet(.audio, index: 2, key: true))
         try sink.write(Self.packet(.video, index: 3, key: false))

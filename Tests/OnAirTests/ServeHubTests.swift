@@ -1,12 +1,14 @@
 import Foundation
 import Testing
+
 @testable import OnAir
 
 /// The fan-out hub without a network: keyframe cache, bounded queues, skips and limits.
 @Suite struct ServeHubTests {
     static func chunk(_ size: Int, key: Bool, age: Double = 0) -> ServeChunk {
-        ServeChunk(bytes: [UInt8](repeating: key ? 1 : 0, count: size), isKeyframe: key,
-                   published: ProcessInfo.processInfo.systemUptime - age)
+        ServeChunk(
+            bytes: [UInt8](repeating: key ? 1 : 0, count: size), isKeyframe: key,
+            published: ProcessInfo.processInfo.systemUptime - age)
     }
 
     static func drain(_ viewer: ServeViewer) -> [UInt8] {
@@ -70,7 +72,8 @@ import Testing
 
     @Test func playlistLinesCarryTheTokenAndOnlySegmentNamesAreServed() {
         let playlist = Array("#EXTM3U\n#EXTINF:2.0,\nsegment_3.ts\n".utf8)
-        #expect(String(decoding: ServeServer.playlist(playlist, query: "?token=t"), as: UTF8.self)
+        #expect(
+            String(decoding: ServeServer.playlist(playlist, query: "?token=t"), as: UTF8.self)
                 == "#EXTM3U\n#EXTINF:2.0,\nsegment_3.ts?token=t\n")
         #expect(ServeServer.isSegmentName("segment_12.ts"))
         for name in ["segment_.ts", "segment_1.ts.bak", "../segment_1.ts", "stream.m3u8", "segment_a.ts"] {

@@ -4,8 +4,9 @@ import Testing
 
 /// Named "Encoder…" so that `swift test --filter Encoder` runs it with the encoder suites.
 @Suite struct EncoderSettingsValidationTests {
-    static let base = VideoEncoderSettings(width: 640, height: 480, expectedFrameRate: 30, averageBitRate: 1_000_000,
-                                           profileLevel: .auto(.high), encoder: "libx264")
+    static let base = VideoEncoderSettings(
+        width: 640, height: 480, expectedFrameRate: 30, averageBitRate: 1_000_000,
+        profileLevel: .auto(.high), encoder: "libx264")
 
     private func rejection(_ change: (inout VideoEncoderSettings) -> Void) -> SettingsError? {
         var settings = Self.base
@@ -69,7 +70,7 @@ import Testing
         #expect(size?.field == "width×height")
         #expect(size?.allowed.contains("1620") == true)
         let rate = rejection {
-            $0.expectedFrameRate = 60   // 1200 MBs × 60 = 72000 > 40500
+            $0.expectedFrameRate = 60  // 1200 MBs × 60 = 72000 > 40500
             $0.profileLevel = H264ProfileLevel(.main, .l3)
         }
         #expect(rate?.field == "expectedFrameRate")
@@ -81,11 +82,12 @@ import Testing
         #expect(bitRate?.field == "averageBitRate")
         #expect(bitRate?.allowed.contains("10000000") == true)
         // High gets 1.25×: 11 Mbit/s fits High@3.0 but not Main@3.0.
-        #expect(rejection {
-            $0.averageBitRate = 11_000_000
-            $0.dataRateLimits = []
-            $0.profileLevel = H264ProfileLevel(.high, .l3)
-        } == nil)
+        #expect(
+            rejection {
+                $0.averageBitRate = 11_000_000
+                $0.dataRateLimits = []
+                $0.profileLevel = H264ProfileLevel(.high, .l3)
+            } == nil)
         let cap = rejection {
             $0.dataRateLimits = [.relative(to: 9_000_000)]
             $0.profileLevel = H264ProfileLevel(.main, .l3)
@@ -94,13 +96,13 @@ import Testing
     }
 
     @Test func smallestLevelFits() {
-        var settings = Self.base   // 640×480@30, 1 Mbit/s, cap 1.5 Mbit/s: 1200 MBs, 36000 MB/s → 3.0
+        var settings = Self.base  // 640×480@30, 1 Mbit/s, cap 1.5 Mbit/s: 1200 MBs, 36000 MB/s → 3.0
         #expect(H264Level.smallest(fitting: settings) == .l3)
-        settings.width = 1280; settings.height = 720     // 3600 MBs, 108000 MB/s → 3.1
+        settings.width = 1280; settings.height = 720  // 3600 MBs, 108000 MB/s → 3.1
         #expect(H264Level.smallest(fitting: settings) == .l3_1)
-        settings.width = 1920; settings.height = 1080    // 8160 MBs → 4.0
+        settings.width = 1920; settings.height = 1080  // 8160 MBs → 4.0
         #expect(H264Level.smallest(fitting: settings) == .l4)
-        settings.averageBitRate = 30_000_000; settings.dataRateLimits = []   // > 25 Mbit/s (High 4.0) → 4.1
+        settings.averageBitRate = 30_000_000; settings.dataRateLimits = []  // > 25 Mbit/s (High 4.0) → 4.1
         #expect(H264Level.smallest(fitting: settings) == .l4_1)
         settings.width = 16_384; settings.height = 16_384
         #expect(H264Level.smallest(fitting: settings) == nil)

@@ -18,10 +18,13 @@ import Testing
         try Data(generator.samples(startingAt: first, count: Self.rate * 3).planes[0]).write(to: audio)
         let output = directory.appendingPathComponent("out.mp4")
         let size = "\(frames[0].width)x\(frames[0].height)"
-        try Tools.ffmpeg(["-f", "rawvideo", "-pix_fmt", "yuv420p", "-s", size, "-r", "30", "-i", video.path]
-                         + (audioDelay.map { ["-itsoffset", "\($0)"] } ?? [])
-                         + ["-f", "f32le", "-ar", "\(Self.rate)", "-ac", "2", "-i", audio.path,
-                            "-c:v", "libx264", "-preset", "veryfast", "-b:v", "500k", "-c:a", "aac", output.path])
+        try Tools.ffmpeg(
+            ["-f", "rawvideo", "-pix_fmt", "yuv420p", "-s", size, "-r", "30", "-i", video.path]
+                + (audioDelay.map { ["-itsoffset", "\($0)"] } ?? [])
+                + [
+                    "-f", "f32le", "-ar", "\(Self.rate)", "-ac", "2", "-i", audio.path,
+                    "-c:v", "libx264", "-preset", "veryfast", "-b:v", "500k", "-c:a", "aac", output.path,
+                ])
         return output
     }
 
@@ -31,8 +34,9 @@ import Testing
         let first = pts.first ?? 0
         let frames = SyntheticTestMedia.splitRawVideo(try SyntheticTestMedia.decodeVideo(file), width: 320, height: 180, pts: pts)
         #expect(frames.count == pts.count && first == 0)
-        let audio = SyntheticTestMedia.pcm(try SyntheticTestMedia.decodeAudio(file, channels: 2, fromZero: true),
-                                           sampleRate: Self.rate, channels: 2)
+        let audio = SyntheticTestMedia.pcm(
+            try SyntheticTestMedia.decodeAudio(file, channels: 2, fromZero: true),
+            sampleRate: Self.rate, channels: 2)
         return try SyncAnalysis.analyze(videoFrames: frames, audio: audio)
     }
 
@@ -91,14 +95,19 @@ import Testing
     }
 
     @Test func reportEncodesTheDocumentedKeys() throws {
-        let report = SyncReport(maxAVOffsetMilliseconds: nil, meanAVOffsetMilliseconds: nil, flashes: 1, beeps: 0,
-                                frames: 10, droppedFrames: 2, repeatedFrames: 0, offsets: [])
+        let report = SyncReport(
+            maxAVOffsetMilliseconds: nil, meanAVOffsetMilliseconds: nil, flashes: 1, beeps: 0,
+            frames: 10, droppedFrames: 2, repeatedFrames: 0, offsets: [])
         let json = try #require(try JSONSerialization.jsonObject(with: JSONEncoder().encode(report)) as? [String: Any])
-        #expect(Set(json.keys) == ["max_av_offset_ms", "mean_av_offset_ms", "flashes", "beeps", "frames",
-                                   "dropped_frames", "repeated_frames", "offsets"])
+        #expect(
+            Set(json.keys) == [
+                "max_av_offset_ms", "mean_av_offset_ms", "flashes", "beeps", "frames",
+                "dropped_frames", "repeated_frames", "offsets",
+            ])
         #expect(json["max_av_offset_ms"] is NSNull && json["dropped_frames"] as? Int == 2)
-        let full = SyncReport(maxAVOffsetMilliseconds: 3, meanAVOffsetMilliseconds: 2, flashes: 2, beeps: 2, frames: 60,
-                              droppedFrames: 0, repeatedFrames: 1, offsets: [.init(second: 1, offsetMilliseconds: -3)])
+        let full = SyncReport(
+            maxAVOffsetMilliseconds: 3, meanAVOffsetMilliseconds: 2, flashes: 2, beeps: 2, frames: 60,
+            droppedFrames: 0, repeatedFrames: 1, offsets: [.init(second: 1, offsetMilliseconds: -3)])
         #expect(try JSONDecoder().decode(SyncReport.self, from: JSONEncoder().encode(full)) == full)
         #expect(try JSONDecoder().decode(SyncReport.self, from: JSONEncoder().encode(report)) == report)
     }

@@ -12,10 +12,14 @@ import Testing
         let directory = try Tools.temporaryDirectory("onair-synth")
         defer { try? FileManager.default.removeItem(at: directory) }
         let output = directory.appendingPathComponent("out.mp4")
-        let encode = try Tools.run("ffmpeg", ["-hide_banner", "-nostdin", "-loglevel", "error", "-y",
-                                              "-f", "rawvideo", "-pix_fmt", "yuv420p", "-s", "\(width)x\(height)", "-r", "30",
-                                              "-i", "-", "-c:v", "libx264", "-preset", "veryfast", "-b:v", bitRate, output.path],
-                                   stdin: SyntheticTestMedia.rawVideo(frames))
+        let encode = try Tools.run(
+            "ffmpeg",
+            [
+                "-hide_banner", "-nostdin", "-loglevel", "error", "-y",
+                "-f", "rawvideo", "-pix_fmt", "yuv420p", "-s", "\(width)x\(height)", "-r", "30",
+                "-i", "-", "-c:v", "libx264", "-preset", "veryfast", "-b:v", bitRate, output.path,
+            ],
+            stdin: SyntheticTestMedia.rawVideo(frames))
         #expect(encode.status == 0, "\(encode.stderr)")
         let size = try #require(try FileManager.default.attributesOfItem(atPath: output.path)[.size] as? Int)
         // The stream really is at the modest bit rate asked for (3 s, ±50 %).
@@ -48,9 +52,13 @@ import Testing
         let directory = try Tools.temporaryDirectory("onair-synth")
         defer { try? FileManager.default.removeItem(at: directory) }
         let output = directory.appendingPathComponent("out.aac")
-        let encode = try Tools.run("ffmpeg", ["-hide_banner", "-nostdin", "-loglevel", "error", "-y",
-                                              "-f", "f32le", "-ar", "48000", "-ac", "2", "-i", "-", "-c:a", "aac", output.path],
-                                   stdin: raw)
+        let encode = try Tools.run(
+            "ffmpeg",
+            [
+                "-hide_banner", "-nostdin", "-loglevel", "error", "-y",
+                "-f", "f32le", "-ar", "48000", "-ac", "2", "-i", "-", "-c:a", "aac", output.path,
+            ],
+            stdin: raw)
         #expect(encode.status == 0, "\(encode.stderr)")
         let decoded = SyntheticTestMedia.pcm(try SyntheticTestMedia.decodeAudio(output, channels: 2), sampleRate: rate, channels: 2)
         // ADTS carries no priming information, so FFmpeg's decoder keeps the AAC encoder's 1024
@@ -72,10 +80,14 @@ import Testing
         let directory = try Tools.temporaryDirectory("onair-synth")
         defer { try? FileManager.default.removeItem(at: directory) }
         let output = directory.appendingPathComponent("crf.h264")
-        let encode = try Tools.run("ffmpeg", ["-hide_banner", "-nostdin", "-loglevel", "error", "-y",
-                                              "-f", "rawvideo", "-pix_fmt", "yuv420p", "-s", "640x360", "-r", "30",
-                                              "-i", "-", "-c:v", "libx264", "-preset", "veryfast", "-crf", "23", output.path],
-                                   stdin: SyntheticTestMedia.rawVideo(frames))
+        let encode = try Tools.run(
+            "ffmpeg",
+            [
+                "-hide_banner", "-nostdin", "-loglevel", "error", "-y",
+                "-f", "rawvideo", "-pix_fmt", "yuv420p", "-s", "640x360", "-r", "30",
+                "-i", "-", "-c:v", "libx264", "-preset", "veryfast", "-crf", "23", output.path,
+            ],
+            stdin: SyntheticTestMedia.rawVideo(frames))
         #expect(encode.status == 0, "\(encode.stderr)")
         let bytes = try #require(try FileManager.default.attributesOfItem(atPath: output.path)[.size] as? Int)
         let kilobitsPerSecond = Double(bytes * 8) / (Double(frames.count) / 30) / 1000

@@ -76,9 +76,10 @@ import Testing
             for x in 0..<(320 - 3) { luma[(y + 3) * stride + x + 3] = frame.planes[0].bytes[y * 320 + x] }
         }
         let chroma = [UInt8](repeating: 128, count: stride * 90)
-        let nv12 = VideoFrame(width: 320, height: 180, pixelFormat: .nv12,
-                              planes: [.init(bytes: luma, bytesPerRow: stride), .init(bytes: chroma, bytesPerRow: stride)],
-                              pts: .zero)
+        let nv12 = VideoFrame(
+            width: 320, height: 180, pixelFormat: .nv12,
+            planes: [.init(bytes: luma, bytesPerRow: stride), .init(bytes: chroma, bytesPerRow: stride)],
+            pts: .zero)
         let code = try #require(FrameCode.read(from: nv12))
         #expect(code.index == 9 && code.captureMicroseconds == 300_000)
     }

@@ -57,8 +57,9 @@ import Testing
             let value = UInt16(bitPattern: Int16(sample * 32767))
             return [UInt8(value & 0xFF), UInt8(value >> 8)]
         }
-        let planar = PCMBuffer(sampleFormat: .s16, isPlanar: true, sampleRate: 16000, channels: 2, frameCount: samples.count,
-                               planes: [s16, s16], pts: MediaTime(seconds: 10))
+        let planar = PCMBuffer(
+            sampleFormat: .s16, isPlanar: true, sampleRate: 16000, channels: 2, frameCount: samples.count,
+            planes: [s16, s16], pts: MediaTime(seconds: 10))
         let onsets = try BeepDetector().onsets(in: planar)
         #expect(onsets.count == 2)
         #expect(abs(onsets[0] - 11) < 0.0005 && abs(onsets[1] - 12) < 0.0005)

@@ -15,17 +15,19 @@ import Testing
         let both = DispatchSemaphore(value: 0)
         let clock = CaptureClock()
         Thread.sleep(forTimeInterval: delay)
-        try source.start(clock: clock, handlers: CaptureHandlers(
-            video: { frame in
-                lock.lock()
-                defer { lock.unlock() }
-                if video == nil { video = frame.pts.seconds; if audio != nil { both.signal() } }
-            },
-            audio: { buffer in
-                lock.lock()
-                defer { lock.unlock() }
-                if audio == nil { audio = buffer.pts.seconds; if video != nil { both.signal() } }
-            }))
+        try source.start(
+            clock: clock,
+            handlers: CaptureHandlers(
+                video: { frame in
+                    lock.lock()
+                    defer { lock.unlock() }
+                    if video == nil { video = frame.pts.seconds; if audio != nil { both.signal() } }
+                },
+                audio: { buffer in
+                    lock.lock()
+                    defer { lock.unlock() }
+                    if audio == nil { audio = buffer.pts.seconds; if video != nil { both.signal() } }
+                }))
         let arrived = both.wait(timeout: .now() + 10)
         source.stop()
         #expect(arrived == .success, "both streams delivered")

@@ -31,16 +31,21 @@ enum SyntheticTestMedia {
                 VideoFrame.Plane(bytes: Array(bytes[(base + lumaSize)..<(base + lumaSize + chromaSize)]), bytesPerRow: chromaWidth),
                 VideoFrame.Plane(bytes: Array(bytes[(base + lumaSize + chromaSize)..<(base + frameSize)]), bytesPerRow: chromaWidth),
             ]
-            return VideoFrame(width: width, height: height, pixelFormat: .yuv420p, planes: planes,
-                              pts: MediaTime(seconds: n < pts.count ? pts[n] : 0))
+            return VideoFrame(
+                width: width, height: height, pixelFormat: .yuv420p, planes: planes,
+                pts: MediaTime(seconds: n < pts.count ? pts[n] : 0))
         }
     }
 
     /// Decodes a file's first video stream to raw yuv420p, one output frame per decoded frame.
     static func decodeVideo(_ file: URL) throws -> Data {
-        let result = try Tools.run("ffmpeg", ["-hide_banner", "-nostdin", "-loglevel", "error", "-i", file.path,
-                                              "-map", "0:v:0", "-fps_mode", "passthrough",
-                                              "-f", "rawvideo", "-pix_fmt", "yuv420p", "-"])
+        let result = try Tools.run(
+            "ffmpeg",
+            [
+                "-hide_banner", "-nostdin", "-loglevel", "error", "-i", file.path,
+                "-map", "0:v:0", "-fps_mode", "passthrough",
+                "-f", "rawvideo", "-pix_fmt", "yuv420p", "-",
+            ])
         guard result.status == 0 else { throw ToolError.failed("ffmpeg decode: \(result.stderr)") }
         return result.stdout
     }
@@ -58,8 +63,10 @@ enum SyntheticTestMedia {
 
     /// The presentation times, in seconds, of every decoded frame of the file's first video stream.
     static func videoFrameTimes(_ file: URL) throws -> [Double] {
-        let json = try Tools.ffprobeJSON(["-select_streams", "v:0", "-show_entries", "frame=best_effort_timestamp_time",
-                                          file.path])
+        let json = try Tools.ffprobeJSON([
+            "-select_streams", "v:0", "-show_entries", "frame=best_effort_timestamp_time",
+            file.path,
+        ])
         let frames = json["frames"] as? [[String: Any]] ?? []
         return frames.compactMap { ($0["best_effort_timestamp_time"] as? String).flatMap(Double.init) }
     }
@@ -67,8 +74,9 @@ enum SyntheticTestMedia {
     /// An interleaved f32 PCM buffer over raw f32le bytes, starting at `start` seconds.
     static func pcm(_ data: Data, sampleRate: Int, channels: Int, start: Double = 0) -> PCMBuffer {
         let frames = data.count / (4 * channels)
-        return PCMBuffer(sampleFormat: .f32, isPlanar: false, sampleRate: sampleRate, channels: channels,
-                         frameCount: frames, planes: [[UInt8](data.prefix(frames * 4 * channels))],
-                         pts: MediaTime(seconds: start))
+        return PCMBuffer(
+            sampleFormat: .f32, isPlanar: false, sampleRate: sampleRate, channels: channels,
+            frameCount: frames, planes: [[UInt8](data.prefix(frames * 4 * channels))],
+            pts: MediaTime(seconds: start))
     }
 }

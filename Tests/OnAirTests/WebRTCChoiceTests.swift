@@ -6,7 +6,9 @@ import Testing
 /// Which payload types a WHEP answer sends with, and how keyframe requests are coalesced.
 @Suite struct WebRTCChoiceTests {
     static func offer(_ videoProfiles: [String], audio: Bool = true) throws -> WebRTCOffer {
-        var lines = ["v=0", "m=video 9 UDP/TLS/RTP/SAVPF " + videoProfiles.indices.map { "\(100 + $0)" }.joined(separator: " "), "a=recvonly"]
+        var lines = [
+            "v=0", "m=video 9 UDP/TLS/RTP/SAVPF " + videoProfiles.indices.map { "\(100 + $0)" }.joined(separator: " "), "a=recvonly",
+        ]
         for (index, profile) in videoProfiles.enumerated() {
             lines += ["a=rtpmap:\(100 + index) H264/90000", "a=fmtp:\(100 + index) packetization-mode=1;profile-level-id=\(profile)"]
         }
@@ -44,10 +46,10 @@ import Testing
         answers.append(coalescer.request(at: 10.2))  // within the second: remembered
         answers.append(coalescer.request(at: 10.5))
         answers.append(coalescer.due(at: 10.9))
-        answers.append(coalescer.due(at: 11.0))      // served when the second is over
-        answers.append(coalescer.due(at: 11.5))      // once
+        answers.append(coalescer.due(at: 11.0))  // served when the second is over
+        answers.append(coalescer.due(at: 11.5))  // once
         answers.append(coalescer.request(at: 11.6))
-        coalescer.keyFrameSent()                     // a GOP's own keyframe serves it
+        coalescer.keyFrameSent()  // a GOP's own keyframe serves it
         answers.append(coalescer.due(at: 12.5))
         answers.append(coalescer.request(at: 12.7))
         #expect(answers == [true, false, false, false, true, false, false, false, true])

@@ -42,8 +42,10 @@ let audio = Thread {
             phase += 2 * Double.pi * 440 / Double(sampleRate)
         }
         let bytes = samples.withUnsafeBytes { [UInt8]($0) }
-        source.send(PCMBuffer(sampleFormat: .f32, isPlanar: false, sampleRate: sampleRate, channels: 1,
-                              frameCount: samplesPerRun, planes: [bytes], pts: pts))
+        source.send(
+            PCMBuffer(
+                sampleFormat: .f32, isPlanar: false, sampleRate: sampleRate, channels: 1,
+                frameCount: samplesPerRun, planes: [bytes], pts: pts))
         sent += samplesPerRun
         let ahead = pts.seconds - source.elapsed
         if ahead > 0 { Thread.sleep(forTimeInterval: ahead) }
@@ -57,8 +59,9 @@ while Double(frameIndex) / rate < seconds {
     let due = Double(frameIndex) / rate
     let ahead = due - source.elapsed
     if ahead > 0 { Thread.sleep(forTimeInterval: ahead) }
-    var frame = VideoFrame(width: width, height: height, pixelFormat: .yuv420p,
-                           pts: MediaTime(value: Int64(frameIndex), timescale: Int32(rate)))
+    var frame = VideoFrame(
+        width: width, height: height, pixelFormat: .yuv420p,
+        pts: MediaTime(value: Int64(frameIndex), timescale: Int32(rate)))
     // One row (the gradient with the bar on it), repeated down the picture.
     let bar = (frameIndex * 8) % width
     let row = (0..<width).map { column in abs(column - bar) < 12 ? UInt8(235) : UInt8(16 + column * 200 / width) }

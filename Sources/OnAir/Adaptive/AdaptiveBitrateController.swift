@@ -97,15 +97,18 @@ public struct AdaptiveBitrateController: Sendable {
             } else if losses > 0 && recentFloor > settings.earlyQueueThreshold {
                 cause = String(format: "%d packets lost behind a %.2f s queue", losses, recentFloor)
             } else if delay > settings.earlyQueueThreshold && previous > settings.earlyQueueThreshold
-                        && delay >= previous && trend > settings.growthThreshold {
+                && delay >= previous && trend > settings.growthThreshold
+            {
                 cause = String(format: "delay growing %.2f s/s", trend)
             } else if recentFloor > settings.queueThreshold && trend > -0.1 {
                 cause = String(format: "delay %.2f s not draining", delay)
             } else if standing > settings.standingQueue && trend > -0.1 {
                 cause = String(format: "delay %.2f s standing", standing)
             }
-            states.append(LinkState(link: link, rate: rate, delay: delay, trend: trend, drops: drops,
-                                    queuedBytes: measurement.totalQueuedBytes, cause: cause))
+            states.append(
+                LinkState(
+                    link: link, rate: rate, delay: delay, trend: trend, drops: drops,
+                    queuedBytes: measurement.totalQueuedBytes, cause: cause))
         }
         queueingDelay = states.map(\.delay).max() ?? 0
         guard !states.isEmpty else {
@@ -143,8 +146,9 @@ public struct AdaptiveBitrateController: Sendable {
                 // backlog that keeps the viewer behind is still cut.
                 guard !cuts.isEmpty else { return nil }
                 lastCut = now
-                var decision = BitrateDecision(direction: .down, from: bitRate, to: bitRate, linkThroughput: worst.rate,
-                                               queuedSeconds: worst.delay, linkEstimate: linkEstimate, cause: worst.cause)
+                var decision = BitrateDecision(
+                    direction: .down, from: bitRate, to: bitRate, linkThroughput: worst.rate,
+                    queuedSeconds: worst.delay, linkEstimate: linkEstimate, cause: worst.cause)
                 decision.cutLinks = cuts
                 lastDecision = decision
                 return decision
@@ -170,7 +174,8 @@ public struct AdaptiveBitrateController: Sendable {
         if emptySince == nil { emptySince = now }
         let interval = consecutiveUps == 0 ? settings.stepUpInterval : settings.followingStepUpInterval
         guard let since = emptySince, now - since >= interval,
-              now - lastChange >= interval, bitRate < settings.maximumBitRate else { return nil }
+            now - lastChange >= interval, bitRate < settings.maximumBitRate
+        else { return nil }
         var target: Int
         var cause: String
         let fair = linkEstimate.map { Int(settings.headroom * Double($0)) - settings.audioBitRate }
@@ -181,10 +186,13 @@ public struct AdaptiveBitrateController: Sendable {
             target = fair
             cause = String(format: "queue empty %.1f s, back to %.0f %% of the link estimate", now - since, settings.headroom * 100)
         } else if let estimate = linkEstimate, bitRate + settings.audioBitRate > estimate,
-                  states.contains(where: { state in
-                      guard let carried = state.rate, let input = links[state.link]?.inputRate(span: settings.throughputWindow) else { return false }
-                      return Double(carried) < 0.97 * Double(min(input, Int(streamRate)))
-                  }) {
+            states.contains(where: { state in
+                guard let carried = state.rate, let input = links[state.link]?.inputRate(span: settings.throughputWindow) else {
+                    return false
+                }
+                return Double(carried) < 0.97 * Double(min(input, Int(streamRate)))
+            })
+        {
             // Probing above the estimate and a link does not yet carry all the encoder gives it:
             // hold; either the queue stays empty and the link catches up, or the delay grows and
             // it steps down. (What the encoder makes may fall short of its target: that is no
@@ -196,7 +204,8 @@ public struct AdaptiveBitrateController: Sendable {
         }
         // A probe that gets within `stepUpFraction` of the maximum goes all the way.
         if Double(target) * (1 + settings.stepUpFraction) >= Double(settings.maximumBitRate),
-           Double(bitRate) * (1 + settings.maximumStepUpFraction) >= Double(settings.maximumBitRate) {
+            Double(bitRate) * (1 + settings.maximumStepUpFraction) >= Double(settings.maximumBitRate)
+        {
             target = settings.maximumBitRate
         }
         target = min(settings.maximumBitRate, max(bitRate + 1, target))
@@ -209,10 +218,13 @@ public struct AdaptiveBitrateController: Sendable {
         update([(link: 0, measurement: measurement)])
     }
 
-    private mutating func decide(_ direction: BitrateDecision.Direction, to target: Int, at now: Double,
-                                 rate: Int?, delay: Double, cause: String?) -> BitrateDecision {
-        let decision = BitrateDecision(direction: direction, from: bitRate, to: target, linkThroughput: rate,
-                                       queuedSeconds: delay, linkEstimate: linkEstimate, cause: cause)
+    private mutating func decide(
+        _ direction: BitrateDecision.Direction, to target: Int, at now: Double,
+        rate: Int?, delay: Double, cause: String?
+    ) -> BitrateDecision {
+        let decision = BitrateDecision(
+            direction: direction, from: bitRate, to: target, linkThroughput: rate,
+            queuedSeconds: delay, linkEstimate: linkEstimate, cause: cause)
         bitRate = target
         changes += 1
         lastChange = now

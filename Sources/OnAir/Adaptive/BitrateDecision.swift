@@ -30,8 +30,10 @@ public struct BitrateDecision: Sendable, Equatable, Codable {
     public var cutLinks: [Int] = []
 
     /// Creates a decision.
-    public init(direction: Direction, from: Int, to: Int, linkThroughput: Int?, queuedSeconds: Double,
-                linkEstimate: Int? = nil, cause: String? = nil) {
+    public init(
+        direction: Direction, from: Int, to: Int, linkThroughput: Int?, queuedSeconds: Double,
+        linkEstimate: Int? = nil, cause: String? = nil
+    ) {
         self.direction = direction
         self.from = from
         self.to = to
@@ -48,7 +50,8 @@ public struct BitrateDecision: Sendable, Equatable, Codable {
         let estimate = linkEstimate.map { String(format: ", estimate %.2f Mb/s", Double($0) / 1_000_000) } ?? ""
         let prefix = cause.map { "\($0); " } ?? ""
         let cut = cutLinks.isEmpty ? "" : "; backlog cut"
-        return direction == .down ? "\(prefix)\(link), \(queue)\(estimate)\(cut)"
+        return direction == .down
+            ? "\(prefix)\(link), \(queue)\(estimate)\(cut)"
             : "\(prefix)\(queue), probing up (\(link)\(estimate))"
     }
 

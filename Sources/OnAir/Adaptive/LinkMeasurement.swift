@@ -15,8 +15,10 @@ public struct LinkMeasurement: Sendable, Equatable {
     public var transport: TransportMeasurement?
 
     /// Creates a reading.
-    public init(time: Double, bytesSent: Int, queuedSeconds: Double, queuedBytes: Int, isConnected: Bool,
-                transport: TransportMeasurement? = nil) {
+    public init(
+        time: Double, bytesSent: Int, queuedSeconds: Double, queuedBytes: Int, isConnected: Bool,
+        transport: TransportMeasurement? = nil
+    ) {
         self.time = time
         self.bytesSent = bytesSent
         self.queuedSeconds = queuedSeconds

@@ -8,7 +8,8 @@ struct LinkWindow: Sendable {
     /// Adds a reading, keeping about `window` seconds (a restarted connection starts afresh).
     mutating func add(_ sample: LinkMeasurement, keeping window: Double, streamRate: Double) {
         if let last = samples.last,
-           sample.bytesSent < last.bytesSent || sample.bytesDelivered < last.bytesDelivered || sample.time <= last.time {
+            sample.bytesSent < last.bytesSent || sample.bytesDelivered < last.bytesDelivered || sample.time <= last.time
+        {
             samples.removeAll()
             delays.removeAll()
         }
@@ -25,8 +26,9 @@ struct LinkWindow: Sendable {
     /// at least half of it).
     func deliveryRate(span: Double) -> Int? {
         guard let last = samples.last,
-              let first = samples.last(where: { last.time - $0.time >= span - 1e-9 }) ?? samples.first,
-              last.time - first.time >= span / 2 else { return nil }
+            let first = samples.last(where: { last.time - $0.time >= span - 1e-9 }) ?? samples.first,
+            last.time - first.time >= span / 2
+        else { return nil }
         return Int(Double(last.bytesDelivered - first.bytesDelivered) * 8 / (last.time - first.time))
     }
 
@@ -38,7 +40,9 @@ struct LinkWindow: Sendable {
         // OnAir's own queue: its bytes at the delivery rate, but no more than the media time it
         // holds — a keyframe's bytes at the average rate of a link that is not full (or of a
         // sender that was short of CPU) would read as seconds of delay that are not there.
-        let own = sample.transport == nil ? Double(sample.queuedBytes) * 8 / drainRate
+        let own =
+            sample.transport == nil
+            ? Double(sample.queuedBytes) * 8 / drainRate
             : min(Double(sample.queuedBytes) * 8 / drainRate, sample.queuedSeconds)
         var delay: Double
         if let transportSeconds = sample.transport?.queuedSeconds {
@@ -82,8 +86,9 @@ struct LinkWindow: Sendable {
     /// least half of it). It may fall short of the encoder's target.
     func inputRate(span: Double) -> Int? {
         guard let last = samples.last,
-              let first = samples.last(where: { last.time - $0.time >= span - 1e-9 }) ?? samples.first,
-              last.time - first.time >= span / 2 else { return nil }
+            let first = samples.last(where: { last.time - $0.time >= span - 1e-9 }) ?? samples.first,
+            last.time - first.time >= span / 2
+        else { return nil }
         let entered = (last.bytesSent + last.queuedBytes) - (first.bytesSent + first.queuedBytes)
         return Int(Double(max(0, entered)) * 8 / (last.time - first.time))
     }

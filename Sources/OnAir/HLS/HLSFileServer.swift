@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(OnAirHTTP)
 import OnAirHTTP
 
@@ -17,15 +18,20 @@ public final class HLSFileServer: @unchecked Sendable {
         self.directory = directory
         let configuration = HTTPServerConfiguration(address: try HTTPListenAddress(port: port))
         // libmicrohttpd's messages go to stderr, as the media libraries' errors do.
-        server = try HTTPServer(configuration: configuration, messages: { line in
-            FileHandle.standardError.write(Data("http: \(line)".utf8))
-        }) { request in
+        server = try HTTPServer(
+            configuration: configuration,
+            messages: { line in
+                FileHandle.standardError.write(Data("http: \(line)".utf8))
+            }
+        ) { request in
             guard let path = HTTPPath(request.path), path.segments.count == 1,
-                  let file = Self.file(named: path.segments[0], in: directory) else {
+                let file = Self.file(named: path.segments[0], in: directory)
+            else {
                 return .text(404, "not found")
             }
-            return HTTPResponse(status: 200, headers: [("Content-Type", file.contentType), ("Cache-Control", "no-cache")],
-                                body: .bytes(file.bytes))
+            return HTTPResponse(
+                status: 200, headers: [("Content-Type", file.contentType), ("Cache-Control", "no-cache")],
+                body: .bytes(file.bytes))
         }
         self.port = server.port
     }
@@ -42,7 +48,8 @@ public final class HLSFileServer: @unchecked Sendable {
         var isDirectory: ObjCBool = false
         let path = (directory as NSString).appendingPathComponent(name)
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue,
-              let data = FileManager.default.contents(atPath: path) else { return nil }
+            let data = FileManager.default.contents(atPath: path)
+        else { return nil }
         return ([UInt8](data), type)
     }
 

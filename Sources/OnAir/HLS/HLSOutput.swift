@@ -1,5 +1,6 @@
 import Foundation
 import OnAirCore
+
 #if canImport(OnAirFFmpeg)
 import OnAirFFmpeg
 
@@ -10,8 +11,10 @@ public enum HLSOutput {
     ///
     /// The muxer cuts a segment at the first keyframe after each `hlsSegmentDuration`, so the
     /// encoder's keyframe interval should divide the segment duration.
-    public static func sink(playlist: String, streams: Set<MediaType>,
-                            options: SinkFactory.ContainerOptions) throws -> any PacketSink {
+    public static func sink(
+        playlist: String, streams: Set<MediaType>,
+        options: SinkFactory.ContainerOptions
+    ) throws -> any PacketSink {
         guard options.hlsSegmentDuration > 0, options.hlsSegmentDuration <= 3600 else {
             throw SettingsError(field: "hlsSegmentDuration", value: "\(options.hlsSegmentDuration)", allowed: "0 < S ≤ 3600")
         }

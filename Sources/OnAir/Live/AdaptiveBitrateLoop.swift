@@ -26,10 +26,12 @@ final class AdaptiveBitrateLoop: @unchecked Sendable {
         var linkEstimate: Int?
     }
 
-    init(settings: AdaptiveBitrateSettings, interval: Double = 0.1,
-         measure: @escaping @Sendable () -> [(link: Int, measurement: LinkMeasurement)],
-         apply: @escaping @Sendable (Int) -> Void, events: (@Sendable (BitrateDecision) -> Void)?,
-         cut: (@Sendable ([Int]) -> Void)? = nil) {
+    init(
+        settings: AdaptiveBitrateSettings, interval: Double = 0.1,
+        measure: @escaping @Sendable () -> [(link: Int, measurement: LinkMeasurement)],
+        apply: @escaping @Sendable (Int) -> Void, events: (@Sendable (BitrateDecision) -> Void)?,
+        cut: (@Sendable ([Int]) -> Void)? = nil
+    ) {
         controller = AdaptiveBitrateController(settings: settings)
         self.interval = interval
         self.measure = measure
@@ -65,8 +67,9 @@ final class AdaptiveBitrateLoop: @unchecked Sendable {
     var snapshot: Snapshot {
         condition.lock()
         defer { condition.unlock() }
-        return Snapshot(changes: controller.changes, lastDecision: controller.lastDecision,
-                        worstQueueSeconds: controller.queueingDelay, linkEstimate: controller.linkEstimate)
+        return Snapshot(
+            changes: controller.changes, lastDecision: controller.lastDecision,
+            worstQueueSeconds: controller.queueingDelay, linkEstimate: controller.linkEstimate)
     }
 
     private func run() {

@@ -1,4 +1,5 @@
 import OnAirCore
+
 #if canImport(OnAirFFmpeg)
 import OnAirFFmpeg
 #endif
@@ -18,7 +19,8 @@ public enum EncoderFactory {
     /// Both encoders a session needs (nil settings: no encoder), created before any output exists
     /// so that rejected settings leave nothing behind.
     public static func encoders(video: VideoEncoderSettings?, audio: AudioEncoderSettings?) throws
-        -> (video: (any VideoEncoding)?, audio: (any AudioEncoding)?) {
+        -> (video: (any VideoEncoding)?, audio: (any AudioEncoding)?)
+    {
         (try video.map { try videoEncoder(settings: $0) }, try audio.map { try audioEncoder(settings: $0) })
     }
 

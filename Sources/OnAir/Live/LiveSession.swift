@@ -97,12 +97,14 @@ public final class LiveSession: @unchecked Sendable {
     /// With `configuration.adaptiveBitRate`, each bitrate change is also reported to `bitRateDecisions`
     /// (on the controller's thread). An output that fails (disk full, I/O error, closed pipe) is
     /// reported to `outputFailed` at once, on its own thread, and left behind; the others carry on.
-    public init(configuration: Configuration, sources: [any CaptureSource], sinks: [any PacketSink],
-                networkSinks: [any PacketSink] = [],
-                videoEncoder: (any VideoEncoding)? = nil, audioEncoder: (any AudioEncoding)? = nil,
-                bitRateDecisions: (@Sendable (BitrateDecision) -> Void)? = nil,
-                outputFailed: (@Sendable (OutputFailure) -> Void)? = nil,
-                notices: (@Sendable (String) -> Void)? = nil) throws {
+    public init(
+        configuration: Configuration, sources: [any CaptureSource], sinks: [any PacketSink],
+        networkSinks: [any PacketSink] = [],
+        videoEncoder: (any VideoEncoding)? = nil, audioEncoder: (any AudioEncoding)? = nil,
+        bitRateDecisions: (@Sendable (BitrateDecision) -> Void)? = nil,
+        outputFailed: (@Sendable (OutputFailure) -> Void)? = nil,
+        notices: (@Sendable (String) -> Void)? = nil
+    ) throws {
         self.configuration = configuration
         self.notices = notices
         self.sources = sources
@@ -122,12 +124,14 @@ public final class LiveSession: @unchecked Sendable {
             return { error in outputFailed(OutputFailure(destination: destination, error: error)) }
         }
         networkRunners = networkSinks.map {
-            SinkRunner(sink: $0, capacity: configuration.sinkQueueCapacity, dropWhenFull: true,
-                       maximumBacklog: configuration.maximumNetworkBacklog, failed: report($0))
+            SinkRunner(
+                sink: $0, capacity: configuration.sinkQueueCapacity, dropWhenFull: true,
+                maximumBacklog: configuration.maximumNetworkBacklog, failed: report($0))
         }
-        runners = sinks.map {
-            SinkRunner(sink: $0, capacity: configuration.sinkQueueCapacity, dropWhenFull: false, failed: report($0))
-        } + networkRunners
+        runners =
+            sinks.map {
+                SinkRunner(sink: $0, capacity: configuration.sinkQueueCapacity, dropWhenFull: false, failed: report($0))
+            } + networkRunners
         videoQueue = BoundedQueue(capacity: configuration.videoQueueCapacity)
         audioQueue = BoundedQueue(capacity: configuration.audioQueueCapacity)
         // A sink that reconnects asks for an IDR so its new connection starts at once.
@@ -143,7 +147,8 @@ public final class LiveSession: @unchecked Sendable {
                 settings: settings,
                 measure: { [weak self] in self?.linkMeasurements() ?? [] },
                 apply: { [weak self] rate in
-                    self?.setBitRate(average: rate, dataRateLimits: settings.dataRateLimits(video.dataRateLimits(scaledTo: rate), bitRate: rate))
+                    self?.setBitRate(
+                        average: rate, dataRateLimits: settings.dataRateLimits(video.dataRateLimits(scaledTo: rate), bitRate: rate))
                     self?.pace(streamBitRate: rate + settings.audioBitRate)
                 },
                 events: bitRateDecisions,
@@ -174,10 +179,14 @@ public final class LiveSession: @unchecked Sendable {
             let backlog = runner.backlog
             let sink = runner.sink as? any ReconnectingSink
             let connection = sink?.connectionStatistics
-            return (index, LinkMeasurement(time: now, bytesSent: connection?.bytesSent ?? backlog.written,
-                                           queuedSeconds: backlog.seconds, queuedBytes: backlog.bytes,
-                                           isConnected: connection?.isConnected ?? true,
-                                           transport: sink?.transportMeasurement))
+            return (
+                index,
+                LinkMeasurement(
+                    time: now, bytesSent: connection?.bytesSent ?? backlog.written,
+                    queuedSeconds: backlog.seconds, queuedBytes: backlog.bytes,
+                    isConnected: connection?.isConnected ?? true,
+                    transport: sink?.transportMeasurement)
+            )
         }
     }
 
@@ -285,7 +294,7 @@ public final class LiveSession: @unchecked Sendable {
         let current = counters
         let previous = lastSnapshot ?? (0, Counters())
         lastSnapshot = (now, current)
-        let (latency, keyLatency) = (encodeLatency, keyFrameEncodeLatency)   // copied: sorted outside the lock
+        let (latency, keyLatency) = (encodeLatency, keyFrameEncodeLatency)  // copied: sorted outside the lock
         lock.unlock()
         let interval = max(now - previous.time, 1e-3)
         var stats = LiveStatistics()
@@ -388,7 +397,8 @@ public final class LiveSession: @unchecked Sendable {
     private func reachedEnd(video: Bool) {
         lock.lock()
         if video { videoReachedEnd = true } else { audioReachedEnd = true }
-        let done = (videoReachedEnd || videoEncoder == nil || !sources.contains { $0.mediaTypes.contains(.video) })
+        let done =
+            (videoReachedEnd || videoEncoder == nil || !sources.contains { $0.mediaTypes.contains(.video) })
             && (audioReachedEnd || audioEncoder == nil || !sources.contains { $0.mediaTypes.contains(.audio) })
         let signal = done && activeSources > 0
         if signal { activeSources = 0 }

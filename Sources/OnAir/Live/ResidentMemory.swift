@@ -18,8 +18,9 @@ public enum ResidentMemory {
     public static func peak() -> Int {
         #if os(Linux)
         guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-              let line = text.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
-              let kb = Int(line.split(separator: " ").dropFirst().first ?? "") else { return 0 }
+            let line = text.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+            let kb = Int(line.split(separator: " ").dropFirst().first ?? "")
+        else { return 0 }
         return kb * 1024
         #else
         return 0

@@ -31,8 +31,10 @@ final class SinkRunner: @unchecked Sendable {
     /// `dropWhenFull` suits network sinks that must not stall the session; files wait instead.
     /// `maximumBacklog` bounds the delay of a network sink's queue (see `ReconnectingSink.skipToKeyFrame`).
     /// `failed` hears about the sink's first error at once (the runner then drains without writing).
-    init(sink: any PacketSink, capacity: Int, dropWhenFull: Bool, maximumBacklog: Double? = nil,
-         failed: (@Sendable (any Error) -> Void)? = nil) {
+    init(
+        sink: any PacketSink, capacity: Int, dropWhenFull: Bool, maximumBacklog: Double? = nil,
+        failed: (@Sendable (any Error) -> Void)? = nil
+    ) {
         self.sink = sink
         self.failed = failed
         self.maximumBacklog = maximumBacklog
@@ -71,8 +73,12 @@ final class SinkRunner: @unchecked Sendable {
                 // least half the bound is queued here, so a transport buffer that alone holds
                 // about the bound does not turn the stream into keyframes.
                 let queuedHere = newest.map { $0 - packet.dts.seconds } ?? 0
-                if let newest, let reconnecting, skipNow || maximumBacklog.map({
-                    queuedHere >= $0 / 2 && queuedHere + transportGauge.seconds > $0 }) == true {
+                if let newest, let reconnecting,
+                    skipNow
+                        || maximumBacklog.map({
+                            queuedHere >= $0 / 2 && queuedHere + transportGauge.seconds > $0
+                        }) == true
+                {
                     // Any video frame encoded from now on — the keyframe the sink asks for — comes
                     // after the newest one queued.
                     reconnecting.skipToKeyFrame(after: newestVideo ?? MediaTime(seconds: newest))

@@ -23,10 +23,12 @@ public struct OutputKind: Sendable {
 
     /// Declares a kind; `keyFrameSpacing` gives the longest gap between keyframes the kind needs
     /// (nil: any), `make` its sink.
-    public init(name: String, summary: String, role: OutputRole, streams: Set<MediaType>, form: String,
-                matches: @escaping @Sendable (String) -> Bool,
-                keyFrameSpacing: @escaping @Sendable (OutputOptions) -> Double? = { _ in nil },
-                make: @escaping @Sendable (OutputContext) throws -> any PacketSink) {
+    public init(
+        name: String, summary: String, role: OutputRole, streams: Set<MediaType>, form: String,
+        matches: @escaping @Sendable (String) -> Bool,
+        keyFrameSpacing: @escaping @Sendable (OutputOptions) -> Double? = { _ in nil },
+        make: @escaping @Sendable (OutputContext) throws -> any PacketSink
+    ) {
         self.name = name
         self.summary = summary
         self.role = role

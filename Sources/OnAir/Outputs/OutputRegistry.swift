@@ -1,5 +1,6 @@
 import Foundation
 import OnAirCore
+
 #if canImport(OnAirFFmpeg)
 import OnAirFFmpeg
 #endif
@@ -92,8 +93,9 @@ public enum OutputRegistry {
                         muxerOptions["movflags"] = "+frag_keyframe+empty_moov+delay_moov+default_base_moof"
                     }
                 }
-                return ContainerSink(destination: context.name, format: entry.muxer, streams: context.streams,
-                                     options: muxerOptions)
+                return ContainerSink(
+                    destination: context.name, format: entry.muxer, streams: context.streams,
+                    options: muxerOptions)
                 #else
                 throw SinkError.unknownOutput(context.name)
                 #endif
@@ -117,8 +119,9 @@ public enum OutputRegistry {
             make: { context in
                 var target = try StreamTarget(parsing: context.name)
                 target.tls = context.streaming.tls
-                return NetworkSink(target: target, streams: context.streams, policy: context.streaming.reconnect,
-                                   sendBufferBytes: context.sendBufferBytes, events: context.connectionEvents)
+                return NetworkSink(
+                    target: target, streams: context.streams, policy: context.streaming.reconnect,
+                    sendBufferBytes: context.sendBufferBytes, events: context.connectionEvents)
             })
     }
 }

@@ -18,10 +18,12 @@ public enum Playback {
     /// Runs `configuration` to its end. `window` nil decodes only; with options, a window opens
     /// when it can (`notes` hears why not, and the run goes on headless). `everySecond` sees the
     /// statistics; `shouldStop` is asked once a second.
-    public static func run(_ configuration: Player.Configuration, window: ScreenPlayer.Options?,
-                           notes: (String) -> Void = { _ in },
-                           everySecond: (PlaybackStatistics) -> Void = { _ in },
-                           shouldStop: () -> String? = { nil }) throws -> Outcome {
+    public static func run(
+        _ configuration: Player.Configuration, window: ScreenPlayer.Options?,
+        notes: (String) -> Void = { _ in },
+        everySecond: (PlaybackStatistics) -> Void = { _ in },
+        shouldStop: () -> String? = { nil }
+    ) throws -> Outcome {
         var configuration = configuration
         var screen: ScreenPlayer?
         if let window {

@@ -1,5 +1,6 @@
 import Foundation
 import OnAirCore
+
 #if canImport(OnAirFFmpeg)
 import OnAirFFmpeg
 
@@ -196,12 +197,16 @@ public final class Player: @unchecked Sendable {
         let videoSpan = zip(firstVideoPTS, lastVideoPTS).map { $1 - $0 }
         let fps = videoSpan.flatMap { $0 > 0 && stats.frames > 1 ? Double(stats.frames - 1) / $0 : nil } ?? 0
         var duration = 0.0
-        if let videoSpan { duration = videoSpan + (fps > 0 ? 1 / fps : 0) }
-        else if let first = firstAudioPTS, let last = lastAudioPTS { duration = last - first }
+        if let videoSpan {
+            duration = videoSpan + (fps > 0 ? 1 / fps : 0)
+        } else if let first = firstAudioPTS, let last = lastAudioPTS {
+            duration = last - first
+        }
         let latencyReport = latency.percentile(50).map { p50 in
-            PlaybackReport.Latency(p50: Self.round(p50 * 1000), p95: Self.round((latency.percentile(95) ?? p50) * 1000),
-                                   max: Self.round((latency.maximum ?? p50) * 1000), samples: latency.count,
-                                   startupFrames: backlog.backlogFrames)
+            PlaybackReport.Latency(
+                p50: Self.round(p50 * 1000), p95: Self.round((latency.percentile(95) ?? p50) * 1000),
+                max: Self.round((latency.maximum ?? p50) * 1000), samples: latency.count,
+                startupFrames: backlog.backlogFrames)
         }
         return PlaybackReport(
             url: configuration.url, frames: stats.frames, fps: Self.round(fps), duration: Self.round(duration),
@@ -242,8 +247,9 @@ public final class Player: @unchecked Sendable {
         backlog = BacklogDetector(frameDuration: freeze.frameDuration)
         if !live { backlog.giveUpSeconds = 0 }  // a file has no probe backlog to skip
         if let stream = decoder.audioStream {
-            audioInfo = .init(codec: stream.codecName, sampleRate: stream.sampleRate, channels: stream.channels,
-                              decoder: decoder.decoderNames.last ?? stream.codecName)
+            audioInfo = .init(
+                codec: stream.codecName, sampleRate: stream.sampleRate, channels: stream.channels,
+                decoder: decoder.decoderNames.last ?? stream.codecName)
         }
         lock.unlock()
 
@@ -282,10 +288,11 @@ public final class Player: @unchecked Sendable {
                 lock.lock()
                 if firstFrameWall == nil { firstFrameWall = wall }
                 if videoInfo == nil, let stream = decoder.videoStream {
-                    videoInfo = .init(codec: stream.codecName, width: frame.width, height: frame.height,
-                                      decoder: decoder.decoderNames.first ?? stream.codecName,
-                                      hardware: decoder.videoHardware?.device,
-                                      hardwareUnavailable: decoder.videoHardware?.unavailable ?? [])
+                    videoInfo = .init(
+                        codec: stream.codecName, width: frame.width, height: frame.height,
+                        decoder: decoder.decoderNames.first ?? stream.codecName,
+                        hardware: decoder.videoHardware?.device,
+                        hardwareUnavailable: decoder.videoHardware?.unavailable ?? [])
                 }
                 notePictureSizeLocked(frame)
                 let pts = frame.pts.seconds
@@ -294,7 +301,8 @@ public final class Player: @unchecked Sendable {
                 if firstVideoPTS == nil { firstVideoPTS = pts }
                 lastVideoPTS = max(lastVideoPTS ?? pts, pts)
                 if backlog.frame(wall: wall, readWhileProbing: live ? decoder.lastVideoPacketReadWhileProbing : false),
-                   let latencySeconds {
+                    let latencySeconds
+                {
                     latency.add(latencySeconds)
                     stats.latencyMs = latencySeconds * 1000
                 }
@@ -311,7 +319,10 @@ public final class Player: @unchecked Sendable {
                 if firstAudioPTS == nil { firstAudioPTS = pts }
                 lastAudioPTS = max(lastAudioPTS ?? pts, pts + buffer.duration.seconds)
                 if decoder.videoStream == nil, let duration, let first = firstAudioPTS,
-                   lastAudioPTS! - first >= duration { finished = true }
+                    lastAudioPTS! - first >= duration
+                {
+                    finished = true
+                }
                 lock.unlock()
             }
             lock.lock()

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(OnAirSDL) && canImport(OnAirFFmpeg)
 import OnAirFFmpeg
 import OnAirSDL
@@ -110,9 +111,10 @@ public final class ScreenPlayer: PlaybackSink, @unchecked Sendable {
         var result = report
         result.sizeChanges = window.sizeChanges
         result.shownLatencyMs = shownLatency.percentile(50).map { p50 in
-            PlaybackReport.Latency(p50: Self.round(p50 * 1000), p95: Self.round((shownLatency.percentile(95) ?? p50) * 1000),
-                                   max: Self.round((shownLatency.maximum ?? p50) * 1000), samples: shownLatency.count,
-                                   startupFrames: 0)
+            PlaybackReport.Latency(
+                p50: Self.round(p50 * 1000), p95: Self.round((shownLatency.percentile(95) ?? p50) * 1000),
+                max: Self.round((shownLatency.maximum ?? p50) * 1000), samples: shownLatency.count,
+                startupFrames: 0)
         }
         return result
     }

@@ -22,7 +22,8 @@ public enum ScreenRecordingAnalysis {
                 let observation = FrameObservation(frame: frame)
                 observations.append(observation)
                 if let index = observation.frameIndex, wallCodes[index] == nil,
-                   let wall = FrameCode.readWallClock(from: frame), wall.index == index {
+                    let wall = FrameCode.readWallClock(from: frame), wall.index == index
+                {
                     wallCodes[index] = wall.wallClockMicroseconds
                 }
             case .audio(let buffer):
@@ -35,8 +36,10 @@ public enum ScreenRecordingAnalysis {
 
     /// The figures for recorded pictures (presentation time = the wall clock in seconds), the
     /// wall-clock capture codes by frame index, and beep onset times on the same clock.
-    public static func report(observations: [FrameObservation], wallCodes: [Int: Int64], beepTimes: [Double],
-                              settle: Double) -> ScreenRecordingReport {
+    public static func report(
+        observations: [FrameObservation], wallCodes: [Int: Int64], beepTimes: [Double],
+        settle: Double
+    ) -> ScreenRecordingReport {
         var result = ScreenRecordingReport()
         result.recordedFrames = observations.count
         let start = observations.first?.presentationTime ?? 0
@@ -75,8 +78,9 @@ public enum ScreenRecordingAnalysis {
             result.steadySkipped = (high - low + 1) - seen.count
         }
         if let p50 = latency.percentile(50) {
-            result.latencyMs = .init(p50: round(p50 * 1000), p95: round((latency.percentile(95) ?? p50) * 1000),
-                                     max: round((latency.maximum ?? p50) * 1000), samples: latency.count, startupFrames: 0)
+            result.latencyMs = .init(
+                p50: round(p50 * 1000), p95: round((latency.percentile(95) ?? p50) * 1000),
+                max: round((latency.maximum ?? p50) * 1000), samples: latency.count, startupFrames: 0)
         }
         result.sync = SyncAnalysis.analyze(frames: observations, beepTimes: beepTimes)
         return result

@@ -66,8 +66,10 @@ struct ContainerProber {
             let duration = track.endPTS.flatMap { end in track.firstPTS.map { end - $0 } } ?? track.stream.duration
             if var h264 = track.h264 {
                 h264.finish()
-                if let report = h264.report(duration: duration, frameRate: track.stream.averageFrameRate,
-                                            byteCount: track.packetBytes) {
+                if let report = h264.report(
+                    duration: duration, frameRate: track.stream.averageFrameRate,
+                    byteCount: track.packetBytes)
+                {
                     streams.append(report)
                 }
                 units += track.lister.units
@@ -109,15 +111,19 @@ struct ContainerProber {
                 }
                 track.aac?.add(frameOfSize: frame.header.frameLength, config: config)
                 if listUnits {
-                    units.append(ProbedUnit(stream: track.reportIndex, type: "ADTS", size: frame.header.frameLength,
-                                            sliceType: nil, offset: nil, pts: packet.pts))
+                    units.append(
+                        ProbedUnit(
+                            stream: track.reportIndex, type: "ADTS", size: frame.header.frameLength,
+                            sliceType: nil, offset: nil, pts: packet.pts))
                 }
             }
         } else if let config = track.audioConfig {
             track.aac?.add(frameOfSize: packet.data.count, config: config)
             if listUnits {
-                units.append(ProbedUnit(stream: track.reportIndex, type: "AAC", size: packet.data.count,
-                                        sliceType: nil, offset: nil, pts: packet.pts))
+                units.append(
+                    ProbedUnit(
+                        stream: track.reportIndex, type: "AAC", size: packet.data.count,
+                        sliceType: nil, offset: nil, pts: packet.pts))
             }
         } else {
             track.aac?.damaged += 1

@@ -74,8 +74,10 @@ struct H264StreamAnalyzer {
 
     /// The stream's summary. `duration`, `frameRate` and `byteCount` come from a container when
     /// there is one; otherwise they are derived from the SPS timing and the NAL units' sizes.
-    func report(duration containerDuration: Double?, frameRate containerFrameRate: Double?,
-                byteCount containerBytes: Int?) -> ProbedStream? {
+    func report(
+        duration containerDuration: Double?, frameRate containerFrameRate: Double?,
+        byteCount containerBytes: Int?
+    ) -> ProbedStream? {
         guard let sps = firstSPS ?? splitter.parameterSets.sps.values.first else { return nil }
         let frameRate = sps.frameRate ?? containerFrameRate
         let duration = containerDuration ?? frameRate.map { Double(pictures) / $0 } ?? 0

@@ -1,6 +1,7 @@
 import Foundation
 import OnAirBitstream
 import OnAirCore
+
 #if canImport(OnAirFFmpeg)
 import OnAirFFmpeg
 #endif
@@ -79,8 +80,10 @@ public enum Prober {
             }
             analyzer.add(frameOfSize: frame.header.frameLength, config: config)
             if listUnits {
-                units.append(ProbedUnit(stream: 0, type: "ADTS", size: frame.header.frameLength,
-                                        sliceType: nil, offset: frame.offset, pts: nil))
+                units.append(
+                    ProbedUnit(
+                        stream: 0, type: "ADTS", size: frame.header.frameLength,
+                        sliceType: nil, offset: frame.offset, pts: nil))
             }
         }
         guard let stream = analyzer.report(duration: nil) else { throw ProbeError.noStreams(path: path) }
@@ -110,7 +113,9 @@ struct H264UnitLister {
         if unit.type.isVCL, let header = try? H264SliceHeader(unit, parameterSets: parameterSets) {
             sliceType = header.sliceType.description
         }
-        units.append(ProbedUnit(stream: stream, type: unit.type.description, size: unit.bytes.count,
-                                sliceType: sliceType, offset: offset, pts: pts))
+        units.append(
+            ProbedUnit(
+                stream: stream, type: unit.type.description, size: unit.bytes.count,
+                sliceType: sliceType, offset: offset, pts: pts))
     }
 }

@@ -82,8 +82,10 @@ public final class ServeHub: @unchecked Sendable {
             lock.unlock()
             throw ServeRefusal.full(maximum: limits.maxViewers)
         }
-        let viewer = ServeViewer(id: nextID, transport: transport, format: format, peer: peer,
-                                 timeout: limits.viewerTimeout, capacityBytes: limits.viewerQueueBytes) { [weak self] gone in
+        let viewer = ServeViewer(
+            id: nextID, transport: transport, format: format, peer: peer,
+            timeout: limits.viewerTimeout, capacityBytes: limits.viewerQueueBytes
+        ) { [weak self] gone in
             self?.remove(gone, from: stream)
         }
         nextID += 1
@@ -98,8 +100,10 @@ public final class ServeHub: @unchecked Sendable {
     }
 
     /// Adds transport figures (SRT's RTT, loss, send-buffer delay) to a viewer's statistics.
-    public func setTransportFigures(for viewer: ServeViewer,
-                                    _ figures: @escaping @Sendable () -> (rttMs: Double, lost: Int, dropped: Int, sendBufferMs: Double)) {
+    public func setTransportFigures(
+        for viewer: ServeViewer,
+        _ figures: @escaping @Sendable () -> (rttMs: Double, lost: Int, dropped: Int, sendBufferMs: Double)
+    ) {
         lock.lock()
         if viewers[viewer.id] != nil { transportFigures[viewer.id] = figures }
         lock.unlock()
@@ -115,8 +119,10 @@ public final class ServeHub: @unchecked Sendable {
         totals.skipsOfViewersGone += figures.skips
         let observer = self.observer
         lock.unlock()
-        observer?(.left(id: viewer.id, transport: viewer.transport, peer: viewer.peer,
-                        cutAsTooSlow: viewer.endReason == .tooSlow))
+        observer?(
+            .left(
+                id: viewer.id, transport: viewer.transport, peer: viewer.peer,
+                cutAsTooSlow: viewer.endReason == .tooSlow))
     }
 
     /// Hears every viewer that joins or leaves, on the viewer's thread (replaces an earlier observer).
@@ -151,16 +157,18 @@ public final class ServeHub: @unchecked Sendable {
         totals.viewers = current.count
         lock.unlock()
         let now = ProcessInfo.processInfo.systemUptime
-        return (current.map { viewer in
-            var entry = viewer.statistics(now: now)
-            if let transport = figures[viewer.id]?() {
-                entry.rttMs = transport.rttMs
-                entry.lostPackets = transport.lost
-                entry.droppedPackets = transport.dropped
-                entry.sendBufferMs = transport.sendBufferMs
-            }
-            return entry
-        }, totals)
+        return (
+            current.map { viewer in
+                var entry = viewer.statistics(now: now)
+                if let transport = figures[viewer.id]?() {
+                    entry.rttMs = transport.rttMs
+                    entry.lostPackets = transport.lost
+                    entry.droppedPackets = transport.dropped
+                    entry.sendBufferMs = transport.sendBufferMs
+                }
+                return entry
+            }, totals
+        )
     }
 
     /// Refuses new viewers and ends every stream (viewers read what is queued, then the end).

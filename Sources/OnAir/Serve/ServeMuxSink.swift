@@ -1,5 +1,6 @@
 import Foundation
 import OnAirCore
+
 #if canImport(OnAirFFmpeg)
 import OnAirFFmpeg
 
@@ -36,8 +37,9 @@ public final class ServeMuxSink: PacketSink {
         self.hub = hub
         self.expected = streams
         output = try MemoryOutput()
-        container = ContainerSink(destination: "serve \(format.rawValue)", format: format.muxer, streams: streams,
-                                  options: format.muxerOptions, interleaved: false, output: output)
+        container = ContainerSink(
+            destination: "serve \(format.rawValue)", format: format.muxer, streams: streams,
+            options: format.muxerOptions, interleaved: false, output: output)
     }
 
     public func write(_ packet: EncodedPacket) throws {
@@ -101,8 +103,10 @@ public final class ServeMuxSink: PacketSink {
         }
         let bytes = output.take()
         guard !bytes.isEmpty else { return }
-        hub.publish(ServeChunk(bytes: bytes, isKeyframe: keyframeOwed || (!expected.contains(.video) && headerSent),
-                               published: ProcessInfo.processInfo.systemUptime), to: format)
+        hub.publish(
+            ServeChunk(
+                bytes: bytes, isKeyframe: keyframeOwed || (!expected.contains(.video) && headerSent),
+                published: ProcessInfo.processInfo.systemUptime), to: format)
         keyframeOwed = false
     }
 

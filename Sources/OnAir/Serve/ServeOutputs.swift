@@ -1,5 +1,6 @@
 import Foundation
 import OnAirCore
+
 #if canImport(OnAirHTTP) && canImport(OnAirFFmpeg)
 
 /// Everything `onair serve` adds to a live session: the hub, one muxer sink per container (MPEG-TS,
@@ -28,14 +29,18 @@ public final class ServeOutputs: @unchecked Sendable {
     /// explicit queue bound, each viewer may hold 4 s of stream (at least 1 MiB: a joining viewer's
     /// first burst is up to a whole GOP from the keyframe cache) before skipping. `profile` is the
     /// encode's H.264 profile, which WebRTC viewers' offers must be able to decode.
-    public init(configuration: ServeConfiguration, streams: Set<MediaType>, streamBitRate: Int,
-                hlsSegmentDuration: Double = 2, explicitQueueBytes: Int? = nil, profile: H264Profile = .baseline) throws {
+    public init(
+        configuration: ServeConfiguration, streams: Set<MediaType>, streamBitRate: Int,
+        hlsSegmentDuration: Double = 2, explicitQueueBytes: Int? = nil, profile: H264Profile = .baseline
+    ) throws {
         var configuration = configuration
         configuration.limits.viewerQueueBytes = explicitQueueBytes ?? max(1024 * 1024, streamBitRate / 8 * 4)
-        let hub = ServeHub(formats: configuration.rtspPort == nil ? [.mpegTS, .fragmentedMP4] : [.mpegTS, .fragmentedMP4, .elementary],
-                           limits: configuration.limits)
+        let hub = ServeHub(
+            formats: configuration.rtspPort == nil ? [.mpegTS, .fragmentedMP4] : [.mpegTS, .fragmentedMP4, .elementary],
+            limits: configuration.limits)
         self.hub = hub
-        hlsDirectory = (NSTemporaryDirectory() as NSString).appendingPathComponent("onair-serve-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        hlsDirectory = (NSTemporaryDirectory() as NSString).appendingPathComponent(
+            "onair-serve-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
         var options = SinkFactory.ContainerOptions()
         options.hlsSegmentDuration = hlsSegmentDuration
         options.hlsListSize = 6
@@ -48,12 +53,13 @@ public final class ServeOutputs: @unchecked Sendable {
         }
         self.webRTC = webRTC
         if let webRTC { hub.setExternalViewers { webRTC.viewerCount } }
-        sinks = [
-            try ServeMuxSink(format: .mpegTS, streams: streams, hub: hub),
-            try ServeMuxSink(format: .fragmentedMP4, streams: streams, hub: hub),
-            try HLSOutput.sink(playlist: playlist, streams: streams, options: options),
-        ] + (configuration.rtspPort == nil ? [] : [elementary])
-        + (webRTC.map { [$0] } ?? [])
+        sinks =
+            [
+                try ServeMuxSink(format: .mpegTS, streams: streams, hub: hub),
+                try ServeMuxSink(format: .fragmentedMP4, streams: streams, hub: hub),
+                try HLSOutput.sink(playlist: playlist, streams: streams, options: options),
+            ] + (configuration.rtspPort == nil ? [] : [elementary])
+            + (webRTC.map { [$0] } ?? [])
         // SRT callers need the token as passphrase when there is one.
         let srt: ServeSRTListener?
         do {
@@ -67,7 +73,9 @@ public final class ServeOutputs: @unchecked Sendable {
         self.srt = srt
         let rtsp: ServeRTSPFace?
         do {
-            rtsp = try configuration.rtspPort.map { try ServeRTSPFace(configuration: configuration, port: $0, hub: hub, source: elementary) }
+            rtsp = try configuration.rtspPort.map {
+                try ServeRTSPFace(configuration: configuration, port: $0, hub: hub, source: elementary)
+            }
         } catch {
             srt?.stop()
             webRTC?.stop()
@@ -75,8 +83,9 @@ public final class ServeOutputs: @unchecked Sendable {
         }
         self.rtsp = rtsp
         do {
-            server = try ServeServer(configuration: configuration, hub: hub, hlsDirectory: hlsDirectory, srtPort: srt?.port,
-                                     webRTC: webRTC)
+            server = try ServeServer(
+                configuration: configuration, hub: hub, hlsDirectory: hlsDirectory, srtPort: srt?.port,
+                webRTC: webRTC)
         } catch {
             srt?.stop()
             webRTC?.stop()

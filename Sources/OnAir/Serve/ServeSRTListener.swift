@@ -24,7 +24,8 @@ public final class ServeSRTListener: @unchecked Sendable {
             throw SettingsError(field: "srtPort", value: "\(port)", allowed: "0…65535")
         }
         if let passphrase, !(10...79).contains(passphrase.count) {
-            throw SettingsError(field: "passphrase", value: "\(passphrase.count) characters", allowed: "10–79 characters (the SRT passphrase is the token)")
+            throw SettingsError(
+                field: "passphrase", value: "\(passphrase.count) characters", allowed: "10–79 characters (the SRT passphrase is the token)")
         }
         var options = SRTSocketOptions()
         options.transmissionType = .live
@@ -75,8 +76,10 @@ public final class ServeSRTListener: @unchecked Sendable {
             }
             hub.setTransportFigures(for: viewer) {
                 let figures = try? caller.statistics()
-                return (figures?.msRTT ?? 0, Int(figures?.pktSndLossTotal ?? 0), Int(figures?.pktSndDropTotal ?? 0),
-                        Double(figures?.msSndBuf ?? 0))
+                return (
+                    figures?.msRTT ?? 0, Int(figures?.pktSndLossTotal ?? 0), Int(figures?.pktSndDropTotal ?? 0),
+                    Double(figures?.msSndBuf ?? 0)
+                )
             }
             lock.lock()
             callers[viewer.id] = caller
@@ -99,7 +102,9 @@ public final class ServeSRTListener: @unchecked Sendable {
             switch read {
             case .bytes(let count):
                 do {
-                    _ = try buffer.withUnsafeBytes { raw throws(SRTError) in try caller.send(UnsafeRawBufferPointer(rebasing: raw[0..<count])) }
+                    _ = try buffer.withUnsafeBytes { raw throws(SRTError) in
+                        try caller.send(UnsafeRawBufferPointer(rebasing: raw[0..<count]))
+                    }
                 } catch {
                     break loop
                 }

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(OnAirHTTP)
 import OnAirHTTP
 
@@ -22,8 +23,10 @@ public final class ServeServer: @unchecked Sendable {
     private var messageCount = 0
 
     /// Starts listening. `hlsDirectory` holds the live HLS playlist `stream.m3u8` and its segments.
-    public init(configuration: ServeConfiguration, hub: ServeHub, hlsDirectory: String?, srtPort: Int? = nil,
-                webRTC: WebRTCFace? = nil) throws {
+    public init(
+        configuration: ServeConfiguration, hub: ServeHub, hlsDirectory: String?, srtPort: Int? = nil,
+        webRTC: WebRTCFace? = nil
+    ) throws {
         self.configuration = configuration
         self.hub = hub
         whep = webRTC.map { face in
@@ -72,10 +75,11 @@ public final class ServeServer: @unchecked Sendable {
         let recent = messages, count = messageCount
         lock.unlock()
         let figures = hub.statistics()
-        return ServeStatisticsDocument(encoder: provider?(), totals: figures.totals,
-                                       requestsTimedOut: server?.requestsTimedOut ?? 0, httpMessages: count,
-                                       recentHTTPMessages: recent, viewers: figures.viewers,
-                                       webrtcViewers: whep?.face.statistics())
+        return ServeStatisticsDocument(
+            encoder: provider?(), totals: figures.totals,
+            requestsTimedOut: server?.requestsTimedOut ?? 0, httpMessages: count,
+            recentHTTPMessages: recent, viewers: figures.viewers,
+            webrtcViewers: whep?.face.statistics())
     }
 
     /// Ends every viewer's stream and stops listening.
@@ -107,8 +111,9 @@ public final class ServeServer: @unchecked Sendable {
             var formats = ServeFormat.allCases.filter { hub.serves($0) && $0 != .elementary }.map { "live.\($0.rawValue)" }
             if hlsDirectory != nil { formats.append("live.m3u8") }
             let page = PreviewPage.html(formats: formats, srtPort: srtPort, query: query)
-            return HTTPResponse(status: 200, headers: [("Content-Type", "text/html; charset=utf-8"), ("Cache-Control", "no-cache")],
-                                body: .bytes(Array(page.utf8)))
+            return HTTPResponse(
+                status: 200, headers: [("Content-Type", "text/html; charset=utf-8"), ("Cache-Control", "no-cache")],
+                body: .bytes(Array(page.utf8)))
         case ["live.ts"] where hub.serves(.mpegTS):
             return stream(.mpegTS, request: request)
         case ["live.mp4"] where hub.serves(.fragmentedMP4):
@@ -118,23 +123,27 @@ public final class ServeServer: @unchecked Sendable {
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
             encoder.keyEncodingStrategy = .convertToSnakeCase
             let body = (try? encoder.encode(statistics())).map { [UInt8]($0) } ?? Array("{}".utf8)
-            return HTTPResponse(status: 200, headers: [("Content-Type", "application/json"), ("Cache-Control", "no-cache")],
-                                body: .bytes(body))
+            return HTTPResponse(
+                status: 200, headers: [("Content-Type", "application/json"), ("Cache-Control", "no-cache")],
+                body: .bytes(body))
         case ["live.m3u8"] where hlsDirectory != nil:
             hub.responseFinished()  // each HLS request's thread and copies are freed right after
             guard let hlsDirectory, let file = HLSFileServer.file(named: "stream.m3u8", in: hlsDirectory) else {
                 return .text(404, "the playlist is not ready yet")
             }
-            return HTTPResponse(status: 200, headers: [("Content-Type", file.contentType), ("Cache-Control", "no-cache")],
-                                body: .bytes(Self.playlist(file.bytes, query: query)))
+            return HTTPResponse(
+                status: 200, headers: [("Content-Type", file.contentType), ("Cache-Control", "no-cache")],
+                body: .bytes(Self.playlist(file.bytes, query: query)))
         default:
             guard path.segments.count == 1, let hlsDirectory, Self.isSegmentName(path.segments[0]),
-                  let file = HLSFileServer.file(named: path.segments[0], in: hlsDirectory) else {
+                let file = HLSFileServer.file(named: path.segments[0], in: hlsDirectory)
+            else {
                 return .text(404, "not found")
             }
             hub.responseFinished()
-            return HTTPResponse(status: 200, headers: [("Content-Type", file.contentType), ("Cache-Control", "no-cache")],
-                                body: .bytes(file.bytes))
+            return HTTPResponse(
+                status: 200, headers: [("Content-Type", file.contentType), ("Cache-Control", "no-cache")],
+                body: .bytes(file.bytes))
         }
     }
 
@@ -147,8 +156,9 @@ public final class ServeServer: @unchecked Sendable {
             refused.headers.append(("Retry-After", "5"))
             return refused
         }
-        return HTTPResponse(status: 200, headers: [("Content-Type", format.contentType), ("Cache-Control", "no-cache, no-store")],
-                            body: .stream(ServeHTTPStream(viewer)))
+        return HTTPResponse(
+            status: 200, headers: [("Content-Type", format.contentType), ("Cache-Control", "no-cache, no-store")],
+            body: .stream(ServeHTTPStream(viewer)))
     }
 
     /// `segment_N.ts` as the HLS muxer names them.

@@ -45,8 +45,10 @@ public final class ServeViewer: @unchecked Sendable {
     private var keyframeQueued = false
     private var onClose: (@Sendable (ServeViewer) -> Void)?
 
-    init(id: Int, transport: String, format: ServeFormat, peer: String, timeout: Double, capacityBytes: Int,
-         onClose: @escaping @Sendable (ServeViewer) -> Void) {
+    init(
+        id: Int, transport: String, format: ServeFormat, peer: String, timeout: Double, capacityBytes: Int,
+        onClose: @escaping @Sendable (ServeViewer) -> Void
+    ) {
         self.id = id
         self.transport = transport
         self.format = format
@@ -263,11 +265,12 @@ public final class ServeViewer: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         let lag = head < queue.count ? max(0, now - max(queue[head].published, connected)) : 0
-        return ServeViewerStatistics(id: id, transport: transport, format: format, address: peer, bytesSent: sent,
-                                     queueBytes: queuedBytes, queueChunks: queue.count - head, lagSeconds: lag,
-                                     skips: skipCount, droppedChunks: droppedChunks,
-                                     connectedSeconds: now - connected,
-                                     firstKeyframeSeconds: firstKeyframe.map { $0 - connected },
-                                     packetsSent: format == .elementary ? chunksTaken : nil)
+        return ServeViewerStatistics(
+            id: id, transport: transport, format: format, address: peer, bytesSent: sent,
+            queueBytes: queuedBytes, queueChunks: queue.count - head, lagSeconds: lag,
+            skips: skipCount, droppedChunks: droppedChunks,
+            connectedSeconds: now - connected,
+            firstKeyframeSeconds: firstKeyframe.map { $0 - connected },
+            packetsSent: format == .elementary ? chunksTaken : nil)
     }
 }

@@ -32,9 +32,11 @@ public final class Session: @unchecked Sendable {
     private var outcome: SessionOutcome?
     private var latest: LiveStatistics?
 
-    init(settings: SessionSettings, live: LiveSession, fileOutputs: [String], fanOut: SessionEventFanOut,
-         servedEndpoints: ServedEndpoints?, hlsServerURL: String?, waitingForReceivers: [String],
-         viewerTotals: (@Sendable () -> ServeHub.Totals)?, teardown: @escaping @Sendable () -> Void) {
+    init(
+        settings: SessionSettings, live: LiveSession, fileOutputs: [String], fanOut: SessionEventFanOut,
+        servedEndpoints: ServedEndpoints?, hlsServerURL: String?, waitingForReceivers: [String],
+        viewerTotals: (@Sendable () -> ServeHub.Totals)?, teardown: @escaping @Sendable () -> Void
+    ) {
         self.settings = settings
         self.live = live
         self.fileOutputs = fileOutputs

@@ -116,7 +116,8 @@ public struct SessionBuilder: Sendable {
             endpoints = ServedEndpoints(
                 baseURL: server.baseURL(port: serve.server.port), query: server.token.map { "?token=\($0)" } ?? "",
                 srtPort: serve.srt?.port, rtspPort: serve.rtsp?.port, rtspUser: ServeRTSPFace.user,
-                whepURL: serve.webRTC.map { _ in server.baseURL(port: serve.server.port) + "/whep" }, host: server.host, isLoopback: server.isLoopback, hasToken: server.token != nil)
+                whepURL: serve.webRTC.map { _ in server.baseURL(port: serve.server.port) + "/whep" }, host: server.host,
+                isLoopback: server.isLoopback, hasToken: server.token != nil)
             viewerTotals = { serve.hub.statistics().totals }
             // WebRTC viewers get Opus from the same capture, encoded once beside the AAC.
             audioEncoder = audioEncoder.map { serve.webRTC?.audioTap(wrapping: $0) ?? $0 }
@@ -148,9 +149,10 @@ public struct SessionBuilder: Sendable {
             teardown()
             throw error
         }
-        let session = Session(settings: settings, live: live, fileOutputs: made, fanOut: fanOut,
-                              servedEndpoints: endpoints, hlsServerURL: hlsURL, waitingForReceivers: waiting,
-                              viewerTotals: viewerTotals, teardown: teardown)
+        let session = Session(
+            settings: settings, live: live, fileOutputs: made, fanOut: fanOut,
+            servedEndpoints: endpoints, hlsServerURL: hlsURL, waitingForReceivers: waiting,
+            viewerTotals: viewerTotals, teardown: teardown)
         for hook in connect { hook(session, live) }
         return session
     }

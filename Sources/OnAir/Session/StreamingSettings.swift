@@ -22,8 +22,9 @@ public struct StreamingSettings: Sendable {
     public func adaptiveSettings(video: VideoEncoderSettings, audio: AudioEncoderSettings?) -> AdaptiveBitrateSettings {
         let maximum = maximumBitRate ?? max(video.averageBitRate, minimumBitRate ?? 0)
         let minimum = minimumBitRate ?? min(maximum, max(100_000, maximum / 10))
-        return AdaptiveBitrateSettings(minimumBitRate: minimum, maximumBitRate: maximum,
-                                       initialBitRate: video.averageBitRate, audioBitRate: audio?.bitRate ?? 0)
+        return AdaptiveBitrateSettings(
+            minimumBitRate: minimum, maximumBitRate: maximum,
+            initialBitRate: video.averageBitRate, audioBitRate: audio?.bitRate ?? 0)
     }
 
     /// Checks the bounds; throws `SettingsError` naming the field.

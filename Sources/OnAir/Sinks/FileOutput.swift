@@ -1,5 +1,6 @@
 import Foundation
 import OnAirCore
+
 #if canImport(OnAirFFmpeg)
 import OnAirFFmpeg
 #endif

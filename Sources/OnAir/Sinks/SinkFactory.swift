@@ -8,16 +8,22 @@ public enum SinkFactory {
     public typealias ContainerOptions = OutputOptions
 
     /// A sink for `path` carrying `streams`: the registry's kind for its extension or URL scheme.
-    public static func sink(for path: String, streams: Set<MediaType>, options: ContainerOptions = ContainerOptions()) throws -> any PacketSink {
+    public static func sink(for path: String, streams: Set<MediaType>, options: ContainerOptions = ContainerOptions()) throws
+        -> any PacketSink
+    {
         let kind = try OutputRegistry.kind(for: path)
-        return try kind.makeSink(OutputContext(name: path, streams: streams.intersection(kind.streams), options: options,
-                                               streaming: StreamingSettings()))
+        return try kind.makeSink(
+            OutputContext(
+                name: path, streams: streams.intersection(kind.streams), options: options,
+                streaming: StreamingSettings()))
     }
 
     /// `video` as `outputs` need it: a keyframe at least as often as the most demanding output's
     /// kind asks (an HLS segment starts on one). Other outputs take the settings as they are.
-    public static func videoSettings(_ video: VideoEncoderSettings, for outputs: [String],
-                                     options: ContainerOptions = ContainerOptions()) -> VideoEncoderSettings {
+    public static func videoSettings(
+        _ video: VideoEncoderSettings, for outputs: [String],
+        options: ContainerOptions = ContainerOptions()
+    ) -> VideoEncoderSettings {
         let spacings = outputs.compactMap { try? OutputRegistry.kind(for: $0).requiredKeyFrameSpacing(options: options) }
         guard let spacing = spacings.min() else { return video }
         return video.withKeyFrames(atLeastEvery: spacing)

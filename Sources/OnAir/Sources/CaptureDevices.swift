@@ -9,7 +9,8 @@ public enum CaptureDevices {
     /// the main thread.
     public static func list(pulseServer: String? = nil) -> [CaptureDeviceInfo] {
         #if canImport(OnAirFFmpeg)
-        let found = DeviceDiscovery.cameras() + DeviceDiscovery.screens()
+        let found =
+            DeviceDiscovery.cameras() + DeviceDiscovery.screens()
             + DeviceDiscovery.pulseSources(server: pulseServer) + DeviceDiscovery.alsaDevices()
         return found.map(info)
         #else

@@ -1,4 +1,5 @@
 import OnAirCore
+
 #if canImport(OnAirFFmpeg)
 import OnAirFFmpeg
 #endif
@@ -10,12 +11,18 @@ extension SourceSpec {
     ///
     /// Video is captured and delivered at `size` and `frameRate`; microphones are asked for
     /// `sampleRate` and `channels` (files deliver their own audio format).
-    public static func makeSource(video: SourceSpec, audio: SourceSpec,
-                                  size: (width: Int, height: Int), frameRate: Double,
-                                  sampleRate: Int, channels: Int,
-                                  synthetic: (Set<MediaType>) throws -> any CaptureSource) throws -> [any CaptureSource] {
-        if video != .none, !video.mediaTypes.contains(.video) { throw SourceSpecError.wrongMediaType(text: video.description, wanted: .video) }
-        if audio != .none, !audio.mediaTypes.contains(.audio) { throw SourceSpecError.wrongMediaType(text: audio.description, wanted: .audio) }
+    public static func makeSource(
+        video: SourceSpec, audio: SourceSpec,
+        size: (width: Int, height: Int), frameRate: Double,
+        sampleRate: Int, channels: Int,
+        synthetic: (Set<MediaType>) throws -> any CaptureSource
+    ) throws -> [any CaptureSource] {
+        if video != .none, !video.mediaTypes.contains(.video) {
+            throw SourceSpecError.wrongMediaType(text: video.description, wanted: .video)
+        }
+        if audio != .none, !audio.mediaTypes.contains(.audio) {
+            throw SourceSpecError.wrongMediaType(text: audio.description, wanted: .audio)
+        }
         var sources: [any CaptureSource] = []
         if video == .synthetic || audio == .synthetic {
             var kinds: Set<MediaType> = []
@@ -26,20 +33,26 @@ extension SourceSpec {
         if case .file(let path) = video, case .file(let other) = audio, path == other {
             return sources + [try fileSource(path: path, mediaTypes: [.video, .audio], size: size, text: video.description)]
         }
-        if let source = try deviceSource(video, mediaType: .video, size: size, frameRate: frameRate,
-                                         sampleRate: sampleRate, channels: channels) {
+        if let source = try deviceSource(
+            video, mediaType: .video, size: size, frameRate: frameRate,
+            sampleRate: sampleRate, channels: channels)
+        {
             sources.append(source)
         }
-        if let source = try deviceSource(audio, mediaType: .audio, size: size, frameRate: frameRate,
-                                         sampleRate: sampleRate, channels: channels) {
+        if let source = try deviceSource(
+            audio, mediaType: .audio, size: size, frameRate: frameRate,
+            sampleRate: sampleRate, channels: channels)
+        {
             sources.append(source)
         }
         return sources
     }
 
     /// The source for one non-synthetic spec delivering `mediaType`, or nil for `synthetic`/`none`.
-    private static func deviceSource(_ spec: SourceSpec, mediaType: MediaType, size: (width: Int, height: Int),
-                                     frameRate: Double, sampleRate: Int, channels: Int) throws -> (any CaptureSource)? {
+    private static func deviceSource(
+        _ spec: SourceSpec, mediaType: MediaType, size: (width: Int, height: Int),
+        frameRate: Double, sampleRate: Int, channels: Int
+    ) throws -> (any CaptureSource)? {
         #if canImport(OnAirFFmpeg)
         switch spec {
         case .synthetic, .none:
@@ -63,8 +76,10 @@ extension SourceSpec {
         #endif
     }
 
-    private static func fileSource(path: String, mediaTypes: Set<MediaType>, size: (width: Int, height: Int),
-                                   text: String) throws -> any CaptureSource {
+    private static func fileSource(
+        path: String, mediaTypes: Set<MediaType>, size: (width: Int, height: Int),
+        text: String
+    ) throws -> any CaptureSource {
         #if canImport(OnAirFFmpeg)
         return FileSource(path: path, mediaTypes: mediaTypes, outputSize: mediaTypes.contains(.video) ? size : nil)
         #else

@@ -16,7 +16,8 @@ public enum SourceSpecError: OnAirError, Equatable {
     case unsupportedOnThisPlatform(text: String)
 
     /// The accepted forms, for help and error text.
-    public static let forms = "synthetic, v4l2:/dev/videoN, x11:DISPLAY (e.g. x11::0 or x11::99.0+0,0), alsa:DEVICE, pulse:SOURCE, file:PATH, none"
+    public static let forms =
+        "synthetic, v4l2:/dev/videoN, x11:DISPLAY (e.g. x11::0 or x11::99.0+0,0), alsa:DEVICE, pulse:SOURCE, file:PATH, none"
 
     public var isInvalidSettings: Bool { true }
 

@@ -1,4 +1,5 @@
 import OnAirCore
+
 #if canImport(OnAirFFmpeg)
 import Foundation
 import OnAirFFmpeg
@@ -13,7 +14,8 @@ struct FFmpegProtocolConnector: NetworkConnector {
     let sendBufferBytes: Int?
 
     func connect(known: [MediaType: FormatDescription], deadline: NetworkDeadline, pacingBitRate: Int?) throws
-        -> (NetworkConnection, TransportProbe?) {
+        -> (NetworkConnection, TransportProbe?)
+    {
         let endpoint = tcpEndpoint
         let before = endpoint.map { TCPSocketProbe.sockets(connectedTo: $0.host, port: $0.port) } ?? []
         let connection = try NetworkConnection(

@@ -19,7 +19,9 @@ struct FirstConnectionHold {
 
     /// Keeps `packet`; returns how many older packets it made obsolete (dropped).
     mutating func hold(_ packet: EncodedPacket) -> Int {
-        let startsOver = streams.contains(.video) ? packet.mediaType == .video && packet.isKeyframe
+        let startsOver =
+            streams.contains(.video)
+            ? packet.mediaType == .video && packet.isKeyframe
             : held.first.map { packet.dts.seconds - $0.dts.seconds > Self.replayLimit } ?? false
         var dropped = 0
         if startsOver {

@@ -1,4 +1,5 @@
 import OnAirCore
+
 #if canImport(OnAirFFmpeg)
 import OnAirFFmpeg
 #endif

@@ -1,6 +1,7 @@
 import Foundation
 import OnAirCore
 import OnAirSRT
+
 #if canImport(OnAirFFmpeg)
 import OnAirFFmpeg
 #endif
@@ -69,14 +70,18 @@ public final class NetworkSink: ReconnectingSink, @unchecked Sendable {
     /// Creates a sink for `target` carrying `streams`; the connector starts at once and connects as
     /// soon as the first packets have described every stream. `events` is called on internal threads.
     /// `sendBufferBytes` fixes the TCP send buffer (see `StreamTarget.protocolOptions`).
-    public init(target: StreamTarget, streams: Set<MediaType>, policy: ReconnectPolicy = ReconnectPolicy(),
-                sendBufferBytes: Int? = nil, events: (@Sendable (Event) -> Void)? = nil) {
+    public init(
+        target: StreamTarget, streams: Set<MediaType>, policy: ReconnectPolicy = ReconnectPolicy(),
+        sendBufferBytes: Int? = nil, events: (@Sendable (Event) -> Void)? = nil
+    ) {
         self.target = target
         self.sendBufferBytes = sendBufferBytes
         self.streams = streams
         self.policy = policy
         self.events = events
-        connector = target.transport == .srt ? SRTConnector(target: target, policy: policy)
+        connector =
+            target.transport == .srt
+            ? SRTConnector(target: target, policy: policy)
             : FFmpegProtocolConnector(target: target, policy: policy, sendBufferBytes: sendBufferBytes)
         wording = StreamErrorWording(target: target, policy: policy)
         gate = ConnectionStartGate(streams: streams)

@@ -1,6 +1,7 @@
 import Foundation
 import OnAirCore
 import OnAirSRT
+
 #if canImport(OnAirFFmpeg)
 import OnAirFFmpeg
 
@@ -19,7 +20,8 @@ final class SRTConnector: NetworkConnector, @unchecked Sendable {
     }
 
     func connect(known: [MediaType: FormatDescription], deadline: NetworkDeadline, pacingBitRate: Int?) throws
-        -> (NetworkConnection, TransportProbe?) {
+        -> (NetworkConnection, TransportProbe?)
+    {
         let endpoint = try SRTEndpoint(url: target.url, sendTimeout: policy.sendTimeout)
         let socket: SRTSocket
         if endpoint.isListener {
@@ -28,13 +30,16 @@ final class SRTConnector: NetworkConnector, @unchecked Sendable {
             }
             var accepted: SRTSocket?
             while accepted == nil {
-                if deadline.hasExpired { throw SRTError(code: -1, operation: "srt_accept(\(target.displayName))", message: "stopped waiting") }
+                if deadline.hasExpired {
+                    throw SRTError(code: -1, operation: "srt_accept(\(target.displayName))", message: "stopped waiting")
+                }
                 accepted = try listener?.accept(timeout: .milliseconds(250))
             }
             socket = accepted!
         } else {
-            socket = try SRTSocket.connect(host: endpoint.host, port: endpoint.port, options: endpoint.options,
-                                           timeout: .milliseconds(Int64(policy.connectTimeout * 1000)))
+            socket = try SRTSocket.connect(
+                host: endpoint.host, port: endpoint.port, options: endpoint.options,
+                timeout: .milliseconds(Int64(policy.connectTimeout * 1000)))
         }
         let probe = TransportProbe(srt: socket)
         if let pacingBitRate {  // set only when the output is paced
@@ -45,14 +50,17 @@ final class SRTConnector: NetworkConnector, @unchecked Sendable {
                 throw error
             }
         }
-        let output = PacketOutput(packetSize: endpoint.payloadSize, write: { bytes in
-            probe.waitForSendRoom(maximumWait: 1)
-            try socket.send(bytes)
-            probe.handed(bytes.count)
-        }, close: { socket.close() })
+        let output = PacketOutput(
+            packetSize: endpoint.payloadSize,
+            write: { bytes in
+                probe.waitForSendRoom(maximumWait: 1)
+                try socket.send(bytes)
+                probe.handed(bytes.count)
+            }, close: { socket.close() })
         do {
-            let connection = try NetworkConnection(output: output, displayName: target.displayName, format: target.muxer,
-                                                   descriptions: known, muxerOptions: target.muxerOptions)
+            let connection = try NetworkConnection(
+                output: output, displayName: target.displayName, format: target.muxer,
+                descriptions: known, muxerOptions: target.muxerOptions)
             return (connection, probe)
         } catch {
             socket.close()

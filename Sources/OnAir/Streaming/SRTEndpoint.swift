@@ -23,7 +23,8 @@ struct SRTEndpoint: Sendable {
     /// Reads `url`; throws `StreamError.unsupportedURL` for a parameter it does not know or a bad value.
     init(url: String, sendTimeout: Double) throws(StreamError) {
         guard let components = URLComponents(string: url), let host = components.host,
-              let port = components.port, (1...65_535).contains(port) else {
+            let port = components.port, (1...65_535).contains(port)
+        else {
             throw .unsupportedURL(url, reason: "an SRT URL needs a host and a port")
         }
         self.host = host
@@ -62,7 +63,8 @@ struct SRTEndpoint: Sendable {
                 guard value == "live" else { throw .unsupportedURL(url, reason: "only SRT live mode (transtype=live) is supported") }
             case "connect_timeout": break
             default:
-                throw .unsupportedURL(url, reason: "unknown SRT option '\(item.name)' (known: \(Self.knownParameters.sorted().joined(separator: ", ")))")
+                throw .unsupportedURL(
+                    url, reason: "unknown SRT option '\(item.name)' (known: \(Self.knownParameters.sorted().joined(separator: ", ")))")
             }
         }
         // A send blocks while libsrt's buffer is full, for at most the send timeout (a stall).

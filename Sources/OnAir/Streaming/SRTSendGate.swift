@@ -102,7 +102,7 @@ struct SRTSendGate {
                 if now - since >= behindToRemember {
                     remembered = (measured, now)
                 } else if let earlier = remembered, measured < earlier.rate {
-                    remembered = (measured, earlier.time)   // a short spell may lower it, never raise it
+                    remembered = (measured, earlier.time)  // a short spell may lower it, never raise it
                 }
             }
         } else {

@@ -1,5 +1,6 @@
 import OnAirCore
 import OnAirSRT
+
 #if canImport(OnAirFFmpeg)
 import OnAirFFmpeg
 #endif
@@ -21,7 +22,8 @@ struct StreamErrorWording: Sendable {
         #endif
         let text = "\(error)"
         if text.contains("Already publishing") {
-            return text + " — the server still holds the previous connection under this stream key; it lets go once it notices that connection is gone (OnAir closed it before reconnecting), and the next attempt follows"
+            return text
+                + " — the server still holds the previous connection under this stream key; it lets go once it notices that connection is gone (OnAir closed it before reconnecting), and the next attempt follows"
         }
         return text
     }

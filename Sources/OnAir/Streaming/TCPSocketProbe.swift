@@ -105,8 +105,10 @@ struct TCPSocketProbe: Sendable {
         while let current = entry {
             var storage = sockaddr_storage()
             withUnsafeMutableBytes(of: &storage) { target in
-                target.copyMemory(from: UnsafeRawBufferPointer(start: current.pointee.ai_addr,
-                                                               count: min(Int(current.pointee.ai_addrlen), target.count)))
+                target.copyMemory(
+                    from: UnsafeRawBufferPointer(
+                        start: current.pointee.ai_addr,
+                        count: min(Int(current.pointee.ai_addrlen), target.count)))
             }
             if let text = endpoint(of: storage) { result.insert(text) }
             entry = current.pointee.ai_next
@@ -119,7 +121,8 @@ struct TCPSocketProbe: Sendable {
         var info = [UInt8](repeating: 0, count: 256)
         var length = socklen_t(info.count)
         guard getsockopt(descriptor, Int32(IPPROTO_TCP), TCP_INFO, &info, &length) == 0,
-              Int(length) >= Offset.size else { return nil }
+            Int(length) >= Offset.size
+        else { return nil }
         func read<T: FixedWidthInteger>(_ offset: Int, as _: T.Type) -> T {
             info.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: offset, as: T.self) }
         }

@@ -26,9 +26,11 @@ public struct TransportMeasurement: Sendable, Equatable {
     public var lostPackets: Int
 
     /// Creates a reading.
-    public init(bytesAcknowledged: Int, queuedBytes: Int, queuedSeconds: Double? = nil, roundTripTime: Double? = nil,
-                minimumRoundTripTime: Double? = nil, deliveryRate: Int? = nil, droppedPackets: Int = 0,
-                retransmittedPackets: Int = 0, lostPackets: Int = 0) {
+    public init(
+        bytesAcknowledged: Int, queuedBytes: Int, queuedSeconds: Double? = nil, roundTripTime: Double? = nil,
+        minimumRoundTripTime: Double? = nil, deliveryRate: Int? = nil, droppedPackets: Int = 0,
+        retransmittedPackets: Int = 0, lostPackets: Int = 0
+    ) {
         self.bytesAcknowledged = bytesAcknowledged
         self.queuedBytes = queuedBytes
         self.queuedSeconds = queuedSeconds

@@ -17,8 +17,10 @@ public struct BeepDetector: Sendable {
     public var minimumSpacing: Double
 
     /// Creates a detector for beeps at `frequency` hertz reaching `minimumAmplitude`.
-    public init(frequency: Double = Double(SyntheticAudio.beepFrequency), minimumAmplitude: Double = 0.1,
-                minimumSpacing: Double = 0.25) {
+    public init(
+        frequency: Double = Double(SyntheticAudio.beepFrequency), minimumAmplitude: Double = 0.1,
+        minimumSpacing: Double = 0.25
+    ) {
         self.frequency = frequency
         self.minimumAmplitude = minimumAmplitude
         self.minimumSpacing = minimumSpacing
@@ -42,8 +44,9 @@ public struct BeepDetector: Sendable {
         samples.withUnsafeBufferPointer { x in
             var start = 0
             while start + block <= x.count {
-                let amplitude = Self.goertzelAmplitude(x, start: start, count: block,
-                                                       frequency: frequency, sampleRate: sampleRate)
+                let amplitude = Self.goertzelAmplitude(
+                    x, start: start, count: block,
+                    frequency: frequency, sampleRate: sampleRate)
                 if start == 0, amplitude >= minimumAmplitude {
                     armed = false  // A beep already sounding when the audio starts has no onset here.
                 } else if armed, amplitude >= minimumAmplitude {
@@ -75,8 +78,10 @@ public struct BeepDetector: Sendable {
     }
 
     /// The amplitude of the `frequency` component of `count` samples from `start` (Goertzel).
-    private static func goertzelAmplitude(_ x: UnsafeBufferPointer<Float>, start: Int, count: Int,
-                                          frequency: Double, sampleRate: Int) -> Double {
+    private static func goertzelAmplitude(
+        _ x: UnsafeBufferPointer<Float>, start: Int, count: Int,
+        frequency: Double, sampleRate: Int
+    ) -> Double {
         let coefficient = 2 * cos(2 * .pi * frequency / Double(sampleRate))
         var s1 = 0.0, s2 = 0.0
         for i in start..<(start + count) {

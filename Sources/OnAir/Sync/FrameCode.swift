@@ -17,7 +17,8 @@ public enum FrameCode {
     /// noise and a shift of up to one cell. It never traps, whatever the frame holds.
     public static func read(from frame: VideoFrame) -> (index: Int, captureMicroseconds: Int64)? {
         guard let expected = FrameCodeLayout(width: frame.width, height: frame.height),
-              let payload = read(frame, at: expected) else { return nil }
+            let payload = read(frame, at: expected)
+        else { return nil }
         return (Int(payload.index), payload.captureMicroseconds)
     }
 
@@ -32,7 +33,8 @@ public enum FrameCode {
     /// frame carries no such code (generated offline, or too narrow: under about 36 cells wide).
     public static func readWallClock(from frame: VideoFrame) -> (index: Int, wallClockMicroseconds: Int64)? {
         guard let expected = FrameCodeLayout.wallClock(width: frame.width, height: frame.height),
-              let payload = read(frame, at: expected) else { return nil }
+            let payload = read(frame, at: expected)
+        else { return nil }
         return (Int(payload.index), payload.captureMicroseconds & wallClockMask)
     }
 
@@ -42,8 +44,9 @@ public enum FrameCode {
         let reader = FrameCodeReader(width: frame.width, height: frame.height, stride: luma.bytesPerRow)
         let payload: FrameCodePayload? = luma.bytes.withUnsafeBufferPointer { pixels in
             for (dx, dy) in searchOffsets(cell: expected.cell) {
-                let candidate = FrameCodeLayout(cell: expected.cell, originX: expected.originX + dx,
-                                                originY: expected.originY + dy)
+                let candidate = FrameCodeLayout(
+                    cell: expected.cell, originX: expected.originX + dx,
+                    originY: expected.originY + dy)
                 if let payload = reader.read(candidate, pixels: pixels) { return payload }
             }
             return nil
@@ -62,12 +65,15 @@ public enum FrameCode {
 
     /// Draws the code for `index` and `captureMicroseconds` into yuv420p planes laid out as
     /// `layout` describes; chroma under the code is set to neutral grey.
-    static func draw(index: Int, captureMicroseconds: Int64, layout: FrameCodeLayout,
-                     luma: UnsafeMutableBufferPointer<UInt8>, lumaStride: Int,
-                     chroma: [UnsafeMutableBufferPointer<UInt8>], chromaStride: Int) {
+    static func draw(
+        index: Int, captureMicroseconds: Int64, layout: FrameCodeLayout,
+        luma: UnsafeMutableBufferPointer<UInt8>, lumaStride: Int,
+        chroma: [UnsafeMutableBufferPointer<UInt8>], chromaStride: Int
+    ) {
         let payload = FrameCodePayload(index: UInt32(truncatingIfNeeded: index), captureMicroseconds: captureMicroseconds)
-        var white = [[Bool]](repeating: [Bool](repeating: true, count: FrameCodeLayout.columns),
-                             count: FrameCodeLayout.rows)
+        var white = [[Bool]](
+            repeating: [Bool](repeating: true, count: FrameCodeLayout.columns),
+            count: FrameCodeLayout.rows)
         for row in 1...FrameCodeLayout.dataRows {
             white[row][1] = false
             white[row][FrameCodeLayout.columns - 2] = FrameCodeLayout.clockIsWhite(row: row)

@@ -39,8 +39,9 @@ struct FrameCodeLayout: Sendable, Equatable {
     /// when the picture is too narrow for both.
     static func wallClock(width: Int, height: Int) -> FrameCodeLayout? {
         guard let first = FrameCodeLayout(width: width, height: height) else { return nil }
-        let second = FrameCodeLayout(cell: first.cell, originX: first.originX + (columns + 1) * first.cell,
-                                     originY: first.originY)
+        let second = FrameCodeLayout(
+            cell: first.cell, originX: first.originX + (columns + 1) * first.cell,
+            originY: first.originY)
         return second.originX + columns * second.cell + second.cell <= width ? second : nil
     }
 

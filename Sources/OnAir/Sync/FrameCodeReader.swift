@@ -19,8 +19,9 @@ struct FrameCodeReader {
         }
         let limit = maximumDimension
         guard (1...limit).contains(frame.width), (1...limit).contains(frame.height),
-              frame.planes.allSatisfy({ (0...(4 * limit)).contains($0.bytesPerRow) }),
-              frame.layoutProblem() == nil else { return nil }
+            frame.planes.allSatisfy({ (0...(4 * limit)).contains($0.bytesPerRow) }),
+            frame.layoutProblem() == nil
+        else { return nil }
         return frame.planes[0]
     }
 
@@ -32,13 +33,15 @@ struct FrameCodeReader {
     func read(_ layout: FrameCodeLayout, pixels: UnsafeBufferPointer<UInt8>) -> FrameCodePayload? {
         let bounds = layout.bounds
         guard bounds.x >= 0, bounds.y >= 0, bounds.x + bounds.width <= width, bounds.y + bounds.height <= height,
-              stride >= width, pixels.count >= stride * (height - 1) + width else { return nil }
+            stride >= width, pixels.count >= stride * (height - 1) + width
+        else { return nil }
         let columns = FrameCodeLayout.columns, rows = FrameCodeLayout.rows
         let mean = { (column: Int, row: Int) in self.cellMean(layout, column: column, row: row, pixels: pixels) }
 
         // Reference levels from the start bar (black) and the quiet zone's top and bottom rows (white).
         let bar = (1...FrameCodeLayout.dataRows).map { mean(1, $0) }
-        let quiet = (0..<columns).flatMap { [mean($0, 0), mean($0, rows - 1)] }
+        let quiet =
+            (0..<columns).flatMap { [mean($0, 0), mean($0, rows - 1)] }
             + (1...FrameCodeLayout.dataRows).flatMap { [mean(0, $0), mean(columns - 1, $0)] }
         let black = bar.reduce(0, +) / Double(bar.count)
         let white = quiet.reduce(0, +) / Double(quiet.count)

@@ -22,8 +22,9 @@ public struct FrameObservation: Sendable, Codable, Equatable {
     /// (a decoder sets it from the file) unless `presentationTime` is given.
     public init(frame: VideoFrame, presentationTime: Double? = nil) {
         let code = FrameCode.read(from: frame)
-        self.init(presentationTime: presentationTime ?? frame.pts.seconds, frameIndex: code?.index,
-                  captureMicroseconds: code?.captureMicroseconds,
-                  whiteness: FlashDetector.whiteness(of: frame) ?? 0)
+        self.init(
+            presentationTime: presentationTime ?? frame.pts.seconds, frameIndex: code?.index,
+            captureMicroseconds: code?.captureMicroseconds,
+            whiteness: FlashDetector.whiteness(of: frame) ?? 0)
     }
 }

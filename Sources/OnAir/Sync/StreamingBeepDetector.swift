@@ -29,7 +29,8 @@ struct StreamingBeepDetector {
         let mono = try MonoSamples(buffer)
         let expected = windowStart.map { $0 + Double(window.count) / Double(max(sampleRate, 1)) }
         if windowStart == nil || mono.sampleRate != sampleRate
-            || abs(mono.startTime - (expected ?? mono.startTime)) > Self.discontinuity {
+            || abs(mono.startTime - (expected ?? mono.startTime)) > Self.discontinuity
+        {
             flush()
             windowStart = mono.startTime
             sampleRate = mono.sampleRate

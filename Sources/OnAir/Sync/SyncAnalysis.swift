@@ -23,8 +23,10 @@ public enum SyncAnalysis {
     public static let pairingWindow = 0.5
 
     /// Analyses frames observed in presentation order and beep onset times (seconds, file timeline).
-    public static func analyze(frames: [FrameObservation], beepTimes: [Double],
-                               flashDetector: FlashDetector = FlashDetector()) -> SyncReport {
+    public static func analyze(
+        frames: [FrameObservation], beepTimes: [Double],
+        flashDetector: FlashDetector = FlashDetector()
+    ) -> SyncReport {
         let flashStarts = flashDetector.flashStarts(in: frames.map(\.whiteness))
         var offsets = [SyncReport.Offset]()
         for position in flashStarts {
@@ -33,7 +35,8 @@ public enum SyncAnalysis {
             guard second >= 0 else { continue }
             let expected = frames[position].presentationTime - (capture - second)
             guard let beep = beepTimes.min(by: { abs($0 - expected) < abs($1 - expected) }),
-                  abs(beep - expected) <= pairingWindow else { continue }
+                abs(beep - expected) <= pairingWindow
+            else { continue }
             offsets.append(.init(second: Int64(second), offsetMilliseconds: (expected - beep) * 1000))
         }
         let magnitudes = offsets.map { abs($0.offsetMilliseconds) }
@@ -50,12 +53,15 @@ public enum SyncAnalysis {
 
     /// Analyses decoded frames (each `pts` the file's presentation time) and decoded audio (its `pts`
     /// the file time of its first sample); throws when the audio buffer is malformed.
-    public static func analyze(videoFrames: [VideoFrame], audio: PCMBuffer,
-                               beepDetector: BeepDetector = BeepDetector(),
-                               flashDetector: FlashDetector = FlashDetector()) throws(SyncError) -> SyncReport {
+    public static func analyze(
+        videoFrames: [VideoFrame], audio: PCMBuffer,
+        beepDetector: BeepDetector = BeepDetector(),
+        flashDetector: FlashDetector = FlashDetector()
+    ) throws(SyncError) -> SyncReport {
         let beeps = try beepDetector.onsets(in: audio)
-        return analyze(frames: videoFrames.map { FrameObservation(frame: $0) }, beepTimes: beeps,
-                       flashDetector: flashDetector)
+        return analyze(
+            frames: videoFrames.map { FrameObservation(frame: $0) }, beepTimes: beeps,
+            flashDetector: flashDetector)
     }
 
     /// The capture time in seconds of the frame at `position`: from its code, or estimated from the

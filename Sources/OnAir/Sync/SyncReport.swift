@@ -41,8 +41,10 @@ public struct SyncReport: Sendable, Codable, Equatable {
     public var offsets: [Offset]
 
     /// Creates a report from its values.
-    public init(maxAVOffsetMilliseconds: Double?, meanAVOffsetMilliseconds: Double?, flashes: Int, beeps: Int,
-                frames: Int, droppedFrames: Int, repeatedFrames: Int, offsets: [Offset]) {
+    public init(
+        maxAVOffsetMilliseconds: Double?, meanAVOffsetMilliseconds: Double?, flashes: Int, beeps: Int,
+        frames: Int, droppedFrames: Int, repeatedFrames: Int, offsets: [Offset]
+    ) {
         self.maxAVOffsetMilliseconds = maxAVOffsetMilliseconds
         self.meanAVOffsetMilliseconds = meanAVOffsetMilliseconds
         self.flashes = flashes

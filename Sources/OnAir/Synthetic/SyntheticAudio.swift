@@ -59,8 +59,9 @@ public struct SyntheticAudio: Sendable {
     /// The capture time of sample `index`, in units of 1/`sampleRate` (exact without a clock offset).
     func captureTime(ofSample index: Int64) -> MediaTime {
         guard clockOffsetPPM != 0 else { return MediaTime(value: index, timescale: Int32(sampleRate)) }
-        return MediaTime(value: Int64((Double(index) / (1 + clockOffsetPPM / 1_000_000)).rounded()),
-                         timescale: Int32(sampleRate))
+        return MediaTime(
+            value: Int64((Double(index) / (1 + clockOffsetPPM / 1_000_000)).rounded()),
+            timescale: Int32(sampleRate))
     }
 
     /// The number of samples a beep lasts.
@@ -86,9 +87,10 @@ public struct SyntheticAudio: Sendable {
             }
             initialized = frames * channels * 4
         }
-        return PCMBuffer(sampleFormat: .f32, isPlanar: false, sampleRate: sampleRate, channels: channels,
-                         frameCount: frames, planes: [bytes],
-                         pts: captureTime(ofSample: sampleIndex))
+        return PCMBuffer(
+            sampleFormat: .f32, isPlanar: false, sampleRate: sampleRate, channels: channels,
+            frameCount: frames, planes: [bytes],
+            pts: captureTime(ofSample: sampleIndex))
     }
 
     /// The signal at sample `index`: tone plus, within a beep, the beep (both start at phase 0).

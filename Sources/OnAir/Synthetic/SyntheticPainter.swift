@@ -84,8 +84,10 @@ struct SyntheticPainter: Sendable {
     }
 
     /// Fills one moving block with its kind of detailed content.
-    private func paintBlock(_ block: Int, index: Int, luma: UnsafeMutableBufferPointer<UInt8>, stride: Int,
-                            tile: UnsafeBufferPointer<UInt8>, rings: UnsafeBufferPointer<UInt8>) {
+    private func paintBlock(
+        _ block: Int, index: Int, luma: UnsafeMutableBufferPointer<UInt8>, stride: Int,
+        tile: UnsafeBufferPointer<UInt8>, rings: UnsafeBufferPointer<UInt8>
+    ) {
         let rect = blockRect(block, index: index)
         let mask = NoiseTile.size - 1
         var random = SplitMix(seed: UInt64(truncatingIfNeeded: index) &* 0x1_0000 &+ UInt64(block))

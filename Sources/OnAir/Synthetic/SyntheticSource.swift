@@ -34,8 +34,10 @@ public final class SyntheticSource: CaptureSource, @unchecked Sendable {
 
     /// A source of the given video size and rate and audio format; nil leaves that stream out.
     /// `fast` needs a `duration`.
-    public init(video: (width: Int, height: Int, frameRate: Double)?, audio: (sampleRate: Int, channels: Int)?,
-                fast: Bool = false, duration: Double? = nil, audioClockOffsetPPM: Double = 0) throws {
+    public init(
+        video: (width: Int, height: Int, frameRate: Double)?, audio: (sampleRate: Int, channels: Int)?,
+        fast: Bool = false, duration: Double? = nil, audioClockOffsetPPM: Double = 0
+    ) throws {
         self.video = try video.map { try SyntheticVideo(width: $0.width, height: $0.height, frameRate: $0.frameRate) }
         self.audio = try audio.map {
             try SyntheticAudio(sampleRate: $0.sampleRate, channels: $0.channels, clockOffsetPPM: audioClockOffsetPPM)
@@ -123,14 +125,18 @@ public final class SyntheticSource: CaptureSource, @unchecked Sendable {
         }
     }
 
-    private func paint(_ video: SyntheticVideo, index: Int, captureTime: MediaTime, previous: MediaTime?,
-                       wallClock: Int64?) -> VideoFrame {
+    private func paint(
+        _ video: SyntheticVideo, index: Int, captureTime: MediaTime, previous: MediaTime?,
+        wallClock: Int64?
+    ) -> VideoFrame {
         guard let framePool else {
-            return video.frame(index: index, captureTime: captureTime, previousCaptureTime: previous,
-                               wallClockMicroseconds: wallClock)
+            return video.frame(
+                index: index, captureTime: captureTime, previousCaptureTime: previous,
+                wallClockMicroseconds: wallClock)
         }
-        return video.frame(index: index, captureTime: captureTime, previousCaptureTime: previous,
-                           wallClockMicroseconds: wallClock, pool: framePool)
+        return video.frame(
+            index: index, captureTime: captureTime, previousCaptureTime: previous,
+            wallClockMicroseconds: wallClock, pool: framePool)
     }
 
     private func runAudio(_ audio: SyntheticAudio, clock: CaptureClock, origin: Double, handlers: CaptureHandlers) {
@@ -164,7 +170,8 @@ public final class SyntheticSource: CaptureSource, @unchecked Sendable {
             let videoTime = video != nil ? Double(frame) / frameRate : .infinity
             // Audio is done once its last sample is out (with a clock offset, that sample's time
             // can fall just short of `end`).
-            let audioTime = audio.map { sample < Int64(end * $0.deliveredRate) ? Double(sample) / $0.deliveredRate : .infinity } ?? .infinity
+            let audioTime =
+                audio.map { sample < Int64(end * $0.deliveredRate) ? Double(sample) / $0.deliveredRate : .infinity } ?? .infinity
             if min(videoTime, audioTime) >= end { break }
             if videoTime <= audioTime, let video {
                 let captured = MediaTime(value: Int64((videoTime * 1_000_000).rounded()), timescale: 1_000_000)

@@ -58,8 +58,10 @@ public struct SyntheticVideo: Sendable {
     /// second k ≥ 0 of capture time: when `previousCaptureTime` < k ≤ `captureTime`. Without a
     /// `previousCaptureTime` the previous frame is assumed to lie one nominal frame duration
     /// earlier; a source with jittery capture times should pass the real one.
-    public func frame(index: Int, captureTime: MediaTime, previousCaptureTime: MediaTime? = nil,
-                      wallClockMicroseconds: Int64? = nil) -> VideoFrame {
+    public func frame(
+        index: Int, captureTime: MediaTime, previousCaptureTime: MediaTime? = nil,
+        wallClockMicroseconds: Int64? = nil
+    ) -> VideoFrame {
         let layout = VideoFrameLayout(width: width, height: height, pixelFormat: .yuv420p)
         var luma = [UInt8](repeating: 0, count: layout.planes[0].byteCount)
         var u = [UInt8](repeating: 0, count: layout.planes[1].byteCount)
@@ -67,26 +69,33 @@ public struct SyntheticVideo: Sendable {
         luma.withUnsafeMutableBufferPointer { lumaPixels in
             u.withUnsafeMutableBufferPointer { uPixels in
                 v.withUnsafeMutableBufferPointer { vPixels in
-                    paint(index: index, captureTime: captureTime, previousCaptureTime: previousCaptureTime,
-                          wallClockMicroseconds: wallClockMicroseconds, luma: lumaPixels, u: uPixels, v: vPixels)
+                    paint(
+                        index: index, captureTime: captureTime, previousCaptureTime: previousCaptureTime,
+                        wallClockMicroseconds: wallClockMicroseconds, luma: lumaPixels, u: uPixels, v: vPixels)
                 }
             }
         }
-        return VideoFrame(width: width, height: height, pixelFormat: .yuv420p,
-                          planes: [.init(bytes: luma, bytesPerRow: layout.planes[0].bytesPerRow),
-                                   .init(bytes: u, bytesPerRow: layout.planes[1].bytesPerRow),
-                                   .init(bytes: v, bytesPerRow: layout.planes[2].bytesPerRow)],
-                          pts: captureTime)
+        return VideoFrame(
+            width: width, height: height, pixelFormat: .yuv420p,
+            planes: [
+                .init(bytes: luma, bytesPerRow: layout.planes[0].bytesPerRow),
+                .init(bytes: u, bytesPerRow: layout.planes[1].bytesPerRow),
+                .init(bytes: v, bytesPerRow: layout.planes[2].bytesPerRow),
+            ],
+            pts: captureTime)
     }
 
     /// The same picture as `frame(index:captureTime:previousCaptureTime:wallClockMicroseconds:)`,
     /// painted into a frame taken from `pool` (which must make `width`×`height` yuv420p frames):
     /// no pixel memory is allocated once the pool has warmed up.
-    public func frame(index: Int, captureTime: MediaTime, previousCaptureTime: MediaTime? = nil,
-                      wallClockMicroseconds: Int64? = nil, pool: VideoFramePool) -> VideoFrame {
+    public func frame(
+        index: Int, captureTime: MediaTime, previousCaptureTime: MediaTime? = nil,
+        wallClockMicroseconds: Int64? = nil, pool: VideoFramePool
+    ) -> VideoFrame {
         guard pool.matches(width: width, height: height, pixelFormat: .yuv420p) else {
-            return frame(index: index, captureTime: captureTime, previousCaptureTime: previousCaptureTime,
-                         wallClockMicroseconds: wallClockMicroseconds)
+            return frame(
+                index: index, captureTime: captureTime, previousCaptureTime: previousCaptureTime,
+                wallClockMicroseconds: wallClockMicroseconds)
         }
         let frame = pool.makeFrame(pts: captureTime)
         frame.planes[0].buffer.withUnsafeMutableBytes { whole in
@@ -95,16 +104,19 @@ public struct SyntheticVideo: Sendable {
                 let layout = frame.planes[n]
                 return UnsafeMutableBufferPointer(rebasing: pixels[layout.offset..<(layout.offset + layout.byteCount)])
             }
-            paint(index: index, captureTime: captureTime, previousCaptureTime: previousCaptureTime,
-                  wallClockMicroseconds: wallClockMicroseconds, luma: plane(0), u: plane(1), v: plane(2))
+            paint(
+                index: index, captureTime: captureTime, previousCaptureTime: previousCaptureTime,
+                wallClockMicroseconds: wallClockMicroseconds, luma: plane(0), u: plane(1), v: plane(2))
         }
         return frame
     }
 
     /// Paints every pixel of the picture for frame `index` into tightly packed planes.
-    private func paint(index: Int, captureTime: MediaTime, previousCaptureTime: MediaTime?, wallClockMicroseconds: Int64?,
-                       luma lumaPixels: UnsafeMutableBufferPointer<UInt8>, u uPixels: UnsafeMutableBufferPointer<UInt8>,
-                       v vPixels: UnsafeMutableBufferPointer<UInt8>) {
+    private func paint(
+        index: Int, captureTime: MediaTime, previousCaptureTime: MediaTime?, wallClockMicroseconds: Int64?,
+        luma lumaPixels: UnsafeMutableBufferPointer<UInt8>, u uPixels: UnsafeMutableBufferPointer<UInt8>,
+        v vPixels: UnsafeMutableBufferPointer<UInt8>
+    ) {
         let wallClockLayout = wallClockMicroseconds != nil ? FrameCodeLayout.wallClock(width: width, height: height) : nil
         let flash = isFlash(captureTime: captureTime, previousCaptureTime: previousCaptureTime)
         let lumaStride = width, chromaStride = (width + 1) / 2
@@ -117,13 +129,15 @@ public struct SyntheticVideo: Sendable {
             painter.paintLuma(index: index, into: lumaPixels, stride: lumaStride)
             painter.paintChroma(index: index, u: uPixels, v: vPixels, stride: chromaStride)
         }
-        FrameCode.draw(index: index, captureMicroseconds: micros, layout: codeLayout,
-                       luma: lumaPixels, lumaStride: lumaStride,
-                       chroma: [uPixels, vPixels], chromaStride: chromaStride)
+        FrameCode.draw(
+            index: index, captureMicroseconds: micros, layout: codeLayout,
+            luma: lumaPixels, lumaStride: lumaStride,
+            chroma: [uPixels, vPixels], chromaStride: chromaStride)
         if let wallClockLayout, let wallClockMicroseconds {
-            FrameCode.draw(index: index, captureMicroseconds: wallClockMicroseconds & FrameCode.wallClockMask,
-                           layout: wallClockLayout, luma: lumaPixels, lumaStride: lumaStride,
-                           chroma: [uPixels, vPixels], chromaStride: chromaStride)
+            FrameCode.draw(
+                index: index, captureMicroseconds: wallClockMicroseconds & FrameCode.wallClockMask,
+                layout: wallClockLayout, luma: lumaPixels, lumaStride: lumaStride,
+                chroma: [uPixels, vPixels], chromaStride: chromaStride)
         }
     }
 

@@ -66,8 +66,10 @@ public final class FileTranscoder: @unchecked Sendable {
 
     /// Opens `input` and the encoders. `video`/`audio` nil leaves that stream out; settings the
     /// caller did not fix (`followInput`) are taken from the input.
-    public init(input: String, video: VideoEncoderSettings?, audio: AudioEncoderSettings?,
-                followInput: FollowInput = FollowInput(), forceKeyFrameTimes: [Double] = []) throws {
+    public init(
+        input: String, video: VideoEncoderSettings?, audio: AudioEncoderSettings?,
+        followInput: FollowInput = FollowInput(), forceKeyFrameTimes: [Double] = []
+    ) throws {
         // Every setting is checked, even for a stream the input turns out not to have (the level
         // is checked against the size and rate once they are known, so only where the stream exists).
         if var video {
@@ -139,8 +141,10 @@ public final class FileTranscoder: @unchecked Sendable {
     /// about twice a second and at the end (on the calling thread). A sink that fails is reported
     /// to `outputFailed` at once and left behind while the others carry on; the run then ends with
     /// `OutputsFailedError` naming it (or with the error itself once every sink has failed).
-    public func run(sinks: [any PacketSink], report: (Progress) -> Void = { _ in },
-                    outputFailed: @escaping (OutputFailure) -> Void = { _ in }) throws {
+    public func run(
+        sinks: [any PacketSink], report: (Progress) -> Void = { _ in },
+        outputFailed: @escaping (OutputFailure) -> Void = { _ in }
+    ) throws {
         self.sinks = sinks
         self.outputFailed = outputFailed
         let started = Date()
@@ -213,7 +217,7 @@ public final class FileTranscoder: @unchecked Sendable {
     /// The video encoder thread: encodes queued frames, then drains the encoder.
     private func runVideo(_ encoder: H264Encoder) {
         while let (frame, force) = videoQueue.pop() {
-            guard !failed else { continue }   // keep taking frames so that the decoder never blocks
+            guard !failed else { continue }  // keep taking frames so that the decoder never blocks
             do {
                 submitted[frame.pts.converted(to: 1_000_000).value] = ProcessInfo.processInfo.systemUptime
                 try deliver(try encoder.encode(frame, forceKeyFrame: force))

@@ -35,24 +35,28 @@ extension ADTS {
             var headerAccumulator = ADTSCRCAccumulator()
             headerAccumulator.update(bytes: frame.prefix(header.headerLength - 2))
             if header.numberOfRawDataBlocks == 1 {
-                try ADTSCRCCoverage.accumulate(block: Array(frame[header.headerLength...]),
-                                               channelConfiguration: header.channelConfiguration,
-                                               into: &headerAccumulator)
+                try ADTSCRCCoverage.accumulate(
+                    block: Array(frame[header.headerLength...]),
+                    channelConfiguration: header.channelConfiguration,
+                    into: &headerAccumulator)
                 return headerAccumulator.value == headerCRC ? .valid : .mismatch
             }
             var matches = headerAccumulator.value == headerCRC
             let starts = [0] + header.rawDataBlockPositions
             for (number, start) in starts.enumerated() {
                 let blockStart = header.headerLength + start
-                let crcStart = number + 1 < starts.count ? header.headerLength + starts[number + 1] - 2
-                                                         : header.frameLength - 2
+                let crcStart =
+                    number + 1 < starts.count
+                    ? header.headerLength + starts[number + 1] - 2
+                    : header.frameLength - 2
                 guard blockStart <= crcStart, crcStart + 2 <= frame.count else {
                     return .unverifiable("raw_data_block_position values do not fit the frame")
                 }
                 var accumulator = ADTSCRCAccumulator()
-                try ADTSCRCCoverage.accumulate(block: Array(frame[blockStart..<crcStart]),
-                                               channelConfiguration: header.channelConfiguration,
-                                               into: &accumulator)
+                try ADTSCRCCoverage.accumulate(
+                    block: Array(frame[blockStart..<crcStart]),
+                    channelConfiguration: header.channelConfiguration,
+                    into: &accumulator)
                 let stored = UInt16(frame[crcStart]) << 8 | UInt16(frame[crcStart + 1])
                 matches = matches && accumulator.value == stored
             }

@@ -6,15 +6,19 @@ public enum ADTS {
     ///
     /// With `crc` the header carries the ADTS CRC (see `crcStatus(frame:)` for which frames it
     /// can be computed for; others throw `unsupported`). ffmpeg writes `bufferFullness` 0x7FF.
-    public static func wrap(_ raw: [UInt8], config: AudioSpecificConfig, crc: Bool = false,
-                            bufferFullness: Int = ADTSHeader.variableBitRateFullness) throws(BitstreamError) -> [UInt8] {
-        var header = try ADTSHeader(config: config, payloadLength: raw.count, protectionAbsent: !crc,
-                                    bufferFullness: bufferFullness)
+    public static func wrap(
+        _ raw: [UInt8], config: AudioSpecificConfig, crc: Bool = false,
+        bufferFullness: Int = ADTSHeader.variableBitRateFullness
+    ) throws(BitstreamError) -> [UInt8] {
+        var header = try ADTSHeader(
+            config: config, payloadLength: raw.count, protectionAbsent: !crc,
+            bufferFullness: bufferFullness)
         if crc {
             var accumulator = ADTSCRCAccumulator()
             accumulator.update(bytes: header.serialized().prefix(7))
-            try ADTSCRCCoverage.accumulate(block: raw, channelConfiguration: config.channelConfiguration,
-                                           into: &accumulator)
+            try ADTSCRCCoverage.accumulate(
+                block: raw, channelConfiguration: config.channelConfiguration,
+                into: &accumulator)
             header.crc = accumulator.value
         }
         return header.serialized() + raw
@@ -28,7 +32,8 @@ public enum ADTS {
     /// copied into the config, and the raw frame keeps it; encoders such as ffmpeg send it in the
     /// first frame only, so for later frames pass the one seen before as `programConfig`.
     public static func unwrap(_ frame: [UInt8], programConfig: ProgramConfigElement? = nil) throws(BitstreamError)
-        -> (config: AudioSpecificConfig, raw: [UInt8]) {
+        -> (config: AudioSpecificConfig, raw: [UInt8])
+    {
         let header = try ADTSHeader(parsing: frame)
         guard frame.count >= header.frameLength else {
             throw .truncated("ADTS frame (\(frame.count) of \(header.frameLength) bytes)")
@@ -52,9 +57,10 @@ public enum ADTS {
                 throw .unsupported("channel configuration 0 without a program_config_element in the frame")
             }
         }
-        let config = try AudioSpecificConfig(audioObjectType: header.audioObjectType,
-                                             samplingFrequencyIndex: header.samplingFrequencyIndex,
-                                             channelConfiguration: header.channelConfiguration, programConfig: pce)
+        let config = try AudioSpecificConfig(
+            audioObjectType: header.audioObjectType,
+            samplingFrequencyIndex: header.samplingFrequencyIndex,
+            channelConfiguration: header.channelConfiguration, programConfig: pce)
         return (config, raw)
     }
 }

@@ -15,8 +15,10 @@
 /// `unsupported`.
 enum ADTSCRCCoverage {
     /// Feeds the protected bits of one raw_data_block into `accumulator`.
-    static func accumulate(block: [UInt8], channelConfiguration: Int,
-                           into accumulator: inout ADTSCRCAccumulator) throws(BitstreamError) {
+    static func accumulate(
+        block: [UInt8], channelConfiguration: Int,
+        into accumulator: inout ADTSCRCAccumulator
+    ) throws(BitstreamError) {
         var reader = AACFieldReader(block)
         while true {
             let element = try reader.read(3, "id_syn_ele")

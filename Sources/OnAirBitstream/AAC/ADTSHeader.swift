@@ -60,11 +60,13 @@ public struct ADTSHeader: Sendable, Equatable {
     }
 
     /// Creates a header from all of its fields; `crc` is kept only for protected headers.
-    init(mpegVersion: Int, protectionAbsent: Bool, audioObjectType: Int, samplingFrequencyIndex: Int,
-         privateBit: Bool = false, channelConfiguration: Int, originalCopy: Bool = false, home: Bool = false,
-         copyrightIdentificationBit: Bool = false, copyrightIdentificationStart: Bool = false,
-         frameLength: Int, bufferFullness: Int, numberOfRawDataBlocks: Int, crc: UInt16?,
-         rawDataBlockPositions: [Int]) {
+    init(
+        mpegVersion: Int, protectionAbsent: Bool, audioObjectType: Int, samplingFrequencyIndex: Int,
+        privateBit: Bool = false, channelConfiguration: Int, originalCopy: Bool = false, home: Bool = false,
+        copyrightIdentificationBit: Bool = false, copyrightIdentificationStart: Bool = false,
+        frameLength: Int, bufferFullness: Int, numberOfRawDataBlocks: Int, crc: UInt16?,
+        rawDataBlockPositions: [Int]
+    ) {
         self.mpegVersion = mpegVersion
         self.protectionAbsent = protectionAbsent
         self.audioObjectType = audioObjectType
@@ -110,8 +112,9 @@ public struct ADTSHeader: Sendable, Equatable {
         let blocks = try reader.read(2, "ADTS number_of_raw_data_blocks_in_frame") + 1
         let headerLength = Self.headerLength(protectionAbsent: protectionAbsent, rawDataBlocks: blocks)
         guard frameLength >= headerLength else {
-            throw .invalidValue(field: "ADTS aac_frame_length", value: Int64(frameLength),
-                                allowed: "\(headerLength)...\(Self.maximumFrameLength)")
+            throw .invalidValue(
+                field: "ADTS aac_frame_length", value: Int64(frameLength),
+                allowed: "\(headerLength)...\(Self.maximumFrameLength)")
         }
         var positions: [Int] = []
         var crc: UInt16?
@@ -119,19 +122,21 @@ public struct ADTSHeader: Sendable, Equatable {
             for _ in 1..<blocks {
                 let position = try reader.read(16, "ADTS raw_data_block_position")
                 guard position < frameLength - headerLength else {
-                    throw .invalidValue(field: "ADTS raw_data_block_position", value: Int64(position),
-                                        allowed: "0..<\(frameLength - headerLength)")
+                    throw .invalidValue(
+                        field: "ADTS raw_data_block_position", value: Int64(position),
+                        allowed: "0..<\(frameLength - headerLength)")
                 }
                 positions.append(position)
             }
             crc = UInt16(try reader.read(16, "ADTS crc_check"))
         }
-        self.init(mpegVersion: id == 1 ? 2 : 4, protectionAbsent: protectionAbsent, audioObjectType: profile + 1,
-                  samplingFrequencyIndex: index, privateBit: privateBit, channelConfiguration: channels,
-                  originalCopy: originalCopy, home: home, copyrightIdentificationBit: copyrightBit,
-                  copyrightIdentificationStart: copyrightStart, frameLength: frameLength,
-                  bufferFullness: fullness, numberOfRawDataBlocks: blocks, crc: crc,
-                  rawDataBlockPositions: positions)
+        self.init(
+            mpegVersion: id == 1 ? 2 : 4, protectionAbsent: protectionAbsent, audioObjectType: profile + 1,
+            samplingFrequencyIndex: index, privateBit: privateBit, channelConfiguration: channels,
+            originalCopy: originalCopy, home: home, copyrightIdentificationBit: copyrightBit,
+            copyrightIdentificationStart: copyrightStart, frameLength: frameLength,
+            bufferFullness: fullness, numberOfRawDataBlocks: blocks, crc: crc,
+            rawDataBlockPositions: positions)
     }
 
     /// The header's bytes (`headerLength` of them), the exact inverse of `init(parsing:)`.

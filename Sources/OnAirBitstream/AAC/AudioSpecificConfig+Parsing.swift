@@ -37,11 +37,12 @@ extension AudioSpecificConfig {
         guard Self.generalAudioTypes.contains(objectType) else {
             let rest = try reader.readBits(reader.bitsLeft, "specific config")
             let lowDelayFlag = objectType == 39 && rest.count > 0 && rest.bytes[0] & 0x80 != 0
-            self.init(audioObjectType: objectType, samplingFrequencyIndex: index, samplingFrequency: frequency,
-                      channelConfiguration: channelConfiguration, frameLengthFlag: lowDelayFlag,
-                      extensionSignalling: signalling, extensionAudioObjectType: extensionType, sbrPresent: sbr,
-                      extensionSamplingFrequencyIndex: extensionIndex, extensionSamplingFrequency: extensionFrequency,
-                      psPresent: ps, extensionChannelConfiguration: extensionChannels, otherSpecificConfig: rest)
+            self.init(
+                audioObjectType: objectType, samplingFrequencyIndex: index, samplingFrequency: frequency,
+                channelConfiguration: channelConfiguration, frameLengthFlag: lowDelayFlag,
+                extensionSignalling: signalling, extensionAudioObjectType: extensionType, sbrPresent: sbr,
+                extensionSamplingFrequencyIndex: extensionIndex, extensionSamplingFrequency: extensionFrequency,
+                psPresent: ps, extensionChannelConfiguration: extensionChannels, otherSpecificConfig: rest)
             return
         }
         // GASpecificConfig
@@ -51,7 +52,8 @@ extension AudioSpecificConfig {
         let extensionFlag = try reader.flag("extensionFlag")
         let pce = channelConfiguration == 0 ? try ProgramConfigElement.parse(from: &reader) : nil
         let layer = objectType == 6 || objectType == 20 ? try reader.read(3, "layerNr") : nil
-        let gaExtension = extensionFlag
+        let gaExtension =
+            extensionFlag
             ? try GASpecificExtension.parse(from: &reader, audioObjectType: objectType) : nil
         var epConfig: Int?, directMapping: Bool?
         if Self.errorResilientTypes.contains(objectType) {
@@ -85,14 +87,15 @@ extension AudioSpecificConfig {
         }
         var trailing = try reader.readBits(reader.bitsLeft, "trailing bits")
         if trailing.count < 8, trailing.isAllZero { trailing = AACBitString() }
-        self.init(audioObjectType: objectType, samplingFrequencyIndex: index, samplingFrequency: frequency,
-                  channelConfiguration: channelConfiguration, frameLengthFlag: frameLengthFlag,
-                  dependsOnCoreCoder: dependsOnCoreCoder, coreCoderDelay: coreCoderDelay,
-                  extensionFlag: extensionFlag, programConfig: pce, layerNumber: layer, gaExtension: gaExtension,
-                  errorProtectionConfig: epConfig, directMapping: directMapping, extensionSignalling: signalling,
-                  extensionAudioObjectType: extensionType, sbrPresent: sbr,
-                  extensionSamplingFrequencyIndex: extensionIndex, extensionSamplingFrequency: extensionFrequency,
-                  psPresent: ps, extensionChannelConfiguration: extensionChannels, trailingBits: trailing)
+        self.init(
+            audioObjectType: objectType, samplingFrequencyIndex: index, samplingFrequency: frequency,
+            channelConfiguration: channelConfiguration, frameLengthFlag: frameLengthFlag,
+            dependsOnCoreCoder: dependsOnCoreCoder, coreCoderDelay: coreCoderDelay,
+            extensionFlag: extensionFlag, programConfig: pce, layerNumber: layer, gaExtension: gaExtension,
+            errorProtectionConfig: epConfig, directMapping: directMapping, extensionSignalling: signalling,
+            extensionAudioObjectType: extensionType, sbrPresent: sbr,
+            extensionSamplingFrequencyIndex: extensionIndex, extensionSamplingFrequency: extensionFrequency,
+            psPresent: ps, extensionChannelConfiguration: extensionChannels, trailingBits: trailing)
     }
 
     /// Reads GetAudioObjectType(): 5 bits, escaped to 32 + 6 bits by 31.
@@ -103,7 +106,8 @@ extension AudioSpecificConfig {
 
     /// Reads a sampling-frequency index and, for index 15, the explicit 24-bit rate.
     static func readFrequency(_ reader: inout AACFieldReader, _ field: String) throws(BitstreamError)
-        -> (index: Int, rate: Int) {
+        -> (index: Int, rate: Int)
+    {
         let index = try reader.read(4, field)
         if index == AACSamplingFrequency.explicitIndex {
             let rate = try reader.read(24, "explicit sampling frequency")

@@ -10,8 +10,9 @@ extension AudioSpecificConfig {
         Self.writeFrequency(index: samplingFrequencyIndex, rate: samplingFrequency, to: &writer)
         writer.write(channelConfiguration, bits: 4)
         if extensionSignalling == .explicitHierarchical {
-            Self.writeFrequency(index: extensionSamplingFrequencyIndex ?? 0, rate: extensionSamplingFrequency ?? 0,
-                                to: &writer)
+            Self.writeFrequency(
+                index: extensionSamplingFrequencyIndex ?? 0, rate: extensionSamplingFrequency ?? 0,
+                to: &writer)
             Self.writeObjectType(audioObjectType, to: &writer)
             if audioObjectType == 22 { writer.write(extensionChannelConfiguration ?? 0, bits: 4) }
         }
@@ -48,8 +49,9 @@ extension AudioSpecificConfig {
         if type == 5 || type == 22 {
             writer.write(sbrPresent == true)
             if sbrPresent == true {
-                Self.writeFrequency(index: extensionSamplingFrequencyIndex ?? 0,
-                                    rate: extensionSamplingFrequency ?? 0, to: &writer)
+                Self.writeFrequency(
+                    index: extensionSamplingFrequencyIndex ?? 0,
+                    rate: extensionSamplingFrequency ?? 0, to: &writer)
                 if type == 5, let psPresent {
                     writer.write(Self.psSyncWord, bits: 11)
                     writer.write(psPresent)

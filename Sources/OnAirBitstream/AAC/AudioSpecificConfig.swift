@@ -53,15 +53,17 @@ public struct AudioSpecificConfig: Sendable, Equatable {
     public let trailingBits: AACBitString
 
     /// Creates a config from every stored field.
-    init(audioObjectType: Int, samplingFrequencyIndex: Int, samplingFrequency: Int, channelConfiguration: Int,
-         frameLengthFlag: Bool = false, dependsOnCoreCoder: Bool = false, coreCoderDelay: Int? = nil,
-         extensionFlag: Bool = false, programConfig: ProgramConfigElement? = nil, layerNumber: Int? = nil,
-         gaExtension: GASpecificExtension? = nil, errorProtectionConfig: Int? = nil, directMapping: Bool? = nil,
-         extensionSignalling: AACExtensionSignalling = .none, extensionAudioObjectType: Int? = nil,
-         sbrPresent: Bool? = nil, extensionSamplingFrequencyIndex: Int? = nil,
-         extensionSamplingFrequency: Int? = nil, psPresent: Bool? = nil,
-         extensionChannelConfiguration: Int? = nil, otherSpecificConfig: AACBitString? = nil,
-         trailingBits: AACBitString = AACBitString()) {
+    init(
+        audioObjectType: Int, samplingFrequencyIndex: Int, samplingFrequency: Int, channelConfiguration: Int,
+        frameLengthFlag: Bool = false, dependsOnCoreCoder: Bool = false, coreCoderDelay: Int? = nil,
+        extensionFlag: Bool = false, programConfig: ProgramConfigElement? = nil, layerNumber: Int? = nil,
+        gaExtension: GASpecificExtension? = nil, errorProtectionConfig: Int? = nil, directMapping: Bool? = nil,
+        extensionSignalling: AACExtensionSignalling = .none, extensionAudioObjectType: Int? = nil,
+        sbrPresent: Bool? = nil, extensionSamplingFrequencyIndex: Int? = nil,
+        extensionSamplingFrequency: Int? = nil, psPresent: Bool? = nil,
+        extensionChannelConfiguration: Int? = nil, otherSpecificConfig: AACBitString? = nil,
+        trailingBits: AACBitString = AACBitString()
+    ) {
         self.audioObjectType = audioObjectType
         self.samplingFrequencyIndex = samplingFrequencyIndex
         self.samplingFrequency = samplingFrequency
@@ -92,8 +94,9 @@ public struct AudioSpecificConfig: Sendable, Equatable {
     /// 1…6 or 8 (channel configuration 7); 7 channels have no channel configuration.
     public init(audioObjectType: Int = 2, sampleRate: Int, channels: Int) throws(BitstreamError) {
         guard let index = AACSamplingFrequency.index(for: sampleRate) else {
-            throw .invalidValue(field: "sampleRate", value: Int64(sampleRate),
-                                allowed: AACSamplingFrequency.table.map(String.init).joined(separator: ", "))
+            throw .invalidValue(
+                field: "sampleRate", value: Int64(sampleRate),
+                allowed: AACSamplingFrequency.table.map(String.init).joined(separator: ", "))
         }
         let configuration: Int
         switch channels {
@@ -102,26 +105,32 @@ public struct AudioSpecificConfig: Sendable, Equatable {
         default:
             throw .invalidValue(field: "channels", value: Int64(channels), allowed: "1...6, 8")
         }
-        try self.init(audioObjectType: audioObjectType, samplingFrequencyIndex: index,
-                      channelConfiguration: configuration)
+        try self.init(
+            audioObjectType: audioObjectType, samplingFrequencyIndex: index,
+            channelConfiguration: configuration)
     }
 
     /// Creates the minimal general-audio config for an indexed rate and a channel configuration
     /// (a `programConfig` is required exactly when the configuration is 0).
-    init(audioObjectType: Int, samplingFrequencyIndex: Int, channelConfiguration: Int,
-         programConfig: ProgramConfigElement? = nil) throws(BitstreamError) {
+    init(
+        audioObjectType: Int, samplingFrequencyIndex: Int, channelConfiguration: Int,
+        programConfig: ProgramConfigElement? = nil
+    ) throws(BitstreamError) {
         guard (1...4).contains(audioObjectType) else {
             throw .unsupported("audio object type \(audioObjectType) (1...4 are supported here)")
         }
         guard let rate = AACSamplingFrequency.rate(forIndex: samplingFrequencyIndex) else {
-            throw .invalidValue(field: "samplingFrequencyIndex", value: Int64(samplingFrequencyIndex),
-                                allowed: "0...12")
+            throw .invalidValue(
+                field: "samplingFrequencyIndex", value: Int64(samplingFrequencyIndex),
+                allowed: "0...12")
         }
         guard (0...7).contains(channelConfiguration), (channelConfiguration == 0) == (programConfig != nil) else {
-            throw .invalidValue(field: "channelConfiguration", value: Int64(channelConfiguration),
-                                allowed: "1...7, or 0 with a program_config_element")
+            throw .invalidValue(
+                field: "channelConfiguration", value: Int64(channelConfiguration),
+                allowed: "1...7, or 0 with a program_config_element")
         }
-        self.init(audioObjectType: audioObjectType, samplingFrequencyIndex: samplingFrequencyIndex,
-                  samplingFrequency: rate, channelConfiguration: channelConfiguration, programConfig: programConfig)
+        self.init(
+            audioObjectType: audioObjectType, samplingFrequencyIndex: samplingFrequencyIndex,
+            samplingFrequency: rate, channelConfiguration: channelConfiguration, programConfig: programConfig)
     }
 }

@@ -20,7 +20,8 @@ public struct GASpecificExtension: Sendable, Equatable {
 
     /// Parses the extension fields for `audioObjectType`.
     static func parse(from reader: inout AACFieldReader, audioObjectType: Int) throws(BitstreamError)
-        -> GASpecificExtension {
+        -> GASpecificExtension
+    {
         var subFrames: Int?, layerLength: Int?
         if bsacTypes.contains(audioObjectType) {
             subFrames = try reader.read(5, "numOfSubFrame")
@@ -33,9 +34,10 @@ public struct GASpecificExtension: Sendable, Equatable {
             spectral = try reader.flag("aacSpectralDataResilienceFlag")
         }
         let flag3 = try reader.flag("extensionFlag3")
-        return GASpecificExtension(numberOfSubFrames: subFrames, layerLength: layerLength,
-                                   sectionDataResilience: section, scalefactorDataResilience: scalefactor,
-                                   spectralDataResilience: spectral, extensionFlag3: flag3)
+        return GASpecificExtension(
+            numberOfSubFrames: subFrames, layerLength: layerLength,
+            sectionDataResilience: section, scalefactorDataResilience: scalefactor,
+            spectralDataResilience: spectral, extensionFlag3: flag3)
     }
 
     /// Writes the extension fields.

@@ -72,18 +72,22 @@ public struct ProgramConfigElement: Sendable, Equatable {
         let assocCount = try reader.read(3, "PCE num_assoc_data_elements")
         let ccCount = try reader.read(4, "PCE num_valid_cc_elements")
         let mono = try reader.flag("PCE mono_mixdown_present") ? try reader.read(4, "PCE mono_mixdown_element_number") : nil
-        let stereo = try reader.flag("PCE stereo_mixdown_present")
+        let stereo =
+            try reader.flag("PCE stereo_mixdown_present")
             ? try reader.read(4, "PCE stereo_mixdown_element_number") : nil
         var matrix: MatrixMixdown?
         if try reader.flag("PCE matrix_mixdown_idx_present") {
-            matrix = MatrixMixdown(index: try reader.read(2, "PCE matrix_mixdown_idx"),
-                                   pseudoSurround: try reader.flag("PCE pseudo_surround_enable"))
+            matrix = MatrixMixdown(
+                index: try reader.read(2, "PCE matrix_mixdown_idx"),
+                pseudoSurround: try reader.flag("PCE pseudo_surround_enable"))
         }
         func elements(_ count: Int, _ name: String) throws(BitstreamError) -> [ChannelElement] {
             var result: [ChannelElement] = []
             for _ in 0..<count {
-                result.append(ChannelElement(isChannelPair: try reader.flag("PCE \(name)_element_is_cpe"),
-                                             tag: try reader.read(4, "PCE \(name)_element_tag_select")))
+                result.append(
+                    ChannelElement(
+                        isChannelPair: try reader.flag("PCE \(name)_element_is_cpe"),
+                        tag: try reader.read(4, "PCE \(name)_element_tag_select")))
             }
             return result
         }
@@ -96,17 +100,20 @@ public struct ProgramConfigElement: Sendable, Equatable {
         for _ in 0..<assocCount { assoc.append(try reader.read(4, "PCE assoc_data_element_tag_select")) }
         var coupling: [CouplingElement] = []
         for _ in 0..<ccCount {
-            coupling.append(CouplingElement(isIndependentlySwitched: try reader.flag("PCE cc_element_is_ind_sw"),
-                                            tag: try reader.read(4, "PCE valid_cc_element_tag_select")))
+            coupling.append(
+                CouplingElement(
+                    isIndependentlySwitched: try reader.flag("PCE cc_element_is_ind_sw"),
+                    tag: try reader.read(4, "PCE valid_cc_element_tag_select")))
         }
         reader.alignToByte()
         let commentLength = try reader.read(8, "PCE comment_field_bytes")
         var comment: [UInt8] = []
         for _ in 0..<commentLength { comment.append(UInt8(try reader.read(8, "PCE comment_field_data"))) }
-        return ProgramConfigElement(elementInstanceTag: tag, objectType: objectType, samplingFrequencyIndex: index,
-                                    front: front, side: side, back: back, lfeTags: lfe, associatedDataTags: assoc,
-                                    couplingElements: coupling, monoMixdownElement: mono,
-                                    stereoMixdownElement: stereo, matrixMixdown: matrix, comment: comment)
+        return ProgramConfigElement(
+            elementInstanceTag: tag, objectType: objectType, samplingFrequencyIndex: index,
+            front: front, side: side, back: back, lfeTags: lfe, associatedDataTags: assoc,
+            couplingElements: coupling, monoMixdownElement: mono,
+            stereoMixdownElement: stereo, matrixMixdown: matrix, comment: comment)
     }
 
     /// Writes the element (without an element id); byte_alignment() is relative to the

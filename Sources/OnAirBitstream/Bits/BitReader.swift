@@ -81,8 +81,9 @@ public struct BitReader: Sendable {
     public mutating func ue(_ field: String, in range: ClosedRange<Int>) throws -> Int {
         let value = Int(try ue(field))
         guard range.contains(value) else {
-            throw BitstreamError.invalidValue(field: field, value: Int64(value),
-                                              allowed: "\(range.lowerBound)...\(range.upperBound)")
+            throw BitstreamError.invalidValue(
+                field: field, value: Int64(value),
+                allowed: "\(range.lowerBound)...\(range.upperBound)")
         }
         return value
     }
@@ -98,8 +99,9 @@ public struct BitReader: Sendable {
     public mutating func se(_ field: String, in range: ClosedRange<Int>) throws -> Int {
         let value = Int(try se(field))
         guard range.contains(value) else {
-            throw BitstreamError.invalidValue(field: field, value: Int64(value),
-                                              allowed: "\(range.lowerBound)...\(range.upperBound)")
+            throw BitstreamError.invalidValue(
+                field: field, value: Int64(value),
+                allowed: "\(range.lowerBound)...\(range.upperBound)")
         }
         return value
     }

@@ -44,8 +44,9 @@ public enum AVCC {
         for unit in units {
             let length = unit.bytes.count
             guard length <= limit else {
-                throw BitstreamError.invalidValue(field: "NAL unit length for \(lengthSize)-byte AVCC lengths",
-                                                  value: Int64(length), allowed: "0...\(limit)")
+                throw BitstreamError.invalidValue(
+                    field: "NAL unit length for \(lengthSize)-byte AVCC lengths",
+                    value: Int64(length), allowed: "0...\(limit)")
             }
             for shift in stride(from: 8 * (lengthSize - 1), through: 0, by: -8) {
                 output.append(UInt8(truncatingIfNeeded: length >> shift))

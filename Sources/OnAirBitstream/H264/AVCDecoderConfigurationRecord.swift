@@ -77,8 +77,9 @@ public struct AVCDecoderConfigurationRecord: Sendable, Equatable {
             throw BitstreamError.invalidValue(field: "numOfPictureParameterSets", value: Int64(pps.count), allowed: "0...255")
         }
         for unit in sps + pps where unit.bytes.count > 0xFFFF {
-            throw BitstreamError.invalidValue(field: "avcC parameter set length", value: Int64(unit.bytes.count),
-                                              allowed: "1...65535")
+            throw BitstreamError.invalidValue(
+                field: "avcC parameter set length", value: Int64(unit.bytes.count),
+                allowed: "1...65535")
         }
         let parsed = try H264SPS(first)
         self.lengthSize = lengthSize

@@ -18,7 +18,8 @@ extension EncodedPacket {
                 case .annexB(let inBand):
                     return MediaBuffer(bytes: AnnexB.join(accessUnit: Self.keeping(units, parameterSets: inBand, delimiters: true)))
                 case .lengthPrefixed(let size, let inBand):
-                    return MediaBuffer(bytes: try AVCC.sample(from: Self.keeping(units, parameterSets: inBand, delimiters: false), lengthSize: size))
+                    return MediaBuffer(
+                        bytes: try AVCC.sample(from: Self.keeping(units, parameterSets: inBand, delimiters: false), lengthSize: size))
                 case .raw:
                     throw BitstreamError.unsupported("H.264 in raw form")
                 }

@@ -34,12 +34,14 @@ public struct H264ParameterSets: Sendable, Equatable {
     /// The PPS with `id` and the SPS it refers to, or an error naming what is missing.
     public func active(ppsId id: Int) throws(BitstreamError) -> (sps: H264SPS, pps: H264PPS) {
         guard let picture = pps[id] else {
-            throw BitstreamError.invalidValue(field: "pic_parameter_set_id", value: Int64(id),
-                                              allowed: "a PPS id seen earlier (\(pps.keys.sorted()))")
+            throw BitstreamError.invalidValue(
+                field: "pic_parameter_set_id", value: Int64(id),
+                allowed: "a PPS id seen earlier (\(pps.keys.sorted()))")
         }
         guard let sequence = sps[picture.spsId] else {
-            throw BitstreamError.invalidValue(field: "seq_parameter_set_id", value: Int64(picture.spsId),
-                                              allowed: "an SPS id seen earlier (\(sps.keys.sorted()))")
+            throw BitstreamError.invalidValue(
+                field: "seq_parameter_set_id", value: Int64(picture.spsId),
+                allowed: "an SPS id seen earlier (\(sps.keys.sorted()))")
         }
         return (sequence, picture)
     }

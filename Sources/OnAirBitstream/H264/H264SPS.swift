@@ -145,15 +145,17 @@ public struct H264SPS: Sendable, Equatable {
         frameCropBottom = try reader.ue("frame_crop_bottom_offset")
         let horizontal = (frameCropLeft + frameCropRight) * cropUnitX
         guard horizontal < codedWidth else {
-            throw BitstreamError.invalidValue(field: "frame_crop_left_offset + frame_crop_right_offset",
-                                              value: Int64(frameCropLeft + frameCropRight),
-                                              allowed: "0...\((codedWidth - 1) / cropUnitX)")
+            throw BitstreamError.invalidValue(
+                field: "frame_crop_left_offset + frame_crop_right_offset",
+                value: Int64(frameCropLeft + frameCropRight),
+                allowed: "0...\((codedWidth - 1) / cropUnitX)")
         }
         let vertical = (frameCropTop + frameCropBottom) * cropUnitY
         guard vertical < codedHeight else {
-            throw BitstreamError.invalidValue(field: "frame_crop_top_offset + frame_crop_bottom_offset",
-                                              value: Int64(frameCropTop + frameCropBottom),
-                                              allowed: "0...\((codedHeight - 1) / cropUnitY)")
+            throw BitstreamError.invalidValue(
+                field: "frame_crop_top_offset + frame_crop_bottom_offset",
+                value: Int64(frameCropTop + frameCropBottom),
+                allowed: "0...\((codedHeight - 1) / cropUnitY)")
         }
     }
 }

@@ -1,8 +1,10 @@
 /// The later parts of the slice header: prediction, reference marking, QP and deblocking fields.
 extension H264SliceHeader {
     /// Reads direct prediction, reference counts, list modification, weights and reference marking.
-    mutating func parsePrediction(_ reader: inout H264BitReader, sps: H264SPS,
-                                          pps: H264PPS) throws(BitstreamError) {
+    mutating func parsePrediction(
+        _ reader: inout H264BitReader, sps: H264SPS,
+        pps: H264PPS
+    ) throws(BitstreamError) {
         if sliceType == .b {
             directSpatialMvPred = try reader.flag("direct_spatial_mv_pred_flag")
         }
@@ -53,7 +55,8 @@ extension H264SliceHeader {
             }
         }
         if pps.numSliceGroups > 1, let mapType = pps.sliceGroupMapType, (3...5).contains(mapType),
-           let rate = pps.sliceGroupChangeRate {
+            let rate = pps.sliceGroupChangeRate
+        {
             // Ceil(Log2(PicSizeInMapUnits ÷ SliceGroupChangeRate + 1)), with exact division.
             let mapUnits = sps.picSizeInMapUnits
             var bits = 0

@@ -111,14 +111,16 @@ public struct H264SliceHeader: Sendable, Equatable {
         sliceTypeRaw = try reader.ue("slice_type", in: 0...9)
         sliceType = H264SliceType(rawValue: sliceTypeRaw % 5) ?? .p
         if isIDR && !sliceType.isIntra {
-            throw BitstreamError.invalidValue(field: "slice_type of an IDR slice", value: Int64(sliceTypeRaw),
-                                              allowed: "2, 4, 7 or 9")
+            throw BitstreamError.invalidValue(
+                field: "slice_type of an IDR slice", value: Int64(sliceTypeRaw),
+                allowed: "2, 4, 7 or 9")
         }
         ppsId = try reader.ue("pic_parameter_set_id", in: 0...255)
         let (sps, pps) = try parameterSets.active(ppsId: ppsId)
         guard firstMbInSlice < sps.picWidthInMbs * sps.frameHeightInMbs else {
-            throw BitstreamError.invalidValue(field: "first_mb_in_slice", value: Int64(firstMbInSlice),
-                                              allowed: "0..<\(sps.picWidthInMbs * sps.frameHeightInMbs)")
+            throw BitstreamError.invalidValue(
+                field: "first_mb_in_slice", value: Int64(firstMbInSlice),
+                allowed: "0..<\(sps.picWidthInMbs * sps.frameHeightInMbs)")
         }
         try parsePictureIdentification(&reader, sps: sps, pps: pps)
         if nalType == .sliceDataA {
@@ -131,8 +133,10 @@ public struct H264SliceHeader: Sendable, Equatable {
 
     /// Reads the fields that tell pictures apart: colour plane, frame_num, field flags, idr_pic_id,
     /// picture order count fields and redundant_pic_cnt.
-    private mutating func parsePictureIdentification(_ reader: inout H264BitReader, sps: H264SPS,
-                                                     pps: H264PPS) throws(BitstreamError) {
+    private mutating func parsePictureIdentification(
+        _ reader: inout H264BitReader, sps: H264SPS,
+        pps: H264PPS
+    ) throws(BitstreamError) {
         if sps.separateColourPlane {
             colourPlaneId = try reader.bits(2, "colour_plane_id")
         }

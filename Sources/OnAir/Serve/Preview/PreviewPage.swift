@@ -17,8 +17,10 @@ public enum PreviewPage {
     /// `live.m3u8`), `srtPort` the SRT listener's port and `query` (`?token=…` or empty) what the
     /// links in the list of what else is served carry (the script also adds the token of the
     /// page's own URL to every link and request).
-    public static func html(formats: [String] = ["live.ts", "live.mp4", "live.m3u8"], srtPort: Int? = nil,
-                            query: String = "") -> String {
+    public static func html(
+        formats: [String] = ["live.ts", "live.mp4", "live.m3u8"], srtPort: Int? = nil,
+        query: String = ""
+    ) -> String {
         document.beforeServed + served(formats: formats, srtPort: srtPort, query: query) + document.afterServed
     }
 
@@ -84,9 +86,12 @@ public enum PreviewPage {
             let about = streamDescriptions[name].map { " — " + $0 } ?? ""
             return "      <li><a data-path=\"/\(name)\" href=\"/\(name)\(query)\">/\(name)</a>\(about)</li>\n"
         }
-        items.append("      <li><a data-path=\"/stats.json\" href=\"/stats.json\(query)\">/stats.json</a> — the encoder's figures and one entry per viewer</li>\n")
+        items.append(
+            "      <li><a data-path=\"/stats.json\" href=\"/stats.json\(query)\">/stats.json</a> — the encoder's figures and one entry per viewer</li>\n"
+        )
         if let srtPort {
-            items.append("      <li>SRT callers: <code data-srt-port=\"\(srtPort)\">srt://HOST:\(srtPort)?mode=caller</code> (MPEG-TS)</li>\n")
+            items.append(
+                "      <li>SRT callers: <code data-srt-port=\"\(srtPort)\">srt://HOST:\(srtPort)?mode=caller</code> (MPEG-TS)</li>\n")
         }
         return "  <section class=\"served\">\n    <h2>Also served here</h2>\n    <ul>\n" + items.joined() + "    </ul>\n  </section>\n"
     }

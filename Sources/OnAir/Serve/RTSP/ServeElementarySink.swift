@@ -39,15 +39,18 @@ public final class ServeElementarySink: PacketSink, @unchecked Sendable {
             lock.unlock()
         }
         if packet.mediaType == .video, packet.form != .annexB(parameterSetsInBand: true) {
-            throw SinkError.writeFailed(destination: destination, reason: "needs H.264 as Annex-B with parameter sets in band, got \(packet.form)")
+            throw SinkError.writeFailed(
+                destination: destination, reason: "needs H.264 as Annex-B with parameter sets in band, got \(packet.form)")
         }
         if !started {
             if expected.contains(.video) && !(packet.mediaType == .video && packet.isKeyframe) { return }
             started = true
         }
         let isKeyframe = packet.mediaType == .video ? packet.isKeyframe : !expected.contains(.video)
-        hub.publish(ServeChunk(bytes: packet.data, isKeyframe: isKeyframe,
-                               published: ProcessInfo.processInfo.systemUptime, packet: packet), to: .elementary)
+        hub.publish(
+            ServeChunk(
+                bytes: packet.data, isKeyframe: isKeyframe,
+                published: ProcessInfo.processInfo.systemUptime, packet: packet), to: .elementary)
     }
 
     public func finish() throws {}

@@ -86,9 +86,13 @@ public struct WHEPEndpoint: Sendable {
         }
         do {
             let (id, answer) = try face.addViewer(offer: text, peer: request.peer, choice: choice)
-            return HTTPResponse(status: 201, headers: [("Content-Type", "application/sdp"), ("Location", "/whep/\(id)"),
-                                                       ("Cache-Control", "no-cache")],
-                                body: .bytes(Array(answer.utf8)))
+            return HTTPResponse(
+                status: 201,
+                headers: [
+                    ("Content-Type", "application/sdp"), ("Location", "/whep/\(id)"),
+                    ("Cache-Control", "no-cache"),
+                ],
+                body: .bytes(Array(answer.utf8)))
         } catch {
             return .text(400, "the offer could not be answered: \(error)")
         }
@@ -112,11 +116,13 @@ public struct WHEPEndpoint: Sendable {
     private func corsHeaders(origin: String?) -> [(name: String, value: String)] {
         guard let origin, allows(origin) else { return [] }
         let any = face.configuration.allowedOrigins.contains("*")
-        return [("Access-Control-Allow-Origin", any ? "*" : origin),
-                ("Access-Control-Allow-Methods", "POST, DELETE, PATCH, OPTIONS"),
-                ("Access-Control-Allow-Headers", "Authorization, Content-Type"),
-                ("Access-Control-Expose-Headers", "Location"),
-                ("Access-Control-Max-Age", "600")] + (any ? [] : [("Vary", "Origin")])
+        return [
+            ("Access-Control-Allow-Origin", any ? "*" : origin),
+            ("Access-Control-Allow-Methods", "POST, DELETE, PATCH, OPTIONS"),
+            ("Access-Control-Allow-Headers", "Authorization, Content-Type"),
+            ("Access-Control-Expose-Headers", "Location"),
+            ("Access-Control-Max-Age", "600"),
+        ] + (any ? [] : [("Vary", "Origin")])
     }
 }
 #endif

@@ -32,9 +32,10 @@ public struct WebRTCCodecChoice: Sendable, Equatable {
             }
             guard let best = ranked.min(by: { $0.1 < $1.1 })?.0 else {
                 let offered = candidates.map { $0.parameters["profile-level-id"] ?? "?" }
-                throw Refusal(description: "the offer has no H.264 (packetization-mode=1) that can decode the \(profile.rawValue) stream"
-                              + (offered.isEmpty ? " (no H.264 at all)" : " (offered profile-level-id \(offered.joined(separator: ", ")))")
-                              + (profile == .baseline ? "" : "; serve with --profile baseline for every WebRTC player"))
+                throw Refusal(
+                    description: "the offer has no H.264 (packetization-mode=1) that can decode the \(profile.rawValue) stream"
+                        + (offered.isEmpty ? " (no H.264 at all)" : " (offered profile-level-id \(offered.joined(separator: ", ")))")
+                        + (profile == .baseline ? "" : "; serve with --profile baseline for every WebRTC player"))
             }
             videoPayloadType = best.payloadType
         }

@@ -35,8 +35,10 @@ public final class WebRTCFace: PacketSink, @unchecked Sendable {
     private var opusFailure: String?
 
     /// A face for `streams` of a `profile` encode; host candidates on `localAddress` (nil: every interface).
-    public init(configuration: WebRTCConfiguration, streams: Set<MediaType>, profile: H264Profile,
-                localAddress: String?) throws {
+    public init(
+        configuration: WebRTCConfiguration, streams: Set<MediaType>, profile: H264Profile,
+        localAddress: String?
+    ) throws {
         try GStreamerLibrary.require(elements: ["webrtcbin", "nicesrc", "dtlssrtpenc", "rtph264pay", "rtpopuspay", "h264parse", "appsrc"])
         self.configuration = configuration
         self.streams = streams
@@ -153,12 +155,13 @@ public final class WebRTCFace: PacketSink, @unchecked Sendable {
             let figures = viewer.peer.figures
             let counters = viewer.counters()
             let seconds = Double(DispatchTime.now().uptimeNanoseconds - viewer.started.uptimeNanoseconds) / 1e9
-            return WebRTCViewerStatistics(id: viewer.id, peer: viewer.peerAddress, seconds: seconds, live: viewer.isLive,
-                                          framesSent: counters.frames, audioPacketsSent: counters.audio, skips: counters.skips,
-                                          bitRate: seconds > 0 ? Int(Double(figures.bytesSent * 8) / seconds) : 0,
-                                          roundTripMilliseconds: figures.roundTripSeconds.map { $0 * 1000 },
-                                          packetsLost: figures.packetsLost, nacks: figures.nacks, plis: figures.plis,
-                                          firs: figures.firs, rtcpPackets: figures.rtcpPackets)
+            return WebRTCViewerStatistics(
+                id: viewer.id, peer: viewer.peerAddress, seconds: seconds, live: viewer.isLive,
+                framesSent: counters.frames, audioPacketsSent: counters.audio, skips: counters.skips,
+                bitRate: seconds > 0 ? Int(Double(figures.bytesSent * 8) / seconds) : 0,
+                roundTripMilliseconds: figures.roundTripSeconds.map { $0 * 1000 },
+                packetsLost: figures.packetsLost, nacks: figures.nacks, plis: figures.plis,
+                firs: figures.firs, rtcpPackets: figures.rtcpPackets)
         }
     }
 
@@ -231,14 +234,16 @@ public final class WebRTCFace: PacketSink, @unchecked Sendable {
     func launchDescription(_ choice: WebRTCCodecChoice) -> String {
         var parts = ["webrtcbin name=webrtc bundle-policy=max-bundle latency=0"]
         if let type = choice.videoPayloadType {
-            parts.append("appsrc name=video is-live=true format=time max-bytes=0 caps=video/x-h264,stream-format=byte-stream,alignment=au"
-                         + " ! h264parse config-interval=-1 ! rtph264pay pt=\(type) config-interval=-1 aggregate-mode=zero-latency mtu=1200"
-                         + " ! application/x-rtp,media=video,encoding-name=H264,payload=\(type),clock-rate=90000 ! webrtc.")
+            parts.append(
+                "appsrc name=video is-live=true format=time max-bytes=0 caps=video/x-h264,stream-format=byte-stream,alignment=au"
+                    + " ! h264parse config-interval=-1 ! rtph264pay pt=\(type) config-interval=-1 aggregate-mode=zero-latency mtu=1200"
+                    + " ! application/x-rtp,media=video,encoding-name=H264,payload=\(type),clock-rate=90000 ! webrtc.")
         }
         if let type = choice.audioPayloadType {
-            parts.append("appsrc name=audio is-live=true format=time max-bytes=0 caps=audio/x-opus,channel-mapping-family=0,channels=2,rate=48000"
-                         + " ! rtpopuspay pt=\(type) mtu=1200"
-                         + " ! application/x-rtp,media=audio,encoding-name=OPUS,payload=\(type),clock-rate=48000 ! webrtc.")
+            parts.append(
+                "appsrc name=audio is-live=true format=time max-bytes=0 caps=audio/x-opus,channel-mapping-family=0,channels=2,rate=48000"
+                    + " ! rtpopuspay pt=\(type) mtu=1200"
+                    + " ! application/x-rtp,media=audio,encoding-name=OPUS,payload=\(type),clock-rate=48000 ! webrtc.")
         }
         return parts.joined(separator: " ")
     }

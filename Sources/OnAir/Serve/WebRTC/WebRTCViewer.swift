@@ -117,8 +117,9 @@ final class WebRTCViewer: @unchecked Sendable {
         if offset == nil { offset = (source.runningTime ?? 0) - pts }
         let time = pts + (offset ?? 0)
         let result = packet.payload.withUnsafeBytes { bytes in
-            source.push(bytes, pts: time, dts: packet.dts.nanoseconds + (offset ?? 0), duration: packet.duration.nanoseconds,
-                        isKeyframe: packet.isKeyframe)
+            source.push(
+                bytes, pts: time, dts: packet.dts.nanoseconds + (offset ?? 0), duration: packet.duration.nanoseconds,
+                isKeyframe: packet.isKeyframe)
         }
         guard result == .accepted else { return }
         lock.lock()
