@@ -1,5 +1,6 @@
 import CFFmpeg
 import Foundation
+import OnAirCore
 
 /// Makes an open `AVIOContext`'s writes fail as its `WriteFaultState` says, under FFmpeg's own
 /// protocol: the context's `write_packet` is swapped for one that fails with the fault's `errno`

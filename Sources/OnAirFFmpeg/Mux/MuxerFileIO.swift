@@ -1,5 +1,6 @@
 import CFFmpeg
 import Foundation
+import OnAirCore
 
 /// The files one muxer writes, opened and closed through its `AVFormatContext`'s `io_open` and
 /// `io_close2`: the output itself and every file the muxer opens on its own (HLS segments and
