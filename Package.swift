@@ -57,6 +57,9 @@ var targets: [Target] = [
     ),
     // GStreamer behind Swift types: the RTSP and WebRTC faces of `onair serve`, loaded on first use.
     .target(name: "OnAirGStreamer", dependencies: ["OnAirCore", "CGStreamer", "CGStreamerWebRTC"]),
+    // The live core: the session that runs sources into encoders into sinks, its queues, the sink protocols,
+    // adaptive bitrate, the file sinks of elementary streams and the synthetic source. Needs no FFmpeg.
+    .target(name: "OnAirLive", dependencies: ["OnAirCore", "OnAirBitstream"]),
     .target(name: "OnAirApple", dependencies: ["OnAirCore", "OnAirBitstream"]),
     // libmicrohttpd behind Swift types: the HTTP server of `onair serve`.
     .target(name: "OnAirHTTP", dependencies: ["OnAirCore", "CMicroHTTPD"]),
@@ -70,7 +73,7 @@ var targets: [Target] = [
     .target(
         name: "OnAir",
         dependencies: [
-            "OnAirCore", "OnAirBitstream",
+            "OnAirCore", "OnAirBitstream", "OnAirLive",
             .target(name: "OnAirFFmpeg", condition: .when(platforms: [.linux])),
             .target(name: "OnAirSDL", condition: .when(platforms: [.linux])),
             .target(name: "OnAirApple", condition: .when(platforms: [.macOS, .iOS])),
@@ -85,10 +88,10 @@ var targets: [Target] = [
     .testTarget(name: "OnAirBitstreamTests", dependencies: ["OnAirBitstream", "OnAirTestSupport"]),
     .testTarget(name: "OnAirFFmpegTests", dependencies: ["OnAirFFmpeg", "OnAirTestSupport"]),
     .testTarget(name: "OnAirSRTTests", dependencies: ["OnAirSRT", "OnAirTestSupport"]),
-    .testTarget(name: "OnAirTests", dependencies: ["OnAir", "OnAirTestSupport"]),
+    .testTarget(name: "OnAirTests", dependencies: ["OnAir", "OnAirLive", "OnAirTestSupport"]),
     .testTarget(name: "OnAirHTTPTests", dependencies: ["OnAirHTTP"]),
     .testTarget(name: "OnAirGStreamerTests", dependencies: ["OnAirGStreamer", "OnAirTestSupport"]),
-    .testTarget(name: "OnAirCLITests", dependencies: ["OnAir", "onair", "OnAirTestSupport"]),
+    .testTarget(name: "OnAirCLITests", dependencies: ["OnAir", "OnAirLive", "onair", "OnAirTestSupport"]),
 ]
 
 if fuzzing {

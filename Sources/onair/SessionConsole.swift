@@ -1,5 +1,6 @@
 import Foundation
 import OnAir
+import OnAirLive
 
 /// Prints a session's events for `record`, `stream` and `serve` and runs it until the duration,
 /// the end of the sources, Ctrl-C or SIGTERM; the recipe itself is the library's `SessionBuilder`.

@@ -1,5 +1,6 @@
 import Foundation
 import OnAir
+import OnAirLive
 
 /// Shows a session's statistics once a second: one rewritten line on stderr and, optionally,
 /// the same as JSON lines in a file.

@@ -96,7 +96,7 @@ import Testing
         let source = PooledSource(pool: pool, count: frames)
         let session = try LiveSession(
             configuration: configuration, sources: [source], sinks: sinks,
-            videoEncoder: PassThroughEncoder(settings: settings))
+            videoEncoder: PassThroughEncoder(settings: settings), audioEncoder: nil)
         try session.start()
         #expect(session.waitForSources(timeout: 300))
         try session.stop()

@@ -56,7 +56,7 @@ import Testing
         let session = try LiveSession(
             configuration: configuration,
             sources: [DataPlaneTests.PooledSource(pool: pool, count: frames)],
-            sinks: [sink], videoEncoder: encoder)
+            sinks: [sink], videoEncoder: encoder, audioEncoder: nil)
         #expect(session.statistics().encodeLatencyP50Ms == 0, "no frame encoded yet")
         try session.start()
         #expect(session.waitForSources(timeout: 60))

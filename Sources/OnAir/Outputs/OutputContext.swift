@@ -1,4 +1,5 @@
 import OnAirCore
+import OnAirLive
 
 /// What an output kind needs to make its sink.
 public struct OutputContext: Sendable {

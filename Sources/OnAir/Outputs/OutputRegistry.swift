@@ -3,6 +3,7 @@ import OnAirCore
 
 #if canImport(OnAirFFmpeg)
 import OnAirFFmpeg
+import OnAirLive
 #endif
 
 /// Every output kind OnAir writes or sends, declared once: files by extension, HLS by playlist

@@ -3,6 +3,7 @@ import OnAirCore
 
 #if canImport(OnAirFFmpeg)
 import OnAirFFmpeg
+import OnAirLive
 
 /// Receives and decodes anything libavformat opens — a file, `udp://`, `tcp://`, `srt://`,
 /// `rtmp://`, HLS over HTTP — and keeps receiver statistics: frames, rates, decode errors,

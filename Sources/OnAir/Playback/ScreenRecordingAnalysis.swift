@@ -1,5 +1,6 @@
 #if canImport(OnAirFFmpeg)
 import OnAirFFmpeg
+import OnAirLive
 
 /// Measures a player from a recording of its screen and speakers: a file recorded with
 /// `ffmpeg -f x11grab … -f pulse -i SINK.monitor -copyts` (timestamps are the wall clock, in

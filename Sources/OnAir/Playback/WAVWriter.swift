@@ -1,5 +1,6 @@
 import Foundation
 import OnAirCore
+import OnAirLive
 
 /// Writes decoded audio as a RIFF/WAVE file: 16- or 32-bit integer or 32-bit float PCM,
 /// interleaved, in the format of the first buffer. Every write, the header completed at the end

@@ -1,5 +1,6 @@
 import Foundation
 import OnAirCore
+import OnAirLive
 
 /// Writes decoded yuv420p frames as a YUV4MPEG2 (`.y4m`) file that ffmpeg and players read.
 /// Every write and the close are checked (`FileOutput`).

@@ -2,6 +2,7 @@ import Foundation
 
 #if canImport(OnAirHTTP)
 import OnAirHTTP
+import OnAirLive
 
 /// The HTTP face of `onair serve`: routes requests to the hub's streams, the HLS files, the
 /// statistics and the index page, with the token check on every path.

@@ -1,4 +1,5 @@
 /// What `GET /stats.json` answers: the encoder's figures, the totals and one entry per viewer.
+import OnAirLive
 public struct ServeStatisticsDocument: Sendable, Codable {
     /// The session's latest once-a-second figures (nil before the first).
     public var encoder: LiveStatistics?

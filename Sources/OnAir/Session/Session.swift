@@ -1,5 +1,6 @@
 import Foundation
 import OnAirCore
+import OnAirLive
 
 /// A live session made by `SessionBuilder`: capture, one encode, every output, and (when
 /// serving) the viewers, with the run loop, its stop conditions and failure reporting.

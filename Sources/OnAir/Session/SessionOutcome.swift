@@ -1,5 +1,6 @@
 /// How a session ended: why, its totals after the encoders drained, and the outputs that failed
 /// while the others completed.
+import OnAirLive
 public struct SessionOutcome: Sendable {
     /// Why it stopped.
     public var reason: StopReason

@@ -1,4 +1,5 @@
 /// How a session's network outputs behave: reconnecting, adaptive bitrate, the backlog bound, TLS.
+import OnAirLive
 public struct StreamingSettings: Sendable {
     /// Connect and send timeouts, and the backoff between reconnect attempts.
     public var reconnect = ReconnectPolicy()

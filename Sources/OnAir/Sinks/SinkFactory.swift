@@ -1,5 +1,6 @@
 import Foundation
 import OnAirCore
+import OnAirLive
 
 /// Makes the sink for an output named by path or URL, through `OutputRegistry`; for callers that
 /// assemble a `LiveSession` themselves (the session builder does this for you).

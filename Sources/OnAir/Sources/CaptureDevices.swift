@@ -1,5 +1,6 @@
 #if canImport(OnAirFFmpeg)
 import OnAirFFmpeg
+import OnAirLive
 #endif
 
 /// Lists the cameras, microphones and screens present, for `onair devices`.

@@ -2,6 +2,7 @@ import OnAirCore
 
 #if canImport(OnAirFFmpeg)
 import OnAirFFmpeg
+import OnAirLive
 #endif
 
 extension SourceSpec {

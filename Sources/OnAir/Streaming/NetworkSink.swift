@@ -1,5 +1,6 @@
 import Foundation
 import OnAirCore
+import OnAirLive
 import OnAirSRT
 
 #if canImport(OnAirFFmpeg)

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Foundation
 import Glibc
+import OnAirLive
 
 /// Reads a connected TCP socket's own figures: `TCP_INFO` (bytes acknowledged, RTT, delivery
 /// rate) and `SIOCOUTQ` (bytes in the send queue). FFmpeg keeps its sockets to itself, so the

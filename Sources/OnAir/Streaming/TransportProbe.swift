@@ -1,4 +1,5 @@
 import Foundation
+import OnAirLive
 import OnAirSRT
 
 /// Reads one connection's `TransportMeasurement` from its transport: a TCP socket's kernel

@@ -1,4 +1,5 @@
 import OnAirCore
+import OnAirLive
 
 extension FileTranscoder {
     /// Opens `input` and the encoders for `outputs` (paths, by `OutputRegistry`): keyframes come

@@ -2,6 +2,7 @@
 import Foundation
 import OnAirCore
 import OnAirFFmpeg
+import OnAirLive
 
 /// Decodes a file and re-encodes it to H.264 and AAC as fast as the encoders go, writing every
 /// packet to each sink (one encode, many outputs).

@@ -4,6 +4,7 @@ import OnAirCore
 import OnAirFFmpeg
 import OnAirGStreamer
 import OnAirHTTP
+import OnAirLive
 
 /// The WebRTC face of `onair serve`: WHEP viewers (`POST /whep`, see `WHEPEndpoint`), each a
 /// `WebRTCViewer` with a webrtcbin pipeline of its own, fed from the one encode.

@@ -1,18 +1,20 @@
 /// Samples a luma plane at the cells of a candidate `FrameCodeLayout` and decodes the payload.
-struct FrameCodeReader {
+import OnAirCore
+import OnAirLive
+package struct FrameCodeReader {
     /// Picture width in pixels.
-    let width: Int
+    package let width: Int
     /// Picture height in pixels.
-    let height: Int
+    package let height: Int
     /// Bytes from one luma row to the next.
-    let stride: Int
+    package let stride: Int
 
     /// The largest width, height and stride the readers accept; larger values are treated as
     /// malformed so that no size arithmetic (here or in `layoutProblem()`) can overflow.
-    static let maximumDimension = 1 << 20
+    package static let maximumDimension = 1 << 20
 
     /// The luma plane of `frame` when it has one and its planes are well formed, else nil.
-    static func lumaPlane(of frame: VideoFrame) -> VideoFrame.Plane? {
+    package static func lumaPlane(of frame: VideoFrame) -> VideoFrame.Plane? {
         switch frame.pixelFormat {
         case .yuv420p, .nv12, .yuv422p, .yuv444p: break
         case .bgra, .rgba, .rgb24: return nil
@@ -26,11 +28,11 @@ struct FrameCodeReader {
     }
 
     /// Minimum white-minus-black difference for a code to count as present.
-    static let minimumContrast = 40.0
+    package static let minimumContrast = 40.0
 
     /// The payload at `layout`, or nil when the layout leaves the picture, the markers are not
     /// there or the checksum fails.
-    func read(_ layout: FrameCodeLayout, pixels: UnsafeBufferPointer<UInt8>) -> FrameCodePayload? {
+    package func read(_ layout: FrameCodeLayout, pixels: UnsafeBufferPointer<UInt8>) -> FrameCodePayload? {
         let bounds = layout.bounds
         guard bounds.x >= 0, bounds.y >= 0, bounds.x + bounds.width <= width, bounds.y + bounds.height <= height,
             stride >= width, pixels.count >= stride * (height - 1) + width

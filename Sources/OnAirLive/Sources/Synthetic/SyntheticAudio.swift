@@ -1,4 +1,5 @@
 import Foundation
+import OnAirCore
 
 /// Generates a deterministic test signal: a continuous quiet tone with a short, louder beep at a
 /// higher pitch starting exactly on every whole second (sample k × `sampleRate`, k ≥ 0).

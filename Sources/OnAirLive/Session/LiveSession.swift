@@ -35,7 +35,7 @@ public final class LiveSession: @unchecked Sendable {
         /// The settings the video encoder opens with: `video`, or with adaptive bitrate `video` at
         /// the highest adaptive rate (data-rate limits scaled with it), so the encoder's level
         /// allows every rate the controller may choose. The session then sets `video`'s own rate
-        /// before the first frame. Hand these to `EncoderFactory` when making the encoder yourself.
+        /// before the first frame. Open the video encoder with these (`EncoderFactory` does).
         public var openingVideo: VideoEncoderSettings? {
             guard let video, let adaptiveBitRate, adaptiveBitRate.maximumBitRate > video.averageBitRate else { return video }
             return video.withAverageBitRate(adaptiveBitRate.maximumBitRate)
@@ -91,7 +91,8 @@ public final class LiveSession: @unchecked Sendable {
     /// under `lock`, kept apart from `counters`, which are copied once a second).
     private var encodeLatency = LatencyStatistics(), keyFrameEncodeLatency = LatencyStatistics()
 
-    /// Sets up a session; encoders are created (and settings validated) here, before anything runs.
+    /// Sets up a session around the encoders it runs (one for each of `configuration`'s video and
+    /// audio settings; the `OnAir` module's initializer without them opens this platform's own).
     ///
     /// `networkSinks` are sinks that drop their oldest packets rather than make the encoders wait.
     /// With `configuration.adaptiveBitRate`, each bitrate change is also reported to `bitRateDecisions`
@@ -100,7 +101,7 @@ public final class LiveSession: @unchecked Sendable {
     public init(
         configuration: Configuration, sources: [any CaptureSource], sinks: [any PacketSink],
         networkSinks: [any PacketSink] = [],
-        videoEncoder: (any VideoEncoding)? = nil, audioEncoder: (any AudioEncoding)? = nil,
+        videoEncoder: (any VideoEncoding)?, audioEncoder: (any AudioEncoding)?,
         bitRateDecisions: (@Sendable (BitrateDecision) -> Void)? = nil,
         outputFailed: (@Sendable (OutputFailure) -> Void)? = nil,
         notices: (@Sendable (String) -> Void)? = nil
@@ -108,16 +109,14 @@ public final class LiveSession: @unchecked Sendable {
         self.configuration = configuration
         self.notices = notices
         self.sources = sources
-        if let settings = configuration.openingVideo {
-            self.videoEncoder = try videoEncoder ?? EncoderFactory.videoEncoder(settings: settings)
-        } else {
-            self.videoEncoder = nil
+        if configuration.openingVideo != nil, videoEncoder == nil {
+            throw SettingsError(field: "videoEncoder", value: "none", allowed: "an encoder for the video settings")
         }
-        if let settings = configuration.audio {
-            self.audioEncoder = try audioEncoder ?? EncoderFactory.audioEncoder(settings: settings)
-        } else {
-            self.audioEncoder = nil
+        if configuration.audio != nil, audioEncoder == nil {
+            throw SettingsError(field: "audioEncoder", value: "none", allowed: "an encoder for the audio settings")
         }
+        self.videoEncoder = configuration.openingVideo == nil ? nil : videoEncoder
+        self.audioEncoder = configuration.audio == nil ? nil : audioEncoder
         func report(_ sink: any PacketSink) -> (@Sendable (any Error) -> Void)? {
             guard let outputFailed else { return nil }
             let destination = sink.destination

@@ -1,33 +1,25 @@
 import Foundation
 import OnAirCore
 
-#if canImport(OnAirFFmpeg)
-import OnAirFFmpeg
-#endif
-
 /// An output file opened for appending bytes, closed on `close()` or when released. Every call
 /// that writes — each append, a rewrite in place, the flush to disk and the close — reports its
 /// failure with the system's message.
 ///
 /// The writer tells it the moment it is at (`startHeader`, `startPacket`, `startTrailer`), for the
-/// `WriteFaults` test seam of the Linux build.
-final class FileOutput {
+/// `WriteFaults` test seam.
+package final class FileOutput {
     private let handle: FileHandle
-    let path: String
+    package let path: String
     private var closed = false
-    #if canImport(OnAirFFmpeg)
     private let fault: WriteFaultState?
-    #endif
 
     /// Creates (or truncates) the file at `path`.
-    init(path: String) throws {
+    package init(path: String) throws {
         self.path = path
-        #if canImport(OnAirFFmpeg)
         fault = WriteFaults.state(for: path)
         if let fault, fault.failsOpen() {
             throw SinkError.writeFailed(destination: path, reason: String(cString: strerror(fault.errorNumber)))
         }
-        #endif
         // open(2), as ffmpeg opens files: a symlink is followed (FileManager.createFile would
         // replace it with a new file), a device such as /dev/full is written as it is.
         let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
@@ -42,43 +34,37 @@ final class FileOutput {
     }
 
     /// The writer is about to write its header.
-    func startHeader() {
-        #if canImport(OnAirFFmpeg)
+    package func startHeader() {
         fault?.enter(.header)
-        #endif
     }
 
     /// The writer is about to write packet (or frame, or buffer) `index`, counted from 0.
-    func startPacket(_ index: Int) {
-        #if canImport(OnAirFFmpeg)
+    package func startPacket(_ index: Int) {
         fault?.enter(.packet(index))
-        #endif
     }
 
     /// The writer is about to complete the file (a header's sizes filled in at the end).
-    func startTrailer() {
-        #if canImport(OnAirFFmpeg)
+    package func startTrailer() {
         fault?.enter(.trailer)
-        #endif
     }
 
     /// Appends bytes.
-    func write(_ bytes: [UInt8]) throws {
+    package func write(_ bytes: [UInt8]) throws {
         try attempt { try handle.write(contentsOf: bytes) }
     }
 
     /// Appends bytes.
-    func write(_ data: Data) throws {
+    package func write(_ data: Data) throws {
         try attempt { try handle.write(contentsOf: data) }
     }
 
     /// Appends a buffer's bytes without copying them first.
-    func write(_ buffer: MediaBuffer) throws {
+    package func write(_ buffer: MediaBuffer) throws {
         try attempt { try buffer.withUnsafeBytes { try handle.write(contentsOf: $0) } }
     }
 
     /// Writes `data` at `offset` (a header completed at the end), then goes back to the end.
-    func write(_ data: Data, at offset: UInt64) throws {
+    package func write(_ data: Data, at offset: UInt64) throws {
         try attempt {
             let end = try handle.offset()
             try handle.seek(toOffset: offset)
@@ -89,17 +75,15 @@ final class FileOutput {
 
     /// Flushes to disk and closes. A file that cannot be flushed to disk (a device such as
     /// `/dev/null`, a pipe) is only closed.
-    func close() throws {
+    package func close() throws {
         guard !closed else { return }
         closed = true
         do {
-            #if canImport(OnAirFFmpeg)
             fault?.enter(.close)
             if let fault, fault.failsClose() {
                 try? handle.close()
                 throw SinkError.writeFailed(destination: path, reason: String(cString: strerror(fault.errorNumber)))
             }
-            #endif
             if fsync(handle.fileDescriptor) != 0, errno != EINVAL, errno != EROFS, errno != ENOTSUP {
                 let reason = String(cString: strerror(errno))
                 try? handle.close()
@@ -115,11 +99,9 @@ final class FileOutput {
 
     /// Runs one write, failing it when a `WriteFaults` injection says so; any failure names the file.
     private func attempt(_ body: () throws -> Void) throws {
-        #if canImport(OnAirFFmpeg)
         if let fault, fault.failsWrite() {
             throw SinkError.writeFailed(destination: path, reason: String(cString: strerror(fault.errorNumber)))
         }
-        #endif
         do { try body() } catch { throw SinkError.writeFailed(destination: path, reason: Self.reason(error)) }
     }
 

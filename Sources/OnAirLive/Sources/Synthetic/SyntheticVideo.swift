@@ -1,4 +1,5 @@
 import Foundation
+import OnAirCore
 
 /// Generates deterministic test pictures that make an encoder work as on real content, each
 /// stamped with a `FrameCode` (frame index, capture time) and flashing white on every whole

@@ -1,4 +1,5 @@
 /// A capture device present on this machine, as `onair devices` lists it.
+import OnAirCore
 public struct CaptureDeviceInfo: Sendable, Hashable, Codable {
     /// What kind of device it is.
     public enum Kind: String, Sendable, Hashable, Codable, CaseIterable {

@@ -1,13 +1,13 @@
 /// The bits a frame code carries: a 32-bit frame index, a 48-bit capture time in microseconds
 /// (two's complement) and a CRC-16 over both, whitened so no payload is a flat block.
-struct FrameCodePayload: Sendable, Equatable {
+package struct FrameCodePayload: Sendable, Equatable {
     /// The frame index modulo 2³².
-    var index: UInt32
+    package var index: UInt32
     /// The capture time in microseconds, kept to 48 bits (±4.4 years).
-    var captureMicroseconds: Int64
+    package var captureMicroseconds: Int64
 
     /// The 96 payload bits in drawing order (true = white).
-    func bits() -> [Bool] {
+    package func bits() -> [Bool] {
         var bytes = dataBytes()
         let crc = Self.crc16(bytes)
         bytes.append(UInt8(crc >> 8))
@@ -24,7 +24,7 @@ struct FrameCodePayload: Sendable, Equatable {
     }
 
     /// Decodes 96 bits read from a picture; nil when the count is wrong or the checksum fails.
-    init?(bits: [Bool]) {
+    package init?(bits: [Bool]) {
         guard bits.count == FrameCodeLayout.bitCount else { return nil }
         var bytes = [UInt8](repeating: 0, count: bits.count / 8)
         for (position, bit) in bits.enumerated() where bit != Self.whitening(position) {
@@ -42,7 +42,7 @@ struct FrameCodePayload: Sendable, Equatable {
     }
 
     /// Creates a payload from its fields.
-    init(index: UInt32, captureMicroseconds: Int64) {
+    package init(index: UInt32, captureMicroseconds: Int64) {
         self.index = index
         self.captureMicroseconds = captureMicroseconds
     }
@@ -64,7 +64,7 @@ struct FrameCodePayload: Sendable, Equatable {
     }
 
     /// CRC-16/CCITT-FALSE (polynomial 0x1021, initial value 0xFFFF).
-    static func crc16(_ bytes: [UInt8]) -> UInt16 {
+    package static func crc16(_ bytes: [UInt8]) -> UInt16 {
         var crc: UInt16 = 0xFFFF
         for byte in bytes {
             crc ^= UInt16(byte) << 8
