@@ -60,6 +60,8 @@ var targets: [Target] = [
     // The live core: the session that runs sources into encoders into sinks, its queues, the sink protocols,
     // adaptive bitrate, the file sinks of elementary streams and the synthetic source. Needs no FFmpeg.
     .target(name: "OnAirLive", dependencies: ["OnAirCore", "OnAirBitstream"]),
+    // Analysis: what a file or stream holds (probe) and how well sound and picture line up (sync, frame codes).
+    .target(name: "OnAirAnalysis", dependencies: ["OnAirCore", "OnAirBitstream", "OnAirLive", "OnAirFFmpeg"]),
     .target(name: "OnAirApple", dependencies: ["OnAirCore", "OnAirBitstream"]),
     // libmicrohttpd behind Swift types: the HTTP server of `onair serve`.
     .target(name: "OnAirHTTP", dependencies: ["OnAirCore", "CMicroHTTPD"]),
@@ -74,6 +76,7 @@ var targets: [Target] = [
         name: "OnAir",
         dependencies: [
             "OnAirCore", "OnAirBitstream", "OnAirLive",
+            .target(name: "OnAirAnalysis", condition: .when(platforms: [.linux])),
             .target(name: "OnAirFFmpeg", condition: .when(platforms: [.linux])),
             .target(name: "OnAirSDL", condition: .when(platforms: [.linux])),
             .target(name: "OnAirApple", condition: .when(platforms: [.macOS, .iOS])),
@@ -88,10 +91,10 @@ var targets: [Target] = [
     .testTarget(name: "OnAirBitstreamTests", dependencies: ["OnAirBitstream", "OnAirTestSupport"]),
     .testTarget(name: "OnAirFFmpegTests", dependencies: ["OnAirFFmpeg", "OnAirTestSupport"]),
     .testTarget(name: "OnAirSRTTests", dependencies: ["OnAirSRT", "OnAirTestSupport"]),
-    .testTarget(name: "OnAirTests", dependencies: ["OnAir", "OnAirLive", "OnAirTestSupport"]),
+    .testTarget(name: "OnAirTests", dependencies: ["OnAir", "OnAirLive", "OnAirAnalysis", "OnAirTestSupport"]),
     .testTarget(name: "OnAirHTTPTests", dependencies: ["OnAirHTTP"]),
     .testTarget(name: "OnAirGStreamerTests", dependencies: ["OnAirGStreamer", "OnAirTestSupport"]),
-    .testTarget(name: "OnAirCLITests", dependencies: ["OnAir", "OnAirLive", "onair", "OnAirTestSupport"]),
+    .testTarget(name: "OnAirCLITests", dependencies: ["OnAir", "OnAirLive", "OnAirAnalysis", "onair", "OnAirTestSupport"]),
 ]
 
 if fuzzing {

@@ -1,3 +1,7 @@
 @_exported import OnAirBitstream
 @_exported import OnAirCore
 @_exported import OnAirLive
+
+#if canImport(OnAirAnalysis)
+@_exported import OnAirAnalysis
+#endif

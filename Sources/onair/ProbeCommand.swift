@@ -1,5 +1,6 @@
 import Foundation
 import OnAir
+import OnAirAnalysis
 
 /// `onair probe FILE`: what is in a media file, read by OnAir's own H.264 and AAC parsers.
 struct ProbeCommand: Command {

@@ -1,5 +1,6 @@
 import Foundation
 import OnAir
+import OnAirAnalysis
 
 /// Turns a probe report into the human-readable summary `onair probe` prints.
 enum ProbeFormatter {

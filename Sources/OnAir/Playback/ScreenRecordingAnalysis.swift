@@ -1,4 +1,5 @@
 #if canImport(OnAirFFmpeg)
+import OnAirAnalysis
 import OnAirFFmpeg
 import OnAirLive
 

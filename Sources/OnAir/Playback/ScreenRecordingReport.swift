@@ -1,4 +1,5 @@
 /// What a recording of a player's screen and speakers shows (see `ScreenRecordingAnalysis`).
+import OnAirAnalysis
 public struct ScreenRecordingReport: Sendable, Codable, Equatable {
     /// Pictures recorded, and how many of them carried a readable frame code.
     public var recordedFrames = 0, framesWithCode = 0

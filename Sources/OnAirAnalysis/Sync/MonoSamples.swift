@@ -1,4 +1,5 @@
 /// A PCM buffer mixed down to one channel of `Float` samples (channel average), for analysis.
+import OnAirCore
 struct MonoSamples: Sendable {
     /// The mixed samples, nominally −1…1.
     let values: [Float]

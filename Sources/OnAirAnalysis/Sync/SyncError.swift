@@ -1,4 +1,5 @@
 /// Sync measurement could not run on the given media.
+import OnAirCore
 public enum SyncError: OnAirError, Equatable {
     /// The PCM buffer's planes do not match its declared layout; carries the reason.
     case malformedAudio(String)

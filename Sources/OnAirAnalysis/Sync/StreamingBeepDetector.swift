@@ -6,26 +6,27 @@
 /// not start where the previous one ended (a hole or an overlap in the file's timestamps), the
 /// window is analysed and a new one starts at the buffer's own time, so a hole shows as the A/V
 /// offset it causes instead of being counted over.
-struct StreamingBeepDetector {
+import OnAirCore
+package struct StreamingBeepDetector {
     private let detector: BeepDetector
     private var window: [Float] = []
     private var windowStart: Double?
     private var sampleRate = 0
     private var lastOnset = -Double.infinity
     /// Beep onsets found so far, in seconds on the buffers' timeline.
-    private(set) var onsets: [Double] = []
+    package private(set) var onsets: [Double] = []
     private let windowSeconds = 5.0, overlapSeconds = 1.0
 
-    init(detector: BeepDetector = BeepDetector()) {
+    package init(detector: BeepDetector = BeepDetector()) {
         self.detector = detector
     }
 
     /// How far, in seconds, a buffer's timestamp may stray from the end of the previous one before
     /// it starts a new window (more than timestamp rounding, less than any real hole).
-    static let discontinuity = 0.0005
+    package static let discontinuity = 0.0005
 
     /// Adds one decoded buffer.
-    mutating func add(_ buffer: PCMBuffer) throws(SyncError) {
+    package mutating func add(_ buffer: PCMBuffer) throws(SyncError) {
         let mono = try MonoSamples(buffer)
         let expected = windowStart.map { $0 + Double(window.count) / Double(max(sampleRate, 1)) }
         if windowStart == nil || mono.sampleRate != sampleRate
@@ -40,7 +41,7 @@ struct StreamingBeepDetector {
     }
 
     /// Analyses what is left.
-    mutating func flush() {
+    package mutating func flush() {
         if windowStart != nil, !window.isEmpty { analyse(final: true) }
         window = []
         windowStart = nil

@@ -1,4 +1,5 @@
 import Foundation
+import OnAirCore
 import OnAirLive
 
 /// Finds the onsets of the synthetic source's beeps in PCM audio, to the sample.
