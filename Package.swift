@@ -62,6 +62,9 @@ var targets: [Target] = [
     .target(name: "OnAirLive", dependencies: ["OnAirCore", "OnAirBitstream"]),
     // Analysis: what a file or stream holds (probe) and how well sound and picture line up (sync, frame codes).
     .target(name: "OnAirAnalysis", dependencies: ["OnAirCore", "OnAirBitstream", "OnAirLive", "OnAirFFmpeg"]),
+    // Streaming: network outputs (RTMP, SRT, UDP, TCP, RTSP publish) with reconnect and send gates, one connector
+    // per transport, and HLS.
+    .target(name: "OnAirStreaming", dependencies: ["OnAirCore", "OnAirBitstream", "OnAirLive", "OnAirFFmpeg", "OnAirSRT", "OnAirHTTP"]),
     .target(name: "OnAirApple", dependencies: ["OnAirCore", "OnAirBitstream"]),
     // libmicrohttpd behind Swift types: the HTTP server of `onair serve`.
     .target(name: "OnAirHTTP", dependencies: ["OnAirCore", "CMicroHTTPD"]),
@@ -77,6 +80,7 @@ var targets: [Target] = [
         dependencies: [
             "OnAirCore", "OnAirBitstream", "OnAirLive",
             .target(name: "OnAirAnalysis", condition: .when(platforms: [.linux])),
+            .target(name: "OnAirStreaming", condition: .when(platforms: [.linux])),
             .target(name: "OnAirFFmpeg", condition: .when(platforms: [.linux])),
             .target(name: "OnAirSDL", condition: .when(platforms: [.linux])),
             .target(name: "OnAirApple", condition: .when(platforms: [.macOS, .iOS])),
@@ -91,10 +95,10 @@ var targets: [Target] = [
     .testTarget(name: "OnAirBitstreamTests", dependencies: ["OnAirBitstream", "OnAirTestSupport"]),
     .testTarget(name: "OnAirFFmpegTests", dependencies: ["OnAirFFmpeg", "OnAirTestSupport"]),
     .testTarget(name: "OnAirSRTTests", dependencies: ["OnAirSRT", "OnAirTestSupport"]),
-    .testTarget(name: "OnAirTests", dependencies: ["OnAir", "OnAirLive", "OnAirAnalysis", "OnAirTestSupport"]),
+    .testTarget(name: "OnAirTests", dependencies: ["OnAir", "OnAirLive", "OnAirAnalysis", "OnAirStreaming", "OnAirTestSupport"]),
     .testTarget(name: "OnAirHTTPTests", dependencies: ["OnAirHTTP"]),
     .testTarget(name: "OnAirGStreamerTests", dependencies: ["OnAirGStreamer", "OnAirTestSupport"]),
-    .testTarget(name: "OnAirCLITests", dependencies: ["OnAir", "OnAirLive", "OnAirAnalysis", "onair", "OnAirTestSupport"]),
+    .testTarget(name: "OnAirCLITests", dependencies: ["OnAir", "OnAirLive", "OnAirAnalysis", "OnAirStreaming", "onair", "OnAirTestSupport"]),
 ]
 
 if fuzzing {

@@ -5,3 +5,6 @@
 #if canImport(OnAirAnalysis)
 @_exported import OnAirAnalysis
 #endif
+#if canImport(OnAirStreaming)
+@_exported import OnAirStreaming
+#endif

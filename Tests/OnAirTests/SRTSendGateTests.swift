@@ -1,6 +1,7 @@
 import Testing
 
 @testable import OnAir
+@testable import OnAirStreaming
 
 /// `SRTSendGate` against a simulated bottleneck: a FIFO link of a given rate (what libsrt holds
 /// is what the link has not delivered yet), fed by a stream of 1316-byte messages at a given rate

@@ -1,5 +1,6 @@
 import OnAirCore
 import OnAirLive
+import OnAirStreaming
 
 /// What an output kind needs to make its sink.
 public struct OutputContext: Sendable {

@@ -1,6 +1,7 @@
 import Foundation
 import OnAirCore
 import OnAirLive
+import OnAirStreaming
 
 /// One kind of output, declared once in `OutputRegistry`: which names it answers to (a file
 /// extension, a URL scheme, a prefix), which streams it carries, whether it is a file or a

@@ -4,6 +4,7 @@ import OnAirCore
 #if canImport(OnAirFFmpeg)
 import OnAirFFmpeg
 import OnAirLive
+import OnAirStreaming
 #endif
 
 /// Every output kind OnAir writes or sends, declared once: files by extension, HLS by playlist

@@ -1,5 +1,6 @@
 import Foundation
 import OnAirCore
+import OnAirStreaming
 
 #if canImport(OnAirHTTP) && canImport(OnAirFFmpeg)
 

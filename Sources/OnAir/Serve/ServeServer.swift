@@ -3,6 +3,7 @@ import Foundation
 #if canImport(OnAirHTTP)
 import OnAirHTTP
 import OnAirLive
+import OnAirStreaming
 
 /// The HTTP face of `onair serve`: routes requests to the hub's streams, the HLS files, the
 /// statistics and the index page, with the token check on every path.

@@ -1,6 +1,7 @@
 import Foundation
 import OnAirCore
 import OnAirLive
+import OnAirStreaming
 
 /// Builds a `Session` from `SessionSettings`: opens the sources (by spec, or the app's own),
 /// the encoders (before any file exists, so rejected settings leave nothing behind), every

@@ -1,5 +1,6 @@
 /// How a session's network outputs behave: reconnecting, adaptive bitrate, the backlog bound, TLS.
 import OnAirLive
+import OnAirStreaming
 public struct StreamingSettings: Sendable {
     /// Connect and send timeouts, and the backoff between reconnect attempts.
     public var reconnect = ReconnectPolicy()

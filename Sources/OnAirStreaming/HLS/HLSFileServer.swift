@@ -43,7 +43,7 @@ public final class HLSFileServer: @unchecked Sendable {
 
     /// The bytes and type of a playlist or segment named `name` directly in `directory`; nil for
     /// anything else (hidden names, names with a slash, directories, other kinds of file).
-    static func file(named name: String, in directory: String) -> (bytes: [UInt8], contentType: String)? {
+    package static func file(named name: String, in directory: String) -> (bytes: [UInt8], contentType: String)? {
         guard !name.hasPrefix("."), !name.contains("/"), let type = contentType(name) else { return nil }
         var isDirectory: ObjCBool = false
         let path = (directory as NSString).appendingPathComponent(name)

@@ -3,6 +3,7 @@ import OnAirCore
 
 #if canImport(OnAirFFmpeg)
 import OnAirFFmpeg
+import OnAirLive
 
 /// Builds the sink that writes an HLS playlist and its segments with libavformat's hls muxer.
 public enum HLSOutput {
@@ -13,7 +14,7 @@ public enum HLSOutput {
     /// encoder's keyframe interval should divide the segment duration.
     public static func sink(
         playlist: String, streams: Set<MediaType>,
-        options: SinkFactory.ContainerOptions
+        options: OutputOptions
     ) throws -> any PacketSink {
         guard options.hlsSegmentDuration > 0, options.hlsSegmentDuration <= 3600 else {
             throw SettingsError(field: "hlsSegmentDuration", value: "\(options.hlsSegmentDuration)", allowed: "0 < S ≤ 3600")
