@@ -65,14 +65,25 @@ var targets: [Target] = [
     // Streaming: network outputs (RTMP, SRT, UDP, TCP, RTSP publish) with reconnect and send gates, one connector
     // per transport, and HLS.
     .target(name: "OnAirStreaming", dependencies: ["OnAirCore", "OnAirBitstream", "OnAirLive", "OnAirFFmpeg", "OnAirSRT", "OnAirHTTP"]),
+    // Serving: the hub that feeds every viewer from its own queue, and its faces (HTTP-TS, fMP4, HLS, SRT, RTSP,
+    // WebRTC) with the preview page, whose HTML, CSS and JS (Sources/OnAirServing/Preview/page/) are compiled into
+    // the binary as string literals at build time: SwiftPM resources on Linux are a folder beside the binary,
+    // which a copy loses.
+    .target(
+        name: "OnAirServing",
+        dependencies: [
+            "OnAirCore", "OnAirBitstream", "OnAirLive", "OnAirStreaming", "OnAirFFmpeg", "OnAirHTTP", "OnAirSRT",
+            "OnAirGStreamer",
+        ],
+        plugins: ["EmbedFilesPlugin"]
+    ),
     .target(name: "OnAirApple", dependencies: ["OnAirCore", "OnAirBitstream"]),
     // libmicrohttpd behind Swift types: the HTTP server of `onair serve`.
     .target(name: "OnAirHTTP", dependencies: ["OnAirCore", "CMicroHTTPD"]),
     .target(name: "OnAirSRT", dependencies: ["OnAirCore", "CSRT"]),
     // The window and sound output of `onair play` (SDL2), Swift types only.
     .target(name: "OnAirSDL", dependencies: ["OnAirCore", "CSDL2"]),
-    // The preview page's HTML, CSS and JS (Sources/OnAir/Serve/Preview/page/) compiled into the binary as
-    // string literals at build time: SwiftPM resources on Linux are a folder beside the binary, which a copy loses.
+    // Embeds a target's .html/.css/.js files into it as string literals (the preview page of OnAirServing).
     .executableTarget(name: "EmbedFiles"),
     .plugin(name: "EmbedFilesPlugin", capability: .buildTool(), dependencies: ["EmbedFiles"]),
     .target(
@@ -81,24 +92,24 @@ var targets: [Target] = [
             "OnAirCore", "OnAirBitstream", "OnAirLive",
             .target(name: "OnAirAnalysis", condition: .when(platforms: [.linux])),
             .target(name: "OnAirStreaming", condition: .when(platforms: [.linux])),
+            .target(name: "OnAirServing", condition: .when(platforms: [.linux])),
             .target(name: "OnAirFFmpeg", condition: .when(platforms: [.linux])),
             .target(name: "OnAirSDL", condition: .when(platforms: [.linux])),
             .target(name: "OnAirApple", condition: .when(platforms: [.macOS, .iOS])),
             .target(name: "OnAirHTTP", condition: .when(platforms: [.linux])),
             .target(name: "OnAirGStreamer", condition: .when(platforms: [.linux])),
             "OnAirSRT",
-        ],
-        plugins: ["EmbedFilesPlugin"]
+        ]
     ),
     .executableTarget(name: "onair", dependencies: ["OnAir"]),
     .target(name: "OnAirTestSupport", path: "Tests/OnAirTestSupport"),
     .testTarget(name: "OnAirBitstreamTests", dependencies: ["OnAirBitstream", "OnAirTestSupport"]),
     .testTarget(name: "OnAirFFmpegTests", dependencies: ["OnAirFFmpeg", "OnAirTestSupport"]),
     .testTarget(name: "OnAirSRTTests", dependencies: ["OnAirSRT", "OnAirTestSupport"]),
-    .testTarget(name: "OnAirTests", dependencies: ["OnAir", "OnAirLive", "OnAirAnalysis", "OnAirStreaming", "OnAirTestSupport"]),
+    .testTarget(name: "OnAirTests", dependencies: ["OnAir", "OnAirLive", "OnAirAnalysis", "OnAirStreaming", "OnAirServing", "OnAirTestSupport"]),
     .testTarget(name: "OnAirHTTPTests", dependencies: ["OnAirHTTP"]),
     .testTarget(name: "OnAirGStreamerTests", dependencies: ["OnAirGStreamer", "OnAirTestSupport"]),
-    .testTarget(name: "OnAirCLITests", dependencies: ["OnAir", "OnAirLive", "OnAirAnalysis", "OnAirStreaming", "onair", "OnAirTestSupport"]),
+    .testTarget(name: "OnAirCLITests", dependencies: ["OnAir", "OnAirLive", "OnAirAnalysis", "OnAirStreaming", "OnAirServing", "onair", "OnAirTestSupport"]),
 ]
 
 if fuzzing {

@@ -8,3 +8,6 @@
 #if canImport(OnAirStreaming)
 @_exported import OnAirStreaming
 #endif
+#if canImport(OnAirServing)
+@_exported import OnAirServing
+#endif

@@ -1,4 +1,5 @@
 import OnAir
+import OnAirServing
 
 extension ServeCommand {
     /// The WebRTC flags: nil without --webrtc.

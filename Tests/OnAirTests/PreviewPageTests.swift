@@ -1,6 +1,7 @@
 import Testing
 
 @testable import OnAir
+@testable import OnAirServing
 
 /// How `PreviewPage` makes one document of `index.html` and the files it links.
 struct PreviewPageTests {

@@ -3,6 +3,7 @@ import OnAirCore
 import Testing
 
 @testable import OnAir
+@testable import OnAirServing
 
 /// The hub's elementary form (RTSP's feed) without a network: whole packets from the last
 /// keyframe, the same skips, and a cut for a transport that stopped taking.

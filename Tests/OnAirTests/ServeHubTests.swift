@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import OnAir
+@testable import OnAirServing
 
 /// The fan-out hub without a network: keyframe cache, bounded queues, skips and limits.
 @Suite struct ServeHubTests {

@@ -1,6 +1,7 @@
 import Foundation
 import OnAirCore
 import OnAirLive
+import OnAirServing
 
 /// A live session made by `SessionBuilder`: capture, one encode, every output, and (when
 /// serving) the viewers, with the run loop, its stop conditions and failure reporting.

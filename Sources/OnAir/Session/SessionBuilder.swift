@@ -1,6 +1,7 @@
 import Foundation
 import OnAirCore
 import OnAirLive
+import OnAirServing
 import OnAirStreaming
 
 /// Builds a `Session` from `SessionSettings`: opens the sources (by spec, or the app's own),

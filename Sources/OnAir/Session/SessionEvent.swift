@@ -1,6 +1,7 @@
 /// Something a running session reports: once-a-second statistics, an output that failed, a
 /// connection made or lost, a bitrate change, a viewer that came or went, a notice.
 import OnAirLive
+import OnAirServing
 import OnAirStreaming
 public enum SessionEvent: Sendable {
     /// The statistics of the last second (rates) and since the start (totals).

@@ -1,6 +1,7 @@
 /// How a session ended: why, its totals after the encoders drained, and the outputs that failed
 /// while the others completed.
 import OnAirLive
+import OnAirServing
 public struct SessionOutcome: Sendable {
     /// Why it stopped.
     public var reason: StopReason

@@ -1,5 +1,6 @@
 import Foundation
 import OnAirCore
+import OnAirLive
 import OnAirStreaming
 
 #if canImport(OnAirHTTP) && canImport(OnAirFFmpeg)
@@ -42,7 +43,7 @@ public final class ServeOutputs: @unchecked Sendable {
         self.hub = hub
         hlsDirectory = (NSTemporaryDirectory() as NSString).appendingPathComponent(
             "onair-serve-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
-        var options = SinkFactory.ContainerOptions()
+        var options = OutputOptions()
         options.hlsSegmentDuration = hlsSegmentDuration
         options.hlsListSize = 6
         let playlist = (hlsDirectory as NSString).appendingPathComponent("stream.m3u8")
