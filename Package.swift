@@ -77,6 +77,8 @@ var targets: [Target] = [
         ],
         plugins: ["EmbedFilesPlugin"]
     ),
+    // Playback: the player (receive, decode, keep sound and picture in step), its window and writers.
+    .target(name: "OnAirPlayback", dependencies: ["OnAirCore", "OnAirLive", "OnAirAnalysis", "OnAirFFmpeg", "OnAirSDL"]),
     .target(name: "OnAirApple", dependencies: ["OnAirCore", "OnAirBitstream"]),
     // libmicrohttpd behind Swift types: the HTTP server of `onair serve`.
     .target(name: "OnAirHTTP", dependencies: ["OnAirCore", "CMicroHTTPD"]),
@@ -93,6 +95,7 @@ var targets: [Target] = [
             .target(name: "OnAirAnalysis", condition: .when(platforms: [.linux])),
             .target(name: "OnAirStreaming", condition: .when(platforms: [.linux])),
             .target(name: "OnAirServing", condition: .when(platforms: [.linux])),
+            .target(name: "OnAirPlayback", condition: .when(platforms: [.linux])),
             .target(name: "OnAirFFmpeg", condition: .when(platforms: [.linux])),
             .target(name: "OnAirSDL", condition: .when(platforms: [.linux])),
             .target(name: "OnAirApple", condition: .when(platforms: [.macOS, .iOS])),
@@ -106,10 +109,10 @@ var targets: [Target] = [
     .testTarget(name: "OnAirBitstreamTests", dependencies: ["OnAirBitstream", "OnAirTestSupport"]),
     .testTarget(name: "OnAirFFmpegTests", dependencies: ["OnAirFFmpeg", "OnAirTestSupport"]),
     .testTarget(name: "OnAirSRTTests", dependencies: ["OnAirSRT", "OnAirTestSupport"]),
-    .testTarget(name: "OnAirTests", dependencies: ["OnAir", "OnAirLive", "OnAirAnalysis", "OnAirStreaming", "OnAirServing", "OnAirTestSupport"]),
+    .testTarget(name: "OnAirTests", dependencies: ["OnAir", "OnAirLive", "OnAirAnalysis", "OnAirStreaming", "OnAirServing", "OnAirPlayback", "OnAirTestSupport"]),
     .testTarget(name: "OnAirHTTPTests", dependencies: ["OnAirHTTP"]),
     .testTarget(name: "OnAirGStreamerTests", dependencies: ["OnAirGStreamer", "OnAirTestSupport"]),
-    .testTarget(name: "OnAirCLITests", dependencies: ["OnAir", "OnAirLive", "OnAirAnalysis", "OnAirStreaming", "OnAirServing", "onair", "OnAirTestSupport"]),
+    .testTarget(name: "OnAirCLITests", dependencies: ["OnAir", "OnAirLive", "OnAirAnalysis", "OnAirStreaming", "OnAirServing", "OnAirPlayback", "onair", "OnAirTestSupport"]),
 ]
 
 if fuzzing {

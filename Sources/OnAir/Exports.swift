@@ -5,9 +5,12 @@
 #if canImport(OnAirAnalysis)
 @_exported import OnAirAnalysis
 #endif
-#if canImport(OnAirStreaming)
-@_exported import OnAirStreaming
+#if canImport(OnAirPlayback)
+@_exported import OnAirPlayback
 #endif
 #if canImport(OnAirServing)
 @_exported import OnAirServing
+#endif
+#if canImport(OnAirStreaming)
+@_exported import OnAirStreaming
 #endif

@@ -1,5 +1,6 @@
 import Foundation
 import OnAir
+import OnAirPlayback
 
 /// `onair play URL`: receive and decode a stream or file, report what arrived and how well.
 struct PlayCommand: Command {

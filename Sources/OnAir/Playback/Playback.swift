@@ -1,4 +1,5 @@
 import Foundation
+import OnAirPlayback
 
 /// Plays a URL or file the way `onair play` does: opens the input, shows the picture in a window
 /// and plays the sound when `window` is given (and a display exists), and runs until the input

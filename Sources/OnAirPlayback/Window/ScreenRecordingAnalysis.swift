@@ -1,5 +1,6 @@
 #if canImport(OnAirFFmpeg)
 import OnAirAnalysis
+import OnAirCore
 import OnAirFFmpeg
 import OnAirLive
 

@@ -1,6 +1,7 @@
 import Foundation
 
 #if canImport(OnAirSDL) && canImport(OnAirFFmpeg)
+import OnAirCore
 import OnAirFFmpeg
 import OnAirSDL
 

@@ -64,22 +64,27 @@ public final class Player: @unchecked Sendable {
     private var reachedEnd = false
     private var durationReached = false
 
-    /// Checks the configuration (the output's kind) without opening anything.
-    public init(configuration: Configuration) throws(PlaybackError) {
-        if let output = configuration.output, Self.outputKind(output) == nil {
+    /// Checks the configuration (the output's kind) without opening anything. `containerMuxer`
+    /// names the libavformat muxer for a container file's extension (nil: not a container OnAir
+    /// writes) for `-o` copies; the `OnAir` module's initializer without it reads the output registry.
+    public init(configuration: Configuration, containerMuxer: @escaping @Sendable (String) -> String?) throws(PlaybackError) {
+        self.containerMuxer = containerMuxer
+        if let output = configuration.output, Self.outputKind(output, containerMuxer: containerMuxer) == nil {
             throw PlaybackError.unknownOutput(output)
         }
         self.configuration = configuration
     }
 
+    private let containerMuxer: @Sendable (String) -> String?
+
     private enum OutputKind { case y4m, wav, copy(String) }
 
-    private static func outputKind(_ path: String) -> OutputKind? {
+    private static func outputKind(_ path: String, containerMuxer: (String) -> String?) -> OutputKind? {
         let ext = URL(fileURLWithPath: path).pathExtension.lowercased()
         switch ext {
         case "y4m": return .y4m
         case "wav": return .wav
-        default: return OutputRegistry.containerMuxer(forExtension: ext).map { .copy($0) }
+        default: return containerMuxer(ext).map { .copy($0) }
         }
     }
 
@@ -256,7 +261,7 @@ public final class Player: @unchecked Sendable {
 
         var y4m: Y4MWriter?, wav: WAVWriter?, copy: PlayerRemuxer?, resizer: PictureResizer?
         if let output = configuration.output {
-            switch Self.outputKind(output) {
+            switch Self.outputKind(output, containerMuxer: containerMuxer) {
             case .y4m: y4m = try Y4MWriter(path: output, frameRate: decoder.videoStream?.averageFrameRate ?? 30)
             case .wav: wav = try WAVWriter(path: output)
             case .copy(let format): copy = try PlayerRemuxer(destination: output, format: format, decoder: decoder)

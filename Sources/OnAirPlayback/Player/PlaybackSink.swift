@@ -3,6 +3,7 @@
 ///
 /// A sink may block in `video`/`audio` to pace a file; it must return promptly once `stop()` is
 /// asked of the player (check `isStopping`).
+import OnAirCore
 public protocol PlaybackSink: AnyObject, Sendable {
     /// A new input was opened (the first time, or again after the stream came back).
     func inputOpened(live: Bool, hasVideo: Bool, hasAudio: Bool)
