@@ -1,6 +1,5 @@
 /// Samples a luma plane at the cells of a candidate `FrameCodeLayout` and decodes the payload.
 import OnAirCore
-import OnAirLive
 package struct FrameCodeReader {
     /// Picture width in pixels.
     package let width: Int
