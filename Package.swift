@@ -109,10 +109,16 @@ var targets: [Target] = [
     .testTarget(name: "OnAirBitstreamTests", dependencies: ["OnAirBitstream", "OnAirTestSupport"]),
     .testTarget(name: "OnAirFFmpegTests", dependencies: ["OnAirFFmpeg", "OnAirTestSupport"]),
     .testTarget(name: "OnAirSRTTests", dependencies: ["OnAirSRT", "OnAirTestSupport"]),
-    .testTarget(name: "OnAirTests", dependencies: ["OnAir", "OnAirLive", "OnAirAnalysis", "OnAirStreaming", "OnAirServing", "OnAirPlayback", "OnAirTestSupport"]),
+    .testTarget(
+        name: "OnAirTests",
+        dependencies: ["OnAir", "OnAirLive", "OnAirAnalysis", "OnAirStreaming", "OnAirServing", "OnAirPlayback", "OnAirTestSupport"]),
     .testTarget(name: "OnAirHTTPTests", dependencies: ["OnAirHTTP"]),
     .testTarget(name: "OnAirGStreamerTests", dependencies: ["OnAirGStreamer", "OnAirTestSupport"]),
-    .testTarget(name: "OnAirCLITests", dependencies: ["OnAir", "OnAirLive", "OnAirAnalysis", "OnAirStreaming", "OnAirServing", "OnAirPlayback", "onair", "OnAirTestSupport"]),
+    .testTarget(
+        name: "OnAirCLITests",
+        dependencies: [
+            "OnAir", "OnAirLive", "OnAirAnalysis", "OnAirStreaming", "OnAirServing", "OnAirPlayback", "onair", "OnAirTestSupport",
+        ]),
 ]
 
 if fuzzing {

@@ -1,6 +1,7 @@
+import OnAirServing
+
 /// How a session serves viewers itself (`onair serve`): the HTTP server, its SRT listener and
 /// the live HLS that viewers get.
-import OnAirServing
 public struct ServingSettings: Sendable {
     /// Address, port, token, viewer limits, SRT port.
     public var server = ServeConfiguration()

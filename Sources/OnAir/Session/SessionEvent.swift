@@ -1,8 +1,9 @@
-/// Something a running session reports: once-a-second statistics, an output that failed, a
-/// connection made or lost, a bitrate change, a viewer that came or went, a notice.
 import OnAirLive
 import OnAirServing
 import OnAirStreaming
+
+/// Something a running session reports: once-a-second statistics, an output that failed, a
+/// connection made or lost, a bitrate change, a viewer that came or went, a notice.
 public enum SessionEvent: Sendable {
     /// The statistics of the last second (rates) and since the start (totals).
     case statistics(LiveStatistics)

@@ -1,7 +1,8 @@
-/// How a session ended: why, its totals after the encoders drained, and the outputs that failed
-/// while the others completed.
 import OnAirLive
 import OnAirServing
+
+/// How a session ended: why, its totals after the encoders drained, and the outputs that failed
+/// while the others completed.
 public struct SessionOutcome: Sendable {
     /// Why it stopped.
     public var reason: StopReason

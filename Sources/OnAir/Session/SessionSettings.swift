@@ -1,6 +1,7 @@
+import OnAirLive
+
 /// Everything a live session is made of, as plain values: what to capture, how to encode,
 /// where the packets go and how long to run. `SessionBuilder` turns it into a running `Session`.
-import OnAirLive
 public struct SessionSettings: Sendable {
     /// The video source (`.none`: no video). Ignored when the builder is given the app's own sources.
     public var video: SourceSpec = .synthetic

@@ -1,6 +1,7 @@
-/// How a session's network outputs behave: reconnecting, adaptive bitrate, the backlog bound, TLS.
 import OnAirLive
 import OnAirStreaming
+
+/// How a session's network outputs behave: reconnecting, adaptive bitrate, the backlog bound, TLS.
 public struct StreamingSettings: Sendable {
     /// Connect and send timeouts, and the backoff between reconnect attempts.
     public var reconnect = ReconnectPolicy()

@@ -1,10 +1,11 @@
+import OnAirCore
+import OnAirLive
+
 /// Finds white flashes in a sequence of decoded frames.
 ///
 /// A frame's whiteness is the share of its luma samples (outside the frame codes) at or above
 /// `whiteLevel`; a flash starts at a frame whose whiteness reaches `threshold` when the frame
 /// before it (if any) did not. The synthetic background never exceeds luma 190.
-import OnAirCore
-import OnAirLive
 public struct FlashDetector: Sendable {
     /// The whiteness (0…1) a frame must reach to count as white.
     public var threshold: Double

@@ -1,7 +1,8 @@
-/// What sync analysis needs from one decoded frame: where it plays, what its code says and how
-/// white it is. Small enough to keep for every frame of a long file.
 import OnAirCore
 import OnAirLive
+
+/// What sync analysis needs from one decoded frame: where it plays, what its code says and how
+/// white it is. Small enough to keep for every frame of a long file.
 public struct FrameObservation: Sendable, Codable, Equatable {
     /// The frame's presentation time in the file, in seconds.
     public var presentationTime: Double

@@ -1,5 +1,6 @@
-/// A PCM buffer mixed down to one channel of `Float` samples (channel average), for analysis.
 import OnAirCore
+
+/// A PCM buffer mixed down to one channel of `Float` samples (channel average), for analysis.
 struct MonoSamples: Sendable {
     /// The mixed samples, nominally −1…1.
     let values: [Float]

@@ -1,3 +1,5 @@
+import OnAirCore
+
 /// Finds beep onsets in audio that arrives in pieces, keeping only a few seconds in memory.
 ///
 /// Samples are mixed to mono and analysed in windows with an overlap longer than a beep, so a
@@ -6,7 +8,6 @@
 /// not start where the previous one ended (a hole or an overlap in the file's timestamps), the
 /// window is analysed and a new one starts at the buffer's own time, so a hole shows as the A/V
 /// offset it causes instead of being counted over.
-import OnAirCore
 package struct StreamingBeepDetector {
     private let detector: BeepDetector
     private var window: [Float] = []

@@ -1,3 +1,5 @@
+import OnAirCore
+
 /// Measures A/V sync and frame continuity of a decoded recording of the synthetic source.
 ///
 /// **A/V offset.** At capture time k s (k = 0, 1, 2, …) the audio beeps — the beep starts exactly
@@ -18,7 +20,6 @@
 ///
 /// **Continuity.** Dropped frames are the indices missing between the lowest and highest index read;
 /// repeated frames are frames whose index had already been read.
-import OnAirCore
 public enum SyncAnalysis {
     /// The largest distance in seconds between a flash's expected beep time and a beep paired with it.
     public static let pairingWindow = 0.5

@@ -1,5 +1,6 @@
-/// Sync measurement could not run on the given media.
 import OnAirCore
+
+/// Sync measurement could not run on the given media.
 public enum SyncError: OnAirError, Equatable {
     /// The PCM buffer's planes do not match its declared layout; carries the reason.
     case malformedAudio(String)

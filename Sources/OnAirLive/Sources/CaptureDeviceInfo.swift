@@ -1,5 +1,6 @@
-/// A capture device present on this machine, as `onair devices` lists it.
 import OnAirCore
+
+/// A capture device present on this machine, as `onair devices` lists it.
 public struct CaptureDeviceInfo: Sendable, Hashable, Codable {
     /// What kind of device it is.
     public enum Kind: String, Sendable, Hashable, Codable, CaseIterable {

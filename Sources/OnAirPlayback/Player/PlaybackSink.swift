@@ -1,9 +1,10 @@
+import OnAirCore
+
 /// Where the player hands decoded media when something shows or plays it (the window and the
 /// speakers); called on the player's receiving thread, in decoding order.
 ///
 /// A sink may block in `video`/`audio` to pace a file; it must return promptly once `stop()` is
 /// asked of the player (check `isStopping`).
-import OnAirCore
 public protocol PlaybackSink: AnyObject, Sendable {
     /// A new input was opened (the first time, or again after the stream came back).
     func inputOpened(live: Bool, hasVideo: Bool, hasAudio: Bool)

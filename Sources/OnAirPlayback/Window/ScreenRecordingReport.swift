@@ -1,5 +1,6 @@
-/// What a recording of a player's screen and speakers shows (see `ScreenRecordingAnalysis`).
 import OnAirAnalysis
+
+/// What a recording of a player's screen and speakers shows (see `ScreenRecordingAnalysis`).
 public struct ScreenRecordingReport: Sendable, Codable, Equatable {
     /// Pictures recorded, and how many of them carried a readable frame code.
     public var recordedFrames = 0, framesWithCode = 0

@@ -1,5 +1,6 @@
-/// What `GET /stats.json` answers: the encoder's figures, the totals and one entry per viewer.
 import OnAirLive
+
+/// What `GET /stats.json` answers: the encoder's figures, the totals and one entry per viewer.
 public struct ServeStatisticsDocument: Sendable, Codable {
     /// The session's latest once-a-second figures (nil before the first).
     public var encoder: LiveStatistics?

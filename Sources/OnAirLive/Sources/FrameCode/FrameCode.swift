@@ -1,10 +1,11 @@
+import OnAirCore
+
 /// The machine-readable code every synthetic frame carries: its frame index and capture time.
 ///
 /// The code is a grid of large black/white luma cells near the picture's top-left corner (see
 /// `FrameCodeLayout`), framed by a quiet zone, a black start bar and a clock track that locate it
 /// and give black/white reference levels, and protected by a CRC-16 so a damaged code reads as nil
 /// rather than as a wrong value.
-import OnAirCore
 public enum FrameCode {
     /// Luma of a white cell (video range).
     static let white: UInt8 = 235

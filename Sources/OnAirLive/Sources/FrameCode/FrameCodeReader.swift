@@ -1,5 +1,6 @@
-/// Samples a luma plane at the cells of a candidate `FrameCodeLayout` and decodes the payload.
 import OnAirCore
+
+/// Samples a luma plane at the cells of a candidate `FrameCodeLayout` and decodes the payload.
 package struct FrameCodeReader {
     /// Picture width in pixels.
     package let width: Int
