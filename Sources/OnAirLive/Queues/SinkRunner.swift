@@ -2,42 +2,40 @@ import Foundation
 import OnAirCore
 
 /// Runs one sink on its own thread behind a bounded packet queue, so a slow sink never holds up
-/// the encoders or the other sinks for longer than its queue takes to fill.
+/// the encoders or the other sinks for longer than its queue takes to fill. It keeps the figures
+/// of what waits (bytes, seconds of media) and knows no policy: `beforeWrite` (a network output's
+/// `BacklogBound`) sees each packet as it leaves the queue.
 final class SinkRunner: @unchecked Sendable {
+    /// What `beforeWrite` gets: the packet about to be written and the newest packet queued
+    /// behind it (its time and the newest video packet's), nil when none was queued.
+    typealias BeforeWrite = @Sendable (_ packet: EncodedPacket, _ newest: (time: Double, video: MediaTime?)?) -> Void
+
     let sink: any PacketSink
     let queue: BoundedQueue<EncodedPacket>
     private let overflow: BoundedQueue<EncodedPacket>.OverflowPolicy
     private let done = DispatchSemaphore(value: 0)
     private let lock = NSLock()
     private var failure: (any Error)?
-    // Under `lock`: what waits for the sink, for adaptive bitrate.
+    // Under `lock`: what waits for the sink.
     private var pendingBytes = 0
     private var newestTime: Double?
     private var newestVideoTime: MediaTime?
     private var writingTime: Double?
     private var writing = false
     private var written = 0
-    /// The transport's own backlog (socket or SRT send buffer), read on the sink's thread.
-    private var transportGauge = TransportBacklogGauge()
-    /// Set by `requestSkip`, under `lock`: skip to a fresh keyframe before the next packet.
-    private var skipRequested = false
-
-    /// Seconds of media that may wait for a `ReconnectingSink` before it is told to skip to a
-    /// fresh keyframe (nil: no bound).
-    private let maximumBacklog: Double?
+    private let beforeWrite: BeforeWrite?
     /// Told once, on the sink's thread, when the sink first fails.
     private let failed: (@Sendable (any Error) -> Void)?
 
     /// `dropWhenFull` suits network sinks that must not stall the session; files wait instead.
-    /// `maximumBacklog` bounds the delay of a network sink's queue (see `ReconnectingSink.skipToKeyFrame`).
     /// `failed` hears about the sink's first error at once (the runner then drains without writing).
     init(
-        sink: any PacketSink, capacity: Int, dropWhenFull: Bool, maximumBacklog: Double? = nil,
+        sink: any PacketSink, capacity: Int, dropWhenFull: Bool, beforeWrite: BeforeWrite? = nil,
         failed: (@Sendable (any Error) -> Void)? = nil
     ) {
         self.sink = sink
         self.failed = failed
-        self.maximumBacklog = maximumBacklog
+        self.beforeWrite = beforeWrite
         self.queue = BoundedQueue(capacity: capacity)
         self.overflow = dropWhenFull ? .dropOldest : .wait
     }
@@ -55,34 +53,9 @@ final class SinkRunner: @unchecked Sendable {
                 lock.lock()
                 writing = true
                 writingTime = packet.dts.seconds
-                let newest = newestTime, newestVideo = newestVideoTime
-                let skipNow = skipRequested
-                skipRequested = false
+                let newest = newestTime.map { (time: $0, video: newestVideoTime) }
                 lock.unlock()
-                let reconnecting = sink as? any ReconnectingSink
-                if let reconnecting {
-                    var gauge = transportGauge
-                    gauge.update(now: ProcessInfo.processInfo.systemUptime) { reconnecting.transportMeasurement }
-                    lock.lock()
-                    transportGauge = gauge
-                    lock.unlock()
-                }
-                // Everything between the encoder and the wire counts: this queue, the socket's or
-                // SRT's send buffer, and the network's queue seen in the round trip.
-                // A skip only cuts this queue, and each one costs a keyframe: it waits until at
-                // least half the bound is queued here, so a transport buffer that alone holds
-                // about the bound does not turn the stream into keyframes.
-                let queuedHere = newest.map { $0 - packet.dts.seconds } ?? 0
-                if let newest, let reconnecting,
-                    skipNow
-                        || maximumBacklog.map({
-                            queuedHere >= $0 / 2 && queuedHere + transportGauge.seconds > $0
-                        }) == true
-                {
-                    // Any video frame encoded from now on — the keyframe the sink asks for — comes
-                    // after the newest one queued.
-                    reconnecting.skipToKeyFrame(after: newestVideo ?? MediaTime(seconds: newest))
-                }
+                beforeWrite?(packet, newest)
                 defer {
                     lock.lock()
                     writing = false
@@ -111,21 +84,6 @@ final class SinkRunner: @unchecked Sendable {
             pendingBytes -= dropped.byteCount
             lock.unlock()
         }
-    }
-
-    /// Asks the sink's thread to cut the backlog (skip to a fresh keyframe) before its next packet,
-    /// as adaptive bitrate does when a link collapses under the stream.
-    func requestSkip() {
-        lock.lock()
-        skipRequested = true
-        lock.unlock()
-    }
-
-    /// The transport's own backlog at its latest reading: seconds of delay and bytes in its buffer.
-    var transportBacklog: (seconds: Double, bytes: Int) {
-        lock.lock()
-        defer { lock.unlock() }
-        return (transportGauge.seconds, transportGauge.bytes)
     }
 
     /// Bytes handed to the sink so far, bytes waiting for it (queued or being written), and the

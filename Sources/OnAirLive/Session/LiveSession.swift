@@ -9,45 +9,7 @@ import OnAirCore
 /// dropped; each sink writes on its own thread. One encode feeds all sinks. Timestamps are the
 /// sources' capture-clock times.
 public final class LiveSession: @unchecked Sendable {
-    /// How the session runs.
-    public struct Configuration: Sendable {
-        /// Video encoder settings, or nil for no video.
-        public var video: VideoEncoderSettings?
-        /// Audio encoder settings, or nil for no audio.
-        public var audio: AudioEncoderSettings?
-        /// Drop late video frames (real time) or make the source wait (as fast as possible).
-        public var dropLateVideo = true
-        /// Frames that may wait for the video encoder before the oldest is dropped.
-        public var videoQueueCapacity = 4
-        /// Audio buffers that may wait for the audio encoder (the source waits beyond this).
-        public var audioQueueCapacity = 512
-        /// Packets that may wait for each sink.
-        public var sinkQueueCapacity = 4096
-        /// Seconds of media that may wait for a network output before it skips to a fresh
-        /// keyframe, dropping the rest (the viewer sees a jump, the delay stays bounded); nil: no
-        /// bound (nothing skipped, the delay grows while the link is too slow). Files are never cut.
-        public var maximumNetworkBacklog: Double? = 2
-        /// Stop capturing at this much media time (seconds), or run until `stop()`.
-        public var duration: Double?
-        /// Adapt the video bitrate to what the network outputs carry, or nil for a fixed bitrate.
-        public var adaptiveBitRate: AdaptiveBitrateSettings?
-
-        /// The settings the video encoder opens with: `video`, or with adaptive bitrate `video` at
-        /// the highest adaptive rate (data-rate limits scaled with it), so the encoder's level
-        /// allows every rate the controller may choose. The session then sets `video`'s own rate
-        /// before the first frame. Open the video encoder with these (`EncoderFactory` does).
-        public var openingVideo: VideoEncoderSettings? {
-            guard let video, let adaptiveBitRate, adaptiveBitRate.maximumBitRate > video.averageBitRate else { return video }
-            return video.withAverageBitRate(adaptiveBitRate.maximumBitRate)
-        }
-
-        /// Creates a configuration.
-        public init(video: VideoEncoderSettings?, audio: AudioEncoderSettings?) {
-            self.video = video
-            self.audio = audio
-        }
-    }
-
+    /// How the session runs, as given.
     public let configuration: Configuration
     /// The capture timeline shared by every source; it starts at zero when `start()` starts the sources.
     public var clock: CaptureClock {
@@ -57,31 +19,33 @@ public final class LiveSession: @unchecked Sendable {
     }
     /// Under `lock`: replaced by `start()`, read by `statistics()` from any thread.
     private var captureClock = CaptureClock()
-    private let sources: [any CaptureSource]
-    private let runners: [SinkRunner]
-    private let networkRunners: [SinkRunner]
-    private var adaptive: AdaptiveBitrateLoop?
-    private let videoEncoder: (any VideoEncoding)?
-    private let audioEncoder: (any AudioEncoding)?
-    private let videoQueue: BoundedQueue<VideoFrame>
-    private let audioQueue: BoundedQueue<PCMBuffer>
-    private let encodersDone = DispatchGroup()
+    let sources: [any CaptureSource]
+    let runners: [SinkRunner]
+    let links: NetworkLinks
+    var adaptive: AdaptiveBitrateLoop?
+    let videoEncoder: (any VideoEncoding)?
+    let audioEncoder: (any AudioEncoding)?
+    let videoQueue: BoundedQueue<VideoFrame>
+    let audioQueue: BoundedQueue<PCMBuffer>
+    let encodersDone = DispatchGroup()
     private let sourcesDone = DispatchSemaphore(value: 0)
-    private let lock = NSLock()
+    let lock = NSLock()
     private var failure: (any Error)?
-    private var pendingKeyFrame = false
-    private var pendingBitRate: (average: Int, limits: [DataRateLimit])?
+    var pendingKeyFrame = false
+    var pendingBitRate: (average: Int, limits: [DataRateLimit])?
     private var activeSources = 0
     private var videoReachedEnd = false, audioReachedEnd = false
-    private var counters = Counters()
-    private var lastSnapshot: (time: Double, counters: Counters)?
+    var counters = Counters()
+    /// The last bitrate applied with `setBitRate`, under `lock`.
+    var appliedBitRate: Int?
+    var lastSnapshot: (time: Double, counters: Counters)?
     private var stopped = false
     private var firstMediaTime: Double?
     /// Hears live controls that were clamped or refused.
-    private let notices: (@Sendable (String) -> Void)?
+    let notices: (@Sendable (String) -> Void)?
 
     /// Running totals, under `lock`.
-    private struct Counters {
+    struct Counters {
         var framesIn = 0, framesOut = 0, audioIn = 0, audioOut = 0
         var videoBytes = 0, audioBytes = 0
         var encodeSeconds = 0.0, encodedFrames = 0
@@ -89,7 +53,7 @@ public final class LiveSession: @unchecked Sendable {
     }
     /// Per-frame encode times since the start, every frame and keyframes alone (bounded memory;
     /// under `lock`, kept apart from `counters`, which are copied once a second).
-    private var encodeLatency = LatencyStatistics(), keyFrameEncodeLatency = LatencyStatistics()
+    var encodeLatency = LatencyStatistics(), keyFrameEncodeLatency = LatencyStatistics()
 
     /// Sets up a session around the encoders it runs (one for each of `configuration`'s video and
     /// audio settings; the `OnAir` module's initializer without them opens this platform's own).
@@ -122,15 +86,13 @@ public final class LiveSession: @unchecked Sendable {
             let destination = sink.destination
             return { error in outputFailed(OutputFailure(destination: destination, error: error)) }
         }
-        networkRunners = networkSinks.map {
-            SinkRunner(
-                sink: $0, capacity: configuration.sinkQueueCapacity, dropWhenFull: true,
-                maximumBacklog: configuration.maximumNetworkBacklog, failed: report($0))
-        }
+        links = NetworkLinks(
+            sinks: networkSinks, capacity: configuration.sinkQueueCapacity,
+            maximumBacklog: configuration.maximumNetworkBacklog, failed: report)
         runners =
             sinks.map {
                 SinkRunner(sink: $0, capacity: configuration.sinkQueueCapacity, dropWhenFull: false, failed: report($0))
-            } + networkRunners
+            } + links.runners
         videoQueue = BoundedQueue(capacity: configuration.videoQueueCapacity)
         audioQueue = BoundedQueue(capacity: configuration.audioQueueCapacity)
         // A sink that reconnects asks for an IDR so its new connection starts at once.
@@ -141,52 +103,28 @@ public final class LiveSession: @unchecked Sendable {
         if let video = configuration.video, let opened = configuration.openingVideo, opened.averageBitRate != video.averageBitRate {
             pendingBitRate = (video.averageBitRate, video.dataRateLimits)
         }
-        if let settings = configuration.adaptiveBitRate, let video = configuration.video, !networkRunners.isEmpty {
+        if let settings = configuration.adaptiveBitRate, let video = configuration.video, !links.isEmpty {
             adaptive = AdaptiveBitrateLoop(
                 settings: settings,
                 measure: { [weak self] in self?.linkMeasurements() ?? [] },
                 apply: { [weak self] rate in
                     self?.setBitRate(
                         average: rate, dataRateLimits: settings.dataRateLimits(video.dataRateLimits(scaledTo: rate), bitRate: rate))
-                    self?.pace(streamBitRate: rate + settings.audioBitRate)
+                    self?.links.pace(streamBitRate: rate + settings.audioBitRate, notices: notices)
                 },
                 events: bitRateDecisions,
                 cut: { [weak self] links in
                     // With no backlog bound (--max-backlog 0) nothing is ever cut.
                     guard let self, configuration.maximumNetworkBacklog != nil else { return }
-                    for link in links where link < networkRunners.count { networkRunners[link].requestSkip() }
+                    self.links.requestSkip(links: links)
                 })
-            pace(streamBitRate: video.averageBitRate + settings.audioBitRate)
-        }
-    }
-
-    /// Tells the network outputs the stream's planned rate, for transports that pace their
-    /// sending to it (SRT); a transport that refuses is reported, and sends unpaced.
-    private func pace(streamBitRate: Int) {
-        for runner in networkRunners {
-            guard let sink = runner.sink as? any ReconnectingSink else { continue }
-            do { try sink.setPacingRate(bitsPerSecond: streamBitRate) } catch {
-                notices?("\(sink.destination): pacing to \(streamBitRate / 1000) kb/s failed: \(error)")
-            }
+            links.pace(streamBitRate: video.averageBitRate + settings.audioBitRate, notices: notices)
         }
     }
 
     /// One reading per network output: bytes sent, the backlog waiting for it, and whether it is connected.
     public func linkMeasurements() -> [(link: Int, measurement: LinkMeasurement)] {
-        let now = ProcessInfo.processInfo.systemUptime
-        return networkRunners.enumerated().map { index, runner in
-            let backlog = runner.backlog
-            let sink = runner.sink as? any ReconnectingSink
-            let connection = sink?.connectionStatistics
-            return (
-                index,
-                LinkMeasurement(
-                    time: now, bytesSent: connection?.bytesSent ?? backlog.written,
-                    queuedSeconds: backlog.seconds, queuedBytes: backlog.bytes,
-                    isConnected: connection?.isConnected ?? true,
-                    transport: sink?.transportMeasurement)
-            )
-        }
+        links.measurements()
     }
 
     /// Which encoder runs the video and why.
@@ -194,7 +132,8 @@ public final class LiveSession: @unchecked Sendable {
 
     /// Starts sinks, encoders and sources.
     public func start() throws {
-        runners.forEach { $0.start() }
+        for runner in runners { runner.start() }
+        links.start()
         if videoEncoder != nil { startThread("onair.encode.video") { [self] in runVideo(videoEncoder!) } }
         if audioEncoder != nil { startThread("onair.encode.audio") { [self] in runAudio(audioEncoder!) } }
         lock.lock()
@@ -258,11 +197,12 @@ public final class LiveSession: @unchecked Sendable {
         lock.unlock()
         if !already {
             adaptive?.stop()
-            sources.forEach { $0.stop() }
+            for source in sources { source.stop() }
             videoQueue.close()
             audioQueue.close()
             encodersDone.wait()
-            runners.forEach { $0.finish() }
+            for runner in runners { runner.finish() }
+            links.stop()
         }
         if let error { throw error }
         let failures = outputFailures
@@ -284,70 +224,6 @@ public final class LiveSession: @unchecked Sendable {
         lock.lock()
         pendingBitRate = (average, dataRateLimits)
         lock.unlock()
-    }
-
-    /// Statistics since the previous call (rates) and since the start (totals).
-    public func statistics() -> LiveStatistics {
-        let now = clock.elapsed
-        lock.lock()
-        let current = counters
-        let previous = lastSnapshot ?? (0, Counters())
-        lastSnapshot = (now, current)
-        let (latency, keyLatency) = (encodeLatency, keyFrameEncodeLatency)  // copied: sorted outside the lock
-        lock.unlock()
-        let interval = max(now - previous.time, 1e-3)
-        var stats = LiveStatistics()
-        stats.elapsed = now
-        stats.framesIn = current.framesIn
-        stats.framesOut = current.framesOut
-        stats.fpsIn = Double(current.framesIn - previous.counters.framesIn) / interval
-        stats.fpsOut = Double(current.framesOut - previous.counters.framesOut) / interval
-        stats.droppedFrames = videoQueue.dropped + current.skippedAtSource
-        stats.sourceSkippedFrames = current.skippedAtSource
-        stats.audioBuffersIn = current.audioIn
-        stats.audioFramesOut = current.audioOut
-        stats.videoBitRate = Int(Double(8 * (current.videoBytes - previous.counters.videoBytes)) / interval)
-        stats.audioBitRate = Int(Double(8 * (current.audioBytes - previous.counters.audioBytes)) / interval)
-        let frames = current.encodedFrames - previous.counters.encodedFrames
-        stats.encodeLatencyMs = frames > 0 ? (current.encodeSeconds - previous.counters.encodeSeconds) / Double(frames) * 1000 : 0
-        stats.encodeLatencyP50Ms = (latency.percentile(50) ?? 0) * 1000
-        stats.encodeLatencyP99Ms = (latency.percentile(99) ?? 0) * 1000
-        stats.keyFrameEncodeLatencyMs = (keyLatency.percentile(50) ?? 0) * 1000
-        stats.videoQueue = videoQueue.depth
-        stats.audioQueue = audioQueue.depth
-        stats.sinkQueue = runners.map(\.queue.depth).max() ?? 0
-        stats.sinkDroppedPackets = runners.map(\.queue.dropped).reduce(0, +)
-        stats.residentBytes = ResidentMemory.current()
-        stats.targetBitRate = configuration.video?.averageBitRate ?? 0
-        if let applied = appliedBitRateSnapshot() { stats.targetBitRate = applied }
-        for case let sink as any ReconnectingSink in runners.map(\.sink) {
-            let connection = sink.connectionStatistics
-            stats.networkConnected += connection.isConnected ? 1 : 0
-            stats.reconnects += connection.reconnects
-            stats.offlineSeconds += connection.offlineSeconds
-            stats.networkDroppedPackets += connection.droppedPackets
-            stats.backlogSkips += connection.backlogSkips
-            stats.networkBytesSent += connection.bytesSent
-        }
-        // Everything between the encoder and the wire: OnAir's queue and the transport's buffer.
-        stats.networkQueueSeconds = networkRunners.map { $0.backlog.seconds + $0.transportBacklog.seconds }.max() ?? 0
-        stats.networkQueueBytes = networkRunners.map { $0.backlog.bytes + $0.transportBacklog.bytes }.max() ?? 0
-        if let snapshot = adaptive?.snapshot {
-            stats.bitRateChanges = snapshot.changes
-            stats.lastBitRateDecision = snapshot.lastDecision?.summary
-            stats.linkEstimate = snapshot.linkEstimate
-            stats.queueingDelay = snapshot.worstQueueSeconds
-        }
-        return stats
-    }
-
-    /// The last bitrate applied with `setBitRate`, under `lock`.
-    private var appliedBitRate: Int?
-
-    private func appliedBitRateSnapshot() -> Int? {
-        lock.lock()
-        defer { lock.unlock() }
-        return appliedBitRate
     }
 
     // MARK: - Sources → queues
@@ -414,94 +290,7 @@ public final class LiveSession: @unchecked Sendable {
         if last { sourcesDone.signal() }
     }
 
-    // MARK: - Encoder threads
-
-    private func startThread(_ name: String, _ body: @escaping @Sendable () -> Void) {
-        encodersDone.startThread(named: name, stackSize: 4 << 20, body)
-    }
-
-    private func runVideo(_ encoder: any VideoEncoding) {
-        var failed = false
-        while let frame = videoQueue.pop() {
-            guard !failed else { continue }
-            lock.lock()
-            let force = pendingKeyFrame
-            pendingKeyFrame = false
-            let bitRate = pendingBitRate
-            pendingBitRate = nil
-            lock.unlock()
-            if let bitRate { applyBitRate(bitRate, to: encoder) }
-            do {
-                let start = ProcessInfo.processInfo.systemUptime
-                let packets = try encoder.encode(frame, forceKeyFrame: force)
-                let spent = ProcessInfo.processInfo.systemUptime - start
-                let key = packets.contains { $0.mediaType == .video && $0.isKeyframe }
-                lock.lock()
-                counters.encodeSeconds += spent
-                counters.encodedFrames += 1
-                encodeLatency.add(spent)
-                if key { keyFrameEncodeLatency.add(spent) }
-                lock.unlock()
-                deliver(packets)
-            } catch {
-                record(error)
-                failed = true
-            }
-        }
-        if !failed {
-            do { deliver(try encoder.flush()) } catch { record(error) }
-        }
-    }
-
-    /// Applies a live bitrate change; one that cannot be applied is reported, never fatal.
-    private func applyBitRate(_ bitRate: (average: Int, limits: [DataRateLimit]), to encoder: any VideoEncoding) {
-        do {
-            try encoder.setBitRate(average: bitRate.average, dataRateLimits: bitRate.limits)
-            let applied = encoder.settings.averageBitRate
-            if applied != bitRate.average {
-                notices?("bitrate \(bitRate.average) b/s is above what the stream's level allows: clamped to \(applied) b/s")
-            }
-            lock.lock()
-            appliedBitRate = applied
-            lock.unlock()
-        } catch {
-            notices?("bitrate change to \(bitRate.average) b/s refused (\(error)); staying at \(encoder.settings.averageBitRate) b/s")
-        }
-    }
-
-    private func runAudio(_ encoder: any AudioEncoding) {
-        var failed = false
-        while let buffer = audioQueue.pop() {
-            guard !failed else { continue }
-            do { deliver(try encoder.encode(buffer)) } catch {
-                record(error)
-                failed = true
-            }
-        }
-        if !failed {
-            do { deliver(try encoder.flush()) } catch { record(error) }
-        }
-    }
-
-    private func deliver(_ packets: [EncodedPacket]) {
-        guard !packets.isEmpty else { return }
-        lock.lock()
-        for packet in packets {
-            if packet.mediaType == .video {
-                counters.framesOut += 1
-                counters.videoBytes += packet.byteCount
-            } else {
-                counters.audioOut += 1
-                counters.audioBytes += packet.byteCount
-            }
-        }
-        lock.unlock()
-        for packet in packets {
-            for runner in runners { runner.enqueue(packet) }
-        }
-    }
-
-    private func record(_ error: any Error) {
+    func record(_ error: any Error) {
         lock.lock()
         if failure == nil { failure = error }
         lock.unlock()

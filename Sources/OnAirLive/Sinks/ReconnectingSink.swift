@@ -14,14 +14,19 @@ public protocol ReconnectingSink: PacketSink, Sendable {
     /// writing thread, between `write` calls; a call while already skipping changes nothing.
     func skipToKeyFrame(after time: MediaTime)
     /// What the transport itself reports now (acknowledged bytes, its send buffer, round trip),
-    /// or nil when offline or the transport gives no feedback (UDP). Safe to read from any thread.
-    var transportMeasurement: TransportMeasurement? { get }
+    /// or nil when offline or the transport gives no feedback (UDP). Read by the session's
+    /// `TransportSampler` alone, on its thread; everything else reads the sampler's latest reading.
+    func measureTransport() -> TransportMeasurement?
+    /// Told by the sampler when the peer has acknowledged more since its previous reading: the
+    /// connection is delivering, however slowly (a send-stall deadline may start again).
+    func transportDelivered()
     /// The stream's planned rate (video and audio, bits per second) as adaptive bitrate sets it,
     /// for transports that pace their sending (SRT); nil: unpaced. Safe to call from any thread.
     func setPacingRate(bitsPerSecond: Int?) throws
 }
 
 extension ReconnectingSink {
-    public var transportMeasurement: TransportMeasurement? { nil }
+    public func measureTransport() -> TransportMeasurement? { nil }
+    public func transportDelivered() {}
     public func setPacingRate(bitsPerSecond: Int?) throws {}
 }

@@ -54,8 +54,6 @@ public final class NetworkSink: ReconnectingSink, @unchecked Sendable {
     private var readyProbe: TransportProbe?
     /// The stream's planned rate that paces an SRT connection (nil: unpaced).
     private var pacingBitRate: Int?
-    /// The latest bytes acknowledged, to see a slow but moving link as progress, not a stall.
-    private var lastAcknowledged = -1
     private let connectorDone = DispatchSemaphore(value: 0)
     /// Makes each connection (used on the connector thread, closed by `finish`).
     private let connector: any NetworkConnector
@@ -145,7 +143,6 @@ public final class NetworkSink: ReconnectingSink, @unchecked Sendable {
             current = fresh
             probe = readyProbe
             readyProbe = nil
-            lastAcknowledged = -1
             gate.reset()
         }
         let connection = current
@@ -311,20 +308,21 @@ public final class NetworkSink: ReconnectingSink, @unchecked Sendable {
         }
     }
 
-    /// The transport's own figures for the current connection; a link still delivering counts as
-    /// progress, so a slow send is not taken for a stalled one (congestion never reconnects).
-    public var transportMeasurement: TransportMeasurement? {
+    /// The transport's own figures for the current connection (nil: offline, or no feedback).
+    public func measureTransport() -> TransportMeasurement? {
         condition.lock()
         let probe = self.probe
         condition.unlock()
-        guard let measurement = probe?.measure() else { return nil }
+        return probe?.measure()
+    }
+
+    /// The peer acknowledged more: a link still delivering counts as progress, so a slow send is
+    /// not taken for a stalled one (congestion never reconnects).
+    public func transportDelivered() {
         condition.lock()
-        let moved = lastAcknowledged >= 0 && measurement.bytesAcknowledged > lastAcknowledged
-        lastAcknowledged = measurement.bytesAcknowledged
         let connection = current
         condition.unlock()
-        if moved, let connection, self.probe === probe { connection.deadline.arm(seconds: policy.sendTimeout) }
-        return measurement
+        connection?.deadline.arm(seconds: policy.sendTimeout)
     }
 
     private static var now: Double { ProcessInfo.processInfo.systemUptime }
