@@ -32,33 +32,33 @@ public final class NetworkSink: ReconnectingSink, @unchecked Sendable {
     /// The parsed destination.
     public let target: StreamTarget
     public var destination: String { target.displayName }
-    private let streams: Set<MediaType>
-    private let policy: ReconnectPolicy
+    let streams: Set<MediaType>
+    let policy: ReconnectPolicy
     private let sendBufferBytes: Int?
-    private let events: (@Sendable (Event) -> Void)?
-    private let condition = NSCondition()
+    let events: (@Sendable (Event) -> Void)?
+    let condition = NSCondition()
     // Under `condition`:
-    private var descriptions: [MediaType: FormatDescription] = [:]
-    private var ready: NetworkConnection?
-    private var finishing = false
-    private var attemptDeadline: NetworkDeadline?
-    private var wantConnection = true
-    private var everConnected = false
-    private var fatal: (any Error)?
-    private var counters = ConnectionStatistics()
-    private var offlineSince: Double?
-    private var keyFrameRequester: (@Sendable () -> Void)?
+    var descriptions: [MediaType: FormatDescription] = [:]
+    var ready: NetworkConnection?
+    var finishing = false
+    var attemptDeadline: NetworkDeadline?
+    var wantConnection = true
+    var everConnected = false
+    var fatal: (any Error)?
+    var counters = ConnectionStatistics()
+    var offlineSince: Double?
+    var keyFrameRequester: (@Sendable () -> Void)?
     /// Reads the current connection's transport figures (nil: offline, or a transport without feedback).
     private var probe: TransportProbe?
     /// The probe of the connection in `ready`, taking over with it.
-    private var readyProbe: TransportProbe?
+    var readyProbe: TransportProbe?
     /// The stream's planned rate that paces an SRT connection (nil: unpaced).
-    private var pacingBitRate: Int?
+    var pacingBitRate: Int?
     private let connectorDone = DispatchSemaphore(value: 0)
     /// Makes each connection (used on the connector thread, closed by `finish`).
-    private let connector: any NetworkConnector
+    let connector: any NetworkConnector
     /// How errors are put in words.
-    private let wording: StreamErrorWording
+    let wording: StreamErrorWording
     // Used on the writing thread only:
     private var current: NetworkConnection?
     /// What the current connection may send (keyframe start, backlog cuts).
@@ -241,73 +241,6 @@ public final class NetworkSink: ReconnectingSink, @unchecked Sendable {
         if let fatal { throw fatal }
     }
 
-    // MARK: - Connector thread
-
-    private func runConnector() {
-        var failures = 0
-        while true {
-            condition.lock()
-            while !finishing && (!wantConnection || !streams.allSatisfy({ descriptions[$0] != nil })) {
-                condition.wait()
-            }
-            if finishing {
-                condition.unlock()
-                return
-            }
-            let known = descriptions
-            let pacing = pacingBitRate
-            let deadline = NetworkDeadline()
-            attemptDeadline = deadline
-            condition.unlock()
-
-            deadline.arm(seconds: target.isListener ? .infinity : policy.connectTimeout)
-            do {
-                let (connection, newProbe) = try connector.connect(known: known, deadline: deadline, pacingBitRate: pacing)
-                condition.lock()
-                attemptDeadline = nil
-                if finishing {
-                    condition.unlock()
-                    connection.abandon()
-                    return
-                }
-                readyProbe = newProbe
-                let reconnect = everConnected
-                if reconnect { counters.reconnects += 1 }
-                if let offlineSince {
-                    counters.offlineSeconds += Self.now - offlineSince
-                    self.offlineSince = nil
-                }
-                everConnected = true
-                counters.isConnected = true
-                wantConnection = false
-                ready = connection
-                let requestKeyFrame = keyFrameRequester
-                condition.unlock()
-                failures = 0
-                requestKeyFrame?()
-                events?(.connected(reconnect: reconnect))
-            } catch {
-                condition.lock()
-                attemptDeadline = nil
-                let stopping = finishing
-                if !everConnected && !target.isListener && !stopping {
-                    fatal = wording.classify(error)
-                    condition.unlock()
-                    return
-                }
-                condition.unlock()
-                if stopping { return }
-                failures += 1
-                let delay = policy.delay(afterFailures: failures)
-                events?(.attemptFailed(reason: wording.describe(error), retryIn: delay))
-                condition.lock()
-                let until = Date().addingTimeInterval(delay)
-                while !finishing && condition.wait(until: until) {}
-                condition.unlock()
-            }
-        }
-    }
-
     /// The transport's own figures for the current connection (nil: offline, or no feedback).
     public func measureTransport() -> TransportMeasurement? {
         condition.lock()
@@ -325,5 +258,5 @@ public final class NetworkSink: ReconnectingSink, @unchecked Sendable {
         connection?.deadline.arm(seconds: policy.sendTimeout)
     }
 
-    private static var now: Double { ProcessInfo.processInfo.systemUptime }
+    static var now: Double { ProcessInfo.processInfo.systemUptime }
 }
