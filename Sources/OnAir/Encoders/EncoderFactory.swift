@@ -5,7 +5,7 @@ import OnAirFFmpeg
 #endif
 
 /// Creates this platform's encoders: libavcodec (hardware first, then x264) on Linux.
-public enum EncoderFactory {
+package enum EncoderFactory {
     /// An H.264 encoder for `settings`, validated first.
     public static func videoEncoder(settings: VideoEncoderSettings) throws -> any VideoEncoding {
         try settings.validate()

@@ -4,7 +4,7 @@ import OnAirLive
 
 /// Makes the sink for an output named by path or URL, through `OutputRegistry`; for callers that
 /// assemble a `LiveSession` themselves (the session builder does this for you).
-public enum SinkFactory {
+package enum SinkFactory {
     /// Options that change how container files are written.
     public typealias ContainerOptions = OutputOptions
 

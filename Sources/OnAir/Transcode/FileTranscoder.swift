@@ -294,7 +294,7 @@ public final class FileTranscoder: @unchecked Sendable {
 }
 
 /// Why a transcode could not start.
-public enum TranscodeError: OnAirError, Equatable {
+package enum TranscodeError: OnAirError, Equatable {
     /// The input has none of the streams asked for.
     case nothingToEncode(String)
 

@@ -7,7 +7,7 @@ import OnAirFFmpeg
 #endif
 
 /// Why a file could not be probed.
-public enum ProbeError: OnAirError, Equatable {
+package enum ProbeError: OnAirError, Equatable {
     /// The file could not be read.
     case unreadable(path: String, reason: String)
     /// The file holds no H.264 or AAC stream OnAir understands.

@@ -10,7 +10,7 @@ import OnAirLive
 /// starts at phase 0 the refined onset lies at most about two samples after the true start
 /// (0.04 ms at 48 kHz). Onsets closer than `minimumSpacing` to the previous one are ignored, and
 /// so is a beep already sounding in the first block (its onset lies before the audio).
-public struct BeepDetector: Sendable {
+package struct BeepDetector: Sendable {
     /// The beep frequency in hertz.
     public var frequency: Double
     /// The band amplitude (0…1 full scale) a block must reach to count as a beep.

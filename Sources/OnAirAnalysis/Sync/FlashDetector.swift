@@ -6,7 +6,7 @@ import OnAirLive
 /// A frame's whiteness is the share of its luma samples (outside the frame codes) at or above
 /// `whiteLevel`; a flash starts at a frame whose whiteness reaches `threshold` when the frame
 /// before it (if any) did not. The synthetic background never exceeds luma 190.
-public struct FlashDetector: Sendable {
+package struct FlashDetector: Sendable {
     /// The whiteness (0…1) a frame must reach to count as white.
     public var threshold: Double
     /// The luma value at or above which a sample counts as white.

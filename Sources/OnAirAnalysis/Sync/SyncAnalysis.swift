@@ -20,7 +20,7 @@ import OnAirCore
 ///
 /// **Continuity.** Dropped frames are the indices missing between the lowest and highest index read;
 /// repeated frames are frames whose index had already been read.
-public enum SyncAnalysis {
+package enum SyncAnalysis {
     /// The largest distance in seconds between a flash's expected beep time and a beep paired with it.
     public static let pairingWindow = 0.5
 

@@ -1,7 +1,7 @@
 import OnAirCore
 
 /// Sync measurement could not run on the given media.
-public enum SyncError: OnAirError, Equatable {
+package enum SyncError: OnAirError, Equatable {
     /// The PCM buffer's planes do not match its declared layout; carries the reason.
     case malformedAudio(String)
 

@@ -2,7 +2,7 @@
 ///
 /// Running past the end throws `BitstreamError.truncated` naming the field being read, so a
 /// short or hostile buffer can never cause an over-read.
-public struct BitReader: Sendable {
+package struct BitReader: Sendable {
     /// The bytes being read.
     public let bytes: [UInt8]
     /// The index of the next bit to read, counted from the first bit of `bytes`.

@@ -1,5 +1,5 @@
 /// Writes bits most-significant first into a growing byte buffer.
-public struct BitWriter: Sendable {
+package struct BitWriter: Sendable {
     /// The bytes written so far; the last byte is zero-padded until it is full.
     public private(set) var bytes: [UInt8] = []
     /// The number of bits written.

@@ -1,6 +1,6 @@
 /// The H.264 decoder configuration record stored in an MP4 `avcC` box (ISO/IEC 14496-15 5.3.3.1):
 /// profile and level, the AVCC length size, and the SPS and PPS units.
-public struct AVCDecoderConfigurationRecord: Sendable, Equatable {
+package struct AVCDecoderConfigurationRecord: Sendable, Equatable {
     /// `configurationVersion` (always 1).
     public var configurationVersion: UInt8 = 1
     /// `AVCProfileIndication`: the SPS's `profile_idc`.

@@ -1,5 +1,5 @@
 /// Adds and removes H.264 emulation-prevention bytes (`0x03` after two zero bytes, ITU-T H.264 7.4.1).
-public enum EmulationPrevention {
+package enum EmulationPrevention {
     /// Removes every `emulation_prevention_three_byte` from an escaped NAL unit payload.
     ///
     /// A `0x03` that follows two zero bytes is dropped and the zero count restarts, so

@@ -1,6 +1,6 @@
 /// The NAL units of one H.264 access unit: one primary coded picture (a frame or a single field)
 /// with its parameter sets, SEI and any redundant or auxiliary slices.
-public struct H264AccessUnit: Sendable, Equatable {
+package struct H264AccessUnit: Sendable, Equatable {
     /// The units in stream order.
     public var units: [H264NALUnit] = []
     /// Whether the picture is an IDR picture (it has an IDR slice).

@@ -8,7 +8,7 @@
 /// they open a new access unit (an SPS or PPS may sit between two slices of one picture).
 ///
 /// Units that fail to parse are counted in `damagedUnits` and kept in their access unit.
-public struct H264AccessUnitSplitter: Sendable {
+package struct H264AccessUnitSplitter: Sendable {
     /// The parameter sets seen so far, used to parse slice headers.
     public var parameterSets = H264ParameterSets()
     /// The number of units so far that failed to parse (SPS, PPS or slice header).

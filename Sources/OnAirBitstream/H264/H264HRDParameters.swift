@@ -1,5 +1,5 @@
 /// Hypothetical reference decoder parameters from a VUI (ITU-T H.264 E.1.2, `hrd_parameters()`).
-public struct H264HRDParameters: Sendable, Equatable {
+package struct H264HRDParameters: Sendable, Equatable {
     /// One coded picture buffer specification.
     public struct CPB: Sendable, Equatable {
         /// `bit_rate_value_minus1`.

@@ -1,5 +1,5 @@
 /// A parsed H.264 picture parameter set (ITU-T H.264 7.3.2.2, `pic_parameter_set_rbsp()`).
-public struct H264PPS: Sendable, Equatable {
+package struct H264PPS: Sendable, Equatable {
     /// `pic_parameter_set_id` (0…255).
     public var id: Int = 0
     /// `seq_parameter_set_id` of the SPS this PPS refers to (0…31).

@@ -1,5 +1,5 @@
 /// The sequence and picture parameter sets seen so far in a stream, by id.
-public struct H264ParameterSets: Sendable, Equatable {
+package struct H264ParameterSets: Sendable, Equatable {
     /// Sequence parameter sets by `seq_parameter_set_id`.
     public var sps: [Int: H264SPS] = [:]
     /// Picture parameter sets by `pic_parameter_set_id`.

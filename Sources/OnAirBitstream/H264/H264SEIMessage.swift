@@ -1,5 +1,5 @@
 /// One SEI message from an SEI NAL unit (ITU-T H.264 7.3.2.3.1): its payload type and payload bytes.
-public struct H264SEIMessage: Sendable, Equatable {
+package struct H264SEIMessage: Sendable, Equatable {
     /// `payloadType` (for example 0 buffering period, 1 picture timing, 5 user data unregistered,
     /// 6 recovery point).
     public var payloadType: Int

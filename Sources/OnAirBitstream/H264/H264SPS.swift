@@ -2,7 +2,7 @@
 /// including the High-profile branch with scaling lists and the VUI.
 ///
 /// Sizes, frame rate, profile name and level are derived in extensions.
-public struct H264SPS: Sendable, Equatable {
+package struct H264SPS: Sendable, Equatable {
     /// `profile_idc`.
     public var profileIdc: UInt8 = 0
     /// The byte holding `constraint_set0_flag` (most significant bit) … `constraint_set5_flag` and

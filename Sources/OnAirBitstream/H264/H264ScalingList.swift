@@ -1,5 +1,5 @@
 /// One scaling list as coded in an SPS or PPS (ITU-T H.264 7.3.2.1.1.1).
-public enum H264ScalingList: Sendable, Equatable {
+package enum H264ScalingList: Sendable, Equatable {
     /// The list's present flag was zero: fall-back rule A or B applies.
     case notPresent
     /// The list was coded but selects the default matrix (`useDefaultScalingMatrixFlag`).

@@ -1,6 +1,6 @@
 /// A parsed H.264 slice header (ITU-T H.264 7.3.3, `slice_header()`), read from a slice NAL unit
 /// of type 1 (non-IDR), 2 (data partition A) or 5 (IDR) with the SPS and PPS it refers to.
-public struct H264SliceHeader: Sendable, Equatable {
+package struct H264SliceHeader: Sendable, Equatable {
     /// `nal_unit_type` of the unit the header came from.
     public var nalType: H264NALUnitType = .slice
     /// `nal_ref_idc` of the unit the header came from.

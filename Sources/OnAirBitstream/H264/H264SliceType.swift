@@ -1,5 +1,5 @@
 /// The kind of an H.264 slice: `slice_type % 5` (ITU-T H.264 table 7-6).
-public enum H264SliceType: Int, Sendable, CustomStringConvertible {
+package enum H264SliceType: Int, Sendable, CustomStringConvertible {
     /// Predicted from one list of references.
     case p = 0
     /// Bi-predicted from two lists of references.

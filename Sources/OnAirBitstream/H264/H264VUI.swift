@@ -1,5 +1,5 @@
 /// Video usability information from an SPS (ITU-T H.264 E.1.1, `vui_parameters()`).
-public struct H264VUI: Sendable, Equatable {
+package struct H264VUI: Sendable, Equatable {
     /// `aspect_ratio_idc`, when aspect-ratio information is present.
     public var aspectRatioIdc: UInt8?
     /// The sample aspect ratio's width: from table E-1 or `sar_width`; 0 when unknown.

@@ -8,7 +8,7 @@
 /// against the capture clock (a few hundred ppm is common) is followed smoothly instead of adding
 /// up to an A/V offset, and the jitter averages out. Only when the device time strays further
 /// than `tolerance` (a real gap, such as an overrun) does the timeline re-anchor on it.
-public struct AudioTimeline: Sendable {
+package struct AudioTimeline: Sendable {
     private var anchor: Double?
     private var samples: Int64 = 0
     private var sampleRate = 0

@@ -5,7 +5,7 @@ import Foundation
 ///
 /// In steady state a pipeline takes blocks the pool already has, so no pixel or sample memory is
 /// allocated per frame. Up to `maximumIdle` returned blocks are kept; more are freed.
-public final class BufferPool: @unchecked Sendable {
+package final class BufferPool: @unchecked Sendable {
     /// The size of each block in bytes.
     public let bufferSize: Int
     /// How many returned blocks are kept for reuse.

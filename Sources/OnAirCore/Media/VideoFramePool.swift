@@ -2,7 +2,7 @@
 /// `BufferPool`; the block returns to the pool when the last holder of the frame lets go.
 ///
 /// Sources and scalers take a frame, write every pixel, then pass the frame on. Thread-safe.
-public final class VideoFramePool: Sendable {
+package final class VideoFramePool: Sendable {
     /// The layout of every frame.
     public let layout: VideoFrameLayout
     /// The pool the frames' blocks come from (its counts show how many frames are alive).

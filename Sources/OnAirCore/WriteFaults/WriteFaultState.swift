@@ -5,7 +5,7 @@ import Foundation
 ///
 /// Opening fails for `.open`; closing fails for `.close` (writes then succeed); for any other
 /// moment every write from that moment on fails. Thread-safe.
-public final class WriteFaultState: @unchecked Sendable {
+package final class WriteFaultState: @unchecked Sendable {
     /// The moment writes start failing.
     public let moment: WriteMoment
     /// The `errno` the failing calls report (ENOSPC: a full disk).

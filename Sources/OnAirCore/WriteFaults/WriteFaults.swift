@@ -7,7 +7,7 @@ import Foundation
 /// Every file writer consults it when it opens a file: `ContainerWriter` (and the files its muxer
 /// opens itself, such as HLS segments and playlists), `PlayerRemuxer`, and OnAir's elementary-stream
 /// and Y4M/WAV writers. With no injection (production) the cost is one lookup per file opened.
-public enum WriteFaults {
+package enum WriteFaults {
     /// An injection in force until `remove()`; it counts the calls it made fail.
     public final class Injection: @unchecked Sendable {
         /// The directory (or file) whose paths it covers.

@@ -3,7 +3,7 @@
 /// final flush of what the muxer held back), closing it.
 ///
 /// `WriteFaults` makes writes fail from one of these moments on, for tests.
-public enum WriteMoment: Sendable, Hashable, Comparable, CustomStringConvertible {
+package enum WriteMoment: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// Creating or opening the file.
     case open
     /// Writing the container header (for elementary streams: the first write).

@@ -20,7 +20,7 @@ import Foundation
 /// it), up to the configured maximum even where that is above `headroom` × the estimate; above
 /// the estimate, a link that carries less than is handed to it holds the probe (an encoder
 /// making less than its target does not). The result always lies within the settings' bounds.
-public struct AdaptiveBitrateController: Sendable {
+package struct AdaptiveBitrateController: Sendable {
     /// The bounds and thresholds.
     public let settings: AdaptiveBitrateSettings
     /// The video bitrate the encoder should use now, in bits per second.

@@ -3,7 +3,7 @@ import OnAirCore
 
 /// Writes AAC as an ADTS stream (`.aac`): each raw AAC frame gets its own 7-byte ADTS header
 /// built from the stream's AudioSpecificConfig (any of the 13 rates, 1–8 channels).
-public final class ADTSFileSink: PacketSink {
+package final class ADTSFileSink: PacketSink {
     private let file: FileOutput
     private var config: AudioSpecificConfig?
     public var destination: String { file.path }

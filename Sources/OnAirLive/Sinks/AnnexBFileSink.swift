@@ -3,7 +3,7 @@ import OnAirCore
 
 /// Writes H.264 as an Annex-B elementary stream (`.h264`), SPS and PPS in front of every IDR,
 /// so that any keyframe is a place to start decoding (`ffplay -f h264 file.h264`).
-public final class AnnexBFileSink: PacketSink {
+package final class AnnexBFileSink: PacketSink {
     private let file: FileOutput
     private var parameterSets: [H264NALUnit] = []
     public var destination: String { file.path }

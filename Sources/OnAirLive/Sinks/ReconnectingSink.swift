@@ -4,7 +4,7 @@ import OnAirCore
 ///
 /// `LiveSession` hands it a way to ask the video encoder for an IDR, so a new connection starts
 /// at once on a fresh keyframe, and adds its counters to `LiveStatistics`.
-public protocol ReconnectingSink: PacketSink, Sendable {
+package protocol ReconnectingSink: PacketSink, Sendable {
     /// Sets what the sink calls to have the next encoded video frame be a keyframe.
     func setKeyFrameRequester(_ request: @escaping @Sendable () -> Void)
     /// The connection counters; safe to read from any thread.

@@ -2,7 +2,7 @@ import Foundation
 
 /// How the player opens an input: which URLs are live, and the libavformat options that keep
 /// a live input's delay low.
-public enum PlaybackInput {
+package enum PlaybackInput {
     /// URL schemes that carry a live stream (as opposed to a file or an HLS/HTTP resource).
     public static let liveSchemes: Set<String> = ["udp", "rtp", "srt", "tcp", "rtmp", "rtmps", "rtsp"]
 

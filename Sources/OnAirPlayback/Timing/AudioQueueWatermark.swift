@@ -5,7 +5,7 @@
 /// the least of them is the delay that stands whatever the arrivals' jitter. When the player
 /// shortens or drops queued audio, every level recorded is lowered by as much (the whole queue
 /// moved earlier), so the mark shows the effect at once instead of a window later.
-public struct AudioQueueWatermark: Sendable {
+package struct AudioQueueWatermark: Sendable {
     /// How far back (seconds) the arrivals count.
     public var window: Double
     private var levels: [(time: Double, queued: Double)] = []

@@ -8,7 +8,7 @@
 /// at least half a frame duration after the previous one — the player had to wait for the
 /// network — or, should it never have to wait (a receiver slower than real time),
 /// `giveUpSeconds` after the first frame: from then on a growing latency is the receiver's own.
-public struct BacklogDetector: Sendable {
+package struct BacklogDetector: Sendable {
     /// The nominal frame duration in seconds.
     public var frameDuration: Double
     /// Seconds after the first frame at which the backlog counts as drained regardless.

@@ -10,7 +10,7 @@
 /// speeding up would take too long (a burst after a stall), what is queued is dropped and
 /// playback goes on from the arriving audio (one short glitch instead of seconds of fast
 /// sound). Files never catch up.
-public struct CatchUpPolicy: Sendable, Equatable {
+package struct CatchUpPolicy: Sendable, Equatable {
     /// What to do with one arriving run of audio.
     public enum Action: Sendable, Equatable {
         /// Queue it as it is.

@@ -1,7 +1,7 @@
 /// How far ahead of the master clock the window picks its frame: the time an upload and present
 /// take (a 720p picture through a software renderer takes tens of milliseconds), smoothed, so a
 /// frame reaches the screen when its sound is heard rather than that much after.
-public enum DisplayLead {
+package enum DisplayLead {
     /// The largest lead (seconds): a present slower than this is a stall, not a cost to plan for.
     public static let maximum = 0.04
     /// The weight of a new sample in the running average.

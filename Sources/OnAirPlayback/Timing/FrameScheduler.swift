@@ -1,6 +1,6 @@
 /// Decides which queued video frame is shown now, given the master clock: frames whose time has
 /// come are taken, the last of them shown and the earlier ones dropped as late.
-public enum FrameScheduler {
+package enum FrameScheduler {
     /// The outcome for a queue of presentation times (seconds, oldest first).
     public struct Decision: Sendable, Equatable {
         /// Frames taken off the front of the queue.

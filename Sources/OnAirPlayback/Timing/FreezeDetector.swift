@@ -3,7 +3,7 @@
 /// `stallSeconds` while the input should still be delivering.
 ///
 /// One interruption counts once, even when it shows both as a stall and as a timestamp gap.
-public struct FreezeDetector: Sendable {
+package struct FreezeDetector: Sendable {
     /// Presentation gaps longer than this many frame durations are freezes.
     public var gapFactor = 3.0
     /// Wall-clock seconds without a new frame that count as a freeze.

@@ -3,7 +3,7 @@
 ///
 /// Times are media seconds (the stream's presentation timestamps); `now` is a monotonic wall
 /// clock in seconds.
-public struct MasterClock: Sendable, Equatable {
+package struct MasterClock: Sendable, Equatable {
     /// Where the clock's time comes from.
     public enum Source: Sendable, Equatable {
         /// The audio device: the media time of the sample being heard.

@@ -5,7 +5,7 @@ import OnAirLive
 /// Writes decoded audio as a RIFF/WAVE file: 16- or 32-bit integer or 32-bit float PCM,
 /// interleaved, in the format of the first buffer. Every write, the header completed at the end
 /// and the close are checked (`FileOutput`).
-public final class WAVWriter {
+package final class WAVWriter {
     /// Where the samples go.
     public let path: String
     private let file: FileOutput

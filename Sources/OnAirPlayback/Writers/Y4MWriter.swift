@@ -4,7 +4,7 @@ import OnAirLive
 
 /// Writes decoded yuv420p frames as a YUV4MPEG2 (`.y4m`) file that ffmpeg and players read.
 /// Every write and the close are checked (`FileOutput`).
-public final class Y4MWriter {
+package final class Y4MWriter {
     /// Where the frames go.
     public let path: String
     private let file: FileOutput

@@ -10,7 +10,7 @@ import OnAirStreaming
 ///
 /// Served: `/` (a page), `/live.ts`, `/live.mp4` (continuous), `/live.m3u8` and its
 /// `segment_N.ts` files, `/stats.json`. Anything else is 404; no directory is ever listed.
-public final class ServeServer: @unchecked Sendable {
+package final class ServeServer: @unchecked Sendable {
     /// The configuration in force.
     public let configuration: ServeConfiguration
     private let hub: ServeHub

@@ -1,7 +1,7 @@
 import OnAirLive
 
 /// What `GET /stats.json` answers: the encoder's figures, the totals and one entry per viewer.
-public struct ServeStatisticsDocument: Sendable, Codable {
+package struct ServeStatisticsDocument: Sendable, Codable {
     /// The session's latest once-a-second figures (nil before the first).
     public var encoder: LiveStatistics?
     /// Viewers now, since the start and the most at once (`peak_viewers`).

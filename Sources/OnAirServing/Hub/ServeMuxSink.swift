@@ -15,7 +15,7 @@ import OnAirFFmpeg
 /// the next one in the track's own time scale: a fragment's end then meets the next fragment's
 /// start, which libavformat's fragmenting requires (nominal durations longer than the real gap
 /// would make it rewrite timestamps, and abort on the next flush).
-public final class ServeMuxSink: PacketSink {
+package final class ServeMuxSink: PacketSink {
     public var destination: String { "serve \(format.rawValue)" }
     private let format: ServeFormat
     private let hub: ServeHub

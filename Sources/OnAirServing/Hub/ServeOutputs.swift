@@ -11,7 +11,7 @@ import OnAirStreaming
 ///
 /// The sinks go to the `LiveSession` as ordinary sinks; the server starts at once and serves
 /// viewers as soon as the first keyframe is muxed.
-public final class ServeOutputs: @unchecked Sendable {
+package final class ServeOutputs: @unchecked Sendable {
     /// The fan-out hub.
     public let hub: ServeHub
     /// The HTTP server.

@@ -12,7 +12,7 @@ import Foundation
 /// (`EmbeddedFiles`). `index.html` links the style sheet and the scripts; the page as served has
 /// them inline (`inlined(_:file:)`), so it is one request and works from a copied binary.
 /// Every request the page makes keeps the `?token=` of the page's own URL.
-public enum PreviewPage {
+package enum PreviewPage {
     /// The whole page as served; `formats` are the streams served (`live.ts`, `live.mp4`,
     /// `live.m3u8`), `srtPort` the SRT listener's port and `query` (`?token=…` or empty) what the
     /// links in the list of what else is served carry (the script also adds the token of the

@@ -8,7 +8,7 @@ import OnAirCore
 ///
 /// It also keeps each stream's latest format description (parameter sets, AudioSpecificConfig),
 /// which a face needs to describe the stream to a client that joins later.
-public final class ServeElementarySink: PacketSink, @unchecked Sendable {
+package final class ServeElementarySink: PacketSink, @unchecked Sendable {
     public var destination: String { "serve rtsp" }
     private let hub: ServeHub
     private let expected: Set<MediaType>

@@ -13,7 +13,7 @@ import OnAirGStreamer
 /// `maxViewers` counts it with the HTTP and SRT viewers, and a client beyond it gets
 /// 503 Service Unavailable. With a token, clients need user `onair` and the token as password
 /// (Digest; Basic too on loopback only). GStreamer is started only when this face is made.
-public final class ServeRTSPFace: RTSPServerDelegate, @unchecked Sendable {
+package final class ServeRTSPFace: RTSPServerDelegate, @unchecked Sendable {
     /// The user name RTSP clients give with the token as password.
     public static let user = "onair"
     /// The TCP port listened on.

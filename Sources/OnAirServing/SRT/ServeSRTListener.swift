@@ -7,7 +7,7 @@ import OnAirSRT
 /// send-buffer delay) in the statistics.
 ///
 /// With a passphrase, callers without it (or with another) are refused by libsrt's handshake.
-public final class ServeSRTListener: @unchecked Sendable {
+package final class ServeSRTListener: @unchecked Sendable {
     /// The UDP port listened on.
     public let port: Int
     private let listener: SRTSocket

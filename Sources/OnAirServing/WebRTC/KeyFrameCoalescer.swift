@@ -3,7 +3,7 @@
 /// remembered and served when it ends, so no viewer waits longer than the interval.
 ///
 /// A pure value: the caller supplies the time and does the forcing.
-public struct KeyFrameCoalescer: Sendable {
+package struct KeyFrameCoalescer: Sendable {
     /// Seconds between forced keyframes, at least.
     public var minimumInterval: Double
     private var lastForced: Double?

@@ -3,7 +3,7 @@ import OnAirCore
 /// An audio encoder that also hands every PCM buffer it encodes to `tap` — how the WebRTC face
 /// gets the capture's samples for its one Opus encode beside the session's AAC, without a second
 /// capture. The tap must not block (it queues the buffer for another thread).
-public final class OpusAudioTap: AudioEncoding {
+package final class OpusAudioTap: AudioEncoding {
     private let wrapped: any AudioEncoding
     private let tap: (PCMBuffer) -> Void
 

@@ -13,7 +13,7 @@ import OnAirHTTP
 /// - `PATCH` (trickle ICE, ICE restart) gets 405: candidates all travel in the offer and answer.
 /// - `OPTIONS` answers CORS preflights for the allowed origins.
 /// - With a token, every request but OPTIONS needs `Authorization: Bearer TOKEN` (401 without, 403 wrong).
-public struct WHEPEndpoint: Sendable {
+package struct WHEPEndpoint: Sendable {
     let face: WebRTCFace
     let token: String?
     let maxViewers: Int

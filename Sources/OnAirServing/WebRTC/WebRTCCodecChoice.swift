@@ -8,7 +8,7 @@ import OnAirGStreamer
 /// A Constrained Baseline stream is decodable by every H.264 profile's decoder, so the offer's
 /// Constrained Baseline payload type is preferred, then Baseline, Main and High ones; a Main or High
 /// stream needs an offer of that profile (or a higher one), else the viewer is told why not.
-public struct WebRTCCodecChoice: Sendable, Equatable {
+package struct WebRTCCodecChoice: Sendable, Equatable {
     /// The section index and payload type of H.264 (nil: the viewer wants no video, or there is none).
     public var videoPayloadType: Int?
     /// The Opus payload type (nil: no audio).

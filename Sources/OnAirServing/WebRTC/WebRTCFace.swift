@@ -14,7 +14,7 @@ import OnAirLive
 /// it. Keyframe requests (viewers joining, PLI/FIR) are coalesced to one forced IDR per
 /// `keyFrameInterval`. A housekeeping thread drops viewers that went silent (no RTCP within
 /// `consentTimeout`), failed ICE or whose pipeline failed.
-public final class WebRTCFace: PacketSink, @unchecked Sendable {
+package final class WebRTCFace: PacketSink, @unchecked Sendable {
     public let destination = "WebRTC viewers (/whep)"
     /// The configuration in force.
     public let configuration: WebRTCConfiguration

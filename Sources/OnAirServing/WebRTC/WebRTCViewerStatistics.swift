@@ -1,5 +1,5 @@
 /// One WebRTC viewer in `/stats.json`.
-public struct WebRTCViewerStatistics: Sendable, Codable, Equatable {
+package struct WebRTCViewerStatistics: Sendable, Codable, Equatable {
     /// The session id (the last segment of its /whep resource).
     public var id: String
     /// The HTTP peer that made the session.

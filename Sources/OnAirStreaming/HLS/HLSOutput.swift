@@ -6,7 +6,7 @@ import OnAirFFmpeg
 import OnAirLive
 
 /// Builds the sink that writes an HLS playlist and its segments with libavformat's hls muxer.
-public enum HLSOutput {
+package enum HLSOutput {
     /// A sink writing `playlist` (its directory is created) with segments next to it: MPEG-TS
     /// (`segment_N.ts`) or fragmented MP4 (`init.mp4` + `segment_N.m4s`).
     ///

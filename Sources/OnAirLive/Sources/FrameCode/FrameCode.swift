@@ -6,7 +6,7 @@ import OnAirCore
 /// `FrameCodeLayout`), framed by a quiet zone, a black start bar and a clock track that locate it
 /// and give black/white reference levels, and protected by a CRC-16 so a damaged code reads as nil
 /// rather than as a wrong value.
-public enum FrameCode {
+package enum FrameCode {
     /// Luma of a white cell (video range).
     static let white: UInt8 = 235
     /// Luma of a black cell (video range).

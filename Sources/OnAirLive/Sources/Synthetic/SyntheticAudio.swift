@@ -12,7 +12,7 @@ import OnAirCore
 /// `sampleRate`, and each buffer's `pts` is its true capture time. The beep still starts at every
 /// whole second of capture time, so an encoder that counts samples instead of following the
 /// timestamps drifts by ppm × 10⁻⁶ × elapsed time.
-public struct SyntheticAudio: Sendable {
+package struct SyntheticAudio: Sendable {
     /// Samples per second per channel.
     public let sampleRate: Int
     /// Number of channels; every channel carries the same signal.

@@ -16,7 +16,7 @@ import OnAirCore
 /// machine can measure end-to-end latency. With `fast`, both run as fast as the session accepts them, on
 /// media time instead of wall time, until `duration`. `audioClockOffsetPPM` makes the audio's
 /// sample clock run off the capture clock (see `SyntheticAudio.clockOffsetPPM`), to test drift handling.
-public final class SyntheticSource: CaptureSource, @unchecked Sendable {
+package final class SyntheticSource: CaptureSource, @unchecked Sendable {
     public let name = "synthetic"
     public let mediaTypes: Set<MediaType>
     private let video: SyntheticVideo?

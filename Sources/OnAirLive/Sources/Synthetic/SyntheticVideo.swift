@@ -7,7 +7,7 @@ import OnAirCore
 ///
 /// This is a generator, not a thread: a source calls `frame(index:captureTime:)` at its own pace.
 /// Frames are yuv420p with tightly packed planes, in fresh arrays or in frames from a `VideoFramePool`.
-public struct SyntheticVideo: Sendable {
+package struct SyntheticVideo: Sendable {
     /// Picture width in pixels.
     public let width: Int
     /// Picture height in pixels.
