@@ -14,6 +14,7 @@ import OnAirHTTP
 /// `keyFrameInterval`. A housekeeping thread drops viewers that went silent (no RTCP within
 /// `consentTimeout`), failed ICE or whose pipeline failed.
 public final class WebRTCFace: PacketSink, @unchecked Sendable {
+    /// What the session's messages call this sink.
     public let destination = "WebRTC viewers (/whep)"
     /// The configuration in force.
     public let configuration: WebRTCConfiguration
@@ -67,16 +68,19 @@ public final class WebRTCFace: PacketSink, @unchecked Sendable {
 
     // MARK: PacketSink
 
+    /// Hands an H.264 packet to every viewer's queue (never blocks); other packets are left out.
     public func write(_ packet: EncodedPacket) throws {
         guard packet.mediaType == .video, packet.codec == .h264 else { return }
         if packet.isKeyframe {
+            let now = Self.seconds()
             lock.lock()
-            coalescer.keyFrameSent()
+            coalescer.keyFrameSent(at: now)
             lock.unlock()
         }
         for viewer in currentViewers() { viewer.enqueue(packet) }
     }
 
+    /// Ends every viewer (the session is over).
     public func finish() throws {
         stop()
     }
@@ -119,10 +123,10 @@ public final class WebRTCFace: PacketSink, @unchecked Sendable {
         var options = WebRTCPeer.Options(launch: launchDescription(choice), localAddress: localAddress, ports: configuration.ports)
         options.stunServer = configuration.stunServer
         options.turnServer = configuration.turnServer
-        let peer = try WebRTCPeer(options: options, remoteOffer: offer) { [weak self] in self?.keyFrameWanted() }
+        let peer = try WebRTCPeer(options: options, remoteOffer: offer) { [weak self] in self?.keyFrameWanted(feedback: true) }
         let id = Self.newIdentifier()
         let viewer = WebRTCViewer(id: id, peer: peer, peerAddress: peerAddress, queueBytes: configuration.viewerQueueBytes) { [weak self] in
-            self?.keyFrameWanted()
+            self?.keyFrameWanted(feedback: false)
         }
         lock.lock()
         let refused = stopped
@@ -158,10 +162,13 @@ public final class WebRTCFace: PacketSink, @unchecked Sendable {
             return WebRTCViewerStatistics(
                 id: viewer.id, peer: viewer.peerAddress, seconds: seconds, live: viewer.isLive,
                 framesSent: counters.frames, audioPacketsSent: counters.audio, skips: counters.skips,
+                queuedBytes: viewer.queuedBytes,
                 bitRate: seconds > 0 ? Int(Double(figures.bytesSent * 8) / seconds) : 0,
                 roundTripMilliseconds: figures.roundTripSeconds.map { $0 * 1000 },
                 packetsLost: figures.packetsLost, nacks: figures.nacks, plis: figures.plis,
-                firs: figures.firs, rtcpPackets: figures.rtcpPackets)
+                firs: figures.firs, retransmissionRequests: figures.retransmissionRequests,
+                retransmissions: figures.retransmittedPackets, packetsSent: figures.packetsSent,
+                rtcpPackets: figures.rtcpPackets)
         }
     }
 
@@ -182,10 +189,20 @@ public final class WebRTCFace: PacketSink, @unchecked Sendable {
 
     // MARK: Inside
 
-    private func keyFrameWanted() {
-        let now = Double(DispatchTime.now().uptimeNanoseconds) / 1e9
+    /// The keyframe requests so far: received (PLI, FIR, viewers joining or skipping), forced, and
+    /// feedback taken as answered by a keyframe already on its way.
+    public var keyFrameRequests: (requests: Int, forced: Int, answeredInFlight: Int) {
         lock.lock()
-        let force = coalescer.request(at: now) ? forceKeyFrame : nil
+        defer { lock.unlock() }
+        return (coalescer.requests, coalescer.forced, coalescer.answeredInFlight)
+    }
+
+    /// A viewer wants a keyframe: by its feedback (PLI, FIR) or because it joined or skipped.
+    private func keyFrameWanted(feedback: Bool) {
+        let now = Self.seconds()
+        lock.lock()
+        let wanted = feedback ? coalescer.feedback(at: now) : coalescer.request(at: now)
+        let force = wanted ? forceKeyFrame : nil
         lock.unlock()
         force?()
     }
@@ -208,7 +225,7 @@ public final class WebRTCFace: PacketSink, @unchecked Sendable {
     /// Four times a second: serves a remembered keyframe request, drops silent or failed viewers.
     private func watch() {
         while stopSignal.wait(timeout: .now() + 0.25) == .timedOut {
-            let now = Double(DispatchTime.now().uptimeNanoseconds) / 1e9
+            let now = Self.seconds()
             lock.lock()
             let force = coalescer.due(at: now) ? forceKeyFrame : nil
             lock.unlock()
@@ -262,6 +279,9 @@ public final class WebRTCFace: PacketSink, @unchecked Sendable {
         }
         return lines.joined(separator: "\r\n")
     }
+
+    /// Seconds of the monotonic clock.
+    private static func seconds() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
 
     private static func newIdentifier() -> String {
         var generator = SystemRandomNumberGenerator()

@@ -7,8 +7,10 @@ import OnAirGStreamer
 /// packets waiting for it, emptied into the pipeline's appsrcs by the viewer's own thread.
 ///
 /// The viewer starts at a keyframe: until its DTLS is up nothing is sent (it would be lost); then it
-/// asks for a keyframe and waits for the next one, sending no replayed GOP. A queue over
-/// `queueBytes` is emptied and the viewer waits for the next keyframe again (counted as a skip).
+/// asks for a keyframe and waits for the next one, sending no replayed GOP. When its queue and its
+/// pipeline's backlog together pass `queueBytes`, the queue is emptied and the viewer waits for the
+/// next keyframe again (counted as a skip; see `WebRTCViewerGate`): the appsrcs themselves are
+/// unbounded, so their backlog is what shows a viewer whose streaming thread falls behind.
 /// Media times become pipeline running time by one offset for both streams, so RTP timestamps and
 /// sender reports keep the capture's A/V alignment.
 final class WebRTCViewer: @unchecked Sendable {
@@ -24,21 +26,20 @@ final class WebRTCViewer: @unchecked Sendable {
     private let lock = NSLock()
     private let wake = NSCondition()
     private var queue: [EncodedPacket] = []
-    private var queuedBytes = 0
-    private var state = State.connecting
+    private var queuedBytesInQueue = 0
+    private var gate: WebRTCViewerGate
     private var closed = false
     private var offset: Int64?
     private let done = DispatchGroup()
     /// Counters for /stats.json.
-    private(set) var framesSent = 0, audioPacketsSent = 0, skips = 0, bytesPushed = 0
-
-    private enum State { case connecting, waitingForKeyFrame, live }
+    private(set) var framesSent = 0, audioPacketsSent = 0, bytesPushed = 0
 
     init(id: String, peer: WebRTCPeer, peerAddress: String, queueBytes: Int, requestKeyFrame: @escaping @Sendable () -> Void) {
         self.id = id
         self.peer = peer
         self.peerAddress = peerAddress
         self.queueBytes = queueBytes
+        gate = WebRTCViewerGate(limit: queueBytes)
         self.requestKeyFrame = requestKeyFrame
         video = peer.source(named: "video")
         audio = peer.source(named: "audio")
@@ -47,48 +48,61 @@ final class WebRTCViewer: @unchecked Sendable {
 
     /// Queues a packet (H.264 or Opus) for the viewer; never blocks.
     func enqueue(_ packet: EncodedPacket) {
+        let backlog = pipelineBytes
         wake.lock()
-        defer { wake.unlock() }
-        guard !closed else { return }
-        switch state {
-        case .connecting:
+        guard !closed else {
+            wake.unlock()
             return
-        case .waitingForKeyFrame:
-            guard packet.mediaType == .video, packet.isKeyframe else { return }
-            state = .live
-        case .live:
-            if queuedBytes + packet.byteCount > queueBytes {
-                queue.removeAll()
-                queuedBytes = 0
-                skips += 1
-                guard packet.mediaType == .video, packet.isKeyframe else {
-                    state = .waitingForKeyFrame
-                    requestKeyFrame()
-                    return
-                }
-            }
         }
-        queue.append(packet)
-        queuedBytes += packet.byteCount
-        wake.signal()
+        let decision = gate.admit(
+            bytes: packet.byteCount, keyFrame: packet.mediaType == .video && packet.isKeyframe, queued: queuedBytesInQueue,
+            backlog: backlog)
+        switch decision {
+        case .refuse:
+            break
+        case .skip:
+            queue.removeAll()
+            queuedBytesInQueue = 0
+        case .restart, .take:
+            if decision == .restart {
+                queue.removeAll()
+                queuedBytesInQueue = 0
+            }
+            queue.append(packet)
+            queuedBytesInQueue += packet.byteCount
+            wake.signal()
+        }
+        wake.unlock()
+        if decision == .skip { requestKeyFrame() }
     }
 
     /// Whether the viewer is past its handshake and has its first keyframe.
     var isLive: Bool {
         wake.lock()
         defer { wake.unlock() }
-        return state == .live
+        return gate.state == .live
+    }
+
+    /// Bytes in the pipeline's appsrcs that its streaming threads have not taken yet.
+    private var pipelineBytes: Int { (video?.queuedBytes ?? 0) + (audio?.queuedBytes ?? 0) }
+
+    /// Bytes waiting for the viewer: its queue and its pipeline's backlog.
+    var queuedBytes: Int {
+        wake.lock()
+        let queued = queuedBytesInQueue
+        wake.unlock()
+        return queued + pipelineBytes
     }
 
     private func run() {
         while true {
             wake.lock()
             while queue.isEmpty && !closed {
-                if state == .connecting {
+                if gate.state == .connecting {
                     wake.unlock()
                     if peer.figures.dtlsConnected {
                         wake.lock()
-                        state = .waitingForKeyFrame
+                        gate.connected()
                         wake.unlock()
                         requestKeyFrame()
                     } else {
@@ -105,7 +119,7 @@ final class WebRTCViewer: @unchecked Sendable {
             }
             let packets = queue
             queue.removeAll()
-            queuedBytes = 0
+            queuedBytesInQueue = 0
             wake.unlock()
             for packet in packets { push(packet) }
         }
@@ -134,7 +148,7 @@ final class WebRTCViewer: @unchecked Sendable {
         defer { lock.unlock() }
         wake.lock()
         defer { wake.unlock() }
-        return (framesSent, audioPacketsSent, skips, bytesPushed)
+        return (framesSent, audioPacketsSent, gate.skips, bytesPushed)
     }
 
     /// Ends the viewer: stops its thread and its pipeline.
