@@ -54,6 +54,7 @@ class Viewer:
         self.messages = []
         self.nacks = 0
         self.plis = []
+        self.test_plis = []
         self.result = {"index": index, "decoded": decode}
 
     def bad(self, message=None):
@@ -75,16 +76,20 @@ class Viewer:
             longest_unclean = max(longest_unclean, (clean if clean is not None else bads[-1] + seconds) - bad)
         times = [t for t, _ in frames]
         gaps = [b - a for a, b in zip(times, times[1:])]
-        # Keyframes that came within 1.5 s after each PLI burst, and the burst times.
+        # The keyframes within 1.5 s after each test burst of PLIs; a burst is disturbed when some
+        # viewer's own PLI (aiortc's, after a loss it could not repair) came near it.
         bursts = []
-        for t in self.plis:
+        for t in self.test_plis:
             if not bursts or t - bursts[-1] > 0.5:
                 bursts.append(t)
         answered = [sum(1 for k in keys if b < k <= b + 1.5) for b in bursts]
+        disturbed = [any(b - 0.3 < t <= b + 1.5 for t in own_plis) for b in bursts]
         self.result.update({
             "video_frames": self.video_frames, "audio_frames": self.audio_frames, "key_frames": len(keys),
-            "nacks_sent": self.nacks, "plis_sent": len(self.plis), "pli_bursts": len(bursts),
-            "keyframes_after_bursts": answered,
+            "nacks_sent": self.nacks, "own_plis_sent": len(self.plis), "pli_bursts": len(bursts),
+            "keyframes_after_bursts": answered, "bursts_disturbed": disturbed,
+            "first_keyframe_after_bursts": [
+                round(min([k - b for k in keys if k > b], default=-1), 3) for b in bursts],
         })
         if self.decode:
             self.result.update({
@@ -158,10 +163,14 @@ _original_pli = RTCRtpReceiver._send_rtcp_pli
 _original_nack = RTCRtpReceiver._send_rtcp_nack
 
 
+own_plis = []
+
+
 async def _counted_pli(self, media_ssrc):
     viewer = viewers_by_receiver.get(id(self))
     if viewer is not None:
         viewer.plis.append(now())
+        own_plis.append(now())
     return await _original_pli(self, media_ssrc)
 
 
@@ -256,7 +265,8 @@ async def run_viewer(viewer, args, start):
             await asyncio.sleep(args.pli_every)
             ssrcs = [s.source for s in video.getSynchronizationSources()]
             for _ in range(5 if ssrcs else 0):
-                await video._send_rtcp_pli(ssrcs[0])
+                viewer.test_plis.append(now())
+                await _original_pli(video, ssrcs[0])
                 await asyncio.sleep(0.02)
     await asyncio.sleep(max(0, args.seconds - (now() - began)))
     if not args.no_delete and location:
