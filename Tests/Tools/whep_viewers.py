@@ -21,13 +21,12 @@ import json
 import logging
 import threading
 import time
-import urllib.error
-import urllib.request
 
 import aioice.ice
 import aiortc.rtcrtpreceiver as receiver_module
 from aiortc import RTCConfiguration, RTCPeerConnection, RTCSessionDescription
 from aiortc.rtcrtpreceiver import RTCRtpReceiver
+from whep_client import request  # the same HTTP half as the single viewer (it also notes sender reports)
 
 # aioice gathers host candidates on every address but loopback; keep it on loopback only.
 aioice.ice.get_host_addresses = lambda use_ipv4, use_ipv6: ["127.0.0.1"]
@@ -55,7 +54,15 @@ class Viewer:
         self.nacks = 0
         self.plis = []
         self.test_plis = []
+        self.first_video = self.last_video = None
+        self.began = None
         self.result = {"index": index, "decoded": decode}
+
+    def video_arrived(self):
+        """Notes a reassembled video frame's arrival (under the lock)."""
+        self.last_video = now()
+        if self.first_video is None:
+            self.first_video = self.last_video
 
     def bad(self, message=None):
         with self.lock:
@@ -90,6 +97,8 @@ class Viewer:
             "keyframes_after_bursts": answered, "bursts_disturbed": disturbed,
             "first_keyframe_after_bursts": [
                 round(min([k - b for k in keys if k > b], default=-1), 3) for b in bursts],
+            "first_frame_seconds": round(self.first_video - self.began, 3) if self.first_video and self.began else None,
+            "span_seconds": round(self.last_video - self.first_video, 3) if self.first_video else None,
         })
         if self.decode:
             self.result.update({
@@ -134,6 +143,7 @@ def counting_worker(loop, input_q, output_q, decode_error):
 def note_encoded(viewer, codec, encoded_frame):
     if codec.mimeType.lower().startswith("video"):
         with viewer.lock:
+            viewer.video_arrived()
             if is_keyframe(encoded_frame.data):
                 viewer.key_frames.append(now())
             if not viewer.decode:
@@ -198,21 +208,6 @@ class DecodeErrors(logging.Handler):
                 viewer.bad(record.getMessage())
 
 
-def request(method, url, token, body=None, content_type=None):
-    req = urllib.request.Request(url, data=body, method=method)
-    if token:
-        req.add_header("Authorization", "Bearer " + token)
-    if content_type:
-        req.add_header("Content-Type", content_type)
-    try:
-        with urllib.request.urlopen(req, timeout=20) as response:
-            return response.status, dict(response.headers), response.read()
-    except urllib.error.HTTPError as error:
-        return error.code, dict(error.headers), error.read()
-    except OSError as error:
-        return 0, {}, str(error).encode()
-
-
 async def run_viewer(viewer, args, start):
     await asyncio.sleep(max(0, start - now()))
     pc = RTCPeerConnection(RTCConfiguration(iceServers=[]))
@@ -244,6 +239,7 @@ async def run_viewer(viewer, args, start):
                         viewer.bad_times.append(now())
         tasks.append(asyncio.ensure_future(pull()))
 
+    viewer.began = now()
     await pc.setLocalDescription(await pc.createOffer())
     loop = asyncio.get_running_loop()
     status, headers, body = await loop.run_in_executor(
