@@ -40,7 +40,7 @@ public final class WebRTCFace: PacketSink, @unchecked Sendable {
         configuration: WebRTCConfiguration, streams: Set<MediaType>, profile: H264Profile,
         localAddress: String?
     ) throws {
-        try GStreamerLibrary.require(elements: ["webrtcbin", "nicesrc", "dtlssrtpenc", "rtph264pay", "rtpopuspay", "h264parse", "appsrc"])
+        try GStreamerLibrary.require(elements: ["webrtcbin", "nicesrc", "dtlssrtpenc", "rtph264pay", "rtpopuspay", "appsrc"])
         self.configuration = configuration
         self.streams = streams
         self.profile = profile
@@ -258,7 +258,7 @@ public final class WebRTCFace: PacketSink, @unchecked Sendable {
         if let type = choice.videoPayloadType {
             parts.append(
                 "appsrc name=video is-live=true format=time max-bytes=0 caps=video/x-h264,stream-format=byte-stream,alignment=au"
-                    + " ! h264parse config-interval=-1 ! rtph264pay pt=\(type) ssrc=\(ssrcs.video) config-interval=-1"
+                    + " ! rtph264pay pt=\(type) ssrc=\(ssrcs.video) config-interval=-1"
                     + " aggregate-mode=zero-latency mtu=1200"
                     + " ! application/x-rtp,media=video,encoding-name=H264,payload=\(type),clock-rate=90000,ssrc=(uint)\(ssrcs.video)"
                     + " ! webrtc.")
