@@ -107,24 +107,29 @@ if [ -n "$webrtc_counts" ]; then
     printf '\n%-8s %10s %10s %10s %14s  %s\n' webrtc "cpu %" "rss MB" "live" "frames min %" "cpu by thread (% of one core)"
 fi
 for n in $webrtc_counts; do
-    start_server "webrtc-$n" --webrtc
+    start_server "webrtc-$n" --webrtc --duration $((measure + 90))
     clients=()
     left=$n
     group=0
     while [ "$left" -gt 0 ]; do
         size=$((left < 8 ? left : 8))
         python3 Tests/Tools/whep_viewers.py --url "http://127.0.0.1:$port/whep" --count "$size" --decode 0 \
-            --seconds $((measure + 8)) --stagger 0.1 >"$work/whep-$n-$group.json" 2>"$work/whep-$n-$group.log" &
+            --seconds $((measure + 34)) --stagger 0.1 >"$work/whep-$n-$group.json" 2>"$work/whep-$n-$group.log" &
         clients+=("$!")
         pids+=("$!")
         left=$((left - size))
         group=$((group + 1))
     done
-    sleep 6
-    live=$(curl -s -m 10 "http://127.0.0.1:$port/stats.json" | python3 -c "
+    # Until every viewer is live (a loaded machine takes a while to start 32), 30 s at most.
+    for _ in $(seq 30); do
+        sleep 1
+        live=$(curl -s -m 10 "http://127.0.0.1:$port/stats.json" | python3 -c "
 import json, sys
 try: print(sum(1 for v in json.load(sys.stdin).get('webrtc_viewers', []) if v['live']))
-except Exception: print('-')")
+except Exception: print(0)")
+        [ "$live" -ge "$n" ] && break
+    done
+    sleep 2
     frames_before=$(encoded_frames)
     thread_ticks "$server" >"$work/threads-before"
     before=$(cpu_ticks "$server")
