@@ -340,6 +340,41 @@ static void add_session_figures(GObject *session, onair_webrtc_figures *figures)
     gst_structure_free(stats);
 }
 
+/// Adds the retransmissions of every `rtprtxsend` inside webrtcbin (one per video stream whose
+/// answer took RTX): the NACKs it was asked to serve and the packets it sent again.
+static void add_retransmissions(GstElement *webrtc, onair_webrtc_figures *figures) {
+    GstIterator *elements = gst_bin_iterate_recurse(GST_BIN(webrtc));
+    GValue item = G_VALUE_INIT;
+    gboolean done = FALSE;
+    while (!done) {
+        switch (gst_iterator_next(elements, &item)) {
+        case GST_ITERATOR_OK: {
+            GstElement *element = g_value_get_object(&item);
+            GstElementFactory *factory = gst_element_get_factory(element);
+            if (factory && strcmp(GST_OBJECT_NAME(factory), "rtprtxsend") == 0) {
+                guint requests = 0, packets = 0;
+                g_object_get(element, "num-rtx-requests", &requests, "num-rtx-packets", &packets, NULL);
+                figures->retransmission_requests += requests;
+                figures->retransmitted_packets += packets;
+            }
+            g_value_reset(&item);
+            break;
+        }
+        case GST_ITERATOR_RESYNC:
+            // The bin changed under the walk: count afresh.
+            figures->retransmission_requests = 0;
+            figures->retransmitted_packets = 0;
+            gst_iterator_resync(elements);
+            break;
+        default:
+            done = TRUE;
+            break;
+        }
+    }
+    g_value_unset(&item);
+    gst_iterator_free(elements);
+}
+
 /// Whether the first transceiver's sender has a DTLS transport in the connected state.
 static int dtls_connected(GstElement *webrtc) {
     GstWebRTCRTPTransceiver *transceiver = NULL;
@@ -373,6 +408,7 @@ void onair_webrtc_peer_figures(onair_webrtc_peer *peer, onair_webrtc_figures *fi
     if (peer->session) add_session_figures(peer->session, figures);
     GstWebRTCICEConnectionState state = GST_WEBRTC_ICE_CONNECTION_STATE_NEW;
     g_object_get(peer->webrtc, "ice-connection-state", &state, NULL);
+    add_retransmissions(peer->webrtc, figures);
     figures->ice_connection_state = (int)state;
     figures->dtls_connected = dtls_connected(peer->webrtc);
 }

@@ -46,6 +46,8 @@ public final class WebRTCPeer: @unchecked Sendable {
         public var packetsLost: Int?
         /// RTP bytes and packets sent.
         public var bytesSent: Int, packetsSent: Int
+        /// Packets the remote peer's NACKs asked to have again, and RTX packets sent for them.
+        public var retransmissionRequests: Int, retransmittedPackets: Int
         /// The ICE connection state (GStreamer's numbering: 2 connected, 3 completed, 4 failed, 5 disconnected, 6 closed).
         public var iceConnectionState: Int
         /// Whether DTLS is up (media sent now reaches the peer).
@@ -122,6 +124,7 @@ public final class WebRTCPeer: @unchecked Sendable {
             roundTripSeconds: raw.round_trip_seconds >= 0 ? raw.round_trip_seconds : nil,
             packetsLost: raw.packets_lost >= 0 ? Int(raw.packets_lost) : nil,
             bytesSent: Int(raw.bytes_sent), packetsSent: Int(raw.packets_sent),
+            retransmissionRequests: Int(raw.retransmission_requests), retransmittedPackets: Int(raw.retransmitted_packets),
             iceConnectionState: Int(raw.ice_connection_state), dtlsConnected: raw.dtls_connected != 0)
     }
 

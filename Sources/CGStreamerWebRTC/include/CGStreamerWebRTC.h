@@ -41,7 +41,9 @@ typedef struct onair_webrtc_figures {
     uint64_t nacks, plis, firs;     // feedback messages received
     double round_trip_seconds;      // from the last receiver report (-1: none)
     int64_t packets_lost;           // cumulative, from the last receiver report (-1: none)
-    uint64_t bytes_sent, packets_sent, retransmitted_packets;
+    uint64_t bytes_sent, packets_sent;
+    uint64_t retransmission_requests;  // packets the peer's NACKs asked rtprtxsend for
+    uint64_t retransmitted_packets;    // RTX packets rtprtxsend sent for them
     int ice_connection_state;       // GstWebRTCICEConnectionState: 0 new … 2 connected, 3 completed, 4 failed, 5 disconnected, 6 closed
     int dtls_connected;             // the first transceiver's DTLS transport finished its handshake
 } onair_webrtc_figures;

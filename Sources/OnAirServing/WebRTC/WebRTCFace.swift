@@ -15,6 +15,7 @@ import OnAirLive
 /// `keyFrameInterval`. A housekeeping thread drops viewers that went silent (no RTCP within
 /// `consentTimeout`), failed ICE or whose pipeline failed.
 package final class WebRTCFace: PacketSink, @unchecked Sendable {
+    /// What the session's messages call this sink.
     public let destination = "WebRTC viewers (/whep)"
     /// The configuration in force.
     public let configuration: WebRTCConfiguration
@@ -40,7 +41,7 @@ package final class WebRTCFace: PacketSink, @unchecked Sendable {
         configuration: WebRTCConfiguration, streams: Set<MediaType>, profile: H264Profile,
         localAddress: String?
     ) throws {
-        try GStreamerLibrary.require(elements: ["webrtcbin", "nicesrc", "dtlssrtpenc", "rtph264pay", "rtpopuspay", "h264parse", "appsrc"])
+        try GStreamerLibrary.require(elements: ["webrtcbin", "nicesrc", "dtlssrtpenc", "rtph264pay", "rtpopuspay", "appsrc"])
         self.configuration = configuration
         self.streams = streams
         self.profile = profile
@@ -68,16 +69,19 @@ package final class WebRTCFace: PacketSink, @unchecked Sendable {
 
     // MARK: PacketSink
 
+    /// Hands an H.264 packet to every viewer's queue (never blocks); other packets are left out.
     public func write(_ packet: EncodedPacket) throws {
         guard packet.mediaType == .video, packet.codec == .h264 else { return }
         if packet.isKeyframe {
+            let now = Self.seconds()
             lock.lock()
-            coalescer.keyFrameSent()
+            coalescer.keyFrameSent(at: now)
             lock.unlock()
         }
         for viewer in currentViewers() { viewer.enqueue(packet) }
     }
 
+    /// Ends every viewer (the session is over).
     public func finish() throws {
         stop()
     }
@@ -120,10 +124,10 @@ package final class WebRTCFace: PacketSink, @unchecked Sendable {
         var options = WebRTCPeer.Options(launch: launchDescription(choice), localAddress: localAddress, ports: configuration.ports)
         options.stunServer = configuration.stunServer
         options.turnServer = configuration.turnServer
-        let peer = try WebRTCPeer(options: options, remoteOffer: offer) { [weak self] in self?.keyFrameWanted() }
+        let peer = try WebRTCPeer(options: options, remoteOffer: offer) { [weak self] in self?.keyFrameWanted(feedback: true) }
         let id = Self.newIdentifier()
         let viewer = WebRTCViewer(id: id, peer: peer, peerAddress: peerAddress, queueBytes: configuration.viewerQueueBytes) { [weak self] in
-            self?.keyFrameWanted()
+            self?.keyFrameWanted(feedback: false)
         }
         lock.lock()
         let refused = stopped
@@ -159,10 +163,13 @@ package final class WebRTCFace: PacketSink, @unchecked Sendable {
             return WebRTCViewerStatistics(
                 id: viewer.id, peer: viewer.peerAddress, seconds: seconds, live: viewer.isLive,
                 framesSent: counters.frames, audioPacketsSent: counters.audio, skips: counters.skips,
+                queuedBytes: viewer.queuedBytes,
                 bitRate: seconds > 0 ? Int(Double(figures.bytesSent * 8) / seconds) : 0,
                 roundTripMilliseconds: figures.roundTripSeconds.map { $0 * 1000 },
                 packetsLost: figures.packetsLost, nacks: figures.nacks, plis: figures.plis,
-                firs: figures.firs, rtcpPackets: figures.rtcpPackets)
+                firs: figures.firs, retransmissionRequests: figures.retransmissionRequests,
+                retransmissions: figures.retransmittedPackets, packetsSent: figures.packetsSent,
+                rtcpPackets: figures.rtcpPackets)
         }
     }
 
@@ -183,10 +190,20 @@ package final class WebRTCFace: PacketSink, @unchecked Sendable {
 
     // MARK: Inside
 
-    private func keyFrameWanted() {
-        let now = Double(DispatchTime.now().uptimeNanoseconds) / 1e9
+    /// The keyframe requests so far: received (PLI, FIR, viewers joining or skipping), forced, and
+    /// feedback taken as answered by a keyframe already on its way.
+    public var keyFrameRequests: (requests: Int, forced: Int, answeredInFlight: Int) {
         lock.lock()
-        let force = coalescer.request(at: now) ? forceKeyFrame : nil
+        defer { lock.unlock() }
+        return (coalescer.requests, coalescer.forced, coalescer.answeredInFlight)
+    }
+
+    /// A viewer wants a keyframe: by its feedback (PLI, FIR) or because it joined or skipped.
+    private func keyFrameWanted(feedback: Bool) {
+        let now = Self.seconds()
+        lock.lock()
+        let wanted = feedback ? coalescer.feedback(at: now) : coalescer.request(at: now)
+        let force = wanted ? forceKeyFrame : nil
         lock.unlock()
         force?()
     }
@@ -209,7 +226,7 @@ package final class WebRTCFace: PacketSink, @unchecked Sendable {
     /// Four times a second: serves a remembered keyframe request, drops silent or failed viewers.
     private func watch() {
         while stopSignal.wait(timeout: .now() + 0.25) == .timedOut {
-            let now = Double(DispatchTime.now().uptimeNanoseconds) / 1e9
+            let now = Self.seconds()
             lock.lock()
             let force = coalescer.due(at: now) ? forceKeyFrame : nil
             lock.unlock()
@@ -232,19 +249,27 @@ package final class WebRTCFace: PacketSink, @unchecked Sendable {
     }
 
     /// The viewer's pipeline: an appsrc per stream the offer takes, payloaded with its payload types.
-    func launchDescription(_ choice: WebRTCCodecChoice) -> String {
+    ///
+    /// Each payloader's SSRC is chosen here and written in its caps, so webrtcbin's answer names it:
+    /// without it the answer's `a=ssrc-group:FID` pairs RTX with SSRC 0 and a viewer cannot tell
+    /// which stream a retransmission repairs (aiortc then dropped every one and froze for seconds
+    /// after each loss).
+    func launchDescription(_ choice: WebRTCCodecChoice, ssrcs: (video: UInt32, audio: UInt32) = WebRTCFace.randomSSRCs()) -> String {
         var parts = ["webrtcbin name=webrtc bundle-policy=max-bundle latency=0"]
         if let type = choice.videoPayloadType {
             parts.append(
                 "appsrc name=video is-live=true format=time max-bytes=0 caps=video/x-h264,stream-format=byte-stream,alignment=au"
-                    + " ! h264parse config-interval=-1 ! rtph264pay pt=\(type) config-interval=-1 aggregate-mode=zero-latency mtu=1200"
-                    + " ! application/x-rtp,media=video,encoding-name=H264,payload=\(type),clock-rate=90000 ! webrtc.")
+                    + " ! rtph264pay pt=\(type) ssrc=\(ssrcs.video) config-interval=-1"
+                    + " aggregate-mode=zero-latency mtu=1200"
+                    + " ! application/x-rtp,media=video,encoding-name=H264,payload=\(type),clock-rate=90000,ssrc=(uint)\(ssrcs.video)"
+                    + " ! webrtc.")
         }
         if let type = choice.audioPayloadType {
             parts.append(
                 "appsrc name=audio is-live=true format=time max-bytes=0 caps=audio/x-opus,channel-mapping-family=0,channels=2,rate=48000"
-                    + " ! rtpopuspay pt=\(type) mtu=1200"
-                    + " ! application/x-rtp,media=audio,encoding-name=OPUS,payload=\(type),clock-rate=48000 ! webrtc.")
+                    + " ! rtpopuspay pt=\(type) ssrc=\(ssrcs.audio) mtu=1200"
+                    + " ! application/x-rtp,media=audio,encoding-name=OPUS,payload=\(type),clock-rate=48000,ssrc=(uint)\(ssrcs.audio)"
+                    + " ! webrtc.")
         }
         return parts.joined(separator: " ")
     }
@@ -263,6 +288,17 @@ package final class WebRTCFace: PacketSink, @unchecked Sendable {
         }
         return lines.joined(separator: "\r\n")
     }
+
+    /// Two different random SSRCs, neither 0.
+    static func randomSSRCs() -> (video: UInt32, audio: UInt32) {
+        let video = UInt32.random(in: 1...UInt32.max)
+        var audio = UInt32.random(in: 1...UInt32.max)
+        while audio == video { audio = UInt32.random(in: 1...UInt32.max) }
+        return (video, audio)
+    }
+
+    /// Seconds of the monotonic clock.
+    private static func seconds() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
 
     private static func newIdentifier() -> String {
         var generator = SystemRandomNumberGenerator()

@@ -3,116 +3,96 @@ import Foundation
 import OnAirCore
 import OnAirGStreamer
 
-/// One WHEP viewer: its `WebRTCPeer` (a webrtcbin pipeline of its own) and the bounded queue of
-/// packets waiting for it, emptied into the pipeline's appsrcs by the viewer's own thread.
+/// One WHEP viewer: its `WebRTCPeer` (a webrtcbin pipeline of its own), into whose appsrcs the
+/// face's threads push each packet directly (a push copies the bytes into a GStreamer buffer and
+/// never blocks; the pipeline's streaming threads take it from there).
 ///
-/// The viewer starts at a keyframe: until its DTLS is up nothing is sent (it would be lost); then it
-/// asks for a keyframe and waits for the next one, sending no replayed GOP. A queue over
-/// `queueBytes` is emptied and the viewer waits for the next keyframe again (counted as a skip).
-/// Media times become pipeline running time by one offset for both streams, so RTP timestamps and
-/// sender reports keep the capture's A/V alignment.
+/// The viewer starts at a keyframe: until its DTLS is up nothing is sent (it would be lost) — a short
+/// thread of its own watches for that — then it asks for a keyframe and waits for the next one,
+/// sending no replayed GOP. When its pipeline's backlog (the appsrcs are unbounded) would pass
+/// `queueBytes`, the packet is left out and the viewer waits for the next keyframe that fits (counted
+/// as a skip; see `WebRTCViewerGate`): a viewer whose streaming thread falls behind costs its own
+/// picture, never the others' memory or latency. Media times become pipeline running time by one
+/// offset for both streams, so RTP timestamps and sender reports keep the capture's A/V alignment.
+///
+/// (Each packet once had a hop through a thread of the viewer's own before its push: one more
+/// wake-up and context switch per packet per viewer, for a queue the unbounded appsrc emptied at once.)
 final class WebRTCViewer: @unchecked Sendable {
     /// The session identifier in the resource URL (/whep/ID): 128 random bits in hex.
     let id: String
     let peer: WebRTCPeer
     let peerAddress: String
     let started = DispatchTime.now()
-    private let queueBytes: Int
     private let requestKeyFrame: @Sendable () -> Void
     private let video: GStreamerAppSource?
     private let audio: GStreamerAppSource?
     private let lock = NSLock()
-    private let wake = NSCondition()
-    private var queue: [EncodedPacket] = []
-    private var queuedBytes = 0
-    private var state = State.connecting
+    private var gate: WebRTCViewerGate
     private var closed = false
     private var offset: Int64?
-    private let done = DispatchGroup()
+    private let connecting = DispatchGroup()
     /// Counters for /stats.json.
-    private(set) var framesSent = 0, audioPacketsSent = 0, skips = 0, bytesPushed = 0
-
-    private enum State { case connecting, waitingForKeyFrame, live }
+    private var framesSent = 0, audioPacketsSent = 0, bytesPushed = 0
 
     init(id: String, peer: WebRTCPeer, peerAddress: String, queueBytes: Int, requestKeyFrame: @escaping @Sendable () -> Void) {
         self.id = id
         self.peer = peer
         self.peerAddress = peerAddress
-        self.queueBytes = queueBytes
+        gate = WebRTCViewerGate(limit: queueBytes)
         self.requestKeyFrame = requestKeyFrame
         video = peer.source(named: "video")
         audio = peer.source(named: "audio")
-        done.startThread(named: "onair-webrtc-\(id.prefix(6))") { [self] in run() }
+        connecting.startThread(named: "onair-webrtc-\(id.prefix(6))") { [self] in waitForDTLS() }
     }
 
-    /// Queues a packet (H.264 or Opus) for the viewer; never blocks.
+    /// Pushes a packet (H.264 or Opus) into the viewer's pipeline, or leaves it out (see the type's
+    /// description); never blocks.
     func enqueue(_ packet: EncodedPacket) {
-        wake.lock()
-        defer { wake.unlock() }
-        guard !closed else { return }
-        switch state {
-        case .connecting:
+        guard let source = packet.mediaType == .video ? video : audio else { return }
+        let backlog = pipelineBytes
+        lock.lock()
+        guard !closed else {
+            lock.unlock()
             return
-        case .waitingForKeyFrame:
-            guard packet.mediaType == .video, packet.isKeyframe else { return }
-            state = .live
-        case .live:
-            if queuedBytes + packet.byteCount > queueBytes {
-                queue.removeAll()
-                queuedBytes = 0
-                skips += 1
-                guard packet.mediaType == .video, packet.isKeyframe else {
-                    state = .waitingForKeyFrame
-                    requestKeyFrame()
-                    return
-                }
-            }
         }
-        queue.append(packet)
-        queuedBytes += packet.byteCount
-        wake.signal()
+        let decision = gate.admit(
+            bytes: packet.byteCount, keyFrame: packet.mediaType == .video && packet.isKeyframe, queued: 0, backlog: backlog)
+        if decision == .take || decision == .restart { push(packet, into: source) }
+        lock.unlock()
+        if decision == .skip { requestKeyFrame() }
     }
 
     /// Whether the viewer is past its handshake and has its first keyframe.
     var isLive: Bool {
-        wake.lock()
-        defer { wake.unlock() }
-        return state == .live
+        lock.lock()
+        defer { lock.unlock() }
+        return gate.state == .live
     }
 
-    private func run() {
+    /// Bytes in the pipeline's appsrcs that its streaming threads have not taken yet.
+    private var pipelineBytes: Int { (video?.queuedBytes ?? 0) + (audio?.queuedBytes ?? 0) }
+
+    /// Bytes waiting for the viewer: its pipeline's backlog.
+    var queuedBytes: Int { pipelineBytes }
+
+    /// Until DTLS is up (or the viewer is closed): then the next keyframe starts it.
+    private func waitForDTLS() {
         while true {
-            wake.lock()
-            while queue.isEmpty && !closed {
-                if state == .connecting {
-                    wake.unlock()
-                    if peer.figures.dtlsConnected {
-                        wake.lock()
-                        state = .waitingForKeyFrame
-                        wake.unlock()
-                        requestKeyFrame()
-                    } else {
-                        Thread.sleep(forTimeInterval: 0.01)
-                    }
-                    wake.lock()
-                    continue
-                }
-                _ = wake.wait(until: Date(timeIntervalSinceNow: 0.5))
-            }
-            if closed {
-                wake.unlock()
-                return
-            }
-            let packets = queue
-            queue.removeAll()
-            queuedBytes = 0
-            wake.unlock()
-            for packet in packets { push(packet) }
+            lock.lock()
+            let isClosed = closed
+            lock.unlock()
+            if isClosed { return }
+            if peer.figures.dtlsConnected { break }
+            Thread.sleep(forTimeInterval: 0.01)
         }
+        lock.lock()
+        gate.connected()
+        lock.unlock()
+        requestKeyFrame()
     }
 
-    private func push(_ packet: EncodedPacket) {
-        guard let source = packet.mediaType == .video ? video : audio else { return }
+    /// Pushes under the lock (the offset is shared by both streams).
+    private func push(_ packet: EncodedPacket, into source: GStreamerAppSource) {
         let pts = packet.pts.nanoseconds
         if offset == nil { offset = (source.runningTime ?? 0) - pts }
         let time = pts + (offset ?? 0)
@@ -122,31 +102,25 @@ final class WebRTCViewer: @unchecked Sendable {
                 isKeyframe: packet.isKeyframe)
         }
         guard result == .accepted else { return }
-        lock.lock()
         if packet.mediaType == .video { framesSent += 1 } else { audioPacketsSent += 1 }
         bytesPushed += packet.byteCount
-        lock.unlock()
     }
 
     /// Counters, read under the lock.
     func counters() -> (frames: Int, audio: Int, skips: Int, bytes: Int) {
         lock.lock()
         defer { lock.unlock() }
-        wake.lock()
-        defer { wake.unlock() }
-        return (framesSent, audioPacketsSent, skips, bytesPushed)
+        return (framesSent, audioPacketsSent, gate.skips, bytesPushed)
     }
 
-    /// Ends the viewer: stops its thread and its pipeline.
+    /// Ends the viewer: no more pushes, then its pipeline stops.
     func close() {
-        wake.lock()
+        lock.lock()
         let wasClosed = closed
         closed = true
-        queue.removeAll()
-        wake.broadcast()
-        wake.unlock()
+        lock.unlock()
         guard !wasClosed else { return }
-        done.wait()
+        connecting.wait()
         video?.end()
         audio?.end()
         peer.close()

@@ -12,6 +12,8 @@ package struct WebRTCViewerStatistics: Sendable, Codable, Equatable {
     public var framesSent: Int, audioPacketsSent: Int
     /// Times its queue overflowed and it skipped to a keyframe.
     public var skips: Int
+    /// Bytes waiting for it now: in its queue and in its pipeline's sources.
+    public var queuedBytes: Int
     /// RTP bits per second sent, averaged since the start.
     public var bitRate: Int
     /// Round trip from its latest receiver report (nil: none yet).
@@ -20,6 +22,10 @@ package struct WebRTCViewerStatistics: Sendable, Codable, Equatable {
     public var packetsLost: Int?
     /// NACKs, PLIs and FIRs it sent.
     public var nacks: Int, plis: Int, firs: Int
+    /// Packets its NACKs asked for again, and retransmissions (RTX) sent for them.
+    public var retransmissionRequests: Int, retransmissions: Int
+    /// RTP packets sent to it.
+    public var packetsSent: Int
     /// RTCP packets received from it.
     public var rtcpPackets: Int
 }
