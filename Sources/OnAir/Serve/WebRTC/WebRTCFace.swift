@@ -231,19 +231,24 @@ public final class WebRTCFace: PacketSink, @unchecked Sendable {
     }
 
     /// The viewer's pipeline: an appsrc per stream the offer takes, payloaded with its payload types.
+    /// Each payloader's SSRC is chosen here and named in its caps, so the answer signals the SSRC the
+    /// packets carry (without it webrtcbin 1.22 answers before the first video buffer with another
+    /// SSRC, and Chromium decodes the stream as unsignalled but never shows it in the track).
     func launchDescription(_ choice: WebRTCCodecChoice) -> String {
         var parts = ["webrtcbin name=webrtc bundle-policy=max-bundle latency=0"]
         if let type = choice.videoPayloadType {
+            let ssrc = UInt32.random(in: 1...UInt32.max)
             parts.append(
                 "appsrc name=video is-live=true format=time max-bytes=0 caps=video/x-h264,stream-format=byte-stream,alignment=au"
-                    + " ! h264parse config-interval=-1 ! rtph264pay pt=\(type) config-interval=-1 aggregate-mode=zero-latency mtu=1200"
-                    + " ! application/x-rtp,media=video,encoding-name=H264,payload=\(type),clock-rate=90000 ! webrtc.")
+                    + " ! h264parse config-interval=-1 ! rtph264pay pt=\(type) ssrc=\(ssrc) config-interval=-1 aggregate-mode=zero-latency mtu=1200"
+                    + " ! application/x-rtp,media=video,encoding-name=H264,payload=\(type),clock-rate=90000,ssrc=(uint)\(ssrc) ! webrtc.")
         }
         if let type = choice.audioPayloadType {
+            let ssrc = UInt32.random(in: 1...UInt32.max)
             parts.append(
                 "appsrc name=audio is-live=true format=time max-bytes=0 caps=audio/x-opus,channel-mapping-family=0,channels=2,rate=48000"
-                    + " ! rtpopuspay pt=\(type) mtu=1200"
-                    + " ! application/x-rtp,media=audio,encoding-name=OPUS,payload=\(type),clock-rate=48000 ! webrtc.")
+                    + " ! rtpopuspay pt=\(type) ssrc=\(ssrc) mtu=1200"
+                    + " ! application/x-rtp,media=audio,encoding-name=OPUS,payload=\(type),clock-rate=48000,ssrc=(uint)\(ssrc) ! webrtc.")
         }
         return parts.joined(separator: " ")
     }
