@@ -207,7 +207,7 @@
       return {
         status: statusText, level: statusLevel, playing: player.playing,
         transport, transportReason, fallbackReason, fallbackAtMs, transportText: transportLine.textContent,
-        webrtc: player.figures || null,
+        webrtc: player.figures || null, webrtcTimeline: player.timeline || null,
         connections: player.connections, liveSkips: player.liveSkips || 0, trims: player.trims || 0,
         bytes: player.bytes !== undefined ? player.bytes : (player.figures ? player.figures.bytesReceived : 0),
         codecs: player.description ? player.description.codecs : (player.codecs || null),

@@ -35,6 +35,7 @@ class OnAirWebRTCPlayer {
     this.pc = null;
     this.controller = null;
     this.failure = null;
+    this.timeline = {};            // ms since the page's time origin of the last attempt's steps
     window.addEventListener('pagehide', () => this.stop());
   }
 
@@ -117,17 +118,18 @@ class OnAirWebRTCPlayer {
     }, this.firstFrameMs);
     signal.addEventListener('abort', () => clearTimeout(deadline), { once: true });
 
+    const mark = (step) => { this.timeline[step] = Math.round(performance.now()); };
+    this.timeline = {};
+    mark('start');
     const pc = new RTCPeerConnection({ iceServers: [], bundlePolicy: 'max-bundle', rtcpMuxPolicy: 'require' });
     this.pc = pc;
     const stream = new MediaStream();
-    pc.addEventListener('track', (event) => {
-      stream.addTrack(event.track);
-      if ('jitterBufferTarget' in event.receiver) event.receiver.jitterBufferTarget = 0;
-    });
+    pc.addEventListener('track', (event) => stream.addTrack(event.track));
     pc.addTransceiver('video', { direction: 'recvonly' });
     pc.addTransceiver('audio', { direction: 'recvonly' });
     await OnAirWebRTCPlayer.within(pc.setLocalDescription(), signal);
     await OnAirWebRTCPlayer.within(this.gathered(pc), signal);
+    mark('gathered');
     let offer = pc.localDescription.sdp;
     if (this.hook === 'fail') offer = 'v=0\r\nthis is not an offer\r\n';
 
@@ -135,6 +137,7 @@ class OnAirWebRTCPlayer {
     if (this.token !== null) headers.Authorization = 'Bearer ' + this.token;
     const response = await fetch(this.endpoint, { method: 'POST', headers, body: offer, cache: 'no-store', signal });
     const body = await OnAirWebRTCPlayer.within(response.text(), signal);
+    mark('answered');
     const said = body.trim().slice(0, 200);
     if (response.status === 404 || response.status === 405) {
       throw OnAirWebRTCPlayer.final('This server does not serve WebRTC (POST /whep: HTTP ' + response.status + '; start it with --webrtc).');
@@ -161,13 +164,14 @@ class OnAirWebRTCPlayer {
     }
     this.video.srcObject = stream;
     this.active = true;
+    pc.addEventListener('connectionstatechange', () => { if (pc.connectionState === 'connected') mark('connected'); });
     const playing = this.video.play();
     if (playing) {
       playing.catch((error) => {
         if (error.name === 'NotAllowedError') this.onStatus('warn', 'The browser holds playback back: click the video to start it.');
       });
     }
-    await this.watch(pc, signal, deadline);
+    await this.watch(pc, signal, deadline, mark);
   }
 
   // Resolves when ICE gathering is complete, or after gatheringMs with the candidates so far.
@@ -187,7 +191,7 @@ class OnAirWebRTCPlayer {
 
   // Watches a connected session until it fails, stalls or is aborted: the first frame (through
   // requestVideoFrameCallback), the connection state, and getStats once a second.
-  watch(pc, signal, deadline) {
+  watch(pc, signal, deadline, mark) {
     return new Promise((resolve, reject) => {
       let disconnectedTimer = null, lastDecoded = -1, lastProgress = performance.now();
       const end = (problem) => {
@@ -203,6 +207,7 @@ class OnAirWebRTCPlayer {
       }, { once: true });
       const onFirstFrame = () => {
         if (signal.aborted) return;
+        mark('firstFrame');
         clearTimeout(deadline);
         this.playing = true;
         this.everPlayed = true;
