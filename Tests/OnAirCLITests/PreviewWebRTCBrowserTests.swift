@@ -88,7 +88,7 @@ import Testing
             "never played over WebRTC: \(json["first_state"] ?? "no state") \(json["console"] ?? "")")
 
         // First frame: the issue's target is 1 s from opening the page. The server's share (POST /whep
-        // to its answer: building the viewer's webrtcbin pipeline, 0.5–0.8 s measured on this
+        // to its answer: building the viewer's webrtcbin pipeline, 0.4–0.8 s measured on this
         // machine) is not the page's; the page's share (gathering, ICE, DTLS, the first keyframe,
         // decoding) must be under 1 s, the whole under 2.5 s on a loaded machine.
         let first = Self.number(json, "first_frame_ms") ?? .infinity
