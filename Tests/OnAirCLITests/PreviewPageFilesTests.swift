@@ -52,7 +52,7 @@ struct PreviewPageFilesTests {
 
         // Every file of the page is in it, as it is in the source tree: the binary carries them.
         let files = try Self.pageFiles()
-        #expect(Set(files.keys) == ["index.html", "style.css", "mp4.js", "player.js", "framecode.js", "plots.js", "main.js"])
+        #expect(Set(files.keys) == ["index.html", "style.css", "mp4.js", "player.js", "webrtc.js", "framecode.js", "plots.js", "main.js"])
         for (name, text) in files where name != "index.html" {
             #expect(page.contains(text), "\(name) is not in the page the copy serves")
         }

@@ -19,7 +19,17 @@ running already (and --restart is refused):
          TypeError or RangeError from reading past the data), and splitting must not depend on
          where the chunks end.
   bench  open the page and collect --seconds of glass-to-glass latencies (frame codes), the time
-         from opening the page to its first frame, and frames decoded and dropped.
+         from opening the page to its first frame, and frames decoded and dropped (over whichever
+         transport the page plays: WebRTC at /, MSE at /?via=mse).
+  webrtc open the page (served with --webrtc) and, once it plays over WebRTC: frames presented
+         (requestVideoFrameCallback), decoded and dropped over --measure seconds beside the frames
+         the server encoded; the luma of the frame-code strip of --code-frames presented frames,
+         captured by this script's own requestVideoFrameCallback and canvas, each with its display
+         time (performance.timeOrigin + expectedDisplayTime), for the caller to decode
+         independently, beside the page's own latency per frame index; then "Sound on" and the
+         audio over --measure-after seconds: the receiver's getStats and a WebAudio analyser on
+         the video's MediaStream (the 3 kHz band, where the synthetic source beeps every second).
+  fallback open the page and wait until it plays over MSE; print when and why it fell back.
 
 Runs with Debian's /usr/bin/python3 (where python3-selenium lives). Decodes the screenshot with
 ffmpeg. Exit status 0 when it could measure (the JSON says what), 2 when it could not run.
@@ -92,12 +102,15 @@ class ServerProcess:
 
 
 def open_browser(profile, width, height):
+    # WebRTC stays on loopback: Chromium gathers the loopback address as a host candidate, and
+    # names its candidates by address rather than by mDNS host names.
     options = webdriver.ChromeOptions()
     options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
     for flag in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--autoplay-policy=no-user-gesture-required",
                  "--window-size=%d,%d" % (width, height), "--force-device-scale-factor=1",
                  "--disable-background-timer-throttling", "--disable-renderer-backgrounding",
                  "--disable-backgrounding-occluded-windows", "--no-first-run", "--no-default-browser-check",
+                 "--allow-loopback-in-peer-connection", "--disable-features=WebRtcHideLocalIpsWithMdns",
                  "--user-data-dir=%s" % profile]:
         options.add_argument(flag)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
@@ -380,6 +393,8 @@ def bench(args, driver):
     result["first_state"] = state
     if waited is None:
         return result
+    result["transport"] = state["transport"]
+    result["fallback_reason"] = state["fallbackReason"]
     wait_for(driver, lambda s: s["latencyCount"] > 0, 10)
     time.sleep(args.warmup)
     start = driver.execute_script("return window.onair.latencyLog.length;")
@@ -389,9 +404,165 @@ def bench(args, driver):
     return result
 
 
+# The test's own reading of presented frames: its own requestVideoFrameCallback on the page's
+# <video>, its own canvas, the luma (BT.601 weights, full range) of the top `rows` rows of each
+# presented frame, and its display time on the wall clock taken as performance.timeOrigin +
+# expectedDisplayTime (the page takes Date.now() + expectedDisplayTime - performance.now()).
+CODE_FRAMES_SCRIPT = """
+const [count, rows, finish] = arguments;
+const video = document.getElementById('video');
+const canvas = document.createElement('canvas');
+const context = canvas.getContext('2d', { willReadFrequently: true });
+const frames = [];
+const toBase64 = (bytes) => { let text = ''; for (let i = 0; i < bytes.length; i += 8192) text += String.fromCharCode.apply(null, bytes.subarray(i, i + 8192)); return btoa(text); };
+function onFrame(now, metadata) {
+  const width = video.videoWidth, height = Math.min(video.videoHeight, rows);
+  if (width > 0 && height > 0) {
+    if (canvas.width !== width || canvas.height !== height) { canvas.width = width; canvas.height = height; }
+    context.drawImage(video, 0, 0, width, height, 0, 0, width, height);
+    const rgba = context.getImageData(0, 0, width, height).data;
+    const luma = new Uint8Array(width * height);
+    for (let i = 0, p = 0; i < luma.length; i++, p += 4) luma[i] = Math.round(0.299 * rgba[p] + 0.587 * rgba[p + 1] + 0.114 * rgba[p + 2]);
+    frames.push({ displayWallMs: performance.timeOrigin + metadata.expectedDisplayTime, width: video.videoWidth,
+                  height: video.videoHeight, rows: height, presentedFrames: metadata.presentedFrames, luma: toBase64(luma) });
+  }
+  if (frames.length < count) video.requestVideoFrameCallback(onFrame);
+  else finish(frames);
+}
+video.requestVideoFrameCallback(onFrame);
+setTimeout(() => finish(frames), 20000);
+"""
+
+# A WebAudio analyser on the video's MediaStream, sampled every 10 ms for `seconds`: the level in
+# dB of the 3 kHz band (the synthetic beep) and of the 440 Hz band (its quiet tone).
+AUDIO_SCRIPT = """
+const [seconds, finish] = arguments;
+const video = document.getElementById('video');
+const stream = video.srcObject;
+if (!stream || stream.getAudioTracks().length === 0) { finish({ error: 'no audio track in the video element' }); return; }
+const context = new AudioContext();
+const source = context.createMediaStreamSource(stream);
+const analyser = context.createAnalyser();
+analyser.fftSize = 2048;
+analyser.smoothingTimeConstant = 0;
+source.connect(analyser);
+const bins = new Float32Array(analyser.frequencyBinCount);
+const binOf = (hz) => Math.round(hz / (context.sampleRate / analyser.fftSize));
+const band = (hz) => { const b = binOf(hz); return Math.max(bins[b - 1], bins[b], bins[b + 1]); };
+const samples = [];
+const started = performance.now();
+context.resume().then(() => {
+  const timer = setInterval(() => {
+    analyser.getFloatFrequencyData(bins);
+    samples.push([Math.round(performance.now() - started), band(3000), band(440)]);
+    if (performance.now() - started > seconds * 1000) {
+      clearInterval(timer);
+      finish({ state: context.state, sampleRate: context.sampleRate, samples });
+      context.close();
+    }
+  }, 10);
+}, (error) => finish({ error: String(error) }));
+"""
+
+
+def beeps(samples):
+    """Beep onsets in the analyser's samples: the 3 kHz band rising above the midpoint between its
+    quiet level (median) and its loudest, at least 20 dB over the quiet level."""
+    samples = [s for s in samples if s[1] is not None and s[1] > -1000]  # -Infinity (silence) arrives as null
+    levels = sorted(s[1] for s in samples)
+    if not levels:
+        return {"onsets_ms": [], "quiet_db": None, "loud_db": None}
+    quiet, loud = levels[len(levels) // 2], levels[-1]
+    onsets, above = [], False
+    if loud - quiet >= 20:
+        threshold = (quiet + loud) / 2
+        for t, level, _ in samples:
+            if level > threshold and not above:
+                onsets.append(t)
+            above = level > threshold
+    return {"onsets_ms": onsets, "quiet_db": round(quiet, 1), "loud_db": round(loud, 1)}
+
+
+def audio_figures(first, last):
+    """What the audio receiver's getStats counted between two snapshots' webrtc figures."""
+    if not first or not last:
+        return None
+    return {name: round(last[name] - first[name], 6) for name in
+            ["audioPackets", "audioSamples", "audioConcealed", "audioEnergy"]}
+
+
+def webrtc_window(driver, seconds, stats):
+    """Frames presented, decoded and dropped and audio received over `seconds`, beside the frames
+    the server encoded meanwhile; and the last snapshot."""
+    first, encoded_first = snapshot(driver), frames_encoded(stats)
+    began = time.time()
+    time.sleep(seconds)
+    last, encoded_last = snapshot(driver), frames_encoded(stats)
+    elapsed = time.time() - began
+    video_first, video_last = first["webrtc"] or {}, last["webrtc"] or {}
+    delta = lambda name: (video_last.get(name, 0) - video_first.get(name, 0))
+    return {
+        "seconds": round(elapsed, 2),
+        "presented": last["presentedFrames"] - first["presentedFrames"],
+        "total_video_frames": last["totalVideoFrames"] - first["totalVideoFrames"],
+        "dropped_video_frames": last["droppedVideoFrames"] - first["droppedVideoFrames"],
+        "frames_received": delta("framesReceived"), "frames_decoded": delta("framesDecoded"),
+        "frames_dropped": delta("framesDropped"), "freezes": delta("freezeCount"),
+        "encoded": None if encoded_first is None or encoded_last is None else encoded_last - encoded_first,
+        "audio": audio_figures(video_first, video_last), "ahead": last["ahead"],
+    }, last
+
+
+def webrtc(args, driver):
+    result = {}
+    driver.get(args.url)
+    state, waited = wait_for(driver, lambda s: s["transport"] == "webrtc" and playing(s) and s["firstFrameMs"] is not None,
+                             args.timeout, interval=0.05)
+    result["first_state"] = state
+    result["transport"] = state["transport"] if state else None
+    if waited is None:
+        return result
+    result["first_frame_ms"] = state["firstFrameMs"]
+    time.sleep(2.0)  # past the start
+    windows = []
+    for _ in range(args.tries):
+        window, last = webrtc_window(driver, args.measure, stats_url(args.url))
+        windows.append(window)
+        rate = window["encoded"] or args.fps * window["seconds"]
+        if window["dropped_video_frames"] < 0.02 * max(1, window["total_video_frames"]) and window["frames_decoded"] >= 0.9 * rate:
+            break
+    result["playback"] = dict(windows[-1], windows=len(windows), all_windows=windows)
+    result["snapshot"] = last
+    result["page_latency_ms"] = latency_figures(driver.execute_script("return window.onair.latencyLog.slice(-300);"))
+    log_start = driver.execute_script("return window.onair.frameLog.length;")
+    result["code_frames"] = driver.execute_async_script(CODE_FRAMES_SCRIPT, args.code_frames, args.code_rows)
+    time.sleep(0.5)  # the page's log holds the last of them too
+    result["page_frames"] = driver.execute_script("return window.onair.frameLog.slice(arguments[0]);", log_start)
+    # Sound on: the same connection, the element unmuted.
+    driver.find_element("id", "sound").click()
+    time.sleep(1.0)
+    before = snapshot(driver)
+    analysis = driver.execute_async_script(AUDIO_SCRIPT, args.measure_after)
+    after = snapshot(driver)
+    result["sound"] = {"muted_before_click": last["muted"], "muted_after_click": before["muted"], "connections_before": before["connections"],
+                       "connections_after": after["connections"], "stats": audio_figures(before["webrtc"], after["webrtc"]),
+                       "analyser_state": analysis.get("state"), "analyser_error": analysis.get("error"),
+                       "samples": len(analysis.get("samples", [])), "beeps": beeps(analysis.get("samples", []))}
+    return result
+
+
+def fallback(args, driver):
+    driver.get(args.url)
+    state, waited = wait_for(driver, lambda s: s["transport"] == "mse" and playing(s), args.timeout)
+    return {"played_seconds": waited, "transport": state["transport"] if state else None,
+            "fallback_reason": state["fallbackReason"] if state else None,
+            "fallback_at_ms": state["fallbackAtMs"] if state else None,
+            "transport_text": state["transportText"] if state else None, "snapshot": state}
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("mode", choices=["check", "status", "fuzz", "bench"])
+    parser.add_argument("mode", choices=["check", "status", "fuzz", "bench", "webrtc", "fallback"])
     parser.add_argument("--url", required=True)
     parser.add_argument("--server-command", help="JSON list: the server to start (and restart)")
     parser.add_argument("--server-log", default=os.devnull)
@@ -408,6 +579,8 @@ def main():
     parser.add_argument("--warmup", type=float, default=2)
     parser.add_argument("--window", default="1280x1000")
     parser.add_argument("--iterations", type=int, default=20000)
+    parser.add_argument("--code-frames", type=int, default=45, help="webrtc: presented frames whose code strip is returned")
+    parser.add_argument("--code-rows", type=int, default=96, help="webrtc: rows of the picture's top returned per frame")
     args = parser.parse_args()
     if args.restart and not args.server_command:
         parser.error("--restart needs --server-command")
@@ -421,7 +594,8 @@ def main():
         width, height = (int(v) for v in args.window.split("x"))
         driver = open_browser(profile, width, height)
         modes = {"check": lambda: check(args, driver, server), "status": lambda: status(args, driver),
-                 "fuzz": lambda: fuzz(args, driver), "bench": lambda: bench(args, driver)}
+                 "fuzz": lambda: fuzz(args, driver), "bench": lambda: bench(args, driver),
+                 "webrtc": lambda: webrtc(args, driver), "fallback": lambda: fallback(args, driver)}
         result.update(modes[args.mode]())
         result["console"] = [entry["message"][:300] for entry in driver.get_log("browser")][-30:]
         result["ok"] = True

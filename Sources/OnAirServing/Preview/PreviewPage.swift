@@ -2,16 +2,19 @@ import Foundation
 
 /// The browser preview that `onair serve` answers on `GET /`: one self-contained HTML document
 /// (markup, style and script written in this project, nothing fetched from elsewhere) that plays
-/// `/live.mp4` through Media Source Extensions, chases the live edge, plots `/stats.json`, says in
-/// words what is wrong, reconnects by itself and, for the synthetic source, reads the frame code
-/// to show glass-to-glass latency.
+/// over WebRTC from `/whep` (WHEP) or, by choice (`?via=mse`) or when WebRTC does not work (said
+/// why on the page), `/live.mp4` through Media Source Extensions, chasing the live edge; it plots
+/// `/stats.json`, says in words what is wrong, reconnects by itself and, for the synthetic source,
+/// reads the frame code to show glass-to-glass latency.
 ///
 /// The page is written as ordinary files in `Serve/Preview/page/` — `index.html`, `style.css` and
-/// one script module per file (`mp4.js` the box parser, `player.js` MSE playback, `framecode.js`
+/// one script module per file (`mp4.js` the box parser, `player.js` MSE playback, `webrtc.js` the
+/// WHEP client, `framecode.js`
 /// the code reader, `plots.js`, `main.js`) — which the EmbedFilesPlugin compiles into the binary
 /// (`EmbeddedFiles`). `index.html` links the style sheet and the scripts; the page as served has
 /// them inline (`inlined(_:file:)`), so it is one request and works from a copied binary.
-/// Every request the page makes keeps the `?token=` of the page's own URL.
+/// Every request the page makes keeps the `?token=` of the page's own URL (as a Bearer header for
+/// `/whep`).
 package enum PreviewPage {
     /// The whole page as served; `formats` are the streams served (`live.ts`, `live.mp4`,
     /// `live.m3u8`), `srtPort` the SRT listener's port and `query` (`?token=…` or empty) what the
@@ -75,7 +78,7 @@ package enum PreviewPage {
     /// What each stream is for, by file name.
     static let streamDescriptions = [
         "live.ts": "MPEG-TS, for ffplay, VLC, mpv, ffmpeg, <code>onair play</code>",
-        "live.mp4": "fragmented MP4 (what this page plays)",
+        "live.mp4": "fragmented MP4 (what this page plays over MSE)",
         "live.m3u8": "HLS",
     ]
 

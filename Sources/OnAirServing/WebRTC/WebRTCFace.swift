@@ -253,7 +253,8 @@ package final class WebRTCFace: PacketSink, @unchecked Sendable {
     /// Each payloader's SSRC is chosen here and written in its caps, so webrtcbin's answer names it:
     /// without it the answer's `a=ssrc-group:FID` pairs RTX with SSRC 0 and a viewer cannot tell
     /// which stream a retransmission repairs (aiortc then dropped every one and froze for seconds
-    /// after each loss).
+    /// after each loss), and the answer names the SSRC the packets carry (else webrtcbin 1.22 may
+    /// answer before the first video buffer with another, and Chromium never shows the track).
     func launchDescription(_ choice: WebRTCCodecChoice, ssrcs: (video: UInt32, audio: UInt32) = WebRTCFace.randomSSRCs()) -> String {
         var parts = ["webrtcbin name=webrtc bundle-policy=max-bundle latency=0"]
         if let type = choice.videoPayloadType {

@@ -1,15 +1,17 @@
-// The script that wires the page together: token-carrying URLs, the player, the per-frame
-// code reader (glass-to-glass latency), /stats.json polling into the plots, the status line,
-// and window.onair.snapshot() for tests and benchmarks. It comes last and uses the classes and
-// modules the other scripts define.
+// The script that wires the page together: token-carrying URLs, the player (WebRTC from /whep
+// unless the page's URL says ?via=mse, and MSE from /live.mp4 when WebRTC does not work), the
+// per-frame code reader (glass-to-glass latency), /stats.json polling into the plots, the status
+// line, and window.onair.snapshot() for tests and benchmarks. It comes last and uses the classes
+// and modules the other scripts define.
 (() => {
-  const token = new URLSearchParams(location.search).get('token');
+  const params = new URLSearchParams(location.search);
+  const token = params.get('token');
   const withToken = (path) => token === null ? path : path + (path.includes('?') ? '&' : '?') + 'token=' + encodeURIComponent(token);
   for (const link of document.querySelectorAll('a[data-path]')) link.href = withToken(link.dataset.path);
   for (const code of document.querySelectorAll('code[data-srt-port]')) code.textContent = 'srt://' + location.hostname + ':' + code.dataset.srtPort + '?mode=caller' + (token === null ? '' : '&passphrase=' + token);
 
   const $ = (id) => document.getElementById(id);
-  const video = $('video'), statusLine = $('status'), overlay = $('overlay');
+  const video = $('video'), statusLine = $('status'), overlay = $('overlay'), transportLine = $('transport');
   let statusText = '', statusLevel = 'info';
   function setStatus(level, text) {
     statusText = text;
@@ -18,13 +20,54 @@
     statusLine.dataset.level = level;
     overlay.hidden = level === 'ok' || text.startsWith('Live');
     overlay.textContent = text;
+    if (level === 'ok' && transport === 'webrtc') listWHEP();
   }
 
-  const player = new OnAirPlayer(video, withToken('/live.mp4'), setStatus);
+  // The transport: WebRTC first, MSE by choice or when WebRTC gives up (with why, in words, on the
+  // page and in the body's data-transport and data-fallback-reason).
+  let player = null, transport = null, transportReason = null, fallbackReason = null, fallbackAtMs = null;
+  function showTransport(name, words, reason) {
+    transport = name;
+    transportReason = reason;
+    document.body.dataset.transport = name;
+    transportLine.textContent = words + (reason ? ' — ' + reason : '');
+  }
+  function useMSE(reason, fallback) {
+    showTransport('mse', 'Playing over MSE (fragmented MP4 from /live.mp4)', reason);
+    if (fallback) {
+      fallbackReason = reason;
+      fallbackAtMs = performance.now();
+      document.body.dataset.fallbackReason = reason;
+      transportLine.dataset.level = 'warn';
+    }
+    player = new OnAirPlayer(video, withToken('/live.mp4'), setStatus);
+    player.setSound(!video.muted);
+    player.start();
+  }
+  function useWebRTC() {
+    showTransport('webrtc', 'Playing over WebRTC (WHEP at /whep)', null);
+    player = new OnAirWebRTCPlayer(video, '/whep', token, setStatus, {
+      hook: params.get('webrtc'),
+      onGiveUp: (reason) => useMSE('WebRTC did not work: ' + reason, true),
+    });
+    player.start();
+  }
+  let listedWHEP = false;
+  function listWHEP() {
+    const list = document.querySelector('.served ul');
+    if (listedWHEP || !list) return;
+    listedWHEP = true;
+    const item = document.createElement('li');
+    const code = document.createElement('code');
+    code.textContent = location.origin + '/whep';
+    item.append('WHEP: ', code, ' — WebRTC for WHEP players (what this page plays; Bearer token)');
+    list.prepend(item);
+  }
 
   // Glass-to-glass latency from the frame code of every presented frame.
   const codeReader = new OnAirFrameCode.Reader();
   const latencyLog = [];          // every measured latency in ms, for tests and benchmarks
+  const frameLog = [];            // [frame index, latency ms] of each measured frame, for tests
   let recentLatencies = [];       // since the last plot point
   let lastLatency = null, firstFrameMs = null, presentedFrames = 0, lastIndex = null;
   function onFrame(now, metadata) {
@@ -38,7 +81,9 @@
       lastLatency = OnAirFrameCode.Reader.latencyMs(payload, wall);
       recentLatencies.push(lastLatency);
       latencyLog.push(lastLatency);
+      frameLog.push([payload.index, lastLatency]);
       if (latencyLog.length > 100000) latencyLog.splice(0, 50000);
+      if (frameLog.length > 100000) frameLog.splice(0, 50000);
     }
     watchFrames();
   }
@@ -119,28 +164,22 @@
       $('caption-latency').firstChild.textContent = 'Glass-to-glass latency ';
       plots.latency.add(now, glass);
       $('value-latency').textContent = glass.toFixed(0) + ' ms';
-    } else if (player.session) {
-      $('caption-latency').firstChild.textContent = 'Buffered ahead in this page ';
+    } else if (player && player.active) {
+      $('caption-latency').firstChild.textContent = player.aheadLabel;
       plots.latency.add(now, player.ahead * 1000);
       $('value-latency').textContent = (player.ahead * 1000).toFixed(0) + ' ms';
     }
     const quality = video.getVideoPlaybackQuality ? video.getVideoPlaybackQuality() : null;
-    const facts = [];
-    if (player.description) {
-      const v = player.description.video;
-      if (v) facts.push(v.width + '×' + v.height);
-      facts.push(player.description.codecs.join(' + ') + (player.session && player.session.drop.size > 0 ? ' (audio left out while muted)' : ''));
-    }
+    const facts = player ? player.facts() : [];
     if (quality) {
       if (lastQuality) facts.push(((quality.totalVideoFrames - lastQuality.totalVideoFrames)).toFixed(0) + ' fps shown');
       facts.push(quality.droppedVideoFrames + ' dropped');
       lastQuality = { totalVideoFrames: quality.totalVideoFrames };
     }
-    if (player.session) facts.push('buffer ' + (player.ahead * 1000).toFixed(0) + ' ms');
     if (lastLatency !== null && glass !== null) facts.push('glass-to-glass ' + lastLatency.toFixed(0) + ' ms');
     if (statsProblem) facts.push('stats: ' + statsProblem);
     $('facts').textContent = facts.join(' · ');
-    if (statsProblem && !player.playing && player.failures > 0) setStatus('error', 'Server gone: neither the stream nor /stats.json answers. Reconnecting…');
+    if (statsProblem && player && !player.playing && player.failures > 0) setStatus('error', 'Server gone: neither the stream nor /stats.json answers. Reconnecting…');
   }, 1000);
 
   function drawPlots() {
@@ -153,22 +192,26 @@
   $('sound').addEventListener('click', () => {
     video.muted = !video.muted;
     $('sound').textContent = video.muted ? 'Sound on' : 'Sound off';
-    player.setSound(!video.muted);
+    if (player) player.setSound(!video.muted);
     video.play().catch(() => {});
   });
   video.addEventListener('click', () => video.play().catch(() => {}));
 
   // What tests and benchmarks read.
   window.onair = {
-    player,
+    get player() { return player; },
     latencyLog,
+    frameLog,
     snapshot() {
       const quality = video.getVideoPlaybackQuality ? video.getVideoPlaybackQuality() : { totalVideoFrames: 0, droppedVideoFrames: 0 };
       return {
         status: statusText, level: statusLevel, playing: player.playing,
-        connections: player.connections, liveSkips: player.liveSkips, trims: player.trims, bytes: player.bytes,
-        codecs: player.description ? player.description.codecs : null,
-        mimeType: player.session ? player.mimeType : null, sound: player.sound,
+        transport, transportReason, fallbackReason, fallbackAtMs, transportText: transportLine.textContent,
+        webrtc: player.figures || null, webrtcTimeline: player.timeline || null,
+        connections: player.connections, liveSkips: player.liveSkips || 0, trims: player.trims || 0,
+        bytes: player.bytes !== undefined ? player.bytes : (player.figures ? player.figures.bytesReceived : 0),
+        codecs: player.description ? player.description.codecs : (player.codecs || null),
+        mimeType: player.session ? player.mimeType : null, sound: player.sound, muted: video.muted,
         videoWidth: video.videoWidth, videoHeight: video.videoHeight,
         currentTime: video.currentTime, ahead: player.ahead, playbackRate: video.playbackRate,
         totalVideoFrames: quality.totalVideoFrames, droppedVideoFrames: quality.droppedVideoFrames,
@@ -178,5 +221,6 @@
       };
     },
   };
-  player.start();
+  if (params.get('via') === 'mse') useMSE('chosen with ?via=mse', false);
+  else useWebRTC();
 })();

@@ -29,6 +29,7 @@ class OnAirPlayer {
     this.session = null;
     this.failure = null;
     this.ahead = 0;
+    this.aheadLabel = 'Buffered ahead in this page ';
     this.playing = false;
     video.addEventListener('error', () => {
       const error = video.error;
@@ -48,6 +49,21 @@ class OnAirPlayer {
   }
 
   start() { this.run(); }
+
+  // Whether a media source is open on the video element.
+  get active() { return this.session !== null; }
+
+  // What the page's facts line says about this player.
+  facts() {
+    const facts = ['MSE'];
+    if (this.description) {
+      const v = this.description.video;
+      if (v) facts.push(v.width + '×' + v.height);
+      facts.push(this.description.codecs.join(' + ') + (this.session && this.session.drop.size > 0 ? ' (audio left out while muted)' : ''));
+    }
+    if (this.session) facts.push('buffer ' + (this.ahead * 1000).toFixed(0) + ' ms');
+    return facts;
+  }
 
   async run() {
     for (;;) {
