@@ -40,6 +40,11 @@ public struct SessionSettings: Sendable {
             video = video.withKeyFrames(atLeastEvery: serving.hlsSegmentDuration)
             video.allowFrameReordering = false
         }
+        if outputs.contains(where: WHIPEndpoint.accepts) {
+            // Every WebRTC receiver decodes Constrained Baseline (profile-level-id 42e01f); one encode serves all outputs.
+            video.profileLevel.profile = .baseline
+            video.allowFrameReordering = false
+        }
         return video
     }
 
