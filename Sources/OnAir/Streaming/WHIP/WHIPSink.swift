@@ -220,7 +220,10 @@ public final class WHIPSink: ReconnectingSink, @unchecked Sendable {
             } catch {
                 condition.lock()
                 let stopping = finishing
-                if !everConnected && !stopping {
+                // A refusal is the server's answer, worth reporting even when the session ended meanwhile.
+                var refused = false
+                if case .refused = error { refused = true }
+                if !everConnected && (!stopping || refused) {
                     fatal = error
                     condition.unlock()
                     return
