@@ -92,11 +92,14 @@ var targets: [Target] = [
 ]
 
 if fuzzing {
-    for name in ["FuzzAnnexB", "FuzzH264Parameters", "FuzzAVCC", "FuzzADTS", "FuzzAudioSpecificConfig", "FuzzHTTPPath", "FuzzWebRTCOffer"] {
+    for name in ["FuzzAnnexB", "FuzzH264Parameters", "FuzzAVCC", "FuzzADTS", "FuzzAudioSpecificConfig", "FuzzHTTPPath", "FuzzWebRTCOffer", "FuzzHTTPResponse"] {
         targets.append(
             .executableTarget(
                 name: name,
-                dependencies: [name == "FuzzHTTPPath" ? "OnAirHTTP" : name == "FuzzWebRTCOffer" ? "OnAirGStreamer" : "OnAirBitstream"],
+                dependencies: [
+                    name == "FuzzHTTPPath"
+                        ? "OnAirHTTP" : name == "FuzzWebRTCOffer" ? "OnAirGStreamer" : name == "FuzzHTTPResponse" ? "OnAir" : "OnAirBitstream"
+                ],
                 path: "Fuzz/\(name)",
                 exclude: ["seeds.sh"],
                 swiftSettings: [.unsafeFlags(["-parse-as-library"])]
