@@ -13,6 +13,12 @@ final class WHIPTestServer {
             && (try? Tools.run("gst-inspect-1.0", ["nicesrc"]).status) == 0
     }
 
+    /// The Python interpreter itself (pyenv's `python3` is a shim script whose child a SIGTERM would miss).
+    static let python: String = {
+        let found = try? Tools.run("python3", ["-c", "import sys; print(sys.executable)"]).stdoutText
+        return found?.trimmingCharacters(in: .whitespacesAndNewlines).nilIfEmpty ?? "python3"
+    }()
+
     let process: StreamTestProcess
     let port: Int
     private let stdoutPath: String
@@ -26,7 +32,7 @@ final class WHIPTestServer {
         if let token { arguments += ["--token", token] }
         let path = stdoutPath
         let started = try StreamTestProcess(
-            "python3", arguments, stderrPath: directory.appendingPathComponent("\(label).err").path, stdoutPath: path)
+            Self.python, arguments, stderrPath: directory.appendingPathComponent("\(label).err").path, stdoutPath: path)
         process = started
         var found: Int?
         _ = waitUntil(timeout: 30) {
@@ -60,4 +66,9 @@ final class WHIPTestServer {
             (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
         }
     }
+}
+
+extension String {
+    /// nil for the empty string.
+    fileprivate var nilIfEmpty: String? { isEmpty ? nil : self }
 }

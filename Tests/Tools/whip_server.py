@@ -224,6 +224,8 @@ async def main():
     emit(event="listening", port=listener.sockets[0].getsockname()[1])
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
+    # A parent may hand down SIGTERM blocked (the mask survives exec); the summary needs it delivered.
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM, signal.SIGINT})
     loop.add_signal_handler(signal.SIGTERM, stop.set)
     loop.add_signal_handler(signal.SIGINT, stop.set)
     try:
