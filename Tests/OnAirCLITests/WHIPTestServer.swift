@@ -24,12 +24,13 @@ final class WHIPTestServer {
     private let stdoutPath: String
 
     /// Starts the server (on `port`, or one the kernel picks) writing sessions' media under `directory/label`.
-    init(directory: URL, label: String, port: Int = 0, token: String? = nil, seconds: Int = 90) throws {
+    init(directory: URL, label: String, port: Int = 0, token: String? = nil, pliAfter: Double? = nil, seconds: Int = 90) throws {
         let out = directory.appendingPathComponent(label)
         try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
         stdoutPath = directory.appendingPathComponent("\(label).out").path
         var arguments = [Self.script, "--port", "\(port)", "--seconds", "\(seconds)", "--out", out.path]
         if let token { arguments += ["--token", token] }
+        if let pliAfter { arguments += ["--pli-after", "\(pliAfter)"] }
         let path = stdoutPath
         let started = try StreamTestProcess(
             Self.python, arguments, stderrPath: directory.appendingPathComponent("\(label).err").path, stdoutPath: path)

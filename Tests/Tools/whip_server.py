@@ -12,7 +12,8 @@ then one line per request ("session", "refused", "deleted"). On SIGTERM or after
 "summary" line per session: video and audio frames decoded, decode errors, whether the first H.264 frame
 received held an IDR, the picture size, whether the session was DELETEd; with --out DIR each session's
 decoded media is written to DIR/session-N.nut with times mapped through the sender reports (lip sync as
-a player would see it; `onair probe --sync` measures it).
+a player would see it; `onair probe --sync` measures it). With --pli-after S it sends a PLI S seconds after
+a session's first frame and its summary says how long the next IDR took to arrive.
 """
 import argparse
 import asyncio
@@ -22,6 +23,7 @@ import os
 import secrets
 import signal
 import sys
+import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import whep_client  # noqa: E402  (aioice on loopback, sender reports recorded, write_nut, wall_time)
@@ -47,8 +49,10 @@ def _context_with_rsa_suites(self, srtp_profiles):
 
 RTCCertificate._create_ssl_context = _context_with_rsa_suites
 
-# The first encoded H.264 frame each decoder gets: does it hold an IDR (NAL type 5)?
+# The first encoded H.264 frame each decoder gets: does it hold an IDR (NAL type 5)? And when each
+# decoder got its IDRs (time.monotonic()), to see a keyframe answer a PLI.
 first_frames = []
+idr_times = []
 _original_decode = H264Decoder.decode
 
 
@@ -63,9 +67,14 @@ def _nal_types(data):
 
 
 def _recording_decode(self, encoded_frame):
+    is_idr = 5 in _nal_types(bytes(encoded_frame.data))
     if not getattr(self, "_onair_seen", False):
         self._onair_seen = True
-        first_frames.append(5 in _nal_types(bytes(encoded_frame.data)))
+        self._onair_index = len(first_frames)
+        first_frames.append(is_idr)
+        idr_times.append([])
+    if is_idr:
+        idr_times[self._onair_index].append(time.monotonic())
     return _original_decode(self, encoded_frame)
 
 
@@ -86,6 +95,7 @@ class Session:
         self.size = None
         self.deleted = False
         self.tasks = []
+        self.pli_time = None
 
 
 class Server:
@@ -161,6 +171,8 @@ class Server:
                     session.counts[track.kind] += 1
                     if track.kind == "video":
                         session.size = (frame.width, frame.height)
+                        if session.counts["video"] == 1 and self.args.pli_after:
+                            session.tasks.append(asyncio.ensure_future(self.send_pli(session)))
                     if self.args.out:
                         if track.kind == "video":
                             session.received["video"].append((frame.pts, frame.reformat(format="yuv420p")))
@@ -182,6 +194,18 @@ class Server:
             writer, 201, "Created", pc.localDescription.sdp.encode(),
             ["Content-Type: application/sdp", f"Location: /whip/session/{session.id}"])
 
+    async def send_pli(self, session):
+        """--pli-after: a picture loss indication for the video stream, as a receiver that lost a picture sends."""
+        await asyncio.sleep(self.args.pli_after)
+        for transceiver in session.pc.getTransceivers():
+            if transceiver.kind != "video":
+                continue
+            receiver = transceiver.receiver
+            for ssrc in list(getattr(receiver, "_RTCRtpReceiver__remote_streams", {}).keys()):
+                session.pli_time = time.monotonic()
+                await receiver._send_rtcp_pli(ssrc)
+                emit(event="pli", id=session.id, ssrc=ssrc)
+
     async def finish(self):
         for session in self.ordered:
             transceivers = session.pc.getTransceivers()
@@ -192,6 +216,9 @@ class Server:
                 "first_frame_idr": first_frames[session.number] if session.number < len(first_frames) else None,
                 "sender_reports": {k: len(v) for k, v in whep_client.sender_reports.items()},
             }
+            if session.pli_time is not None and session.number < len(idr_times):
+                later = [t - session.pli_time for t in idr_times[session.number] if t >= session.pli_time]
+                summary["idr_after_pli_seconds"] = later[0] if later else None
             if self.args.out and (session.received["video"] or session.received["audio"]):
                 origins = {}
                 for t in transceivers:
@@ -218,6 +245,7 @@ async def main():
     parser.add_argument("--token", help="the Bearer token to require")
     parser.add_argument("--seconds", type=float, default=60, help="stop after this long")
     parser.add_argument("--out", help="directory for each session's decoded media (session-N.nut)")
+    parser.add_argument("--pli-after", type=float, help="send a PLI this many seconds after a session's first frame")
     args = parser.parse_args()
     server = Server(args)
     listener = await asyncio.start_server(server.handle, "127.0.0.1", args.port)
