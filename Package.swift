@@ -92,14 +92,14 @@ var targets: [Target] = [
 ]
 
 if fuzzing {
-    for name in ["FuzzAnnexB", "FuzzH264Parameters", "FuzzAVCC", "FuzzADTS", "FuzzAudioSpecificConfig", "FuzzHTTPPath", "FuzzWebRTCOffer", "FuzzHTTPResponse"] {
+    for name in [
+        "FuzzAnnexB", "FuzzH264Parameters", "FuzzAVCC", "FuzzADTS", "FuzzAudioSpecificConfig", "FuzzHTTPPath", "FuzzWebRTCOffer",
+        "FuzzHTTPResponse",
+    ] {
         targets.append(
             .executableTarget(
                 name: name,
-                dependencies: [
-                    name == "FuzzHTTPPath"
-                        ? "OnAirHTTP" : name == "FuzzWebRTCOffer" ? "OnAirGStreamer" : name == "FuzzHTTPResponse" ? "OnAir" : "OnAirBitstream"
-                ],
+                dependencies: [name.hasPrefix("FuzzHTTP") ? "OnAirHTTP" : name == "FuzzWebRTCOffer" ? "OnAirGStreamer" : "OnAirBitstream"],
                 path: "Fuzz/\(name)",
                 exclude: ["seeds.sh"],
                 swiftSettings: [.unsafeFlags(["-parse-as-library"])]

@@ -1,4 +1,4 @@
-import OnAir
+import OnAirHTTP
 
 /// libFuzzer entry point: reads arbitrary bytes as the head of an HTTP response with
 /// `HTTPResponseHead` (what the WHIP output reads from a server) and, when it is accepted, checks the

@@ -110,7 +110,7 @@ public enum OutputRegistry {
         matches: { WHIPEndpoint.accepts($0) },
         make: { context in
             let endpoint = try WHIPEndpoint(parsing: context.name)
-            #if canImport(OnAirGStreamer) && canImport(OnAirFFmpeg)
+            #if canImport(OnAirGStreamer) && canImport(OnAirFFmpeg) && canImport(OnAirHTTP)
             return try WHIPSink(
                 endpoint: endpoint, token: context.streaming.bearerToken, streams: context.streams,
                 policy: context.streaming.reconnect, events: context.connectionEvents)

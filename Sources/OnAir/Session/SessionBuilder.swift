@@ -96,7 +96,7 @@ public struct SessionBuilder: Sendable {
         }
 
         var audioEncoder = encoders.audio
-        #if canImport(OnAirGStreamer) && canImport(OnAirFFmpeg)
+        #if canImport(OnAirGStreamer) && canImport(OnAirFFmpeg) && canImport(OnAirHTTP)
         // WHIP outputs send Opus, encoded from the same capture beside the AAC.
         for case let whip as WHIPSink in networkSinks { audioEncoder = audioEncoder.map { whip.audioTap(wrapping: $0) } }
         #endif

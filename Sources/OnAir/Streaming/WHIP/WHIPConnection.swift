@@ -1,4 +1,4 @@
-#if canImport(OnAirGStreamer)
+#if canImport(OnAirGStreamer) && canImport(OnAirHTTP)
 import Foundation
 import OnAirCore
 import OnAirGStreamer

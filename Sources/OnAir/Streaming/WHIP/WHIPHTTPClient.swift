@@ -1,4 +1,6 @@
+#if canImport(OnAirHTTP)
 import Foundation
+import OnAirHTTP
 
 #if canImport(Glibc)
 import Glibc
@@ -184,3 +186,4 @@ struct WHIPHTTPClient: Sendable {
         }
     }
 }
+#endif

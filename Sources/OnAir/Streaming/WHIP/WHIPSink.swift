@@ -1,4 +1,4 @@
-#if canImport(OnAirGStreamer) && canImport(OnAirFFmpeg)
+#if canImport(OnAirGStreamer) && canImport(OnAirFFmpeg) && canImport(OnAirHTTP)
 import Foundation
 import OnAirBitstream
 import OnAirCore

@@ -1,4 +1,7 @@
-/// The status line and headers of an HTTP/1.x response, read from untrusted bytes with every
+import Foundation
+
+/// The status line and headers of an HTTP/1.x response (what a client such as OnAir's WHIP output
+/// reads from a server), read from untrusted bytes with every
 /// read bounds-checked (fuzzed: Fuzz/FuzzHTTPResponse).
 public struct HTTPResponseHead: Sendable, Equatable {
     /// The most bytes a head may take (status line and headers).
@@ -94,5 +97,6 @@ public struct HTTPResponseHead: Sendable, Equatable {
 public struct HTTPResponseError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What is wrong with it.
     public var description: String
-    init(_ description: String) { self.description = description }
+    /// An error saying `description`.
+    public init(_ description: String) { self.description = description }
 }
