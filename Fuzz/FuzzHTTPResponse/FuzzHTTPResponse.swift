@@ -7,7 +7,7 @@ import OnAirHTTP
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
-    guard let parsed = try? HTTPResponseHead.parse(bytes), let head = parsed else { return 0 }
+    guard let head = try? HTTPResponseHead.parse(bytes) else { return 0 }
     guard (100...599).contains(head.status) else { fatalError("status \(head.status)") }
     guard head.bodyOffset <= bytes.count, head.bodyOffset <= HTTPResponseHead.maximumBytes + 4 else { fatalError("body offset") }
     if let length = try? head.contentLength(), length < 0 { fatalError("negative length") }
