@@ -63,8 +63,8 @@ var targets: [Target] = [
     // Analysis: what a file or stream holds (probe) and how well sound and picture line up (sync, frame codes).
     .target(name: "OnAirAnalysis", dependencies: ["OnAirCore", "OnAirBitstream", "OnAirLive", "OnAirFFmpeg"]),
     // Streaming: network outputs (RTMP, SRT, UDP, TCP, RTSP publish) with reconnect and send gates, one connector
-    // per transport, and HLS.
-    .target(name: "OnAirStreaming", dependencies: ["OnAirCore", "OnAirBitstream", "OnAirLive", "OnAirFFmpeg", "OnAirSRT", "OnAirHTTP"]),
+    // per transport, WHIP (webrtcbin) and HLS.
+    .target(name: "OnAirStreaming", dependencies: ["OnAirCore", "OnAirBitstream", "OnAirLive", "OnAirFFmpeg", "OnAirSRT", "OnAirHTTP", "OnAirGStreamer"]),
     // Serving: the hub that feeds every viewer from its own queue, and its faces (HTTP-TS, fMP4, HLS, SRT, RTSP,
     // WebRTC) with the preview page, whose HTML, CSS and JS (Sources/OnAirServing/Preview/page/) are compiled into
     // the binary as string literals at build time: SwiftPM resources on Linux are a folder beside the binary,
@@ -122,11 +122,14 @@ var targets: [Target] = [
 ]
 
 if fuzzing {
-    for name in ["FuzzAnnexB", "FuzzH264Parameters", "FuzzAVCC", "FuzzADTS", "FuzzAudioSpecificConfig", "FuzzHTTPPath", "FuzzWebRTCOffer"] {
+    for name in [
+        "FuzzAnnexB", "FuzzH264Parameters", "FuzzAVCC", "FuzzADTS", "FuzzAudioSpecificConfig", "FuzzHTTPPath", "FuzzWebRTCOffer",
+        "FuzzHTTPResponse",
+    ] {
         targets.append(
             .executableTarget(
                 name: name,
-                dependencies: [name == "FuzzHTTPPath" ? "OnAirHTTP" : name == "FuzzWebRTCOffer" ? "OnAirGStreamer" : "OnAirBitstream"],
+                dependencies: [name.hasPrefix("FuzzHTTP") ? "OnAirHTTP" : name == "FuzzWebRTCOffer" ? "OnAirGStreamer" : "OnAirBitstream"],
                 path: "Fuzz/\(name)",
                 exclude: ["seeds.sh"],
                 swiftSettings: [.unsafeFlags(["-parse-as-library"])]

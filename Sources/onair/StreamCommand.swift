@@ -6,7 +6,7 @@ import OnAirStreaming
 /// until the duration passes or Ctrl-C / SIGTERM arrives; dropped connections are re-made.
 struct StreamCommand: Command {
     static let name = "stream"
-    static let summary = "capture, encode and stream (RTMP, SRT, UDP, TCP) in real time"
+    static let summary = "capture, encode and stream (RTMP, SRT, UDP, TCP, WHIP) in real time"
     static let help = """
         Usage: onair stream [--video SRC] [--audio SRC] [--duration S] URL [URL …] [-o FILE …] [encoder flags]
 
@@ -22,6 +22,7 @@ struct StreamCommand: Command {
                                                            snddropdelay, sndbuf, rcvbuf)
           udp://host:port?pkt_size=1316                    MPEG-TS over UDP
           tcp://host:port[?listen=1]                       MPEG-TS over TCP (listen=1: the receiver connects)
+          whip+http://host:port/path                       WebRTC to a WHIP endpoint (H.264 + Opus; --token)
         A lost or stalled connection is re-made (backoff 0.25 s doubling to --reconnect-max) and
         restarts on a fresh keyframe; files are not affected. Only a first connection that fails
         (wrong address, SRT passphrase refused) stops the command.
@@ -40,6 +41,7 @@ struct StreamCommand: Command {
                                        drop the rest, so the delay stays bounded (default 2; 0: never
                                        skip, the delay grows instead); files are never cut
           --stats-json FILE            the once-a-second statistics as JSON lines
+          --token TOKEN                whip+http: the Bearer token the WHIP server expects
           --ca-file FILE               rtmps: trust the certificate authorities in this PEM file
                                        instead of the system's
           --no-tls-verify              rtmps: do not check the server's certificate (testing only)
@@ -59,7 +61,8 @@ struct StreamCommand: Command {
         socket's or SRT's send buffer), so the viewer's delay stays within it plus a frame or two.
         Congestion alone never drops a connection; a reconnect resets the old one first (a server
         answering "Already publishing" still holds it, and the next attempt follows).
-        UDP gives no feedback: over udp:// the bitrate stays fixed and nothing is cut.
+        UDP gives no feedback: over udp:// the bitrate stays fixed and nothing is cut. Over whip+http://
+        it follows the server's RTCP receiver reports (loss, round trip); PLI/FIR ask for a keyframe.
 
         """ + EncodingOptions.help
 
@@ -71,6 +74,7 @@ struct StreamCommand: Command {
         let files = try arguments.options("-o", "--output")
         statsJSON = try arguments.option("--stats-json")
         var streaming = StreamingSettings()
+        streaming.bearerToken = try arguments.option("--token")
         if let value = try arguments.option("--send-timeout") {
             streaming.reconnect.sendTimeout = try Self.seconds(value, "--send-timeout")
         }
@@ -103,7 +107,7 @@ struct StreamCommand: Command {
         guard !urls.isEmpty else { throw UsageError("stream needs at least one URL") }
         for url in urls {
             guard StreamTarget.isURL(url) else { throw UsageError("'\(url)' is not a URL; files go with -o") }
-            _ = try StreamTarget(parsing: url)
+            if WHIPEndpoint.accepts(url) { _ = try WHIPEndpoint(parsing: url) } else { _ = try StreamTarget(parsing: url) }
         }
         if capture.videoSpec == "none" && capture.audioSpec == "none" {
             throw UsageError("--video none and --audio none leave nothing to stream")

@@ -1,6 +1,7 @@
 #if canImport(OnAirGStreamer) && canImport(OnAirHTTP) && canImport(OnAirFFmpeg)
 @testable import OnAir
 import Testing
+@testable import OnAirLive
 
 /// The policy of one WebRTC viewer's queue (`WebRTCViewerGate`) and the coalescing of viewers'
 /// keyframe feedback (`KeyFrameCoalescer.feedback(at:)`), as pure values.

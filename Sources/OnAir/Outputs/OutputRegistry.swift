@@ -12,7 +12,7 @@ import OnAirStreaming
 /// player's `-o` all pick kinds here; a new kind is one entry plus its own sink's files.
 public enum OutputRegistry {
     /// The kinds, most specific first (HLS before the plain extensions, URLs before files).
-    public static let kinds: [OutputKind] = network + [hls, annexB, adts] + containers
+    public static let kinds: [OutputKind] = [whip] + network + [hls, annexB, adts] + containers
 
     /// The kind for `output` (a path or URL); throws `SinkError.unknownOutput` when none takes it.
     public static func kind(for output: String) throws -> OutputKind {
@@ -105,6 +105,21 @@ public enum OutputRegistry {
     }
 
     // MARK: - Network
+
+    static let whip = OutputKind(
+        name: "whip", summary: "WebRTC publish to a WHIP endpoint (H.264 and Opus; whip+http://host:port/path)",
+        role: .network, streams: [.video, .audio], form: "RTP over DTLS-SRTP (H.264, Opus)",
+        matches: { WHIPEndpoint.accepts($0) },
+        make: { context in
+            let endpoint = try WHIPEndpoint(parsing: context.name)
+            #if canImport(OnAirGStreamer) && canImport(OnAirFFmpeg) && canImport(OnAirHTTP)
+            return try WHIPSink(
+                endpoint: endpoint, token: context.streaming.bearerToken, streams: context.streams,
+                policy: context.streaming.reconnect, events: context.connectionEvents)
+            #else
+            throw SinkError.unknownOutput(endpoint.name)
+            #endif
+        })
 
     static let network: [OutputKind] = [
         ("rtmp", "FLV over RTMP (publish)"),

@@ -99,6 +99,10 @@ public struct SessionBuilder: Sendable {
         }
 
         var audioEncoder = encoders.audio
+        #if canImport(OnAirGStreamer) && canImport(OnAirFFmpeg) && canImport(OnAirHTTP)
+        // WHIP outputs send Opus, encoded from the same capture beside the AAC.
+        for case let whip as WHIPSink in networkSinks { audioEncoder = audioEncoder.map { whip.audioTap(wrapping: $0) } }
+        #endif
         /// Hooks that need the finished session (statistics for the server, keyframe requests).
         var connect: [(Session, LiveSession) -> Void] = []
         var teardowns: [@Sendable () -> Void] = []

@@ -1,4 +1,5 @@
 import OnAirLive
+import OnAirStreaming
 
 /// Everything a live session is made of, as plain values: what to capture, how to encode,
 /// where the packets go and how long to run. `SessionBuilder` turns it into a running `Session`.
@@ -40,6 +41,11 @@ public struct SessionSettings: Sendable {
         var video = SinkFactory.videoSettings(videoEncoder, for: outputs, options: fileOptions)
         if let serving {
             video = video.withKeyFrames(atLeastEvery: serving.hlsSegmentDuration)
+            video.allowFrameReordering = false
+        }
+        if outputs.contains(where: WHIPEndpoint.accepts) {
+            // Every WebRTC receiver decodes Constrained Baseline (profile-level-id 42e01f); one encode serves all outputs.
+            video.profileLevel.profile = .baseline
             video.allowFrameReordering = false
         }
         return video

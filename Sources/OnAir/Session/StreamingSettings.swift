@@ -16,6 +16,8 @@ public struct StreamingSettings: Sendable {
     public var maximumBacklog: Double? = 2
     /// How `rtmps://` outputs check the server's certificate.
     public var tls = StreamTarget.TLSOptions()
+    /// The Bearer token sent to `whip+http://` endpoints (`Authorization: Bearer …`), or nil for none.
+    public var bearerToken: String?
 
     /// The defaults: adaptive, reconnecting, at most 2 s behind.
     public init() {}

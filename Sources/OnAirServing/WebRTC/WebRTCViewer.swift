@@ -127,8 +127,4 @@ final class WebRTCViewer: @unchecked Sendable {
     }
 }
 
-extension MediaTime {
-    /// The time in nanoseconds (GStreamer's unit).
-    var nanoseconds: Int64 { converted(to: 1_000_000_000).value }
-}
 #endif

@@ -4,20 +4,20 @@ import OnAirCore
 /// a keyframe (for a stream without video, the first packet), nothing older than that start
 /// (muxers such as FLV refuse earlier decode times), the first packet of each stream carrying its
 /// configuration, and — while a backlog is cut — nothing until a keyframe captured after the cut.
-struct ConnectionStartGate {
+package struct ConnectionStartGate {
     /// The streams the output carries.
-    let streams: Set<MediaType>
+    package let streams: Set<MediaType>
     private(set) var awaitingKeyFrame = true
     private var skipUntil: MediaTime?
     private var startTime: MediaTime?
     private var described: Set<MediaType> = []
 
-    init(streams: Set<MediaType>) {
+    package init(streams: Set<MediaType>) {
         self.streams = streams
     }
 
     /// Starts over for a new connection.
-    mutating func reset() {
+    package mutating func reset() {
         self = ConnectionStartGate(streams: streams)
     }
 
@@ -28,7 +28,7 @@ struct ConnectionStartGate {
 
     /// The packet to send for `packet` (with its stream's configuration when it is the first of
     /// its stream on this connection, taken from `known` if the packet has none), or nil to drop it.
-    mutating func admit(_ packet: EncodedPacket, known: [MediaType: FormatDescription]) -> EncodedPacket? {
+    package mutating func admit(_ packet: EncodedPacket, known: [MediaType: FormatDescription]) -> EncodedPacket? {
         if awaitingKeyFrame {
             guard startsHere(packet) else { return nil }
             awaitingKeyFrame = false
@@ -49,7 +49,7 @@ struct ConnectionStartGate {
 
     /// Starts cutting a backlog at `time` (drop until a keyframe after it); false when a cut is
     /// already under way or the connection has not started.
-    mutating func cut(after time: MediaTime) -> Bool {
+    package mutating func cut(after time: MediaTime) -> Bool {
         guard skipUntil == nil, !awaitingKeyFrame else { return false }
         skipUntil = time
         return true
