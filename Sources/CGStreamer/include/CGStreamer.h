@@ -76,6 +76,8 @@ typedef struct onair_rtsp_callbacks {
     /// reference the owner releases) and the client it belongs to (a new reference, too).
     void (*media_configured)(void *context, void *media, void *video_source, void *audio_source,
                              void *client, const char *peer);
+    /// A PLAY of a client's media: an RTSP status code, 200 to let it play.
+    int (*play)(void *context, void *media);
     /// The client chose its transport in SETUP ("udp", "tcp" or "multicast").
     void (*media_transport)(void *context, void *media, const char *transport);
     /// A media was unprepared (TEARDOWN, session timeout, client gone): its sources stop.
@@ -95,6 +97,7 @@ typedef struct onair_rtsp_options {
     int allow_basic;         // Basic besides Digest
     int session_timeout;     // seconds without a request or RTCP before a session is dropped
     unsigned content_length_limit;  // largest request body accepted
+    unsigned header_limit;          // largest request line plus headers accepted (larger: 413)
 } onair_rtsp_options;
 
 typedef struct onair_rtsp_server onair_rtsp_server;
