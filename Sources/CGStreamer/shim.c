@@ -1,9 +1,11 @@
 // See include/CGStreamer.h. Every GStreamer call OnAir makes goes through here.
+#define _GNU_SOURCE
 #include "CGStreamer.h"
 
 #include <gst/gst.h>
 #include <gst/app/gstappsrc.h>
 #include <gst/rtsp-server/rtsp-server.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -45,6 +47,12 @@ int onair_gst_has_element(const char *name) {
     if (!factory) return 0;
     gst_object_unref(factory);
     return 1;
+}
+
+void onair_name_current_thread(const char *name) {
+    char cut[16];
+    snprintf(cut, sizeof cut, "%s", name);
+    pthread_setname_np(pthread_self(), cut);
 }
 
 // MARK: - Main loop

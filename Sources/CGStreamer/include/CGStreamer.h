@@ -21,6 +21,9 @@ void onair_gst_version(char *text, size_t size);
 /// Whether an element factory (a plugin's element, e.g. "rtph264pay") is installed.
 int onair_gst_has_element(const char *name);
 
+/// Names the calling thread for the kernel (/proc/…/task/*/comm; at most 15 bytes kept).
+void onair_name_current_thread(const char *name);
+
 // MARK: - Main loop
 
 /// A GLib main context with its loop; objects attached to it dispatch on the thread that runs it.

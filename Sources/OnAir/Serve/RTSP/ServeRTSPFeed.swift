@@ -56,6 +56,7 @@ final class ServeRTSPFeed: @unchecked Sendable {
     /// Starts the feeding thread; `group` is left when it ends.
     func start(in group: DispatchGroup) {
         group.startThread(named: "onair.serve.rtsp.feed") { [self] in
+            RTSPFeedThread.name("rtsp-feed")
             if prime(), let viewer = waitForViewer() { run(viewer) }
             condition.lock()
             finished = true
