@@ -4,20 +4,52 @@
 #     and RTSP/TCP (interleaved, `…/live?tcp`) from one serve, beside SRT with latency=20000
 #     (`onair stream srt://…?mode=listener&latency=20000` → `onair play`, as bench/stream_latency.sh);
 #  2. CPU (user+system, % of one core) of the `onair serve` process with 1, 16 and 64 RTSP clients,
-#     half over UDP and half over TCP, each an ffmpeg copying to null; the ratio CPU(64)/CPU(1).
+#     half over UDP and half over TCP, each an ffmpeg copying to null; the ratio CPU(64)/CPU(1);
+#     and where it goes: % of one core per thread name (digits folded, /proc/PID/task/*/stat) at
+#     each count, the names that grow with clients first.
 #
 #   bench/rtsp_latency.sh                                  # 10 s each, preset veryfast, 2.5 Mb/s
 #   SECONDS_EACH=20 COUNTS="1 64" bench/rtsp_latency.sh
 #   ONAIR=.build/release/onair bench/rtsp_latency.sh       # use an existing build
+#   PARTS=cpu bench/rtsp_latency.sh                        # only the CPU part (or PARTS=latency)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 each=${SECONDS_EACH:-10}
 preset=${PRESET:-veryfast}
 bitrate=${BITRATE:-2.5M}
 counts=${COUNTS:-1 16 64}
+parts=${PARTS:-latency cpu}
 . bench/loopback.sh
 bench_workspace
 ticks=$(getconf CLK_TCK)
+
+thread_ticks() {  # thread_ticks PID: "name ticks" per thread (name with digits as #)
+    for stat in /proc/"$1"/task/*/stat; do
+        # comm is field 2, in parentheses (may hold spaces); utime, stime are fields 14, 15.
+        sed -E 's/^[0-9]+ \((.*)\) [A-Za-z] (.*)$/\1\t\2/' "$stat" 2>/dev/null |
+            awk -F'\t' '{ split($2, f, " "); name = $1; gsub(/[0-9]+/, "#", name); gsub(/ /, "_", name); print name, f[11] + f[12] }' ||
+            true  # a thread that ended meanwhile
+    done
+}
+
+thread_report() {  # thread_report BEFORE AFTER N: % of one core per thread name over $each s
+    python3 - "$1" "$2" "$3" "$each" "$ticks" <<'PY'
+import collections, sys
+def load(path):
+    totals, counts = collections.Counter(), collections.Counter()
+    for line in open(path):
+        name, value = line.rsplit(" ", 1)
+        totals[name] += int(value)
+        counts[name] += 1
+    return totals, counts
+before, _ = load(sys.argv[1])
+after, counts = load(sys.argv[2])
+seconds, ticks = float(sys.argv[4]), float(sys.argv[5])
+rows = sorted(((after[n] - before.get(n, 0)) / ticks / seconds * 100, n) for n in after)
+shown = ", ".join(f"{n} x{counts[n]} {cpu:.1f}" for cpu, n in reversed(rows) if cpu >= 0.2)
+print(f"  threads at {sys.argv[3]}: {shown}")
+PY
+}
 encode=(--size 1280x720 --fps 30 --preset "$preset" --bitrate "$bitrate")
 
 report() {  # report NAME JSON
@@ -39,6 +71,7 @@ play() {  # play NAME URL: onair play for SECONDS_EACH, in the background (sets 
     pids+=("$player")
 }
 
+if [[ " $parts " == *" latency "* ]]; then
 echo "latency (capture to decode), $each s each:"
 rtsp_port=$(free_port tcp)
 http_port=$(free_port tcp)
@@ -65,8 +98,10 @@ pids+=("$streamer")
 wait "$player" || true
 wait "$streamer" || true
 report srt "$work/srt.json"
-
 echo
+fi
+
+[[ " $parts " == *" cpu "* ]] || exit 0
 printf '%-8s %10s %14s\n' clients "cpu %" "rtsp viewers"
 declare -A cpu
 for n in $counts; do
@@ -85,12 +120,15 @@ for n in $counts; do
         pids+=("$!")
     done
     sleep 8
+    thread_ticks "$server" >"$work/threads-before-$n"
     before=$(cpu_ticks "$server")
     sleep "$each"
     after=$(cpu_ticks "$server")
+    thread_ticks "$server" >"$work/threads-after-$n"
     viewers=$(curl -s "http://127.0.0.1:$http_port/stats.json" | python3 -c 'import json,sys; print(sum(1 for v in json.load(sys.stdin)["viewers"] if v["format"] == "es"))' || echo "?")
     cpu[$n]=$(python3 -c "print(round(($after - $before) / $ticks / $each * 100, 1))")
     printf '%-8s %10s %14s\n' "$n" "${cpu[$n]}" "$viewers"
+    thread_report "$work/threads-before-$n" "$work/threads-after-$n" "$n"
     kill "$server" 2>/dev/null || true
     wait "$server" 2>/dev/null || true
     sleep 2

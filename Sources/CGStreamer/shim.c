@@ -1,9 +1,11 @@
 // See include/CGStreamer.h. Every GStreamer call OnAir makes goes through here.
+#define _GNU_SOURCE
 #include "CGStreamer.h"
 
 #include <gst/gst.h>
 #include <gst/app/gstappsrc.h>
 #include <gst/rtsp-server/rtsp-server.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -45,6 +47,12 @@ int onair_gst_has_element(const char *name) {
     if (!factory) return 0;
     gst_object_unref(factory);
     return 1;
+}
+
+void onair_name_current_thread(const char *name) {
+    char cut[16];
+    snprintf(cut, sizeof cut, "%s", name);
+    pthread_setname_np(pthread_self(), cut);
 }
 
 // MARK: - Main loop
@@ -134,6 +142,7 @@ struct onair_rtsp_server {
     onair_rtsp_callbacks callbacks;
     char *path;
     int session_timeout;
+    unsigned header_limit;
 };
 
 static const char *peer_of(GstRTSPClient *client) {
@@ -190,16 +199,90 @@ static gboolean has_valid_cseq(GstRTSPContext *ctx) {
     return TRUE;
 }
 
-static GstRTSPStatusCode on_pre_request(GstRTSPClient *client, GstRTSPContext *ctx, gpointer data) {
-    (void)client; (void)data;
+// The longest request or header line accepted. gst-plugins-base 1.22 reads each line into a
+// 4096-byte buffer and silently drops what does not fit (gstrtspconnection.c, read_line), so a
+// line that reached this length may have been cut: such a request is refused rather than served
+// with a shortened header.
+#define ONAIR_RTSP_LINE_LIMIT 4000
+
+// One element of GstRTSPMessage's hdr_fields array as gst-plugins-base 1.22 lays it out
+// (RTSPKeyValue in gstrtspmessage.c, private): the only way to see custom headers' lengths. Read
+// only when the array's element size is this record's.
+typedef struct {
+    GstRTSPHeaderField field;
+    gchar *value;
+    gchar *custom_key;
+} onair_header_entry;
+
+// Whether the request line and headers fit: no line past ONAIR_RTSP_LINE_LIMIT, all together
+// no more than `limit` bytes (gst-rtsp-server itself takes any number of header lines).
+static gboolean request_fits(const GstRTSPMessage *request, unsigned limit) {
+    const char *uri = request->type_data.request.uri;
+    size_t line = uri ? strlen(uri) : 0;
+    if (line > ONAIR_RTSP_LINE_LIMIT) return FALSE;
+    size_t total = line;
+    GArray *fields = request->hdr_fields;
+    if (fields && g_array_get_element_size(fields) == sizeof(onair_header_entry)) {
+        for (guint i = 0; i < fields->len; i++) {
+            const onair_header_entry *entry = &g_array_index(fields, onair_header_entry, i);
+            const char *key = entry->custom_key ? entry->custom_key : gst_rtsp_header_as_text(entry->field);
+            line = (key ? strlen(key) : 0) + 2 + (entry->value ? strlen(entry->value) : 0);
+            if (line > ONAIR_RTSP_LINE_LIMIT) return FALSE;
+            total += line + 2;
+        }
+    } else {
+        // Another layout: the known headers only, through the public API.
+        for (int field = GST_RTSP_HDR_INVALID + 1; field < GST_RTSP_HDR_LAST; field++) {
+            gchar *value = NULL;
+            for (gint index = 0; gst_rtsp_message_get_header(request, (GstRTSPHeaderField)field, &value, index) == GST_RTSP_OK; index++) {
+                line = strlen(gst_rtsp_header_as_text((GstRTSPHeaderField)field)) + 2 + (value ? strlen(value) : 0);
+                if (line > ONAIR_RTSP_LINE_LIMIT) return FALSE;
+                total += line + 2;
+            }
+        }
+    }
+    return total <= limit;
+}
+
+// Every request's first check: oversized (413), then a missing or malformed CSeq (400).
+static GstRTSPStatusCode check_request(onair_rtsp_server *self, GstRTSPContext *ctx) {
+    if (!ctx->request) return GST_RTSP_STS_BAD_REQUEST;
+    if (!request_fits(ctx->request, self->header_limit)) return GST_RTSP_STS_REQUEST_ENTITY_TOO_LARGE;
     return has_valid_cseq(ctx) ? GST_RTSP_STS_OK : GST_RTSP_STS_BAD_REQUEST;
+}
+
+static GstRTSPStatusCode on_pre_request(GstRTSPClient *client, GstRTSPContext *ctx, gpointer data) {
+    (void)client;
+    return check_request(data, ctx);
+}
+
+// gst-rtsp-server 1.22 frees the (stack) response when pre-options-request refuses, so OPTIONS
+// is refused by turning the prepared response into the refusal and letting it be sent.
+static GstRTSPStatusCode on_pre_options(GstRTSPClient *client, GstRTSPContext *ctx, gpointer data) {
+    (void)client;
+    GstRTSPStatusCode code = check_request(data, ctx);
+    if (code != GST_RTSP_STS_OK && ctx->response) {
+        gst_rtsp_message_init_response(ctx->response, code, gst_rtsp_status_as_text(code), ctx->request);
+    }
+    return GST_RTSP_STS_OK;
 }
 
 static GstRTSPStatusCode on_pre_describe(GstRTSPClient *client, GstRTSPContext *ctx, gpointer data) {
     onair_rtsp_server *self = data;
-    if (!has_valid_cseq(ctx)) return GST_RTSP_STS_BAD_REQUEST;
+    GstRTSPStatusCode code = check_request(self, ctx);
+    if (code != GST_RTSP_STS_OK) return code;
     if (!ctx->uri || !ctx->uri->abspath || strcmp(ctx->uri->abspath, self->path) != 0) return GST_RTSP_STS_NOT_FOUND;
     return (GstRTSPStatusCode)self->callbacks.admit(self->callbacks.context, client, peer_of(client));
+}
+
+// PLAY is where a client starts to cost a viewer slot: the owner admits it (or refuses) here.
+static GstRTSPStatusCode on_pre_play(GstRTSPClient *client, GstRTSPContext *ctx, gpointer data) {
+    (void)client;
+    onair_rtsp_server *self = data;
+    GstRTSPStatusCode code = check_request(self, ctx);
+    if (code != GST_RTSP_STS_OK) return code;
+    if (!ctx->media) return GST_RTSP_STS_SESSION_NOT_FOUND;
+    return (GstRTSPStatusCode)self->callbacks.play(self->callbacks.context, ctx->media);
 }
 
 static void on_setup(GstRTSPClient *client, GstRTSPContext *ctx, gpointer data) {
@@ -229,8 +312,9 @@ static void on_client_connected(GstRTSPServer *server, GstRTSPClient *client, gp
     (void)server;
     g_signal_connect(client, "new-session", G_CALLBACK(on_new_session), data);
     g_signal_connect(client, "pre-describe-request", G_CALLBACK(on_pre_describe), data);
-    // Not OPTIONS: gst-rtsp-server 1.22 frees the (stack) response when pre-options-request refuses.
-    static const char *const checked[] = {"pre-setup-request", "pre-play-request", "pre-pause-request",
+    g_signal_connect(client, "pre-play-request", G_CALLBACK(on_pre_play), data);
+    g_signal_connect(client, "pre-options-request", G_CALLBACK(on_pre_options), data);
+    static const char *const checked[] = {"pre-setup-request", "pre-pause-request",
                                           "pre-teardown-request", "pre-get-parameter-request", "pre-set-parameter-request",
                                           "pre-announce-request", "pre-record-request"};
     for (size_t i = 0; i < sizeof checked / sizeof checked[0]; i++) {
@@ -253,6 +337,7 @@ onair_rtsp_server *onair_rtsp_server_new(onair_gst_loop *loop, const onair_rtsp_
     self->context = g_main_context_ref(loop->context);
     self->path = g_strdup(options->path);
     self->session_timeout = options->session_timeout;
+    self->header_limit = options->header_limit;
     self->server = gst_rtsp_server_new();
     char service[16];
     snprintf(service, sizeof service, "%d", options->port);

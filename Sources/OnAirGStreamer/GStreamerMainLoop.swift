@@ -16,7 +16,7 @@ public final class GStreamerMainLoop: @unchecked Sendable {
         loop = onair_gst_loop_new()
     }
 
-    /// Runs the loop on a new thread named `name`.
+    /// Runs the loop on a new thread named `name` (the kernel keeps its first 15 bytes).
     public func start(named name: String) {
         lock.lock()
         defer { lock.unlock() }
@@ -24,6 +24,7 @@ public final class GStreamerMainLoop: @unchecked Sendable {
         running = true
         let handle = UInt(bitPattern: loop)
         done.startThread(named: name) {
+            onair_name_current_thread(name)  // for the kernel too: per-thread CPU figures
             onair_gst_loop_run(OpaquePointer(bitPattern: handle))
         }
     }

@@ -32,6 +32,9 @@ public final class RTSPServer: @unchecked Sendable {
             media_configured: { context, media, video, audio, client, peer in
                 RTSPServerEvents.from(context).configured(media: media, video: video, audio: audio, client: client, peer: peer)
             },
+            play: { context, media in
+                RTSPServerEvents.from(context).play(media: media)
+            },
             media_transport: { context, media, transport in
                 RTSPServerEvents.from(context).transport(media: media, name: transport)
             },
@@ -50,7 +53,8 @@ public final class RTSPServer: @unchecked Sendable {
                                 address: host, port: Int32(configuration.port), path: path, launch: launch,
                                 user: user, password: password, allow_basic: configuration.allowBasic ? 1 : 0,
                                 session_timeout: Int32(configuration.sessionTimeout),
-                                content_length_limit: UInt32(configuration.contentLengthLimit))
+                                content_length_limit: UInt32(configuration.contentLengthLimit),
+                                header_limit: UInt32(configuration.headerLimit))
                             return onair_rtsp_server_new(loop.loop, &options, callbacks, &message, message.count)
                         }
                     }

@@ -17,6 +17,9 @@ public struct RTSPServerConfiguration: Sendable {
     public var sessionTimeout = 60
     /// The largest request body accepted (larger: 413).
     public var contentLengthLimit = 16 * 1024
+    /// The largest request line and headers accepted, together (larger: 413); any one line
+    /// longer than 4000 bytes is refused with 413 too (GStreamer would cut it at 4 KiB).
+    public var headerLimit = 16 * 1024
 
     /// A configuration serving `launch`.
     public init(launch: String) {

@@ -5,10 +5,18 @@ public protocol RTSPServerDelegate: AnyObject, Sendable {
     func rtspServer(admit client: RTSPClientHandle) -> Int
     /// A client's own pipeline was built; feed its sources until `rtspServer(mediaEnded:)`.
     func rtspServer(configured media: RTSPClientMedia)
+    /// A client asks to PLAY a media (the first time or after PAUSE): an RTSP status code (200
+    /// lets it play; 503, 453 refuse). Without an implementation every PLAY is let through.
+    func rtspServer(play media: UInt) -> Int
     /// The client chose its transport for a media in SETUP: "udp", "tcp" or "multicast".
     func rtspServer(media identifier: UInt, transport: String)
     /// A media was torn down (TEARDOWN, session timeout, client gone).
     func rtspServer(mediaEnded identifier: UInt)
     /// A client's connection closed.
     func rtspServer(clientClosed identifier: UInt)
+}
+
+extension RTSPServerDelegate {
+    /// Lets every PLAY through.
+    public func rtspServer(play media: UInt) -> Int { 200 }
 }

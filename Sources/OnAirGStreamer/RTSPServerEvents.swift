@@ -46,6 +46,11 @@ final class RTSPServerEvents: @unchecked Sendable {
         current?.rtspServer(configured: configured)
     }
 
+    func play(media: UnsafeMutableRawPointer?) -> Int32 {
+        guard let delegate = current else { return 503 }
+        return Int32(delegate.rtspServer(play: UInt(bitPattern: media)))
+    }
+
     func transport(media: UnsafeMutableRawPointer?, name: UnsafePointer<CChar>?) {
         current?.rtspServer(media: UInt(bitPattern: media), transport: name.map { String(cString: $0) } ?? "udp")
     }

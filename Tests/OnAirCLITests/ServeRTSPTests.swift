@@ -82,7 +82,12 @@ import Testing
         #expect(try Self.request(port, "garbage-text") == 400)
         #expect(try Self.request(port, "bad-cseq") == 400)
         #expect(try Self.request(port, "no-cseq") == 400)
-        #expect(try Self.request(port, "huge") == 413)
+        // 200 kB: as a body (gst-rtsp-server's own limit), as one header line (GStreamer would cut
+        // it to 4 KiB and serve the rest), as 2048 header lines, and in OPTIONS; a 3 kB line is fine.
+        for kind in ["huge", "huge-header", "many-headers", "huge-options"] {
+            #expect(try Self.request(port, kind) == 413, "\(kind)")
+        }
+        #expect(try Self.request(port, "long-header") == 200)
         #expect(![0, 200].contains(try Self.request(port, "bad-transport")))
         #expect(try Self.request(port, "other-path") == 404)
         #expect(try Self.request(port, "garbage") != 200)
@@ -158,6 +163,51 @@ import Testing
         #expect(server.finish(timeout: 40), "serve did not stop: \(server.process.stderr)")
         let coverage = try ServeCommandTests.videoCoverage(out, fps: 15)
         #expect(coverage.frames >= 90 && coverage.largestGap <= 0.5, "\(coverage); \(viewer.stderr)")
+        let errors = try ServeCommandTests.decodeErrors(out)
+        #expect(errors.isEmpty, "\(errors)")
+    }
+
+    @Test func aClientTakesAViewerSlotAtPlayNotAtDescribeAndGivesItBackWhenItLeaves() throws {
+        let dir = try Tools.temporaryDirectory("serve-rtsp-slots")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (server, port) = try Self.serve(dir, duration: 40, ["--max-viewers", "1"])
+        func totals() -> [String: Any] { ((try? server.statistics())?["totals"] as? [String: Any]) ?? [:] }
+        func viewers() -> Int { totals()["viewers"] as? Int ?? -1 }
+        func read(_ name: String, timeout: Double = 15) -> [String: Any] {
+            let path = dir.appendingPathComponent(name).path
+            _ = waitUntil(timeout: timeout) { FileManager.default.fileExists(atPath: path) }
+            Thread.sleep(forTimeInterval: 0.2)  // written whole by then (a few bytes of JSON)
+            return (try? JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path)))) as? [String: Any] ?? [:]
+        }
+        // A client that has DESCRIBEd and SET UP (interleaved TCP) but not PLAYed holds no slot.
+        let steps = dir.appendingPathComponent("steps")
+        try FileManager.default.createDirectory(at: steps, withIntermediateDirectories: true)
+        let pending = try StreamTestProcess(
+            "python3", [Self.clients, "pending", "\(port)", steps.path], stderrPath: dir.appendingPathComponent("pending.log").path)
+        #expect(read("steps/setup.json")["describe"] as? Int == 200, "\(pending.stderr)")
+        #expect(viewers() == 0, "\(totals())")
+        // So ffmpeg takes the one slot; while it plays, a DESCRIBE and the held client's PLAY get 503.
+        let out = dir.appendingPathComponent("tcp.ts").path
+        let viewer = try Self.ffmpeg(
+            "rtsp://127.0.0.1:\(port)/live", transport: "tcp", seconds: 6, out: out, log: dir.appendingPathComponent("tcp.log"))
+        #expect(waitUntil(timeout: 15) { viewers() == 1 }, "\(totals()); \(viewer.stderr)")
+        #expect(try Self.request(port, "describe") == 503)
+        try Data().write(to: steps.appendingPathComponent("play1"))
+        #expect(read("steps/play1.json")["status"] as? Int == 503, "\(pending.stderr)")
+        // ffmpeg's TEARDOWN gives the slot back: the held client's next PLAY plays.
+        #expect(viewer.wait(timeout: 30), "ffmpeg did not finish: \(viewer.stderr)")
+        #expect(waitUntil(timeout: 15) { viewers() == 0 }, "the slot was not given back: \(totals())")
+        try Data().write(to: steps.appendingPathComponent("play2"))
+        let played = read("steps/play2.json")
+        #expect(played["status"] as? Int == 200 && (played["bytes"] as? Int ?? 0) > 10_000, "\(played); \(pending.stderr)")
+        #expect(viewers() == 1, "\(totals())")
+        try Data().write(to: steps.appendingPathComponent("done"))
+        #expect(pending.wait(timeout: 15))
+        // Its connection closed: the slot is free again.
+        #expect(waitUntil(timeout: 15) { viewers() == 0 }, "\(totals())")
+        #expect(server.finish(timeout: 60), "serve did not stop: \(server.process.stderr)")
+        let coverage = try ServeCommandTests.videoCoverage(out, fps: 15)
+        #expect(coverage.frames >= 45 && coverage.firstIsKey, "\(coverage)")
         let errors = try ServeCommandTests.decodeErrors(out)
         #expect(errors.isEmpty, "\(errors)")
     }

@@ -5,7 +5,12 @@
   rtsp_clients.py sdp PORT            DESCRIBE; prints the SDP
   rtsp_clients.py stall PORT SECONDS  DESCRIBE/SETUP (interleaved TCP)/PLAY, reads 1 s, then holds
                                       the connection SECONDS without reading; prints JSON
+  rtsp_clients.py pending PORT DIR    DESCRIBE/SETUP (interleaved TCP), then PLAY each time the
+                                      test creates DIR/playN (N = 1, 2, …, until DIR/done), with
+                                      GET_PARAMETER keep-alives between; writes DIR/playN.json
+                                      (status, interleaved bytes read in 2 s after a 200)
 """
+import os
 import json
 import socket
 import sys
@@ -65,6 +70,11 @@ def request(port, kind):
         "garbage-text": b"HELLO there, this is not RTSP\r\nfoo\r\n\r\n",
         "huge": (f"DESCRIBE {url} RTSP/1.0\r\nCSeq: 1\r\nContent-Length: 204800\r\n\r\n").encode() + b"x" * 204800,
         "huge-header": (f"DESCRIBE {url} RTSP/1.0\r\nCSeq: 1\r\nX-Filler: " + "y" * 204800 + "\r\n\r\n").encode(),
+        "huge-options": (f"OPTIONS {url} RTSP/1.0\r\nCSeq: 1\r\nX-Filler: " + "y" * 204800 + "\r\n\r\n").encode(),
+        "many-headers": (f"DESCRIBE {url} RTSP/1.0\r\nCSeq: 1\r\n"
+                         + "".join(f"X-Filler-{i}: {'z' * 90}\r\n" for i in range(2048)) + "\r\n").encode(),
+        "long-header": (f"DESCRIBE {url} RTSP/1.0\r\nCSeq: 1\r\nAccept: application/sdp\r\n"
+                        f"User-Agent: {'u' * 3000}\r\n\r\n").encode(),
         "bad-cseq": f"DESCRIBE {url} RTSP/1.0\r\nCSeq: banana\r\n\r\n",
         "no-cseq": f"DESCRIBE {url} RTSP/1.0\r\n\r\n",
         "options": f"OPTIONS {url} RTSP/1.0\r\nCSeq: 7\r\n\r\n",
@@ -84,16 +94,7 @@ def request(port, kind):
 def stall(port, seconds):
     url = f"rtsp://127.0.0.1:{port}/live"
     sock = connect(port, rcvbuf=4096)
-    send(sock, f"DESCRIBE {url} RTSP/1.0\r\nCSeq: 1\r\nAccept: application/sdp\r\n\r\n")
-    status, _, sdp = read_response(sock)
-    controls = [line.split(":", 1)[1].strip() for line in sdp.decode().split("\r\n") if line.startswith("a=control:stream")]
-    session = None
-    for index, control in enumerate(controls):
-        header = f"Session: {session}\r\n" if session else ""
-        send(sock, f"SETUP {url}/{control} RTSP/1.0\r\nCSeq: {2 + index}\r\n{header}"
-                   f"Transport: RTP/AVP/TCP;unicast;interleaved={2 * index}-{2 * index + 1}\r\n\r\n")
-        status, headers, _ = read_response(sock)
-        session = headers.get("session", "").split(";")[0]
+    status, session = setup(sock, url)
     send(sock, f"PLAY {url} RTSP/1.0\r\nCSeq: 9\r\nSession: {session}\r\n\r\n")
     play, _, _ = read_response(sock)
     got = 0
@@ -116,6 +117,56 @@ def stall(port, seconds):
     print(json.dumps({"describe": status, "play": play, "bytes_first_second": got, "closed": closed}))
 
 
+def setup(sock, url):
+    """DESCRIBE and SETUP every stream interleaved over `sock`; returns (describe status, session)."""
+    send(sock, f"DESCRIBE {url} RTSP/1.0\r\nCSeq: 1\r\nAccept: application/sdp\r\n\r\n")
+    status, _, sdp = read_response(sock)
+    controls = [line.split(":", 1)[1].strip() for line in sdp.decode().split("\r\n") if line.startswith("a=control:stream")]
+    session = None
+    for index, control in enumerate(controls):
+        header = f"Session: {session}\r\n" if session else ""
+        send(sock, f"SETUP {url}/{control} RTSP/1.0\r\nCSeq: {2 + index}\r\n{header}"
+                   f"Transport: RTP/AVP/TCP;unicast;interleaved={2 * index}-{2 * index + 1}\r\n\r\n")
+        _, headers, _ = read_response(sock)
+        session = headers.get("session", "").split(";")[0]
+    return status, session
+
+
+def pending(port, directory):
+    url = f"rtsp://127.0.0.1:{port}/live"
+    sock = connect(port)
+    status, session = setup(sock, url)
+    with open(os.path.join(directory, "setup.json"), "w") as out:
+        json.dump({"describe": status, "session": session}, out)
+    cseq = 10
+    round = 1
+    last_keepalive = time.time()
+    while not os.path.exists(os.path.join(directory, "done")):
+        if not os.path.exists(os.path.join(directory, f"play{round}")):
+            if time.time() - last_keepalive > 2:
+                cseq += 1
+                send(sock, f"GET_PARAMETER {url} RTSP/1.0\r\nCSeq: {cseq}\r\nSession: {session}\r\n\r\n")
+                read_response(sock)
+                last_keepalive = time.time()
+            time.sleep(0.1)
+            continue
+        cseq += 1
+        send(sock, f"PLAY {url} RTSP/1.0\r\nCSeq: {cseq}\r\nSession: {session}\r\n\r\n")
+        play, _, _ = read_response(sock)
+        got = 0
+        if play == 200:
+            deadline = time.time() + 2
+            while time.time() < deadline:
+                chunk = sock.recv(65536)
+                if not chunk:
+                    break
+                got += len(chunk)
+        with open(os.path.join(directory, f"play{round}.json"), "w") as out:
+            json.dump({"status": play, "bytes": got}, out)
+        round += 1
+    sock.close()
+
+
 def sdp(port):
     sock = connect(port)
     send(sock, f"DESCRIBE rtsp://127.0.0.1:{port}/live RTSP/1.0\r\nCSeq: 1\r\nAccept: application/sdp\r\n\r\n")
@@ -126,6 +177,8 @@ def sdp(port):
 if __name__ == "__main__":
     if sys.argv[1] == "sdp":
         sdp(int(sys.argv[2]))
+    elif sys.argv[1] == "pending":
+        pending(int(sys.argv[2]), sys.argv[3])
     elif sys.argv[1] == "request":
         request(int(sys.argv[2]), sys.argv[3])
     else:

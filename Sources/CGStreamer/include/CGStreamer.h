@@ -21,6 +21,9 @@ void onair_gst_version(char *text, size_t size);
 /// Whether an element factory (a plugin's element, e.g. "rtph264pay") is installed.
 int onair_gst_has_element(const char *name);
 
+/// Names the calling thread for the kernel (/proc/…/task/*/comm; at most 15 bytes kept).
+void onair_name_current_thread(const char *name);
+
 // MARK: - Main loop
 
 /// A GLib main context with its loop; objects attached to it dispatch on the thread that runs it.
@@ -76,6 +79,8 @@ typedef struct onair_rtsp_callbacks {
     /// reference the owner releases) and the client it belongs to (a new reference, too).
     void (*media_configured)(void *context, void *media, void *video_source, void *audio_source,
                              void *client, const char *peer);
+    /// A PLAY of a client's media: an RTSP status code, 200 to let it play.
+    int (*play)(void *context, void *media);
     /// The client chose its transport in SETUP ("udp", "tcp" or "multicast").
     void (*media_transport)(void *context, void *media, const char *transport);
     /// A media was unprepared (TEARDOWN, session timeout, client gone): its sources stop.
@@ -95,6 +100,7 @@ typedef struct onair_rtsp_options {
     int allow_basic;         // Basic besides Digest
     int session_timeout;     // seconds without a request or RTCP before a session is dropped
     unsigned content_length_limit;  // largest request body accepted
+    unsigned header_limit;          // largest request line plus headers accepted (larger: 413)
 } onair_rtsp_options;
 
 typedef struct onair_rtsp_server onair_rtsp_server;

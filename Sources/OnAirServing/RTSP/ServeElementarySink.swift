@@ -6,14 +6,17 @@ import OnAirCore
 /// the first video keyframe; the hub's keyframe cache, per-viewer queues, skips and timeouts
 /// apply as for the muxed forms.
 ///
-/// It also keeps each stream's latest format description (parameter sets, AudioSpecificConfig),
-/// which a face needs to describe the stream to a client that joins later.
+/// It also keeps each stream's latest format description (parameter sets, AudioSpecificConfig)
+/// and the latest audio packet, which a face needs to describe the stream to a client that joins
+/// later before that client takes a viewer slot.
 package final class ServeElementarySink: PacketSink, @unchecked Sendable {
+    /// Names the sink in errors.
     public var destination: String { "serve rtsp" }
     private let hub: ServeHub
     private let expected: Set<MediaType>
     private let lock = NSLock()
     private var latest: [MediaType: FormatDescription] = [:]
+    private var latestAudio: EncodedPacket?
     private var started = false
 
     /// A sink of the given streams publishing to `hub`'s elementary stream.
@@ -32,10 +35,19 @@ package final class ServeElementarySink: PacketSink, @unchecked Sendable {
         return latest[type]
     }
 
+    /// The latest audio packet written (nil before the first).
+    public var latestAudioPacket: EncodedPacket? {
+        lock.lock()
+        defer { lock.unlock() }
+        return latestAudio
+    }
+
+    /// Publishes a packet (from the first video keyframe on) and keeps what describes its stream.
     public func write(_ packet: EncodedPacket) throws {
-        if let description = packet.formatDescription {
+        if packet.formatDescription != nil || packet.mediaType == .audio {
             lock.lock()
-            latest[packet.mediaType] = description
+            if let description = packet.formatDescription { latest[packet.mediaType] = description }
+            if packet.mediaType == .audio { latestAudio = packet }
             lock.unlock()
         }
         if packet.mediaType == .video, packet.form != .annexB(parameterSetsInBand: true) {
@@ -53,5 +65,6 @@ package final class ServeElementarySink: PacketSink, @unchecked Sendable {
                 published: ProcessInfo.processInfo.systemUptime, packet: packet), to: .elementary)
     }
 
+    /// Nothing to finish: the hub ends its streams itself.
     public func finish() throws {}
 }

@@ -7,11 +7,12 @@ import OnAirGStreamer
 /// payloading pipeline per client fed from that client's own viewer queue in the hub (the
 /// elementary form), so a slow client skips and is cut without touching anyone else.
 ///
-/// Admission: a client is refused at DESCRIBE when the hub is full, and takes a viewer slot once
-/// its media is built in that DESCRIBE (its pipeline starts then: the SDP needs the stream's
-/// parameter sets) and gives it back at TEARDOWN, session timeout or disconnect;
-/// `maxViewers` counts it with the HTTP and SRT viewers, and a client beyond it gets
-/// 503 Service Unavailable. With a token, clients need user `onair` and the token as password
+/// Admission: a client takes a viewer slot at its first PLAY and gives it back at TEARDOWN,
+/// session timeout or disconnect; `maxViewers` counts PLAYing RTSP clients with the HTTP, SRT and
+/// WebRTC viewers, and a client beyond it gets 503 Service Unavailable — at DESCRIBE when every
+/// slot is taken then, at PLAY when the slots filled since. A client that has DESCRIBEd or SET UP
+/// but not PLAYed holds none (its pipeline is built and primed at DESCRIBE: the SDP needs the
+/// stream's parameter sets). With a token, clients need user `onair` and the token as password
 /// (Digest; Basic too on loopback only). GStreamer is started only when this face is made.
 package final class ServeRTSPFace: RTSPServerDelegate, @unchecked Sendable {
     /// The user name RTSP clients give with the token as password.
@@ -44,35 +45,50 @@ package final class ServeRTSPFace: RTSPServerDelegate, @unchecked Sendable {
         server = try RTSPServer(configuration: settings, delegate: self)
     }
 
+    /// 200 while a viewer slot is free, else 503.
     public func rtspServer(admit client: RTSPClientHandle) -> Int {
-        // Only a check here: gst-rtsp-server asks before it checks credentials, and a refused
-        // client's DESCRIBE never builds a media. The slot is taken when the media is built.
-        let figures = hub.statistics().totals
-        return figures.viewers < hub.limits.maxViewers ? 200 : 503
+        // Only a check here (gst-rtsp-server asks before it checks credentials): a client that
+        // could not play now is not given a pipeline. The slot is taken at PLAY.
+        hasFreeSlot ? 200 : 503
     }
 
+    private var hasFreeSlot: Bool { hub.statistics().totals.viewers < hub.limits.maxViewers }
+
+    /// Starts the client's feed (it primes the pipeline for the SDP).
     public func rtspServer(configured media: RTSPClientMedia) {
-        guard let viewer = try? hub.openViewer(format: .elementary, transport: "rtsp", peer: media.peer) else {
-            // Filled up since DESCRIBE was admitted (or stopping): the pipeline ends at once.
-            media.video?.end()
-            media.audio?.end()
-            return
-        }
-        let source = self.source
-        let feed = ServeRTSPFeed(viewer: viewer, media: media) { source.formatDescription(of: $0) }
+        let feed = ServeRTSPFeed(media: media, source: source)
         lock.lock()
-        feeds[media.identifier] = feed
+        let running = server != nil
+        if running { feeds[media.identifier] = feed }
         lock.unlock()
+        guard running else { return endSources(of: media) }
         feed.start(in: feeders)
     }
 
+    /// Takes the client's viewer slot at its first PLAY: 200, or 503 when none is free.
+    public func rtspServer(play identifier: UInt) -> Int {
+        lock.lock()
+        let feed = feeds[identifier]
+        lock.unlock()
+        guard let feed else { return 503 }
+        do {
+            let hub = self.hub
+            try feed.play { try hub.openViewer(format: .elementary, transport: "rtsp", peer: feed.peer) }
+            return 200
+        } catch {
+            return 503
+        }
+    }
+
+    /// Names the client's transport in its statistics.
     public func rtspServer(media identifier: UInt, transport: String) {
         lock.lock()
         let feed = feeds[identifier]
         lock.unlock()
-        feed?.viewer.setTransport("rtsp/\(transport)")
+        feed?.setTransport("rtsp/\(transport)")
     }
 
+    /// Ends the client's feed, which gives its slot back.
     public func rtspServer(mediaEnded identifier: UInt) {
         lock.lock()
         let feed = feeds.removeValue(forKey: identifier)
@@ -80,7 +96,13 @@ package final class ServeRTSPFace: RTSPServerDelegate, @unchecked Sendable {
         feed?.stop()
     }
 
+    /// Nothing: the client's media end too, and that ends its feed.
     public func rtspServer(clientClosed identifier: UInt) {}
+
+    private func endSources(of media: RTSPClientMedia) {
+        media.video?.end()
+        media.audio?.end()
+    }
 
     /// Closes every client, stops listening and waits for the feeds to end.
     public func stop() {

@@ -3,63 +3,115 @@ import Foundation
 import OnAirCore
 import OnAirGStreamer
 
-/// Feeds one RTSP client's own pipeline from that client's hub viewer, on a thread of its own.
+/// Feeds one RTSP client's own pipeline, on a thread of its own: first with what describes the
+/// stream (DESCRIBE), then, once the client PLAYs, from that client's hub viewer.
+///
+/// Before PLAY the client holds no viewer slot: gst-rtsp-server answers DESCRIBE only once each
+/// payloader has sent a packet (its caps then carry the SDP's parameters), so the pipeline is
+/// primed with the latest SPS and PPS and the latest audio frame, which wait at the payloaders
+/// until PLAY. `play(opening:)` opens the viewer (the hub's admission decides); its keyframe
+/// cache follows at once.
 ///
 /// The client's sending never holds up anyone else: its packets come only from its own bounded
 /// queue in the hub. While its pipeline has more than `backlogBytes` not yet sent (a TCP client
 /// that stopped reading backs its pipeline up), the feed stops taking from the queue, so the
 /// queue fills, skips to the next keyframe and, past the viewer timeout, the client is cut.
 ///
-/// Times: the first packet's presentation time maps to the pipeline's running time then (plus
-/// a margin for audio that began a little before the keyframe); every packet, audio and video,
+/// Times: the first packet from the viewer maps to the pipeline's running time then (plus a
+/// margin for audio that began a little before the keyframe); every packet, audio and video,
 /// keeps its distance from it, so RTCP sender reports put both streams on one clock. The times
 /// do not pace sending: the shim turns clock sync off on the client's sinks, so the keyframe
 /// cache's burst goes out at once and live packets as they come (with sync on, every packet
 /// waited for its running time: a GOP of delay, 1.6 s p50 at 720p30 with 2 s keyframes).
 final class ServeRTSPFeed: @unchecked Sendable {
-    let viewer: ServeViewer
     private let media: RTSPClientMedia
-    private let descriptions: @Sendable (MediaType) -> FormatDescription?
-    private let lock = NSLock()
+    private let source: ServeElementarySink
+    private let condition = NSCondition()
     private var stopped = false
+    private var finished = false
+    private var viewer: ServeViewer?
+    private var transport: String?
     private var origin: (seconds: Double, runningTime: Int64)?
     private var capsSet: Set<MediaType> = []
+    /// The primed audio frame's time: audio stamped up to it is not sent.
+    private var primedUntil: Int64 = -1
+
+    /// Hands a packet's bytes to a push.
+    private typealias Bytes = ((UnsafeRawBufferPointer) -> GStreamerAppSource.PushResult) -> GStreamerAppSource.PushResult
 
     /// Bytes waiting in the pipeline's sources past which the feed stops taking from the queue.
     static let backlogBytes = 256 * 1024
     /// Audio up to this long before the first keyframe is still sent.
     static let leadNanoseconds: Int64 = 500_000_000
 
-    init(viewer: ServeViewer, media: RTSPClientMedia, descriptions: @escaping @Sendable (MediaType) -> FormatDescription?) {
-        self.viewer = viewer
+    /// The client's IP address.
+    var peer: String { media.peer }
+
+    /// A feed of `media` from the streams `source` publishes.
+    init(media: RTSPClientMedia, source: ServeElementarySink) {
         self.media = media
-        self.descriptions = descriptions
+        self.source = source
     }
 
     /// Starts the feeding thread; `group` is left when it ends.
     func start(in group: DispatchGroup) {
-        group.startThread(named: "onair.serve.rtsp.\(viewer.id)") { [self] in
-            run()
-            viewer.close()
+        group.startThread(named: "onair.serve.rtsp.feed") { [self] in
+            RTSPFeedThread.name("rtsp-feed")
+            if prime(), let viewer = waitForViewer() { run(viewer) }
+            condition.lock()
+            finished = true
+            let viewer = self.viewer
+            condition.unlock()
+            viewer?.close()
         }
+    }
+
+    /// Lets the client play: opens its viewer with `open` the first time (a PLAY after PAUSE
+    /// keeps it). Throws what `open` throws (the hub full), or `ServeRefusal.stopping`.
+    func play(opening open: () throws -> ServeViewer) throws {
+        condition.lock()
+        defer { condition.unlock() }
+        guard viewer == nil else { return }
+        guard !stopped, !finished else { throw ServeRefusal.stopping }
+        let opened = try open()
+        if let transport { opened.setTransport(transport) }
+        viewer = opened
+        condition.broadcast()
+    }
+
+    /// Names the transport the client chose in SETUP ("rtsp/udp", "rtsp/tcp") in its statistics.
+    func setTransport(_ name: String) {
+        condition.lock()
+        transport = name
+        let viewer = self.viewer
+        condition.unlock()
+        viewer?.setTransport(name)
     }
 
     /// Asks the thread to end (it closes the viewer); does not wait.
     func stop() {
-        lock.lock()
+        condition.lock()
         stopped = true
-        lock.unlock()
+        condition.broadcast()
+        condition.unlock()
     }
 
     private var isStopped: Bool {
-        lock.lock()
-        defer { lock.unlock() }
+        condition.lock()
+        defer { condition.unlock() }
         return stopped
+    }
+
+    private func waitForViewer() -> ServeViewer? {
+        condition.lock()
+        defer { condition.unlock() }
+        while viewer == nil && !stopped { condition.wait() }
+        return stopped ? nil : viewer
     }
 
     private var backlog: Int { (media.video?.queuedBytes ?? 0) + (media.audio?.queuedBytes ?? 0) }
 
-    private func run() {
+    private func run(_ viewer: ServeViewer) {
         while !isStopped {
             if backlog > Self.backlogBytes {
                 if viewer.cutIfTooFarBehind() { return cutClient() }
@@ -88,18 +140,70 @@ final class ServeRTSPFeed: @unchecked Sendable {
         media.audio?.end()
     }
 
-    /// Pushes one packet, waiting while the pipeline is not started yet; false when it has ended.
+    /// Pushes the latest parameter sets and audio frame once they exist; false when stopped or
+    /// the pipeline ended first. Both are stamped as the first keyframe will be if PLAY came now
+    /// (running time plus the lead): players that line the streams up by their first packets
+    /// until the first RTCP report (ffmpeg) then see no jump, and audio from the viewer's cache
+    /// stamped before the primed frame is left out (`primedUntil`), so each stream's times rise.
+    private func prime() -> Bool {
+        while !isStopped {
+            let video = source.formatDescription(of: .video)
+            let audio = source.latestAudioPacket
+            if (media.video != nil && video == nil) || (media.audio != nil && audio == nil) {
+                Thread.sleep(forTimeInterval: 0.02)
+                continue
+            }
+            let lead = Self.leadNanoseconds
+            var stamped: Int64 = 0
+            let stamp = { (running: Int64?, duration: Int64) -> (pts: Int64, dts: Int64, duration: Int64)? in
+                stamped = (running ?? 0) + lead
+                return (stamped, stamped, duration)
+            }
+            if let target = media.video, let video {
+                let startCode: [UInt8] = [0, 0, 0, 1]
+                let bytes = (video.sps + video.pps).flatMap { startCode + $0 }
+                guard
+                    deliver(
+                        { bytes.withUnsafeBytes($0) }, to: target, type: .video, isKeyframe: true, times: { stamp($0, 0) })
+                else { return false }
+            }
+            if let target = media.audio, let audio {
+                let duration = Int64((audio.duration.seconds * 1e9).rounded())
+                guard
+                    deliver(
+                        { audio.payload.withUnsafeBytes($0) }, to: target, type: .audio, isKeyframe: true,
+                        times: { stamp($0, duration) })
+                else { return false }
+                primedUntil = stamped
+            }
+            return true
+        }
+        return false
+    }
+
+    /// Pushes one packet from the viewer; false when the pipeline has ended.
     private func push(_ packet: EncodedPacket) -> Bool {
-        guard let source = packet.mediaType == .video ? media.video : media.audio else { return true }
-        if !capsSet.contains(packet.mediaType) {
-            guard setCaps(of: source, for: packet.mediaType) else { return true }
-            capsSet.insert(packet.mediaType)
+        guard let target = packet.mediaType == .video ? media.video : media.audio else { return true }
+        return deliver(
+            { packet.payload.withUnsafeBytes($0) }, to: target, type: packet.mediaType, isKeyframe: packet.isKeyframe,
+            times: { self.timestamps(of: packet, running: $0) })
+    }
+
+    /// Pushes bytes with the times `times` gives for the running time now (nil: skip them),
+    /// setting the source's caps first and waiting while the pipeline is not started yet;
+    /// false when it has ended or stopped.
+    private func deliver(
+        _ bytes: Bytes, to target: GStreamerAppSource, type: MediaType, isKeyframe: Bool,
+        times: (Int64?) -> (pts: Int64, dts: Int64, duration: Int64)?
+    ) -> Bool {
+        if !capsSet.contains(type) {
+            guard setCaps(of: target, for: type) else { return true }
+            capsSet.insert(type)
         }
         while !isStopped {
-            let times = timestamps(of: packet, running: source.runningTime)
-            guard let pts = times.pts else { return true }  // audio from well before the first keyframe
-            let result = packet.payload.withUnsafeBytes { bytes in
-                source.push(bytes, pts: pts, dts: times.dts, duration: times.duration, isKeyframe: packet.isKeyframe)
+            guard let stamp = times(target.runningTime) else { return true }
+            let result = bytes { raw in
+                target.push(raw, pts: stamp.pts, dts: stamp.dts, duration: stamp.duration, isKeyframe: isKeyframe)
             }
             switch result {
             case .accepted: return true
@@ -110,13 +214,13 @@ final class ServeRTSPFeed: @unchecked Sendable {
         return false
     }
 
-    private func setCaps(of source: GStreamerAppSource, for type: MediaType) -> Bool {
+    private func setCaps(of target: GStreamerAppSource, for type: MediaType) -> Bool {
         do {
             if type == .video {
-                try source.setCaps(ServeRTSPPipeline.videoCaps)
+                try target.setCaps(ServeRTSPPipeline.videoCaps)
             } else {
-                guard let config = descriptions(.audio)?.audioSpecificConfig, !config.isEmpty else { return false }
-                try source.setCaps(ServeRTSPPipeline.audioCaps(audioSpecificConfig: config))
+                guard let config = source.formatDescription(of: .audio)?.audioSpecificConfig, !config.isEmpty else { return false }
+                try target.setCaps(ServeRTSPPipeline.audioCaps(audioSpecificConfig: config))
             }
             return true
         } catch {
@@ -124,12 +228,13 @@ final class ServeRTSPFeed: @unchecked Sendable {
         }
     }
 
-    private func timestamps(of packet: EncodedPacket, running: Int64?) -> (pts: Int64?, dts: Int64?, duration: Int64?) {
+    private func timestamps(of packet: EncodedPacket, running: Int64?) -> (pts: Int64, dts: Int64, duration: Int64)? {
         if origin == nil { origin = (packet.pts.seconds, (running ?? 0) + Self.leadNanoseconds) }
-        guard let origin else { return (nil, nil, nil) }
+        guard let origin else { return nil }
         func nanoseconds(_ time: MediaTime) -> Int64 { origin.runningTime + Int64(((time.seconds - origin.seconds) * 1e9).rounded()) }
         let pts = nanoseconds(packet.pts)
-        guard pts >= 0 else { return (nil, nil, nil) }
+        // Audio from well before the first keyframe, or stamped before the primed audio frame.
+        guard pts >= 0, packet.mediaType != .audio || pts > primedUntil else { return nil }
         return (pts, max(0, nanoseconds(packet.dts)), Int64((packet.duration.seconds * 1e9).rounded()))
     }
 }
