@@ -37,33 +37,37 @@ public final class FileTranscoder: @unchecked Sendable {
 
     /// The settings after filling in what follows the input (size, rate, channels).
     public private(set) var videoSettings: VideoEncoderSettings?
+    /// The audio settings, likewise.
     public private(set) var audioSettings: AudioEncoderSettings?
     /// The H.264 encoder's choice and why hardware candidates were passed over.
     public private(set) var encoderSelection: EncoderSelection?
 
     private let decoder: MediaFileDecoder
-    private var sinks: [any PacketSink] = []
+    private(set) var sinks: [any PacketSink] = []
     /// Sinks that failed, by index; they get nothing more.
-    private var failures: [Int: OutputFailure] = [:]
+    private(set) var failures: [Int: OutputFailure] = [:]
     private var outputFailed: (OutputFailure) -> Void = { _ in }
-    private var videoEncoder: H264Encoder?
+    private(set) var videoEncoder: H264Encoder?
     private var audioEncoder: AACEncoder?
     private var rateConverter: FrameRateConverter?
-    private var keyFrameTimes: [Double]
-    private var progress = Progress()
+    /// Forced keyframe times not reached yet, in seconds.
+    var keyFrameTimes: [Double]
+    /// What was done so far (under `lock`).
+    var progress = Progress()
     private var lastVideoEnd = 0.0
     /// Submission times of frames whose packets have not come out yet, by pts in microseconds
     /// (video encoder thread only).
-    private var submitted: [Int64: Double] = [:]
+    var submitted: [Int64: Double] = [:]
     /// Guards `progress`, `failure` and the sinks while the encoder threads run.
-    private let lock = NSLock()
-    private var failure: (any Error)?
+    let lock = NSLock()
+    /// The first error of decoding or encoding (under `lock`): the run stops.
+    var failure: (any Error)?
     /// Frames waiting for the H.264 encoder, each with whether it must be a keyframe. One is
     /// enough to keep both stages busy (the decoder works on the next picture meanwhile); each
     /// more would only hold another decoded picture in memory.
-    private let videoQueue = BoundedQueue<(VideoFrame, Bool)>(capacity: 1)
+    let videoQueue = BoundedQueue<(VideoFrame, Bool)>(capacity: 1)
     /// Sample runs waiting for the AAC encoder.
-    private let audioQueue = BoundedQueue<PCMBuffer>(capacity: 16)
+    let audioQueue = BoundedQueue<PCMBuffer>(capacity: 16)
 
     /// Opens `input` and the encoders. `video`/`audio` nil leaves that stream out; settings the
     /// caller did not fix (`followInput`) are taken from the input.
@@ -198,110 +202,10 @@ public final class FileTranscoder: @unchecked Sendable {
     }
 
     /// Records that sink `index` failed and tells the caller at once (under `lock` while encoding).
-    private func fail(_ index: Int, _ error: any Error) {
+    func fail(_ index: Int, _ error: any Error) {
         let failure = OutputFailure(destination: sinks[index].destination, error: error)
         failures[index] = failure
         outputFailed(failure)
-    }
-
-    /// Queues `frame` for the video encoder, marking it as a keyframe when a forced time is due.
-    private func submit(_ frame: VideoFrame) {
-        guard videoEncoder != nil else { return }
-        var force = false
-        while let next = keyFrameTimes.first, frame.pts.seconds >= next - 1e-6 {
-            keyFrameTimes.removeFirst()
-            force = true
-        }
-        videoQueue.push((frame, force), overflow: .wait)
-    }
-
-    /// The video encoder thread: encodes queued frames, then drains the encoder.
-    private func runVideo(_ encoder: H264Encoder) {
-        while let (frame, force) = videoQueue.pop() {
-            guard !failed else { continue }  // keep taking frames so that the decoder never blocks
-            do {
-                submitted[frame.pts.converted(to: 1_000_000).value] = ProcessInfo.processInfo.systemUptime
-                try deliver(try encoder.encode(frame, forceKeyFrame: force))
-                lock.withLock { progress.mediaSeconds = max(progress.mediaSeconds, frame.pts.seconds) }
-            } catch {
-                record(error)
-            }
-        }
-        guard !failed else { return }
-        do { try deliver(try encoder.flush()) } catch { record(error) }
-    }
-
-    /// The audio encoder thread: resamples and encodes queued samples, then drains the encoder.
-    private func runAudio(_ encoder: AACEncoder) {
-        while let buffer = audioQueue.pop() {
-            guard !failed else { continue }
-            do {
-                try deliver(try encoder.encode(buffer))
-                lock.withLock { progress.mediaSeconds = max(progress.mediaSeconds, buffer.pts.seconds) }
-            } catch {
-                record(error)
-            }
-        }
-        guard !failed else { return }
-        do { try deliver(try encoder.flush()) } catch { record(error) }
-    }
-
-    private var failed: Bool { lock.withLock { failure != nil } }
-
-    private func record(_ error: any Error) {
-        lock.withLock { if failure == nil { failure = error } }
-    }
-
-    private func snapshot(wall: Double) -> Progress {
-        lock.withLock {
-            progress.wallSeconds = wall
-            return progress
-        }
-    }
-
-    /// Writes packets to every sink, one encoder thread at a time.
-    private func deliver(_ packets: [EncodedPacket]) throws {
-        guard !packets.isEmpty else { return }
-        let now = ProcessInfo.processInfo.systemUptime
-        var latencies: [(seconds: Double, key: Bool)] = []
-        for packet in packets where packet.mediaType == .video {
-            if let start = submitted.removeValue(forKey: packet.pts.converted(to: 1_000_000).value) {
-                latencies.append((now - start, packet.isKeyframe))
-            }
-        }
-        lock.lock()
-        defer { lock.unlock() }
-        for latency in latencies {
-            progress.encodeLatency.add(latency.seconds)
-            if latency.key { progress.keyFrameEncodeLatency.add(latency.seconds) }
-        }
-        for packet in packets {
-            if packet.mediaType == .video {
-                progress.videoFrames += 1
-                progress.videoBytes += packet.byteCount
-            } else {
-                progress.audioFrames += 1
-                progress.audioBytes += packet.byteCount
-            }
-            for (index, sink) in sinks.enumerated() where failures[index] == nil {
-                do { try sink.write(packet) } catch {
-                    fail(index, error)
-                    if failures.count == sinks.count { throw error }
-                }
-            }
-        }
-    }
-}
-
-/// Why a transcode could not start.
-package enum TranscodeError: OnAirError, Equatable {
-    /// The input has none of the streams asked for.
-    case nothingToEncode(String)
-
-    public var description: String {
-        switch self {
-        case .nothingToEncode(let input): return "\(input): no video or audio stream to encode"
-        }
     }
 }
 #endif

@@ -7,65 +7,8 @@ import OnAirCore
 /// Annex-B for MPEG-TS) with timestamps from the capture clock; the writer rescales them to the
 /// container's time base. Use it from one thread at a time; `finish()` writes the trailer.
 public final class ContainerWriter {
-    /// One stream to create in the container.
-    public struct Track: Sendable {
-        /// Video or audio.
-        public var mediaType: MediaType
-        /// The codec of the packets.
-        public var codec: MediaCodec
-        /// Out-of-band configuration: avcC for H.264, AudioSpecificConfig for AAC (may be empty).
-        public var extradata: [UInt8]
-        /// Video size (ignored for audio).
-        public var width: Int, height: Int
-        /// Nominal frame rate, used as a hint by some containers (0 when unknown).
-        public var frameRate: Double
-        /// Audio sample rate and channels (ignored for video).
-        public var sampleRate: Int, channels: Int
-        /// Average bitrate in bits per second, written where the container records it (0 when unknown).
-        public var bitRate: Int
-
-        /// Describes a video track.
-        public static func video(
-            _ codec: MediaCodec = .h264, width: Int, height: Int, frameRate: Double,
-            extradata: [UInt8], bitRate: Int = 0
-        ) -> Track {
-            Track(
-                mediaType: .video, codec: codec, extradata: extradata, width: width, height: height,
-                frameRate: frameRate, sampleRate: 0, channels: 0, bitRate: bitRate)
-        }
-
-        /// Describes an audio track.
-        public static func audio(
-            _ codec: MediaCodec = .aac, sampleRate: Int, channels: Int,
-            extradata: [UInt8], bitRate: Int = 0
-        ) -> Track {
-            Track(
-                mediaType: .audio, codec: codec, extradata: extradata, width: 0, height: 0,
-                frameRate: 0, sampleRate: sampleRate, channels: channels, bitRate: bitRate)
-        }
-    }
-
-    /// How an output that is a network connection is opened and written: packets go straight to
-    /// the socket (`av_write_frame`, no interleaving buffer) and every blocking call is bounded.
-    public struct Connection: Sendable {
-        /// Protocol options (e.g. `tcp_nodelay=1`, `rw_timeout`); each must be one the protocol knows.
-        public var protocolOptions: [String: String]
-        /// Interrupts blocking calls; the caller arms it before opening, writing and finishing.
-        public var deadline: NetworkDeadline
-
-        /// OnAir's own transport under the muxer instead of an FFmpeg protocol (the destination
-        /// is then only a name for messages, and `protocolOptions` are unused).
-        public var output: PacketOutput?
-
-        /// Describes a connection with its protocol options and deadline.
-        public init(protocolOptions: [String: String] = [:], deadline: NetworkDeadline, output: PacketOutput? = nil) {
-            self.protocolOptions = protocolOptions
-            self.deadline = deadline
-            self.output = output
-        }
-    }
-
-    private var context: UnsafeMutablePointer<AVFormatContext>?
+    /// The muxer (nil once closed).
+    private(set) var context: UnsafeMutablePointer<AVFormatContext>?
     private let interleaved: Bool
     private let packet: UnsafeMutablePointer<AVPacket>
     private var streamTimeBases: [AVRational] = []
@@ -152,75 +95,10 @@ public final class ContainerWriter {
         }
     }
 
-    /// Opens the network connection with the deadline as interrupt callback; a failure carries
-    /// what the protocol logged (e.g. why an SRT peer refused) besides FFmpeg's message for the code.
-    private static func connect(
-        _ ctx: UnsafeMutablePointer<AVFormatContext>, destination: String,
-        connection: Connection
-    ) throws {
-        ctx.pointee.interrupt_callback = connection.deadline.callback
-        var callback = connection.deadline.callback
-        var dictionary: OpaquePointer?
-        for (key, value) in connection.protocolOptions { av_dict_set(&dictionary, key, value, 0) }
-        defer { av_dict_free(&dictionary) }
-        let (status, lines) = FFmpegLogCapture.capturing(maximumLevel: AV_LOG_ERROR) {
-            avio_open2(&ctx.pointee.pb, destination, AVIO_FLAG_WRITE, &callback, &dictionary)
-        }
-        if status < 0 {
-            // Every line: the first usually names the cause ("Peer certificate failed verification"),
-            // the last what failed ("Cannot open connection tls://…").
-            let detail = lines.isEmpty ? "" : " (\(lines.joined(separator: "; ")))"
-            throw FFmpegError(code: status, operation: "connect to \(destination)\(detail)")
-        }
-        if let unused = av_dict_get(dictionary, "", nil, AV_DICT_IGNORE_SUFFIX) {
-            throw FFmpegError(
-                code: onair_averror(22),
-                operation: "protocol option '\(String(cString: unused.pointee.key))' of \(destination) not recognised")
-        }
-    }
-
     deinit {
         if !finished { try? finish() }
         var packetPointer: UnsafeMutablePointer<AVPacket>? = packet
         av_packet_free(&packetPointer)
-    }
-
-    private func addStream(_ track: Track) throws {
-        guard let context, let stream = avformat_new_stream(context, nil), let par = stream.pointee.codecpar else {
-            throw FFmpegError(code: onair_averror(12), operation: "add a stream to \(destination)")
-        }
-        par.pointee.codec_type = track.mediaType == .video ? AVMEDIA_TYPE_VIDEO : AVMEDIA_TYPE_AUDIO
-        switch track.codec {
-        case .h264: par.pointee.codec_id = AV_CODEC_ID_H264
-        case .aac: par.pointee.codec_id = AV_CODEC_ID_AAC
-        case .opus: par.pointee.codec_id = AV_CODEC_ID_OPUS
-        }
-        par.pointee.bit_rate = Int64(track.bitRate)
-        if track.mediaType == .video {
-            par.pointee.width = Int32(track.width)
-            par.pointee.height = Int32(track.height)
-            par.pointee.format = AV_PIX_FMT_YUV420P.rawValue
-            if track.frameRate > 0 {
-                let rate = av_d2q(track.frameRate, 1_000_000)
-                stream.pointee.avg_frame_rate = rate
-                stream.pointee.r_frame_rate = rate
-            }
-            stream.pointee.time_base = AVRational(num: 1, den: 90_000)
-        } else {
-            par.pointee.sample_rate = Int32(track.sampleRate)
-            onair_default_channel_layout(&par.pointee.ch_layout, Int32(track.channels))
-            par.pointee.frame_size = track.codec == .opus ? 960 : 1024
-            stream.pointee.time_base = AVRational(num: 1, den: Int32(track.sampleRate))
-        }
-        if !track.extradata.isEmpty {
-            let size = track.extradata.count
-            guard let buffer = av_mallocz(size + Int(AV_INPUT_BUFFER_PADDING_SIZE))?.assumingMemoryBound(to: UInt8.self) else {
-                throw FFmpegError(code: onair_averror(12), operation: "allocate extradata")
-            }
-            buffer.update(from: track.extradata, count: size)
-            par.pointee.extradata = buffer
-            par.pointee.extradata_size = Int32(size)
-        }
     }
 
     /// Writes one packet of stream `track` (the index in the `tracks` passed to `init`); the bytes
