@@ -3,13 +3,13 @@ import OnAir
 import OnAirTestSupport
 import Testing
 
-/// The preview page's files (Sources/OnAir/Serve/Preview/page/) as the binary carries them: a copy
+/// The preview page's files (Sources/OnAirServing/Preview/page/) as the binary carries them: a copy
 /// of `onair` alone in an empty directory serves the page with every file in it, and the script
 /// it serves is valid JavaScript.
 struct PreviewPageFilesTests {
     /// The page's source files, by name.
     static func pageFiles() throws -> [String: String] {
-        let directory = Tools.packageRoot.appendingPathComponent("Sources/OnAir/Serve/Preview/page")
+        let directory = Tools.packageRoot.appendingPathComponent("Sources/OnAirServing/Preview/page")
         var files: [String: String] = [:]
         for name in try FileManager.default.contentsOfDirectory(atPath: directory.path) {
             files[name] = try String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8)
