@@ -1,5 +1,4 @@
 import OnAir
-import OnAirLive
 
 /// The help text for `--video`/`--audio` and the session settings they and the encoder flags make.
 enum CaptureSourceFactory {

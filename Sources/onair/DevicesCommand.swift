@@ -1,6 +1,5 @@
 import Foundation
 import OnAir
-import OnAirLive
 
 /// `onair devices`: the cameras, microphones and screens present, with their formats.
 struct DevicesCommand: Command {

@@ -1,6 +1,5 @@
 import Foundation
 import OnAir
-import OnAirLive
 
 /// `onair encode INPUT -o OUTPUT…`: decode any file and re-encode it with OnAir's encoders.
 struct EncodeCommand: Command {

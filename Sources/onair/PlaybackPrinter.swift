@@ -1,6 +1,5 @@
 import Foundation
 import OnAir
-import OnAirPlayback
 
 /// Shows the player's statistics once a second on stderr and, optionally, as JSON lines.
 final class PlaybackPrinter {

@@ -1,6 +1,5 @@
 import Foundation
 import OnAir
-import OnAirAnalysis
 
 /// `onair probe FILE`: what is in a media file, read by OnAir's own H.264 and AAC parsers.
 struct ProbeCommand: Command {

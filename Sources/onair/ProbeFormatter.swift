@@ -1,6 +1,5 @@
 import Foundation
 import OnAir
-import OnAirAnalysis
 
 /// Turns a probe report into the human-readable summary `onair probe` prints.
 enum ProbeFormatter {

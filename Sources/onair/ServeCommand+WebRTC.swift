@@ -1,5 +1,4 @@
 import OnAir
-import OnAirServing
 
 extension ServeCommand {
     /// The WebRTC flags: nil without --webrtc.

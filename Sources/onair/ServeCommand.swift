@@ -1,6 +1,5 @@
 import Foundation
 import OnAir
-import OnAirServing
 
 /// `onair serve`: capture and encode once, serve the live stream to many viewers over HTTP
 /// (MPEG-TS, fragmented MP4, HLS) and record any files from the same encode.

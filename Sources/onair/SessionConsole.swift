@@ -1,7 +1,5 @@
 import Foundation
 import OnAir
-import OnAirLive
-import OnAirStreaming
 
 /// Prints a session's events for `record`, `stream` and `serve` and runs it until the duration,
 /// the end of the sources, Ctrl-C or SIGTERM; the recipe itself is the library's `SessionBuilder`.

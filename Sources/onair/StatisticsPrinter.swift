@@ -1,6 +1,5 @@
 import Foundation
 import OnAir
-import OnAirLive
 
 /// Shows a session's statistics once a second: one rewritten line on stderr and, optionally,
 /// the same as JSON lines in a file.

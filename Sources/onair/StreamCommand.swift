@@ -1,6 +1,5 @@
 import Foundation
 import OnAir
-import OnAirStreaming
 
 /// `onair stream`: capture, encode once, send to every network destination (and record any files)
 /// until the duration passes or Ctrl-C / SIGTERM arrives; dropped connections are re-made.
