@@ -64,7 +64,9 @@ var targets: [Target] = [
     .target(name: "OnAirAnalysis", dependencies: ["OnAirCore", "OnAirBitstream", "OnAirLive", "OnAirFFmpeg"]),
     // Streaming: network outputs (RTMP, SRT, UDP, TCP, RTSP publish) with reconnect and send gates, one connector
     // per transport, WHIP (webrtcbin) and HLS.
-    .target(name: "OnAirStreaming", dependencies: ["OnAirCore", "OnAirBitstream", "OnAirLive", "OnAirFFmpeg", "OnAirSRT", "OnAirHTTP", "OnAirGStreamer"]),
+    .target(
+        name: "OnAirStreaming",
+        dependencies: ["OnAirCore", "OnAirBitstream", "OnAirLive", "OnAirFFmpeg", "OnAirSRT", "OnAirHTTP", "OnAirGStreamer"]),
     // Serving: the hub that feeds every viewer from its own queue, and its faces (HTTP-TS, fMP4, HLS, SRT, RTSP,
     // WebRTC) with the preview page, whose HTML, CSS and JS (Sources/OnAirServing/Preview/page/) are compiled into
     // the binary as string literals at build time: SwiftPM resources on Linux are a folder beside the binary,

@@ -19,7 +19,11 @@ swift build --scratch-path "$scratch" --target OnAir \
     -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$PWD/$graphs" >&2
 # OnAir's own graph and its extensions of other modules' types (OnAir@Module.symbols.json); the
 # graphs of the modules it is built from are left out, one module per catalog. OnAirCore and
-# OnAirBitstream, which OnAir re-exports, appear in OnAir's graph.
+# OnAirBitstream, which OnAir re-exports, appear in OnAir's graph. The re-exported modules'
+# members that implement a protocol requirement (description, write(_:), finish()) carry comments
+# from a module other than OnAir, which DocC takes for inherited and replaces with "Inherited
+# from …" unless --enable-inherited-docs is given (which also shows the standard library's text
+# for synthesized members such as !=, hash(into:) and init(from:)).
 selected=$scratch/symbol-graphs-onair
 rm -rf "$selected"
 mkdir -p "$selected"
@@ -35,6 +39,7 @@ mkdir -p "$output"
 "$docc" convert Sources/OnAir/OnAir.docc \
     --additional-symbol-graph-dir "$selected" \
     --fallback-display-name OnAir --fallback-bundle-identifier org.onair.OnAir \
+    --enable-inherited-docs \
     --output-path "$output/OnAir.doccarchive" \
     --warnings-as-errors "$@"
 echo "docs: $output/OnAir.doccarchive" >&2

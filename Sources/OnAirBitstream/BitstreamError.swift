@@ -14,6 +14,7 @@ public enum BitstreamError: OnAirError, Equatable {
     /// The input is not the structure that was expected (a missing start code, a bad sync word, …).
     case malformed(String)
 
+    /// What is wrong with the bytes, in one line.
     public var description: String {
         switch self {
         case .truncated(let what): return "truncated input while reading \(what)"

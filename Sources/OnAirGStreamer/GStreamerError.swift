@@ -13,6 +13,7 @@ public enum GStreamerError: OnAirError, Equatable {
     /// A WebRTC peer could not be built or negotiated (webrtcbin's message).
     case webRTC(String)
 
+    /// The failure in words, with GStreamer's message.
     public var description: String {
         switch self {
         case .initialization(let message): return "GStreamer did not start: \(message)"

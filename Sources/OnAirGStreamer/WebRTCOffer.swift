@@ -49,6 +49,7 @@ public struct WebRTCOffer: Sendable, Equatable {
         case notSDP
         case noMedia
 
+        /// What is wrong with the offer, in one line.
         public var description: String {
             switch self {
             case .tooLarge: return "the offer is larger than \(WebRTCOffer.maximumBytes) bytes or \(WebRTCOffer.maximumLines) lines"

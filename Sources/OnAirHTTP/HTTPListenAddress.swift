@@ -52,6 +52,7 @@ public struct HTTPListenAddress: Sendable, Equatable, CustomStringConvertible {
     /// Whether only this machine can connect (127.0.0.0/8 or ::1).
     public var isLoopback: Bool { host.hasPrefix("127.") || host == "::1" }
 
+    /// The address as "host:port", with the host in brackets for IPv6 ("[::1]:8080").
     public var description: String { isIPv6 ? "[\(host)]:\(port)" : "\(host):\(port)" }
 
     /// A URL base such as `http://127.0.0.1:8080` for the given port.

@@ -52,6 +52,7 @@ public struct SRTError: OnAirError, Equatable {
     /// Whether the peer refused the connection (wrong passphrase, stream id refused, …).
     public var isRejected: Bool { code == Int32(SRT_ECONNREJ.rawValue) }
 
+    /// "OPERATION: MESSAGE", with the peer's reject reason when it gave one.
     public var description: String {
         if let rejectReason { return "\(operation): \(message) (\(rejectReason))" }
         return "\(operation): \(message)"

@@ -25,10 +25,13 @@ public func waitUntil(timeout: Double, _ condition: () -> Bool) -> Bool {
 /// `-noreset` matters: without it the server resets when its last client disconnects, and the
 /// root window colour `xsetroot` painted goes back to black.
 public final class TestXServer {
+    /// The display name to hand a client (":N").
     public let display: String
+    /// The display number N.
     public let number: Int
     private let process = Process()
 
+    /// Starts Xvfb on a free display number (:90…:189) with a `width`×`height` screen and waits until it answers.
     public init(width: Int = 320, height: Int = 240) throws {
         let fm = FileManager.default
         guard
@@ -85,12 +88,17 @@ public func kill(_ process: Process) {
 /// child. Clients reach it with `server` ("unix:$DIR/native"); stop it with SIGKILL to the pid in
 /// `$DIR/run/pid`. The sink's monitor source is `onair_test.monitor`.
 public final class TestPulseServer {
+    /// The server's private directory (socket, pid file, log).
     public let directory: URL
+    /// The address a client reaches the server at ("unix:$DIR/native").
     public let server: String
+    /// The null sink's name.
     public let sink = "onair_test"
+    /// The null sink's monitor source, to capture what is played.
     public var monitor: String { "\(sink).monitor" }
     private var players: [Process] = []
 
+    /// Starts a private PulseAudio daemon with a null sink and returns once it is ready.
     public init() throws {
         directory = try Tools.temporaryDirectory("onair-pulse")
         let socket = directory.appendingPathComponent("native").path
@@ -128,6 +136,7 @@ public final class TestPulseServer {
         players.append(player)
     }
 
+    /// Stops the players and the daemon and removes its directory.
     public func stop() {
         for player in players { kill(player) }
         players = []

@@ -2,9 +2,13 @@ import Foundation
 
 /// What a finished child process printed and returned.
 public struct ProcessResult: Sendable {
+    /// The exit status.
     public var status: Int32
+    /// Everything written to standard output.
     public var stdout: Data
+    /// Everything written to standard error, as text.
     public var stderr: String
+    /// Standard output as UTF-8 text.
     public var stdoutText: String { String(decoding: stdout, as: UTF8.self) }
 }
 
@@ -104,6 +108,7 @@ public enum Tools {
 /// A test tool failed.
 public enum ToolError: Error, CustomStringConvertible {
     case failed(String)
+    /// The failure in words.
     public var description: String {
         switch self {
         case .failed(let message): return message

@@ -2,8 +2,8 @@ import Foundation
 import Testing
 
 @testable import OnAir
-@testable import OnAirStreaming
 @testable import OnAirLive
+@testable import OnAirStreaming
 
 /// The pure parts of the WHIP output: the endpoint URL and the
 /// gauge that turns RTCP receiver reports into what adaptive bitrate reads.

@@ -37,6 +37,7 @@ package enum EncoderFactory {
 
 #if canImport(OnAirFFmpeg)
 extension H264Encoder: VideoEncoding {
+    /// Which encoder runs and why (see `EncoderSelection`).
     public var summary: String { selection.description }
 }
 

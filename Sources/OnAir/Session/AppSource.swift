@@ -8,7 +8,9 @@ import OnAirCore
 /// `send` is called from the app's own thread, in order per stream; a video frame that the
 /// encoder cannot take in time is dropped and counted, audio waits for room.
 public final class AppSource: CaptureSource, @unchecked Sendable {
+    /// The source's name in statistics and messages.
     public let name: String
+    /// The streams the app sends (video, audio or both).
     public let mediaTypes: Set<MediaType>
     private let lock = NSLock()
     /// Held while a handler runs, so `stop()` returns only after the last delivery.
@@ -69,6 +71,7 @@ public final class AppSource: CaptureSource, @unchecked Sendable {
         handlers?.ended(error)
     }
 
+    /// Called by the session: from now on `send` delivers to `handlers`, stamped on `clock`.
     public func start(clock: CaptureClock, handlers: CaptureHandlers) throws {
         lock.lock()
         self.clock = clock
@@ -77,6 +80,7 @@ public final class AppSource: CaptureSource, @unchecked Sendable {
         lock.unlock()
     }
 
+    /// Called by the session: waits for a delivery under way, after which `send` delivers nothing.
     public func stop() {
         delivery.lock()
         lock.lock()

@@ -11,6 +11,7 @@ public enum StopReason: Sendable, Equatable, CustomStringConvertible {
     /// A source, an encoder or every output failed; the outcome's error says which.
     case failed
 
+    /// The reason in words, for the final status line.
     public var description: String {
         switch self {
         case .durationReached: return "duration reached"

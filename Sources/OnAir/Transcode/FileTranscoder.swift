@@ -132,6 +132,7 @@ public final class FileTranscoder: @unchecked Sendable {
 
     /// Which settings follow the input instead of the caller's values.
     public struct FollowInput: Sendable {
+        /// Whether the picture size, the frame rate, the audio sample rate and the channel count follow the input.
         public var size = true, frameRate = true, sampleRate = true, channels = true
         /// Creates the default: everything follows the input.
         public init(size: Bool = true, frameRate: Bool = true, sampleRate: Bool = true, channels: Bool = true) {

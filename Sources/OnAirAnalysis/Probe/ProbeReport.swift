@@ -12,20 +12,25 @@ public struct ProbeReport: Sendable, Codable, Equatable {
 ///
 /// Video fields are nil for audio and the other way round. Keys in JSON are snake_case.
 public struct ProbedStream: Sendable, Codable, Equatable {
+    /// "video" or "audio".
     public var type: String
+    /// "h264" or "aac".
     public var codec: String
     /// ffprobe's profile name ("High", "Constrained Baseline", "LC", "HE-AAC", …).
     public var profile: String
     /// level_idc / 10.
     public var level: Double?
-    /// Displayed (cropped) size.
+    /// Displayed (cropped) width.
     public var width: Int?
+    /// Displayed (cropped) height.
     public var height: Int?
-    /// Size in macroblocks × 16, before cropping.
+    /// Width in macroblocks × 16, before cropping.
     public var codedWidth: Int?
+    /// Height in macroblocks × 16, before cropping.
     public var codedHeight: Int?
     /// 0 = monochrome, 1 = 4:2:0, 2 = 4:2:2, 3 = 4:4:4.
     public var chromaFormat: Int?
+    /// Bits per luma sample (8 for the streams OnAir encodes).
     public var bitDepth: Int?
     /// "CABAC" or "CAVLC".
     public var entropyCoding: String?
@@ -41,8 +46,9 @@ public struct ProbedStream: Sendable, Codable, Equatable {
     public var maxGop: Int?
     /// Whether any picture has a B slice.
     public var bFrames: Bool?
-    /// Audio sample rate (output rate for HE-AAC) and channel count.
+    /// Audio sample rate (the output rate for HE-AAC).
     public var sampleRate: Int?
+    /// Audio channel count.
     public var channels: Int?
     /// Seconds.
     public var duration: Double

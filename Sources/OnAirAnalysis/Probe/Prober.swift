@@ -15,6 +15,7 @@ package enum ProbeError: OnAirError, Equatable {
     /// The container could not be opened on this platform.
     case unsupportedContainer(path: String, reason: String)
 
+    /// The failure in words, naming the file.
     public var description: String {
         switch self {
         case let .unreadable(path, reason): return "cannot read \(path): \(reason)"

@@ -23,6 +23,7 @@ public struct EncoderAvailability: Sendable, Codable, Equatable, CustomStringCon
         self.reason = reason
     }
 
+    /// One line naming the encoder and whether it opens (with the reason when it does not).
     public var description: String {
         "\(name) (\(codec.rawValue)\(isHardware ? ", hardware" : "")): " + (opens ? "available" : "unavailable — \(reason ?? "")")
     }

@@ -13,6 +13,7 @@ public enum H264Level: Int, Sendable, Codable, Hashable, CaseIterable, Comparabl
     /// The level as text, e.g. "3.1".
     public var description: String { "\(rawValue / 10).\(rawValue % 10)" }
 
+    /// Orders levels from the lowest (1.0) to the highest.
     public static func < (lhs: H264Level, rhs: H264Level) -> Bool { lhs.rawValue < rhs.rawValue }
 
     /// Table A-1 limits: macroblocks per second, frame size in macroblocks, bit rate and CPB size

@@ -14,5 +14,6 @@ public struct H264ProfileLevel: Sendable, Hashable, Codable, CustomStringConvert
     /// `profile` at the smallest level that fits.
     public static func auto(_ profile: H264Profile) -> H264ProfileLevel { H264ProfileLevel(profile, nil) }
 
+    /// The profile and level as text, e.g. "high@4.1" or "main@auto".
     public var description: String { "\(profile)@\(level.map { "\($0)" } ?? "auto")" }
 }

@@ -14,7 +14,9 @@ public struct SettingsError: OnAirError, Equatable {
         self.allowed = allowed
     }
 
+    /// The field, the value given and what is allowed, in one line.
     public var description: String { "invalid \(field) = \(value); allowed: \(allowed)" }
 
+    /// Always true: the caller's settings are at fault.
     public var isInvalidSettings: Bool { true }
 }

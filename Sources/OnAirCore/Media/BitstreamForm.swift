@@ -16,6 +16,7 @@ public enum BitstreamForm: Sendable, Hashable, CustomStringConvertible {
     /// The form MP4, MOV and FLV store H.264 in: 4-byte lengths, parameter sets in the avcC record.
     public static let avcc = BitstreamForm.lengthPrefixed(lengthSize: 4, parameterSetsInBand: false)
 
+    /// The form in words (Annex-B, or the length-prefix size), for messages.
     public var description: String {
         switch self {
         case .annexB(let inBand): return inBand ? "Annex-B with parameter sets" : "Annex-B"

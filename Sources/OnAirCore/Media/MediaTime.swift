@@ -34,19 +34,23 @@ public struct MediaTime: Sendable, Hashable, Codable, Comparable, CustomStringCo
         return MediaTime(value: Int64(scaled), timescale: newTimescale)
     }
 
+    /// Orders two times by their value in seconds, whatever their timescales.
     public static func < (lhs: MediaTime, rhs: MediaTime) -> Bool {
         // Cross-multiplication in 128 bits would be exact; Double is exact enough for media spans.
         Double(lhs.value) * Double(rhs.timescale) < Double(rhs.value) * Double(lhs.timescale)
     }
 
+    /// Whether two times are the same instant, exactly, whatever their timescales (1/2 == 3/6).
     public static func == (lhs: MediaTime, rhs: MediaTime) -> Bool {
         Int128(lhs.value) * Int128(rhs.timescale) == Int128(rhs.value) * Int128(lhs.timescale)
     }
 
+    /// Hashes the time in seconds, so that equal times on different timescales hash alike.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(seconds)
     }
 
+    /// The time as value/timescale, e.g. "3003/90000".
     public var description: String { "\(value)/\(timescale)" }
 }
 

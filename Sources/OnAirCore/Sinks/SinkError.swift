@@ -9,6 +9,7 @@ public enum SinkError: OnAirError, Equatable {
     /// Too many packets arrived before every stream could describe itself.
     case streamsNeverStarted(destination: String)
 
+    /// The failure in words, naming the destination.
     public var description: String {
         switch self {
         case let .missingFormatDescription(destination, codec):

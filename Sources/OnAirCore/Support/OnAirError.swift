@@ -7,5 +7,6 @@ public protocol OnAirError: Error, CustomStringConvertible, Sendable {
 }
 
 extension OnAirError {
+    /// False: an error rejects the settings only when its type says so.
     public var isInvalidSettings: Bool { false }
 }

@@ -18,6 +18,7 @@ public enum CaptureError: OnAirError, Equatable {
     /// libavdevice (capture devices) could not be loaded; carries the loader's reason.
     case deviceLibraryUnavailable(String)
 
+    /// The failure in words, naming the device or file.
     public var description: String {
         switch self {
         case .openFailed(let source, let error, let log):

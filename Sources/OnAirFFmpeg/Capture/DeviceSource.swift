@@ -38,7 +38,9 @@ public final class DeviceSource: CaptureSource, @unchecked Sendable {
     /// The size video frames are delivered at, or nil for the device's own size.
     public let outputSize: (width: Int, height: Int)?
 
+    /// The kind and device, e.g. "v4l2:/dev/video0", for statistics and messages.
     public var name: String { "\(kind.rawValue):\(device)" }
+    /// The one stream the device gives: video for V4L2 and X11, audio for ALSA and PulseAudio.
     public var mediaTypes: Set<MediaType> { [kind.mediaType] }
 
     private let slot = CaptureRunnerSlot()
@@ -99,6 +101,7 @@ public final class DeviceSource: CaptureSource, @unchecked Sendable {
         rate == rate.rounded() ? String(Int(rate)) : String(rate)
     }
 
+    /// Opens the device and starts delivering to `handlers` on a capture thread, stamped on `clock`.
     public func start(clock: CaptureClock, handlers: CaptureHandlers) throws(CaptureError) {
         let runner = try slot.claim(sourceName: name, handlers: handlers, outputSize: outputSize)
         let kind = kind, device = device, name = name
@@ -113,6 +116,7 @@ public final class DeviceSource: CaptureSource, @unchecked Sendable {
         }
     }
 
+    /// Stops capturing and waits until nothing more will be delivered.
     public func stop() {
         slot.stop()
     }

@@ -19,7 +19,9 @@ public final class FileSource: CaptureSource, @unchecked Sendable {
     public let outputSize: (width: Int, height: Int)?
     /// Whether the file starts over when it ends.
     public let loop: Bool
+    /// The streams the file has that are read (video, audio or both).
     public let mediaTypes: Set<MediaType>
+    /// "file:" and the path, for statistics and messages.
     public var name: String { "file:\(path)" }
 
     private let slot = CaptureRunnerSlot()
@@ -38,6 +40,7 @@ public final class FileSource: CaptureSource, @unchecked Sendable {
         self.loop = loop
     }
 
+    /// Opens the file and starts delivering its decoded frames to `handlers` on a reading thread, stamped on `clock`.
     public func start(clock: CaptureClock, handlers: CaptureHandlers) throws(CaptureError) {
         if mediaTypes.isEmpty {
             throw .invalidConfiguration(source: name, problem: "choose video, audio or both")
@@ -53,6 +56,7 @@ public final class FileSource: CaptureSource, @unchecked Sendable {
         }
     }
 
+    /// Stops reading and waits until nothing more will be delivered.
     public func stop() {
         slot.stop()
     }

@@ -31,6 +31,7 @@ public struct FFmpegError: OnAirError, Equatable {
     /// Whether this is EAGAIN: the codec needs more input or has output to drain first.
     public var isTryAgain: Bool { code == onair_averror_eagain() }
 
+    /// "OPERATION: MESSAGE", with FFmpeg's message for the code.
     public var description: String { "\(operation): \(message)" }
 }
 

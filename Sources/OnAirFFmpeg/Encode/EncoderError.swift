@@ -15,6 +15,7 @@ public enum EncoderError: OnAirError {
     /// `encode` was called after `flush`.
     case finished
 
+    /// The failure in words, with FFmpeg's message where there is one.
     public var description: String {
         switch self {
         case .invalidSettings(let error): return error.description
@@ -26,6 +27,7 @@ public enum EncoderError: OnAirError {
         }
     }
 
+    /// True for `invalidSettings`: the caller asked for settings the encoder refuses.
     public var isInvalidSettings: Bool {
         if case .invalidSettings = self { return true }
         return false

@@ -19,6 +19,7 @@ public struct EncoderSelection: Sendable, CustomStringConvertible {
     /// Whether the chosen encoder is one of the hardware candidates.
     public var isHardware: Bool { Self.hardwareCandidates.contains(chosen) }
 
+    /// The encoder chosen and, for each one tried before it, why it was not.
     public var description: String {
         let tried = rejected.map { "\($0.name): \($0.reason)" }.joined(separator: "; ")
         return (chosen.isEmpty ? "none" : chosen) + (tried.isEmpty ? "" : " (skipped \(tried))")

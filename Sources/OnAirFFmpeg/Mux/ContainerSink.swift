@@ -39,6 +39,8 @@ public final class ContainerSink: PacketSink {
 
     private var usesAVCC: Bool { format != "mpegts" }
 
+    /// Writes one encoded packet; until every expected stream has sent its first packet, packets wait (and the header
+    /// is written once they all have).
     public func write(_ packet: EncodedPacket) throws {
         if writer == nil {
             if descriptions[packet.mediaType] == nil, let description = packet.formatDescription {
@@ -124,6 +126,8 @@ public final class ContainerSink: PacketSink {
         try writer?.flush()
     }
 
+    /// Writes what is still waiting and the container's trailer, and closes the output; streams that never started are
+    /// left out.
     public func finish() throws {
         if writer == nil, !pending.isEmpty {
             // Streams that never started are left out rather than losing what did arrive.

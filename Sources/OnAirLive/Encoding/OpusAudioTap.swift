@@ -13,12 +13,15 @@ package final class OpusAudioTap: AudioEncoding {
         self.tap = tap
     }
 
+    /// The wrapped encoder's settings.
     public var settings: AudioEncoderSettings { wrapped.settings }
 
+    /// Hands `buffer` to the tap, then encodes it with the wrapped encoder.
     public func encode(_ buffer: PCMBuffer) throws -> [EncodedPacket] {
         tap(buffer)
         return try wrapped.encode(buffer)
     }
 
+    /// Flushes the wrapped encoder.
     public func flush() throws -> [EncodedPacket] { try wrapped.flush() }
 }

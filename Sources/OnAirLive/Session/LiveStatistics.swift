@@ -17,9 +17,10 @@ public struct LiveStatistics: Sendable, Codable, Equatable {
     /// Per-frame encode time over the last interval, in milliseconds.
     public var encodeLatencyMs: Double = 0
     /// Per-frame encode time since the start, in milliseconds: median and 99th percentile of every
-    /// frame, and the median of keyframes alone (a keyframe costs an encoder several times a
-    /// predicted frame). Zero until a frame was encoded.
+    /// frame. Zero until a frame was encoded.
     public var encodeLatencyP50Ms: Double = 0, encodeLatencyP99Ms: Double = 0
+    /// The median encode time of keyframes alone, in milliseconds (a keyframe costs an encoder several times a
+    /// predicted frame). Zero until a keyframe was encoded.
     public var keyFrameEncodeLatencyMs: Double = 0
     /// Items waiting in the video and audio encoder queues, and the deepest sink queue.
     public var videoQueue = 0, audioQueue = 0, sinkQueue = 0

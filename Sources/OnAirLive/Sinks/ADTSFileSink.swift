@@ -6,6 +6,7 @@ import OnAirCore
 package final class ADTSFileSink: PacketSink {
     private let file: FileOutput
     private var config: AudioSpecificConfig?
+    /// The file's path.
     public var destination: String { file.path }
     /// Packets written so far (the moment for `WriteFaults`).
     private var packetsWritten = 0
@@ -15,6 +16,7 @@ package final class ADTSFileSink: PacketSink {
         file = try FileOutput(path: path)
     }
 
+    /// Appends one AAC packet with its ADTS header; other packets are left out.
     public func write(_ packet: EncodedPacket) throws {
         guard packet.codec == .aac else { return }
         file.startPacket(packetsWritten)
@@ -28,6 +30,7 @@ package final class ADTSFileSink: PacketSink {
         try file.write(try ADTS.wrap(packet.data, config: config))
     }
 
+    /// Closes the file.
     public func finish() throws {
         try file.close()
     }

@@ -6,6 +6,7 @@ import OnAirCore
 package final class AnnexBFileSink: PacketSink {
     private let file: FileOutput
     private var parameterSets: [H264NALUnit] = []
+    /// The file's path.
     public var destination: String { file.path }
     /// Packets written so far (the moment for `WriteFaults`).
     private var packetsWritten = 0
@@ -15,6 +16,7 @@ package final class AnnexBFileSink: PacketSink {
         file = try FileOutput(path: path)
     }
 
+    /// Appends one H.264 packet as Annex-B, with the SPS and PPS in front of every IDR; other packets are left out.
     public func write(_ packet: EncodedPacket) throws {
         guard packet.codec == .h264 else { return }
         file.startPacket(packetsWritten)
@@ -46,6 +48,7 @@ package final class AnnexBFileSink: PacketSink {
         try file.write(AnnexB.join(Array(delimiters) + parameterSets + units.dropFirst(delimiters.count)))
     }
 
+    /// Closes the file.
     public func finish() throws {
         try file.close()
     }

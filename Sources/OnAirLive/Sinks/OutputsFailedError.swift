@@ -10,6 +10,7 @@ public struct OutputsFailedError: OnAirError {
         self.failures = failures
     }
 
+    /// How many outputs failed, then each one's destination and error.
     public var description: String {
         "\(failures.count) output\(failures.count == 1 ? "" : "s") failed: "
             + failures.map { "\($0.destination) (\($0.reason))" }.joined(separator: "; ")

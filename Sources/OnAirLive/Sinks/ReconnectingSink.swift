@@ -26,7 +26,10 @@ package protocol ReconnectingSink: PacketSink, Sendable {
 }
 
 extension ReconnectingSink {
+    /// No transport figures: a sink without them does not implement this.
     public func measureTransport() -> TransportMeasurement? { nil }
+    /// Does nothing: a sink without send-stall deadlines does not implement this.
     public func transportDelivered() {}
+    /// Does nothing: a sink whose transport does not pace does not implement this.
     public func setPacingRate(bitsPerSecond: Int?) throws {}
 }

@@ -4,6 +4,7 @@ import OnAirCore
 public struct CaptureDeviceInfo: Sendable, Hashable, Codable {
     /// What kind of device it is.
     public enum Kind: String, Sendable, Hashable, Codable, CaseIterable {
+        /// A camera (V4L2), a microphone or other sound source (ALSA, PulseAudio), or a screen (X11).
         case camera, microphone, screen
     }
 

@@ -19,8 +19,10 @@ public enum SourceSpecError: OnAirError, Equatable {
     public static let forms =
         "synthetic, v4l2:/dev/videoN, x11:DISPLAY (e.g. x11::0 or x11::99.0+0,0), alsa:DEVICE, pulse:SOURCE, file:PATH, none"
 
+    /// Always true: the source specification is the caller's.
     public var isInvalidSettings: Bool { true }
 
+    /// What is wrong with the specification, with the forms accepted.
     public var description: String {
         switch self {
         case .unknownKind(let text):

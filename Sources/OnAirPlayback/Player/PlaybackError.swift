@@ -11,6 +11,7 @@ public enum PlaybackError: OnAirError, Equatable {
     /// Writing the decoded output failed.
     case writeFailed(path: String, reason: String)
 
+    /// The failure in words, naming the input or output.
     public var description: String {
         switch self {
         case let .unknownOutput(path):
@@ -24,6 +25,7 @@ public enum PlaybackError: OnAirError, Equatable {
         }
     }
 
+    /// True for an output the player does not know.
     public var isInvalidSettings: Bool {
         if case .unknownOutput = self { return true }
         return false

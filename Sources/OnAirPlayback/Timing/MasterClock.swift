@@ -14,12 +14,13 @@ package struct MasterClock: Sendable, Equatable {
 
     /// The source in use.
     public var source: Source
-    /// For the wall clock: media time `anchorMedia` is at wall time `anchorWall`.
+    /// For the wall clock: the media time shown at wall time `anchorWall`.
     public private(set) var anchorMedia: Double?
+    /// For the wall clock: the wall time at which media time `anchorMedia` shows.
     public private(set) var anchorWall = 0.0
-    /// Media seconds of audio waiting (queued plus the device's buffer) and the media time at the
-    /// end of the audio queued last, for the audio clock.
+    /// For the audio clock: the media time at the end of the audio queued last.
     public var audioEnd: Double?
+    /// For the audio clock: media seconds of audio waiting (queued plus the device's buffer).
     public var audioWaiting = 0.0
     /// Wall-clock seconds spent paused (wall source), and when the current pause began.
     private var pausedSince: Double?

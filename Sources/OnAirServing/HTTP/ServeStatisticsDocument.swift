@@ -8,8 +8,9 @@ package struct ServeStatisticsDocument: Sendable, Codable {
     public var totals: ServeHub.Totals
     /// HTTP requests cut because their header took too long.
     public var requestsTimedOut: Int
-    /// Messages libmicrohttpd gave (refused requests, socket errors) since the start, and the last 16.
+    /// Messages libmicrohttpd gave (refused requests, socket errors) since the start.
     public var httpMessages: Int
+    /// The last 16 of those messages, oldest first.
     public var recentHTTPMessages: [String]
     /// One entry per viewer served now.
     public var viewers: [ServeViewerStatistics]

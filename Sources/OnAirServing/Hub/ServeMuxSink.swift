@@ -16,6 +16,7 @@ import OnAirFFmpeg
 /// start, which libavformat's fragmenting requires (nominal durations longer than the real gap
 /// would make it rewrite timestamps, and abort on the next flush).
 package final class ServeMuxSink: PacketSink {
+    /// "serve" and the container format, for progress lines and errors.
     public var destination: String { "serve \(format.rawValue)" }
     private let format: ServeFormat
     private let hub: ServeHub
@@ -42,6 +43,7 @@ package final class ServeMuxSink: PacketSink {
             options: format.muxerOptions, interleaved: false, output: output)
     }
 
+    /// Muxes one encoded packet into the shared stream the hub hands to viewers.
     public func write(_ packet: EncodedPacket) throws {
         if let description = packet.formatDescription { descriptions[packet.mediaType] = description }
         if !started {
@@ -110,6 +112,7 @@ package final class ServeMuxSink: PacketSink {
         keyframeOwed = false
     }
 
+    /// Flushes the muxer and ends the stream for every viewer.
     public func finish() throws {
         for type in [MediaType.video, .audio] {
             if let last = heldBack.removeValue(forKey: type) { try mux(last) }

@@ -7,6 +7,7 @@ public enum ServeRefusal: OnAirError, Equatable {
     /// The server is stopping.
     case stopping
 
+    /// Why the viewer was refused, in words.
     public var description: String {
         switch self {
         case .full(let maximum): return "already serving the most viewers allowed (\(maximum))"

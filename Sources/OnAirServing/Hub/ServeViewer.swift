@@ -10,8 +10,11 @@ import Foundation
 public final class ServeViewer: @unchecked Sendable {
     /// Why a viewer's stream ended.
     public enum EndReason: String, Sendable, Codable {
+        /// The server stopped serving.
         case serverStopped = "server stopped"
+        /// The viewer fell too far behind and was cut.
         case tooSlow = "too slow"
+        /// The viewer closed the connection.
         case left = "left"
     }
 

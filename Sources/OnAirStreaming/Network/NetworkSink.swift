@@ -31,6 +31,7 @@ public final class NetworkSink: ReconnectingSink, @unchecked Sendable {
 
     /// The parsed destination.
     public let target: StreamTarget
+    /// The destination as the user named it, for progress lines and errors.
     public var destination: String { target.displayName }
     let streams: Set<MediaType>
     let policy: ReconnectPolicy
@@ -109,12 +110,14 @@ public final class NetworkSink: ReconnectingSink, @unchecked Sendable {
         target.transport == .srt && !(URLComponents(string: target.url)?.queryItems?.contains { $0.name == "maxbw" } ?? false)
     }
 
+    /// Sets what the sink calls to have the next encoded video frame be a keyframe (at each new connection).
     public func setKeyFrameRequester(_ request: @escaping @Sendable () -> Void) {
         condition.lock()
         keyFrameRequester = request
         condition.unlock()
     }
 
+    /// The connection counters (connected, reconnects, time offline); safe to read from any thread.
     public var connectionStatistics: ConnectionStatistics {
         condition.lock()
         defer { condition.unlock() }
@@ -125,6 +128,8 @@ public final class NetworkSink: ReconnectingSink, @unchecked Sendable {
 
     // MARK: - Writing thread
 
+    /// Sends one encoded packet on the current connection (from its first keyframe on), or drops it while offline;
+    /// throws once the connection has failed for good.
     public func write(_ packet: EncodedPacket) throws {
         condition.lock()
         if let fatal {
@@ -193,6 +198,7 @@ public final class NetworkSink: ReconnectingSink, @unchecked Sendable {
         }
     }
 
+    /// Drops video until a keyframe encoded after `time` (asking for one), to cut a backlog.
     public func skipToKeyFrame(after time: MediaTime) {
         guard current != nil, gate.cut(after: time) else { return }
         condition.lock()
@@ -209,6 +215,7 @@ public final class NetworkSink: ReconnectingSink, @unchecked Sendable {
         condition.unlock()
     }
 
+    /// Stops reconnecting, completes and closes the current connection; throws a fatal connection error.
     public func finish() throws {
         condition.lock()
         finishing = true

@@ -13,6 +13,7 @@ public enum StreamError: OnAirError, Equatable {
     /// The RTMPS server's certificate did not verify (untrusted authority, wrong host name, expired).
     case untrustedCertificate(destination: String, reason: String)
 
+    /// The failure in words, naming the destination.
     public var description: String {
         switch self {
         case let .unsupportedURL(url, reason):
@@ -29,6 +30,7 @@ public enum StreamError: OnAirError, Equatable {
         }
     }
 
+    /// True when the destination or its options are at fault rather than the network.
     public var isInvalidSettings: Bool {
         switch self {
         case .unsupportedURL, .invalidPassphrase: return true

@@ -8,6 +8,7 @@ import Foundation
 public struct StreamTarget: Sendable, Equatable {
     /// The transport a URL names.
     public enum Transport: String, Sendable {
+        /// The URL schemes `rtmp://`, `rtmps://`, `srt://`, `udp://`, `tcp://` and `rtsp://`.
         case rtmp, rtmps, srt, udp, tcp, rtsp
 
         /// RTMP, plain or over TLS.

@@ -1,3 +1,5 @@
+import OnAirLive
+
 /// Turns what a WebRTC sender learns from the receiver's RTCP reports (packets lost, round trip)
 /// into the `TransportMeasurement` adaptive bitrate reads for every network output: a pure value,
 /// fed the sender's running totals at each reading.
@@ -7,7 +9,6 @@
 /// - Lost packets as reported (a loss while a queue stands is congestion, for the controller);
 ///   losses within a second whose loss fraction is over `heavyLossFraction` (10 %, where Google's
 ///   congestion control steps down on loss alone) also count as dropped, which steps down at once.
-import OnAirLive
 public struct WHIPLinkGauge: Sendable {
     /// The loss fraction over about a second above which losses count as drops.
     public var heavyLossFraction = 0.1

@@ -17,7 +17,9 @@ import OnAirCore
 /// media time instead of wall time, until `duration`. `audioClockOffsetPPM` makes the audio's
 /// sample clock run off the capture clock (see `SyntheticAudio.clockOffsetPPM`), to test drift handling.
 package final class SyntheticSource: CaptureSource, @unchecked Sendable {
+    /// Always "synthetic".
     public let name = "synthetic"
+    /// The streams generated (video, audio or both).
     public let mediaTypes: Set<MediaType>
     private let video: SyntheticVideo?
     /// Where frames are painted: a pool, so that no pixel memory is allocated per frame.
@@ -61,6 +63,7 @@ package final class SyntheticSource: CaptureSource, @unchecked Sendable {
         return running
     }
 
+    /// Starts generating frames on its own threads, at real-time pace on `clock`, delivering to `handlers`.
     public func start(clock: CaptureClock, handlers: CaptureHandlers) throws {
         lock.lock()
         running = true
@@ -89,6 +92,7 @@ package final class SyntheticSource: CaptureSource, @unchecked Sendable {
         ends.notify(queue: .global()) { [self] in if duration != nil && isRunning { handlers.ended(nil) } }
     }
 
+    /// Stops generating and waits until nothing more will be delivered.
     public func stop() {
         lock.lock()
         running = false
