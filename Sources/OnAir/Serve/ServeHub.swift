@@ -123,6 +123,7 @@ public final class ServeHub: @unchecked Sendable {
             .left(
                 id: viewer.id, transport: viewer.transport, peer: viewer.peer,
                 cutAsTooSlow: viewer.endReason == .tooSlow))
+        memoryRelease.released()
     }
 
     /// Hears every viewer that joins or leaves, on the viewer's thread (replaces an earlier observer).
@@ -130,7 +131,6 @@ public final class ServeHub: @unchecked Sendable {
         lock.lock()
         self.observer = observer
         lock.unlock()
-        memoryRelease.released()
     }
 
     /// A response that held memory (an HLS file) is done: see `ServeMemoryRelease`.
