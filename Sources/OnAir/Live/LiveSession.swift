@@ -195,7 +195,7 @@ public final class LiveSession: @unchecked Sendable {
 
     /// Starts sinks, encoders and sources.
     public func start() throws {
-        runners.forEach { $0.start() }
+        for runner in runners { runner.start() }
         if videoEncoder != nil { startThread("onair.encode.video") { [self] in runVideo(videoEncoder!) } }
         if audioEncoder != nil { startThread("onair.encode.audio") { [self] in runAudio(audioEncoder!) } }
         lock.lock()
@@ -259,11 +259,11 @@ public final class LiveSession: @unchecked Sendable {
         lock.unlock()
         if !already {
             adaptive?.stop()
-            sources.forEach { $0.stop() }
+            for source in sources { source.stop() }
             videoQueue.close()
             audioQueue.close()
             encodersDone.wait()
-            runners.forEach { $0.finish() }
+            for runner in runners { runner.finish() }
         }
         if let error { throw error }
         let failures = outputFailures
