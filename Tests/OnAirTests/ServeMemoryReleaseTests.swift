@@ -4,7 +4,7 @@ import Testing
 @testable import OnAir
 
 /// What `onair serve` does for memory that departed viewers freed: a trim after each departure
-/// (once per moment) and glibc's allocator set once, unless the environment set it.
+/// (once per moment), one every period, and glibc's allocator set once, unless the environment set it.
 @Suite struct ServeMemoryReleaseTests {
     @Test func aViewerLeavingAsksForATrim() throws {
         let hub = ServeHub(formats: [.mpegTS])
@@ -18,12 +18,22 @@ import Testing
     @Test func departuresInOneMomentGetOneTrim() async throws {
         #if canImport(Glibc)
         // Three departures within a second of each other: one trim, a second after the first.
-        let release = ServeMemoryRelease(delay: 1)
+        let release = ServeMemoryRelease(delay: 1, period: nil)
         for _ in 0..<3 { release.released() }
         let deadline = Date(timeIntervalSinceNow: 20)  // generous: the machine is shared
         while release.figures.trims == 0 && Date() < deadline { try await Task.sleep(for: .milliseconds(50)) }
         #expect(release.figures.releases == 3)
         #expect(release.figures.trims == 1)
+        #endif
+    }
+
+    @Test func aServerTrimsEveryPeriodWithoutDepartures() async throws {
+        #if canImport(Glibc)
+        let release = ServeMemoryRelease(delay: 1, period: 0.2)
+        let deadline = Date(timeIntervalSinceNow: 20)  // generous: the machine is shared
+        while release.figures.trims < 2 && Date() < deadline { try await Task.sleep(for: .milliseconds(50)) }
+        #expect(release.figures.releases == 0)
+        #expect(release.figures.trims >= 2)
         #endif
     }
 
