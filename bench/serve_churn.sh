@@ -98,8 +98,9 @@ print("serve_churn: %.0f s, %d samples; viewers launched %d (ts %d, mp4 %d, hls 
 print("serve_churn: %d MB received; HLS segments %d; decoded samples %d %s, with errors %d" % (
       counts.get("bytes", 0) // 1_000_000, counts.get("hls_segments", 0), summary["decoded"], summary["decoded_by_kind"],
       len(summary["decode_failures"])))
-for name, key in (("open fds", "fds"), ("threads", "threads"), ("resident kB", "rss_kb")):
-    print("serve_churn: %-12s baseline %s, end %s, highest sampled %s" % (name, base.get(key), final.get(key), peak[key]))
+for name, key in (("open fds", "fds"), ("threads", "threads"), ("resident kB", "rss_kb"),
+                  ("  anonymous", "rss_anon_kb"), ("  file pages", "rss_file_kb")):
+    print("serve_churn: %-12s baseline %s, end %s, highest sampled %s" % (name, base.get(key), final.get(key), peak.get(key)))
 print("serve_churn: viewers at once: highest sampled %d, high-water mark %d (max %d)" % (peak["viewers"], summary["peak_viewers"], 16))
 print("serve_churn: recording %d video frames, encoder %s, dropped before encoding %s; probe --sync: max A/V offset %s ms, %s missing" % (
       recorded, encoded, dropped, None if offset is None else round(offset, 2), sync.get("dropped_frames")))

@@ -99,11 +99,11 @@ import Testing
         var settings = Self.base  // 640×480@30, 1 Mbit/s, cap 1.5 Mbit/s: 1200 MBs, 36000 MB/s → 3.0
         #expect(H264Level.smallest(fitting: settings) == .l3)
         settings.width = 1280; settings.height = 720  // 3600 MBs, 108000 MB/s → 3.1
-        #expect(H264Level.smallest(fitting: settings) == .l3_1)
+        #expect(H264Level.smallest(fitting: settings) == .l31)
         settings.width = 1920; settings.height = 1080  // 8160 MBs → 4.0
         #expect(H264Level.smallest(fitting: settings) == .l4)
         settings.averageBitRate = 30_000_000; settings.dataRateLimits = []  // > 25 Mbit/s (High 4.0) → 4.1
-        #expect(H264Level.smallest(fitting: settings) == .l4_1)
+        #expect(H264Level.smallest(fitting: settings) == .l41)
         settings.width = 16_384; settings.height = 16_384
         #expect(H264Level.smallest(fitting: settings) == nil)
         #expect(throws: SettingsError.self) { try settings.validate() }

@@ -524,6 +524,10 @@ class Run:
                 for line in status:
                     if line.startswith("VmRSS:"):
                         entry["rss_kb"] = int(line.split()[1])
+                    elif line.startswith("RssAnon:"):
+                        entry["rss_anon_kb"] = int(line.split()[1])
+                    elif line.startswith("RssFile:"):
+                        entry["rss_file_kb"] = int(line.split()[1])
                     elif line.startswith("Threads:"):
                         entry["threads"] = int(line.split()[1])
         except OSError as error:
@@ -566,8 +570,20 @@ class Run:
                 with self.lock:
                     quiet_for = time.monotonic() - self.last_end
                 if entry.get("viewers") == 0 and not entry["clients"] and quiet_for >= 10 + 10:
+                    self.keep_smaps(entry)
                     return entry
         return None
+
+    def keep_smaps(self, entry):
+        """The server's memory map at a settled sample (DIR/smaps-<phase>.txt), to see where resident
+        memory went: glibc's arenas, thread stacks, pages of the libraries' code."""
+        try:
+            with open("/proc/%d/smaps" % self.options.pid) as source:
+                text = source.read()
+            with open(os.path.join(self.options.out, "smaps-%s.txt" % entry["phase"]), "w") as target:
+                target.write(text)
+        except OSError:
+            pass  # the sample itself records a server that is gone
 
     # The run -------------------------------------------------------------------------------
 
@@ -636,7 +652,7 @@ class Run:
             "baseline": baseline,
             "final": final,
             "peak_viewers": peak,
-            "max_sampled": {key: max((s.get(key, 0) for s in valid), default=0) for key in ("fds", "threads", "rss_kb", "viewers")},
+            "max_sampled": {key: max((s.get(key, 0) for s in valid), default=0) for key in ("fds", "threads", "rss_kb", "rss_anon_kb", "rss_file_kb", "viewers")},
             "samples": len(self.samples),
             "viewer_errors": self.counters.errors,
             "failures": failures,

@@ -143,7 +143,7 @@ public struct SessionBuilder: Sendable {
         }
         #endif
         let torn = Once()
-        let teardown: @Sendable () -> Void = { [teardowns] in torn.run { teardowns.forEach { $0() } } }
+        let teardown: @Sendable () -> Void = { [teardowns] in torn.run { for step in teardowns { step() } } }
         let live: LiveSession
         do {
             live = try LiveSession(

@@ -1,11 +1,14 @@
 /// An H.264 level with its limits from Table A-1 of ISO/IEC 14496-10.
+///
+/// A case is named after the level's digits without the dot, as x264's `--level 31` spells
+/// level 3.1: `l31` is 3.1, `l3` is 3 (the raw value is `level_idc`, ten times the level).
 public enum H264Level: Int, Sendable, Codable, Hashable, CaseIterable, Comparable, CustomStringConvertible {
-    case l1 = 10, l1_1 = 11, l1_2 = 12, l1_3 = 13
-    case l2 = 20, l2_1 = 21, l2_2 = 22
-    case l3 = 30, l3_1 = 31, l3_2 = 32
-    case l4 = 40, l4_1 = 41, l4_2 = 42
-    case l5 = 50, l5_1 = 51, l5_2 = 52
-    case l6 = 60, l6_1 = 61, l6_2 = 62
+    case l1 = 10, l11 = 11, l12 = 12, l13 = 13
+    case l2 = 20, l21 = 21, l22 = 22
+    case l3 = 30, l31 = 31, l32 = 32
+    case l4 = 40, l41 = 41, l42 = 42
+    case l5 = 50, l51 = 51, l52 = 52
+    case l6 = 60, l61 = 61, l62 = 62
 
     /// `level_idc` as written in the SPS (ten times the level number).
     public var levelIDC: Int { rawValue }
@@ -21,24 +24,24 @@ public enum H264Level: Int, Sendable, Codable, Hashable, CaseIterable, Comparabl
     public var limits: (maxMBPS: Int, maxFS: Int, maxBR: Int, maxCPB: Int) {
         switch self {
         case .l1: return (1_485, 99, 64, 175)
-        case .l1_1: return (3_000, 396, 192, 500)
-        case .l1_2: return (6_000, 396, 384, 1_000)
-        case .l1_3: return (11_880, 396, 768, 2_000)
+        case .l11: return (3_000, 396, 192, 500)
+        case .l12: return (6_000, 396, 384, 1_000)
+        case .l13: return (11_880, 396, 768, 2_000)
         case .l2: return (11_880, 396, 2_000, 2_000)
-        case .l2_1: return (19_800, 792, 4_000, 4_000)
-        case .l2_2: return (20_250, 1_620, 4_000, 4_000)
+        case .l21: return (19_800, 792, 4_000, 4_000)
+        case .l22: return (20_250, 1_620, 4_000, 4_000)
         case .l3: return (40_500, 1_620, 10_000, 10_000)
-        case .l3_1: return (108_000, 3_600, 14_000, 14_000)
-        case .l3_2: return (216_000, 5_120, 20_000, 20_000)
+        case .l31: return (108_000, 3_600, 14_000, 14_000)
+        case .l32: return (216_000, 5_120, 20_000, 20_000)
         case .l4: return (245_760, 8_192, 20_000, 25_000)
-        case .l4_1: return (245_760, 8_192, 50_000, 62_500)
-        case .l4_2: return (522_240, 8_704, 50_000, 62_500)
+        case .l41: return (245_760, 8_192, 50_000, 62_500)
+        case .l42: return (522_240, 8_704, 50_000, 62_500)
         case .l5: return (589_824, 22_080, 135_000, 135_000)
-        case .l5_1: return (983_040, 36_864, 240_000, 240_000)
-        case .l5_2: return (2_073_600, 36_864, 240_000, 240_000)
+        case .l51: return (983_040, 36_864, 240_000, 240_000)
+        case .l52: return (2_073_600, 36_864, 240_000, 240_000)
         case .l6: return (4_177_920, 139_264, 240_000, 240_000)
-        case .l6_1: return (8_355_840, 139_264, 480_000, 480_000)
-        case .l6_2: return (16_711_680, 139_264, 800_000, 800_000)
+        case .l61: return (8_355_840, 139_264, 480_000, 480_000)
+        case .l62: return (16_711_680, 139_264, 800_000, 800_000)
         }
     }
 

@@ -46,9 +46,9 @@ package final class ServeServer: @unchecked Sendable {
         http.connectionMemoryLimit = 32 * 1024
         http.sendBufferBytes = 64 * 1024
         if webRTC != nil { http.methods.formUnion(WHEPEndpoint.methods) }
-        let server = try HTTPServer(configuration: http, messages: { [weak self] line in self?.record(line) }) { [weak self] request in
-            self?.answer(request) ?? .text(503, "stopping")
-        }
+        let server = try HTTPServer(
+            configuration: http, messages: { [weak self] line in self?.record(line) },
+            handler: { [weak self] request in self?.answer(request) ?? .text(503, "stopping") })
         self.server = server
     }
 

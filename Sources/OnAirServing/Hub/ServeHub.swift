@@ -43,7 +43,7 @@ public final class ServeHub: @unchecked Sendable {
     private var closed = false
     private var observer: (@Sendable (ViewerEvent) -> Void)?
     /// Gives back what departed viewers freed (glibc keeps it otherwise; see `ServeMemoryRelease`).
-    private let memoryRelease = ServeMemoryRelease()
+    let memoryRelease = ServeMemoryRelease()
     /// Extra figures per viewer from its transport (SRT statistics), by viewer id.
     private var transportFigures: [Int: @Sendable () -> (rttMs: Double, lost: Int, dropped: Int, sendBufferMs: Double)] = [:]
     /// Viewers served outside the hub (WebRTC), counted against `maxViewers` too.
@@ -123,6 +123,7 @@ public final class ServeHub: @unchecked Sendable {
             .left(
                 id: viewer.id, transport: viewer.transport, peer: viewer.peer,
                 cutAsTooSlow: viewer.endReason == .tooSlow))
+        memoryRelease.released()
     }
 
     /// Hears every viewer that joins or leaves, on the viewer's thread (replaces an earlier observer).
@@ -130,7 +131,6 @@ public final class ServeHub: @unchecked Sendable {
         lock.lock()
         self.observer = observer
         lock.unlock()
-        memoryRelease.released()
     }
 
     /// A response that held memory (an HLS file) is done: see `ServeMemoryRelease`.

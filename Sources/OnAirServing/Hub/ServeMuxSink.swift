@@ -15,14 +15,29 @@ import OnAirFFmpeg
 /// the next one in the track's own time scale: a fragment's end then meets the next fragment's
 /// start, which libavformat's fragmenting requires (nominal durations longer than the real gap
 /// would make it rewrite timestamps, and abort on the next flush).
+///
+/// libavformat's MP4 muxer keeps an index entry (40 bytes) for every fragment of every track, for
+/// the `mfra` of a trailer a live stream never writes: one muxer for the whole serve would grow
+/// by ~2.3 KB/s at one fragment per frame (heaptrack, an idle `onair serve`: 876 KB in 374 s,
+/// all of the live heap's growth). So after `fragmentsPerMuxer` fragments the next keyframe
+/// starts a fresh muxer whose fragments go on from the same times (`frag_discont`: each track's
+/// decode time taken from its first packet) behind the same init segment, which is checked
+/// byte for byte; fragment positions are relative to their own `moof` (`default_base_moof`), so
+/// the byte stream a viewer gets stays one continuous fMP4 stream.
 package final class ServeMuxSink: PacketSink {
     /// "serve" and the container format, for progress lines and errors.
     public var destination: String { "serve \(format.rawValue)" }
     private let format: ServeFormat
     private let hub: ServeHub
     private let expected: Set<MediaType>
-    private let output: MemoryOutput
-    private let container: ContainerSink
+    private var output: MemoryOutput
+    private var container: ContainerSink
+    private let fragmentsPerMuxer: Int
+    private var fragments = 0
+    /// The init segment every muxer must write (set when a muxer was replaced).
+    private var expectedHeader: [UInt8]?
+    /// Fresh muxers started so far (fMP4; see the type's comment).
+    private(set) var muxersReplaced = 0
     private var descriptions: [MediaType: FormatDescription] = [:]
     private var described: Set<MediaType> = []
     private var started = false
@@ -32,15 +47,25 @@ package final class ServeMuxSink: PacketSink {
     /// MP4: the first keyframe's decode time; earlier packets are left out and times start at 0 there.
     private var origin: Double?
 
-    /// A muxer of `format` for the given streams, publishing to `hub`.
-    public init(format: ServeFormat, streams: Set<MediaType>, hub: ServeHub) throws {
+    /// A muxer of `format` for the given streams, publishing to `hub`; an fMP4 muxer is replaced
+    /// at the first keyframe after `fragmentsPerMuxer` fragments (1800: a minute at 30 fps).
+    public init(format: ServeFormat, streams: Set<MediaType>, hub: ServeHub, fragmentsPerMuxer: Int = 1800) throws {
         self.format = format
         self.hub = hub
         self.expected = streams
+        self.fragmentsPerMuxer = max(1, fragmentsPerMuxer)
         output = try MemoryOutput()
-        container = ContainerSink(
+        container = Self.container(format: format, streams: streams, output: output, continuing: false)
+    }
+
+    private static func container(
+        format: ServeFormat, streams: Set<MediaType>, output: MemoryOutput, continuing: Bool
+    ) -> ContainerSink {
+        var options = format.muxerOptions
+        if continuing, let flags = options["movflags"] { options["movflags"] = flags + "+frag_discont" }
+        return ContainerSink(
             destination: "serve \(format.rawValue)", format: format.muxer, streams: streams,
-            options: format.muxerOptions, interleaved: false, output: output)
+            options: options, interleaved: false, output: output)
     }
 
     /// Muxes one encoded packet into the shared stream the hub hands to viewers.
@@ -57,11 +82,6 @@ package final class ServeMuxSink: PacketSink {
         // from before the first keyframe is left out.
         if format == .fragmentedMP4, let origin, packet.dts.seconds < origin { return }
         var forwarded = packet
-        if !described.contains(packet.mediaType) {
-            // The muxer learns each stream's configuration from its first packet.
-            forwarded.formatDescription = descriptions[packet.mediaType]
-            described.insert(packet.mediaType)
-        }
         if format == .fragmentedMP4 {
             let scale: Int32 = packet.mediaType == .video ? 90_000 : max(1, packet.dts.timescale)
             forwarded = Self.retimed(forwarded, scale: scale, origin: origin ?? 0)
@@ -70,8 +90,24 @@ package final class ServeMuxSink: PacketSink {
             guard var previous else { return }
             previous.duration = MediaTime(value: max(1, forwarded.dts.value - previous.dts.value), timescale: scale)
             forwarded = previous
+            let startsFragment = forwarded.mediaType == .video ? forwarded.isKeyframe : !expected.contains(.video)
+            if startsFragment && fragments >= fragmentsPerMuxer { try replaceMuxer() }
         }
         try mux(forwarded)
+    }
+
+    /// Ends the muxer (what it still holds is published; its trailer is not) and starts a fresh one
+    /// that continues the same timeline (see the type's comment).
+    private func replaceMuxer() throws {
+        try container.flush()
+        publish(output.take())
+        try container.finish()  // the trailer goes to the old output, which nobody reads
+        expectedHeader = output.header
+        output = try MemoryOutput()
+        container = Self.container(format: format, streams: expected, output: output, continuing: true)
+        described = []
+        fragments = 0
+        muxersReplaced += 1
     }
 
     /// A packet's times in `scale` ticks from `origin` seconds, so the muxer's rescaling is exact.
@@ -91,6 +127,12 @@ package final class ServeMuxSink: PacketSink {
 
     /// Writes one packet to the muxer and publishes what comes out.
     private func mux(_ packet: EncodedPacket) throws {
+        var packet = packet
+        if !described.contains(packet.mediaType) {
+            // The muxer learns each stream's configuration from its first packet.
+            packet.formatDescription = descriptions[packet.mediaType]
+            described.insert(packet.mediaType)
+        }
         try container.write(packet)
         let isVideo = packet.mediaType == .video
         if isVideo && packet.isKeyframe { keyframeOwed = true }
@@ -98,12 +140,23 @@ package final class ServeMuxSink: PacketSink {
             // One fragment per video frame; audio rides along in the next one.
             guard isVideo || !expected.contains(.video) else { return }
             try container.flush()
+            fragments += 1
         }
-        if !headerSent, let header = output.header {
+        if let expectedHeader, let header = output.header {
+            // A replacement muxer's init segment: the one viewers have must describe its fragments.
+            guard header == expectedHeader else {
+                throw SinkError.writeFailed(
+                    destination: destination, reason: "a fresh MP4 muxer wrote a different init segment")
+            }
+            self.expectedHeader = nil
+        } else if !headerSent, let header = output.header {
             headerSent = true
             hub.setHeader(header, for: format)
         }
-        let bytes = output.take()
+        publish(output.take())
+    }
+
+    private func publish(_ bytes: [UInt8]) {
         guard !bytes.isEmpty else { return }
         hub.publish(
             ServeChunk(

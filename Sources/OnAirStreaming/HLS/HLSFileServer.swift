@@ -22,17 +22,17 @@ package final class HLSFileServer: @unchecked Sendable {
             configuration: configuration,
             messages: { line in
                 FileHandle.standardError.write(Data("http: \(line)".utf8))
-            }
-        ) { request in
-            guard let path = HTTPPath(request.path), path.segments.count == 1,
-                let file = Self.file(named: path.segments[0], in: directory)
-            else {
-                return .text(404, "not found")
-            }
-            return HTTPResponse(
-                status: 200, headers: [("Content-Type", file.contentType), ("Cache-Control", "no-cache")],
-                body: .bytes(file.bytes))
-        }
+            },
+            handler: { request in
+                guard let path = HTTPPath(request.path), path.segments.count == 1,
+                    let file = Self.file(named: path.segments[0], in: directory)
+                else {
+                    return .text(404, "not found")
+                }
+                return HTTPResponse(
+                    status: 200, headers: [("Content-Type", file.contentType), ("Cache-Control", "no-cache")],
+                    body: .bytes(file.bytes))
+            })
         self.port = server.port
     }
 
