@@ -43,7 +43,7 @@ public final class ServeHub: @unchecked Sendable {
     private var closed = false
     private var observer: (@Sendable (ViewerEvent) -> Void)?
     /// Gives back what departed viewers freed (glibc keeps it otherwise; see `ServeMemoryRelease`).
-    let memoryRelease = ServeMemoryRelease()
+    package let memoryRelease = ServeMemoryRelease()
     /// Extra figures per viewer from its transport (SRT statistics), by viewer id.
     private var transportFigures: [Int: @Sendable () -> (rttMs: Double, lost: Int, dropped: Int, sendBufferMs: Double)] = [:]
     /// Viewers served outside the hub (WebRTC), counted against `maxViewers` too.

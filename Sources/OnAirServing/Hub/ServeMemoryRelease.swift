@@ -21,7 +21,7 @@ import Glibc
 ///
 /// The allocator settings (see `tuneAllocator`) keep what a trim cannot return from piling up
 /// in the first place. Elsewhere (another C library, Apple platforms) this does nothing.
-final class ServeMemoryRelease: @unchecked Sendable {
+package final class ServeMemoryRelease: @unchecked Sendable {
     private typealias Trim = @convention(c) (Int) -> Int32
     private let trim: Trim?
     private let delay: Double
@@ -31,7 +31,7 @@ final class ServeMemoryRelease: @unchecked Sendable {
     private var counts = (releases: 0, trims: 0)
     private var timer: DispatchSourceTimer?
 
-    init(delay: Double = 2, period: Double? = 10) {
+    package init(delay: Double = 2, period: Double? = 10) {
         self.delay = delay
         _ = Self.allocatorTuned
         #if canImport(Glibc)
@@ -60,7 +60,7 @@ final class ServeMemoryRelease: @unchecked Sendable {
 
     /// Something that held memory (a viewer, a file response) is gone: trims in `delay` seconds,
     /// unless a trim is already due.
-    func released() {
+    package func released() {
         lock.lock()
         counts.releases += 1
         let already = scheduled || trim == nil
@@ -77,20 +77,20 @@ final class ServeMemoryRelease: @unchecked Sendable {
     }
 
     /// How often something was released, and how many trims ran for it (fewer: one per moment).
-    var figures: (releases: Int, trims: Int) {
+    package var figures: (releases: Int, trims: Int) {
         lock.lock()
         defer { lock.unlock() }
         return counts
     }
 
     /// The arenas glibc may create from now on (its default: eight per core).
-    static let arenaLimit: Int32 = 2
+    package static let arenaLimit: Int32 = 2
     /// Allocations from this size on get a mapping of their own, returned whole when freed.
-    static let mappedFrom: Int32 = 128 * 1024
+    package static let mappedFrom: Int32 = 128 * 1024
 
     /// Whether glibc's allocator was set (false: another C library, or the environment's own
     /// settings were left alone); done once, when the first hub of the process is made.
-    static let allocatorTuned: Bool = tuneAllocator(environment: ProcessInfo.processInfo.environment)
+    package static let allocatorTuned: Bool = tuneAllocator(environment: ProcessInfo.processInfo.environment)
 
     /// Sets glibc's allocator for serving, unless the environment set it (`MALLOC_ARENA_MAX`,
     /// `MALLOC_MMAP_THRESHOLD_`, `GLIBC_TUNABLES` with `glibc.malloc.`):
@@ -102,7 +102,7 @@ final class ServeMemoryRelease: @unchecked Sendable {
     ///   or a burst's buffers land in an arena and stay there; fixed, they are mapped and
     ///   unmapped whole.
     /// Arenas already made stay; the limit counts them.
-    static func tuneAllocator(environment: [String: String]) -> Bool {
+    package static func tuneAllocator(environment: [String: String]) -> Bool {
         #if canImport(Glibc)
         let setByEnvironment =
             environment["MALLOC_ARENA_MAX"] != nil || environment["MALLOC_MMAP_THRESHOLD_"] != nil

@@ -37,7 +37,7 @@ package final class ServeMuxSink: PacketSink {
     /// The init segment every muxer must write (set when a muxer was replaced).
     private var expectedHeader: [UInt8]?
     /// Fresh muxers started so far (fMP4; see the type's comment).
-    private(set) var muxersReplaced = 0
+    package private(set) var muxersReplaced = 0
     private var descriptions: [MediaType: FormatDescription] = [:]
     private var described: Set<MediaType> = []
     private var started = false
