@@ -1,3 +1,4 @@
+import Foundation
 import OnAirCore
 import OnAirSRT
 
@@ -18,6 +19,10 @@ struct StreamErrorWording: Sendable {
         #if canImport(OnAirFFmpeg)
         if let error = error as? FFmpegError, error.code == CaptureInterrupt.exitCode {
             return "\(error.operation): no progress for \(policy.sendTimeout) s (stalled)"
+        }
+        // A send that `rw_timeout` (FFmpeg's own bound, behind the deadline) ended: stalled too.
+        if let error = error as? FFmpegError, error.code == -ETIMEDOUT, error.operation.hasPrefix("send") {
+            return "\(error.operation): no progress for \(2 * policy.sendTimeout) s (stalled)"
         }
         #endif
         let text = "\(error)"

@@ -108,8 +108,8 @@ public struct StreamTarget: Sendable, Equatable {
         return options
     }
 
-    /// Protocol options: no Nagle delay on TCP-based transports; `rw_timeout` (µs) bounds each
-    /// send as a second line of defence behind the interrupt callback. `sendBufferBytes` fixes
+    /// Protocol options: no Nagle delay on TCP-based transports; `rw_timeout` (µs, twice the send
+    /// timeout) bounds each send as a second line of defence behind the interrupt callback. `sendBufferBytes` fixes
     /// the TCP socket's send buffer, so a slow link backs up where it can be measured (adaptive
     /// bitrate) rather than in megabytes of kernel buffer (RTSP's muxer opens its own connection and
     /// takes none of these; its deadline is the interrupt callback). RTMPS gets FFmpeg's TLS options
@@ -122,7 +122,9 @@ public struct StreamTarget: Sendable, Equatable {
             options["tls_verify"] = tls.verify ? "1" : "0"
             if let caFile = tls.caFile { options["ca_file"] = caFile }
         }
-        if !isListener { options["rw_timeout"] = String(Int(sendTimeout * 1_000_000)) }
+        // Twice the deadline: the deadline (re-armed while the peer still acknowledges) decides a
+        // stall; at the same length the two raced, and a send cut by this one read as a timeout.
+        if !isListener { options["rw_timeout"] = String(Int(2 * sendTimeout * 1_000_000)) }
         return options
     }
 }
