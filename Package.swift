@@ -41,7 +41,8 @@ var targets: [Target] = [
             .linkedLibrary("gstreamer-1.0"), .linkedLibrary("gobject-2.0"), .linkedLibrary("glib-2.0"),
         ]
     ),
-    // webrtcbin (one peer per WHEP viewer or WHIP publisher) behind a C shim of its own, like CGStreamer's.
+    // webrtcbin (one peer per WHEP viewer or WHIP publisher) behind a C shim of its own, like CGStreamer's; GnuTLS makes
+    // the ECDSA certificate its DTLS presents.
     .target(
         name: "CGStreamerWebRTC",
         cSettings: [
@@ -52,7 +53,7 @@ var targets: [Target] = [
         ],
         linkerSettings: [
             .linkedLibrary("gstwebrtc-1.0"), .linkedLibrary("gstsdp-1.0"), .linkedLibrary("gstreamer-1.0"),
-            .linkedLibrary("gobject-2.0"), .linkedLibrary("glib-2.0"),
+            .linkedLibrary("gobject-2.0"), .linkedLibrary("glib-2.0"), .linkedLibrary("gnutls"),
         ]
     ),
     // GStreamer behind Swift types: the RTSP and WebRTC faces of `onair serve`, loaded on first use.

@@ -11,7 +11,7 @@ packages=(
     xdotool
     nginx-light libnginx-mod-rtmp
     python3 openssl
-    libsdl2-dev libmicrohttpd-dev libsrt-gnutls-dev libpulse-dev
+    libsdl2-dev libmicrohttpd-dev libsrt-gnutls-dev libpulse-dev libgnutls28-dev
     chromium chromium-driver python3-selenium iproute2
     curl
     nodejs
@@ -34,6 +34,7 @@ if [ ${#missing[@]} -gt 0 ]; then
     # nginx-light + libnginx-mod-rtmp: the streaming tests run their own nginx on a free loopback port.
     # python3: the adaptive bitrate test's throttling relay and bench/stream_latency.sh.
     # libsdl2/libmicrohttpd/libsrt: the player's window and sound, serve's HTTP and SRT.
+    # libgnutls28-dev: the ECDSA certificate of WebRTC peers (DTLS).
     # chromium + chromium-driver + python3-selenium: the browser preview tests.
     # iproute2: network namespaces with tc shaping for the adaptive bitrate tests.
     # curl: the serve tests' and bench/serve_viewers.sh's HTTP viewers.

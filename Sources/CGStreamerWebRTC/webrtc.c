@@ -1,5 +1,6 @@
 // See include/CGStreamerWebRTC.h. Every webrtcbin call OnAir makes goes through here.
 #include "CGStreamerWebRTC.h"
+#include "certificate.h"
 
 #define GST_USE_UNSTABLE_API 1
 // The RTP session's statistics come as a GValueArray (deprecated in GLib, still what rtpsession hands out).
@@ -21,6 +22,7 @@ struct onair_webrtc_peer {
     guint64 rtcp_packets, nacks, plis, firs;
     gint64 last_rtcp;
     gulong probe, rtcp_handler, feedback_handler;
+    gulong added_handler, deep_added_handler;
     GstPad *probe_pad;
 };
 
@@ -73,6 +75,32 @@ static gboolean set_description(GstElement *webrtc, const char *signal, GstWebRT
     return !failed;
 }
 
+/// Puts the process certificate's fingerprint in every `a=fingerprint` of `sdp` (see
+/// onair_webrtc_certificate_fingerprint: webrtcbin's own is computed over the key too).
+static void write_fingerprint(GstSDPMessage *sdp) {
+    const char *fingerprint = onair_webrtc_certificate_fingerprint();
+    if (!fingerprint) return;
+    gchar *value = g_strdup_printf("sha-256 %s", fingerprint);
+    for (guint index = 0; index < gst_sdp_message_attributes_len(sdp); index++) {
+        const GstSDPAttribute *attribute = gst_sdp_message_get_attribute(sdp, index);
+        if (g_strcmp0(attribute->key, "fingerprint") != 0) continue;
+        GstSDPAttribute replacement;
+        gst_sdp_attribute_set(&replacement, "fingerprint", value);
+        gst_sdp_message_replace_attribute(sdp, index, &replacement);
+    }
+    for (guint media_index = 0; media_index < gst_sdp_message_medias_len(sdp); media_index++) {
+        GstSDPMedia *media = (GstSDPMedia *)gst_sdp_message_get_media(sdp, media_index);
+        for (guint index = 0; index < gst_sdp_media_attributes_len(media); index++) {
+            const GstSDPAttribute *attribute = gst_sdp_media_get_attribute(media, index);
+            if (g_strcmp0(attribute->key, "fingerprint") != 0) continue;
+            GstSDPAttribute replacement;
+            gst_sdp_attribute_set(&replacement, "fingerprint", value);
+            gst_sdp_media_replace_attribute(media, index, &replacement);
+        }
+    }
+    g_free(value);
+}
+
 /// Creates an offer or an answer (`signal`) and sets it as the local description.
 static gboolean make_local_description(GstElement *webrtc, const char *signal, const char *field,
                                        char *error, size_t error_size) {
@@ -86,6 +114,7 @@ static gboolean make_local_description(GstElement *webrtc, const char *signal, c
         copy_message(error, error_size, "webrtcbin made no session description");
         return FALSE;
     }
+    write_fingerprint(description->sdp);
     GstStructure *set = call_with_promise(webrtc, "set-local-description", description, error, error_size, &failed);
     if (set) gst_structure_free(set);
     gst_webrtc_session_description_free(description);
@@ -191,6 +220,44 @@ static gboolean wait_for_gathering(GstElement *webrtc, double timeout) {
     return FALSE;
 }
 
+// MARK: - Certificate
+
+/// Gives `element`, and every element inside it when it is a bin, the process's certificate where it
+/// is a DTLS-SRTP decoder (the one that holds a transport's DTLS agent; its encoder shares the
+/// connection). Runs as webrtcbin adds a transport's bins, before they leave the NULL state and
+/// before webrtcbin reads the certificate's fingerprint for its description.
+static void give_certificate(GstElement *decoder, const char *pem) {
+    gchar *held = NULL;
+    g_object_get(decoder, "pem", &held, NULL);
+    if (g_strcmp0(held, pem) != 0) g_object_set(decoder, "pem", pem, NULL);
+    g_free(held);
+}
+
+static void present_certificate(GstElement *element, const char *pem) {
+    GstElementFactory *factory = gst_element_get_factory(element);
+    if (factory && strcmp(GST_OBJECT_NAME(factory), "dtlssrtpdec") == 0) {
+        give_certificate(element, pem);
+        return;
+    }
+    if (!GST_IS_BIN(element)) return;
+    GstIterator *children = gst_bin_iterate_recurse(GST_BIN(element));
+    GValue item = G_VALUE_INIT;
+    while (gst_iterator_next(children, &item) == GST_ITERATOR_OK) {
+        GstElement *child = g_value_get_object(&item);
+        GstElementFactory *child_factory = gst_element_get_factory(child);
+        if (child_factory && strcmp(GST_OBJECT_NAME(child_factory), "dtlssrtpdec") == 0) give_certificate(child, pem);
+        g_value_reset(&item);
+    }
+    g_value_unset(&item);
+    gst_iterator_free(children);
+}
+
+static void element_added(GstBin *bin, GstElement *element, gpointer pem) { present_certificate(element, pem); }
+
+static void deep_element_added(GstBin *bin, GstBin *parent, GstElement *element, gpointer pem) {
+    present_certificate(element, pem);
+}
+
 static void watch_session(onair_webrtc_peer *peer) {
     GstElement *rtpbin = gst_bin_get_by_name(GST_BIN(peer->webrtc), "rtpbin");
     if (!rtpbin) return;
@@ -224,6 +291,17 @@ onair_webrtc_peer *onair_webrtc_peer_new(const onair_webrtc_options *options, on
         onair_webrtc_peer_free(peer);
         return NULL;
     }
+    // DTLS with the process's ECDSA certificate instead of GStreamer's default RSA one.
+    char certificate_error[256] = "";
+    const char *pem = onair_webrtc_certificate_pem(certificate_error, sizeof certificate_error);
+    if (!pem) {
+        copy_message(error, error_size, certificate_error);
+        onair_webrtc_peer_free(peer);
+        return NULL;
+    }
+    peer->added_handler = g_signal_connect(peer->webrtc, "element-added", G_CALLBACK(element_added), (gpointer)pem);
+    peer->deep_added_handler = g_signal_connect(peer->webrtc, "deep-element-added", G_CALLBACK(deep_element_added), (gpointer)pem);
+    present_certificate(peer->webrtc, pem);
     GstBus *bus = gst_element_get_bus(pipeline);
     gst_bus_set_sync_handler(bus, bus_message, peer, NULL);
     gst_object_unref(bus);
@@ -434,6 +512,10 @@ void onair_webrtc_peer_free(onair_webrtc_peer *peer) {
         if (peer->rtcp_handler) g_signal_handler_disconnect(peer->session, peer->rtcp_handler);
         if (peer->feedback_handler) g_signal_handler_disconnect(peer->session, peer->feedback_handler);
     }
+    if (peer->webrtc) {
+        if (peer->added_handler) g_signal_handler_disconnect(peer->webrtc, peer->added_handler);
+        if (peer->deep_added_handler) g_signal_handler_disconnect(peer->webrtc, peer->deep_added_handler);
+    }
     if (peer->pipeline) gst_element_set_state(peer->pipeline, GST_STATE_NULL);
     if (peer->session) g_object_unref(peer->session);
     if (peer->webrtc) gst_object_unref(peer->webrtc);
@@ -448,3 +530,5 @@ void onair_webrtc_peer_free(onair_webrtc_peer *peer) {
 }
 
 void onair_webrtc_free_text(char *text) { g_free(text); }
+
+const char *onair_webrtc_certificate(char *error, size_t error_size) { return onair_webrtc_certificate_pem(error, error_size); }

@@ -59,6 +59,17 @@ public final class WebRTCPeer: @unchecked Sendable {
     /// The local SDP (the answer to a remote offer, or the offer this peer made).
     public let localDescription: String
 
+    /// The certificate and private key (PEM) the DTLS of every peer in this process presents:
+    /// ECDSA P-256, self-signed, made once (webrtcbin's default is RSA, which peers that offer only
+    /// ECDSA cipher suites refuse). Throws when it could not be made.
+    package static func certificate() throws(GStreamerError) -> String {
+        var error = [CChar](repeating: 0, count: 256)
+        guard let pem = onair_webrtc_certificate(&error, error.count) else {
+            throw .webRTC(String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        }
+        return String(cString: pem)
+    }
+
     /// Builds the pipeline and answers `remoteOffer` (nil: makes an offer, for WHIP).
     public init(options: Options, remoteOffer: String?, onKeyFrameRequest: @escaping @Sendable () -> Void) throws(GStreamerError) {
         try GStreamerLibrary.start()

@@ -29,25 +29,11 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import whep_client  # noqa: E402  (aioice on loopback, sender reports recorded, write_nut, wall_time)
 from aiortc import RTCConfiguration, RTCPeerConnection, RTCSessionDescription  # noqa: E402
 from aiortc.codecs.h264 import H264Decoder  # noqa: E402
-from aiortc.rtcdtlstransport import RTCCertificate  # noqa: E402
 
 MAX_BODY = 64 * 1024
 
-# aiortc's DTLS side offers ECDSA cipher suites only; GStreamer's DTLS server (webrtcbin answers
-# the publisher's actpass as server when aiortc picks active) has an RSA certificate. Browsers, pion
-# and libnice/OpenSSL peers offer both kinds; so does this server, with the RSA suites added.
-_original_context = RTCCertificate._create_ssl_context
-
-
-def _context_with_rsa_suites(self, srtp_profiles):
-    context = _original_context(self, srtp_profiles)
-    context.set_cipher_list(
-        b"ECDHE-ECDSA-AES128-GCM-SHA256:ECDHE-ECDSA-CHACHA20-POLY1305:ECDHE-ECDSA-AES128-SHA:ECDHE-ECDSA-AES256-SHA"
-        b":ECDHE-RSA-AES128-GCM-SHA256:ECDHE-RSA-AES256-GCM-SHA384:ECDHE-RSA-AES128-SHA")
-    return context
-
-
-RTCCertificate._create_ssl_context = _context_with_rsa_suites
+# aiortc's DTLS offers ECDSA cipher suites only, as it comes: a publisher whose certificate is RSA
+# (webrtcbin's default) cannot finish the handshake with this server. OnAir's peers present ECDSA.
 
 # The first encoded H.264 frame each decoder gets: does it hold an IDR (NAL type 5)? And when each
 # decoder got its IDRs (time.monotonic()), to see a keyframe answer a PLI.

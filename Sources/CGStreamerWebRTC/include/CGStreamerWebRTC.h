@@ -73,6 +73,11 @@ int onair_webrtc_peer_failure(onair_webrtc_peer *peer, char *message, size_t siz
 /// Stops the pipeline and frees the peer (no callback runs after it returns).
 void onair_webrtc_peer_free(onair_webrtc_peer *peer);
 
+/// The DTLS certificate and private key (PEM) every peer of this process presents: ECDSA on P-256,
+/// self-signed, made on first use (GStreamer's own would be RSA, which ECDSA-only peers refuse).
+/// NULL with a message when it could not be made; owned by the shim.
+const char *onair_webrtc_certificate(char *error, size_t error_size);
+
 /// Frees text handed out by this shim.
 void onair_webrtc_free_text(char *text);
 
