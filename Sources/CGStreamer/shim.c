@@ -421,3 +421,17 @@ void onair_rtsp_server_free(onair_rtsp_server *server) {
 }
 
 void onair_rtsp_client_close(void *client) { gst_rtsp_client_close(GST_RTSP_CLIENT(client)); }
+
+int onair_rtsp_media_transports(void *media) {
+    GstRTSPMedia *client_media = GST_RTSP_MEDIA(media);
+    guint count = gst_rtsp_media_n_streams(client_media);
+    int transports = 0;
+    for (guint index = 0; index < count; index++) {
+        GstRTSPStream *stream = gst_rtsp_media_get_stream(client_media, index);
+        if (!stream) continue;
+        GList *list = gst_rtsp_stream_transport_filter(stream, NULL, NULL);
+        transports += (int)g_list_length(list);
+        g_list_free_full(list, g_object_unref);
+    }
+    return transports;
+}

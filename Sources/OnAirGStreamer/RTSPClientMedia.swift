@@ -1,3 +1,5 @@
+import CGStreamer
+
 /// The pipeline gst-rtsp-server built for one client (the media is not shared): its sources,
 /// to be fed with that client's packets, and the client it belongs to.
 public struct RTSPClientMedia: Sendable {
@@ -11,4 +13,28 @@ public struct RTSPClientMedia: Sendable {
     public let client: RTSPClientHandle?
     /// The client's IP address.
     public let peer: String
+    /// The media itself, held while this value lives.
+    let media: RTSPMediaReference?
+
+    /// How many destinations the media's streams send to now: one per stream once the client
+    /// PLAYs; fewer when gst-rtsp-server dropped a TCP transport it found too slow (it tells the
+    /// client nothing, and the connection stays open with nothing more sent on it).
+    public var transports: Int { media?.transports ?? 0 }
+}
+
+/// A reference of its own to a `GstRTSPMedia`.
+final class RTSPMediaReference: @unchecked Sendable {
+    private let media: UnsafeMutableRawPointer
+
+    /// Takes a reference to a media the shim lends.
+    init(borrowing media: UnsafeMutableRawPointer) {
+        onair_gst_object_ref(media)
+        self.media = media
+    }
+
+    var transports: Int { Int(onair_rtsp_media_transports(media)) }
+
+    deinit {
+        onair_gst_object_unref(media)
+    }
 }

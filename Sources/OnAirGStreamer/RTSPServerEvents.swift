@@ -42,7 +42,8 @@ final class RTSPServerEvents: @unchecked Sendable {
             identifier: UInt(bitPattern: media),
             video: video.map { GStreamerAppSource(taking: $0) },
             audio: audio.map { GStreamerAppSource(taking: $0) },
-            client: client.map { RTSPClientHandle(taking: $0, peer: address) }, peer: address)
+            client: client.map { RTSPClientHandle(taking: $0, peer: address) }, peer: address,
+            media: media.map { RTSPMediaReference(borrowing: $0) })
         current?.rtspServer(configured: configured)
     }
 

@@ -22,10 +22,12 @@ import Testing
         return (latency["p50"] as? Double ?? .infinity, latency["samples"] as? Int ?? 0, report["decode_errors"] as? Int ?? -1)
     }
 
-    // Off in CI until it is deterministic: it passed in one full run and failed in the next (one
-    // ffmpeg copy ended after 27 frames; the stalled client was cut with no skip counted first).
-    // Run it with `--filter ServeRTSPLoadTests` after removing the trait; see issue 24.
-    @Test(.disabled("not deterministic yet: a copy dropped out after 27 frames in one CI run (issue 24)"))
+    // Under heavy machine load (a CI run beside seven other sessions) one TCP copy once stopped
+    // getting data after 27 frames on a connection that stayed open until the server exited; the
+    // likeliest cause is gst-rtsp-server dropping its transport as too slow without a word, which
+    // the feed now treats as a client that stopped reading (ServeRTSPFeed.TransportWatch). Five
+    // runs since, two of them beside six busy loops, passed; the copy check below catches a short one.
+    @Test
     func sixteenRTSPClientsBesideFourHTTPViewersKeepTheirLatencyWhileAStalledTCPClientIsSkippedAndCut() throws {
         let dir = try Tools.temporaryDirectory("serve-rtsp-load")
         defer { try? FileManager.default.removeItem(at: dir) }

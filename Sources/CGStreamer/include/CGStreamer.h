@@ -117,4 +117,9 @@ void onair_rtsp_server_free(onair_rtsp_server *server);
 /// Closes a client's connection (from any thread); its media end.
 void onair_rtsp_client_close(void *client);
 
+/// How many transports (client destinations) the streams of a client's media send to now. A
+/// TCP transport that gst-rtsp-server found too slow is dropped from its stream without a word to
+/// the client, which then gets nothing more on a connection that stays open; this tells.
+int onair_rtsp_media_transports(void *media);
+
 #endif

@@ -112,8 +112,9 @@ final class ServeRTSPFeed: @unchecked Sendable {
     private var backlog: Int { (media.video?.queuedBytes ?? 0) + (media.audio?.queuedBytes ?? 0) }
 
     private func run(_ viewer: ServeViewer) {
+        var sending = TransportWatch()
         while !isStopped {
-            if backlog > Self.backlogBytes {
+            if backlog > Self.backlogBytes || !sending.stillSending(media) {
                 if viewer.cutIfTooFarBehind() { return cutClient() }
                 Thread.sleep(forTimeInterval: 0.01)
                 continue
@@ -128,6 +129,28 @@ final class ServeRTSPFeed: @unchecked Sendable {
             case .cut:
                 return cutClient()
             }
+        }
+    }
+
+    /// Whether gst-rtsp-server still sends to the client, read at most four times a second: not
+    /// once the media has fewer transports than it had after PLAY. gst-rtsp-server drops a TCP
+    /// transport it finds too slow (its own backlog past ten seconds, or a send error) without
+    /// closing the connection, and the client then waits on an open connection for nothing; the
+    /// feed treats that client as one that stopped reading, so its queue fills, it skips and is
+    /// cut after the viewer timeout like any other. (A PAUSE has the same effect.)
+    private struct TransportWatch {
+        private var most = 0
+        private var checked = -Double.infinity
+        private var sending = true
+
+        mutating func stillSending(_ media: RTSPClientMedia) -> Bool {
+            let now = ProcessInfo.processInfo.systemUptime
+            guard now - checked >= 0.25 else { return sending }
+            checked = now
+            let transports = media.transports
+            most = max(most, transports)
+            sending = transports >= most
+            return sending
         }
     }
 
