@@ -113,19 +113,26 @@ for n in $counts; do
     pids+=("$server")
     wait_for_port "$rtsp_port" 100 || { echo "onair serve did not listen" >&2; exit 1; }
     sleep 2
+    # The clients outlive the measurement by far (ffmpeg's -t counts media time, which starts up
+    # to a GOP early with the keyframe cache, and reading 200+ threads' stat files takes seconds
+    # at 64 clients) and are stopped after it, so every one is there from the first reading to
+    # the count at the end.
+    clients=()
     for i in $(seq "$n"); do
         transport=$([ $((i % 2)) -eq 0 ] && echo tcp || echo udp)
         ffmpeg -hide_banner -nostdin -v error -rtsp_transport "$transport" -i "rtsp://127.0.0.1:$rtsp_port/live" \
-            -t $((each + 14)) -c copy -f null - 2>>"$work/clients-$n.log" &
+            -t $((each + 60)) -c copy -f null - 2>>"$work/clients-$n.log" &
         pids+=("$!")
+        clients+=("$!")
     done
     sleep 8
     thread_ticks "$server" >"$work/threads-before-$n"
     before=$(cpu_ticks "$server")
     sleep "$each"
     after=$(cpu_ticks "$server")
-    thread_ticks "$server" >"$work/threads-after-$n"
     viewers=$(curl -s "http://127.0.0.1:$http_port/stats.json" | python3 -c 'import json,sys; print(sum(1 for v in json.load(sys.stdin)["viewers"] if v["format"] == "es"))' || echo "?")
+    thread_ticks "$server" >"$work/threads-after-$n"
+    kill "${clients[@]}" 2>/dev/null || true
     cpu[$n]=$(python3 -c "print(round(($after - $before) / $ticks / $each * 100, 1))")
     printf '%-8s %10s %14s\n' "$n" "${cpu[$n]}" "$viewers"
     thread_report "$work/threads-before-$n" "$work/threads-after-$n" "$n"
