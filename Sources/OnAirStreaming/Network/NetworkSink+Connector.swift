@@ -35,14 +35,7 @@ extension NetworkSink {
                     return
                 }
                 readyProbe = newProbe
-                let reconnect = everConnected
-                if reconnect { counters.reconnects += 1 }
-                if let offlineSince {
-                    counters.offlineSeconds += Self.now - offlineSince
-                    self.offlineSince = nil
-                }
-                everConnected = true
-                counters.isConnected = true
+                let reconnect = ledger.connected(at: Self.now)
                 wantConnection = false
                 ready = connection
                 let requestKeyFrame = keyFrameRequester
@@ -54,7 +47,7 @@ extension NetworkSink {
                 condition.lock()
                 attemptDeadline = nil
                 let stopping = finishing
-                if !everConnected && !target.isListener && !stopping {
+                if !ledger.everConnected && !target.isListener && !stopping {
                     fatal = wording.classify(error)
                     condition.unlock()
                     return

@@ -44,10 +44,8 @@ public final class NetworkSink: ReconnectingSink, @unchecked Sendable {
     var finishing = false
     var attemptDeadline: NetworkDeadline?
     var wantConnection = true
-    var everConnected = false
     var fatal: (any Error)?
-    var counters = ConnectionStatistics()
-    var offlineSince: Double?
+    var ledger = ConnectionLedger()
     var keyFrameRequester: (@Sendable () -> Void)?
     /// Reads the current connection's transport figures (nil: offline, or a transport without feedback).
     private var probe: TransportProbe?
@@ -121,9 +119,7 @@ public final class NetworkSink: ReconnectingSink, @unchecked Sendable {
     public var connectionStatistics: ConnectionStatistics {
         condition.lock()
         defer { condition.unlock() }
-        var snapshot = counters
-        if let offlineSince { snapshot.offlineSeconds += Self.now - offlineSince }
-        return snapshot
+        return ledger.snapshot(at: Self.now)
     }
 
     // MARK: - Writing thread
@@ -176,7 +172,7 @@ public final class NetworkSink: ReconnectingSink, @unchecked Sendable {
         do {
             try connection.send(outgoing)
             condition.lock()
-            counters.bytesSent += outgoing.byteCount
+            ledger.counters.bytesSent += outgoing.byteCount
             condition.unlock()
         } catch {
             // The send error is the reason reported; the dead connection is closed without a
@@ -189,8 +185,7 @@ public final class NetworkSink: ReconnectingSink, @unchecked Sendable {
             connection.abandon()
             current = nil
             condition.lock()
-            counters.isConnected = false
-            offlineSince = Self.now
+            ledger.lost(at: Self.now)
             wantConnection = true
             condition.broadcast()
             condition.unlock()
@@ -202,7 +197,7 @@ public final class NetworkSink: ReconnectingSink, @unchecked Sendable {
     public func skipToKeyFrame(after time: MediaTime) {
         guard current != nil, gate.cut(after: time) else { return }
         condition.lock()
-        counters.backlogSkips += 1
+        ledger.counters.backlogSkips += 1
         let requestKeyFrame = keyFrameRequester
         condition.unlock()
         requestKeyFrame?()
@@ -211,7 +206,7 @@ public final class NetworkSink: ReconnectingSink, @unchecked Sendable {
     private func countDropped(_ count: Int = 1) {
         guard count > 0 else { return }
         condition.lock()
-        counters.droppedPackets += count
+        ledger.counters.droppedPackets += count
         condition.unlock()
     }
 
@@ -229,11 +224,7 @@ public final class NetworkSink: ReconnectingSink, @unchecked Sendable {
         readyProbe = nil
         probe = nil
         let fatal = self.fatal
-        counters.isConnected = false
-        if let offlineSince {
-            counters.offlineSeconds += Self.now - offlineSince
-            self.offlineSince = nil
-        }
+        ledger.finished(at: Self.now)
         condition.unlock()
         // A connection made after the last packet has nothing to finish.
         unused?.abandon()

@@ -35,10 +35,8 @@ public final class WHIPSink: ReconnectingSink, @unchecked Sendable {
     // Under `condition`:
     private var current: WHIPConnection?
     private var finishing = false
-    private var everConnected = false
     private var fatal: (any Error)?
-    private var counters = ConnectionStatistics()
-    private var offlineSince: Double?
+    private var ledger = ConnectionLedger()
     private var keyFrameRequester: (@Sendable () -> Void)?
     private var coalescer = KeyFrameCoalescer(minimumInterval: 1)
     private var describedVideo = false
@@ -100,9 +98,7 @@ public final class WHIPSink: ReconnectingSink, @unchecked Sendable {
     public var connectionStatistics: ConnectionStatistics {
         condition.lock()
         defer { condition.unlock() }
-        var snapshot = counters
-        if let offlineSince { snapshot.offlineSeconds += Self.now - offlineSince }
-        return snapshot
+        return ledger.snapshot(at: Self.now)
     }
 
     /// The receiver reports' figures now (see `WHIPLinkGauge`), nil while offline.
@@ -142,7 +138,7 @@ public final class WHIPSink: ReconnectingSink, @unchecked Sendable {
         }
         connection.push(outgoing, payload: payload, hasVideo: true)
         condition.lock()
-        counters.bytesSent += payload.count
+        ledger.counters.bytesSent += payload.count
         condition.unlock()
     }
 
@@ -150,7 +146,7 @@ public final class WHIPSink: ReconnectingSink, @unchecked Sendable {
     private func sendAudio(_ packet: EncodedPacket) {
         condition.lock()
         let connection = current
-        if connection != nil { counters.bytesSent += packet.byteCount }
+        if connection != nil { ledger.counters.bytesSent += packet.byteCount }
         condition.unlock()
         connection?.push(packet, payload: packet.payload, hasVideo: streams.contains(.video))
     }
@@ -159,7 +155,7 @@ public final class WHIPSink: ReconnectingSink, @unchecked Sendable {
     public func skipToKeyFrame(after time: MediaTime) {
         guard gateConnection != nil, gate.cut(after: time) else { return }
         condition.lock()
-        counters.backlogSkips += 1
+        ledger.counters.backlogSkips += 1
         let request = keyFrameRequester
         condition.unlock()
         request?()
@@ -167,7 +163,7 @@ public final class WHIPSink: ReconnectingSink, @unchecked Sendable {
 
     private func countDropped() {
         condition.lock()
-        counters.droppedPackets += 1
+        ledger.counters.droppedPackets += 1
         condition.unlock()
     }
 
@@ -190,11 +186,7 @@ public final class WHIPSink: ReconnectingSink, @unchecked Sendable {
         condition.lock()
         let connection = current
         current = nil
-        counters.isConnected = false
-        if let offlineSince {
-            counters.offlineSeconds += Self.now - offlineSince
-            self.offlineSince = nil
-        }
+        ledger.finished(at: Self.now)
         let fatal = self.fatal
         condition.unlock()
         if let failure = connection?.close(delete: true) { events?(.finishFailed(reason: failure.description)) }
@@ -224,7 +216,7 @@ public final class WHIPSink: ReconnectingSink, @unchecked Sendable {
                 // A refusal is the server's answer, worth reporting even when the session ended meanwhile.
                 var refused = false
                 if case .refused = error { refused = true }
-                if !everConnected && (!stopping || refused) {
+                if !ledger.everConnected && (!stopping || refused) {
                     fatal = error
                     condition.unlock()
                     return
@@ -244,14 +236,7 @@ public final class WHIPSink: ReconnectingSink, @unchecked Sendable {
                 connection.close(delete: true)
                 return
             }
-            let reconnect = everConnected
-            if reconnect { counters.reconnects += 1 }
-            if let offlineSince {
-                counters.offlineSeconds += Self.now - offlineSince
-                self.offlineSince = nil
-            }
-            everConnected = true
-            counters.isConnected = true
+            let reconnect = ledger.connected(at: Self.now)
             current = connection
             let request = keyFrameRequester
             condition.unlock()
@@ -265,8 +250,7 @@ public final class WHIPSink: ReconnectingSink, @unchecked Sendable {
             }
             condition.lock()
             current = nil
-            counters.isConnected = false
-            offlineSince = Self.now
+            ledger.lost(at: Self.now)
             condition.unlock()
             connection.close(delete: true)
             failures = 1
