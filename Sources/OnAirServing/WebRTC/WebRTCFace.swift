@@ -5,6 +5,7 @@ import OnAirFFmpeg
 import OnAirGStreamer
 import OnAirHTTP
 import OnAirLive
+import OnAirStreaming
 
 /// The WebRTC face of `onair serve`: WHEP viewers (`POST /whep`, see `WHEPEndpoint`), each a
 /// `WebRTCViewer` with a webrtcbin pipeline of its own, fed from the one encode.
@@ -29,12 +30,12 @@ package final class WebRTCFace: PacketSink, @unchecked Sendable {
     private var coalescer: KeyFrameCoalescer
     private var forceKeyFrame: (@Sendable () -> Void)?
     private var stopped = false
-    private let pcm = BoundedQueue<PCMBuffer>(capacity: 64)
+    /// The one Opus encode for every viewer (nil without audio).
+    private var opus: OpusFeed?
     private let threads = DispatchGroup()
     private let stopSignal = DispatchSemaphore(value: 0)
     /// Viewers admitted, refused for lack of room, and dropped for silence since the start.
     private(set) var admitted = 0, dropped = 0
-    private var opusFailure: String?
 
     /// A face for `streams` of a `profile` encode; host candidates on `localAddress` (nil: every interface).
     public init(
@@ -48,9 +49,10 @@ package final class WebRTCFace: PacketSink, @unchecked Sendable {
         self.localAddress = localAddress
         coalescer = KeyFrameCoalescer(minimumInterval: configuration.keyFrameInterval)
         if streams.contains(.audio) {
-            let opus = try OpusEncoder(settings: AudioEncoderSettings(sampleRate: 48_000, channels: 2, bitRate: configuration.opusBitRate))
-            let box = OpusBox(opus)
-            threads.startThread(named: "onair-webrtc-opus") { [self] in encodeOpus(box.encoder) }
+            opus = try OpusFeed(bitRate: configuration.opusBitRate, name: "onair-webrtc-opus") { [weak self] packet in
+                guard let self else { return }
+                for viewer in self.currentViewers() { viewer.enqueue(packet) }
+            }
         }
         threads.startThread(named: "onair-webrtc-watch") { [self] in watch() }
     }
@@ -64,13 +66,15 @@ package final class WebRTCFace: PacketSink, @unchecked Sendable {
 
     /// `encoder` with the face's tap: every PCM buffer also goes to the one Opus encode.
     public func audioTap(wrapping encoder: any AudioEncoding) -> any AudioEncoding {
-        OpusAudioTap(wrapping: encoder) { [pcm] buffer in _ = pcm.push(buffer, overflow: .dropOldest) }
+        opus?.audioTap(wrapping: encoder) ?? encoder
     }
 
     // MARK: PacketSink
 
     /// Hands an H.264 packet to every viewer's queue (never blocks); other packets are left out.
+    /// Throws when the Opus encode stopped (the face then fails with the reason, not on without sound).
     public func write(_ packet: EncodedPacket) throws {
+        try opus?.check()
         guard packet.mediaType == .video, packet.codec == .h264 else { return }
         if packet.isKeyframe {
             let now = Self.seconds()
@@ -182,7 +186,7 @@ package final class WebRTCFace: PacketSink, @unchecked Sendable {
         viewers.removeAll()
         lock.unlock()
         guard !wasStopped else { return }
-        pcm.close()
+        opus?.stop()
         stopSignal.signal()
         threads.wait()
         for viewer in all { viewer.close() }
@@ -206,21 +210,6 @@ package final class WebRTCFace: PacketSink, @unchecked Sendable {
         let force = wanted ? forceKeyFrame : nil
         lock.unlock()
         force?()
-    }
-
-    private func encodeOpus(_ encoder: OpusEncoder) {
-        while let buffer = pcm.pop() {
-            let packets: [EncodedPacket]
-            do { packets = try encoder.encode(buffer) } catch {
-                lock.lock()
-                opusFailure = "\(error)"
-                lock.unlock()
-                return
-            }
-            guard !packets.isEmpty else { continue }
-            let all = currentViewers()
-            for packet in packets { for viewer in all { viewer.enqueue(packet) } }
-        }
     }
 
     /// Four times a second: serves a remembered keyframe request, drops silent or failed viewers.
@@ -257,9 +246,4 @@ package final class WebRTCFace: PacketSink, @unchecked Sendable {
     }
 }
 
-/// Carries the Opus encoder into its thread.
-private final class OpusBox: @unchecked Sendable {
-    let encoder: OpusEncoder
-    init(_ encoder: OpusEncoder) { self.encoder = encoder }
-}
 #endif

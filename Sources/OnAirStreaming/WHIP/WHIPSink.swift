@@ -113,6 +113,7 @@ public final class WHIPSink: ReconnectingSink, @unchecked Sendable {
 
     /// Pushes a video packet to the current connection (from its first keyframe on), or drops it.
     public func write(_ packet: EncodedPacket) throws {
+        try opus?.check()
         condition.lock()
         if let fatal {
             condition.unlock()
