@@ -83,6 +83,10 @@ public final class MediaFileDecoder {
     public var videoHardware: HardwareDecodingOutcome? { video?.hardware }
     /// The libavcodec decoders in use ("h264", "aac", …), video first.
     public var decoderNames: [String] { [video?.decoderName, audio?.decoderName].compactMap { $0 } }
+    /// The input's demuxer ("mpegts", "mov,mp4,m4a,3gp,3g2,mj2", "hls", …).
+    package var formatName: String { reader.formatName }
+    /// Whether the input has no known size and cannot seek (see `MediaFileReader.isUnbounded`).
+    package var isUnbounded: Bool { reader.isUnbounded }
 
     /// Opens `path`; `decodeVideo`/`decodeAudio` pick the streams, `videoOutput` the frame size and format.
     /// `format` and `options` open a capture device or force a demuxer, `interrupt` lets another

@@ -81,6 +81,9 @@ public final class MediaFileReader {
     public let probedBytes: Int64?
     /// The name of the container format libavformat detected ("mov,mp4,m4a,3gp,3g2,mj2", "mpegts", …).
     public let formatName: String
+    /// Whether the input has no known size and cannot seek: a live stream read as it goes (an HTTP
+    /// response without Content-Length, a pipe), as opposed to a file or a finished resource.
+    package let isUnbounded: Bool
 
     /// Opens `path` and reads enough of it to describe its streams.
     ///
@@ -146,6 +149,11 @@ public final class MediaFileReader {
             probedBytes = nil
         }
         formatName = String(cString: ctx.pointee.iformat.pointee.name)
+        // No size and no way to seek: a stream that goes on while it is read (a live HTTP response
+        // has no Content-Length and cannot take a range request; a file served over HTTP has a
+        // length even where the server takes no ranges). The duration tells nothing here: the MP4
+        // demuxer gives a live fragmented stream the length of the fragments it probed.
+        isUnbounded = ctx.pointee.pb.map { $0.pointee.seekable == 0 && avio_size($0) < 0 } ?? false
         var described: [Stream] = []
         for i in 0..<Int(ctx.pointee.nb_streams) {
             guard let avStream = ctx.pointee.streams[i], let par = avStream.pointee.codecpar else { continue }

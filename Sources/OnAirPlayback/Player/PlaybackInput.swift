@@ -12,6 +12,12 @@ package enum PlaybackInput {
         return url[..<range.lowerBound].lowercased()
     }
 
+    /// Whether `url` may turn out to be live once opened: HTTP(S), which serves files and live
+    /// streams alike (the player tells them apart by the response: no length and no seeking).
+    public static func mayBeLive(_ url: String) -> Bool {
+        scheme(of: url).map { $0 == "http" || $0 == "https" } ?? false
+    }
+
     /// Whether `url` is a live stream that should be opened with low-delay options.
     public static func isLive(_ url: String) -> Bool {
         scheme(of: url).map { liveSchemes.contains($0) } ?? false

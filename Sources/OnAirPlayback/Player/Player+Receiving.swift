@@ -11,7 +11,7 @@ extension Player {
     /// Opens the input once and decodes it to its end, a stop or the duration.
     func run() throws {
         let url = configuration.url
-        let live = PlaybackInput.isLive(url)
+        var live = PlaybackInput.isLive(url)
         lock.lock()
         reachedEnd = false
         lock.unlock()
@@ -20,6 +20,11 @@ extension Player {
             videoOutput: MediaFileDecoder.VideoOutput(width: 0, height: 0),
             interrupt: interrupt, nonBlocking: false, lowDelay: live, hardware: configuration.hardware)
         guard decoder.videoStream != nil || decoder.audioStream != nil else { throw PlaybackError.nothingToDecode(url) }
+        // A live stream over HTTP (MPEG-TS or fragmented MP4 from a server such as `onair serve`)
+        // is played as live from here on: joined at a keyframe, the probe's backlog skipped, and the
+        // window catching up to the newest frame, instead of keeping the delay it started with
+        // (the keyframe cache's age, ~1 s) as a file's pacing would.
+        if !live, PlaybackInput.mayBeLive(url), decoder.isUnbounded, decoder.formatName != "hls" { live = true }
         decoder.waitsForVideoKeyFrame = live
         // Joined recordings and restarted senders jump in time: one timeline, so the clock, the
         // freeze count and a copy carry on across the jump.
