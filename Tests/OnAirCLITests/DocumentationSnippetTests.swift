@@ -111,8 +111,19 @@ import Testing
                 let streams = info?["streams"] as? [[String: Any]] ?? []
                 let packets = streams.compactMap { Int($0["nb_read_packets"] as? String ?? "") }.reduce(0, +)
                 #expect(!streams.isEmpty && packets > 10, "\(snippet): \(file) holds \(packets) packets")
-                let decoded = try Tools.run("ffmpeg", ["-v", "error", "-i", path, "-f", "null", "-"])
+                // Decoded whole with no message. The frames keep the file's own time base: frames
+                // stamped in real time (AppSource.now()) are variable-rate, and in ffmpeg's default
+                // 1/frame-rate output time base two of them ~1/30 s apart can round to one tick
+                // (its null muxer then complains of equal timestamps that the file does not have).
+                let decoded = try Tools.run("ffmpeg", ["-v", "error", "-i", path, "-enc_time_base", "-1", "-f", "null", "-"])
                 #expect(decoded.status == 0 && decoded.stderr.isEmpty, "\(snippet): \(file): \(decoded.stderr)")
+                // No two pictures share a presentation time.
+                let times = try Tools.run(
+                    "ffprobe", ["-v", "error", "-select_streams", "v", "-show_entries", "packet=pts", "-of", "csv=p=0", path]
+                ).stdoutText.split(whereSeparator: \.isNewline).compactMap { line in
+                    line.split(separator: ",").first.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+                }
+                #expect(Set(times).count == times.count, "\(snippet): \(file): repeated video times \(times.prefix(80))")
             }
         }
     }
