@@ -59,7 +59,11 @@ import Testing
         #expect(listening, "onair serve did not answer in the namespace: \(server.stderr)")
         guard listening else { return }
 
-        let seconds = 15
+        // 18 s: viewer 0's bursts of five PLIs come 3, 6, 9 and 12 s after it connects (and at 15),
+        // so at least four (20 PLIs) are in before the server's figures are read at 16 s. The PLIs
+        // cross the same 2 % loss as everything else: at 15 s only three bursts were in, and one
+        // PLI lost (a 26 % chance over 15) failed the count once in CI.
+        let seconds = 18
         let clientOutput = dir.appendingPathComponent("viewers.json").path
         let client = try StreamTestProcess(
             "ip",
@@ -93,6 +97,7 @@ import Testing
             #expect(viewer["packets_lost"] is Int, "\(viewer)")
             #expect((viewer["bit_rate"] as? Int ?? 0) > 500_000, "\(viewer)")
         }
+        // At least 15 of those 20 arrived (more than five lost: ~3 in a million at 2 %).
         #expect((served.map { $0["plis"] as? Int ?? 0 }.max() ?? 0) >= 15, "viewer 0's test PLIs: \(served)")
 
         #expect(viewers.count == 2, "\(output) \(client.stderr)")
