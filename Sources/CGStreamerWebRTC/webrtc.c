@@ -233,9 +233,13 @@ static void give_certificate(GstElement *decoder, const char *pem) {
     g_free(held);
 }
 
-static void present_certificate(GstElement *element, const char *pem) {
+static gboolean is_dtls_decoder(GstElement *element) {
     GstElementFactory *factory = gst_element_get_factory(element);
-    if (factory && strcmp(GST_OBJECT_NAME(factory), "dtlssrtpdec") == 0) {
+    return factory && strcmp(GST_OBJECT_NAME(factory), "dtlssrtpdec") == 0;
+}
+
+static void present_certificate(GstElement *element, const char *pem) {
+    if (is_dtls_decoder(element)) {
         give_certificate(element, pem);
         return;
     }
@@ -244,8 +248,7 @@ static void present_certificate(GstElement *element, const char *pem) {
     GValue item = G_VALUE_INIT;
     while (gst_iterator_next(children, &item) == GST_ITERATOR_OK) {
         GstElement *child = g_value_get_object(&item);
-        GstElementFactory *child_factory = gst_element_get_factory(child);
-        if (child_factory && strcmp(GST_OBJECT_NAME(child_factory), "dtlssrtpdec") == 0) give_certificate(child, pem);
+        if (is_dtls_decoder(child)) give_certificate(child, pem);
         g_value_reset(&item);
     }
     g_value_unset(&item);
