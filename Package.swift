@@ -38,7 +38,8 @@ var targets: [Target] = [
         ],
         linkerSettings: [
             .linkedLibrary("gstrtspserver-1.0"), .linkedLibrary("gstrtsp-1.0"), .linkedLibrary("gstapp-1.0"), .linkedLibrary("gstbase-1.0"),
-            .linkedLibrary("gstreamer-1.0"), .linkedLibrary("gobject-2.0"), .linkedLibrary("glib-2.0"),
+            .linkedLibrary("gstreamer-1.0"), .linkedLibrary("gio-2.0"), .linkedLibrary("gobject-2.0"),
+            .linkedLibrary("glib-2.0"),
         ]
     ),
     // webrtcbin (one peer per WHEP viewer or WHIP publisher) behind a C shim of its own, like CGStreamer's; GnuTLS makes

@@ -1,6 +1,7 @@
 // See include/CGStreamer.h. Every GStreamer call OnAir makes goes through here.
 #define _GNU_SOURCE
 #include "CGStreamer.h"
+#include "guard.h"
 
 #include <gst/gst.h>
 #include <gst/app/gstappsrc.h>
@@ -143,6 +144,7 @@ struct onair_rtsp_server {
     char *path;
     int session_timeout;
     unsigned header_limit;
+    onair_rtsp_guard *guard;
 };
 
 static const char *peer_of(GstRTSPClient *client) {
@@ -161,7 +163,8 @@ static void on_unprepared(GstRTSPMedia *media, gpointer data) {
 // are live already and a client's first ones come from the keyframe cache (up to a GOP old):
 // they go out as soon as they arrive.
 static void on_element_added(GstBin *bin, GstElement *element, gpointer data) {
-    (void)bin; (void)data;
+    (void)data;
+    onair_rtsp_guard_element_added(bin, element);
     GstElementFactory *factory = gst_element_get_factory(element);
     const char *name = factory ? gst_plugin_feature_get_name(GST_PLUGIN_FEATURE(factory)) : NULL;
     if (name && (strcmp(name, "udpsink") == 0 || strcmp(name, "multiudpsink") == 0 || strcmp(name, "appsink") == 0)) {
@@ -179,11 +182,14 @@ static void on_media_configure(GstRTSPMediaFactory *factory, GstRTSPMedia *media
     GstElement *video = gst_bin_get_by_name_recurse_up(GST_BIN(element), "video");
     GstElement *audio = gst_bin_get_by_name_recurse_up(GST_BIN(element), "audio");
     GstObject *pipeline = gst_object_get_parent(GST_OBJECT(element));
-    if (pipeline && GST_IS_BIN(pipeline)) g_signal_connect(pipeline, "element-added", G_CALLBACK(on_element_added), NULL);
-    if (pipeline) gst_object_unref(pipeline);
-    gst_object_unref(element);
     GstRTSPContext *ctx = gst_rtsp_context_get_current();
     GstRTSPClient *client = ctx ? ctx->client : NULL;
+    if (pipeline && GST_IS_BIN(pipeline)) {
+        onair_rtsp_guard_media(client, GST_ELEMENT(pipeline));
+        g_signal_connect(pipeline, "element-added", G_CALLBACK(on_element_added), NULL);
+    }
+    if (pipeline) gst_object_unref(pipeline);
+    gst_object_unref(element);
     if (client) g_object_ref(client);
     g_signal_connect(media, "unprepared", G_CALLBACK(on_unprepared), self);
     self->callbacks.media_configured(self->callbacks.context, media, video, audio, client, peer_of(client));
@@ -246,6 +252,7 @@ static gboolean request_fits(const GstRTSPMessage *request, unsigned limit) {
 
 // Every request's first check: oversized (413), then a missing or malformed CSeq (400).
 static GstRTSPStatusCode check_request(onair_rtsp_server *self, GstRTSPContext *ctx) {
+    if (ctx->client) onair_rtsp_guard_request_done(ctx->client);
     if (!ctx->request) return GST_RTSP_STS_BAD_REQUEST;
     if (!request_fits(ctx->request, self->header_limit)) return GST_RTSP_STS_REQUEST_ENTITY_TOO_LARGE;
     return has_valid_cseq(ctx) ? GST_RTSP_STS_OK : GST_RTSP_STS_BAD_REQUEST;
@@ -310,6 +317,8 @@ static void on_new_session(GstRTSPClient *client, GstRTSPSession *session, gpoin
 
 static void on_client_connected(GstRTSPServer *server, GstRTSPClient *client, gpointer data) {
     (void)server;
+    onair_rtsp_server *self = data;
+    onair_rtsp_guard_connected(self->guard, client);
     g_signal_connect(client, "new-session", G_CALLBACK(on_new_session), data);
     g_signal_connect(client, "pre-describe-request", G_CALLBACK(on_pre_describe), data);
     g_signal_connect(client, "pre-play-request", G_CALLBACK(on_pre_play), data);
@@ -381,9 +390,20 @@ onair_rtsp_server *onair_rtsp_server_new(onair_gst_loop *loop, const onair_rtsp_
     g_source_attach(self->cleanup, self->context);
     g_object_unref(pool);
 
+    onair_rtsp_guard_limits limits = {
+        .connections = options->connection_limit,
+        .request_bytes = options->header_limit * 4 + options->content_length_limit,
+        .request_seconds = options->request_timeout,
+        .idle_seconds = options->session_timeout > 0 ? options->session_timeout : 60,
+    };
+    self->guard = onair_rtsp_guard_new(self->server, limits);
     self->server_source = gst_rtsp_server_attach(self->server, self->context);
     if (self->server_source == 0) {
-        copy_message(error, error_size, "cannot listen (address in use or not available)");
+        char message[160];
+        int bracket = strchr(options->address, ':') != NULL;
+        snprintf(message, sizeof message, "cannot listen on %s%s%s:%d (address in use or not available)",
+                 bracket ? "[" : "", options->address, bracket ? "]" : "", options->port);
+        copy_message(error, error_size, message);
         onair_rtsp_server_free(self);
         return NULL;
     }
@@ -403,6 +423,7 @@ void onair_rtsp_server_close(onair_rtsp_server *server) {
         if (source) g_source_destroy(source);
         server->server_source = 0;
     }
+    onair_rtsp_guard_stop(server->guard);
     if (server->cleanup) {
         g_source_destroy(server->cleanup);
         g_source_unref(server->cleanup);
@@ -414,6 +435,7 @@ void onair_rtsp_server_close(onair_rtsp_server *server) {
 void onair_rtsp_server_free(onair_rtsp_server *server) {
     if (!server) return;
     onair_rtsp_server_close(server);
+    onair_rtsp_guard_free(server->guard);
     g_object_unref(server->server);
     g_main_context_unref(server->context);
     g_free(server->path);

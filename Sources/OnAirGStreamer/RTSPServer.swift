@@ -54,7 +54,9 @@ public final class RTSPServer: @unchecked Sendable {
                                 user: user, password: password, allow_basic: configuration.allowBasic ? 1 : 0,
                                 session_timeout: Int32(configuration.sessionTimeout),
                                 content_length_limit: UInt32(configuration.contentLengthLimit),
-                                header_limit: UInt32(configuration.headerLimit))
+                                header_limit: UInt32(configuration.headerLimit),
+                                connection_limit: UInt32(configuration.connectionLimit),
+                                request_timeout: configuration.requestTimeout)
                             return onair_rtsp_server_new(loop.loop, &options, callbacks, &message, message.count)
                         }
                     }

@@ -13,8 +13,16 @@ public struct RTSPServerConfiguration: Sendable {
     public var credentials: (user: String, password: String)?
     /// Whether Basic authentication is accepted besides Digest (only where the password cannot leak).
     public var allowBasic = false
-    /// Seconds a session lives without a request or RTCP from its client.
+    /// Seconds a session lives without a request or RTCP from its client; a connection without a
+    /// session that asks nothing for as long is closed too.
     public var sessionTimeout = 60
+    /// Connections open at once, whether they play or not; more are closed as they arrive.
+    public var connectionLimit = 128
+    /// Seconds a client has for each request, from its first byte to its last (a request sent a
+    /// byte at a time is cut after this). A request still arriving past four times `headerLimit`
+    /// plus `contentLengthLimit` is cut too, unanswered: gst-rtsp-server would keep every header
+    /// line until the end of the request.
+    public var requestTimeout = 5.0
     /// The largest request body accepted (larger: 413).
     public var contentLengthLimit = 16 * 1024
     /// The largest request line and headers accepted, together (larger: 413); any one line

@@ -76,8 +76,8 @@ public final class HTTPServer: @unchecked Sendable {
         }
         guard let started else {
             let reason = String(cString: strerror(errno))
+            // (The logger is released by deinit, which runs for this instance too.)
             watchdog.stop()
-            logger.deallocate()
             throw HTTPServerError("cannot listen on \(configuration.address): \(reason)")
         }
         daemon = started

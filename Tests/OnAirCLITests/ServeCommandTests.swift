@@ -244,4 +244,21 @@ import Testing
         #expect(log.contains("serving http://127.0.0.1:\(server.port)/live.ts"), "\(log)")
         #expect(!log.contains("reachable from the network"))
     }
+
+    /// A port another `onair serve` holds: the second one says so and exits 1, the first serves
+    /// on (a failed start once aborted with a double free).
+    @Test func aListenAddressInUseIsReportedAndExitsOne() throws {
+        let dir = try Tools.temporaryDirectory("serve-in-use")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let first = try ServeTestServer(directory: dir, duration: 8)
+        let second = try Tools.run(
+            Tools.onairExecutable,
+            ["serve", "--listen", "127.0.0.1:\(first.port)", "--duration", "2", "--size", "160x120"])
+        #expect(second.status == 1, "\(second.stderr)")
+        #expect(
+            second.stderr.contains("cannot listen on 127.0.0.1:\(first.port)") && second.stderr.contains("in use"),
+            "\(second.stderr)")
+        #expect(StreamTestPorts.accepts(first.port))
+        #expect(first.finish(timeout: 30), "\(first.process.stderr)")
+    }
 }

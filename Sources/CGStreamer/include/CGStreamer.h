@@ -98,9 +98,12 @@ typedef struct onair_rtsp_options {
     const char *user;        // credentials (NULL: none needed)
     const char *password;
     int allow_basic;         // Basic besides Digest
-    int session_timeout;     // seconds without a request or RTCP before a session is dropped
+    int session_timeout;     // seconds without a request or RTCP before a session is dropped; a
+                             // connection without a session and without a request is closed after it too
     unsigned content_length_limit;  // largest request body accepted
     unsigned header_limit;          // largest request line plus headers accepted (larger: 413)
+    unsigned connection_limit;      // connections open at once (more are closed on arrival)
+    double request_timeout;         // seconds from a request's first byte to its last (slower: cut)
 } onair_rtsp_options;
 
 typedef struct onair_rtsp_server onair_rtsp_server;

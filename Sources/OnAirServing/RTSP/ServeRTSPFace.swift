@@ -42,6 +42,7 @@ package final class ServeRTSPFace: RTSPServerDelegate, @unchecked Sendable {
         settings.allowBasic = configuration.isLoopback
         settings.sessionTimeout = max(10, Int(configuration.limits.viewerTimeout.rounded(.up)) * 2)
         settings.contentLengthLimit = 16 * 1024
+        settings.connectionLimit = configuration.limits.maxViewers + 64
         server = try RTSPServer(configuration: settings, delegate: self)
     }
 
