@@ -26,7 +26,11 @@ public struct SRTError: OnAirError, Equatable {
     static func last(_ operation: String, socket: SRTSOCKET? = nil) -> SRTError {
         var systemErrno: Int32 = 0
         let code = srt_getlasterror(&systemErrno)
-        let message = String(cString: srt_getlasterror_str())
+        var message = String(cString: srt_getlasterror_str())
+        // The system's own error behind libsrt's (a bind's "Address already in use") unless its text says it already.
+        if systemErrno != 0, let system = strerror(systemErrno).map({ String(cString: $0) }), !message.contains(system) {
+            message += ": \(system)"
+        }
         var reason: String?
         if let socket, code == Int32(SRT_ECONNREJ.rawValue) || code == Int32(SRT_ENOSERVER.rawValue) {
             let id = srt_getrejectreason(socket)

@@ -110,6 +110,30 @@ import Testing
         #expect(Date().timeIntervalSince(started) < 10)
     }
 
+    /// A UDP port something else holds (a plain socket, as another process would): the error names
+    /// the system's reason, not only libsrt's "unable to create/configure SRT socket".
+    @Test func listeningOnAPortInUseSaysSo() throws {
+        let holder = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
+        #expect(holder >= 0)
+        defer { close(holder) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(holder, $0, length) == 0 && getsockname(holder, $0, &length) == 0
+            }
+        }
+        #expect(bound)
+        let port = UInt16(bigEndian: address.sin_port)
+        #expect {
+            _ = try SRTSocket.listen(port: port)
+        } throws: { error in
+            "\(error)".contains("127.0.0.1:\(port)") && "\(error)".contains("Address already in use")
+        }
+    }
+
     @Test func acceptTimesOutWithoutCaller() throws {
         let listener = try SRTSocket.listen(port: 0)
         #expect(try listener.accept(timeout: .milliseconds(100)) == nil)

@@ -10,7 +10,8 @@ Traffic stays on loopback: no ICE servers, host candidates on 127.0.0.1 only.
 
 For every viewer it prints, in one JSON object, the HTTP statuses, video frames (decoded, or
 reassembled when not decoding), keyframes among them, audio frames, the NACKs and PLIs it sent and
-the keyframes that followed its PLIs, and for decoding viewers the decode errors, corrupt pictures,
+the keyframes that followed its PLIs (video NACKs are repeated while the packets are missing, as
+browsers do: see nack_again), and for decoding viewers the decode errors, corrupt pictures,
 the longest time from a decode error or corrupt picture to the next clean picture and the longest
 gap between pictures. --pli-every N makes viewer 0 send a burst of five PLIs every N seconds (what
 a browser does after a loss it cannot repair), to see that the server answers a burst with one IDR.
@@ -55,6 +56,8 @@ class Viewer:
         self.plis = []
         self.test_plis = []
         self.first_video = self.last_video = None
+        self.media_ssrcs = {}
+        self.nacks_repeated = 0
         self.began = None
         self.result = {"index": index, "decoded": decode}
 
@@ -93,7 +96,7 @@ class Viewer:
         disturbed = [any(b - 0.3 < t <= b + 1.5 for t in own_plis) for b in bursts]
         self.result.update({
             "video_frames": self.video_frames, "audio_frames": self.audio_frames, "key_frames": len(keys),
-            "nacks_sent": self.nacks, "own_plis_sent": len(self.plis), "pli_bursts": len(bursts),
+            "nacks_sent": self.nacks, "nacks_repeated": self.nacks_repeated, "own_plis_sent": len(self.plis), "pli_bursts": len(bursts),
             "keyframes_after_bursts": answered, "bursts_disturbed": disturbed,
             "first_keyframe_after_bursts": [
                 round(min([k - b for k in keys if k > b], default=-1), 3) for b in bursts],
@@ -188,7 +191,28 @@ async def _counted_nack(self, media_ssrc, lost):
     viewer = viewers_by_receiver.get(id(self))
     if viewer is not None:
         viewer.nacks += 1
+        viewer.media_ssrcs[id(self)] = media_ssrc
     return await _original_nack(self, media_ssrc, lost)
+
+
+async def nack_again(receiver, viewer, every=0.1, give_up=1.0):
+    """Asks again for packets still missing, every `every` s for up to `give_up` s each, as
+    libwebrtc's receivers do (they retry after about a round trip). aiortc alone asks again only
+    when a new gap appears, so a lost NACK or a lost retransmission stalls its jitter buffer until
+    the next loss happens to come."""
+    generator = getattr(receiver, "_RTCRtpReceiver__nack_generator", None)
+    if generator is None:
+        return
+    first_missed = {}
+    while True:
+        await asyncio.sleep(every)
+        missing, moment = set(generator.missing), now()
+        first_missed = {seq: first_missed.get(seq, moment) for seq in missing}
+        due = sorted(seq for seq, since in first_missed.items() if every <= moment - since <= give_up)
+        ssrc = viewer.media_ssrcs.get(id(receiver))
+        if due and ssrc is not None:
+            viewer.nacks_repeated += 1
+            await _original_nack(receiver, ssrc, due)
 
 
 RTCRtpReceiver._send_rtcp_pli = _counted_pli
@@ -254,6 +278,8 @@ async def run_viewer(viewer, args, start):
     await pc.setRemoteDescription(RTCSessionDescription(sdp=body.decode(), type="answer"))
     for transceiver in pc.getTransceivers():
         viewers_by_receiver[id(transceiver.receiver)] = viewer
+        if transceiver.kind == "video":
+            tasks.append(asyncio.ensure_future(nack_again(transceiver.receiver, viewer)))
     began = now()
     if args.pli_every and viewer.index == 0:
         video = next(t.receiver for t in pc.getTransceivers() if t.kind == "video")
