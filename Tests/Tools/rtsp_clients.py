@@ -14,7 +14,8 @@
                                       when, bytes sent)
   rtsp_clients.py trickle PORT SECONDS INTERVAL
                                       a DESCRIBE sent one byte every INTERVAL s; prints JSON
-  rtsp_clients.py idle PORT SECONDS   an OPTIONS, then nothing; prints JSON (its status, cut or not, when)
+  rtsp_clients.py idle PORT SECONDS   an OPTIONS, then nothing; prints JSON (its status, cut or not,
+                                      when, from before the OPTIONS)
   rtsp_clients.py timed PORT KIND DELAY
                                       one request of KIND after DELAY s; prints JSON (status, seconds to the answer)
   rtsp_clients.py data-flood PORT SECONDS
@@ -273,10 +274,11 @@ def trickle(port, seconds, interval):
 
 def idle(port, seconds):
     sock = connect(port)
+    # Timed from before the request: the server's idle time starts when it answers, later.
+    start = time.time()
     send(sock, f"OPTIONS rtsp://127.0.0.1:{port}/live RTSP/1.0\r\nCSeq: 1\r\n\r\n")
     status, _, _ = read_response(sock)
-    start = time.time()
-    cut = closed_by_server(sock, seconds)
+    cut = closed_by_server(sock, seconds - (time.time() - start))
     print(json.dumps({"options": status, "cut": cut, "seconds": round(time.time() - start, 2)}))
 
 
