@@ -23,6 +23,14 @@ static inline const char *onair_avdevice_library_name(void) {
     return "libavdevice.so." AV_STRINGIFY(LIBAVDEVICE_VERSION_MAJOR);
 }
 
+/// The type of `AVIOContext.write_packet`: libavformat 61 (FFmpeg 7) made its buffer `const`.
+/// Swift cannot read the version macro, so the choice is made here.
+#if LIBAVFORMAT_VERSION_MAJOR >= 61
+typedef int (*onair_avio_write_packet)(void *opaque, const uint8_t *buf, int buf_size);
+#else
+typedef int (*onair_avio_write_packet)(void *opaque, uint8_t *buf, int buf_size);
+#endif
+
 /// AVERROR(e) for a POSIX errno value.
 static inline int onair_averror(int posixError) { return AVERROR(posixError); }
 /// AVERROR(EAGAIN): the codec wants more input or has output pending.

@@ -139,18 +139,22 @@ static void record_cut(client_record *record) {
     for (int round = 0; round < 64 && recv(record->fd, discard, sizeof discard, MSG_DONTWAIT) > 0; round++) {}
 }
 
-void onair_rtsp_guard_request_done(GstRTSPClient *client) {
+gint64 onair_rtsp_guard_request_done(GstRTSPClient *client) {
     client_record *record = g_object_get_data(G_OBJECT(client), RECORD_KEY);
-    if (!record) return;
+    if (!record) return -1;
     g_mutex_lock(&record->lock);
     guint64 consumed;
+    gint64 size = -1;
     if (record->fd >= 0 && socket_consumed(record->fd, &consumed)) {
+        size = (gint64)(consumed - record->consumed_mark) - (gint64)(record_data(record) - record->data_mark);
+        if (size < 0) size = 0;
         record->consumed_mark = consumed;
         record->data_mark = record_data(record);
         record->pending_since = 0;
         record->quiet_since = g_get_monotonic_time();
     }
     g_mutex_unlock(&record->lock);
+    return size;
 }
 
 static void on_closed(GstRTSPClient *client, gpointer data) {

@@ -24,7 +24,9 @@ void onair_rtsp_guard_free(onair_rtsp_guard *guard);
 /// A new connection: watched from now on, or cut at once when `connections` are open already.
 void onair_rtsp_guard_connected(onair_rtsp_guard *guard, GstRTSPClient *client);
 /// The client's request is complete (gst-rtsp-server is handling it, or has answered it).
-void onair_rtsp_guard_request_done(GstRTSPClient *client);
+/// Returns the bytes it took from the socket since the previous request ended (interleaved
+/// RTP/RTCP not counted), or -1 when the guard cannot tell.
+gint64 onair_rtsp_guard_request_done(GstRTSPClient *client);
 /// `pipeline` is the pipeline of one of the client's media.
 void onair_rtsp_guard_media(GstRTSPClient *client, GstElement *pipeline);
 /// An element joined a media's pipeline: gst-rtsp-server's appsrcs there carry the client's

@@ -211,50 +211,34 @@ static gboolean has_valid_cseq(GstRTSPContext *ctx) {
 // with a shortened header.
 #define ONAIR_RTSP_LINE_LIMIT 4000
 
-// One element of GstRTSPMessage's hdr_fields array as gst-plugins-base 1.22 lays it out
-// (RTSPKeyValue in gstrtspmessage.c, private): the only way to see custom headers' lengths. Read
-// only when the array's element size is this record's.
-typedef struct {
-    GstRTSPHeaderField field;
-    gchar *value;
-    gchar *custom_key;
-} onair_header_entry;
-
-// Whether the request line and headers fit: no line past ONAIR_RTSP_LINE_LIMIT, all together
-// no more than `limit` bytes (gst-rtsp-server itself takes any number of header lines).
-static gboolean request_fits(const GstRTSPMessage *request, unsigned limit) {
+// Whether the request fits: each known header's line under ONAIR_RTSP_LINE_LIMIT (read through
+// the public API), and the request line, headers and body together — the bytes the connection took
+// from the socket for it, as the guard counts them — no more than `limit` plus the body's declared
+// length. Custom headers are only seen in that total: GStreamer keeps no public list of them.
+static gboolean request_fits(const GstRTSPMessage *request, gint64 received, unsigned limit) {
     const char *uri = request->type_data.request.uri;
-    size_t line = uri ? strlen(uri) : 0;
-    if (line > ONAIR_RTSP_LINE_LIMIT) return FALSE;
-    size_t total = line;
-    GArray *fields = request->hdr_fields;
-    if (fields && g_array_get_element_size(fields) == sizeof(onair_header_entry)) {
-        for (guint i = 0; i < fields->len; i++) {
-            const onair_header_entry *entry = &g_array_index(fields, onair_header_entry, i);
-            const char *key = entry->custom_key ? entry->custom_key : gst_rtsp_header_as_text(entry->field);
-            line = (key ? strlen(key) : 0) + 2 + (entry->value ? strlen(entry->value) : 0);
-            if (line > ONAIR_RTSP_LINE_LIMIT) return FALSE;
-            total += line + 2;
-        }
-    } else {
-        // Another layout: the known headers only, through the public API.
-        for (int field = GST_RTSP_HDR_INVALID + 1; field < GST_RTSP_HDR_LAST; field++) {
-            gchar *value = NULL;
-            for (gint index = 0; gst_rtsp_message_get_header(request, (GstRTSPHeaderField)field, &value, index) == GST_RTSP_OK; index++) {
-                line = strlen(gst_rtsp_header_as_text((GstRTSPHeaderField)field)) + 2 + (value ? strlen(value) : 0);
-                if (line > ONAIR_RTSP_LINE_LIMIT) return FALSE;
-                total += line + 2;
-            }
+    if (uri && strlen(uri) > ONAIR_RTSP_LINE_LIMIT) return FALSE;
+    for (int field = GST_RTSP_HDR_INVALID + 1; field < GST_RTSP_HDR_LAST; field++) {
+        const gchar *name = gst_rtsp_header_as_text((GstRTSPHeaderField)field);
+        gchar *value = NULL;
+        for (gint index = 0;
+             gst_rtsp_message_get_header((GstRTSPMessage *)request, (GstRTSPHeaderField)field, &value, index) == GST_RTSP_OK;
+             index++) {
+            if ((name ? strlen(name) : 0) + 2 + (value ? strlen(value) : 0) > ONAIR_RTSP_LINE_LIMIT) return FALSE;
         }
     }
-    return total <= limit;
+    if (received < 0) return TRUE;
+    guint8 *body = NULL;
+    guint body_size = 0;
+    gst_rtsp_message_get_body((GstRTSPMessage *)request, &body, &body_size);
+    return received <= (gint64)limit + (gint64)body_size;
 }
 
 // Every request's first check: oversized (413), then a missing or malformed CSeq (400).
 static GstRTSPStatusCode check_request(onair_rtsp_server *self, GstRTSPContext *ctx) {
-    if (ctx->client) onair_rtsp_guard_request_done(ctx->client);
+    gint64 received = ctx->client ? onair_rtsp_guard_request_done(ctx->client) : -1;
     if (!ctx->request) return GST_RTSP_STS_BAD_REQUEST;
-    if (!request_fits(ctx->request, self->header_limit)) return GST_RTSP_STS_REQUEST_ENTITY_TOO_LARGE;
+    if (!request_fits(ctx->request, received, self->header_limit)) return GST_RTSP_STS_REQUEST_ENTITY_TOO_LARGE;
     return has_valid_cseq(ctx) ? GST_RTSP_STS_OK : GST_RTSP_STS_BAD_REQUEST;
 }
 

@@ -30,6 +30,8 @@ public final class HTTPServer: @unchecked Sendable {
     private let logger: UnsafeMutablePointer<onair_mhd_logger>
     private let watchdog: HTTPConnectionWatchdog
     private let lock = NSLock()
+    /// The last line libmicrohttpd logged (the reason a start failed).
+    private var lastMessage: String?
     private var stopped = false
     /// Bodies being received, by connection (one request at a time per connection).
     private var uploads: [OpaquePointer: Upload] = [:]
@@ -58,7 +60,7 @@ public final class HTTPServer: @unchecked Sendable {
             to: onair_mhd_logger(
                 sink: { context, message in
                     guard let context, let message else { return }
-                    Unmanaged<HTTPServer>.fromOpaque(context).takeUnretainedValue().messages(String(cString: message))
+                    Unmanaged<HTTPServer>.fromOpaque(context).takeUnretainedValue().note(String(cString: message))
                 }, context: nil))
         var flags =
             MHD_USE_THREAD_PER_CONNECTION.rawValue | MHD_USE_INTERNAL_POLLING_THREAD.rawValue
@@ -75,13 +77,23 @@ public final class HTTPServer: @unchecked Sendable {
                 configuration.threadStackSize, logger)
         }
         guard let started else {
-            let reason = String(cString: strerror(errno))
+            // libmicrohttpd logs the system's reason right after the call that failed (bind,
+            // listen); errno after it returns may belong to its clean-up (libmicrohttpd 1.0
+            // reports a port in use as "Bad file descriptor" there).
+            let reason = lock.withLock { lastMessage }?.trimmingCharacters(in: .whitespacesAndNewlines)
+                ?? "libmicrohttpd gave no reason"
             // (The logger is released by deinit, which runs for this instance too.)
             watchdog.stop()
             throw HTTPServerError("cannot listen on \(configuration.address): \(reason)")
         }
         daemon = started
         port = Int(onair_mhd_bound_port(started))
+    }
+
+    /// Keeps `message` as the last one logged and passes it on.
+    private func note(_ message: String) {
+        lock.withLock { lastMessage = message }
+        messages(message)
     }
 
     deinit {

@@ -8,7 +8,9 @@ import OnAirCore
 /// failure travels the path a real one does (kept in the context, returned by `avio_close`).
 /// Only contexts of outputs a `WriteFaults` injection covers are touched.
 enum FaultyWrites {
-    private typealias WritePacket = @convention(c) (UnsafeMutableRawPointer?, UnsafeMutablePointer<UInt8>?, Int32) -> Int32
+    /// The callback's type as the installed libavformat declares it (its buffer is `const` from
+    /// libavformat 61 on: the shim picks the spelling).
+    private typealias WritePacket = onair_avio_write_packet
 
     /// Keyed by the context's `opaque` (its protocol handle), the only thing a write callback gets.
     private static let lock = NSLock()

@@ -17,6 +17,9 @@ import OnAirGStreamer
 /// that stopped reading backs its pipeline up), the feed stops taking from the queue, so the
 /// queue fills, skips to the next keyframe and, past the viewer timeout, the client is cut.
 ///
+/// Over UDP the first packets are paced (`ServeJoinPacer`): the keyframe cache leaves at twice
+/// real time rather than at once, so a player's receive buffer is not overrun at its join.
+///
 /// Times: the first packet from the viewer maps to the pipeline's running time then (plus a
 /// margin for audio that began a little before the keyframe); every packet, audio and video,
 /// keeps its distance from it, so RTCP sender reports put both streams on one clock. The times
@@ -109,10 +112,21 @@ final class ServeRTSPFeed: @unchecked Sendable {
         return stopped ? nil : viewer
     }
 
+    /// Waits `seconds` or until stopped; false when stopped.
+    private func waitUnlessStopped(seconds: Double) -> Bool {
+        let deadline = Date(timeIntervalSinceNow: seconds)
+        condition.lock()
+        defer { condition.unlock() }
+        while !stopped && condition.wait(until: deadline) {}
+        return !stopped
+    }
+
     private var backlog: Int { (media.video?.queuedBytes ?? 0) + (media.audio?.queuedBytes ?? 0) }
 
     private func run(_ viewer: ServeViewer) {
         var sending = TransportWatch()
+        // Over UDP nothing slows the keyframe cache's burst down but the player's receive buffer.
+        var pacer = condition.withLock { transport } == "rtsp/udp" ? ServeJoinPacer() : nil
         while !isStopped {
             if backlog > Self.backlogBytes || !sending.stillSending(media) {
                 if viewer.cutIfTooFarBehind() { return cutClient() }
@@ -121,7 +135,13 @@ final class ServeRTSPFeed: @unchecked Sendable {
             }
             switch viewer.readChunk(wait: 0.25) {
             case .chunk(let chunk):
-                guard let packet = chunk.packet, push(packet) else { return endSources() }
+                guard let packet = chunk.packet else { return endSources() }
+                if let wait = pacer?.delay(media: packet.dts.seconds, now: ProcessInfo.processInfo.systemUptime), wait > 0,
+                    !waitUnlessStopped(seconds: wait)
+                {
+                    return endSources()
+                }
+                guard push(packet) else { return endSources() }
             case .nothing:
                 continue
             case .end:
