@@ -80,7 +80,8 @@ public final class HTTPServer: @unchecked Sendable {
             // libmicrohttpd logs the system's reason right after the call that failed (bind,
             // listen); errno after it returns may belong to its clean-up (libmicrohttpd 1.0
             // reports a port in use as "Bad file descriptor" there).
-            let reason = lock.withLock { lastMessage }?.trimmingCharacters(in: .whitespacesAndNewlines)
+            let reason =
+                lock.withLock { lastMessage }?.trimmingCharacters(in: .whitespacesAndNewlines)
                 ?? "libmicrohttpd gave no reason"
             // (The logger is released by deinit, which runs for this instance too.)
             watchdog.stop()
