@@ -121,7 +121,7 @@ for n in $counts; do
     for i in $(seq "$n"); do
         transport=$([ $((i % 2)) -eq 0 ] && echo tcp || echo udp)
         ffmpeg -hide_banner -nostdin -v error -rtsp_transport "$transport" -i "rtsp://127.0.0.1:$rtsp_port/live" \
-            -t $((each + 60)) -c copy -f null - 2>>"$work/clients-$n.log" &
+            -t $((each + 60)) -c copy -copyinkf -f null - 2>>"$work/clients-$n.log" &
         pids+=("$!")
         clients+=("$!")
     done

@@ -10,7 +10,7 @@ packages=(
     xvfb x11-xserver-utils pulseaudio pulseaudio-utils
     xdotool
     nginx-light libnginx-mod-rtmp
-    python3 openssl
+    python3 python3-venv openssl
     libsdl2-dev libmicrohttpd-dev libsrt-gnutls-dev libpulse-dev libgnutls28-dev
     chromium chromium-driver python3-selenium iproute2
     curl
@@ -48,8 +48,14 @@ if [ ${#missing[@]} -gt 0 ]; then
     # srt-tools: srt-live-transmit, the SRT callers of the serve churn (bench/serve_churn.sh, ServeChurnTests).
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends "${missing[@]}" >&2
 fi
-# aiortc (PyPI): the WebRTC tests' independent WHEP viewer (Tests/Tools/whep_client.py), for the python3 on PATH.
-python3 -c "import aiortc, av" 2>/dev/null || python3 -m pip install -q aiortc >&2 \
-    || echo "setup: pip install aiortc failed; the WebRTC tests will be skipped" >&2
+# aiortc (PyPI): the WebRTC tests' independent WHEP viewer and WHIP server (Tests/Tools/*.py). Used from the
+# python3 on PATH when it has it; otherwise installed into a virtual environment the tests look for
+# (Tools.aiortcPython), since a distribution's Python may take no pip packages (Debian 13's is
+# externally managed).
+venv=/opt/onair-venv
+if ! python3 -c "import aiortc, av" 2>/dev/null && ! "$venv/bin/python3" -c "import aiortc, av" 2>/dev/null; then
+    { [ -x "$venv/bin/python3" ] || python3 -m venv "$venv"; } && "$venv/bin/python3" -m pip install -q aiortc >&2 \
+        || echo "setup: installing aiortc into $venv failed; the WebRTC tests will be skipped" >&2
+fi
 command -v swift >/dev/null || { echo "setup: Swift 6 toolchain not found on PATH (https://swift.org/install)" >&2; exit 1; }
 echo "setup: all dependencies present" >&2

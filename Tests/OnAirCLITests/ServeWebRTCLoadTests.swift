@@ -31,7 +31,7 @@ import Testing
 
         // The one that vanishes: it receives, then is killed without a word.
         let doomed = try StreamTestProcess(
-            "python3", [Self.viewers, "--url", whep, "--count", "1", "--decode", "0", "--seconds", "60"],
+            Tools.aiortcPython, [Self.viewers, "--url", whep, "--count", "1", "--decode", "0", "--seconds", "60"],
             stderrPath: dir.appendingPathComponent("doomed.log").path)
         #expect(
             waitUntil(timeout: 20) {
@@ -52,7 +52,7 @@ import Testing
         }
         let groups = try (0..<2).map { group in
             try StreamTestProcess(
-                "python3",
+                Tools.aiortcPython,
                 [Self.viewers, "--url", whep, "--count", "8", "--decode", "1", "--seconds", "\(seconds)", "--stagger", "0.2"],
                 stderrPath: dir.appendingPathComponent("viewers\(group).log").path,
                 stdoutPath: dir.appendingPathComponent("viewers\(group).json").path)

@@ -70,7 +70,7 @@ import Testing
         let client = try StreamTestProcess(
             "ip",
             namespace.exec(
-                "python3",
+                Tools.aiortcPython,
                 [Self.viewers, "--url", base + "/whep", "--count", "2", "--decode", "2", "--seconds", "\(seconds)", "--pli-every", "3"]),
             stderrPath: dir.appendingPathComponent("viewers.log").path, stdoutPath: clientOutput)
         defer { client.kill() }

@@ -9,7 +9,7 @@ import Testing
     static let client = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Tools/whep_client.py").path
     static var available: Bool {
-        (try? Tools.run("python3", ["-c", "import aiortc, av"]).status) == 0
+        Tools.hasAiortc
             && (try? Tools.run("gst-inspect-1.0", ["webrtcbin"]).status) == 0
             && (try? Tools.run("gst-inspect-1.0", ["nicesrc"]).status) == 0
     }
@@ -27,7 +27,7 @@ import Testing
         var arguments = [client, "--url", url, "--seconds", "\(seconds)"] + (delete ? [] : ["--no-delete"])
         if let token { arguments += ["--token", token] }
         if let out { arguments += ["--out", out] }
-        let result = try Tools.run("python3", arguments)
+        let result = try Tools.run(Tools.aiortcPython, arguments)
         let line = result.stdoutText.split(separator: "\n").last.map(String.init) ?? ""
         guard let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else {
             throw StreamTestError("whep_client printed no summary: \(result.stdoutText) \(result.stderr)")

@@ -8,16 +8,13 @@ final class WHIPTestServer {
         .appendingPathComponent("Tools/whip_server.py").path
     /// Whether aiortc and GStreamer's webrtcbin with libnice are installed.
     static var available: Bool {
-        (try? Tools.run("python3", ["-c", "import aiortc, av"]).status) == 0
+        Tools.hasAiortc
             && (try? Tools.run("gst-inspect-1.0", ["webrtcbin"]).status) == 0
             && (try? Tools.run("gst-inspect-1.0", ["nicesrc"]).status) == 0
     }
 
-    /// The Python interpreter itself (pyenv's `python3` is a shim script whose child a SIGTERM would miss).
-    static let python: String = {
-        let found = try? Tools.run("python3", ["-c", "import sys; print(sys.executable)"]).stdoutText
-        return found?.trimmingCharacters(in: .whitespacesAndNewlines).nilIfEmpty ?? "python3"
-    }()
+    /// The Python interpreter with aiortc.
+    static var python: String { Tools.aiortcPython }
 
     let process: StreamTestProcess
     let port: Int

@@ -9,10 +9,12 @@ extension LiveSession {
 
     func runVideo(_ encoder: any VideoEncoding) {
         var failed = false
+        var schedule = KeyFrameSchedule(
+            interval: encoder.settings.maxKeyFrameIntervalDuration, frameRate: encoder.settings.expectedFrameRate)
         while let frame = videoQueue.pop() {
             guard !failed else { continue }
             lock.lock()
-            let force = pendingKeyFrame
+            let force = pendingKeyFrame || schedule.isDue(at: frame.pts.seconds)
             pendingKeyFrame = false
             let bitRate = pendingBitRate
             pendingBitRate = nil
@@ -22,7 +24,9 @@ extension LiveSession {
                 let start = ProcessInfo.processInfo.systemUptime
                 let packets = try encoder.encode(frame, forceKeyFrame: force)
                 let spent = ProcessInfo.processInfo.systemUptime - start
-                let key = packets.contains { $0.mediaType == .video && $0.isKeyframe }
+                let keyFrame = packets.first { $0.mediaType == .video && $0.isKeyframe }
+                let key = keyFrame != nil
+                if let keyFrame { schedule.keyFrameMade(at: keyFrame.pts.seconds) }
                 lock.lock()
                 counters.encodeSeconds += spent
                 counters.encodedFrames += 1
