@@ -6,6 +6,13 @@ import PackageDescription
 /// executables whose `main` comes from libFuzzer, so they link only with `-sanitize=fuzzer`.
 let fuzzing = ProcessInfo.processInfo.environment["ONAIR_FUZZ"] == "1"
 
+/// The GStreamer and GLib include folders of the GStreamer shims, through the symlinks in each
+/// shim's system/ folder.
+let gstreamerHeaders: [CSetting] = [
+    .headerSearchPath("system/gstreamer-1.0"), .headerSearchPath("system/glib-2.0"),
+    .headerSearchPath("system/glib-2.0-x86_64"), .headerSearchPath("system/glib-2.0-aarch64"),
+]
+
 var targets: [Target] = [
     .target(name: "OnAirCore"),
     .target(name: "OnAirBitstream", dependencies: ["OnAirCore"]),
@@ -26,16 +33,14 @@ var targets: [Target] = [
     .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
     .systemLibrary(name: "CSRT", pkgConfig: "srt", providers: [.apt(["libsrt-gnutls-dev"])]),
     // GStreamer and gst-rtsp-server behind a C shim whose header names no GStreamer type (so Swift needs
-    // no GStreamer include path). Not pkgConfig: gstreamer-1.0.pc adds -pthread, which SwiftPM refuses with a
-    // warning; the include paths are given to the shim's C compile only (unsafeFlags are fine in a root package).
+    // no GStreamer include path). Neither pkgConfig (gstreamer-1.0.pc adds -pthread, which SwiftPM refuses with
+    // a warning in every package that depends on this one) nor unsafeFlags (refused in a versioned dependency):
+    // the include folders are reached through committed symlinks under system/ (Debian's paths, both
+    // architectures' glibconfig.h), given to the shim's C compile as relative header search paths.
     .target(
         name: "CGStreamer",
-        cSettings: [
-            .unsafeFlags([
-                "-I/usr/include/gstreamer-1.0", "-I/usr/include/glib-2.0",
-                "-I/usr/lib/x86_64-linux-gnu/glib-2.0/include", "-I/usr/lib/aarch64-linux-gnu/glib-2.0/include",
-            ])
-        ],
+        exclude: ["system"],
+        cSettings: gstreamerHeaders,
         linkerSettings: [
             .linkedLibrary("gstrtspserver-1.0"), .linkedLibrary("gstrtsp-1.0"), .linkedLibrary("gstapp-1.0"), .linkedLibrary("gstbase-1.0"),
             .linkedLibrary("gstreamer-1.0"), .linkedLibrary("gio-2.0"), .linkedLibrary("gobject-2.0"),
@@ -46,12 +51,8 @@ var targets: [Target] = [
     // the ECDSA certificate its DTLS presents.
     .target(
         name: "CGStreamerWebRTC",
-        cSettings: [
-            .unsafeFlags([
-                "-I/usr/include/gstreamer-1.0", "-I/usr/include/glib-2.0",
-                "-I/usr/lib/x86_64-linux-gnu/glib-2.0/include", "-I/usr/lib/aarch64-linux-gnu/glib-2.0/include",
-            ])
-        ],
+        exclude: ["system"],
+        cSettings: gstreamerHeaders,
         linkerSettings: [
             .linkedLibrary("gstwebrtc-1.0"), .linkedLibrary("gstsdp-1.0"), .linkedLibrary("gstreamer-1.0"),
             .linkedLibrary("gobject-2.0"), .linkedLibrary("glib-2.0"), .linkedLibrary("gnutls"),
