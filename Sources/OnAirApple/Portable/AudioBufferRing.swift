@@ -63,6 +63,7 @@ public struct AudioBufferRing: Sendable {
             pendingPTS = pts
         }
         pending.append(contentsOf: bytes[0..<whole])
+        let fills = fillFree(partial: false)
         let limit = bufferCount * framesPerBuffer
         if pendingFrames > limit {
             let excess = pendingFrames - limit
@@ -70,7 +71,7 @@ public struct AudioBufferRing: Sendable {
             pendingPTS = pendingPTS + frames(excess)
             droppedFrames += excess
         }
-        return fillFree(partial: false)
+        return fills
     }
 
     /// The queue finished playing buffer `index`: it is free again and the clock moves to its end.
