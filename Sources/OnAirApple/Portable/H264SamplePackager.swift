@@ -69,6 +69,24 @@ public struct H264SamplePackager: Sendable {
             isKeyframe: isKeyframe, formatDescription: isKeyframe ? .h264(sps: sps, pps: pps) : nil, form: outputForm)
     }
 
+    /// The packet for one encoded sample whose format description's parameter sets come as one
+    /// list (as `CMVideoFormatDescriptionGetH264ParameterSetAtIndex` gives them): sorted here into
+    /// SPS and PPS by their NAL unit type; other or empty units are refused.
+    public func packet(
+        sample: [UInt8], lengthSize: Int, parameterSets: [[UInt8]], pts: MediaTime, dts: MediaTime? = nil,
+        duration: MediaTime
+    ) throws(BitstreamError) -> EncodedPacket {
+        var sps: [[UInt8]] = [], pps: [[UInt8]] = []
+        for set in parameterSets {
+            switch try H264NALUnit(set).type {
+            case .sps: sps.append(set)
+            case .pps: pps.append(set)
+            case let other: throw BitstreamError.malformed("a \(other) among the parameter sets")
+            }
+        }
+        return try packet(sample: sample, lengthSize: lengthSize, sps: sps, pps: pps, pts: pts, dts: dts, duration: duration)
+    }
+
     /// The avcC record (ISO/IEC 14496-15) for the parameter sets, with this packager's length size
     /// (4 for Annex-B output): what an MP4 writer's format description carries.
     public func decoderConfiguration(sps: [[UInt8]], pps: [[UInt8]]) throws(BitstreamError) -> [UInt8] {

@@ -1,0 +1,390 @@
+// STUB DECLARATIONS FOR THE STUB CHECK ONLY (scripts/apple-stub-check.sh) — NOT AN APPLE SDK.
+//
+// Exactly the Apple APIs that Sources/OnAirApple/Adapter uses, each declared with the Swift signature
+// its documentation page gives (the page is named above it), so that the adapter can be type-checked
+// on Linux: labels, argument order, optionality, pointer kinds, @Sendable handlers. Bodies do nothing.
+// The module is named AppleAPIStubs, not like any Apple framework, is in no product, and is imported
+// only under `-D ONAIR_APPLE_STUBS`. CF types are plain classes here (no toll-free bridging, no
+// Foundation); constants are computed properties made with an internal initializer the adapter cannot
+// call. Deviations from the SDK, kept to what Linux Swift can express:
+//   - C function-pointer callback types (VTCompressionOutputCallback, …) are plain Swift function
+//     types (a Swift class cannot appear in a @convention(c) type); the adapter only passes nil.
+//   - Imported C functions never warn about an unused result, so those returning a status here are
+//     @discardableResult.
+// Signatures marked "checked" were compared with the page's text in the docs corpus when written;
+// the others follow the same pages from knowledge and must be confirmed by the first Mac build.
+
+// MARK: CoreFoundation
+
+/// Page: https://developer.apple.com/documentation/corefoundation/cftyperef
+public typealias CFTypeRef = AnyObject
+/// Page: https://developer.apple.com/documentation/corefoundation/cfindex
+public typealias CFIndex = Int
+/// Page: https://developer.apple.com/documentation/corefoundation/cfallocator
+public final class CFAllocator { init() {} }
+/// Page: https://developer.apple.com/documentation/corefoundation/kcfallocatordefault
+public var kCFAllocatorDefault: CFAllocator! { CFAllocator() }
+/// Page: https://developer.apple.com/documentation/corefoundation/cfstring
+public final class CFString {
+    let value: String
+    init(_ value: String) { self.value = value }
+}
+/// Page: https://developer.apple.com/documentation/corefoundation/cfnumber
+public final class CFNumber { init() {} }
+/// Page: https://developer.apple.com/documentation/corefoundation/cfnumbertype
+public enum CFNumberType: Int {
+    case sInt64Type = 4
+    case float64Type = 6
+}
+/// Page: https://developer.apple.com/documentation/corefoundation/cfnumbercreate(_:_:_:)
+public func CFNumberCreate(_ allocator: CFAllocator!, _ theType: CFNumberType, _ valuePtr: UnsafeRawPointer!) -> CFNumber! { CFNumber() }
+/// Page: https://developer.apple.com/documentation/corefoundation/cfboolean
+public final class CFBoolean { init() {} }
+/// Page: https://developer.apple.com/documentation/corefoundation/kcfbooleantrue
+public var kCFBooleanTrue: CFBoolean! { CFBoolean() }
+/// Page: https://developer.apple.com/documentation/corefoundation/kcfbooleanfalse
+public var kCFBooleanFalse: CFBoolean! { CFBoolean() }
+/// Page: https://developer.apple.com/documentation/corefoundation/cfarray
+public final class CFArray { init() {} }
+/// Page: https://developer.apple.com/documentation/corefoundation/cfarraycallbacks
+public struct CFArrayCallBacks { init() {} }
+/// Page: https://developer.apple.com/documentation/corefoundation/kcftypearraycallbacks
+public var kCFTypeArrayCallBacks: CFArrayCallBacks { CFArrayCallBacks() }
+/// Page: https://developer.apple.com/documentation/corefoundation/cfarraycreate(_:_:_:_:)
+public func CFArrayCreate(
+    _ allocator: CFAllocator!, _ values: UnsafeMutablePointer<UnsafeRawPointer?>!, _ numValues: CFIndex,
+    _ callBacks: UnsafePointer<CFArrayCallBacks>!
+) -> CFArray! { CFArray() }
+/// Page: https://developer.apple.com/documentation/corefoundation/cfdictionary
+public final class CFDictionary { init() {} }
+/// Page: https://developer.apple.com/documentation/corefoundation/cfdictionarykeycallbacks
+public struct CFDictionaryKeyCallBacks { init() {} }
+/// Page: https://developer.apple.com/documentation/corefoundation/cfdictionaryvaluecallbacks
+public struct CFDictionaryValueCallBacks { init() {} }
+/// Page: https://developer.apple.com/documentation/corefoundation/kcftypedictionarykeycallbacks
+public var kCFTypeDictionaryKeyCallBacks: CFDictionaryKeyCallBacks { CFDictionaryKeyCallBacks() }
+/// Page: https://developer.apple.com/documentation/corefoundation/kcftypedictionaryvaluecallbacks
+public var kCFTypeDictionaryValueCallBacks: CFDictionaryValueCallBacks { CFDictionaryValueCallBacks() }
+/// Page: https://developer.apple.com/documentation/corefoundation/cfdictionarycreate(_:_:_:_:_:_:)
+public func CFDictionaryCreate(
+    _ allocator: CFAllocator!, _ keys: UnsafeMutablePointer<UnsafeRawPointer?>!,
+    _ values: UnsafeMutablePointer<UnsafeRawPointer?>!, _ numValues: CFIndex,
+    _ keyCallBacks: UnsafePointer<CFDictionaryKeyCallBacks>!, _ valueCallBacks: UnsafePointer<CFDictionaryValueCallBacks>!
+) -> CFDictionary! { CFDictionary() }
+
+// MARK: MacTypes
+/// Page: https://developer.apple.com/documentation/kernel/osstatus
+public typealias OSStatus = Int32
+/// Page: https://developer.apple.com/documentation/kernel/ostype
+public typealias OSType = UInt32
+/// Page: https://developer.apple.com/documentation/kernel/fourcharcode
+public typealias FourCharCode = UInt32
+/// Page: https://developer.apple.com/documentation/kernel/noerr
+public var noErr: Int { 0 }
+
+// MARK: CoreMedia
+/// Page: https://developer.apple.com/documentation/coremedia/cmtimevalue
+public typealias CMTimeValue = Int64
+/// Page: https://developer.apple.com/documentation/coremedia/cmtimescale
+public typealias CMTimeScale = Int32
+/// Page: https://developer.apple.com/documentation/coremedia/cmitemcount
+public typealias CMItemCount = Int
+/// Page: https://developer.apple.com/documentation/coremedia/cmblockbufferflags
+public typealias CMBlockBufferFlags = UInt32
+/// Page: https://developer.apple.com/documentation/coremedia/cmvideocodectype
+public typealias CMVideoCodecType = FourCharCode
+/// Page: https://developer.apple.com/documentation/coremedia/kcmvideocodectype_h264
+public var kCMVideoCodecType_H264: CMVideoCodecType { 0x6176_6331 }
+/// Page: https://developer.apple.com/documentation/coremedia/cmtime
+public struct CMTime: Sendable {
+    /// Page: https://developer.apple.com/documentation/coremedia/cmtime/value
+    public var value: CMTimeValue
+    /// Page: https://developer.apple.com/documentation/coremedia/cmtime/timescale
+    public var timescale: CMTimeScale
+    /// Page: https://developer.apple.com/documentation/coremedia/cmtime/init(value:timescale:)
+    public init(value: CMTimeValue, timescale: CMTimeScale) {
+        self.value = value
+        self.timescale = timescale
+    }
+    /// Page: https://developer.apple.com/documentation/coremedia/cmtime/invalid
+    public static let invalid = CMTime(value: 0, timescale: 0)
+    /// Page: https://developer.apple.com/documentation/coremedia/cmtime/isvalid
+    public var isValid: Bool { timescale != 0 }
+}
+/// Page: https://developer.apple.com/documentation/coremedia/cmsampletiminginfo
+public struct CMSampleTimingInfo {
+    /// Page: https://developer.apple.com/documentation/coremedia/cmsampletiminginfo/init(duration:presentationtimestamp:decodetimestamp:)
+    public init(duration: CMTime, presentationTimeStamp: CMTime, decodeTimeStamp: CMTime) {}
+}
+/// Page: https://developer.apple.com/documentation/coremedia/cmsamplebuffer
+public final class CMSampleBuffer { init() {} }
+/// Page: https://developer.apple.com/documentation/coremedia/cmblockbuffer
+public final class CMBlockBuffer { init() {} }
+/// Page: https://developer.apple.com/documentation/coremedia/cmformatdescription
+public final class CMFormatDescription { init() {} }
+/// Page: https://developer.apple.com/documentation/coremedia/cmvideoformatdescription
+public typealias CMVideoFormatDescription = CMFormatDescription
+/// Page: https://developer.apple.com/documentation/coremedia/cmblockbuffercustomblocksource  (checked)
+public struct CMBlockBufferCustomBlockSource { init() {} }
+/// Page: https://developer.apple.com/documentation/coremedia/cmsamplebuffergetdatabuffer(_:)
+public func CMSampleBufferGetDataBuffer(_ sbuf: CMSampleBuffer) -> CMBlockBuffer? { nil }
+/// Page: https://developer.apple.com/documentation/coremedia/cmsamplebuffergetformatdescription(_:)
+public func CMSampleBufferGetFormatDescription(_ sbuf: CMSampleBuffer) -> CMFormatDescription? { nil }
+/// Page: https://developer.apple.com/documentation/coremedia/cmsamplebuffergetpresentationtimestamp(_:)
+public func CMSampleBufferGetPresentationTimeStamp(_ sbuf: CMSampleBuffer) -> CMTime { .invalid }
+/// Page: https://developer.apple.com/documentation/coremedia/cmsamplebuffergetdecodetimestamp(_:)
+public func CMSampleBufferGetDecodeTimeStamp(_ sbuf: CMSampleBuffer) -> CMTime { .invalid }
+/// Page: https://developer.apple.com/documentation/coremedia/cmsamplebuffergetduration(_:)
+public func CMSampleBufferGetDuration(_ sbuf: CMSampleBuffer) -> CMTime { .invalid }
+/// Page: https://developer.apple.com/documentation/coremedia/cmblockbuffergetdatalength(_:)
+public func CMBlockBufferGetDataLength(_ theBuffer: CMBlockBuffer) -> Int { 0 }
+/// Page: https://developer.apple.com/documentation/coremedia/cmblockbuffercopydatabytes(_:atoffset:datalength:destination:)
+@discardableResult
+public func CMBlockBufferCopyDataBytes(
+    _ theSourceBuffer: CMBlockBuffer, atOffset offsetToData: Int, dataLength: Int, destination: UnsafeMutableRawPointer
+) -> OSStatus { 0 }
+/// Page: https://developer.apple.com/documentation/coremedia/cmblockbufferreplacedatabytes(with:blockbuffer:offsetintodestination:datalength:)
+@discardableResult
+public func CMBlockBufferReplaceDataBytes(
+    with sourceBytes: UnsafeRawPointer, blockBuffer destinationBuffer: CMBlockBuffer, offsetIntoDestination: Int, dataLength: Int
+) -> OSStatus { 0 }
+/// Page: https://developer.apple.com/documentation/coremedia/cmblockbuffercreatewithmemoryblock(allocator:memoryblock:blocklength:blockallocator:customblocksource:offsettodata:datalength:flags:blockbufferout:)  (checked)
+@discardableResult
+public func CMBlockBufferCreateWithMemoryBlock(
+    allocator structureAllocator: CFAllocator?, memoryBlock: UnsafeMutableRawPointer?, blockLength: Int,
+    blockAllocator: CFAllocator?, customBlockSource: UnsafePointer<CMBlockBufferCustomBlockSource>?, offsetToData: Int,
+    dataLength: Int, flags: CMBlockBufferFlags, blockBufferOut: UnsafeMutablePointer<CMBlockBuffer?>
+) -> OSStatus { 0 }
+/// Page: https://developer.apple.com/documentation/coremedia/cmsamplebuffercreateready(allocator:databuffer:formatdescription:samplecount:sampletimingentrycount:sampletimingarray:samplesizeentrycount:samplesizearray:samplebufferout:)  (checked)
+@discardableResult
+public func CMSampleBufferCreateReady(
+    allocator: CFAllocator?, dataBuffer: CMBlockBuffer?, formatDescription: CMFormatDescription?,
+    sampleCount numSamples: CMItemCount, sampleTimingEntryCount numSampleTimingEntries: CMItemCount,
+    sampleTimingArray: UnsafePointer<CMSampleTimingInfo>?, sampleSizeEntryCount numSampleSizeEntries: CMItemCount,
+    sampleSizeArray: UnsafePointer<Int>?, sampleBufferOut: UnsafeMutablePointer<CMSampleBuffer?>
+) -> OSStatus { 0 }
+/// Page: https://developer.apple.com/documentation/coremedia/cmvideoformatdescriptiongeth264parametersetatindex(_:parametersetindex:parametersetpointerout:parametersetsizeout:parametersetcountout:nalunitheaderlengthout:)  (checked)
+@discardableResult
+public func CMVideoFormatDescriptionGetH264ParameterSetAtIndex(
+    _ videoDesc: CMFormatDescription, parameterSetIndex: Int,
+    parameterSetPointerOut: UnsafeMutablePointer<UnsafePointer<UInt8>?>?, parameterSetSizeOut: UnsafeMutablePointer<Int>?,
+    parameterSetCountOut: UnsafeMutablePointer<Int>?, nalUnitHeaderLengthOut NALUnitHeaderLengthOut: UnsafeMutablePointer<Int32>?
+) -> OSStatus { 0 }
+/// Page: https://developer.apple.com/documentation/coremedia/cmvideoformatdescriptioncreatefromh264parametersets(allocator:parametersetcount:parametersetpointers:parametersetsizes:nalunitheaderlength:formatdescriptionout:)  (checked)
+@discardableResult
+public func CMVideoFormatDescriptionCreateFromH264ParameterSets(
+    allocator: CFAllocator?, parameterSetCount: Int, parameterSetPointers: UnsafePointer<UnsafePointer<UInt8>>,
+    parameterSetSizes: UnsafePointer<Int>, nalUnitHeaderLength NALUnitHeaderLength: Int32,
+    formatDescriptionOut: UnsafeMutablePointer<CMFormatDescription?>
+) -> OSStatus { 0 }
+
+// MARK: CoreVideo
+/// Page: https://developer.apple.com/documentation/corevideo/cvbuffer
+public final class CVBuffer { init() {} }
+/// Page: https://developer.apple.com/documentation/corevideo/cvimagebuffer
+public typealias CVImageBuffer = CVBuffer
+/// Page: https://developer.apple.com/documentation/corevideo/cvpixelbuffer
+public typealias CVPixelBuffer = CVImageBuffer
+/// Page: https://developer.apple.com/documentation/corevideo/cvreturn
+public typealias CVReturn = Int32
+/// Page: https://developer.apple.com/documentation/corevideo/kcvreturnsuccess
+public var kCVReturnSuccess: CVReturn { 0 }
+/// Page: https://developer.apple.com/documentation/corevideo/cvoptionflags
+public typealias CVOptionFlags = UInt64
+/// Page: https://developer.apple.com/documentation/corevideo/kcvpixelformattype_420ypcbcr8biplanarvideorange
+public var kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange: OSType { 0x3432_3076 }
+/// Page: https://developer.apple.com/documentation/corevideo/kcvpixelformattype_32bgra
+public var kCVPixelFormatType_32BGRA: OSType { 0x4247_5241 }
+/// Page: https://developer.apple.com/documentation/corevideo/kcvpixelbufferpixelformattypekey
+public var kCVPixelBufferPixelFormatTypeKey: CFString { CFString("PixelFormatType") }
+/// Page: https://developer.apple.com/documentation/corevideo/cvpixelbufferlockflags
+public struct CVPixelBufferLockFlags: OptionSet, Sendable {
+    public let rawValue: CVOptionFlags
+    public init(rawValue: CVOptionFlags) { self.rawValue = rawValue }
+    /// Page: https://developer.apple.com/documentation/corevideo/cvpixelbufferlockflags/readonly
+    public static let readOnly = CVPixelBufferLockFlags(rawValue: 1)
+}
+/// Page: https://developer.apple.com/documentation/corevideo/cvpixelbuffercreate(_:_:_:_:_:_:)
+public func CVPixelBufferCreate(
+    _ allocator: CFAllocator?, _ width: Int, _ height: Int, _ pixelFormatType: OSType, _ pixelBufferAttributes: CFDictionary?,
+    _ pixelBufferOut: UnsafeMutablePointer<CVPixelBuffer?>
+) -> CVReturn { 0 }
+/// Page: https://developer.apple.com/documentation/corevideo/cvpixelbufferlockbaseaddress(_:_:)
+@discardableResult
+public func CVPixelBufferLockBaseAddress(_ pixelBuffer: CVPixelBuffer, _ lockFlags: CVPixelBufferLockFlags) -> CVReturn { 0 }
+/// Page: https://developer.apple.com/documentation/corevideo/cvpixelbufferunlockbaseaddress(_:_:)
+@discardableResult
+public func CVPixelBufferUnlockBaseAddress(_ pixelBuffer: CVPixelBuffer, _ unlockFlags: CVPixelBufferLockFlags) -> CVReturn { 0 }
+/// Page: https://developer.apple.com/documentation/corevideo/cvpixelbuffergetbaseaddress(_:)
+public func CVPixelBufferGetBaseAddress(_ pixelBuffer: CVPixelBuffer) -> UnsafeMutableRawPointer? { nil }
+/// Page: https://developer.apple.com/documentation/corevideo/cvpixelbuffergetbytesperrow(_:)
+public func CVPixelBufferGetBytesPerRow(_ pixelBuffer: CVPixelBuffer) -> Int { 0 }
+/// Page: https://developer.apple.com/documentation/corevideo/cvpixelbuffergetbaseaddressofplane(_:_:)
+public func CVPixelBufferGetBaseAddressOfPlane(_ pixelBuffer: CVPixelBuffer, _ planeIndex: Int) -> UnsafeMutableRawPointer? { nil }
+/// Page: https://developer.apple.com/documentation/corevideo/cvpixelbuffergetbytesperrowofplane(_:_:)
+public func CVPixelBufferGetBytesPerRowOfPlane(_ pixelBuffer: CVPixelBuffer, _ planeIndex: Int) -> Int { 0 }
+/// Page: https://developer.apple.com/documentation/corevideo/cvpixelbuffergetwidth(_:)
+public func CVPixelBufferGetWidth(_ pixelBuffer: CVPixelBuffer) -> Int { 0 }
+/// Page: https://developer.apple.com/documentation/corevideo/cvpixelbuffergetheight(_:)
+public func CVPixelBufferGetHeight(_ pixelBuffer: CVPixelBuffer) -> Int { 0 }
+
+// MARK: VideoToolbox
+/// Page: https://developer.apple.com/documentation/videotoolbox/vtsession
+public typealias VTSession = CFTypeRef
+/// Page: https://developer.apple.com/documentation/videotoolbox/vtcompressionsession
+public final class VTCompressionSession { init() {} }
+/// Page: https://developer.apple.com/documentation/videotoolbox/vtdecompressionsession
+public final class VTDecompressionSession { init() {} }
+/// Page: https://developer.apple.com/documentation/videotoolbox/vtencodeinfoflags
+public struct VTEncodeInfoFlags: OptionSet {
+    public let rawValue: UInt32
+    public init(rawValue: UInt32) { self.rawValue = rawValue }
+}
+/// Page: https://developer.apple.com/documentation/videotoolbox/vtdecodeinfoflags
+public struct VTDecodeInfoFlags: OptionSet {
+    public let rawValue: UInt32
+    public init(rawValue: UInt32) { self.rawValue = rawValue }
+}
+/// Page: https://developer.apple.com/documentation/videotoolbox/vtdecodeframeflags
+public struct VTDecodeFrameFlags: OptionSet {
+    public let rawValue: UInt32
+    public init(rawValue: UInt32) { self.rawValue = rawValue }
+}
+/// Page: https://developer.apple.com/documentation/videotoolbox/vtcompressionoutputcallback  (checked; a C function pointer in the SDK)
+public typealias VTCompressionOutputCallback = (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, OSStatus, VTEncodeInfoFlags, CMSampleBuffer?) -> Void
+/// Page: https://developer.apple.com/documentation/videotoolbox/vtcompressionoutputhandler  (checked)
+public typealias VTCompressionOutputHandler = @Sendable (OSStatus, VTEncodeInfoFlags, CMSampleBuffer?) -> Void
+/// Page: https://developer.apple.com/documentation/videotoolbox/vtdecompressionoutputhandler  (checked)
+public typealias VTDecompressionOutputHandler = @Sendable (OSStatus, VTDecodeInfoFlags, CVImageBuffer?, CMTime, CMTime) -> Void
+/// Page: https://developer.apple.com/documentation/videotoolbox/vtdecompressionoutputcallbackrecord
+public struct VTDecompressionOutputCallbackRecord { init() {} }
+/// Page: https://developer.apple.com/documentation/videotoolbox/vtcompressionsessioncreate(allocator:width:height:codectype:encoderspecification:imagebufferattributes:compresseddataallocator:outputcallback:refcon:compressionsessionout:)  (checked)
+public func VTCompressionSessionCreate(
+    allocator: CFAllocator?, width: Int32, height: Int32, codecType: CMVideoCodecType, encoderSpecification: CFDictionary?,
+    imageBufferAttributes sourceImageBufferAttributes: CFDictionary?, compressedDataAllocator: CFAllocator?,
+    outputCallback: VTCompressionOutputCallback?, refcon outputCallbackRefCon: UnsafeMutableRawPointer?,
+    compressionSessionOut: UnsafeMutablePointer<VTCompressionSession?>
+) -> OSStatus { 0 }
+/// Page: https://developer.apple.com/documentation/videotoolbox/vtsessionsetproperty(_:key:value:)  (checked)
+public func VTSessionSetProperty(_ session: VTSession, key propertyKey: CFString, value propertyValue: CFTypeRef?) -> OSStatus { 0 }
+/// Page: https://developer.apple.com/documentation/videotoolbox/vtcompressionsessionpreparetoencodeframes(_:)
+public func VTCompressionSessionPrepareToEncodeFrames(_ session: VTCompressionSession) -> OSStatus { 0 }
+/// Page: https://developer.apple.com/documentation/videotoolbox/vtcompressionsessionencodeframe(_:imagebuffer:presentationtimestamp:duration:frameproperties:infoflagsout:outputhandler:)  (checked)
+public func VTCompressionSessionEncodeFrame(
+    _ session: VTCompressionSession, imageBuffer: CVImageBuffer, presentationTimeStamp: CMTime, duration: CMTime,
+    frameProperties: CFDictionary?, infoFlagsOut: UnsafeMutablePointer<VTEncodeInfoFlags>?,
+    outputHandler: @escaping VTCompressionOutputHandler
+) -> OSStatus { 0 }
+/// Page: https://developer.apple.com/documentation/videotoolbox/vtcompressionsessioncompleteframes(_:untilpresentationtimestamp:)
+public func VTCompressionSessionCompleteFrames(
+    _ session: VTCompressionSession, untilPresentationTimeStamp completeUntilPresentationTimeStamp: CMTime
+) -> OSStatus { 0 }
+/// Page: https://developer.apple.com/documentation/videotoolbox/vtcompressionsessioninvalidate(_:)
+public func VTCompressionSessionInvalidate(_ session: VTCompressionSession) {}
+/// Page: https://developer.apple.com/documentation/videotoolbox/vtdecompressionsessioncreate(allocator:formatdescription:decoderspecification:imagebufferattributes:outputcallback:decompressionsessionout:)  (checked)
+public func VTDecompressionSessionCreate(
+    allocator: CFAllocator?, formatDescription videoFormatDescription: CMVideoFormatDescription,
+    decoderSpecification videoDecoderSpecification: CFDictionary?,
+    imageBufferAttributes destinationImageBufferAttributes: CFDictionary?,
+    outputCallback: UnsafePointer<VTDecompressionOutputCallbackRecord>?,
+    decompressionSessionOut: UnsafeMutablePointer<VTDecompressionSession?>
+) -> OSStatus { 0 }
+/// Page: https://developer.apple.com/documentation/videotoolbox/vtdecompressionsessiondecodeframe(_:samplebuffer:flags:infoflagsout:outputhandler:)  (checked)
+public func VTDecompressionSessionDecodeFrame(
+    _ session: VTDecompressionSession, sampleBuffer: CMSampleBuffer, flags decodeFlags: VTDecodeFrameFlags,
+    infoFlagsOut: UnsafeMutablePointer<VTDecodeInfoFlags>?, outputHandler: @escaping VTDecompressionOutputHandler
+) -> OSStatus { 0 }
+/// Page: https://developer.apple.com/documentation/videotoolbox/vtdecompressionsessioncanacceptformatdescription(_:formatdescription:)
+public func VTDecompressionSessionCanAcceptFormatDescription(
+    _ session: VTDecompressionSession, formatDescription newFormatDesc: CMFormatDescription
+) -> Bool { false }
+/// Page: https://developer.apple.com/documentation/videotoolbox/vtdecompressionsessionwaitforasynchronousframes(_:)
+@discardableResult
+public func VTDecompressionSessionWaitForAsynchronousFrames(_ session: VTDecompressionSession) -> OSStatus { 0 }
+/// Page: https://developer.apple.com/documentation/videotoolbox/vtdecompressionsessioninvalidate(_:)
+public func VTDecompressionSessionInvalidate(_ session: VTDecompressionSession) {}
+/// Page: https://developer.apple.com/documentation/videotoolbox/kvtencodeframeoptionkey_forcekeyframe
+public var kVTEncodeFrameOptionKey_ForceKeyFrame: CFString { CFString("ForceKeyFrame") }
+/// Page: https://developer.apple.com/documentation/videotoolbox/kvtvideoencoderspecification_requirehardwareacceleratedvideoencoder
+@available(iOS 17.4, *)
+public var kVTVideoEncoderSpecification_RequireHardwareAcceleratedVideoEncoder: CFString { CFString("RequireHardwareAcceleratedVideoEncoder") }
+/// Page: https://developer.apple.com/documentation/videotoolbox/kvtcompressionpropertykey_realtime
+public var kVTCompressionPropertyKey_RealTime: CFString { CFString("RealTime") }
+/// Page: https://developer.apple.com/documentation/videotoolbox/kvtcompressionpropertykey_profilelevel
+public var kVTCompressionPropertyKey_ProfileLevel: CFString { CFString("ProfileLevel") }
+/// Page: https://developer.apple.com/documentation/videotoolbox/kvtcompressionpropertykey_allowframereordering
+public var kVTCompressionPropertyKey_AllowFrameReordering: CFString { CFString("AllowFrameReordering") }
+/// Page: https://developer.apple.com/documentation/videotoolbox/kvtcompressionpropertykey_maxkeyframeinterval
+public var kVTCompressionPropertyKey_MaxKeyFrameInterval: CFString { CFString("MaxKeyFrameInterval") }
+/// Page: https://developer.apple.com/documentation/videotoolbox/kvtcompressionpropertykey_maxkeyframeintervalduration
+public var kVTCompressionPropertyKey_MaxKeyFrameIntervalDuration: CFString { CFString("MaxKeyFrameIntervalDuration") }
+/// Page: https://developer.apple.com/documentation/videotoolbox/kvtcompressionpropertykey_expectedframerate
+public var kVTCompressionPropertyKey_ExpectedFrameRate: CFString { CFString("ExpectedFrameRate") }
+/// Page: https://developer.apple.com/documentation/videotoolbox/kvtcompressionpropertykey_averagebitrate
+public var kVTCompressionPropertyKey_AverageBitRate: CFString { CFString("AverageBitRate") }
+/// Page: https://developer.apple.com/documentation/videotoolbox/kvtcompressionpropertykey_dataratelimits
+public var kVTCompressionPropertyKey_DataRateLimits: CFString { CFString("DataRateLimits") }
+
+// kVTProfileLevel_H264_… (the plan's names after the prefix)
+/// Page: https://developer.apple.com/documentation/videotoolbox/kvtprofilelevel_h264_baseline_1_3
+public var kVTProfileLevel_H264_Baseline_1_3: CFString { CFString("H264_Baseline_1_3") }
+/// Page: https://developer.apple.com/documentation/videotoolbox/kvtprofilelevel_h264_baseline_3_0
+public var kVTProfileLevel_H264_Baseline_3_0: CFString { CFString("H264_Baseline_3_0") }
+/// Page: https://developer.apple.com/documentation/videotoolbox/kvtprofilelevel_h264_baseline_3_1
+public var kVTProfileLevel_H264_Baseline_3_1: CFString { CFString("H264_Baseline_3_1") }
+/// Page: https://developer.apple.com/documentation/videotoolbox/kvtprofilelevel_h264_baseline_3_2
+public var kVTProfileLevel_H264_Baseline_3_2: CFString { CFString("H264_Baseline_3_2") }
+/// Page: https://developer.apple.com/documentation/videotoolbox/kvtprofilelevel_h264_baseline_4_0
+public var kVTProfileLevel_H264_Baseline_4_0: CFString { CFString("H264_Baseline_4_0") }
+/// Page: https://developer.apple.com/documentation/videotoolbox/kvtprofilelevel_h264_baseline_4_1
+public var kVTProfileLevel_H264_Baseline_4_1: CFString { CFString("H264_Baseline_4_1") }
+/// Page: https://developer.apple.com/documentation/videotoolbox/kvtprofilelevel_h264_baseline_4_2
+public var kVTProfileLevel_H264_Baseline_4_2: CFString { CFString("H264_Baseline_4_2") }
+/// Page: https://developer.apple.com/documentation/videotoolbox/kvtprofilelevel_h264_baseline_5_0
+public var kVTProfileLevel_H264_Baseline_5_0: CFString { CFString("H264_Baseline_5_0") }
+/// Page: https://developer.apple.com/documentation/videotoolbox/kvtprofilelevel_h264_baseline_5_1
+public var kVTProfileLevel_H264_Baseline_5_1: CFString { CFString("H264_Baseline_5_1") }
+/// Page: https://developer.apple.com/documentation/videotoolbox/kvtprofilelevel_h264_baseline_5_2
+public var kVTProfileLevel_H264_Baseline_5_2: CFString { CFString("H264_Baseline_5_2") }
+/// Page: https://developer.apple.com/documentation/videotoolbox/kvtprofilelevel_h264_baseline_autolevel
+public var kVTProfileLevel_H264_Baseline_AutoLevel: CFString { CFString("H264_Baseline_AutoLevel") }
+/// Page: https://developer.apple.com/documentation/videotoolbox/kvtprofilelevel_h264_main_3_0
+public var kVTProfileLevel_H264_Main_3_0: CFString { CFString("H264_Main_3_0") }
+/// Page: https://developer.apple.com/documentation/videotoolbox/kvtprofilelevel_h264_main_3_1
+public var kVTProfileLevel_H264_Main_3_1: CFString { CFString("H264_Main_3_1") }
+/// Page: https://developer.apple.com/documentation/videotoolbox/kvtprofilelevel_h264_main_3_2
+public var kVTProfileLevel_H264_Main_3_2: CFString { CFString("H264_Main_3_2") }
+/// Page: https://developer.apple.com/documentation/videotoolbox/kvtprofilelevel_h264_main_4_0
+public var kVTProfileLevel_H264_Main_4_0: CFString { CFString("H264_Main_4_0") }
+/// Page: https://developer.apple.com/documentation/videotoolbox/kvtprofilelevel_h264_main_4_1
+public var kVTProfileLevel_H264_Main_4_1: CFString { CFString("H264_Main_4_1") }
+/// Page: https://developer.apple.com/documentation/videotoolbox/kvtprofilelevel_h264_main_4_2
+public var kVTProfileLevel_H264_Main_4_2: CFString { CFString("H264_Main_4_2") }
+/// Page: https://developer.apple.com/documentation/videotoolbox/kvtprofilelevel_h264_main_5_0
+public var kVTProfileLevel_H264_Main_5_0: CFString { CFString("H264_Main_5_0") }
+/// Page: https://developer.apple.com/documentation/videotoolbox/kvtprofilelevel_h264_main_5_1
+public var kVTProfileLevel_H264_Main_5_1: CFString { CFString("H264_Main_5_1") }
+/// Page: https://developer.apple.com/documentation/videotoolbox/kvtprofilelevel_h264_main_5_2
+public var kVTProfileLevel_H264_Main_5_2: CFString { CFString("H264_Main_5_2") }
+/// Page: https://developer.apple.com/documentation/videotoolbox/kvtprofilelevel_h264_main_autolevel
+public var kVTProfileLevel_H264_Main_AutoLevel: CFString { CFString("H264_Main_AutoLevel") }
+/// Page: https://developer.apple.com/documentation/videotoolbox/kvtprofilelevel_h264_high_3_0
+public var kVTProfileLevel_H264_High_3_0: CFString { CFString("H264_High_3_0") }
+/// Page: https://developer.apple.com/documentation/videotoolbox/kvtprofilelevel_h264_high_3_1
+public var kVTProfileLevel_H264_High_3_1: CFString { CFString("H264_High_3_1") }
+/// Page: https://developer.apple.com/documentation/videotoolbox/kvtprofilelevel_h264_high_3_2
+public var kVTProfileLevel_H264_High_3_2: CFString { CFString("H264_High_3_2") }
+/// Page: https://developer.apple.com/documentation/videotoolbox/kvtprofilelevel_h264_high_4_0
+public var kVTProfileLevel_H264_High_4_0: CFString { CFString("H264_High_4_0") }
+/// Page: https://developer.apple.com/documentation/videotoolbox/kvtprofilelevel_h264_high_4_1
+public var kVTProfileLevel_H264_High_4_1: CFString { CFString("H264_High_4_1") }
+/// Page: https://developer.apple.com/documentation/videotoolbox/kvtprofilelevel_h264_high_4_2
+public var kVTProfileLevel_H264_High_4_2: CFString { CFString("H264_High_4_2") }
+/// Page: https://developer.apple.com/documentation/videotoolbox/kvtprofilelevel_h264_high_5_0
+public var kVTProfileLevel_H264_High_5_0: CFString { CFString("H264_High_5_0") }
+/// Page: https://developer.apple.com/documentation/videotoolbox/kvtprofilelevel_h264_high_5_1
+public var kVTProfileLevel_H264_High_5_1: CFString { CFString("H264_High_5_1") }
+/// Page: https://developer.apple.com/documentation/videotoolbox/kvtprofilelevel_h264_high_5_2
+public var kVTProfileLevel_H264_High_5_2: CFString { CFString("H264_High_5_2") }
+/// Page: https://developer.apple.com/documentation/videotoolbox/kvtprofilelevel_h264_high_autolevel
+public var kVTProfileLevel_H264_High_AutoLevel: CFString { CFString("H264_High_AutoLevel") }
