@@ -5,11 +5,17 @@
 # labels, optionality, pointer kinds and Sendable mistakes; it cannot catch differences between the
 # stubs and the real SDK. Only a Mac build (scripts/apple-check.sh) verifies the adapter.
 #   scripts/apple-stub-check.sh        (builds OnAirBitstream first for its module)
+# With ONAIR_STUB_CHECK_MODULES=<dir> it builds nothing and takes OnAirCore/OnAirBitstream from that
+# directory (how OnAirAppleTests' StubCheckTests runs it, inside `swift test`).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 echo "STUB CHECK (not an SDK build): OnAirApple against Tests/AppleAPIStubs"
-swift build --target OnAirBitstream >&2
-modules=$(swift build --show-bin-path)/Modules
+if [ -n "${ONAIR_STUB_CHECK_MODULES:-}" ]; then
+    modules=$ONAIR_STUB_CHECK_MODULES
+else
+    swift build --target OnAirBitstream >&2
+    modules=$(swift build --show-bin-path)/Modules
+fi
 # `package` declarations need SwiftPM's package name (the package directory's identity).
 package_name=$(grep -o '"-package-name","[^"]*"' .build/debug.yaml | head -1 | cut -d'"' -f4)
 work=$(mktemp -d)

@@ -213,3 +213,37 @@ import Testing
         #expect(ring.drain().first?.pts == MediaTime(value: 100, timescale: 8))
     }
 }
+
+@Suite struct PixelBufferFillTests {
+    @Test func yuv420pBecomesNV12WithBothStrides() throws {
+        // 6×4 picture, source strides 8 (luma) and 4 (chroma), destination strides 16.
+        let luma = (0..<32).map { UInt8($0) }
+        let u = (0..<8).map { UInt8(100 + $0) }, v = (0..<8).map { UInt8(200 + $0) }
+        let frame = VideoFrame(
+            width: 6, height: 4, pixelFormat: .yuv420p,
+            planes: [.init(bytes: luma, bytesPerRow: 8), .init(bytes: u, bytesPerRow: 4), .init(bytes: v, bytesPerRow: 4)], pts: .zero)
+        #expect(try PixelBufferFill.layout(for: .yuv420p) == .nv12)
+        var y = [UInt8](repeating: 0xEE, count: 64), uv = [UInt8](repeating: 0xEE, count: 32)
+        try y.withUnsafeMutableBytes { try PixelBufferFill.copy(frame, plane: 0, into: $0.baseAddress!, bytesPerRow: 16) }
+        try uv.withUnsafeMutableBytes { try PixelBufferFill.copy(frame, plane: 1, into: $0.baseAddress!, bytesPerRow: 16) }
+        #expect(Array(y[16..<22]) == [8, 9, 10, 11, 12, 13] && y[22] == 0xEE)
+        #expect(Array(uv[0..<6]) == [100, 200, 101, 201, 102, 202] && uv[6] == 0xEE)
+        #expect(Array(uv[16..<22]) == [104, 204, 105, 205, 106, 206])
+        let back = y.withUnsafeBytes { luma in
+            uv.withUnsafeBytes { chroma in
+                PixelBufferFill.nv12Frame(
+                    width: 6, height: 4, luma: luma, lumaBytesPerRow: 16, chroma: chroma, chromaBytesPerRow: 16, pts: .zero)
+            }
+        }
+        #expect(back.layoutProblem() == nil && back.planes[1].bytes.prefix(6) == uv.prefix(6))
+    }
+
+    @Test func unsupportedFormatsAndShortPlanesAreRefused() throws {
+        #expect(throws: AppleBackendError.self) { try PixelBufferFill.layout(for: .rgb24) }
+        let short = VideoFrame(width: 4, height: 2, pixelFormat: .bgra, planes: [.init(bytes: [0, 0], bytesPerRow: 16)], pts: .zero)
+        var buffer = [UInt8](repeating: 0, count: 64)
+        #expect(throws: AppleBackendError.self) {
+            try buffer.withUnsafeMutableBytes { try PixelBufferFill.copy(short, plane: 0, into: $0.baseAddress!, bytesPerRow: 16) }
+        }
+    }
+}
