@@ -7,8 +7,10 @@
 // only under `-D ONAIR_APPLE_STUBS`. CF types are plain classes here (no toll-free bridging, no
 // Foundation); constants are computed properties made with an internal initializer the adapter cannot
 // call. Deviations from the SDK, kept to what Linux Swift can express:
-//   - C function-pointer callback types (VTCompressionOutputCallback, …) are plain Swift function
-//     types (a Swift class cannot appear in a @convention(c) type); the adapter only passes nil.
+//   - C function-pointer callback types (VTCompressionOutputCallback, AudioConverterComplexInputDataProc)
+//     are plain Swift function types (a Swift type cannot appear in a @convention(c) type), so the check
+//     cannot see that the closure given as AudioConverterComplexInputDataProc captures nothing (it must
+//     not: it reads its state through the user-data pointer); VTCompressionOutputCallback is only nil.
 //   - Imported C functions never warn about an unused result, so those returning a status here are
 //     @discardableResult.
 // Signatures marked "checked" were compared with the page's text in the docs corpus when written;
@@ -227,6 +229,104 @@ public func CVPixelBufferGetBytesPerRowOfPlane(_ pixelBuffer: CVPixelBuffer, _ p
 public func CVPixelBufferGetWidth(_ pixelBuffer: CVPixelBuffer) -> Int { 0 }
 /// Page: https://developer.apple.com/documentation/corevideo/cvpixelbuffergetheight(_:)
 public func CVPixelBufferGetHeight(_ pixelBuffer: CVPixelBuffer) -> Int { 0 }
+
+// MARK: CoreAudioTypes / AudioToolbox
+/// Page: https://developer.apple.com/documentation/coreaudiotypes/audioformatid
+public typealias AudioFormatID = UInt32
+/// Page: https://developer.apple.com/documentation/coreaudiotypes/audioformatflags
+public typealias AudioFormatFlags = UInt32
+/// Page: https://developer.apple.com/documentation/coreaudiotypes/kaudioformatlinearpcm
+public var kAudioFormatLinearPCM: AudioFormatID { 0x6C70_636D }
+/// Page: https://developer.apple.com/documentation/coreaudiotypes/kaudioformatmpeg4aac
+public var kAudioFormatMPEG4AAC: AudioFormatID { 0x6161_6320 }
+/// Page: https://developer.apple.com/documentation/coreaudiotypes/kaudioformatflagisfloat
+public var kAudioFormatFlagIsFloat: AudioFormatFlags { 1 }
+/// Page: https://developer.apple.com/documentation/coreaudiotypes/kaudioformatflagispacked
+public var kAudioFormatFlagIsPacked: AudioFormatFlags { 8 }
+/// Page: https://developer.apple.com/documentation/coreaudiotypes/audiostreambasicdescription
+public struct AudioStreamBasicDescription {
+    public var mSampleRate: Float64
+    public var mFormatID: AudioFormatID
+    public var mFormatFlags: AudioFormatFlags
+    public var mBytesPerPacket: UInt32
+    public var mFramesPerPacket: UInt32
+    public var mBytesPerFrame: UInt32
+    public var mChannelsPerFrame: UInt32
+    public var mBitsPerChannel: UInt32
+    public var mReserved: UInt32
+    /// Page: https://developer.apple.com/documentation/coreaudiotypes/audiostreambasicdescription/init(msamplerate:mformatid:mformatflags:mbytesperpacket:mframesperpacket:mbytesperframe:mchannelsperframe:mbitsperchannel:mreserved:)
+    public init(
+        mSampleRate: Float64, mFormatID: AudioFormatID, mFormatFlags: AudioFormatFlags, mBytesPerPacket: UInt32,
+        mFramesPerPacket: UInt32, mBytesPerFrame: UInt32, mChannelsPerFrame: UInt32, mBitsPerChannel: UInt32, mReserved: UInt32
+    ) {
+        self.mSampleRate = mSampleRate
+        self.mFormatID = mFormatID
+        self.mFormatFlags = mFormatFlags
+        self.mBytesPerPacket = mBytesPerPacket
+        self.mFramesPerPacket = mFramesPerPacket
+        self.mBytesPerFrame = mBytesPerFrame
+        self.mChannelsPerFrame = mChannelsPerFrame
+        self.mBitsPerChannel = mBitsPerChannel
+        self.mReserved = mReserved
+    }
+}
+/// Page: https://developer.apple.com/documentation/coreaudiotypes/audiostreampacketdescription
+public struct AudioStreamPacketDescription {
+    /// Page: https://developer.apple.com/documentation/coreaudiotypes/audiostreampacketdescription/init()
+    public init() {}
+}
+/// Page: https://developer.apple.com/documentation/coreaudiotypes/audiobuffer
+public struct AudioBuffer {
+    public var mNumberChannels: UInt32
+    public var mDataByteSize: UInt32
+    public var mData: UnsafeMutableRawPointer?
+    /// Page: https://developer.apple.com/documentation/coreaudiotypes/audiobuffer/init(mnumberchannels:mdatabytesize:mdata:)
+    public init(mNumberChannels: UInt32, mDataByteSize: UInt32, mData: UnsafeMutableRawPointer?) {
+        self.mNumberChannels = mNumberChannels
+        self.mDataByteSize = mDataByteSize
+        self.mData = mData
+    }
+}
+/// Page: https://developer.apple.com/documentation/coreaudiotypes/audiobufferlist
+public struct AudioBufferList {
+    public var mNumberBuffers: UInt32
+    public var mBuffers: AudioBuffer
+    /// Page: https://developer.apple.com/documentation/coreaudiotypes/audiobufferlist/init(mnumberbuffers:mbuffers:)
+    public init(mNumberBuffers: UInt32, mBuffers: AudioBuffer) {
+        self.mNumberBuffers = mNumberBuffers
+        self.mBuffers = mBuffers
+    }
+}
+/// Page: https://developer.apple.com/documentation/audiotoolbox/audioconverterref
+public typealias AudioConverterRef = OpaquePointer
+/// Page: https://developer.apple.com/documentation/audiotoolbox/audioconverterpropertyid
+public typealias AudioConverterPropertyID = UInt32
+/// Page: https://developer.apple.com/documentation/audiotoolbox/kaudioconverterencodebitrate
+public var kAudioConverterEncodeBitRate: AudioConverterPropertyID { 0x6272_6174 }
+/// Page: https://developer.apple.com/documentation/audiotoolbox/audioconverternew(_:_:_:)
+public func AudioConverterNew(
+    _ inSourceFormat: UnsafePointer<AudioStreamBasicDescription>, _ inDestinationFormat: UnsafePointer<AudioStreamBasicDescription>,
+    _ outAudioConverter: UnsafeMutablePointer<AudioConverterRef?>
+) -> OSStatus { 0 }
+/// Page: https://developer.apple.com/documentation/audiotoolbox/audioconvertersetproperty(_:_:_:_:)
+public func AudioConverterSetProperty(
+    _ inAudioConverter: AudioConverterRef, _ inPropertyID: AudioConverterPropertyID, _ inPropertyDataSize: UInt32,
+    _ inPropertyData: UnsafeRawPointer
+) -> OSStatus { 0 }
+/// Page: https://developer.apple.com/documentation/audiotoolbox/audioconverterdispose(_:)
+@discardableResult
+public func AudioConverterDispose(_ inAudioConverter: AudioConverterRef) -> OSStatus { 0 }
+/// Page: https://developer.apple.com/documentation/audiotoolbox/audioconvertercomplexinputdataproc  (checked; a C function pointer in the SDK)
+public typealias AudioConverterComplexInputDataProc = (
+    AudioConverterRef, UnsafeMutablePointer<UInt32>, UnsafeMutablePointer<AudioBufferList>,
+    UnsafeMutablePointer<UnsafeMutablePointer<AudioStreamPacketDescription>?>?, UnsafeMutableRawPointer?
+) -> OSStatus
+/// Page: https://developer.apple.com/documentation/audiotoolbox/audioconverterfillcomplexbuffer(_:_:_:_:_:_:)  (checked)
+public func AudioConverterFillComplexBuffer(
+    _ inAudioConverter: AudioConverterRef, _ inInputDataProc: AudioConverterComplexInputDataProc,
+    _ inInputDataProcUserData: UnsafeMutableRawPointer?, _ ioOutputDataPacketSize: UnsafeMutablePointer<UInt32>,
+    _ outOutputData: UnsafeMutablePointer<AudioBufferList>, _ outPacketDescription: UnsafeMutablePointer<AudioStreamPacketDescription>?
+) -> OSStatus { 0 }
 
 // MARK: VideoToolbox
 /// Page: https://developer.apple.com/documentation/videotoolbox/vtsession
