@@ -141,7 +141,8 @@ if fuzzing {
         targets.append(
             .executableTarget(
                 name: name,
-                dependencies: [name.hasPrefix("FuzzHTTP") ? "OnAirHTTP" : name == "FuzzWebRTCOffer" ? "OnAirGStreamer" : name == "FuzzH264SamplePackager" ? "OnAirApple" : "OnAirBitstream"],
+                dependencies: [name.hasPrefix("FuzzHTTP") ? "OnAirHTTP" : name == "FuzzWebRTCOffer" ? "OnAirGStreamer" : "OnAirBitstream"]
+                    + (name == "FuzzH264SamplePackager" ? ["OnAirApple"] : []),
                 path: "Fuzz/\(name)",
                 exclude: ["seeds.sh"],
                 swiftSettings: [.unsafeFlags(["-parse-as-library"])]

@@ -18,7 +18,10 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         .lengthPrefixed(lengthSize: 2, parameterSetsInBand: false), .lengthPrefixed(lengthSize: 4, parameterSetsInBand: true),
     ]
     let form = forms[Int(first >> 2 & 0x03)]
-    let sps: [UInt8] = [0x67, 0x42, 0xC0, 0x1E, 0xDA, 0x02, 0x80, 0xBF, 0xE5, 0x84, 0x00, 0x00, 0x03, 0x00, 0x04, 0x00, 0x00, 0x03, 0x00, 0xC8, 0x3C, 0x58, 0xBA, 0x80]
+    let sps: [UInt8] = [
+        0x67, 0x42, 0xC0, 0x1E, 0xDA, 0x02, 0x80, 0xBF, 0xE5, 0x84, 0x00, 0x00, 0x03, 0x00, 0x04, 0x00, 0x00, 0x03, 0x00, 0xC8, 0x3C, 0x58,
+        0xBA, 0x80,
+    ]
     let pps: [UInt8] = [0x68, 0xCE, 0x0F, 0x2C, 0x80]
     guard let packager = try? H264SamplePackager(outputForm: form) else { fatalError("a valid form was refused") }
     let sample = Array(bytes.dropFirst())
@@ -29,8 +32,9 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     guard lengthSize != 3 else { fatalError("a 3-byte length size was accepted") }
     guard let input = try? AVCC.units(in: sample, lengthSize: lengthSize) else { fatalError("packaged a sample that does not parse") }
     let slices = input.filter { $0.type != .sps && $0.type != .pps }
-    let expected = packet.isKeyframe && form != .lengthPrefixed(lengthSize: 1, parameterSetsInBand: false)
-        && form != .lengthPrefixed(lengthSize: 2, parameterSetsInBand: false)
+    let expected =
+        packet.isKeyframe && form != .lengthPrefixed(lengthSize: 1, parameterSetsInBand: false)
+            && form != .lengthPrefixed(lengthSize: 2, parameterSetsInBand: false)
         ? H264SamplePackagerOrder.expected(slices, sps: sps, pps: pps) : slices
     switch form {
     case .annexB:

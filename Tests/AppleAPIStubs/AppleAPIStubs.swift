@@ -1,3 +1,5 @@
+// swift-format-ignore-file
+// (The stubs keep the names, labels and layout of Apple's declarations.)
 // STUB DECLARATIONS FOR THE STUB CHECK ONLY (scripts/apple-stub-check.sh) — NOT AN APPLE SDK.
 //
 // Exactly the Apple APIs that Sources/OnAirApple/Adapter uses, each declared with the Swift signature

@@ -79,7 +79,10 @@ import Testing
 
     @Test(arguments: [1, 2, 4])
     func lengthPrefixedOutputWithAvcC(outputLengthSize: Int) throws {
-        let sps: [UInt8] = [0x67, 0x42, 0xC0, 0x1E, 0xDA, 0x02, 0x80, 0xBF, 0xE5, 0x84, 0x00, 0x00, 0x03, 0x00, 0x04, 0x00, 0x00, 0x03, 0x00, 0xC8, 0x3C, 0x58, 0xBA, 0x80]
+        let sps: [UInt8] = [
+            0x67, 0x42, 0xC0, 0x1E, 0xDA, 0x02, 0x80, 0xBF, 0xE5, 0x84, 0x00, 0x00, 0x03, 0x00, 0x04, 0x00, 0x00, 0x03, 0x00, 0xC8, 0x3C,
+            0x58, 0xBA, 0x80,
+        ]
         let pps: [UInt8] = [0x68, 0xCE, 0x0F, 0x2C, 0x80]
         let idr: [UInt8] = [0x65, 0x88, 0x84, 0x00, 0x33, 0xFF]
         let slice: [UInt8] = [0x41, 0x9A, 0x21, 0x6C, 0x41]
@@ -106,7 +109,10 @@ import Testing
     }
 
     @Test func inBandParameterSetsAreNotDoubledAndAUDStaysFirst() throws {
-        let sps: [UInt8] = [0x67, 0x42, 0xC0, 0x1E, 0xDA, 0x02, 0x80, 0xBF, 0xE5, 0x84, 0x00, 0x00, 0x03, 0x00, 0x04, 0x00, 0x00, 0x03, 0x00, 0xC8, 0x3C, 0x58, 0xBA, 0x80]
+        let sps: [UInt8] = [
+            0x67, 0x42, 0xC0, 0x1E, 0xDA, 0x02, 0x80, 0xBF, 0xE5, 0x84, 0x00, 0x00, 0x03, 0x00, 0x04, 0x00, 0x00, 0x03, 0x00, 0xC8, 0x3C,
+            0x58, 0xBA, 0x80,
+        ]
         let pps: [UInt8] = [0x68, 0xCE, 0x0F, 0x2C, 0x80]
         let units = try [[0x09, 0x10], sps, pps, [0x06, 0x05, 0x01, 0x80], [0x65, 0x88, 0x84]].map(H264NALUnit.init)
         let packet = try H264SamplePackager().packet(
@@ -131,11 +137,15 @@ import Testing
                 try packager.packet(sample: sample, lengthSize: lengthSize, sps: [], pps: [], pts: .zero, duration: .zero)
             }
         }
-        #expect(throws: BitstreamError.self) { try H264SamplePackager(outputForm: .lengthPrefixed(lengthSize: 3, parameterSetsInBand: false)) }
+        #expect(throws: BitstreamError.self) {
+            try H264SamplePackager(outputForm: .lengthPrefixed(lengthSize: 3, parameterSetsInBand: false))
+        }
         #expect(throws: BitstreamError.self) { try H264SamplePackager(outputForm: .raw) }
         // A unit too long for 1-byte output lengths.
         let oneByte = try H264SamplePackager(outputForm: .lengthPrefixed(lengthSize: 1, parameterSetsInBand: false))
         let long = try AVCC.sample(from: [try H264NALUnit([0x41] + [UInt8](repeating: 0x55, count: 300))], lengthSize: 2)
-        #expect(throws: BitstreamError.self) { try oneByte.packet(sample: long, lengthSize: 2, sps: [], pps: [], pts: .zero, duration: .zero) }
+        #expect(throws: BitstreamError.self) {
+            try oneByte.packet(sample: long, lengthSize: 2, sps: [], pps: [], pts: .zero, duration: .zero)
+        }
     }
 }

@@ -123,7 +123,9 @@ public final class VideoToolboxH264Decoder {
             copy.initialize(from: set, count: set.count)
             return copy
         }
-        defer { storage.forEach { $0.deallocate() } }
+        defer {
+            for copy in storage { copy.deallocate() }
+        }
         let pointers = storage.map { UnsafePointer($0) }
         let sizes = sets.map(\.count)
         return pointers.withUnsafeBufferPointer { pointerBuffer in
@@ -151,7 +153,9 @@ final class DecodedFrames: @unchecked Sendable {
         CVPixelBufferLockBaseAddress(image, .readOnly)
         defer { CVPixelBufferUnlockBaseAddress(image, .readOnly) }
         let height = CVPixelBufferGetHeight(image)
-        guard let luma = CVPixelBufferGetBaseAddressOfPlane(image, 0), let chroma = CVPixelBufferGetBaseAddressOfPlane(image, 1) else { return }
+        guard let luma = CVPixelBufferGetBaseAddressOfPlane(image, 0), let chroma = CVPixelBufferGetBaseAddressOfPlane(image, 1) else {
+            return
+        }
         let lumaStride = CVPixelBufferGetBytesPerRowOfPlane(image, 0), chromaStride = CVPixelBufferGetBytesPerRowOfPlane(image, 1)
         handler(
             PixelBufferFill.nv12Frame(

@@ -225,7 +225,9 @@ final class EncodedOutput: @unchecked Sendable {
         var status = CMVideoFormatDescriptionGetH264ParameterSetAtIndex(
             format, parameterSetIndex: 0, parameterSetPointerOut: nil, parameterSetSizeOut: nil,
             parameterSetCountOut: &count, nalUnitHeaderLengthOut: &headerLength)
-        guard status == noErr else { throw AppleBackendError(operation: "CMVideoFormatDescriptionGetH264ParameterSetAtIndex", status: status) }
+        guard status == noErr else {
+            throw AppleBackendError(operation: "CMVideoFormatDescriptionGetH264ParameterSetAtIndex", status: status)
+        }
         var sets: [[UInt8]] = []
         for index in 0..<count {
             var pointer: UnsafePointer<UInt8>?

@@ -55,7 +55,8 @@ public struct AACPacketizer: Sendable {
     public mutating func append(_ buffer: PCMBuffer) throws(AppleBackendError) -> [Frame] {
         guard buffer.sampleRate == sampleRate, buffer.channels == channels else {
             throw AppleBackendError(
-                operation: "AAC input", detail: "\(buffer.sampleRate) Hz × \(buffer.channels) channels given, "
+                operation: "AAC input",
+                detail: "\(buffer.sampleRate) Hz × \(buffer.channels) channels given, "
                     + "the encoder takes \(sampleRate) Hz × \(channels) (convert before encoding)")
         }
         if let problem = buffer.layoutProblem() {
@@ -78,7 +79,10 @@ public struct AACPacketizer: Sendable {
         let frameLength = Self.samplesPerFrame * channels
         var offset = 0
         while pending.count - offset >= frameLength {
-            frames.append(Frame(samples: Array(pending[offset..<(offset + frameLength)]), pts: pts(ofFrame: framesOut), inputFrameCount: Self.samplesPerFrame))
+            frames.append(
+                Frame(
+                    samples: Array(pending[offset..<(offset + frameLength)]), pts: pts(ofFrame: framesOut),
+                    inputFrameCount: Self.samplesPerFrame))
             framesOut += 1
             offset += frameLength
         }

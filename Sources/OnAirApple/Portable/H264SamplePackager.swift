@@ -56,7 +56,8 @@ public struct H264SamplePackager: Sendable {
         let bytes: [UInt8]
         switch outputForm {
         case .annexB(let inBand):
-            bytes = AnnexB.join(accessUnit: Self.ordered(units, sps: inBand && isKeyframe ? spsUnits : [], pps: inBand && isKeyframe ? ppsUnits : []))
+            bytes = AnnexB.join(
+                accessUnit: Self.ordered(units, sps: inBand && isKeyframe ? spsUnits : [], pps: inBand && isKeyframe ? ppsUnits : []))
         case .lengthPrefixed(let size, let inBand):
             bytes = try AVCC.sample(
                 from: Self.ordered(units, sps: inBand && isKeyframe ? spsUnits : [], pps: inBand && isKeyframe ? ppsUnits : []),
