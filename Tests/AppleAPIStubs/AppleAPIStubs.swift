@@ -18,6 +18,8 @@
 // Signatures marked "checked" were compared with the page's text in the docs corpus when written;
 // the others follow the same pages from knowledge and must be confirmed by the first Mac build.
 
+import Foundation  // URL, as AVFoundation's declarations use it (Linux Foundation has no CF types)
+
 // MARK: CoreFoundation
 
 /// Page: https://developer.apple.com/documentation/corefoundation/cftyperef
@@ -490,3 +492,83 @@ public var kVTProfileLevel_H264_High_5_1: CFString { CFString("H264_High_5_1") }
 public var kVTProfileLevel_H264_High_5_2: CFString { CFString("H264_High_5_2") }
 /// Page: https://developer.apple.com/documentation/videotoolbox/kvtprofilelevel_h264_high_autolevel
 public var kVTProfileLevel_H264_High_AutoLevel: CFString { CFString("H264_High_AutoLevel") }
+
+// MARK: AVFoundation (the AVAssetWriter sink)
+/// Page: https://developer.apple.com/documentation/avfoundation/avfiletype
+public struct AVFileType: RawRepresentable, Hashable, Sendable {
+    public let rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+    /// Page: https://developer.apple.com/documentation/avfoundation/avfiletype/mp4
+    public static let mp4 = AVFileType(rawValue: "public.mpeg-4")
+    /// Page: https://developer.apple.com/documentation/avfoundation/avfiletype/mov
+    public static let mov = AVFileType(rawValue: "com.apple.quicktime-movie")
+}
+/// Page: https://developer.apple.com/documentation/avfoundation/avmediatype
+public struct AVMediaType: RawRepresentable, Hashable, Sendable {
+    public let rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+    /// Page: https://developer.apple.com/documentation/avfoundation/avmediatype/video
+    public static let video = AVMediaType(rawValue: "vide")
+    /// Page: https://developer.apple.com/documentation/avfoundation/avmediatype/audio
+    public static let audio = AVMediaType(rawValue: "soun")
+}
+/// Page: https://developer.apple.com/documentation/avfoundation/avassetwriter
+open class AVAssetWriter {
+    /// Page: https://developer.apple.com/documentation/avfoundation/avassetwriter/status-swift.enum
+    public enum Status: Int, Sendable {
+        case unknown = 0, writing, completed, failed, cancelled
+    }
+    /// Page: https://developer.apple.com/documentation/avfoundation/avassetwriter/init(outputurl:filetype:)
+    public init(outputURL: URL, fileType outputFileType: AVFileType) throws {}
+    /// Page: https://developer.apple.com/documentation/avfoundation/avassetwriter/moviefragmentinterval
+    open var movieFragmentInterval: CMTime = .invalid
+    /// Page: https://developer.apple.com/documentation/avfoundation/avassetwriter/status-swift.property
+    open var status: AVAssetWriter.Status { .unknown }
+    /// Page: https://developer.apple.com/documentation/avfoundation/avassetwriter/error
+    open var error: (any Error)? { nil }
+    /// Page: https://developer.apple.com/documentation/avfoundation/avassetwriter/canadd(_:)-(avassetwriterinput)
+    open func canAdd(_ input: AVAssetWriterInput) -> Bool { false }
+    /// Page: https://developer.apple.com/documentation/avfoundation/avassetwriter/add(_:)-(avassetwriterinput)
+    open func add(_ input: AVAssetWriterInput) {}
+    /// Page: https://developer.apple.com/documentation/avfoundation/avassetwriter/startwriting()
+    open func startWriting() -> Bool { false }
+    /// Page: https://developer.apple.com/documentation/avfoundation/avassetwriter/startsession(atsourcetime:)
+    open func startSession(atSourceTime startTime: CMTime) {}
+    /// Page: https://developer.apple.com/documentation/avfoundation/avassetwriter/finishwriting(completionhandler:)
+    open func finishWriting(completionHandler handler: @escaping @Sendable () -> Void) {}
+}
+/// Page: https://developer.apple.com/documentation/avfoundation/avassetwriterinput
+open class AVAssetWriterInput {
+    /// Page: https://developer.apple.com/documentation/avfoundation/avassetwriterinput/init(mediatype:outputsettings:sourceformathint:)  (checked)
+    public init(mediaType: AVMediaType, outputSettings: [String: Any]?, sourceFormatHint: CMFormatDescription?) {}
+    /// Page: https://developer.apple.com/documentation/avfoundation/avassetwriterinput/expectsmediadatainrealtime
+    open var expectsMediaDataInRealTime: Bool = false
+    /// Page: https://developer.apple.com/documentation/avfoundation/avassetwriterinput/isreadyformoremediadata
+    open var isReadyForMoreMediaData: Bool { false }
+    /// Page: https://developer.apple.com/documentation/avfoundation/avassetwriterinput/append(_:)
+    open func append(_ sampleBuffer: CMSampleBuffer) -> Bool { false }
+    /// Page: https://developer.apple.com/documentation/avfoundation/avassetwriterinput/markasfinished()
+    open func markAsFinished() {}
+}
+/// Page: https://developer.apple.com/documentation/coremedia/cmaudioformatdescription
+public typealias CMAudioFormatDescription = CMFormatDescription
+/// Page: https://developer.apple.com/documentation/coreaudiotypes/audiochannellayout
+public struct AudioChannelLayout { init() {} }
+/// Page: https://developer.apple.com/documentation/coremedia/cmaudioformatdescriptioncreate(allocator:asbd:layoutsize:layout:magiccookiesize:magiccookie:extensions:formatdescriptionout:)  (checked)
+public func CMAudioFormatDescriptionCreate(
+    allocator: CFAllocator?, asbd: UnsafePointer<AudioStreamBasicDescription>, layoutSize: Int,
+    layout: UnsafePointer<AudioChannelLayout>?, magicCookieSize: Int, magicCookie: UnsafeRawPointer?, extensions: CFDictionary?,
+    formatDescriptionOut: UnsafeMutablePointer<CMAudioFormatDescription?>
+) -> OSStatus { 0 }
+/// Page: https://developer.apple.com/documentation/coremedia/cmsamplebuffergetsampleattachmentsarray(_:createifnecessary:)
+public func CMSampleBufferGetSampleAttachmentsArray(_ sbuf: CMSampleBuffer, createIfNecessary: Bool) -> CFArray? { nil }
+/// Page: https://developer.apple.com/documentation/coremedia/kcmsampleattachmentkey_notsync
+public var kCMSampleAttachmentKey_NotSync: CFString { CFString("NotSync") }
+/// Page: https://developer.apple.com/documentation/corefoundation/cfmutabledictionary
+public final class CFMutableDictionary { init() {} }
+/// Page: https://developer.apple.com/documentation/corefoundation/cfarraygetcount(_:)
+public func CFArrayGetCount(_ theArray: CFArray!) -> CFIndex { 0 }
+/// Page: https://developer.apple.com/documentation/corefoundation/cfarraygetvalueatindex(_:_:)
+public func CFArrayGetValueAtIndex(_ theArray: CFArray!, _ idx: CFIndex) -> UnsafeRawPointer! { nil }
+/// Page: https://developer.apple.com/documentation/corefoundation/cfdictionarysetvalue(_:_:_:)
+public func CFDictionarySetValue(_ theDict: CFMutableDictionary!, _ key: UnsafeRawPointer!, _ value: UnsafeRawPointer!) {}

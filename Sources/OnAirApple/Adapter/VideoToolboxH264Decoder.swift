@@ -59,15 +59,7 @@ public final class VideoToolboxH264Decoder {
     }
 
     private func configure(parameterSets: [[UInt8]]) throws {
-        var description: CMFormatDescription?
-        let status = withPointers(to: parameterSets) { pointers, sizes in
-            CMVideoFormatDescriptionCreateFromH264ParameterSets(
-                allocator: kCFAllocatorDefault, parameterSetCount: parameterSets.count, parameterSetPointers: pointers,
-                parameterSetSizes: sizes, nalUnitHeaderLength: 4, formatDescriptionOut: &description)
-        }
-        guard status == noErr, let description else {
-            throw AppleBackendError(operation: "CMVideoFormatDescriptionCreateFromH264ParameterSets", status: status)
-        }
+        let description = try CoreMediaSamples.h264Format(parameterSets: parameterSets)
         format = description
         if let session, VTDecompressionSessionCanAcceptFormatDescription(session, formatDescription: description) {
             return
@@ -87,50 +79,14 @@ public final class VideoToolboxH264Decoder {
 
     private func decode(sample: [UInt8], pts: MediaTime, dts: MediaTime, duration: MediaTime) throws {
         guard let session, let format else { return }
-        var block: CMBlockBuffer?
-        var status = CMBlockBufferCreateWithMemoryBlock(
-            allocator: kCFAllocatorDefault, memoryBlock: nil, blockLength: sample.count, blockAllocator: kCFAllocatorDefault,
-            customBlockSource: nil, offsetToData: 0, dataLength: sample.count, flags: 0, blockBufferOut: &block)
-        guard status == noErr, let block else { throw AppleBackendError(operation: "CMBlockBufferCreateWithMemoryBlock", status: status) }
-        status = sample.withUnsafeBytes { bytes in
-            CMBlockBufferReplaceDataBytes(with: bytes.baseAddress!, blockBuffer: block, offsetIntoDestination: 0, dataLength: sample.count)
-        }
-        guard status == noErr else { throw AppleBackendError(operation: "CMBlockBufferReplaceDataBytes", status: status) }
-        var timing = CMSampleTimingInfo(
-            duration: CoreFoundationValues.time(duration), presentationTimeStamp: CoreFoundationValues.time(pts),
-            decodeTimeStamp: CoreFoundationValues.time(dts))
-        var size = sample.count
-        var buffer: CMSampleBuffer?
-        status = CMSampleBufferCreateReady(
-            allocator: kCFAllocatorDefault, dataBuffer: block, formatDescription: format, sampleCount: 1, sampleTimingEntryCount: 1,
-            sampleTimingArray: &timing, sampleSizeEntryCount: 1, sampleSizeArray: &size, sampleBufferOut: &buffer)
-        guard status == noErr, let buffer else { throw AppleBackendError(operation: "CMSampleBufferCreateReady", status: status) }
+        let buffer = try CoreMediaSamples.sampleBuffer(sample, format: format, pts: pts, dts: dts, duration: duration)
         let frames = self.frames
-        status = VTDecompressionSessionDecodeFrame(session, sampleBuffer: buffer, flags: [], infoFlagsOut: nil) {
+        let status = VTDecompressionSessionDecodeFrame(session, sampleBuffer: buffer, flags: [], infoFlagsOut: nil) {
             status, _, image, presentationTime, _ in
             frames.receive(status: status, image: image, pts: presentationTime)
         }
         if let failure = frames.takeFailure() { throw failure }
         guard status == noErr else { throw AppleBackendError(operation: "VTDecompressionSessionDecodeFrame", status: status) }
-    }
-
-    /// Calls `body` with C arrays of pointers to and sizes of `sets` (alive for the call).
-    private func withPointers<R>(
-        to sets: [[UInt8]], _ body: (UnsafePointer<UnsafePointer<UInt8>>, UnsafePointer<Int>) -> R
-    ) -> R {
-        let storage = sets.map { set -> UnsafeMutablePointer<UInt8> in
-            let copy = UnsafeMutablePointer<UInt8>.allocate(capacity: max(set.count, 1))
-            copy.initialize(from: set, count: set.count)
-            return copy
-        }
-        defer {
-            for copy in storage { copy.deallocate() }
-        }
-        let pointers = storage.map { UnsafePointer($0) }
-        let sizes = sets.map(\.count)
-        return pointers.withUnsafeBufferPointer { pointerBuffer in
-            sizes.withUnsafeBufferPointer { sizeBuffer in body(pointerBuffer.baseAddress!, sizeBuffer.baseAddress!) }
-        }
     }
 }
 

@@ -109,7 +109,9 @@ public struct AssetWriterFeed: Sendable {
         guard held.count <= Self.maxHeld else {
             throw AppleBackendError(
                 operation: "AVAssetWriter passthrough",
-                detail: "no \(tracks.subtracting(configured).map(\.rawValue).sorted().joined(separator: ", ")) format after \(Self.maxHeld) packets")
+                detail:
+                    "no \(tracks.subtracting(configured).map(\.rawValue).sorted().joined(separator: ", ")) format after \(Self.maxHeld) packets"
+            )
         }
         return configured == tracks ? try begin() : []
     }
