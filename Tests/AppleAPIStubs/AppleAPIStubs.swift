@@ -9,10 +9,11 @@
 // only under `-D ONAIR_APPLE_STUBS`. CF types are plain classes here (no toll-free bridging, no
 // Foundation); constants are computed properties made with an internal initializer the adapter cannot
 // call. Deviations from the SDK, kept to what Linux Swift can express:
-//   - C function-pointer callback types (VTCompressionOutputCallback, AudioConverterComplexInputDataProc)
-//     are plain Swift function types (a Swift type cannot appear in a @convention(c) type), so the check
-//     cannot see that the closure given as AudioConverterComplexInputDataProc captures nothing (it must
-//     not: it reads its state through the user-data pointer); VTCompressionOutputCallback is only nil.
+//   - C function-pointer callback types (VTCompressionOutputCallback, AudioConverterComplexInputDataProc,
+//     AudioQueueOutputCallback) are plain Swift function types (a Swift type cannot appear in a
+//     @convention(c) type), so the check cannot see that the closures given as the last two capture
+//     nothing (they must not: they read their state through the user-data pointer);
+//     VTCompressionOutputCallback is only passed as nil.
 //   - Imported C functions never warn about an unused result, so those returning a status here are
 //     @discardableResult.
 // Signatures marked "checked" were compared with the page's text in the docs corpus when written;
@@ -572,3 +573,50 @@ public func CFArrayGetCount(_ theArray: CFArray!) -> CFIndex { 0 }
 public func CFArrayGetValueAtIndex(_ theArray: CFArray!, _ idx: CFIndex) -> UnsafeRawPointer! { nil }
 /// Page: https://developer.apple.com/documentation/corefoundation/cfdictionarysetvalue(_:_:_:)
 public func CFDictionarySetValue(_ theDict: CFMutableDictionary!, _ key: UnsafeRawPointer!, _ value: UnsafeRawPointer!) {}
+
+// MARK: AudioToolbox audio queue (the sound output)
+/// Page: https://developer.apple.com/documentation/corefoundation/cfrunloop
+public final class CFRunLoop { init() {} }
+/// Page: https://developer.apple.com/documentation/coreaudiotypes/audiotimestamp
+public struct AudioTimeStamp { init() {} }
+/// Page: https://developer.apple.com/documentation/audiotoolbox/audioqueueref
+public typealias AudioQueueRef = OpaquePointer
+/// Page: https://developer.apple.com/documentation/audiotoolbox/audioqueuebuffer
+public struct AudioQueueBuffer {
+    /// Page: https://developer.apple.com/documentation/audiotoolbox/audioqueuebuffer/maudiodatabytescapacity
+    public let mAudioDataBytesCapacity: UInt32
+    /// Page: https://developer.apple.com/documentation/audiotoolbox/audioqueuebuffer/maudiodata
+    public let mAudioData: UnsafeMutableRawPointer
+    /// Page: https://developer.apple.com/documentation/audiotoolbox/audioqueuebuffer/maudiodatabytesize
+    public var mAudioDataByteSize: UInt32
+    /// Page: https://developer.apple.com/documentation/audiotoolbox/audioqueuebuffer/muserdata
+    public var mUserData: UnsafeMutableRawPointer?
+}
+/// Page: https://developer.apple.com/documentation/audiotoolbox/audioqueuebufferref
+public typealias AudioQueueBufferRef = UnsafeMutablePointer<AudioQueueBuffer>
+/// Page: https://developer.apple.com/documentation/audiotoolbox/audioqueueoutputcallback  (checked; a C function pointer in the SDK)
+public typealias AudioQueueOutputCallback = (UnsafeMutableRawPointer?, AudioQueueRef, AudioQueueBufferRef) -> Void
+/// Page: https://developer.apple.com/documentation/audiotoolbox/audioqueuenewoutput(_:_:_:_:_:_:_:)  (checked)
+public func AudioQueueNewOutput(
+    _ inFormat: UnsafePointer<AudioStreamBasicDescription>, _ inCallbackProc: AudioQueueOutputCallback,
+    _ inUserData: UnsafeMutableRawPointer?, _ inCallbackRunLoop: CFRunLoop?, _ inCallbackRunLoopMode: CFString?, _ inFlags: UInt32,
+    _ outAQ: UnsafeMutablePointer<AudioQueueRef?>
+) -> OSStatus { 0 }
+/// Page: https://developer.apple.com/documentation/audiotoolbox/audioqueueallocatebuffer(_:_:_:)
+public func AudioQueueAllocateBuffer(
+    _ inAQ: AudioQueueRef, _ inBufferByteSize: UInt32, _ outBuffer: UnsafeMutablePointer<AudioQueueBufferRef?>
+) -> OSStatus { 0 }
+/// Page: https://developer.apple.com/documentation/audiotoolbox/audioqueueenqueuebuffer(_:_:_:_:)
+@discardableResult
+public func AudioQueueEnqueueBuffer(
+    _ inAQ: AudioQueueRef, _ inBuffer: AudioQueueBufferRef, _ inNumPacketDescs: UInt32,
+    _ inPacketDescs: UnsafePointer<AudioStreamPacketDescription>?
+) -> OSStatus { 0 }
+/// Page: https://developer.apple.com/documentation/audiotoolbox/audioqueuestart(_:_:)
+public func AudioQueueStart(_ inAQ: AudioQueueRef, _ inStartTime: UnsafePointer<AudioTimeStamp>?) -> OSStatus { 0 }
+/// Page: https://developer.apple.com/documentation/audiotoolbox/audioqueuestop(_:_:)
+@discardableResult
+public func AudioQueueStop(_ inAQ: AudioQueueRef, _ inImmediate: Bool) -> OSStatus { 0 }
+/// Page: https://developer.apple.com/documentation/audiotoolbox/audioqueuedispose(_:_:)
+@discardableResult
+public func AudioQueueDispose(_ inAQ: AudioQueueRef, _ inImmediate: Bool) -> OSStatus { 0 }
