@@ -25,4 +25,4 @@ swiftc -parse-as-library -swift-version 6 -module-name AppleAPIStubs -emit-modul
 adapter=$(find Sources/OnAirApple/Adapter -name '*.swift' | sort)
 swiftc -typecheck -parse-as-library -swift-version 6 -warnings-as-errors -module-name OnAirApple -package-name "$package_name" -D ONAIR_APPLE_STUBS \
     -I "$work" -I "$modules" $(find Sources/OnAirApple -name '*.swift' | sort)
-echo "STUB CHECK passed: $(echo "$adapter" | wc -l) adapter files type-check against $(grep -c '^/// Page:' Tests/AppleAPIStubs/AppleAPIStubs.swift) stub declarations (not an SDK build)"
+echo "STUB CHECK passed: $(echo "$adapter" | wc -l) adapter files type-check against $(grep -c '/// Page:' Tests/AppleAPIStubs/AppleAPIStubs.swift) stub declarations (not an SDK build)"

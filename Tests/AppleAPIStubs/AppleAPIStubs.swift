@@ -72,7 +72,7 @@ public struct CFDictionaryValueCallBacks { init() {} }
 public var kCFTypeDictionaryKeyCallBacks: CFDictionaryKeyCallBacks { CFDictionaryKeyCallBacks() }
 /// Page: https://developer.apple.com/documentation/corefoundation/kcftypedictionaryvaluecallbacks
 public var kCFTypeDictionaryValueCallBacks: CFDictionaryValueCallBacks { CFDictionaryValueCallBacks() }
-/// Page: https://developer.apple.com/documentation/corefoundation/cfdictionarycreate(_:_:_:_:_:_:)
+/// Page: https://developer.apple.com/documentation/corefoundation/cfdictionarycreate(_:_:_:_:_:_:)  (checked)
 public func CFDictionaryCreate(
     _ allocator: CFAllocator!, _ keys: UnsafeMutablePointer<UnsafeRawPointer?>!,
     _ values: UnsafeMutablePointer<UnsafeRawPointer?>!, _ numValues: CFIndex,
@@ -145,12 +145,12 @@ public func CMSampleBufferGetDecodeTimeStamp(_ sbuf: CMSampleBuffer) -> CMTime {
 public func CMSampleBufferGetDuration(_ sbuf: CMSampleBuffer) -> CMTime { .invalid }
 /// Page: https://developer.apple.com/documentation/coremedia/cmblockbuffergetdatalength(_:)
 public func CMBlockBufferGetDataLength(_ theBuffer: CMBlockBuffer) -> Int { 0 }
-/// Page: https://developer.apple.com/documentation/coremedia/cmblockbuffercopydatabytes(_:atoffset:datalength:destination:)
+/// Page: https://developer.apple.com/documentation/coremedia/cmblockbuffercopydatabytes(_:atoffset:datalength:destination:)  (checked)
 @discardableResult
 public func CMBlockBufferCopyDataBytes(
     _ theSourceBuffer: CMBlockBuffer, atOffset offsetToData: Int, dataLength: Int, destination: UnsafeMutableRawPointer
 ) -> OSStatus { 0 }
-/// Page: https://developer.apple.com/documentation/coremedia/cmblockbufferreplacedatabytes(with:blockbuffer:offsetintodestination:datalength:)
+/// Page: https://developer.apple.com/documentation/coremedia/cmblockbufferreplacedatabytes(with:blockbuffer:offsetintodestination:datalength:)  (checked)
 @discardableResult
 public func CMBlockBufferReplaceDataBytes(
     with sourceBytes: UnsafeRawPointer, blockBuffer destinationBuffer: CMBlockBuffer, offsetIntoDestination: Int, dataLength: Int
@@ -211,7 +211,7 @@ public struct CVPixelBufferLockFlags: OptionSet, Sendable {
     /// Page: https://developer.apple.com/documentation/corevideo/cvpixelbufferlockflags/readonly
     public static let readOnly = CVPixelBufferLockFlags(rawValue: 1)
 }
-/// Page: https://developer.apple.com/documentation/corevideo/cvpixelbuffercreate(_:_:_:_:_:_:)
+/// Page: https://developer.apple.com/documentation/corevideo/cvpixelbuffercreate(_:_:_:_:_:_:)  (checked)
 public func CVPixelBufferCreate(
     _ allocator: CFAllocator?, _ width: Int, _ height: Int, _ pixelFormatType: OSType, _ pixelBufferAttributes: CFDictionary?,
     _ pixelBufferOut: UnsafeMutablePointer<CVPixelBuffer?>
@@ -399,7 +399,7 @@ public func VTDecompressionSessionDecodeFrame(
     _ session: VTDecompressionSession, sampleBuffer: CMSampleBuffer, flags decodeFlags: VTDecodeFrameFlags,
     infoFlagsOut: UnsafeMutablePointer<VTDecodeInfoFlags>?, outputHandler: @escaping VTDecompressionOutputHandler
 ) -> OSStatus { 0 }
-/// Page: https://developer.apple.com/documentation/videotoolbox/vtdecompressionsessioncanacceptformatdescription(_:formatdescription:)
+/// Page: https://developer.apple.com/documentation/videotoolbox/vtdecompressionsessioncanacceptformatdescription(_:formatdescription:)  (checked)
 public func VTDecompressionSessionCanAcceptFormatDescription(
     _ session: VTDecompressionSession, formatDescription newFormatDesc: CMFormatDescription
 ) -> Bool { false }
@@ -519,7 +519,7 @@ open class AVAssetWriter {
     public enum Status: Int, Sendable {
         case unknown = 0, writing, completed, failed, cancelled
     }
-    /// Page: https://developer.apple.com/documentation/avfoundation/avassetwriter/init(outputurl:filetype:)
+    /// Page: https://developer.apple.com/documentation/avfoundation/avassetwriter/init(outputurl:filetype:)  (checked)
     public init(outputURL: URL, fileType outputFileType: AVFileType) throws {}
     /// Page: https://developer.apple.com/documentation/avfoundation/avassetwriter/moviefragmentinterval
     open var movieFragmentInterval: CMTime = .invalid
