@@ -252,3 +252,43 @@ import Testing
         }
     }
 }
+
+@Suite struct CameraSelectionTests {
+    static let cameras = [
+        CameraDescriptor(uniqueID: "ext-1", name: "USB", position: .unspecified, formats: []),
+        CameraDescriptor(uniqueID: "back-1", name: "Back", position: .back, formats: []),
+        CameraDescriptor(uniqueID: "front-1", name: "Front", position: .front, formats: []),
+    ]
+
+    @Test func cameraByPositionIDOrFirst() throws {
+        #expect(try CameraSelection.camera(for: CameraRequest(spec: "front"), among: Self.cameras).uniqueID == "front-1")
+        #expect(try CameraSelection.camera(for: CameraRequest(spec: "back"), among: Self.cameras).uniqueID == "back-1")
+        #expect(try CameraSelection.camera(for: CameraRequest(spec: "back-1"), among: Self.cameras).name == "Back")
+        #expect(try CameraSelection.camera(for: CameraRequest(spec: ""), among: Self.cameras).uniqueID == "ext-1")
+        #expect(throws: AppleBackendError.self) { try CameraSelection.camera(for: .uniqueID("nope"), among: Self.cameras) }
+        #expect(throws: AppleBackendError.self) { try CameraSelection.camera(for: .any, among: []) }
+    }
+
+    @Test func formatChoice() throws {
+        let formats = [
+            CameraFormat(width: 1920, height: 1080, maxFrameRate: 30),
+            CameraFormat(width: 640, height: 480, maxFrameRate: 30),
+            CameraFormat(width: 1280, height: 720, maxFrameRate: 60),
+            CameraFormat(width: 640, height: 480, maxFrameRate: 60),
+            CameraFormat(width: 3840, height: 2160, maxFrameRate: 24),
+        ]
+        #expect(try CameraSelection.format(width: 640, height: 480, frameRate: 30, among: formats) == 3, "exact size, higher rate")
+        #expect(try CameraSelection.format(width: 1280, height: 720, frameRate: 50, among: formats) == 2)
+        #expect(try CameraSelection.format(width: 1000, height: 600, frameRate: 30, among: formats) == 2, "smallest covering")
+        #expect(try CameraSelection.format(width: 1920, height: 1080, frameRate: 60, among: formats) == 2, "rate first, then largest")
+        #expect(try CameraSelection.format(width: 3840, height: 2160, frameRate: 120, among: formats) == 4, "none reaches the rate")
+        #expect(throws: AppleBackendError.self) { try CameraSelection.format(width: 1, height: 1, frameRate: 1, among: []) }
+    }
+
+    @Test func hostTimesMapOntoTheSessionClockMonotonically() {
+        var mapper = HostTimeMapper(session: MediaTime(value: 5, timescale: 1), hostSeconds: 1000)
+        #expect(mapper.sessionTime(ofHostSeconds: 1000.5) == MediaTime(value: 5_500_000, timescale: 1_000_000))
+        #expect(mapper.sessionTime(ofHostSeconds: 1000.25) == MediaTime(value: 5_500_000, timescale: 1_000_000), "never backwards")
+        #expect(mapper.sessionTime(ofHostSeconds: 1001) == MediaTime(value: 6, timescale: 1))
+    }
+}
