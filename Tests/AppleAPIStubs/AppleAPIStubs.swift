@@ -620,3 +620,153 @@ public func AudioQueueStop(_ inAQ: AudioQueueRef, _ inImmediate: Bool) -> OSStat
 /// Page: https://developer.apple.com/documentation/audiotoolbox/audioqueuedispose(_:_:)
 @discardableResult
 public func AudioQueueDispose(_ inAQ: AudioQueueRef, _ inImmediate: Bool) -> OSStatus { 0 }
+
+// MARK: AVFoundation capture (the camera source)
+/// Page: https://developer.apple.com/documentation/corefoundation/cfstringencoding
+public typealias CFStringEncoding = UInt32
+/// Page: https://developer.apple.com/documentation/corefoundation/cfstringbuiltinencodings
+public enum CFStringBuiltInEncodings: CFStringEncoding {
+    /// Page: https://developer.apple.com/documentation/corefoundation/cfstringbuiltinencodings/utf8
+    case UTF8 = 0x0800_0100
+}
+/// Page: https://developer.apple.com/documentation/corefoundation/cfstringgetcstring(_:_:_:_:)
+public func CFStringGetCString(
+    _ theString: CFString!, _ buffer: UnsafeMutablePointer<CChar>!, _ bufferSize: CFIndex, _ encoding: CFStringEncoding
+) -> Bool { false }
+/// Page: https://developer.apple.com/documentation/coremedia/cmclock
+public final class CMClock { init() {} }
+/// Page: https://developer.apple.com/documentation/coremedia/cmclockgethosttimeclock()
+public func CMClockGetHostTimeClock() -> CMClock { CMClock() }
+/// Page: https://developer.apple.com/documentation/coremedia/cmclockgettime(_:)
+public func CMClockGetTime(_ clock: CMClock) -> CMTime { .invalid }
+extension CMTime {
+    /// Page: https://developer.apple.com/documentation/coremedia/cmtime/seconds
+    public var seconds: Double { 0 }
+}
+/// Page: https://developer.apple.com/documentation/coremedia/cmvideodimensions
+public struct CMVideoDimensions {
+    public var width: Int32
+    public var height: Int32
+}
+/// Page: https://developer.apple.com/documentation/coremedia/cmvideoformatdescriptiongetdimensions(_:)
+public func CMVideoFormatDescriptionGetDimensions(_ videoDesc: CMVideoFormatDescription) -> CMVideoDimensions {
+    CMVideoDimensions(width: 0, height: 0)
+}
+/// Page: https://developer.apple.com/documentation/coremedia/cmsamplebuffergetimagebuffer(_:)
+public func CMSampleBufferGetImageBuffer(_ sbuf: CMSampleBuffer) -> CVImageBuffer? { nil }
+/// Page: https://developer.apple.com/documentation/corevideo/cvpixelbuffergetpixelformattype(_:)
+public func CVPixelBufferGetPixelFormatType(_ pixelBuffer: CVPixelBuffer) -> OSType { 0 }
+/// Page: https://developer.apple.com/documentation/avfoundation/avframeraterange
+open class AVFrameRateRange {
+    /// Page: https://developer.apple.com/documentation/avfoundation/avframeraterange/maxframerate
+    open var maxFrameRate: Float64 { 0 }
+}
+/// Page: https://developer.apple.com/documentation/avfoundation/avcapturedevice
+open class AVCaptureDevice {
+    /// Page: https://developer.apple.com/documentation/avfoundation/avcapturedevice/position-swift.enum
+    public enum Position: Int, Sendable {
+        case unspecified = 0, back, front
+    }
+    /// Page: https://developer.apple.com/documentation/avfoundation/avcapturedevice/devicetype-swift.struct
+    public struct DeviceType: RawRepresentable, Hashable, Sendable {
+        public let rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+        /// Page: https://developer.apple.com/documentation/avfoundation/avcapturedevice/devicetype-swift.struct/builtinwideanglecamera
+        public static let builtInWideAngleCamera = DeviceType(rawValue: "AVCaptureDeviceTypeBuiltInWideAngleCamera")
+        /// Page: https://developer.apple.com/documentation/avfoundation/avcapturedevice/devicetype-swift.struct/external
+        @available(iOS 17.0, macOS 14.0, *)
+        public static let external = DeviceType(rawValue: "AVCaptureDeviceTypeExternal")
+    }
+    /// Page: https://developer.apple.com/documentation/avfoundation/avcapturedevice/format
+    open class Format {
+        /// Page: https://developer.apple.com/documentation/avfoundation/avcapturedevice/format/formatdescription
+        open var formatDescription: CMFormatDescription { CMFormatDescription() }
+        /// Page: https://developer.apple.com/documentation/avfoundation/avcapturedevice/format/videosupportedframerateranges
+        open var videoSupportedFrameRateRanges: [AVFrameRateRange] { [] }
+    }
+    /// Page: https://developer.apple.com/documentation/avfoundation/avcapturedevice/discoverysession
+    open class DiscoverySession {
+        /// Page: https://developer.apple.com/documentation/avfoundation/avcapturedevice/discoverysession/init(devicetypes:mediatype:position:)
+        public init(deviceTypes: [AVCaptureDevice.DeviceType], mediaType: AVMediaType?, position: AVCaptureDevice.Position) {}
+        /// Page: https://developer.apple.com/documentation/avfoundation/avcapturedevice/discoverysession/devices
+        open var devices: [AVCaptureDevice] { [] }
+    }
+    /// Page: https://developer.apple.com/documentation/avfoundation/avcapturedevice/uniqueid
+    open var uniqueID: String { "" }
+    /// Page: https://developer.apple.com/documentation/avfoundation/avcapturedevice/localizedname
+    open var localizedName: String { "" }
+    /// Page: https://developer.apple.com/documentation/avfoundation/avcapturedevice/position-swift.property
+    open var position: AVCaptureDevice.Position { .unspecified }
+    /// Page: https://developer.apple.com/documentation/avfoundation/avcapturedevice/formats
+    open var formats: [AVCaptureDevice.Format] { [] }
+    /// Page: https://developer.apple.com/documentation/avfoundation/avcapturedevice/activeformat
+    open var activeFormat: AVCaptureDevice.Format = Format()
+    /// Page: https://developer.apple.com/documentation/avfoundation/avcapturedevice/activevideominframeduration
+    open var activeVideoMinFrameDuration: CMTime = .invalid
+    /// Page: https://developer.apple.com/documentation/avfoundation/avcapturedevice/lockforconfiguration()
+    open func lockForConfiguration() throws {}
+    /// Page: https://developer.apple.com/documentation/avfoundation/avcapturedevice/unlockforconfiguration()
+    open func unlockForConfiguration() {}
+}
+/// Page: https://developer.apple.com/documentation/avfoundation/avcaptureinput
+open class AVCaptureInput {}
+/// Page: https://developer.apple.com/documentation/avfoundation/avcapturedeviceinput
+open class AVCaptureDeviceInput: AVCaptureInput {
+    /// Page: https://developer.apple.com/documentation/avfoundation/avcapturedeviceinput/init(device:)
+    public init(device: AVCaptureDevice) throws {}
+}
+/// Page: https://developer.apple.com/documentation/avfoundation/avcaptureoutput
+open class AVCaptureOutput {}
+/// Page: https://developer.apple.com/documentation/avfoundation/avcaptureconnection
+open class AVCaptureConnection {}
+/// Page: https://developer.apple.com/documentation/avfoundation/avcapturevideodataoutputsamplebufferdelegate
+public protocol AVCaptureVideoDataOutputSampleBufferDelegate: NSObjectProtocol {
+    /// Page: https://developer.apple.com/documentation/avfoundation/avcapturevideodataoutputsamplebufferdelegate/captureoutput(_:didoutput:from:)
+    func captureOutput(_ output: AVCaptureOutput, didOutput sampleBuffer: CMSampleBuffer, from connection: AVCaptureConnection)
+    /// Page: https://developer.apple.com/documentation/avfoundation/avcapturevideodataoutputsamplebufferdelegate/captureoutput(_:diddrop:from:)
+    func captureOutput(_ output: AVCaptureOutput, didDrop sampleBuffer: CMSampleBuffer, from connection: AVCaptureConnection)
+}
+extension AVCaptureVideoDataOutputSampleBufferDelegate {
+    /// (Both methods are optional in the SDK.)
+    public func captureOutput(_ output: AVCaptureOutput, didOutput sampleBuffer: CMSampleBuffer, from connection: AVCaptureConnection) {}
+    /// (Both methods are optional in the SDK.)
+    public func captureOutput(_ output: AVCaptureOutput, didDrop sampleBuffer: CMSampleBuffer, from connection: AVCaptureConnection) {}
+}
+/// Page: https://developer.apple.com/documentation/avfoundation/avcapturevideodataoutput
+open class AVCaptureVideoDataOutput: AVCaptureOutput {
+    public override init() {}
+    /// Page: https://developer.apple.com/documentation/avfoundation/avcapturevideodataoutput/videosettings
+    open var videoSettings: [String: Any]! = [:]
+    /// Page: https://developer.apple.com/documentation/avfoundation/avcapturevideodataoutput/alwaysdiscardslatevideoframes
+    open var alwaysDiscardsLateVideoFrames: Bool = true
+    /// Page: https://developer.apple.com/documentation/avfoundation/avcapturevideodataoutput/setsamplebufferdelegate(_:queue:)
+    open func setSampleBufferDelegate(
+        _ sampleBufferDelegate: (any AVCaptureVideoDataOutputSampleBufferDelegate)?, queue sampleBufferCallbackQueue: DispatchQueue?
+    ) {}
+}
+/// Page: https://developer.apple.com/documentation/avfoundation/avcapturesession
+open class AVCaptureSession {
+    public init() {}
+    /// Page: https://developer.apple.com/documentation/avfoundation/avcapturesession/beginconfiguration()
+    open func beginConfiguration() {}
+    /// Page: https://developer.apple.com/documentation/avfoundation/avcapturesession/commitconfiguration()
+    open func commitConfiguration() {}
+    /// Page: https://developer.apple.com/documentation/avfoundation/avcapturesession/canaddinput(_:)
+    open func canAddInput(_ input: AVCaptureInput) -> Bool { false }
+    /// Page: https://developer.apple.com/documentation/avfoundation/avcapturesession/addinput(_:)
+    open func addInput(_ input: AVCaptureInput) {}
+    /// Page: https://developer.apple.com/documentation/avfoundation/avcapturesession/canaddoutput(_:)
+    open func canAddOutput(_ output: AVCaptureOutput) -> Bool { false }
+    /// Page: https://developer.apple.com/documentation/avfoundation/avcapturesession/addoutput(_:)
+    open func addOutput(_ output: AVCaptureOutput) {}
+    /// Page: https://developer.apple.com/documentation/avfoundation/avcapturesession/startrunning()
+    open func startRunning() {}
+    /// Page: https://developer.apple.com/documentation/avfoundation/avcapturesession/stoprunning()
+    open func stopRunning() {}
+}
+extension NSNotification.Name {
+    /// Page: https://developer.apple.com/documentation/avfoundation/avcapturesession/runtimeerrornotification
+    public static let AVCaptureSessionRuntimeError = NSNotification.Name("AVCaptureSessionRuntimeErrorNotification")
+    /// Page: https://developer.apple.com/documentation/avfoundation/avcapturedevice/wasdisconnectednotification
+    public static let AVCaptureDeviceWasDisconnected = NSNotification.Name("AVCaptureDeviceWasDisconnectedNotification")
+}

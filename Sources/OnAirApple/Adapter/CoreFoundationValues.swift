@@ -41,6 +41,13 @@ enum CoreFoundationValues {
             kCFAllocatorDefault, &keys, &values, pairs.count, [kCFTypeDictionaryKeyCallBacks], [kCFTypeDictionaryValueCallBacks])
     }
 
+    /// A CFString's characters as a String, through CoreFoundation (no Foundation bridging).
+    static func string(_ value: CFString) -> String {
+        var buffer = [CChar](repeating: 0, count: 256)
+        guard CFStringGetCString(value, &buffer, buffer.count, CFStringBuiltInEncodings.UTF8.rawValue) else { return "" }
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
     /// A CMTime for a MediaTime (timescales above Int32 do not occur: MediaTime's is an Int32).
     static func time(_ time: MediaTime) -> CMTime { CMTime(value: time.value, timescale: time.timescale) }
 
