@@ -17,7 +17,9 @@ else
     modules=$(swift build --show-bin-path)/Modules
 fi
 # `package` declarations need SwiftPM's package name (the package directory's identity).
-package_name=$(grep -o '"-package-name","[^"]*"' .build/debug.yaml | head -1 | cut -d'"' -f4)
+package_name=$(grep -so '"-package-name","[^"]*"' .build/debug.yaml | head -1 | cut -d'"' -f4 || true)
+# Without a build plan to read it from: SwiftPM's identity of a root package, its directory's name.
+[ -n "$package_name" ] || package_name=$(basename "$PWD" | tr '[:upper:]' '[:lower:]')
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 swiftc -parse-as-library -swift-version 6 -module-name AppleAPIStubs -emit-module -emit-module-path "$work/AppleAPIStubs.swiftmodule" \
