@@ -118,6 +118,14 @@ var targets: [Target] = [
         name: "OnAirTests",
         dependencies: ["OnAir", "OnAirLive", "OnAirAnalysis", "OnAirStreaming", "OnAirServing", "OnAirPlayback", "OnAirTestSupport"]),
     .testTarget(name: "OnAirHTTPTests", dependencies: ["OnAirHTTP"]),
+    // The Apple backend's portable core, its stub check, and the backend contract tests (run on
+    // FFmpeg on Linux and on VideoToolbox/AudioToolbox on a Mac): builds on every platform.
+    .testTarget(
+        name: "OnAirAppleTests",
+        dependencies: [
+            "OnAirApple", "OnAirCore", "OnAirBitstream", "OnAirLive", "OnAirTestSupport",
+            .target(name: "OnAirFFmpeg", condition: .when(platforms: [.linux])),
+        ]),
     .testTarget(name: "OnAirGStreamerTests", dependencies: ["OnAirGStreamer", "OnAirTestSupport"]),
     .testTarget(
         name: "OnAirCLITests",
@@ -129,12 +137,13 @@ var targets: [Target] = [
 if fuzzing {
     for name in [
         "FuzzAnnexB", "FuzzH264Parameters", "FuzzAVCC", "FuzzADTS", "FuzzAudioSpecificConfig", "FuzzHTTPPath", "FuzzWebRTCOffer",
-        "FuzzHTTPResponse",
+        "FuzzHTTPResponse", "FuzzH264SamplePackager",
     ] {
         targets.append(
             .executableTarget(
                 name: name,
-                dependencies: [name.hasPrefix("FuzzHTTP") ? "OnAirHTTP" : name == "FuzzWebRTCOffer" ? "OnAirGStreamer" : "OnAirBitstream"],
+                dependencies: [name.hasPrefix("FuzzHTTP") ? "OnAirHTTP" : name == "FuzzWebRTCOffer" ? "OnAirGStreamer" : "OnAirBitstream"]
+                    + (name == "FuzzH264SamplePackager" ? ["OnAirApple"] : []),
                 path: "Fuzz/\(name)",
                 exclude: ["seeds.sh"],
                 swiftSettings: [.unsafeFlags(["-parse-as-library"])]

@@ -1,15 +1,21 @@
 import OnAirCore
 
+#if canImport(VideoToolbox) && canImport(OnAirApple)
+import OnAirApple
+#endif
 #if canImport(OnAirFFmpeg)
 import OnAirFFmpeg
 #endif
 
-/// Creates this platform's encoders: libavcodec (hardware first, then x264) on Linux.
+/// Creates this platform's encoders: libavcodec (hardware first, then x264) on Linux; VideoToolbox
+/// (hardware required where the OS lets us ask) and AudioToolbox on Apple platforms.
 package enum EncoderFactory {
     /// An H.264 encoder for `settings`, validated first.
     public static func videoEncoder(settings: VideoEncoderSettings) throws -> any VideoEncoding {
         try settings.validate()
-        #if canImport(OnAirFFmpeg)
+        #if canImport(VideoToolbox) && canImport(OnAirApple)
+        return try VideoToolboxH264Encoder(settings: settings)
+        #elseif canImport(OnAirFFmpeg)
         return try H264Encoder(settings: settings)
         #else
         throw SettingsError(field: "encoder", value: settings.encoder, allowed: "no H.264 encoder on this platform yet")
@@ -27,7 +33,9 @@ package enum EncoderFactory {
     /// An AAC encoder for `settings`, validated first.
     public static func audioEncoder(settings: AudioEncoderSettings) throws -> any AudioEncoding {
         try settings.validate()
-        #if canImport(OnAirFFmpeg)
+        #if canImport(AudioToolbox) && canImport(OnAirApple)
+        return try AudioToolboxAACEncoder(settings: settings)
+        #elseif canImport(OnAirFFmpeg)
         return try AACEncoder(settings: settings)
         #else
         throw SettingsError(field: "sampleRate", value: "\(settings.sampleRate)", allowed: "no AAC encoder on this platform yet")

@@ -1,0 +1,133 @@
+// Apple-only: compiles to nothing on Linux except under the stub check (scripts/apple-stub-check.sh).
+#if canImport(VideoToolbox) || ONAIR_APPLE_STUBS
+#if canImport(VideoToolbox)
+import CoreFoundation
+import CoreMedia
+import CoreVideo
+import VideoToolbox
+#else
+import AppleAPIStubs
+#endif
+import Foundation
+import OnAirBitstream
+import OnAirCore
+
+/// H.264 decoding on VTDecompressionSession for the player: packets in (any H.264 form), NV12
+/// `VideoFrame`s out to `handler`. `H264DecoderFeed` decides when to make a new format
+/// description and what to skip (before parameter sets, mid-GOP, after a decode error); this type
+/// only converts and calls. Not yet built on a Mac: see docs/APPLE.md.
+public final class VideoToolboxH264Decoder {
+    private var feed = H264DecoderFeed()
+    private var session: VTDecompressionSession?
+    private var format: CMFormatDescription?
+    private let frames: DecodedFrames
+
+    /// A decoder handing each decoded picture to `handler` (on VideoToolbox's thread).
+    public init(handler: @escaping @Sendable (VideoFrame) -> Void) {
+        frames = DecodedFrames(handler: handler)
+    }
+
+    deinit {
+        if let session { VTDecompressionSessionInvalidate(session) }
+    }
+
+    /// Packets skipped so far (waiting for parameter sets or an IDR).
+    public var skipped: Int { feed.skipped }
+
+    /// Decodes one packet (synchronously: its picture reaches the handler before this returns).
+    public func decode(_ packet: EncodedPacket) throws {
+        for step in try feed.feed(packet) {
+            switch step {
+            case .configure(let sps, let pps):
+                try configure(parameterSets: sps + pps)
+            case .decode(let sample, let pts, let dts, _):
+                do {
+                    try decode(sample: sample, pts: pts, dts: dts, duration: packet.duration)
+                } catch {
+                    feed.decodeFailed()
+                    throw error
+                }
+            case .skip:
+                break
+            }
+        }
+    }
+
+    /// Waits for every frame in flight.
+    public func flush() {
+        if let session { VTDecompressionSessionWaitForAsynchronousFrames(session) }
+    }
+
+    private func configure(parameterSets: [[UInt8]]) throws {
+        let description = try CoreMediaSamples.h264Format(parameterSets: parameterSets)
+        format = description
+        if let session, VTDecompressionSessionCanAcceptFormatDescription(session, formatDescription: description) {
+            return
+        }
+        if let session { VTDecompressionSessionInvalidate(session) }
+        session = nil
+        let attributes = CoreFoundationValues.dictionary([
+            (kCVPixelBufferPixelFormatTypeKey, CoreFoundationValues.number(Int(kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange)))
+        ])
+        var created: VTDecompressionSession?
+        let made = VTDecompressionSessionCreate(
+            allocator: kCFAllocatorDefault, formatDescription: description, decoderSpecification: nil,
+            imageBufferAttributes: attributes, outputCallback: nil, decompressionSessionOut: &created)
+        guard made == noErr, let created else { throw AppleBackendError(operation: "VTDecompressionSessionCreate", status: made) }
+        session = created
+    }
+
+    private func decode(sample: [UInt8], pts: MediaTime, dts: MediaTime, duration: MediaTime) throws {
+        guard let session, let format else { return }
+        let buffer = try CoreMediaSamples.sampleBuffer(sample, format: format, pts: pts, dts: dts, duration: duration)
+        let frames = self.frames
+        let status = VTDecompressionSessionDecodeFrame(session, sampleBuffer: buffer, flags: [], infoFlagsOut: nil) {
+            status, _, image, presentationTime, _ in
+            frames.receive(status: status, image: image, pts: presentationTime)
+        }
+        if let failure = frames.takeFailure() { throw failure }
+        guard status == noErr else { throw AppleBackendError(operation: "VTDecompressionSessionDecodeFrame", status: status) }
+    }
+}
+
+/// Decoded pictures from the session's output handler, turned into `VideoFrame`s.
+final class DecodedFrames: @unchecked Sendable {
+    private let lock = NSLock()
+    private let handler: @Sendable (VideoFrame) -> Void
+    private var failure: AppleBackendError?
+
+    init(handler: @escaping @Sendable (VideoFrame) -> Void) { self.handler = handler }
+
+    func receive(status: OSStatus, image: CVImageBuffer?, pts: CMTime) {
+        guard status == noErr else {
+            lock.lock()
+            failure = failure ?? AppleBackendError(operation: "VTDecompressionSession output", status: status)
+            lock.unlock()
+            return
+        }
+        guard let image, let time = CoreFoundationValues.mediaTime(pts) else { return }
+        CVPixelBufferLockBaseAddress(image, .readOnly)
+        defer { CVPixelBufferUnlockBaseAddress(image, .readOnly) }
+        let height = CVPixelBufferGetHeight(image)
+        guard let luma = CVPixelBufferGetBaseAddressOfPlane(image, 0), let chroma = CVPixelBufferGetBaseAddressOfPlane(image, 1) else {
+            return
+        }
+        let lumaStride = CVPixelBufferGetBytesPerRowOfPlane(image, 0), chromaStride = CVPixelBufferGetBytesPerRowOfPlane(image, 1)
+        handler(
+            PixelBufferFill.nv12Frame(
+                width: CVPixelBufferGetWidth(image), height: height,
+                luma: UnsafeRawBufferPointer(start: luma, count: lumaStride * height), lumaBytesPerRow: lumaStride,
+                chroma: UnsafeRawBufferPointer(start: chroma, count: chromaStride * ((height + 1) / 2)),
+                chromaBytesPerRow: chromaStride, pts: time))
+    }
+
+    func takeFailure() -> AppleBackendError? {
+        lock.lock()
+        defer {
+            failure = nil
+            lock.unlock()
+        }
+        return failure
+    }
+}
+#endif

@@ -1,4 +1,0 @@
-// VideoToolbox, AudioToolbox and AVFoundation backends live here; compiled only on Apple platforms.
-#if canImport(VideoToolbox)
-import OnAirCore
-#endif

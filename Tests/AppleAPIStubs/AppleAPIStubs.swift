@@ -1,0 +1,772 @@
+// swift-format-ignore-file
+// (The stubs keep the names, labels and layout of Apple's declarations.)
+// STUB DECLARATIONS FOR THE STUB CHECK ONLY (scripts/apple-stub-check.sh) — NOT AN APPLE SDK.
+//
+// Exactly the Apple APIs that Sources/OnAirApple/Adapter uses, each declared with the Swift signature
+// its documentation page gives (the page is named above it), so that the adapter can be type-checked
+// on Linux: labels, argument order, optionality, pointer kinds, @Sendable handlers. Bodies do nothing.
+// The module is named AppleAPIStubs, not like any Apple framework, is in no product, and is imported
+// only under `-D ONAIR_APPLE_STUBS`. CF types are plain classes here (no toll-free bridging, no
+// Foundation); constants are computed properties made with an internal initializer the adapter cannot
+// call. Deviations from the SDK, kept to what Linux Swift can express:
+//   - C function-pointer callback types (VTCompressionOutputCallback, AudioConverterComplexInputDataProc,
+//     AudioQueueOutputCallback) are plain Swift function types (a Swift type cannot appear in a
+//     @convention(c) type), so the check cannot see that the closures given as the last two capture
+//     nothing (they must not: they read their state through the user-data pointer);
+//     VTCompressionOutputCallback is only passed as nil.
+//   - Imported C functions never warn about an unused result, so those returning a status here are
+//     @discardableResult.
+// Signatures marked "checked" were compared with the page's text in the docs corpus when written;
+// the others follow the same pages from knowledge and must be confirmed by the first Mac build.
+
+import Foundation  // URL, as AVFoundation's declarations use it (Linux Foundation has no CF types)
+
+// MARK: CoreFoundation
+
+/// Page: https://developer.apple.com/documentation/corefoundation/cftyperef
+public typealias CFTypeRef = AnyObject
+/// Page: https://developer.apple.com/documentation/corefoundation/cfindex
+public typealias CFIndex = Int
+/// Page: https://developer.apple.com/documentation/corefoundation/cfallocator
+public final class CFAllocator { init() {} }
+/// Page: https://developer.apple.com/documentation/corefoundation/kcfallocatordefault
+public var kCFAllocatorDefault: CFAllocator! { CFAllocator() }
+/// Page: https://developer.apple.com/documentation/corefoundation/cfstring
+public final class CFString {
+    let value: String
+    init(_ value: String) { self.value = value }
+}
+/// Page: https://developer.apple.com/documentation/corefoundation/cfnumber
+public final class CFNumber { init() {} }
+/// Page: https://developer.apple.com/documentation/corefoundation/cfnumbertype
+public enum CFNumberType: Int {
+    case sInt64Type = 4
+    case float64Type = 6
+}
+/// Page: https://developer.apple.com/documentation/corefoundation/cfnumbercreate(_:_:_:)
+public func CFNumberCreate(_ allocator: CFAllocator!, _ theType: CFNumberType, _ valuePtr: UnsafeRawPointer!) -> CFNumber! { CFNumber() }
+/// Page: https://developer.apple.com/documentation/corefoundation/cfboolean
+public final class CFBoolean { init() {} }
+/// Page: https://developer.apple.com/documentation/corefoundation/kcfbooleantrue
+public var kCFBooleanTrue: CFBoolean! { CFBoolean() }
+/// Page: https://developer.apple.com/documentation/corefoundation/kcfbooleanfalse
+public var kCFBooleanFalse: CFBoolean! { CFBoolean() }
+/// Page: https://developer.apple.com/documentation/corefoundation/cfarray
+public final class CFArray { init() {} }
+/// Page: https://developer.apple.com/documentation/corefoundation/cfarraycallbacks
+public struct CFArrayCallBacks { init() {} }
+/// Page: https://developer.apple.com/documentation/corefoundation/kcftypearraycallbacks
+public var kCFTypeArrayCallBacks: CFArrayCallBacks { CFArrayCallBacks() }
+/// Page: https://developer.apple.com/documentation/corefoundation/cfarraycreate(_:_:_:_:)
+public func CFArrayCreate(
+    _ allocator: CFAllocator!, _ values: UnsafeMutablePointer<UnsafeRawPointer?>!, _ numValues: CFIndex,
+    _ callBacks: UnsafePointer<CFArrayCallBacks>!
+) -> CFArray! { CFArray() }
+/// Page: https://developer.apple.com/documentation/corefoundation/cfdictionary
+public final class CFDictionary { init() {} }
+/// Page: https://developer.apple.com/documentation/corefoundation/cfdictionarykeycallbacks
+public struct CFDictionaryKeyCallBacks { init() {} }
+/// Page: https://developer.apple.com/documentation/corefoundation/cfdictionaryvaluecallbacks
+public struct CFDictionaryValueCallBacks { init() {} }
+/// Page: https://developer.apple.com/documentation/corefoundation/kcftypedictionarykeycallbacks
+public var kCFTypeDictionaryKeyCallBacks: CFDictionaryKeyCallBacks { CFDictionaryKeyCallBacks() }
+/// Page: https://developer.apple.com/documentation/corefoundation/kcftypedictionaryvaluecallbacks
+public var kCFTypeDictionaryValueCallBacks: CFDictionaryValueCallBacks { CFDictionaryValueCallBacks() }
+/// Page: https://developer.apple.com/documentation/corefoundation/cfdictionarycreate(_:_:_:_:_:_:)  (checked)
+public func CFDictionaryCreate(
+    _ allocator: CFAllocator!, _ keys: UnsafeMutablePointer<UnsafeRawPointer?>!,
+    _ values: UnsafeMutablePointer<UnsafeRawPointer?>!, _ numValues: CFIndex,
+    _ keyCallBacks: UnsafePointer<CFDictionaryKeyCallBacks>!, _ valueCallBacks: UnsafePointer<CFDictionaryValueCallBacks>!
+) -> CFDictionary! { CFDictionary() }
+
+// MARK: MacTypes
+/// Page: https://developer.apple.com/documentation/kernel/osstatus
+public typealias OSStatus = Int32
+/// Page: https://developer.apple.com/documentation/kernel/ostype
+public typealias OSType = UInt32
+/// Page: https://developer.apple.com/documentation/kernel/fourcharcode
+public typealias FourCharCode = UInt32
+/// Page: https://developer.apple.com/documentation/kernel/noerr
+public var noErr: Int { 0 }
+
+// MARK: CoreMedia
+/// Page: https://developer.apple.com/documentation/coremedia/cmtimevalue
+public typealias CMTimeValue = Int64
+/// Page: https://developer.apple.com/documentation/coremedia/cmtimescale
+public typealias CMTimeScale = Int32
+/// Page: https://developer.apple.com/documentation/coremedia/cmitemcount
+public typealias CMItemCount = Int
+/// Page: https://developer.apple.com/documentation/coremedia/cmblockbufferflags
+public typealias CMBlockBufferFlags = UInt32
+/// Page: https://developer.apple.com/documentation/coremedia/cmvideocodectype
+public typealias CMVideoCodecType = FourCharCode
+/// Page: https://developer.apple.com/documentation/coremedia/kcmvideocodectype_h264
+public var kCMVideoCodecType_H264: CMVideoCodecType { 0x6176_6331 }
+/// Page: https://developer.apple.com/documentation/coremedia/cmtime
+public struct CMTime: Sendable {
+    /// Page: https://developer.apple.com/documentation/coremedia/cmtime/value
+    public var value: CMTimeValue
+    /// Page: https://developer.apple.com/documentation/coremedia/cmtime/timescale
+    public var timescale: CMTimeScale
+    /// Page: https://developer.apple.com/documentation/coremedia/cmtime/init(value:timescale:)
+    public init(value: CMTimeValue, timescale: CMTimeScale) {
+        self.value = value
+        self.timescale = timescale
+    }
+    /// Page: https://developer.apple.com/documentation/coremedia/cmtime/invalid
+    public static let invalid = CMTime(value: 0, timescale: 0)
+    /// Page: https://developer.apple.com/documentation/coremedia/cmtime/isvalid
+    public var isValid: Bool { timescale != 0 }
+}
+/// Page: https://developer.apple.com/documentation/coremedia/cmsampletiminginfo
+public struct CMSampleTimingInfo {
+    /// Page: https://developer.apple.com/documentation/coremedia/cmsampletiminginfo/init(duration:presentationtimestamp:decodetimestamp:)
+    public init(duration: CMTime, presentationTimeStamp: CMTime, decodeTimeStamp: CMTime) {}
+}
+/// Page: https://developer.apple.com/documentation/coremedia/cmsamplebuffer
+public final class CMSampleBuffer { init() {} }
+/// Page: https://developer.apple.com/documentation/coremedia/cmblockbuffer
+public final class CMBlockBuffer { init() {} }
+/// Page: https://developer.apple.com/documentation/coremedia/cmformatdescription
+public final class CMFormatDescription { init() {} }
+/// Page: https://developer.apple.com/documentation/coremedia/cmvideoformatdescription
+public typealias CMVideoFormatDescription = CMFormatDescription
+/// Page: https://developer.apple.com/documentation/coremedia/cmblockbuffercustomblocksource  (checked)
+public struct CMBlockBufferCustomBlockSource { init() {} }
+/// Page: https://developer.apple.com/documentation/coremedia/cmsamplebuffergetdatabuffer(_:)
+public func CMSampleBufferGetDataBuffer(_ sbuf: CMSampleBuffer) -> CMBlockBuffer? { nil }
+/// Page: https://developer.apple.com/documentation/coremedia/cmsamplebuffergetformatdescription(_:)
+public func CMSampleBufferGetFormatDescription(_ sbuf: CMSampleBuffer) -> CMFormatDescription? { nil }
+/// Page: https://developer.apple.com/documentation/coremedia/cmsamplebuffergetpresentationtimestamp(_:)
+public func CMSampleBufferGetPresentationTimeStamp(_ sbuf: CMSampleBuffer) -> CMTime { .invalid }
+/// Page: https://developer.apple.com/documentation/coremedia/cmsamplebuffergetdecodetimestamp(_:)
+public func CMSampleBufferGetDecodeTimeStamp(_ sbuf: CMSampleBuffer) -> CMTime { .invalid }
+/// Page: https://developer.apple.com/documentation/coremedia/cmsamplebuffergetduration(_:)
+public func CMSampleBufferGetDuration(_ sbuf: CMSampleBuffer) -> CMTime { .invalid }
+/// Page: https://developer.apple.com/documentation/coremedia/cmblockbuffergetdatalength(_:)
+public func CMBlockBufferGetDataLength(_ theBuffer: CMBlockBuffer) -> Int { 0 }
+/// Page: https://developer.apple.com/documentation/coremedia/cmblockbuffercopydatabytes(_:atoffset:datalength:destination:)  (checked)
+@discardableResult
+public func CMBlockBufferCopyDataBytes(
+    _ theSourceBuffer: CMBlockBuffer, atOffset offsetToData: Int, dataLength: Int, destination: UnsafeMutableRawPointer
+) -> OSStatus { 0 }
+/// Page: https://developer.apple.com/documentation/coremedia/cmblockbufferreplacedatabytes(with:blockbuffer:offsetintodestination:datalength:)  (checked)
+@discardableResult
+public func CMBlockBufferReplaceDataBytes(
+    with sourceBytes: UnsafeRawPointer, blockBuffer destinationBuffer: CMBlockBuffer, offsetIntoDestination: Int, dataLength: Int
+) -> OSStatus { 0 }
+/// Page: https://developer.apple.com/documentation/coremedia/cmblockbuffercreatewithmemoryblock(allocator:memoryblock:blocklength:blockallocator:customblocksource:offsettodata:datalength:flags:blockbufferout:)  (checked)
+@discardableResult
+public func CMBlockBufferCreateWithMemoryBlock(
+    allocator structureAllocator: CFAllocator?, memoryBlock: UnsafeMutableRawPointer?, blockLength: Int,
+    blockAllocator: CFAllocator?, customBlockSource: UnsafePointer<CMBlockBufferCustomBlockSource>?, offsetToData: Int,
+    dataLength: Int, flags: CMBlockBufferFlags, blockBufferOut: UnsafeMutablePointer<CMBlockBuffer?>
+) -> OSStatus { 0 }
+/// Page: https://developer.apple.com/documentation/coremedia/cmsamplebuffercreateready(allocator:databuffer:formatdescription:samplecount:sampletimingentrycount:sampletimingarray:samplesizeentrycount:samplesizearray:samplebufferout:)  (checked)
+@discardableResult
+public func CMSampleBufferCreateReady(
+    allocator: CFAllocator?, dataBuffer: CMBlockBuffer?, formatDescription: CMFormatDescription?,
+    sampleCount numSamples: CMItemCount, sampleTimingEntryCount numSampleTimingEntries: CMItemCount,
+    sampleTimingArray: UnsafePointer<CMSampleTimingInfo>?, sampleSizeEntryCount numSampleSizeEntries: CMItemCount,
+    sampleSizeArray: UnsafePointer<Int>?, sampleBufferOut: UnsafeMutablePointer<CMSampleBuffer?>
+) -> OSStatus { 0 }
+/// Page: https://developer.apple.com/documentation/coremedia/cmvideoformatdescriptiongeth264parametersetatindex(_:parametersetindex:parametersetpointerout:parametersetsizeout:parametersetcountout:nalunitheaderlengthout:)  (checked)
+@discardableResult
+public func CMVideoFormatDescriptionGetH264ParameterSetAtIndex(
+    _ videoDesc: CMFormatDescription, parameterSetIndex: Int,
+    parameterSetPointerOut: UnsafeMutablePointer<UnsafePointer<UInt8>?>?, parameterSetSizeOut: UnsafeMutablePointer<Int>?,
+    parameterSetCountOut: UnsafeMutablePointer<Int>?, nalUnitHeaderLengthOut NALUnitHeaderLengthOut: UnsafeMutablePointer<Int32>?
+) -> OSStatus { 0 }
+/// Page: https://developer.apple.com/documentation/coremedia/cmvideoformatdescriptioncreatefromh264parametersets(allocator:parametersetcount:parametersetpointers:parametersetsizes:nalunitheaderlength:formatdescriptionout:)  (checked)
+@discardableResult
+public func CMVideoFormatDescriptionCreateFromH264ParameterSets(
+    allocator: CFAllocator?, parameterSetCount: Int, parameterSetPointers: UnsafePointer<UnsafePointer<UInt8>>,
+    parameterSetSizes: UnsafePointer<Int>, nalUnitHeaderLength NALUnitHeaderLength: Int32,
+    formatDescriptionOut: UnsafeMutablePointer<CMFormatDescription?>
+) -> OSStatus { 0 }
+
+// MARK: CoreVideo
+/// Page: https://developer.apple.com/documentation/corevideo/cvbuffer
+public final class CVBuffer { init() {} }
+/// Page: https://developer.apple.com/documentation/corevideo/cvimagebuffer
+public typealias CVImageBuffer = CVBuffer
+/// Page: https://developer.apple.com/documentation/corevideo/cvpixelbuffer
+public typealias CVPixelBuffer = CVImageBuffer
+/// Page: https://developer.apple.com/documentation/corevideo/cvreturn
+public typealias CVReturn = Int32
+/// Page: https://developer.apple.com/documentation/corevideo/kcvreturnsuccess
+public var kCVReturnSuccess: CVReturn { 0 }
+/// Page: https://developer.apple.com/documentation/corevideo/cvoptionflags
+public typealias CVOptionFlags = UInt64
+/// Page: https://developer.apple.com/documentation/corevideo/kcvpixelformattype_420ypcbcr8biplanarvideorange
+public var kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange: OSType { 0x3432_3076 }
+/// Page: https://developer.apple.com/documentation/corevideo/kcvpixelformattype_32bgra
+public var kCVPixelFormatType_32BGRA: OSType { 0x4247_5241 }
+/// Page: https://developer.apple.com/documentation/corevideo/kcvpixelbufferpixelformattypekey
+public var kCVPixelBufferPixelFormatTypeKey: CFString { CFString("PixelFormatType") }
+/// Page: https://developer.apple.com/documentation/corevideo/cvpixelbufferlockflags
+public struct CVPixelBufferLockFlags: OptionSet, Sendable {
+    public let rawValue: CVOptionFlags
+    public init(rawValue: CVOptionFlags) { self.rawValue = rawValue }
+    /// Page: https://developer.apple.com/documentation/corevideo/cvpixelbufferlockflags/readonly
+    public static let readOnly = CVPixelBufferLockFlags(rawValue: 1)
+}
+/// Page: https://developer.apple.com/documentation/corevideo/cvpixelbuffercreate(_:_:_:_:_:_:)  (checked)
+public func CVPixelBufferCreate(
+    _ allocator: CFAllocator?, _ width: Int, _ height: Int, _ pixelFormatType: OSType, _ pixelBufferAttributes: CFDictionary?,
+    _ pixelBufferOut: UnsafeMutablePointer<CVPixelBuffer?>
+) -> CVReturn { 0 }
+/// Page: https://developer.apple.com/documentation/corevideo/cvpixelbufferlockbaseaddress(_:_:)
+@discardableResult
+public func CVPixelBufferLockBaseAddress(_ pixelBuffer: CVPixelBuffer, _ lockFlags: CVPixelBufferLockFlags) -> CVReturn { 0 }
+/// Page: https://developer.apple.com/documentation/corevideo/cvpixelbufferunlockbaseaddress(_:_:)
+@discardableResult
+public func CVPixelBufferUnlockBaseAddress(_ pixelBuffer: CVPixelBuffer, _ unlockFlags: CVPixelBufferLockFlags) -> CVReturn { 0 }
+/// Page: https://developer.apple.com/documentation/corevideo/cvpixelbuffergetbaseaddress(_:)
+public func CVPixelBufferGetBaseAddress(_ pixelBuffer: CVPixelBuffer) -> UnsafeMutableRawPointer? { nil }
+/// Page: https://developer.apple.com/documentation/corevideo/cvpixelbuffergetbytesperrow(_:)
+public func CVPixelBufferGetBytesPerRow(_ pixelBuffer: CVPixelBuffer) -> Int { 0 }
+/// Page: https://developer.apple.com/documentation/corevideo/cvpixelbuffergetbaseaddressofplane(_:_:)
+public func CVPixelBufferGetBaseAddressOfPlane(_ pixelBuffer: CVPixelBuffer, _ planeIndex: Int) -> UnsafeMutableRawPointer? { nil }
+/// Page: https://developer.apple.com/documentation/corevideo/cvpixelbuffergetbytesperrowofplane(_:_:)
+public func CVPixelBufferGetBytesPerRowOfPlane(_ pixelBuffer: CVPixelBuffer, _ planeIndex: Int) -> Int { 0 }
+/// Page: https://developer.apple.com/documentation/corevideo/cvpixelbuffergetwidth(_:)
+public func CVPixelBufferGetWidth(_ pixelBuffer: CVPixelBuffer) -> Int { 0 }
+/// Page: https://developer.apple.com/documentation/corevideo/cvpixelbuffergetheight(_:)
+public func CVPixelBufferGetHeight(_ pixelBuffer: CVPixelBuffer) -> Int { 0 }
+
+// MARK: CoreAudioTypes / AudioToolbox
+/// Page: https://developer.apple.com/documentation/coreaudiotypes/audioformatid
+public typealias AudioFormatID = UInt32
+/// Page: https://developer.apple.com/documentation/coreaudiotypes/audioformatflags
+public typealias AudioFormatFlags = UInt32
+/// Page: https://developer.apple.com/documentation/coreaudiotypes/kaudioformatlinearpcm
+public var kAudioFormatLinearPCM: AudioFormatID { 0x6C70_636D }
+/// Page: https://developer.apple.com/documentation/coreaudiotypes/kaudioformatmpeg4aac
+public var kAudioFormatMPEG4AAC: AudioFormatID { 0x6161_6320 }
+/// Page: https://developer.apple.com/documentation/coreaudiotypes/kaudioformatflagisfloat
+public var kAudioFormatFlagIsFloat: AudioFormatFlags { 1 }
+/// Page: https://developer.apple.com/documentation/coreaudiotypes/kaudioformatflagispacked
+public var kAudioFormatFlagIsPacked: AudioFormatFlags { 8 }
+/// Page: https://developer.apple.com/documentation/coreaudiotypes/audiostreambasicdescription
+public struct AudioStreamBasicDescription {
+    public var mSampleRate: Float64
+    public var mFormatID: AudioFormatID
+    public var mFormatFlags: AudioFormatFlags
+    public var mBytesPerPacket: UInt32
+    public var mFramesPerPacket: UInt32
+    public var mBytesPerFrame: UInt32
+    public var mChannelsPerFrame: UInt32
+    public var mBitsPerChannel: UInt32
+    public var mReserved: UInt32
+    /// Page: https://developer.apple.com/documentation/coreaudiotypes/audiostreambasicdescription/init(msamplerate:mformatid:mformatflags:mbytesperpacket:mframesperpacket:mbytesperframe:mchannelsperframe:mbitsperchannel:mreserved:)
+    public init(
+        mSampleRate: Float64, mFormatID: AudioFormatID, mFormatFlags: AudioFormatFlags, mBytesPerPacket: UInt32,
+        mFramesPerPacket: UInt32, mBytesPerFrame: UInt32, mChannelsPerFrame: UInt32, mBitsPerChannel: UInt32, mReserved: UInt32
+    ) {
+        self.mSampleRate = mSampleRate
+        self.mFormatID = mFormatID
+        self.mFormatFlags = mFormatFlags
+        self.mBytesPerPacket = mBytesPerPacket
+        self.mFramesPerPacket = mFramesPerPacket
+        self.mBytesPerFrame = mBytesPerFrame
+        self.mChannelsPerFrame = mChannelsPerFrame
+        self.mBitsPerChannel = mBitsPerChannel
+        self.mReserved = mReserved
+    }
+}
+/// Page: https://developer.apple.com/documentation/coreaudiotypes/audiostreampacketdescription
+public struct AudioStreamPacketDescription {
+    /// Page: https://developer.apple.com/documentation/coreaudiotypes/audiostreampacketdescription/init()
+    public init() {}
+}
+/// Page: https://developer.apple.com/documentation/coreaudiotypes/audiobuffer
+public struct AudioBuffer {
+    public var mNumberChannels: UInt32
+    public var mDataByteSize: UInt32
+    public var mData: UnsafeMutableRawPointer?
+    /// Page: https://developer.apple.com/documentation/coreaudiotypes/audiobuffer/init(mnumberchannels:mdatabytesize:mdata:)
+    public init(mNumberChannels: UInt32, mDataByteSize: UInt32, mData: UnsafeMutableRawPointer?) {
+        self.mNumberChannels = mNumberChannels
+        self.mDataByteSize = mDataByteSize
+        self.mData = mData
+    }
+}
+/// Page: https://developer.apple.com/documentation/coreaudiotypes/audiobufferlist
+public struct AudioBufferList {
+    public var mNumberBuffers: UInt32
+    public var mBuffers: AudioBuffer
+    /// Page: https://developer.apple.com/documentation/coreaudiotypes/audiobufferlist/init(mnumberbuffers:mbuffers:)
+    public init(mNumberBuffers: UInt32, mBuffers: AudioBuffer) {
+        self.mNumberBuffers = mNumberBuffers
+        self.mBuffers = mBuffers
+    }
+}
+/// Page: https://developer.apple.com/documentation/audiotoolbox/audioconverterref
+public typealias AudioConverterRef = OpaquePointer
+/// Page: https://developer.apple.com/documentation/audiotoolbox/audioconverterpropertyid
+public typealias AudioConverterPropertyID = UInt32
+/// Page: https://developer.apple.com/documentation/audiotoolbox/kaudioconverterencodebitrate
+public var kAudioConverterEncodeBitRate: AudioConverterPropertyID { 0x6272_6174 }
+/// Page: https://developer.apple.com/documentation/audiotoolbox/audioconverternew(_:_:_:)
+public func AudioConverterNew(
+    _ inSourceFormat: UnsafePointer<AudioStreamBasicDescription>, _ inDestinationFormat: UnsafePointer<AudioStreamBasicDescription>,
+    _ outAudioConverter: UnsafeMutablePointer<AudioConverterRef?>
+) -> OSStatus { 0 }
+/// Page: https://developer.apple.com/documentation/audiotoolbox/audioconvertersetproperty(_:_:_:_:)
+public func AudioConverterSetProperty(
+    _ inAudioConverter: AudioConverterRef, _ inPropertyID: AudioConverterPropertyID, _ inPropertyDataSize: UInt32,
+    _ inPropertyData: UnsafeRawPointer
+) -> OSStatus { 0 }
+/// Page: https://developer.apple.com/documentation/audiotoolbox/audioconverterdispose(_:)
+@discardableResult
+public func AudioConverterDispose(_ inAudioConverter: AudioConverterRef) -> OSStatus { 0 }
+/// Page: https://developer.apple.com/documentation/audiotoolbox/audioconvertercomplexinputdataproc  (checked; a C function pointer in the SDK)
+public typealias AudioConverterComplexInputDataProc = (
+    AudioConverterRef, UnsafeMutablePointer<UInt32>, UnsafeMutablePointer<AudioBufferList>,
+    UnsafeMutablePointer<UnsafeMutablePointer<AudioStreamPacketDescription>?>?, UnsafeMutableRawPointer?
+) -> OSStatus
+/// Page: https://developer.apple.com/documentation/audiotoolbox/audioconverterfillcomplexbuffer(_:_:_:_:_:_:)  (checked)
+public func AudioConverterFillComplexBuffer(
+    _ inAudioConverter: AudioConverterRef, _ inInputDataProc: AudioConverterComplexInputDataProc,
+    _ inInputDataProcUserData: UnsafeMutableRawPointer?, _ ioOutputDataPacketSize: UnsafeMutablePointer<UInt32>,
+    _ outOutputData: UnsafeMutablePointer<AudioBufferList>, _ outPacketDescription: UnsafeMutablePointer<AudioStreamPacketDescription>?
+) -> OSStatus { 0 }
+
+// MARK: VideoToolbox
+/// Page: https://developer.apple.com/documentation/videotoolbox/vtsession
+public typealias VTSession = CFTypeRef
+/// Page: https://developer.apple.com/documentation/videotoolbox/vtcompressionsession
+public final class VTCompressionSession { init() {} }
+/// Page: https://developer.apple.com/documentation/videotoolbox/vtdecompressionsession
+public final class VTDecompressionSession { init() {} }
+/// Page: https://developer.apple.com/documentation/videotoolbox/vtencodeinfoflags
+public struct VTEncodeInfoFlags: OptionSet {
+    public let rawValue: UInt32
+    public init(rawValue: UInt32) { self.rawValue = rawValue }
+}
+/// Page: https://developer.apple.com/documentation/videotoolbox/vtdecodeinfoflags
+public struct VTDecodeInfoFlags: OptionSet {
+    public let rawValue: UInt32
+    public init(rawValue: UInt32) { self.rawValue = rawValue }
+}
+/// Page: https://developer.apple.com/documentation/videotoolbox/vtdecodeframeflags
+public struct VTDecodeFrameFlags: OptionSet {
+    public let rawValue: UInt32
+    public init(rawValue: UInt32) { self.rawValue = rawValue }
+}
+/// Page: https://developer.apple.com/documentation/videotoolbox/vtcompressionoutputcallback  (checked; a C function pointer in the SDK)
+public typealias VTCompressionOutputCallback = (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, OSStatus, VTEncodeInfoFlags, CMSampleBuffer?) -> Void
+/// Page: https://developer.apple.com/documentation/videotoolbox/vtcompressionoutputhandler  (checked)
+public typealias VTCompressionOutputHandler = @Sendable (OSStatus, VTEncodeInfoFlags, CMSampleBuffer?) -> Void
+/// Page: https://developer.apple.com/documentation/videotoolbox/vtdecompressionoutputhandler  (checked)
+public typealias VTDecompressionOutputHandler = @Sendable (OSStatus, VTDecodeInfoFlags, CVImageBuffer?, CMTime, CMTime) -> Void
+/// Page: https://developer.apple.com/documentation/videotoolbox/vtdecompressionoutputcallbackrecord
+public struct VTDecompressionOutputCallbackRecord { init() {} }
+/// Page: https://developer.apple.com/documentation/videotoolbox/vtcompressionsessioncreate(allocator:width:height:codectype:encoderspecification:imagebufferattributes:compresseddataallocator:outputcallback:refcon:compressionsessionout:)  (checked)
+public func VTCompressionSessionCreate(
+    allocator: CFAllocator?, width: Int32, height: Int32, codecType: CMVideoCodecType, encoderSpecification: CFDictionary?,
+    imageBufferAttributes sourceImageBufferAttributes: CFDictionary?, compressedDataAllocator: CFAllocator?,
+    outputCallback: VTCompressionOutputCallback?, refcon outputCallbackRefCon: UnsafeMutableRawPointer?,
+    compressionSessionOut: UnsafeMutablePointer<VTCompressionSession?>
+) -> OSStatus { 0 }
+/// Page: https://developer.apple.com/documentation/videotoolbox/vtsessionsetproperty(_:key:value:)  (checked)
+public func VTSessionSetProperty(_ session: VTSession, key propertyKey: CFString, value propertyValue: CFTypeRef?) -> OSStatus { 0 }
+/// Page: https://developer.apple.com/documentation/videotoolbox/vtcompressionsessionpreparetoencodeframes(_:)
+public func VTCompressionSessionPrepareToEncodeFrames(_ session: VTCompressionSession) -> OSStatus { 0 }
+/// Page: https://developer.apple.com/documentation/videotoolbox/vtcompressionsessionencodeframe(_:imagebuffer:presentationtimestamp:duration:frameproperties:infoflagsout:outputhandler:)  (checked)
+public func VTCompressionSessionEncodeFrame(
+    _ session: VTCompressionSession, imageBuffer: CVImageBuffer, presentationTimeStamp: CMTime, duration: CMTime,
+    frameProperties: CFDictionary?, infoFlagsOut: UnsafeMutablePointer<VTEncodeInfoFlags>?,
+    outputHandler: @escaping VTCompressionOutputHandler
+) -> OSStatus { 0 }
+/// Page: https://developer.apple.com/documentation/videotoolbox/vtcompressionsessioncompleteframes(_:untilpresentationtimestamp:)
+public func VTCompressionSessionCompleteFrames(
+    _ session: VTCompressionSession, untilPresentationTimeStamp completeUntilPresentationTimeStamp: CMTime
+) -> OSStatus { 0 }
+/// Page: https://developer.apple.com/documentation/videotoolbox/vtcompressionsessioninvalidate(_:)
+public func VTCompressionSessionInvalidate(_ session: VTCompressionSession) {}
+/// Page: https://developer.apple.com/documentation/videotoolbox/vtdecompressionsessioncreate(allocator:formatdescription:decoderspecification:imagebufferattributes:outputcallback:decompressionsessionout:)  (checked)
+public func VTDecompressionSessionCreate(
+    allocator: CFAllocator?, formatDescription videoFormatDescription: CMVideoFormatDescription,
+    decoderSpecification videoDecoderSpecification: CFDictionary?,
+    imageBufferAttributes destinationImageBufferAttributes: CFDictionary?,
+    outputCallback: UnsafePointer<VTDecompressionOutputCallbackRecord>?,
+    decompressionSessionOut: UnsafeMutablePointer<VTDecompressionSession?>
+) -> OSStatus { 0 }
+/// Page: https://developer.apple.com/documentation/videotoolbox/vtdecompressionsessiondecodeframe(_:samplebuffer:flags:infoflagsout:outputhandler:)  (checked)
+public func VTDecompressionSessionDecodeFrame(
+    _ session: VTDecompressionSession, sampleBuffer: CMSampleBuffer, flags decodeFlags: VTDecodeFrameFlags,
+    infoFlagsOut: UnsafeMutablePointer<VTDecodeInfoFlags>?, outputHandler: @escaping VTDecompressionOutputHandler
+) -> OSStatus { 0 }
+/// Page: https://developer.apple.com/documentation/videotoolbox/vtdecompressionsessioncanacceptformatdescription(_:formatdescription:)  (checked)
+public func VTDecompressionSessionCanAcceptFormatDescription(
+    _ session: VTDecompressionSession, formatDescription newFormatDesc: CMFormatDescription
+) -> Bool { false }
+/// Page: https://developer.apple.com/documentation/videotoolbox/vtdecompressionsessionwaitforasynchronousframes(_:)
+@discardableResult
+public func VTDecompressionSessionWaitForAsynchronousFrames(_ session: VTDecompressionSession) -> OSStatus { 0 }
+/// Page: https://developer.apple.com/documentation/videotoolbox/vtdecompressionsessioninvalidate(_:)
+public func VTDecompressionSessionInvalidate(_ session: VTDecompressionSession) {}
+/// Page: https://developer.apple.com/documentation/videotoolbox/kvtencodeframeoptionkey_forcekeyframe
+public var kVTEncodeFrameOptionKey_ForceKeyFrame: CFString { CFString("ForceKeyFrame") }
+/// Page: https://developer.apple.com/documentation/videotoolbox/kvtvideoencoderspecification_requirehardwareacceleratedvideoencoder
+@available(iOS 17.4, *)
+public var kVTVideoEncoderSpecification_RequireHardwareAcceleratedVideoEncoder: CFString { CFString("RequireHardwareAcceleratedVideoEncoder") }
+/// Page: https://developer.apple.com/documentation/videotoolbox/kvtcompressionpropertykey_realtime
+public var kVTCompressionPropertyKey_RealTime: CFString { CFString("RealTime") }
+/// Page: https://developer.apple.com/documentation/videotoolbox/kvtcompressionpropertykey_profilelevel
+public var kVTCompressionPropertyKey_ProfileLevel: CFString { CFString("ProfileLevel") }
+/// Page: https://developer.apple.com/documentation/videotoolbox/kvtcompressionpropertykey_allowframereordering
+public var kVTCompressionPropertyKey_AllowFrameReordering: CFString { CFString("AllowFrameReordering") }
+/// Page: https://developer.apple.com/documentation/videotoolbox/kvtcompressionpropertykey_maxkeyframeinterval
+public var kVTCompressionPropertyKey_MaxKeyFrameInterval: CFString { CFString("MaxKeyFrameInterval") }
+/// Page: https://developer.apple.com/documentation/videotoolbox/kvtcompressionpropertykey_maxkeyframeintervalduration
+public var kVTCompressionPropertyKey_MaxKeyFrameIntervalDuration: CFString { CFString("MaxKeyFrameIntervalDuration") }
+/// Page: https://developer.apple.com/documentation/videotoolbox/kvtcompressionpropertykey_expectedframerate
+public var kVTCompressionPropertyKey_ExpectedFrameRate: CFString { CFString("ExpectedFrameRate") }
+/// Page: https://developer.apple.com/documentation/videotoolbox/kvtcompressionpropertykey_averagebitrate
+public var kVTCompressionPropertyKey_AverageBitRate: CFString { CFString("AverageBitRate") }
+/// Page: https://developer.apple.com/documentation/videotoolbox/kvtcompressionpropertykey_dataratelimits
+public var kVTCompressionPropertyKey_DataRateLimits: CFString { CFString("DataRateLimits") }
+
+// kVTProfileLevel_H264_… (the plan's names after the prefix)
+/// Page: https://developer.apple.com/documentation/videotoolbox/kvtprofilelevel_h264_baseline_1_3
+public var kVTProfileLevel_H264_Baseline_1_3: CFString { CFString("H264_Baseline_1_3") }
+/// Page: https://developer.apple.com/documentation/videotoolbox/kvtprofilelevel_h264_baseline_3_0
+public var kVTProfileLevel_H264_Baseline_3_0: CFString { CFString("H264_Baseline_3_0") }
+/// Page: https://developer.apple.com/documentation/videotoolbox/kvtprofilelevel_h264_baseline_3_1
+public var kVTProfileLevel_H264_Baseline_3_1: CFString { CFString("H264_Baseline_3_1") }
+/// Page: https://developer.apple.com/documentation/videotoolbox/kvtprofilelevel_h264_baseline_3_2
+public var kVTProfileLevel_H264_Baseline_3_2: CFString { CFString("H264_Baseline_3_2") }
+/// Page: https://developer.apple.com/documentation/videotoolbox/kvtprofilelevel_h264_baseline_4_0
+public var kVTProfileLevel_H264_Baseline_4_0: CFString { CFString("H264_Baseline_4_0") }
+/// Page: https://developer.apple.com/documentation/videotoolbox/kvtprofilelevel_h264_baseline_4_1
+public var kVTProfileLevel_H264_Baseline_4_1: CFString { CFString("H264_Baseline_4_1") }
+/// Page: https://developer.apple.com/documentation/videotoolbox/kvtprofilelevel_h264_baseline_4_2
+public var kVTProfileLevel_H264_Baseline_4_2: CFString { CFString("H264_Baseline_4_2") }
+/// Page: https://developer.apple.com/documentation/videotoolbox/kvtprofilelevel_h264_baseline_5_0
+public var kVTProfileLevel_H264_Baseline_5_0: CFString { CFString("H264_Baseline_5_0") }
+/// Page: https://developer.apple.com/documentation/videotoolbox/kvtprofilelevel_h264_baseline_5_1
+public var kVTProfileLevel_H264_Baseline_5_1: CFString { CFString("H264_Baseline_5_1") }
+/// Page: https://developer.apple.com/documentation/videotoolbox/kvtprofilelevel_h264_baseline_5_2
+public var kVTProfileLevel_H264_Baseline_5_2: CFString { CFString("H264_Baseline_5_2") }
+/// Page: https://developer.apple.com/documentation/videotoolbox/kvtprofilelevel_h264_baseline_autolevel
+public var kVTProfileLevel_H264_Baseline_AutoLevel: CFString { CFString("H264_Baseline_AutoLevel") }
+/// Page: https://developer.apple.com/documentation/videotoolbox/kvtprofilelevel_h264_main_3_0
+public var kVTProfileLevel_H264_Main_3_0: CFString { CFString("H264_Main_3_0") }
+/// Page: https://developer.apple.com/documentation/videotoolbox/kvtprofilelevel_h264_main_3_1
+public var kVTProfileLevel_H264_Main_3_1: CFString { CFString("H264_Main_3_1") }
+/// Page: https://developer.apple.com/documentation/videotoolbox/kvtprofilelevel_h264_main_3_2
+public var kVTProfileLevel_H264_Main_3_2: CFString { CFString("H264_Main_3_2") }
+/// Page: https://developer.apple.com/documentation/videotoolbox/kvtprofilelevel_h264_main_4_0
+public var kVTProfileLevel_H264_Main_4_0: CFString { CFString("H264_Main_4_0") }
+/// Page: https://developer.apple.com/documentation/videotoolbox/kvtprofilelevel_h264_main_4_1
+public var kVTProfileLevel_H264_Main_4_1: CFString { CFString("H264_Main_4_1") }
+/// Page: https://developer.apple.com/documentation/videotoolbox/kvtprofilelevel_h264_main_4_2
+public var kVTProfileLevel_H264_Main_4_2: CFString { CFString("H264_Main_4_2") }
+/// Page: https://developer.apple.com/documentation/videotoolbox/kvtprofilelevel_h264_main_5_0
+public var kVTProfileLevel_H264_Main_5_0: CFString { CFString("H264_Main_5_0") }
+/// Page: https://developer.apple.com/documentation/videotoolbox/kvtprofilelevel_h264_main_5_1
+public var kVTProfileLevel_H264_Main_5_1: CFString { CFString("H264_Main_5_1") }
+/// Page: https://developer.apple.com/documentation/videotoolbox/kvtprofilelevel_h264_main_5_2
+public var kVTProfileLevel_H264_Main_5_2: CFString { CFString("H264_Main_5_2") }
+/// Page: https://developer.apple.com/documentation/videotoolbox/kvtprofilelevel_h264_main_autolevel
+public var kVTProfileLevel_H264_Main_AutoLevel: CFString { CFString("H264_Main_AutoLevel") }
+/// Page: https://developer.apple.com/documentation/videotoolbox/kvtprofilelevel_h264_high_3_0
+public var kVTProfileLevel_H264_High_3_0: CFString { CFString("H264_High_3_0") }
+/// Page: https://developer.apple.com/documentation/videotoolbox/kvtprofilelevel_h264_high_3_1
+public var kVTProfileLevel_H264_High_3_1: CFString { CFString("H264_High_3_1") }
+/// Page: https://developer.apple.com/documentation/videotoolbox/kvtprofilelevel_h264_high_3_2
+public var kVTProfileLevel_H264_High_3_2: CFString { CFString("H264_High_3_2") }
+/// Page: https://developer.apple.com/documentation/videotoolbox/kvtprofilelevel_h264_high_4_0
+public var kVTProfileLevel_H264_High_4_0: CFString { CFString("H264_High_4_0") }
+/// Page: https://developer.apple.com/documentation/videotoolbox/kvtprofilelevel_h264_high_4_1
+public var kVTProfileLevel_H264_High_4_1: CFString { CFString("H264_High_4_1") }
+/// Page: https://developer.apple.com/documentation/videotoolbox/kvtprofilelevel_h264_high_4_2
+public var kVTProfileLevel_H264_High_4_2: CFString { CFString("H264_High_4_2") }
+/// Page: https://developer.apple.com/documentation/videotoolbox/kvtprofilelevel_h264_high_5_0
+public var kVTProfileLevel_H264_High_5_0: CFString { CFString("H264_High_5_0") }
+/// Page: https://developer.apple.com/documentation/videotoolbox/kvtprofilelevel_h264_high_5_1
+public var kVTProfileLevel_H264_High_5_1: CFString { CFString("H264_High_5_1") }
+/// Page: https://developer.apple.com/documentation/videotoolbox/kvtprofilelevel_h264_high_5_2
+public var kVTProfileLevel_H264_High_5_2: CFString { CFString("H264_High_5_2") }
+/// Page: https://developer.apple.com/documentation/videotoolbox/kvtprofilelevel_h264_high_autolevel
+public var kVTProfileLevel_H264_High_AutoLevel: CFString { CFString("H264_High_AutoLevel") }
+
+// MARK: AVFoundation (the AVAssetWriter sink)
+/// Page: https://developer.apple.com/documentation/avfoundation/avfiletype
+public struct AVFileType: RawRepresentable, Hashable, Sendable {
+    public let rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+    /// Page: https://developer.apple.com/documentation/avfoundation/avfiletype/mp4
+    public static let mp4 = AVFileType(rawValue: "public.mpeg-4")
+    /// Page: https://developer.apple.com/documentation/avfoundation/avfiletype/mov
+    public static let mov = AVFileType(rawValue: "com.apple.quicktime-movie")
+}
+/// Page: https://developer.apple.com/documentation/avfoundation/avmediatype
+public struct AVMediaType: RawRepresentable, Hashable, Sendable {
+    public let rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+    /// Page: https://developer.apple.com/documentation/avfoundation/avmediatype/video
+    public static let video = AVMediaType(rawValue: "vide")
+    /// Page: https://developer.apple.com/documentation/avfoundation/avmediatype/audio
+    public static let audio = AVMediaType(rawValue: "soun")
+}
+/// Page: https://developer.apple.com/documentation/avfoundation/avassetwriter
+open class AVAssetWriter {
+    /// Page: https://developer.apple.com/documentation/avfoundation/avassetwriter/status-swift.enum
+    public enum Status: Int, Sendable {
+        case unknown = 0, writing, completed, failed, cancelled
+    }
+    /// Page: https://developer.apple.com/documentation/avfoundation/avassetwriter/init(outputurl:filetype:)  (checked)
+    public init(outputURL: URL, fileType outputFileType: AVFileType) throws {}
+    /// Page: https://developer.apple.com/documentation/avfoundation/avassetwriter/moviefragmentinterval
+    open var movieFragmentInterval: CMTime = .invalid
+    /// Page: https://developer.apple.com/documentation/avfoundation/avassetwriter/status-swift.property
+    open var status: AVAssetWriter.Status { .unknown }
+    /// Page: https://developer.apple.com/documentation/avfoundation/avassetwriter/error
+    open var error: (any Error)? { nil }
+    /// Page: https://developer.apple.com/documentation/avfoundation/avassetwriter/canadd(_:)-(avassetwriterinput)
+    open func canAdd(_ input: AVAssetWriterInput) -> Bool { false }
+    /// Page: https://developer.apple.com/documentation/avfoundation/avassetwriter/add(_:)-(avassetwriterinput)
+    open func add(_ input: AVAssetWriterInput) {}
+    /// Page: https://developer.apple.com/documentation/avfoundation/avassetwriter/startwriting()
+    open func startWriting() -> Bool { false }
+    /// Page: https://developer.apple.com/documentation/avfoundation/avassetwriter/startsession(atsourcetime:)
+    open func startSession(atSourceTime startTime: CMTime) {}
+    /// Page: https://developer.apple.com/documentation/avfoundation/avassetwriter/finishwriting(completionhandler:)
+    open func finishWriting(completionHandler handler: @escaping @Sendable () -> Void) {}
+}
+/// Page: https://developer.apple.com/documentation/avfoundation/avassetwriterinput
+open class AVAssetWriterInput {
+    /// Page: https://developer.apple.com/documentation/avfoundation/avassetwriterinput/init(mediatype:outputsettings:sourceformathint:)  (checked)
+    public init(mediaType: AVMediaType, outputSettings: [String: Any]?, sourceFormatHint: CMFormatDescription?) {}
+    /// Page: https://developer.apple.com/documentation/avfoundation/avassetwriterinput/expectsmediadatainrealtime
+    open var expectsMediaDataInRealTime: Bool = false
+    /// Page: https://developer.apple.com/documentation/avfoundation/avassetwriterinput/isreadyformoremediadata
+    open var isReadyForMoreMediaData: Bool { false }
+    /// Page: https://developer.apple.com/documentation/avfoundation/avassetwriterinput/append(_:)
+    open func append(_ sampleBuffer: CMSampleBuffer) -> Bool { false }
+    /// Page: https://developer.apple.com/documentation/avfoundation/avassetwriterinput/markasfinished()
+    open func markAsFinished() {}
+}
+/// Page: https://developer.apple.com/documentation/coremedia/cmaudioformatdescription
+public typealias CMAudioFormatDescription = CMFormatDescription
+/// Page: https://developer.apple.com/documentation/coreaudiotypes/audiochannellayout
+public struct AudioChannelLayout { init() {} }
+/// Page: https://developer.apple.com/documentation/coremedia/cmaudioformatdescriptioncreate(allocator:asbd:layoutsize:layout:magiccookiesize:magiccookie:extensions:formatdescriptionout:)  (checked)
+public func CMAudioFormatDescriptionCreate(
+    allocator: CFAllocator?, asbd: UnsafePointer<AudioStreamBasicDescription>, layoutSize: Int,
+    layout: UnsafePointer<AudioChannelLayout>?, magicCookieSize: Int, magicCookie: UnsafeRawPointer?, extensions: CFDictionary?,
+    formatDescriptionOut: UnsafeMutablePointer<CMAudioFormatDescription?>
+) -> OSStatus { 0 }
+/// Page: https://developer.apple.com/documentation/coremedia/cmsamplebuffergetsampleattachmentsarray(_:createifnecessary:)
+public func CMSampleBufferGetSampleAttachmentsArray(_ sbuf: CMSampleBuffer, createIfNecessary: Bool) -> CFArray? { nil }
+/// Page: https://developer.apple.com/documentation/coremedia/kcmsampleattachmentkey_notsync
+public var kCMSampleAttachmentKey_NotSync: CFString { CFString("NotSync") }
+/// Page: https://developer.apple.com/documentation/corefoundation/cfmutabledictionary
+public final class CFMutableDictionary { init() {} }
+/// Page: https://developer.apple.com/documentation/corefoundation/cfarraygetcount(_:)
+public func CFArrayGetCount(_ theArray: CFArray!) -> CFIndex { 0 }
+/// Page: https://developer.apple.com/documentation/corefoundation/cfarraygetvalueatindex(_:_:)
+public func CFArrayGetValueAtIndex(_ theArray: CFArray!, _ idx: CFIndex) -> UnsafeRawPointer! { nil }
+/// Page: https://developer.apple.com/documentation/corefoundation/cfdictionarysetvalue(_:_:_:)
+public func CFDictionarySetValue(_ theDict: CFMutableDictionary!, _ key: UnsafeRawPointer!, _ value: UnsafeRawPointer!) {}
+
+// MARK: AudioToolbox audio queue (the sound output)
+/// Page: https://developer.apple.com/documentation/corefoundation/cfrunloop
+public final class CFRunLoop { init() {} }
+/// Page: https://developer.apple.com/documentation/coreaudiotypes/audiotimestamp
+public struct AudioTimeStamp { init() {} }
+/// Page: https://developer.apple.com/documentation/audiotoolbox/audioqueueref
+public typealias AudioQueueRef = OpaquePointer
+/// Page: https://developer.apple.com/documentation/audiotoolbox/audioqueuebuffer
+public struct AudioQueueBuffer {
+    /// Page: https://developer.apple.com/documentation/audiotoolbox/audioqueuebuffer/maudiodatabytescapacity
+    public let mAudioDataBytesCapacity: UInt32
+    /// Page: https://developer.apple.com/documentation/audiotoolbox/audioqueuebuffer/maudiodata
+    public let mAudioData: UnsafeMutableRawPointer
+    /// Page: https://developer.apple.com/documentation/audiotoolbox/audioqueuebuffer/maudiodatabytesize
+    public var mAudioDataByteSize: UInt32
+    /// Page: https://developer.apple.com/documentation/audiotoolbox/audioqueuebuffer/muserdata
+    public var mUserData: UnsafeMutableRawPointer?
+}
+/// Page: https://developer.apple.com/documentation/audiotoolbox/audioqueuebufferref
+public typealias AudioQueueBufferRef = UnsafeMutablePointer<AudioQueueBuffer>
+/// Page: https://developer.apple.com/documentation/audiotoolbox/audioqueueoutputcallback  (checked; a C function pointer in the SDK)
+public typealias AudioQueueOutputCallback = (UnsafeMutableRawPointer?, AudioQueueRef, AudioQueueBufferRef) -> Void
+/// Page: https://developer.apple.com/documentation/audiotoolbox/audioqueuenewoutput(_:_:_:_:_:_:_:)  (checked)
+public func AudioQueueNewOutput(
+    _ inFormat: UnsafePointer<AudioStreamBasicDescription>, _ inCallbackProc: AudioQueueOutputCallback,
+    _ inUserData: UnsafeMutableRawPointer?, _ inCallbackRunLoop: CFRunLoop?, _ inCallbackRunLoopMode: CFString?, _ inFlags: UInt32,
+    _ outAQ: UnsafeMutablePointer<AudioQueueRef?>
+) -> OSStatus { 0 }
+/// Page: https://developer.apple.com/documentation/audiotoolbox/audioqueueallocatebuffer(_:_:_:)
+public func AudioQueueAllocateBuffer(
+    _ inAQ: AudioQueueRef, _ inBufferByteSize: UInt32, _ outBuffer: UnsafeMutablePointer<AudioQueueBufferRef?>
+) -> OSStatus { 0 }
+/// Page: https://developer.apple.com/documentation/audiotoolbox/audioqueueenqueuebuffer(_:_:_:_:)
+@discardableResult
+public func AudioQueueEnqueueBuffer(
+    _ inAQ: AudioQueueRef, _ inBuffer: AudioQueueBufferRef, _ inNumPacketDescs: UInt32,
+    _ inPacketDescs: UnsafePointer<AudioStreamPacketDescription>?
+) -> OSStatus { 0 }
+/// Page: https://developer.apple.com/documentation/audiotoolbox/audioqueuestart(_:_:)
+public func AudioQueueStart(_ inAQ: AudioQueueRef, _ inStartTime: UnsafePointer<AudioTimeStamp>?) -> OSStatus { 0 }
+/// Page: https://developer.apple.com/documentation/audiotoolbox/audioqueuestop(_:_:)
+@discardableResult
+public func AudioQueueStop(_ inAQ: AudioQueueRef, _ inImmediate: Bool) -> OSStatus { 0 }
+/// Page: https://developer.apple.com/documentation/audiotoolbox/audioqueuedispose(_:_:)
+@discardableResult
+public func AudioQueueDispose(_ inAQ: AudioQueueRef, _ inImmediate: Bool) -> OSStatus { 0 }
+
+// MARK: AVFoundation capture (the camera source)
+/// Page: https://developer.apple.com/documentation/corefoundation/cfstringencoding
+public typealias CFStringEncoding = UInt32
+/// Page: https://developer.apple.com/documentation/corefoundation/cfstringbuiltinencodings
+public enum CFStringBuiltInEncodings: CFStringEncoding {
+    /// Page: https://developer.apple.com/documentation/corefoundation/cfstringbuiltinencodings/utf8
+    case UTF8 = 0x0800_0100
+}
+/// Page: https://developer.apple.com/documentation/corefoundation/cfstringgetcstring(_:_:_:_:)
+public func CFStringGetCString(
+    _ theString: CFString!, _ buffer: UnsafeMutablePointer<CChar>!, _ bufferSize: CFIndex, _ encoding: CFStringEncoding
+) -> Bool { false }
+/// Page: https://developer.apple.com/documentation/coremedia/cmclock
+public final class CMClock { init() {} }
+/// Page: https://developer.apple.com/documentation/coremedia/cmclockgethosttimeclock()
+public func CMClockGetHostTimeClock() -> CMClock { CMClock() }
+/// Page: https://developer.apple.com/documentation/coremedia/cmclockgettime(_:)
+public func CMClockGetTime(_ clock: CMClock) -> CMTime { .invalid }
+extension CMTime {
+    /// Page: https://developer.apple.com/documentation/coremedia/cmtime/seconds
+    public var seconds: Double { 0 }
+}
+/// Page: https://developer.apple.com/documentation/coremedia/cmvideodimensions
+public struct CMVideoDimensions {
+    public var width: Int32
+    public var height: Int32
+}
+/// Page: https://developer.apple.com/documentation/coremedia/cmvideoformatdescriptiongetdimensions(_:)
+public func CMVideoFormatDescriptionGetDimensions(_ videoDesc: CMVideoFormatDescription) -> CMVideoDimensions {
+    CMVideoDimensions(width: 0, height: 0)
+}
+/// Page: https://developer.apple.com/documentation/coremedia/cmsamplebuffergetimagebuffer(_:)
+public func CMSampleBufferGetImageBuffer(_ sbuf: CMSampleBuffer) -> CVImageBuffer? { nil }
+/// Page: https://developer.apple.com/documentation/corevideo/cvpixelbuffergetpixelformattype(_:)
+public func CVPixelBufferGetPixelFormatType(_ pixelBuffer: CVPixelBuffer) -> OSType { 0 }
+/// Page: https://developer.apple.com/documentation/avfoundation/avframeraterange
+open class AVFrameRateRange {
+    /// Page: https://developer.apple.com/documentation/avfoundation/avframeraterange/maxframerate
+    open var maxFrameRate: Float64 { 0 }
+}
+/// Page: https://developer.apple.com/documentation/avfoundation/avcapturedevice
+open class AVCaptureDevice {
+    /// Page: https://developer.apple.com/documentation/avfoundation/avcapturedevice/position-swift.enum
+    public enum Position: Int, Sendable {
+        case unspecified = 0, back, front
+    }
+    /// Page: https://developer.apple.com/documentation/avfoundation/avcapturedevice/devicetype-swift.struct
+    public struct DeviceType: RawRepresentable, Hashable, Sendable {
+        public let rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+        /// Page: https://developer.apple.com/documentation/avfoundation/avcapturedevice/devicetype-swift.struct/builtinwideanglecamera
+        public static let builtInWideAngleCamera = DeviceType(rawValue: "AVCaptureDeviceTypeBuiltInWideAngleCamera")
+        /// Page: https://developer.apple.com/documentation/avfoundation/avcapturedevice/devicetype-swift.struct/external
+        @available(iOS 17.0, macOS 14.0, *)
+        public static let external = DeviceType(rawValue: "AVCaptureDeviceTypeExternal")
+    }
+    /// Page: https://developer.apple.com/documentation/avfoundation/avcapturedevice/format
+    open class Format {
+        /// Page: https://developer.apple.com/documentation/avfoundation/avcapturedevice/format/formatdescription
+        open var formatDescription: CMFormatDescription { CMFormatDescription() }
+        /// Page: https://developer.apple.com/documentation/avfoundation/avcapturedevice/format/videosupportedframerateranges
+        open var videoSupportedFrameRateRanges: [AVFrameRateRange] { [] }
+    }
+    /// Page: https://developer.apple.com/documentation/avfoundation/avcapturedevice/discoverysession
+    open class DiscoverySession {
+        /// Page: https://developer.apple.com/documentation/avfoundation/avcapturedevice/discoverysession/init(devicetypes:mediatype:position:)
+        public init(deviceTypes: [AVCaptureDevice.DeviceType], mediaType: AVMediaType?, position: AVCaptureDevice.Position) {}
+        /// Page: https://developer.apple.com/documentation/avfoundation/avcapturedevice/discoverysession/devices
+        open var devices: [AVCaptureDevice] { [] }
+    }
+    /// Page: https://developer.apple.com/documentation/avfoundation/avcapturedevice/uniqueid
+    open var uniqueID: String { "" }
+    /// Page: https://developer.apple.com/documentation/avfoundation/avcapturedevice/localizedname
+    open var localizedName: String { "" }
+    /// Page: https://developer.apple.com/documentation/avfoundation/avcapturedevice/position-swift.property
+    open var position: AVCaptureDevice.Position { .unspecified }
+    /// Page: https://developer.apple.com/documentation/avfoundation/avcapturedevice/formats
+    open var formats: [AVCaptureDevice.Format] { [] }
+    /// Page: https://developer.apple.com/documentation/avfoundation/avcapturedevice/activeformat
+    open var activeFormat: AVCaptureDevice.Format = Format()
+    /// Page: https://developer.apple.com/documentation/avfoundation/avcapturedevice/activevideominframeduration
+    open var activeVideoMinFrameDuration: CMTime = .invalid
+    /// Page: https://developer.apple.com/documentation/avfoundation/avcapturedevice/lockforconfiguration()
+    open func lockForConfiguration() throws {}
+    /// Page: https://developer.apple.com/documentation/avfoundation/avcapturedevice/unlockforconfiguration()
+    open func unlockForConfiguration() {}
+}
+/// Page: https://developer.apple.com/documentation/avfoundation/avcaptureinput
+open class AVCaptureInput {}
+/// Page: https://developer.apple.com/documentation/avfoundation/avcapturedeviceinput
+open class AVCaptureDeviceInput: AVCaptureInput {
+    /// Page: https://developer.apple.com/documentation/avfoundation/avcapturedeviceinput/init(device:)
+    public init(device: AVCaptureDevice) throws {}
+}
+/// Page: https://developer.apple.com/documentation/avfoundation/avcaptureoutput
+open class AVCaptureOutput {}
+/// Page: https://developer.apple.com/documentation/avfoundation/avcaptureconnection
+open class AVCaptureConnection {}
+/// Page: https://developer.apple.com/documentation/avfoundation/avcapturevideodataoutputsamplebufferdelegate
+public protocol AVCaptureVideoDataOutputSampleBufferDelegate: NSObjectProtocol {
+    /// Page: https://developer.apple.com/documentation/avfoundation/avcapturevideodataoutputsamplebufferdelegate/captureoutput(_:didoutput:from:)
+    func captureOutput(_ output: AVCaptureOutput, didOutput sampleBuffer: CMSampleBuffer, from connection: AVCaptureConnection)
+    /// Page: https://developer.apple.com/documentation/avfoundation/avcapturevideodataoutputsamplebufferdelegate/captureoutput(_:diddrop:from:)
+    func captureOutput(_ output: AVCaptureOutput, didDrop sampleBuffer: CMSampleBuffer, from connection: AVCaptureConnection)
+}
+extension AVCaptureVideoDataOutputSampleBufferDelegate {
+    /// (Both methods are optional in the SDK.)
+    public func captureOutput(_ output: AVCaptureOutput, didOutput sampleBuffer: CMSampleBuffer, from connection: AVCaptureConnection) {}
+    /// (Both methods are optional in the SDK.)
+    public func captureOutput(_ output: AVCaptureOutput, didDrop sampleBuffer: CMSampleBuffer, from connection: AVCaptureConnection) {}
+}
+/// Page: https://developer.apple.com/documentation/avfoundation/avcapturevideodataoutput
+open class AVCaptureVideoDataOutput: AVCaptureOutput {
+    public override init() {}
+    /// Page: https://developer.apple.com/documentation/avfoundation/avcapturevideodataoutput/videosettings
+    open var videoSettings: [String: Any]! = [:]
+    /// Page: https://developer.apple.com/documentation/avfoundation/avcapturevideodataoutput/alwaysdiscardslatevideoframes
+    open var alwaysDiscardsLateVideoFrames: Bool = true
+    /// Page: https://developer.apple.com/documentation/avfoundation/avcapturevideodataoutput/setsamplebufferdelegate(_:queue:)
+    open func setSampleBufferDelegate(
+        _ sampleBufferDelegate: (any AVCaptureVideoDataOutputSampleBufferDelegate)?, queue sampleBufferCallbackQueue: DispatchQueue?
+    ) {}
+}
+/// Page: https://developer.apple.com/documentation/avfoundation/avcapturesession
+open class AVCaptureSession {
+    public init() {}
+    /// Page: https://developer.apple.com/documentation/avfoundation/avcapturesession/beginconfiguration()
+    open func beginConfiguration() {}
+    /// Page: https://developer.apple.com/documentation/avfoundation/avcapturesession/commitconfiguration()
+    open func commitConfiguration() {}
+    /// Page: https://developer.apple.com/documentation/avfoundation/avcapturesession/canaddinput(_:)
+    open func canAddInput(_ input: AVCaptureInput) -> Bool { false }
+    /// Page: https://developer.apple.com/documentation/avfoundation/avcapturesession/addinput(_:)
+    open func addInput(_ input: AVCaptureInput) {}
+    /// Page: https://developer.apple.com/documentation/avfoundation/avcapturesession/canaddoutput(_:)
+    open func canAddOutput(_ output: AVCaptureOutput) -> Bool { false }
+    /// Page: https://developer.apple.com/documentation/avfoundation/avcapturesession/addoutput(_:)
+    open func addOutput(_ output: AVCaptureOutput) {}
+    /// Page: https://developer.apple.com/documentation/avfoundation/avcapturesession/startrunning()
+    open func startRunning() {}
+    /// Page: https://developer.apple.com/documentation/avfoundation/avcapturesession/stoprunning()
+    open func stopRunning() {}
+}
+extension NSNotification.Name {
+    /// Page: https://developer.apple.com/documentation/avfoundation/avcapturesession/runtimeerrornotification
+    public static let AVCaptureSessionRuntimeError = NSNotification.Name("AVCaptureSessionRuntimeErrorNotification")
+    /// Page: https://developer.apple.com/documentation/avfoundation/avcapturedevice/wasdisconnectednotification
+    public static let AVCaptureDeviceWasDisconnected = NSNotification.Name("AVCaptureDeviceWasDisconnectedNotification")
+}
