@@ -16,7 +16,7 @@ root=${ROOT:-/var/tmp/onair-debian13}
 [ "${1:-}" = "--fresh" ] && rm -rf "$root"
 toolchain=$(dirname "$(dirname "$(dirname "$(readlink -f "$(command -v swift)")")")")
 mirror=$(grep -hoE '^(URIs: |deb )[a-z]+://[^ ]+/debian/?( |$)' /etc/apt/sources.list.d/*.sources /etc/apt/sources.list 2>/dev/null \
-    | head -1 | sed -E 's/^(URIs: |deb )//; s/ *$//')
+    | head -1 | sed -E "s/^(URIs: |deb )//; s/ *$//" || true)
 [ -n "$mirror" ] || { echo "check-debian13: no Debian mirror in this machine's apt sources" >&2; exit 1; }
 command -v debootstrap >/dev/null || apt-get install -y -q debootstrap >&2
 step() { echo "== check-debian13: $* ($(date +%T))" >&2; }
