@@ -106,18 +106,25 @@ var targets: [Target] = [
             .target(name: "OnAirApple", condition: .when(platforms: [.macOS, .iOS])),
             .target(name: "OnAirHTTP", condition: .when(platforms: [.linux])),
             .target(name: "OnAirGStreamer", condition: .when(platforms: [.linux])),
-            "OnAirSRT",
+            .target(name: "OnAirSRT", condition: .when(platforms: [.linux])),
         ]
     ),
     .executableTarget(name: "onair", dependencies: ["OnAir"]),
     .target(name: "OnAirTestSupport", path: "Tests/OnAirTestSupport"),
     .testTarget(name: "OnAirBitstreamTests", dependencies: ["OnAirBitstream", "OnAirTestSupport"]),
-    .testTarget(name: "OnAirFFmpegTests", dependencies: ["OnAirFFmpeg", "OnAirTestSupport"]),
-    .testTarget(name: "OnAirSRTTests", dependencies: ["OnAirSRT", "OnAirTestSupport"]),
+    .testTarget(
+        name: "OnAirFFmpegTests", dependencies: [.target(name: "OnAirFFmpeg", condition: .when(platforms: [.linux])), "OnAirTestSupport"]),
+    .testTarget(
+        name: "OnAirSRTTests", dependencies: [.target(name: "OnAirSRT", condition: .when(platforms: [.linux])), "OnAirTestSupport"]),
     .testTarget(
         name: "OnAirTests",
-        dependencies: ["OnAir", "OnAirLive", "OnAirAnalysis", "OnAirStreaming", "OnAirServing", "OnAirPlayback", "OnAirTestSupport"]),
-    .testTarget(name: "OnAirHTTPTests", dependencies: ["OnAirHTTP"]),
+        dependencies: [
+            "OnAir", "OnAirLive", .target(name: "OnAirAnalysis", condition: .when(platforms: [.linux])),
+            .target(name: "OnAirStreaming", condition: .when(platforms: [.linux])),
+            .target(name: "OnAirServing", condition: .when(platforms: [.linux])),
+            .target(name: "OnAirPlayback", condition: .when(platforms: [.linux])), "OnAirTestSupport",
+        ]),
+    .testTarget(name: "OnAirHTTPTests", dependencies: [.target(name: "OnAirHTTP", condition: .when(platforms: [.linux]))]),
     // The Apple backend's portable core, its stub check, and the backend contract tests (run on
     // FFmpeg on Linux and on VideoToolbox/AudioToolbox on a Mac): builds on every platform.
     .testTarget(
@@ -126,11 +133,17 @@ var targets: [Target] = [
             "OnAirApple", "OnAirCore", "OnAirBitstream", "OnAirLive", "OnAirTestSupport",
             .target(name: "OnAirFFmpeg", condition: .when(platforms: [.linux])),
         ]),
-    .testTarget(name: "OnAirGStreamerTests", dependencies: ["OnAirGStreamer", "OnAirTestSupport"]),
+    .testTarget(
+        name: "OnAirGStreamerTests",
+        dependencies: [.target(name: "OnAirGStreamer", condition: .when(platforms: [.linux])), "OnAirTestSupport"]),
     .testTarget(
         name: "OnAirCLITests",
         dependencies: [
-            "OnAir", "OnAirLive", "OnAirAnalysis", "OnAirStreaming", "OnAirServing", "OnAirPlayback", "onair", "OnAirTestSupport",
+            "OnAir", "OnAirLive", .target(name: "OnAirAnalysis", condition: .when(platforms: [.linux])),
+            .target(name: "OnAirStreaming", condition: .when(platforms: [.linux])),
+            .target(name: "OnAirServing", condition: .when(platforms: [.linux])),
+            .target(name: "OnAirPlayback", condition: .when(platforms: [.linux])),
+            .target(name: "onair", condition: .when(platforms: [.linux])), "OnAirTestSupport",
         ]),
 ]
 
