@@ -132,7 +132,14 @@ extension ScreenPlayer {
             }
         }
         let output = self.output
-        let finished = ended && frames.isEmpty && (clock.source == .wall || (output?.queuedFrames ?? 0) == 0)
+        var finished = ended && frames.isEmpty && (clock.source == .wall || (output?.queuedFrames ?? 0) == 0)
+        if ended, frames.isEmpty, !finished {
+            // The sound queued at the end plays out in its own duration; a device that stopped
+            // taking it (a sound server that stalled) must not hold the window open for ever.
+            let queued = Double(output?.queuedFrames ?? 0) / Double(max(1, output?.sampleRate ?? 1))
+            if drainDeadline == nil { drainDeadline = now + queued + 2 }
+            if let drainDeadline, now > drainDeadline { finished = true }
+        }
         guard let time = clock.time(now: now), !frames.isEmpty else { return (nil, nil, finished) }
         let decision = FrameScheduler.decide(times: frames.map { $0.pts.seconds }, clock: time + lead)
         guard let show = decision.show else { return (nil, decision.nextDue, false) }

@@ -61,6 +61,8 @@ public final class ScreenPlayer: PlaybackSink, @unchecked Sendable {
     private var lastVideoPTS: Double?
     var banner: String?
     var ended = false
+    /// When the sound still queued at the input's end must have played (monotonic seconds).
+    var drainDeadline: Double?
     var stopping = false
     var paused = false
     var report = DisplayReport()
