@@ -196,6 +196,10 @@ import Testing
         let down = json["down_status"] as? String ?? ""
         #expect(down.contains("Server gone") || down.contains("lost"), "status while down: \(down)")
         try #require(json["resumed_seconds"] is NSNumber, "did not resume: \(after) \(json["console"] ?? "")")
+        // Back within 3 s of the server listening again: the page asks it four times a second and
+        // offers at its first answer (before, a back-off grown while it was down: 18 s).
+        #expect(
+            (Self.number(json, "resumed_seconds") ?? .infinity) <= 3, "resumed \(json["resumed_seconds"] ?? "never") s after the restart")
         #expect(after["transport"] as? String == "webrtc" && after["fallbackReason"] is NSNull, "after the restart: \(after)")
         let rate = Self.number(json, "after_restart", "fps") ?? 0
         #expect(rate >= (Self.number(json, "after_restart", "stream_fps") ?? 30) * 0.7, "after the restart \(rate) fps")

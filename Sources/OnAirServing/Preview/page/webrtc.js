@@ -69,6 +69,7 @@ class OnAirWebRTCPlayer {
       } catch (error) {
         problem = this.failure || this.explain(error);
       }
+      const wasPlaying = this.playing;
       controller.abort();
       this.teardown();
       if (this.stopped) return;
@@ -80,7 +81,32 @@ class OnAirWebRTCPlayer {
       this.failures += 1;
       const delay = Math.min(problem.retryMs * Math.pow(1.6, Math.min(this.failures - 1, 6)), Math.max(problem.retryMs, 5000));
       this.onStatus(problem.level, problem.message + ' Trying again in ' + (delay / 1000).toFixed(1) + ' s…');
-      await new Promise((resolve) => setTimeout(resolve, delay));
+      // A session that was playing is offered again as soon as the server answers (it may have
+      // restarted); a server that keeps failing offers waits out the back-off.
+      await this.untilServerAnswers(delay, wasPlaying || problem.message.startsWith('Server gone'));
+    }
+  }
+
+  // Waits up to `delay` ms before the next offer, but no longer than the server takes to answer
+  // again: a server that went away (restarted) is asked four times a second with a request that
+  // needs no session (OPTIONS on the endpoint), and the page offers as soon as it answers, rather
+  // than at the end of a back-off that grew while the server was down. `eager`: the connection
+  // was lost while playing, so the first answer is enough.
+  async untilServerAnswers(delay, eager) {
+    const until = performance.now() + delay;
+    let wasDown = eager;
+    while (!this.stopped && performance.now() < until) {
+      await new Promise((resolve) => setTimeout(resolve, Math.min(250, Math.max(0, until - performance.now()))));
+      const controller = new AbortController();
+      const timer = setTimeout(() => controller.abort(), 1000);
+      try {
+        await fetch(this.endpoint, { method: 'OPTIONS', cache: 'no-store', signal: controller.signal });
+        if (wasDown) return;
+      } catch (error) {
+        wasDown = true;
+      } finally {
+        clearTimeout(timer);
+      }
     }
   }
 
