@@ -52,8 +52,10 @@ public final class Session: @unchecked Sendable {
 
     deinit { teardown() }
 
-    /// The session's events from now on, until it stops.
-    public func events() -> AsyncStream<SessionEvent> { fanOut.stream() }
+    /// The session's events from now on, until it stops: one sequence per call, each with its own
+    /// queue, in which failures, connection and viewer changes are never dropped and statistics
+    /// are coalesced to the newest (see `SessionEventStream`).
+    public func events() -> SessionEventStream { fanOut.stream() }
 
     /// The latest once-a-second statistics (nil before the first second).
     public var latestStatistics: LiveStatistics? {

@@ -1,11 +1,11 @@
 import Foundation
 
-/// Hands each session event to the builder's handler and to every `AsyncStream` asked for,
-/// from whichever thread the event happened on; finishing ends every stream.
+/// Hands each session event to the builder's handler and to every subscriber's
+/// `SessionEventStream`, from whichever thread the event happened on; finishing ends every stream.
 final class SessionEventFanOut: @unchecked Sendable {
     private let lock = NSLock()
     private let handler: (@Sendable (SessionEvent) -> Void)?
-    private var continuations: [Int: AsyncStream<SessionEvent>.Continuation] = [:]
+    private var buffers: [Int: SessionEventBuffer] = [:]
     private var nextID = 0
     private var finished = false
 
@@ -13,42 +13,40 @@ final class SessionEventFanOut: @unchecked Sendable {
         self.handler = handler
     }
 
-    /// A new stream of the events from now on; the newest 256 are kept for a slow reader.
-    func stream() -> AsyncStream<SessionEvent> {
-        let (stream, continuation) = AsyncStream<SessionEvent>.makeStream(bufferingPolicy: .bufferingNewest(256))
+    /// A new stream of the events from now on (see `SessionEventStream` for what a slow reader keeps).
+    func stream(capacity: Int = SessionEventStream.capacity) -> SessionEventStream {
+        let buffer = SessionEventBuffer(capacity: capacity)
         lock.lock()
         if finished {
             lock.unlock()
-            continuation.finish()
-            return stream
+            buffer.finish()
+            return SessionEventStream(buffer: buffer)
         }
         let id = nextID
         nextID += 1
-        continuations[id] = continuation
+        buffers[id] = buffer
         lock.unlock()
-        continuation.onTermination = { [weak self] _ in
+        buffer.onTermination = { [weak self] in
             guard let self else { return }
-            self.lock.lock()
-            self.continuations[id] = nil
-            self.lock.unlock()
+            self.lock.withLock { self.buffers[id] = nil }
         }
-        return stream
+        return SessionEventStream(buffer: buffer)
     }
 
     func send(_ event: SessionEvent) {
         handler?(event)
         lock.lock()
-        let targets = Array(continuations.values)
+        let targets = Array(buffers.values)
         lock.unlock()
-        for continuation in targets { continuation.yield(event) }
+        for buffer in targets { buffer.add(event) }
     }
 
     func finish() {
         lock.lock()
         finished = true
-        let targets = Array(continuations.values)
-        continuations = [:]
+        let targets = Array(buffers.values)
+        buffers = [:]
         lock.unlock()
-        for continuation in targets { continuation.finish() }
+        for buffer in targets { buffer.finish() }
     }
 }
