@@ -24,9 +24,9 @@ extension LiveSession {
                 let start = ProcessInfo.processInfo.systemUptime
                 let packets = try encoder.encode(frame, forceKeyFrame: force)
                 let spent = ProcessInfo.processInfo.systemUptime - start
-                let keyFrame = packets.first { $0.mediaType == .video && $0.isKeyframe }
-                let key = keyFrame != nil
-                if let keyFrame { schedule.keyFrameMade(at: keyFrame.pts.seconds) }
+                let key = packets.contains { $0.mediaType == .video && $0.isKeyframe }
+                // Timed on the input frames' clock (a packet's stamps may be on the encoder's own).
+                if key { schedule.keyFrameMade(at: frame.pts.seconds) }
                 lock.lock()
                 counters.encodeSeconds += spent
                 counters.encodedFrames += 1
