@@ -31,6 +31,31 @@ typedef int (*onair_avio_write_packet)(void *opaque, const uint8_t *buf, int buf
 typedef int (*onair_avio_write_packet)(void *opaque, uint8_t *buf, int buf_size);
 #endif
 
+/// What an encoder supports, each list ended by its sentinel (AV_PIX_FMT_NONE, AV_SAMPLE_FMT_NONE,
+/// a zeroed layout), or NULL when it names none. libavcodec 61.13 (FFmpeg 7.1) deprecated the
+/// AVCodec fields for avcodec_get_supported_config; which one is read is chosen here.
+#if LIBAVCODEC_VERSION_INT >= AV_VERSION_INT(61, 13, 100)
+static inline const void *onair_codec_supported(const AVCodec *codec, enum AVCodecConfig config) {
+    const void *configs = NULL;
+    int count = 0;
+    if (avcodec_get_supported_config(NULL, codec, config, 0, &configs, &count) < 0) return NULL;
+    return configs;
+}
+static inline const enum AVPixelFormat *onair_codec_pixel_formats(const AVCodec *codec) {
+    return (const enum AVPixelFormat *)onair_codec_supported(codec, AV_CODEC_CONFIG_PIX_FORMAT);
+}
+static inline const enum AVSampleFormat *onair_codec_sample_formats(const AVCodec *codec) {
+    return (const enum AVSampleFormat *)onair_codec_supported(codec, AV_CODEC_CONFIG_SAMPLE_FORMAT);
+}
+static inline const AVChannelLayout *onair_codec_channel_layouts(const AVCodec *codec) {
+    return (const AVChannelLayout *)onair_codec_supported(codec, AV_CODEC_CONFIG_CHANNEL_LAYOUT);
+}
+#else
+static inline const enum AVPixelFormat *onair_codec_pixel_formats(const AVCodec *codec) { return codec->pix_fmts; }
+static inline const enum AVSampleFormat *onair_codec_sample_formats(const AVCodec *codec) { return codec->sample_fmts; }
+static inline const AVChannelLayout *onair_codec_channel_layouts(const AVCodec *codec) { return codec->ch_layouts; }
+#endif
+
 /// AVERROR(e) for a POSIX errno value.
 static inline int onair_averror(int posixError) { return AVERROR(posixError); }
 /// AVERROR(EAGAIN): the codec wants more input or has output pending.

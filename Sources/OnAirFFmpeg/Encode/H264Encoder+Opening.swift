@@ -91,7 +91,7 @@ extension H264Encoder {
 
     /// yuv420p when the encoder takes it, else nv12, else its first software format.
     private static func preferredSoftwareFormat(_ codec: UnsafePointer<AVCodec>) -> AVPixelFormat {
-        guard var formats = codec.pointee.pix_fmts else { return AV_PIX_FMT_YUV420P }
+        guard var formats = onair_codec_pixel_formats(codec) else { return AV_PIX_FMT_YUV420P }
         var offered: [AVPixelFormat] = []
         while formats.pointee != AV_PIX_FMT_NONE {
             offered.append(formats.pointee)

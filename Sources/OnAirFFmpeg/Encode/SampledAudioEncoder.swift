@@ -185,7 +185,7 @@ final class SampledAudioEncoder {
 
     /// The encoder's own layout with `channels` channels, or FFmpeg's default for that count.
     private static func layout(for codec: UnsafePointer<AVCodec>, channels: Int) -> AVChannelLayout {
-        if var layouts = codec.pointee.ch_layouts {
+        if var layouts = onair_codec_channel_layouts(codec) {
             while layouts.pointee.nb_channels > 0 {
                 if layouts.pointee.nb_channels == Int32(channels) { return layouts.pointee }
                 layouts += 1
@@ -199,7 +199,7 @@ final class SampledAudioEncoder {
     /// The first of `preferred` that `codec` takes, else the encoder's own first choice (planar float if none).
     private static func sampleFormat(of codec: UnsafePointer<AVCodec>, preferring preferred: [AVSampleFormat]) -> AVSampleFormat {
         var supported: [AVSampleFormat] = []
-        if var formats = codec.pointee.sample_fmts {
+        if var formats = onair_codec_sample_formats(codec) {
             while formats.pointee != AV_SAMPLE_FMT_NONE {
                 supported.append(formats.pointee)
                 formats += 1
