@@ -36,6 +36,13 @@ bind /dev/pts /dev/pts
 bind "$toolchain" /opt/onair-toolchain
 mkdir -p "$root/dev/shm"
 cp /etc/resolv.conf "$root/etc/resolv.conf" 2>/dev/null || true
+# This machine's own trust and pip settings (a registry behind a proxy with its own authority).
+if ls /usr/local/share/ca-certificates/*.crt >/dev/null 2>&1; then
+    mkdir -p "$root/usr/local/share/ca-certificates"
+    cp /usr/local/share/ca-certificates/*.crt "$root/usr/local/share/ca-certificates/"
+    chroot "$root" update-ca-certificates >/dev/null 2>&1 || true
+fi
+[ -f /etc/pip.conf ] && cp /etc/pip.conf "$root/etc/pip.conf"
 # The tree as it is now (tracked and new files), without build products.
 step "copying the tree"
 rm -rf "$root/src/onair"
@@ -46,7 +53,7 @@ git ls-files -z --cached --others --exclude-standard | while IFS= read -r -d '' 
     cp -P "$f" "$root/src/onair/$f"
 done
 in_root() { chroot "$root" /usr/bin/env -i HOME=/root PATH=/opt/onair-toolchain/usr/bin:/usr/sbin:/usr/bin:/sbin:/bin \
-    LANG=C.UTF-8 TERM=dumb bash -c "$1"; }
+    LANG=C.UTF-8 TERM=dumb bash -o pipefail -c "$1"; }
 step "versions"
 in_root 'apt-get update -q >/dev/null && apt-get install -y -q --no-install-recommends \
     gcc g++ libc6-dev libstdc++-14-dev libcurl4 libxml2 libncurses6 binutils libz3-4 python3 >/dev/null'
@@ -56,7 +63,7 @@ in_root 'ffmpeg -version | head -1; gst-launch-1.0 --version | sed -n 2p; python
 step "swift build"
 in_root 'cd /src/onair && swift build 2>&1 | tee /tmp/onair-build.log | tail -3 && ! grep -B2 -A6 "warning:" /tmp/onair-build.log'
 step "unit tests"
-in_root 'cd /src/onair && swift test --filter "OnAirBitstreamTests|OnAirHTTPTests|OnAirAppleTests|OnAirGStreamerTests|OnAirFFmpegTests.FFmpegErrorTests|OnAirFFmpegTests.FFmpegVersionBranchTests|OnAirFFmpegTests.ContainerWriterFaultTests|OnAirTests.KeyFrameScheduleTests|OnAirTests.ServeJoinPacerTests" 2>&1 | tail -5'
+in_root 'cd /src/onair && swift test --no-parallel --filter "OnAirBitstreamTests|OnAirHTTPTests|OnAirAppleTests|OnAirGStreamerTests|OnAirFFmpegTests.FFmpegErrorTests|OnAirFFmpegTests.FFmpegVersionBranchTests|OnAirFFmpegTests.ContainerWriterFaultTests|OnAirTests.KeyFrameScheduleTests|OnAirTests.ServeJoinPacerTests" > /tmp/unit-tests.log 2>&1; status=$?; grep -E "✘|Test run with" /tmp/unit-tests.log | tail -40; exit $status'
 step "release build and smoke run"
 in_root 'cd /src/onair && bash scripts/smoke.sh "$(bash scripts/build.sh)"'
 step "green"
