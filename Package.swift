@@ -77,7 +77,7 @@ var targets: [Target] = [
         name: "OnAirServing",
         dependencies: [
             "OnAirCore", "OnAirBitstream", "OnAirLive", "OnAirStreaming", "OnAirFFmpeg", "OnAirHTTP", "OnAirSRT",
-            "OnAirGStreamer",
+            "OnAirGStreamer", "CArgon2",
         ],
         plugins: ["EmbedFilesPlugin"]
     ),
@@ -85,7 +85,11 @@ var targets: [Target] = [
     .target(name: "OnAirPlayback", dependencies: ["OnAirCore", "OnAirLive", "OnAirAnalysis", "OnAirFFmpeg", "OnAirSDL"]),
     .target(name: "OnAirApple", dependencies: ["OnAirCore", "OnAirBitstream"]),
     // libmicrohttpd behind Swift types: the HTTP server of `onair serve`.
-    .target(name: "OnAirHTTP", dependencies: ["OnAirCore", "CMicroHTTPD"]),
+    .target(name: "OnAirHTTP", dependencies: ["OnAirCore", "CMicroHTTPD", "COnAirTLS"]),
+    // GnuTLS (what Debian builds libmicrohttpd with) for HTTPS: a self-signed certificate, fingerprints, checks.
+    .target(name: "COnAirTLS", linkerSettings: [.linkedLibrary("gnutls")]),
+    // libargon2: the argon2id password hashes of serve's users (PHC strings, constant-time verification).
+    .systemLibrary(name: "CArgon2", pkgConfig: "libargon2", providers: [.apt(["libargon2-dev"])]),
     .target(name: "OnAirSRT", dependencies: ["OnAirCore", "CSRT"]),
     // The window and sound output of `onair play` (SDL2), Swift types only.
     .target(name: "OnAirSDL", dependencies: ["OnAirCore", "CSDL2"]),

@@ -68,11 +68,19 @@ public final class HTTPServer: @unchecked Sendable {
         let context = Unmanaged.passUnretained(self).toOpaque()
         logger.pointee.context = context
         let started = configuration.address.withSocketAddress { address, _ in
-            onair_mhd_start(
+            guard let tls = configuration.tls else {
+                return onair_mhd_start(
+                    flags, address, Self.accessHandler, context, Self.notifyConnection, context,
+                    UInt32(configuration.connectionLimit), UInt32(configuration.perAddressLimit),
+                    UInt32(configuration.idleTimeout), configuration.connectionMemoryLimit,
+                    configuration.threadStackSize, logger)
+            }
+            // GnuTLS copies the certificate and key while the daemon starts.
+            return onair_mhd_start_tls(
                 flags, address, Self.accessHandler, context, Self.notifyConnection, context,
                 UInt32(configuration.connectionLimit), UInt32(configuration.perAddressLimit),
                 UInt32(configuration.idleTimeout), configuration.connectionMemoryLimit,
-                configuration.threadStackSize, logger)
+                configuration.threadStackSize, logger, tls.certificatePEM, tls.keyPEM, HTTPTLSCredentials.priorities)
         }
         guard let started else {
             let reason = String(cString: strerror(errno))

@@ -17,6 +17,9 @@ public struct ServeConfiguration: Sendable {
     public var rtspPort: Int?
     /// The WebRTC face (WHEP viewers at `/whep`; nil: none). With `token`, WHEP requests need it as Bearer token.
     public var webRTC: WebRTCConfiguration?
+    /// HTTPS for every HTTP face (page, streams, HLS, statistics, WHEP), nil: plain HTTP. With it the
+    /// HTTP port speaks TLS only.
+    public var tls: ServeTLS?
     /// Creates the defaults.
     public init() {}
 }

@@ -23,6 +23,8 @@ package final class ServeServer: @unchecked Sendable {
     /// libmicrohttpd's latest messages (the last 16) and how many it gave, for `/stats.json`.
     private var messages: [String] = []
     private var messageCount = 0
+    /// The certificate served over HTTPS, when TLS is on.
+    public let tls: ServeTLS.Loaded?
 
     /// Starts listening. `hlsDirectory` holds the live HLS playlist `stream.m3u8` and its segments.
     public init(
@@ -45,6 +47,8 @@ package final class ServeServer: @unchecked Sendable {
         http.idleTimeout = max(1, Int(configuration.limits.viewerTimeout.rounded(.up)) + 5)
         http.connectionMemoryLimit = 32 * 1024
         http.sendBufferBytes = 64 * 1024
+        tls = try configuration.tls?.load(host: configuration.host)
+        http.tls = tls?.credentials
         if webRTC != nil { http.methods.formUnion(WHEPEndpoint.methods) }
         let server = try HTTPServer(
             configuration: http, messages: { [weak self] line in self?.record(line) },

@@ -1,0 +1,32 @@
+// GnuTLS for OnAir's HTTPS: a self-signed server certificate and certificate fingerprints. A bridge
+// only: every decision (which names, where the files live, when to make them) is Swift's.
+#ifndef ONAIR_COnAirTLS_H
+#define ONAIR_COnAirTLS_H
+
+#include <stddef.h>
+
+/// Makes an ECDSA P-256 key and a self-signed server certificate for it, valid from a day ago for
+/// `days` days, with common name `common_name` and one subjectAltName entry per numeric address in
+/// `addresses` (IPv4 or IPv6; an address that does not parse is an error) and per DNS name in `names`.
+/// On success returns 0 and sets `*certificate_pem` and `*key_pem` (free both with
+/// `onair_tls_free`); on failure returns a negative number with a message in `error`.
+int onair_tls_make_self_signed(const char *common_name, const char *const *addresses, size_t address_count,
+                               const char *const *names, size_t name_count, unsigned days, char **certificate_pem,
+                               char **key_pem, char *error, size_t error_size);
+
+/// The SHA-256 fingerprint of the first certificate in `certificate_pem` as "AB:12:…" (95 characters
+/// and a NUL in `fingerprint`, which must hold 96). Returns 0, or a negative number with a message in `error`.
+int onair_tls_fingerprint(const char *certificate_pem, char *fingerprint, size_t fingerprint_size, char *error,
+                          size_t error_size);
+
+/// Whether GnuTLS accepts `key_pem` as a private key for `certificate_pem` (the first certificate):
+/// 0 when it does, else a negative number with a message in `error`.
+int onair_tls_check_pair(const char *certificate_pem, const char *key_pem, char *error, size_t error_size);
+
+/// Whether GnuTLS accepts `priorities` as a priority string: 0, or negative with a message in `error`.
+int onair_tls_check_priorities(const char *priorities, char *error, size_t error_size);
+
+/// Frees what `onair_tls_make_self_signed` returned (wiping it first).
+void onair_tls_free(char *pem);
+
+#endif

@@ -1,0 +1,180 @@
+// GnuTLS for OnAir's HTTPS (see include/COnAirTLS.h). GnuTLS is what Debian builds libmicrohttpd
+// against, so the server's TLS and these certificates come from one library.
+#include "COnAirTLS.h"
+
+#include <arpa/inet.h>
+#include <gnutls/abstract.h>
+#include <gnutls/crypto.h>
+#include <gnutls/gnutls.h>
+#include <gnutls/x509.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static int fail(char *error, size_t error_size, const char *step, int code) {
+    if (error && error_size > 0) snprintf(error, error_size, "%s: %s", step, gnutls_strerror(code));
+    return code < 0 ? code : -1;
+}
+
+/// A NUL-terminated copy of a GnuTLS datum.
+static char *copy_datum(const gnutls_datum_t *datum) {
+    char *text = malloc((size_t)datum->size + 1);
+    if (!text) return NULL;
+    memcpy(text, datum->data, datum->size);
+    text[datum->size] = 0;
+    return text;
+}
+
+static int add_address(gnutls_x509_crt_t certificate, const char *address, char *error, size_t error_size) {
+    unsigned char raw[16];
+    size_t size;
+    if (inet_pton(AF_INET, address, raw) == 1) {
+        size = 4;
+    } else if (inet_pton(AF_INET6, address, raw) == 1) {
+        size = 16;
+    } else {
+        if (error && error_size > 0) snprintf(error, error_size, "'%s' is not a numeric IP address", address);
+        return -1;
+    }
+    int code = gnutls_x509_crt_set_subject_alt_name(certificate, GNUTLS_SAN_IPADDRESS, raw, (unsigned)size,
+                                                    GNUTLS_FSAN_APPEND);
+    return code < 0 ? fail(error, error_size, "subjectAltName IP", code) : 0;
+}
+
+/// Frees what making a certificate held, the key's text wiped first.
+static void release(gnutls_x509_crt_t certificate, gnutls_x509_privkey_t key, gnutls_datum_t *certificate_text,
+                    gnutls_datum_t *key_text) {
+    gnutls_free(certificate_text->data);
+    if (key_text->data) memset(key_text->data, 0, key_text->size);
+    gnutls_free(key_text->data);
+    if (certificate) gnutls_x509_crt_deinit(certificate);
+    if (key) gnutls_x509_privkey_deinit(key);
+}
+
+int onair_tls_make_self_signed(const char *common_name, const char *const *addresses, size_t address_count,
+                               const char *const *names, size_t name_count, unsigned days, char **certificate_pem,
+                               char **key_pem, char *error, size_t error_size) {
+    gnutls_x509_privkey_t key = NULL;
+    gnutls_x509_crt_t certificate = NULL;
+    gnutls_datum_t key_text = {NULL, 0}, certificate_text = {NULL, 0};
+    unsigned char serial[16];
+    time_t now = time(NULL);
+    int code;
+    *certificate_pem = NULL;
+    *key_pem = NULL;
+    if ((code = gnutls_x509_privkey_init(&key)) < 0) return fail(error, error_size, "key", code);
+    if ((code = gnutls_x509_privkey_generate(key, GNUTLS_PK_ECDSA, GNUTLS_CURVE_TO_BITS(GNUTLS_ECC_CURVE_SECP256R1), 0)) < 0) {
+        code = fail(error, error_size, "P-256 key", code);
+        goto done;
+    }
+    if ((code = gnutls_x509_crt_init(&certificate)) < 0) {
+        code = fail(error, error_size, "certificate", code);
+        goto done;
+    }
+    if ((code = gnutls_rnd(GNUTLS_RND_NONCE, serial, sizeof serial)) < 0) {
+        code = fail(error, error_size, "serial", code);
+        goto done;
+    }
+    serial[0] = (serial[0] & 0x7f) | 0x01;  // positive, no leading zero byte
+    if ((code = gnutls_x509_crt_set_version(certificate, 3)) < 0 ||
+        (code = gnutls_x509_crt_set_serial(certificate, serial, sizeof serial)) < 0 ||
+        (code = gnutls_x509_crt_set_activation_time(certificate, now - 24 * 3600)) < 0 ||
+        (code = gnutls_x509_crt_set_expiration_time(certificate, now + (time_t)days * 24 * 3600)) < 0 ||
+        (code = gnutls_x509_crt_set_dn_by_oid(certificate, GNUTLS_OID_X520_COMMON_NAME, 0, common_name,
+                                              (unsigned)strlen(common_name))) < 0 ||
+        (code = gnutls_x509_crt_set_basic_constraints(certificate, 0, -1)) < 0 ||
+        (code = gnutls_x509_crt_set_key_usage(certificate, GNUTLS_KEY_DIGITAL_SIGNATURE)) < 0 ||
+        (code = gnutls_x509_crt_set_key_purpose_oid(certificate, GNUTLS_KP_TLS_WWW_SERVER, 0)) < 0) {
+        code = fail(error, error_size, "certificate fields", code);
+        goto done;
+    }
+    for (size_t index = 0; index < address_count; index++) {
+        if ((code = add_address(certificate, addresses[index], error, error_size)) < 0) goto done;
+    }
+    for (size_t index = 0; index < name_count; index++) {
+        if ((code = gnutls_x509_crt_set_subject_alt_name(certificate, GNUTLS_SAN_DNSNAME, names[index],
+                                                         (unsigned)strlen(names[index]), GNUTLS_FSAN_APPEND)) < 0) {
+            code = fail(error, error_size, "subjectAltName DNS", code);
+            goto done;
+        }
+    }
+    if ((code = gnutls_x509_crt_set_key(certificate, key)) < 0 ||
+        (code = gnutls_x509_crt_sign2(certificate, certificate, key, GNUTLS_DIG_SHA256, 0)) < 0) {
+        code = fail(error, error_size, "signing", code);
+        goto done;
+    }
+    if ((code = gnutls_x509_crt_export2(certificate, GNUTLS_X509_FMT_PEM, &certificate_text)) < 0 ||
+        (code = gnutls_x509_privkey_export2_pkcs8(key, GNUTLS_X509_FMT_PEM, NULL, GNUTLS_PKCS_PLAIN, &key_text)) < 0) {
+        code = fail(error, error_size, "PEM", code);
+        goto done;
+    }
+    *certificate_pem = copy_datum(&certificate_text);
+    *key_pem = copy_datum(&key_text);
+    if (!*certificate_pem || !*key_pem) {
+        onair_tls_free(*certificate_pem);
+        onair_tls_free(*key_pem);
+        *certificate_pem = *key_pem = NULL;
+        code = fail(error, error_size, "memory", GNUTLS_E_MEMORY_ERROR);
+        goto done;
+    }
+    code = 0;
+done:
+    release(certificate, key, &certificate_text, &key_text);
+    return code;
+}
+
+int onair_tls_fingerprint(const char *certificate_pem, char *fingerprint, size_t fingerprint_size, char *error,
+                          size_t error_size) {
+    gnutls_x509_crt_t certificate = NULL;
+    gnutls_datum_t text = {(unsigned char *)certificate_pem, (unsigned)strlen(certificate_pem)};
+    unsigned char digest[32];
+    size_t digest_size = sizeof digest;
+    int code;
+    if (fingerprint_size < 3 * sizeof digest) return fail(error, error_size, "fingerprint", GNUTLS_E_SHORT_MEMORY_BUFFER);
+    if ((code = gnutls_x509_crt_init(&certificate)) < 0) return fail(error, error_size, "certificate", code);
+    if ((code = gnutls_x509_crt_import(certificate, &text, GNUTLS_X509_FMT_PEM)) < 0) {
+        code = fail(error, error_size, "reading the certificate", code);
+    } else if ((code = gnutls_x509_crt_get_fingerprint(certificate, GNUTLS_DIG_SHA256, digest, &digest_size)) < 0 ||
+               digest_size != sizeof digest) {
+        code = fail(error, error_size, "fingerprint", code < 0 ? code : GNUTLS_E_INTERNAL_ERROR);
+    } else {
+        for (size_t index = 0; index < digest_size; index++) {
+            snprintf(fingerprint + 3 * index, 4, index + 1 < digest_size ? "%02X:" : "%02X", digest[index]);
+        }
+        code = 0;
+    }
+    gnutls_x509_crt_deinit(certificate);
+    return code;
+}
+
+int onair_tls_check_pair(const char *certificate_pem, const char *key_pem, char *error, size_t error_size) {
+    gnutls_certificate_credentials_t credentials = NULL;
+    gnutls_datum_t certificate = {(unsigned char *)certificate_pem, (unsigned)strlen(certificate_pem)};
+    gnutls_datum_t key = {(unsigned char *)key_pem, (unsigned)strlen(key_pem)};
+    int code = gnutls_certificate_allocate_credentials(&credentials);
+    if (code < 0) return fail(error, error_size, "credentials", code);
+    // Checks that the key matches the certificate (GnuTLS compares their public keys).
+    code = gnutls_certificate_set_x509_key_mem(credentials, &certificate, &key, GNUTLS_X509_FMT_PEM);
+    if (code < 0) code = fail(error, error_size, "the certificate and key", code);
+    gnutls_certificate_free_credentials(credentials);
+    return code < 0 ? code : 0;
+}
+
+int onair_tls_check_priorities(const char *priorities, char *error, size_t error_size) {
+    gnutls_priority_t cache = NULL;
+    const char *where = NULL;
+    int code = gnutls_priority_init(&cache, priorities, &where);
+    if (code < 0) {
+        if (error && error_size > 0) snprintf(error, error_size, "priority string at '%s': %s", where ? where : "", gnutls_strerror(code));
+        return code;
+    }
+    gnutls_priority_deinit(cache);
+    return 0;
+}
+
+void onair_tls_free(char *pem) {
+    if (!pem) return;
+    memset(pem, 0, strlen(pem));
+    free(pem);
+}
