@@ -132,7 +132,7 @@ var targets: [Target] = [
 if fuzzing {
     for name in [
         "FuzzAnnexB", "FuzzH264Parameters", "FuzzAVCC", "FuzzADTS", "FuzzAudioSpecificConfig", "FuzzHTTPPath", "FuzzWebRTCOffer",
-        "FuzzHTTPResponse",
+        "FuzzHTTPResponse", "FuzzHTTPAuthorization",
     ] {
         targets.append(
             .executableTarget(
