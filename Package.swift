@@ -120,7 +120,7 @@ var targets: [Target] = [
     .testTarget(
         name: "OnAirTests",
         dependencies: ["OnAir", "OnAirLive", "OnAirAnalysis", "OnAirStreaming", "OnAirServing", "OnAirPlayback", "OnAirTestSupport"]),
-    .testTarget(name: "OnAirHTTPTests", dependencies: ["OnAirHTTP"]),
+    .testTarget(name: "OnAirHTTPTests", dependencies: ["OnAirHTTP", "OnAirTestSupport"]),
     .testTarget(name: "OnAirGStreamerTests", dependencies: ["OnAirGStreamer", "OnAirTestSupport"]),
     .testTarget(
         name: "OnAirCLITests",

@@ -56,17 +56,16 @@ static inline struct MHD_Daemon *onair_mhd_start(unsigned int flags, const struc
                                 per_ip_limit, timeout_seconds, memory_limit, stack_size, logger, none);
 }
 
-/// Starts an HTTPS-only daemon (MHD_USE_TLS, GnuTLS) presenting `certificate_pem` with `key_pem`, its
-/// TLS versions and ciphers limited by the GnuTLS `priorities` string. GnuTLS copies the PEM texts.
-static inline struct MHD_Daemon *onair_mhd_start_tls(unsigned int flags, const struct sockaddr *address,
+/// Starts an HTTPS-only daemon whose certificate comes from `retrieve` (a
+/// `gnutls_certificate_retrieve_function2 *`) at each handshake, so it can change while serving.
+static inline struct MHD_Daemon *onair_mhd_start_tls_callback(unsigned int flags, const struct sockaddr *address,
         MHD_AccessHandlerCallback handler, void *handler_context,
         MHD_NotifyConnectionCallback notify, void *notify_context,
         unsigned int connection_limit, unsigned int per_ip_limit, unsigned int timeout_seconds,
         size_t memory_limit, size_t stack_size, struct onair_mhd_logger *logger,
-        const char *certificate_pem, const char *key_pem, const char *priorities) {
+        void *retrieve, const char *priorities) {
     struct MHD_OptionItem tls[] = {
-        {MHD_OPTION_HTTPS_MEM_KEY, 0, (void *) key_pem},
-        {MHD_OPTION_HTTPS_MEM_CERT, 0, (void *) certificate_pem},
+        {MHD_OPTION_HTTPS_CERT_CALLBACK, 0, retrieve},
         {MHD_OPTION_HTTPS_PRIORITIES, 0, (void *) priorities},
         {MHD_OPTION_END, 0, NULL},
     };

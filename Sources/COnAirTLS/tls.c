@@ -3,6 +3,9 @@
 #include "COnAirTLS.h"
 
 #include <arpa/inet.h>
+#include <netinet/in.h>
+#include <pthread.h>
+#include <sys/socket.h>
 #include <gnutls/abstract.h>
 #include <gnutls/crypto.h>
 #include <gnutls/gnutls.h>
@@ -178,3 +181,159 @@ void onair_tls_free(char *pem) {
     memset(pem, 0, strlen(pem));
     free(pem);
 }
+
+// MARK: certificates replaceable while serving
+
+enum { max_chain = 16, max_slots = 64, max_retired = 256 };
+
+struct onair_tls_credentials {
+    gnutls_pcert_st chain[max_chain];
+    unsigned count;
+    gnutls_privkey_t key;
+};
+
+struct onair_tls_slot {
+    unsigned short port;
+    struct onair_tls_credentials *current;
+    struct onair_tls_credentials *retired[max_retired];
+    unsigned retired_count;
+};
+
+static pthread_mutex_t slots_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct onair_tls_slot *slots[max_slots];
+
+static void credentials_free(struct onair_tls_credentials *credentials) {
+    if (!credentials) return;
+    for (unsigned index = 0; index < credentials->count; index++) gnutls_pcert_deinit(&credentials->chain[index]);
+    if (credentials->key) gnutls_privkey_deinit(credentials->key);
+    free(credentials);
+}
+
+static struct onair_tls_credentials *credentials_read(const char *certificate_pem, const char *key_pem, char *error,
+                                                      size_t error_size) {
+    struct onair_tls_credentials *credentials = calloc(1, sizeof *credentials);
+    if (!credentials) {
+        fail(error, error_size, "memory", GNUTLS_E_MEMORY_ERROR);
+        return NULL;
+    }
+    gnutls_datum_t chain = {(unsigned char *)certificate_pem, (unsigned)strlen(certificate_pem)};
+    gnutls_datum_t key = {(unsigned char *)key_pem, (unsigned)strlen(key_pem)};
+    unsigned count = max_chain;
+    int code = gnutls_pcert_list_import_x509_raw(credentials->chain, &count, &chain, GNUTLS_X509_FMT_PEM, 0);
+    if (code < 0) {
+        fail(error, error_size, "reading the certificate", code);
+        free(credentials);
+        return NULL;
+    }
+    credentials->count = count;
+    if ((code = gnutls_privkey_init(&credentials->key)) < 0 ||
+        (code = gnutls_privkey_import_x509_raw(credentials->key, &key, GNUTLS_X509_FMT_PEM, NULL, 0)) < 0) {
+        fail(error, error_size, "reading the key", code);
+        credentials_free(credentials);
+        return NULL;
+    }
+    if (onair_tls_check_pair(certificate_pem, key_pem, error, error_size) < 0) {
+        credentials_free(credentials);
+        return NULL;
+    }
+    return credentials;
+}
+
+struct onair_tls_slot *onair_tls_slot_create(const char *certificate_pem, const char *key_pem, char *error,
+                                             size_t error_size) {
+    struct onair_tls_credentials *credentials = credentials_read(certificate_pem, key_pem, error, error_size);
+    if (!credentials) return NULL;
+    struct onair_tls_slot *slot = calloc(1, sizeof *slot);
+    if (!slot) {
+        credentials_free(credentials);
+        fail(error, error_size, "memory", GNUTLS_E_MEMORY_ERROR);
+        return NULL;
+    }
+    slot->current = credentials;
+    pthread_mutex_lock(&slots_lock);
+    int placed = 0;
+    for (int index = 0; index < max_slots && !placed; index++) {
+        if (!slots[index]) {
+            slots[index] = slot;
+            placed = 1;
+        }
+    }
+    pthread_mutex_unlock(&slots_lock);
+    if (!placed) {
+        credentials_free(credentials);
+        free(slot);
+        if (error && error_size > 0) snprintf(error, error_size, "more than %d TLS servers at once", max_slots);
+        return NULL;
+    }
+    return slot;
+}
+
+void onair_tls_slot_bind(struct onair_tls_slot *slot, unsigned short port) {
+    pthread_mutex_lock(&slots_lock);
+    slot->port = port;
+    pthread_mutex_unlock(&slots_lock);
+}
+
+int onair_tls_slot_replace(struct onair_tls_slot *slot, const char *certificate_pem, const char *key_pem, char *error,
+                           size_t error_size) {
+    struct onair_tls_credentials *credentials = credentials_read(certificate_pem, key_pem, error, error_size);
+    if (!credentials) return -1;
+    pthread_mutex_lock(&slots_lock);
+    int code = 0;
+    if (slot->retired_count < max_retired) {
+        slot->retired[slot->retired_count++] = slot->current;
+        slot->current = credentials;
+    } else {
+        code = -1;
+    }
+    pthread_mutex_unlock(&slots_lock);
+    if (code < 0) {
+        credentials_free(credentials);
+        if (error && error_size > 0) snprintf(error, error_size, "more than %d certificate reloads", max_retired);
+    }
+    return code;
+}
+
+void onair_tls_slot_free(struct onair_tls_slot *slot) {
+    if (!slot) return;
+    pthread_mutex_lock(&slots_lock);
+    for (int index = 0; index < max_slots; index++) {
+        if (slots[index] == slot) slots[index] = NULL;
+    }
+    pthread_mutex_unlock(&slots_lock);
+    for (unsigned index = 0; index < slot->retired_count; index++) credentials_free(slot->retired[index]);
+    credentials_free(slot->current);
+    free(slot);
+}
+
+/// Finds the slot of the port the session's socket is bound to and hands over its current
+/// certificate chain and key (libmicrohttpd sets the socket as the session's transport).
+static int retrieve(gnutls_session_t session, const gnutls_datum_t *authorities, int authority_count,
+                    const gnutls_pk_algorithm_t *algorithms, int algorithm_count, gnutls_pcert_st **chain,
+                    unsigned int *chain_length, gnutls_privkey_t *key) {
+    (void)authorities;
+    (void)authority_count;
+    (void)algorithms;
+    (void)algorithm_count;
+    struct sockaddr_storage local;
+    socklen_t size = sizeof local;
+    int socket = gnutls_transport_get_int(session);
+    if (getsockname(socket, (struct sockaddr *)&local, &size) != 0) return -1;
+    unsigned short port = local.ss_family == AF_INET6 ? ntohs(((struct sockaddr_in6 *)&local)->sin6_port)
+                                                     : ntohs(((struct sockaddr_in *)&local)->sin_port);
+    int found = -1;
+    pthread_mutex_lock(&slots_lock);
+    for (int index = 0; index < max_slots; index++) {
+        if (slots[index] && slots[index]->port == port) {
+            *chain = slots[index]->current->chain;
+            *chain_length = slots[index]->current->count;
+            *key = slots[index]->current->key;
+            found = 0;
+            break;
+        }
+    }
+    pthread_mutex_unlock(&slots_lock);
+    return found;
+}
+
+void *onair_tls_retrieve_function(void) { return (void *)retrieve; }

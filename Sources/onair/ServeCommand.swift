@@ -134,6 +134,7 @@ struct ServeCommand: Command {
             if let fingerprint = served.tlsFingerprint {
                 if let made = served.tlsCertificateMade { Console.status("made a self-signed certificate: \(made)") }
                 Console.status("TLS certificate SHA-256 fingerprint: \(fingerprint)")
+                if let reload = served.reloadCertificate { Self.reloadOnHangUp(reload) }
             }
             if let whep = served.whepURL { Console.status("WHEP: \(whep)\(served.hasToken ? " (Authorization: Bearer …)" : "")") }
             if !served.isLoopback { Console.status("listening on \(served.host): reachable from the network") }

@@ -121,4 +121,64 @@ import Testing
         #expect(!second.stderr.contains("made a self-signed certificate"))
         second.kill()
     }
+
+    /// The SHA-256 fingerprint of a certificate file, as openssl writes it (`AB:…`).
+    static func fingerprint(ofFile path: String) throws -> String {
+        let text = try Tools.run("openssl", ["x509", "-in", path, "-noout", "-fingerprint", "-sha256"]).stdoutText
+        return text.split(separator: "=").last.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) } ?? ""
+    }
+
+    /// The fingerprint of the certificate a new connection to `port` is shown.
+    static func presented(_ port: Int) throws -> String {
+        let text = try handshake(port, ["-showcerts"])
+        guard let start = text.range(of: "-----BEGIN CERTIFICATE-----"), let end = text.range(of: "-----END CERTIFICATE-----") else {
+            return "none"
+        }
+        let pem = String(text[start.lowerBound..<end.upperBound]) + "\n"
+        let out = try Tools.run("openssl", ["x509", "-noout", "-fingerprint", "-sha256"], stdin: Data(pem.utf8)).stdoutText
+        return out.split(separator: "=").last.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) } ?? ""
+    }
+
+    @Test func sighupReloadsTheCertificateForNewConnectionsWhileAViewerContinues() throws {
+        let dir = try Tools.temporaryDirectory("serve-tls-reload")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let ca = try TestCA(dir)
+        let renewed = try TestCA(dir, name: "renewed")
+        let certificate = dir.appendingPathComponent("cert.pem").path, key = dir.appendingPathComponent("key.pem").path
+        try FileManager.default.copyItem(atPath: ca.certificate, toPath: certificate)
+        try FileManager.default.copyItem(atPath: ca.key, toPath: key)
+        let server = try ServeTestServer(
+            directory: dir, duration: 30, arguments: ["--tls-cert", certificate, "--tls-key", key, "--keyint-duration", "1"])
+        defer { server.process.kill() }
+        #expect(try Self.presented(server.port) == Self.fingerprint(ofFile: ca.certificate))
+        let recording = dir.appendingPathComponent("viewer.ts").path
+        let viewer = try StreamTestProcess(
+            "ffmpeg",
+            [
+                "-hide_banner", "-nostdin", "-v", "error", "-ca_file", ca.ca, "-tls_verify", "1",
+                "-i", "https://127.0.0.1:\(server.port)/live.ts", "-t", "6", "-c", "copy", "-y", recording,
+            ],
+            stderrPath: dir.appendingPathComponent("viewer.log").path)
+        func size() -> Int { ((try? FileManager.default.attributesOfItem(atPath: recording))?[.size] as? Int) ?? 0 }
+        #expect(waitUntil(timeout: 15) { size() > 20_000 }, "the viewer got nothing: \(viewer.stderr)")
+        // Renewal: new files in place, then SIGHUP.
+        try FileManager.default.removeItem(atPath: certificate)
+        try FileManager.default.removeItem(atPath: key)
+        try FileManager.default.copyItem(atPath: renewed.certificate, toPath: certificate)
+        try FileManager.default.copyItem(atPath: renewed.key, toPath: key)
+        kill(server.process.process.processIdentifier, SIGHUP)
+        #expect(waitUntil(timeout: 10) { server.process.stderr.contains("SIGHUP: TLS certificate reloaded") }, "\(server.process.stderr)")
+        #expect(try Self.presented(server.port) == Self.fingerprint(ofFile: renewed.certificate))
+        // The viewer from before the renewal plays on to its end, with no error.
+        #expect(viewer.wait(timeout: 20))
+        #expect(viewer.process.terminationStatus == 0 && viewer.stderr.isEmpty, "\(viewer.stderr)")
+        let frames = try Tools.run(
+            "ffprobe",
+            [
+                "-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries", "stream=nb_read_frames", "-of", "csv=p=0",
+                recording,
+            ])
+        let count = frames.stdoutText.split(whereSeparator: \.isNewline).compactMap { Int($0) }.first ?? 0
+        #expect(count >= 80, "the viewer's 6 s hold \(count) frames at 15 fps")
+    }
 }

@@ -29,4 +29,28 @@ int onair_tls_check_priorities(const char *priorities, char *error, size_t error
 /// Frees what `onair_tls_make_self_signed` returned (wiping it first).
 void onair_tls_free(char *pem);
 
+/// The certificates a TLS server presents, replaceable while it runs (renewals without dropping
+/// connections): libmicrohttpd asks `onair_tls_retrieve_function()` at each handshake, which finds the
+/// slot bound to the port the connection came in on and hands over its current certificate and key.
+struct onair_tls_slot;
+
+/// A slot holding `certificate_pem` (a chain of up to 16) and `key_pem`, bound to no port yet; NULL
+/// with a message in `error` when GnuTLS cannot read them.
+struct onair_tls_slot *onair_tls_slot_create(const char *certificate_pem, const char *key_pem, char *error,
+                                             size_t error_size);
+
+/// Binds the slot to the TCP port its server listens on (handshakes on that port use it).
+void onair_tls_slot_bind(struct onair_tls_slot *slot, unsigned short port);
+
+/// Replaces the slot's certificate and key for the handshakes to come; sessions already made keep
+/// theirs (the old ones are freed with the slot). 0, or negative with a message in `error`.
+int onair_tls_slot_replace(struct onair_tls_slot *slot, const char *certificate_pem, const char *key_pem, char *error,
+                           size_t error_size);
+
+/// Unbinds and frees the slot and every certificate it held (after its server has stopped).
+void onair_tls_slot_free(struct onair_tls_slot *slot);
+
+/// The handshake callback (a `gnutls_certificate_retrieve_function2 *`) for MHD_OPTION_HTTPS_CERT_CALLBACK.
+void *onair_tls_retrieve_function(void);
+
 #endif

@@ -68,6 +68,15 @@ package final class ServeServer: @unchecked Sendable {
         lock.unlock()
     }
 
+    /// Reads the TLS certificate and key again (a renewal) and presents them from the next handshake
+    /// on; viewers already connected keep going. Returns the new certificate's fingerprint.
+    public func reloadCertificate() throws -> String {
+        guard let source = configuration.tls, let server else { throw ServeTLSError("TLS is not on") }
+        let loaded = try source.load(host: configuration.host)
+        try server.reloadCertificate(loaded.credentials)
+        return loaded.fingerprint
+    }
+
     /// The port listened on.
     public var port: Int { server?.port ?? 0 }
 
