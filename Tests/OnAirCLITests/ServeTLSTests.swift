@@ -122,21 +122,9 @@ import Testing
         second.kill()
     }
 
-    /// The SHA-256 fingerprint of a certificate file, as openssl writes it (`AB:…`).
+    /// The SHA-256 fingerprint of a certificate file.
     static func fingerprint(ofFile path: String) throws -> String {
-        let text = try Tools.run("openssl", ["x509", "-in", path, "-noout", "-fingerprint", "-sha256"]).stdoutText
-        return text.split(separator: "=").last.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) } ?? ""
-    }
-
-    /// The fingerprint of the certificate a new connection to `port` is shown.
-    static func presented(_ port: Int) throws -> String {
-        let text = try handshake(port, ["-showcerts"])
-        guard let start = text.range(of: "-----BEGIN CERTIFICATE-----"), let end = text.range(of: "-----END CERTIFICATE-----") else {
-            return "none"
-        }
-        let pem = String(text[start.lowerBound..<end.upperBound]) + "\n"
-        let out = try Tools.run("openssl", ["x509", "-noout", "-fingerprint", "-sha256"], stdin: Data(pem.utf8)).stdoutText
-        return out.split(separator: "=").last.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) } ?? ""
+        try TLSFingerprint.of(pem: String(contentsOfFile: path, encoding: .utf8))
     }
 
     @Test func sighupReloadsTheCertificateForNewConnectionsWhileAViewerContinues() throws {
@@ -150,7 +138,7 @@ import Testing
         let server = try ServeTestServer(
             directory: dir, duration: 30, arguments: ["--tls-cert", certificate, "--tls-key", key, "--keyint-duration", "1"])
         defer { server.process.kill() }
-        #expect(try Self.presented(server.port) == Self.fingerprint(ofFile: ca.certificate))
+        #expect(try TLSFingerprint.presented(port: server.port) == Self.fingerprint(ofFile: ca.certificate))
         let recording = dir.appendingPathComponent("viewer.ts").path
         let viewer = try StreamTestProcess(
             "ffmpeg",
@@ -168,7 +156,7 @@ import Testing
         try FileManager.default.copyItem(atPath: renewed.key, toPath: key)
         kill(server.process.process.processIdentifier, SIGHUP)
         #expect(waitUntil(timeout: 10) { server.process.stderr.contains("SIGHUP: TLS certificate reloaded") }, "\(server.process.stderr)")
-        #expect(try Self.presented(server.port) == Self.fingerprint(ofFile: renewed.certificate))
+        #expect(try TLSFingerprint.presented(port: server.port) == Self.fingerprint(ofFile: renewed.certificate))
         // The viewer from before the renewal plays on to its end, with no error.
         #expect(viewer.wait(timeout: 20))
         #expect(viewer.process.terminationStatus == 0 && viewer.stderr.isEmpty, "\(viewer.stderr)")

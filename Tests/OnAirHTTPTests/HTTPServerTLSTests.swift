@@ -21,18 +21,6 @@ import Glibc
         func close() {}
     }
 
-    /// The SHA-256 fingerprint (`AB:…`) of the certificate a new TLS connection to `port` is shown.
-    static func presented(_ port: Int) throws -> String {
-        let handshake = try Tools.run("openssl", ["s_client", "-connect", "127.0.0.1:\(port)"], stdin: Data())
-        let text = handshake.stdoutText
-        guard let start = text.range(of: "-----BEGIN CERTIFICATE-----"), let end = text.range(of: "-----END CERTIFICATE-----") else {
-            return "none: \(handshake.stderr)"
-        }
-        let pem = String(text[start.lowerBound..<end.upperBound]) + "\n"
-        let fingerprint = try Tools.run("openssl", ["x509", "-noout", "-fingerprint", "-sha256"], stdin: Data(pem.utf8)).stdoutText
-        return fingerprint.split(separator: "=").last.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) } ?? ""
-    }
-
     @Test func aReloadedCertificateServesNewHandshakesWhileOpenConnectionsContinue() throws {
         let first = try HTTPTLSCredentials.selfSigned(addresses: ["127.0.0.1"], names: ["localhost"])
         let second = try HTTPTLSCredentials.selfSigned(addresses: ["127.0.0.1"], names: ["localhost"])
@@ -48,10 +36,10 @@ import Glibc
         defer { kill(viewer) }
         func received() -> Int { ((try? FileManager.default.attributesOfItem(atPath: output))?[.size] as? Int) ?? 0 }
         #expect(waitUntil(timeout: 10) { received() > 50_000 }, "the viewer got \(received()) bytes")
-        #expect(try Self.presented(server.port) == first.fingerprint)
+        #expect(try TLSFingerprint.presented(port: server.port) == first.fingerprint)
 
         try server.reloadCertificate(second)
-        #expect(try Self.presented(server.port) == second.fingerprint)
+        #expect(try TLSFingerprint.presented(port: server.port) == second.fingerprint)
         let before = received()
         #expect(waitUntil(timeout: 10) { received() > before + 200_000 }, "the viewer from before stopped at \(received()) bytes")
         #expect(viewer.isRunning)
