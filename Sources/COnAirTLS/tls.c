@@ -337,3 +337,98 @@ static int retrieve(gnutls_session_t session, const gnutls_datum_t *authorities,
 }
 
 void *onair_tls_retrieve_function(void) { return (void *)retrieve; }
+
+// MARK: client sessions
+
+struct onair_tls_client {
+    gnutls_session_t session;
+    gnutls_certificate_credentials_t credentials;
+};
+
+void onair_tls_client_close(struct onair_tls_client *client) {
+    if (!client) return;
+    if (client->session) {
+        gnutls_bye(client->session, GNUTLS_SHUT_WR);
+        gnutls_deinit(client->session);
+    }
+    if (client->credentials) gnutls_certificate_free_credentials(client->credentials);
+    free(client);
+}
+
+struct onair_tls_client *onair_tls_client_open(int fd, const char *host, const char *ca_file, int verify,
+                                               unsigned timeout_ms, char *error, size_t error_size) {
+    struct onair_tls_client *client = calloc(1, sizeof *client);
+    if (!client) {
+        fail(error, error_size, "memory", GNUTLS_E_MEMORY_ERROR);
+        return NULL;
+    }
+    unsigned char address[16];
+    int is_address = inet_pton(AF_INET, host, address) == 1 || inet_pton(AF_INET6, host, address) == 1;
+    int code = gnutls_certificate_allocate_credentials(&client->credentials);
+    if (code >= 0) {
+        code = ca_file ? gnutls_certificate_set_x509_trust_file(client->credentials, ca_file, GNUTLS_X509_FMT_PEM)
+                       : gnutls_certificate_set_x509_system_trust(client->credentials);
+        if (code == 0) code = GNUTLS_E_NO_CERTIFICATE_FOUND;  // no authority read: nothing could verify
+    }
+    if (code < 0) {
+        fail(error, error_size, ca_file ? "reading the CA file" : "reading the system's authorities", code);
+        onair_tls_client_close(client);
+        return NULL;
+    }
+    if ((code = gnutls_init(&client->session, GNUTLS_CLIENT)) < 0 ||
+        (code = gnutls_priority_set_direct(client->session, "NORMAL:-VERS-ALL:+VERS-TLS1.3:+VERS-TLS1.2", NULL)) < 0 ||
+        (code = gnutls_credentials_set(client->session, GNUTLS_CRD_CERTIFICATE, client->credentials)) < 0 ||
+        (!is_address && (code = gnutls_server_name_set(client->session, GNUTLS_NAME_DNS, host, strlen(host))) < 0)) {
+        fail(error, error_size, "TLS session", code);
+        onair_tls_client_close(client);
+        return NULL;
+    }
+    if (verify) gnutls_session_set_verify_cert(client->session, host, 0);
+    gnutls_transport_set_int(client->session, fd);
+    gnutls_handshake_set_timeout(client->session, timeout_ms);
+    do {
+        code = gnutls_handshake(client->session);
+    } while (code < 0 && !gnutls_error_is_fatal(code));
+    if (code < 0) {
+        if (code == GNUTLS_E_CERTIFICATE_VERIFICATION_ERROR) {
+            gnutls_datum_t words = {NULL, 0};
+            unsigned status = gnutls_session_get_verify_cert_status(client->session);
+            if (gnutls_certificate_verification_status_print(status, GNUTLS_CRT_X509, &words, 0) >= 0 && error &&
+                error_size > 0) {
+                snprintf(error, error_size, "the server's certificate was refused: %s", (const char *)words.data);
+            }
+            gnutls_free(words.data);
+        } else {
+            fail(error, error_size, "TLS handshake", code);
+        }
+        gnutls_deinit(client->session);
+        client->session = NULL;
+        onair_tls_client_close(client);
+        return NULL;
+    }
+    return client;
+}
+
+int onair_tls_client_send(struct onair_tls_client *client, const void *bytes, size_t size, char *error,
+                          size_t error_size) {
+    size_t sent = 0;
+    while (sent < size) {
+        ssize_t count = gnutls_record_send(client->session, (const char *)bytes + sent, size - sent);
+        if (count == GNUTLS_E_AGAIN || count == GNUTLS_E_INTERRUPTED) continue;
+        if (count < 0) return fail(error, error_size, "TLS send", (int)count);
+        sent += (size_t)count;
+    }
+    return 0;
+}
+
+long onair_tls_client_receive(struct onair_tls_client *client, void *bytes, size_t size, unsigned timeout_ms,
+                              char *error, size_t error_size) {
+    gnutls_record_set_timeout(client->session, timeout_ms);
+    for (;;) {
+        ssize_t count = gnutls_record_recv(client->session, bytes, size);
+        if (count == GNUTLS_E_AGAIN || count == GNUTLS_E_INTERRUPTED) continue;
+        if (count == GNUTLS_E_PREMATURE_TERMINATION) return 0;  // closed without close_notify: HTTP's length decides
+        if (count < 0) return fail(error, error_size, "TLS receive", (int)count);
+        return (long)count;
+    }
+}

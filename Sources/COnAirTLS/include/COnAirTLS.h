@@ -53,4 +53,26 @@ void onair_tls_slot_free(struct onair_tls_slot *slot);
 /// The handshake callback (a `gnutls_certificate_retrieve_function2 *`) for MHD_OPTION_HTTPS_CERT_CALLBACK.
 void *onair_tls_retrieve_function(void);
 
+/// A TLS client session on a connected, blocking socket (OnAir's WHIP client over HTTPS).
+struct onair_tls_client;
+
+/// Makes the TLS handshake on `fd` for `host` (sent as SNI unless it is an address), within
+/// `timeout_ms`: TLS 1.2/1.3, the certificate checked (chain and host name or address, `verify`
+/// nonzero) against the authorities in `ca_file` or, when NULL, the system's. NULL with GnuTLS's
+/// words (for a refused certificate: why) in `error`.
+struct onair_tls_client *onair_tls_client_open(int fd, const char *host, const char *ca_file, int verify,
+                                               unsigned timeout_ms, char *error, size_t error_size);
+
+/// Sends all `size` bytes; 0, or negative with a message in `error`.
+int onair_tls_client_send(struct onair_tls_client *client, const void *bytes, size_t size, char *error,
+                          size_t error_size);
+
+/// Receives up to `size` bytes within `timeout_ms`: the count, 0 at the end of the stream, or
+/// negative with a message in `error` (a timeout included).
+long onair_tls_client_receive(struct onair_tls_client *client, void *bytes, size_t size, unsigned timeout_ms,
+                              char *error, size_t error_size);
+
+/// Ends the session (close_notify, not waiting for the peer's) and frees it; the socket stays open.
+void onair_tls_client_close(struct onair_tls_client *client);
+
 #endif
