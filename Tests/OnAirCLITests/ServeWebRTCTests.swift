@@ -93,6 +93,15 @@ import Testing
         let server = try ServeTestServer(directory: dir, duration: 30, arguments: ["--webrtc", "--token", token])
         let bearer = "Authorization: Bearer \(token)", sdp = "Content-Type: application/sdp"
         #expect(try Self.status(server, "POST", "/whep", headers: [sdp], body: "v=0\r\n") == 401)
+        // The refusal carries the CORS fields, so a page on another origin can read it.
+        let crossOrigin = try Tools.run(
+            "curl",
+            [
+                "-s", "-D", "-", "-o", "/dev/null", "-m", "10", "-X", "POST", "-H", sdp, "-H", "Origin: https://player.example",
+                "--data-binary", "v=0\r\n", server.url("/whep"),
+            ]
+        ).stdoutText
+        #expect(crossOrigin.hasPrefix("HTTP/1.1 401") && crossOrigin.contains("Access-Control-Allow-Origin: *"), "\(crossOrigin)")
         #expect(try Self.status(server, "POST", "/whep", headers: [sdp, "Authorization: Bearer wrong"], body: "v=0\r\n") == 401)
         #expect(try Self.status(server, "POST", "/whep", headers: [sdp, bearer], body: "this is not SDP") == 400)
         #expect(

@@ -112,7 +112,11 @@ package final class ServeServer: @unchecked Sendable {
     }
 
     private func answer(_ request: HTTPRequest) -> HTTPResponse {
-        if let refusal = authorize(request) { return refusal }
+        if var refusal = authorize(request) {
+            // A page on another origin reads WHEP's 401/403/429 only with the CORS fields.
+            if let whep, WHEPEndpoint.handles(request.path) { refusal.headers += whep.corsHeaders(origin: request.headers["origin"]) }
+            return refusal
+        }
         // WHEP carries its credentials in a header, not in the query.
         if let whep, WHEPEndpoint.handles(request.path) { return whep.answer(request) }
         guard request.method == "GET" || request.method == "HEAD" else {
