@@ -121,7 +121,9 @@ struct ServeCommand: Command {
         let outcome = try SessionConsole.run(SessionBuilder(settings), printer: printer) { session in
             guard let served = session.servedEndpoints else { return }
             let urls = served.streamURLs
-            Console.status("serving \(urls.mpegTS), \(urls.fragmentedMP4), \(urls.hls) (page: \(urls.page))")
+            // The token is a secret: the status line (which may go to a journal) shows where it goes, not what it is.
+            let shown = { (url: String) in served.query.isEmpty ? url : url.replacingOccurrences(of: served.query, with: "?token=…") }
+            Console.status("serving \(shown(urls.mpegTS)), \(shown(urls.fragmentedMP4)), \(shown(urls.hls)) (page: \(shown(urls.page)))")
             if let port = served.srtPort {
                 let host = served.isLoopback ? served.host : "ADDR"
                 Console.status("SRT callers: srt://\(host):\(port)?mode=caller\(served.hasToken ? "&passphrase=…" : "")")

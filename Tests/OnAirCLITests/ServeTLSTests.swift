@@ -51,17 +51,22 @@ import Testing
         let ca = try TestCA(dir)
         let other = try TestCA(dir, name: "other")
         let server = try ServeTestServer(
-            directory: dir, duration: 30, arguments: ["--tls-cert", ca.certificate, "--tls-key", ca.key, "--keyint-duration", "1"])
+            directory: dir, duration: 30,
+            arguments: ["--tls-cert", ca.certificate, "--tls-key", ca.key, "--keyint-duration", "1", "--token", "tls-s3cret-42"])
         let url = "https://127.0.0.1:\(server.port)/live.ts"
+        let bearer = ["-headers", "Authorization: Bearer tls-s3cret-42\r\n"]
         // ffmpeg checks the chain and the address against the CA, and decodes two seconds cleanly.
         let played = try Tools.run(
             "ffmpeg",
-            ["-hide_banner", "-nostdin", "-v", "error", "-ca_file", ca.ca, "-tls_verify", "1", "-i", url, "-t", "2", "-f", "null", "-"])
+            ["-hide_banner", "-nostdin", "-v", "error", "-ca_file", ca.ca, "-tls_verify", "1"] + bearer + [
+                "-i", url, "-t", "2", "-f", "null", "-",
+            ])
         #expect(played.status == 0 && played.stderr.isEmpty, "ffmpeg over HTTPS: \(played.stderr)")
         // The same against another CA is refused (the check is real).
         let refused = try Tools.run(
             "ffmpeg",
-            ["-hide_banner", "-nostdin", "-v", "error", "-ca_file", other.ca, "-tls_verify", "1", "-i", url, "-t", "1", "-f", "null", "-"])
+            ["-hide_banner", "-nostdin", "-v", "error", "-ca_file", other.ca, "-tls_verify", "1"] + bearer
+                + ["-i", url, "-t", "1", "-f", "null", "-"])
         #expect(refused.status != 0, "ffmpeg accepted a certificate from another CA")
 
         let modern = try Self.handshake(server.port, ["-CAfile", ca.ca, "-verify_return_error", "-tls1_3"])
@@ -78,6 +83,9 @@ import Testing
         let plain = try Tools.run("curl", ["-s", "-m", "5", "-o", "-", "-w", "%{http_code}", "http://127.0.0.1:\(server.port)/live.ts"])
         #expect(String(decoding: plain.stdout, as: UTF8.self) == "000", "plain HTTP got an answer")
         server.process.kill()
+        // The token is never printed (the serving line shows ?token=…).
+        #expect(server.process.stderr.contains("serving https://127.0.0.1:\(server.port)/live.ts?token=…"), "\(server.process.stderr)")
+        #expect(!server.process.stderr.contains("tls-s3cret-42"))
     }
 
     @Test func selfSignedCertificateIsMadeOnceNamesLocalhostAndPrintsItsFingerprint() throws {
