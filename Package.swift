@@ -78,7 +78,7 @@ var targets: [Target] = [
         name: "OnAirServing",
         dependencies: [
             "OnAirCore", "OnAirBitstream", "OnAirLive", "OnAirStreaming", "OnAirFFmpeg", "OnAirHTTP", "OnAirSRT",
-            "OnAirGStreamer",
+            "OnAirGStreamer", "CArgon2",
         ],
         plugins: ["EmbedFilesPlugin"]
     ),
@@ -86,7 +86,11 @@ var targets: [Target] = [
     .target(name: "OnAirPlayback", dependencies: ["OnAirCore", "OnAirLive", "OnAirAnalysis", "OnAirFFmpeg", "OnAirSDL"]),
     .target(name: "OnAirApple", dependencies: ["OnAirCore", "OnAirBitstream"]),
     // libmicrohttpd behind Swift types: the HTTP server of `onair serve`.
-    .target(name: "OnAirHTTP", dependencies: ["OnAirCore", "CMicroHTTPD"]),
+    .target(name: "OnAirHTTP", dependencies: ["OnAirCore", "CMicroHTTPD", "COnAirTLS"]),
+    // GnuTLS (what Debian builds libmicrohttpd with) for HTTPS: a self-signed certificate, fingerprints, checks.
+    .target(name: "COnAirTLS", linkerSettings: [.linkedLibrary("gnutls")]),
+    // libargon2: the argon2id password hashes of serve's users (PHC strings, constant-time verification).
+    .systemLibrary(name: "CArgon2", pkgConfig: "libargon2", providers: [.apt(["libargon2-dev"])]),
     .target(name: "OnAirSRT", dependencies: ["OnAirCore", "CSRT"]),
     // The window and sound output of `onair play` (SDL2), Swift types only.
     .target(name: "OnAirSDL", dependencies: ["OnAirCore", "CSDL2"]),
@@ -124,7 +128,7 @@ var targets: [Target] = [
             .target(name: "OnAirServing", condition: .when(platforms: [.linux])),
             .target(name: "OnAirPlayback", condition: .when(platforms: [.linux])), "OnAirTestSupport",
         ]),
-    .testTarget(name: "OnAirHTTPTests", dependencies: [.target(name: "OnAirHTTP", condition: .when(platforms: [.linux]))]),
+    .testTarget(name: "OnAirHTTPTests", dependencies: [.target(name: "OnAirHTTP", condition: .when(platforms: [.linux])), "OnAirTestSupport"]),
     // The Apple backend's portable core, its stub check, and the backend contract tests (run on
     // FFmpeg on Linux and on VideoToolbox/AudioToolbox on a Mac): builds on every platform.
     .testTarget(
@@ -150,7 +154,7 @@ var targets: [Target] = [
 if fuzzing {
     for name in [
         "FuzzAnnexB", "FuzzH264Parameters", "FuzzAVCC", "FuzzADTS", "FuzzAudioSpecificConfig", "FuzzHTTPPath", "FuzzWebRTCOffer",
-        "FuzzHTTPResponse", "FuzzH264SamplePackager",
+        "FuzzHTTPResponse", "FuzzH264SamplePackager", "FuzzHTTPAuthorization",
     ] {
         targets.append(
             .executableTarget(

@@ -21,6 +21,7 @@ packages=(
     gstreamer1.0-nice libgstreamer-plugins-bad1.0-dev
     srt-tools
     nftables
+    libargon2-dev
 )
 missing=()
 for p in "${packages[@]}"; do
@@ -44,6 +45,7 @@ if [ ${#missing[@]} -gt 0 ]; then
     # RTSP tests' independent player (gst-launch-1.0 rtspsrc). Not VLC: Debian's has no RTSP client (no live555).
     # gstreamer1.0-nice + libgstreamer-plugins-bad1.0-dev: serve's WebRTC face (webrtcbin's ICE agent;
     # the gstwebrtc/gstsdp headers and libraries CGStreamerWebRTC builds against).
+    # libargon2-dev: argon2id password hashes of serve's users (onair hash-password).
     # nftables: 2 % random UDP loss (numgen random) in the WebRTC loss test's network namespace.
     # srt-tools: srt-live-transmit, the SRT callers of the serve churn (bench/serve_churn.sh, ServeChurnTests).
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends "${missing[@]}" >&2

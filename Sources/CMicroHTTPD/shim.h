@@ -25,13 +25,13 @@ static inline void onair_mhd_log(void *cls, const char *format, va_list argument
     logger->sink(logger->context, line);
 }
 
-/// Starts a daemon on `address` with the limits OnAir sets (MHD_start_daemon is variadic, which
-/// Swift cannot call).
-static inline struct MHD_Daemon *onair_mhd_start(unsigned int flags, const struct sockaddr *address,
+/// Starts a daemon on `address` with the limits OnAir sets and `extra` options (an array ending in
+/// MHD_OPTION_END; MHD_start_daemon is variadic, which Swift cannot call).
+static inline struct MHD_Daemon *onair_mhd_start_with(unsigned int flags, const struct sockaddr *address,
         MHD_AccessHandlerCallback handler, void *handler_context,
         MHD_NotifyConnectionCallback notify, void *notify_context,
         unsigned int connection_limit, unsigned int per_ip_limit, unsigned int timeout_seconds,
-        size_t memory_limit, size_t stack_size, struct onair_mhd_logger *logger) {
+        size_t memory_limit, size_t stack_size, struct onair_mhd_logger *logger, struct MHD_OptionItem *extra) {
     return MHD_start_daemon(flags, 0, NULL, NULL, handler, handler_context,
                             MHD_OPTION_EXTERNAL_LOGGER, onair_mhd_log, (void *) logger,
                             MHD_OPTION_SOCK_ADDR, address,
@@ -41,7 +41,36 @@ static inline struct MHD_Daemon *onair_mhd_start(unsigned int flags, const struc
                             MHD_OPTION_CONNECTION_MEMORY_LIMIT, memory_limit,
                             MHD_OPTION_THREAD_STACK_SIZE, stack_size,
                             MHD_OPTION_NOTIFY_CONNECTION, notify, notify_context,
+                            MHD_OPTION_ARRAY, extra,
                             MHD_OPTION_END);
+}
+
+/// Starts a plain-HTTP daemon on `address` with the limits OnAir sets.
+static inline struct MHD_Daemon *onair_mhd_start(unsigned int flags, const struct sockaddr *address,
+        MHD_AccessHandlerCallback handler, void *handler_context,
+        MHD_NotifyConnectionCallback notify, void *notify_context,
+        unsigned int connection_limit, unsigned int per_ip_limit, unsigned int timeout_seconds,
+        size_t memory_limit, size_t stack_size, struct onair_mhd_logger *logger) {
+    struct MHD_OptionItem none[] = {{MHD_OPTION_END, 0, NULL}};
+    return onair_mhd_start_with(flags, address, handler, handler_context, notify, notify_context, connection_limit,
+                                per_ip_limit, timeout_seconds, memory_limit, stack_size, logger, none);
+}
+
+/// Starts an HTTPS-only daemon whose certificate comes from `retrieve` (a
+/// `gnutls_certificate_retrieve_function2 *`) at each handshake, so it can change while serving.
+static inline struct MHD_Daemon *onair_mhd_start_tls_callback(unsigned int flags, const struct sockaddr *address,
+        MHD_AccessHandlerCallback handler, void *handler_context,
+        MHD_NotifyConnectionCallback notify, void *notify_context,
+        unsigned int connection_limit, unsigned int per_ip_limit, unsigned int timeout_seconds,
+        size_t memory_limit, size_t stack_size, struct onair_mhd_logger *logger,
+        void *retrieve, const char *priorities) {
+    struct MHD_OptionItem tls[] = {
+        {MHD_OPTION_HTTPS_CERT_CALLBACK, 0, retrieve},
+        {MHD_OPTION_HTTPS_PRIORITIES, 0, (void *) priorities},
+        {MHD_OPTION_END, 0, NULL},
+    };
+    return onair_mhd_start_with(flags | MHD_USE_TLS, address, handler, handler_context, notify, notify_context,
+                                connection_limit, per_ip_limit, timeout_seconds, memory_limit, stack_size, logger, tls);
 }
 
 /// The port the daemon listens on (the system's pick when 0 was asked for), or 0.

@@ -1,4 +1,5 @@
 import CMicroHTTPD
+import COnAirTLS
 import Foundation
 import OnAirCore
 
@@ -33,6 +34,8 @@ public final class HTTPServer: @unchecked Sendable {
     /// The last line libmicrohttpd logged (the reason a start failed).
     private var lastMessage: String?
     private var stopped = false
+    /// The certificate of an HTTPS server, replaceable while it runs.
+    private var tlsSlot: HTTPTLSSlot?
     /// Bodies being received, by connection (one request at a time per connection).
     private var uploads: [OpaquePointer: Upload] = [:]
 
@@ -69,12 +72,27 @@ public final class HTTPServer: @unchecked Sendable {
         // The callbacks hold the server unretained: `stop()` ends the daemon before the server can go.
         let context = Unmanaged.passUnretained(self).toOpaque()
         logger.pointee.context = context
+        do {
+            tlsSlot = try configuration.tls.map { try HTTPTLSSlot($0) }
+        } catch {
+            watchdog.stop()
+            throw error
+        }
+        if configuration.address.port != 0 { tlsSlot?.bind(port: configuration.address.port) }
         let started = configuration.address.withSocketAddress { address, _ in
-            onair_mhd_start(
+            guard configuration.tls != nil else {
+                return onair_mhd_start(
+                    flags, address, Self.accessHandler, context, Self.notifyConnection, context,
+                    UInt32(configuration.connectionLimit), UInt32(configuration.perAddressLimit),
+                    UInt32(configuration.idleTimeout), configuration.connectionMemoryLimit,
+                    configuration.threadStackSize, logger)
+            }
+            // Each handshake takes the slot's current certificate: `reloadCertificate` replaces it.
+            return onair_mhd_start_tls_callback(
                 flags, address, Self.accessHandler, context, Self.notifyConnection, context,
                 UInt32(configuration.connectionLimit), UInt32(configuration.perAddressLimit),
                 UInt32(configuration.idleTimeout), configuration.connectionMemoryLimit,
-                configuration.threadStackSize, logger)
+                configuration.threadStackSize, logger, onair_tls_retrieve_function(), HTTPTLSCredentials.priorities)
         }
         guard let started else {
             // libmicrohttpd logs the system's reason right after the call that failed (bind,
@@ -89,6 +107,7 @@ public final class HTTPServer: @unchecked Sendable {
         }
         daemon = started
         port = Int(onair_mhd_bound_port(started))
+        tlsSlot?.bind(port: port)
     }
 
     /// Keeps `message` as the last one logged and passes it on.
@@ -100,6 +119,14 @@ public final class HTTPServer: @unchecked Sendable {
     deinit {
         stop()
         logger.deallocate()
+    }
+
+    /// Presents `credentials` from the next TLS handshake on; connections already open keep going
+    /// with the certificate they were made with. Throws when the server is not HTTPS or GnuTLS
+    /// cannot read them.
+    public func reloadCertificate(_ credentials: HTTPTLSCredentials) throws {
+        guard let tlsSlot else { throw HTTPServerError("this server does not speak TLS", isInvalidSettings: true) }
+        try tlsSlot.replace(with: credentials)
     }
 
     /// Requests cut because their header took longer than `requestTimeout`.
@@ -116,6 +143,7 @@ public final class HTTPServer: @unchecked Sendable {
         guard let daemon else { return }
         MHD_stop_daemon(daemon)
         watchdog.stop()
+        tlsSlot = nil  // after the daemon: no handshake can ask for it any more
     }
 
     // MARK: libmicrohttpd callbacks

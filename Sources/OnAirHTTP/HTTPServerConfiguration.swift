@@ -20,6 +20,10 @@ public struct HTTPServerConfiguration: Sendable {
     /// backlog stays in the application's queue where it is seen and bounded.
     public var sendBufferBytes = 0
 
+    /// When set, the server speaks HTTPS only (TLS 1.2 and 1.3) with this certificate and key;
+    /// a client speaking plain HTTP to it gets no answer but the connection's end.
+    public var tls: HTTPTLSCredentials?
+
     /// The methods handed to the handler; others get 405. GET and HEAD unless told otherwise.
     public var methods: Set<String> = ["GET", "HEAD"]
     /// The largest request body taken (POST, PATCH, PUT); a larger one gets 413 without reaching the

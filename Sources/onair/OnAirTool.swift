@@ -6,7 +6,7 @@ import OnAir
 enum OnAirTool {
     static let commands: [any Command.Type] = [
         ProbeCommand.self, EncodeCommand.self, RecordCommand.self, StreamCommand.self, ServeCommand.self, PlayCommand.self,
-        EncodersCommand.self, DevicesCommand.self,
+        EncodersCommand.self, DevicesCommand.self, HashPasswordCommand.self,
     ]
 
     static func main() {

@@ -42,6 +42,11 @@ struct ServeCommand: Command {
                                        unless --profile says otherwise)
           --webrtc-ports MIN-MAX       UDP ports for WebRTC viewers (default: any)
           --webrtc-advertise ADDR      also offer ADDR as candidate (a public address forwarded to this host)
+          --tls-cert FILE --tls-key FILE  HTTPS only on the HTTP port (page, streams, HLS, stats, WHEP):
+                                       the certificate (PEM, intermediates after it) and its key; TLS 1.2/1.3
+          --tls-self-signed            HTTPS with an ECDSA P-256 key and self-signed certificate made at the
+                                       first start in $STATE_DIRECTORY, else $XDG_STATE_HOME/onair, else
+                                       ~/.local/state/onair (its SHA-256 fingerprint is printed: pin it)
           --viewer-timeout S           cut a viewer this many seconds behind (default 5)
           --viewer-queue BYTES         bytes waiting for one viewer before it skips to a keyframe
                                        (default 4 s of the stream, at least 1 MiB)
@@ -91,6 +96,7 @@ struct ServeCommand: Command {
             configuration.rtspPort = value
         }
         configuration.webRTC = try Self.webRTC(&arguments)
+        configuration.tls = try Self.tls(&arguments)
         let profileGiven = arguments.contains("--profile")
         serving.hlsSegmentDuration = try arguments.option("--hls-time").map { try EncodingOptions.number($0, "--hls-time") } ?? 2
         guard serving.hlsSegmentDuration > 0 else { throw UsageError("--hls-time must be positive") }
@@ -115,7 +121,9 @@ struct ServeCommand: Command {
         let outcome = try SessionConsole.run(SessionBuilder(settings), printer: printer) { session in
             guard let served = session.servedEndpoints else { return }
             let urls = served.streamURLs
-            Console.status("serving \(urls.mpegTS), \(urls.fragmentedMP4), \(urls.hls) (page: \(urls.page))")
+            // The token is a secret: the status line (which may go to a journal) shows where it goes, not what it is.
+            let shown = { (url: String) in served.query.isEmpty ? url : url.replacingOccurrences(of: served.query, with: "?token=…") }
+            Console.status("serving \(shown(urls.mpegTS)), \(shown(urls.fragmentedMP4)), \(shown(urls.hls)) (page: \(shown(urls.page)))")
             if let port = served.srtPort {
                 let host = served.isLoopback ? served.host : "ADDR"
                 Console.status("SRT callers: srt://\(host):\(port)?mode=caller\(served.hasToken ? "&passphrase=…" : "")")
@@ -124,6 +132,11 @@ struct ServeCommand: Command {
                 let host = served.isLoopback ? served.host : "ADDR"
                 Console.status(
                     "RTSP: rtsp://\(host):\(port)/live\(served.hasToken ? " (user \(served.rtspUser), the token as password)" : "")")
+            }
+            if let fingerprint = served.tlsFingerprint {
+                if let made = served.tlsCertificateMade { Console.status("made a self-signed certificate: \(made)") }
+                Console.status("TLS certificate SHA-256 fingerprint: \(fingerprint)")
+                if let reload = served.reloadCertificate { Self.reloadOnHangUp(reload) }
             }
             if let whep = served.whepURL { Console.status("WHEP: \(whep)\(served.hasToken ? " (Authorization: Bearer …)" : "")") }
             if !served.isLoopback { Console.status("listening on \(served.host): reachable from the network") }

@@ -21,7 +21,7 @@ struct StreamCommand: Command {
                                                            snddropdelay, sndbuf, rcvbuf)
           udp://host:port?pkt_size=1316                    MPEG-TS over UDP
           tcp://host:port[?listen=1]                       MPEG-TS over TCP (listen=1: the receiver connects)
-          whip+http://host:port/path                       WebRTC to a WHIP endpoint (H.264 + Opus; --token)
+          whip+http(s)://host:port/path                    WebRTC to a WHIP endpoint (H.264 + Opus; --token)
         A lost or stalled connection is re-made (backoff 0.25 s doubling to --reconnect-max) and
         restarts on a fresh keyframe; files are not affected. Only a first connection that fails
         (wrong address, SRT passphrase refused) stops the command.
@@ -40,10 +40,10 @@ struct StreamCommand: Command {
                                        drop the rest, so the delay stays bounded (default 2; 0: never
                                        skip, the delay grows instead); files are never cut
           --stats-json FILE            the once-a-second statistics as JSON lines
-          --token TOKEN                whip+http: the Bearer token the WHIP server expects
-          --ca-file FILE               rtmps: trust the certificate authorities in this PEM file
-                                       instead of the system's
-          --no-tls-verify              rtmps: do not check the server's certificate (testing only)
+          --token TOKEN                whip+http(s): the Bearer token the WHIP server expects
+          --ca-file FILE               rtmps, whip+https: trust the certificate authorities in this PEM
+                                       file instead of the system's
+          --no-tls-verify              rtmps, whip+https: do not check the server's certificate (testing only)
           --no-adaptive                keep the video bitrate fixed at --bitrate
           --min-bitrate RATE           adaptive bitrate never goes below this (default a tenth of
                                        --max-bitrate, at least 100k)

@@ -20,7 +20,9 @@ import Testing
         for outside in ["http://", "https://", "src=\"//", "<script src", "<link rel=\"stylesheet\"", "@import"] {
             #expect(!page.contains(outside), "the page must not load \(outside)…")
         }
-        #expect(page.contains("withToken('/live.mp4')") && page.contains("withToken('/stats.json')"))
+        // The page's own requests carry the token as a header, not in their URLs.
+        #expect(page.contains("new OnAirPlayer(video, '/live.mp4', setStatus, authorization)"))
+        #expect(page.contains("fetch('/stats.json', { cache: 'no-store', signal: controller.signal, headers: authorization })"))
         #expect(page.contains("Source.isTypeSupported"))
         #expect(page.components(separatedBy: "</script>").count == 2, "one inline script only")
         #expect(page.contains("href=\"/live.ts?token=a&lt;b\"") && !page.contains("data-path=\"/live.m3u8\""))
@@ -47,12 +49,18 @@ import Testing
         let (json, log) = try PreviewBrowserDriver.run(
             "check", url: "http://127.0.0.1:\(port)/?token=\(token)",
             server: Self.serveCommand(port: port, token: token),
-            extra: ["--sound", "--restart", "--screenshot", dir.appendingPathComponent("page.png").path],
+            extra: ["--sound", "--restart", "--network-log", "--screenshot", dir.appendingPathComponent("page.png").path],
             serverLog: dir.appendingPathComponent("serve.log").path)
         let summary = json.filter { !["first_state", "snapshot", "after_restart_snapshot"].contains($0.key) }
         print("preview check: \(summary)")
         #expect(json["ok"] as? Bool == true, "driver failed: \(json["error"] ?? "") \(log)")
         try #require(json["first_play_seconds"] is NSNumber, "never played: \(json["first_state"] ?? "no state") \(json["console"] ?? "")")
+        // The token travels in headers: no request the page made (Chromium's network log) carries it in
+        // its URL but the page's own address, which the user opened.
+        let requests = (json["requests"] as? [[String: String]]) ?? []
+        #expect(requests.contains { $0["url"]?.hasSuffix("/stats.json") == true }, "\(requests)")
+        let leaking = requests.filter { $0["type"] != "Document" && ($0["url"] ?? "").contains(token) }
+        #expect(leaking.isEmpty, "the page put the token in: \(leaking)")
 
         // Plays at the stream's rate (the frames serve encoded meanwhile, from /stats.json): frames
         // decoded per second near it, few dropped, and the media clock advances with the wall clock.

@@ -93,7 +93,16 @@ import Testing
         let server = try ServeTestServer(directory: dir, duration: 30, arguments: ["--webrtc", "--token", token])
         let bearer = "Authorization: Bearer \(token)", sdp = "Content-Type: application/sdp"
         #expect(try Self.status(server, "POST", "/whep", headers: [sdp], body: "v=0\r\n") == 401)
-        #expect(try Self.status(server, "POST", "/whep", headers: [sdp, "Authorization: Bearer wrong"], body: "v=0\r\n") == 403)
+        // The refusal carries the CORS fields, so a page on another origin can read it.
+        let crossOrigin = try Tools.run(
+            "curl",
+            [
+                "-s", "-D", "-", "-o", "/dev/null", "-m", "10", "-X", "POST", "-H", sdp, "-H", "Origin: https://player.example",
+                "--data-binary", "v=0\r\n", server.url("/whep"),
+            ]
+        ).stdoutText
+        #expect(crossOrigin.hasPrefix("HTTP/1.1 401") && crossOrigin.contains("Access-Control-Allow-Origin: *"), "\(crossOrigin)")
+        #expect(try Self.status(server, "POST", "/whep", headers: [sdp, "Authorization: Bearer wrong"], body: "v=0\r\n") == 401)
         #expect(try Self.status(server, "POST", "/whep", headers: [sdp, bearer], body: "this is not SDP") == 400)
         #expect(
             try Self.status(
@@ -118,7 +127,7 @@ import Testing
         #expect((summary["video_frames"] as? Int ?? 0) >= 30, "\(summary)")
         #expect(summary["decode_errors"] as? Int == 0, "\(summary)")
         let wrong = try Self.view(server, seconds: 1, token: "nope")
-        #expect(wrong["status"] as? Int == 403, "\(wrong)")
+        #expect(wrong["status"] as? Int == 401, "\(wrong)")  // wrong credentials: 401 (403 is for a missing permission)
     }
 
     /// The WebRTC viewers /stats.json lists now.

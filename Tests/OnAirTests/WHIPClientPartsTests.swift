@@ -16,7 +16,10 @@ struct WHIPClientPartsTests {
         #expect(endpoint.resourcePath(location: "http://127.0.0.1:8889/s/3") == "/s/3")
         #expect(endpoint.resourcePath(location: "http://other.example:8889/s/3") == nil)
         #expect(try WHIPEndpoint(parsing: "WHIP+HTTP://[::1]/whip").port == 80)
-        #expect(throws: StreamError.self) { try WHIPEndpoint(parsing: "whip+https://example.com/whip") }
+        let secure = try WHIPEndpoint(parsing: "whip+https://example.com/whip")
+        #expect(secure.isSecure && secure.port == 443 && !endpoint.isSecure)
+        #expect(secure.resourcePath(location: "https://example.com/s/4") == "/s/4")
+        #expect(secure.resourcePath(location: "http://example.com/s/4") == nil)
         #expect(throws: StreamError.self) { try WHIPEndpoint(parsing: "whip+ftp://example.com/whip") }
         #expect(throws: StreamError.self) { try WHIPEndpoint(parsing: "whip+http:///whip") }
         #expect(try OutputRegistry.kind(for: "whip+http://127.0.0.1:1/whip").name == "whip")

@@ -101,7 +101,7 @@ class ServerProcess:
             pass
 
 
-def open_browser(profile, width, height):
+def open_browser(profile, width, height, network_log=False):
     # WebRTC stays on loopback: Chromium gathers the loopback address as a host candidate, and
     # names its candidates by address rather than by mDNS host names.
     options = webdriver.ChromeOptions()
@@ -113,11 +113,30 @@ def open_browser(profile, width, height):
                  "--allow-loopback-in-peer-connection", "--disable-features=WebRtcHideLocalIpsWithMdns",
                  "--user-data-dir=%s" % profile]:
         options.add_argument(flag)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    # --network-log: Chromium's own record of every request (DevTools Network events).
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL", "performance": "ALL"} if network_log else {"browser": "ALL"})
     service = Service(executable_path=shutil.which("chromedriver") or "/usr/bin/chromedriver")
     driver = webdriver.Chrome(options=options, service=service)
     driver.set_script_timeout(20)
     return driver
+
+
+def requests_made(driver):
+    """Every distinct (url, resource type) Chromium sent, from its DevTools Network log."""
+    seen, made = set(), []
+    for entry in driver.get_log("performance"):
+        try:
+            message = json.loads(entry["message"])["message"]
+        except (KeyError, ValueError):
+            continue
+        if message.get("method") != "Network.requestWillBeSent":
+            continue
+        params = message.get("params", {})
+        key = (params.get("request", {}).get("url", ""), params.get("type", ""))
+        if key not in seen and len(made) < 500:
+            seen.add(key)
+            made.append({"url": key[0], "type": key[1]})
+    return made
 
 
 def snapshot(driver):
@@ -580,6 +599,7 @@ def main():
     parser.add_argument("--window", default="1280x1000")
     parser.add_argument("--iterations", type=int, default=20000)
     parser.add_argument("--code-frames", type=int, default=45, help="webrtc: presented frames whose code strip is returned")
+    parser.add_argument("--network-log", action="store_true", help="list every request Chromium sent (url, type) as 'requests'")
     parser.add_argument("--code-rows", type=int, default=96, help="webrtc: rows of the picture's top returned per frame")
     args = parser.parse_args()
     if args.restart and not args.server_command:
@@ -592,12 +612,14 @@ def main():
     try:
         server.start()
         width, height = (int(v) for v in args.window.split("x"))
-        driver = open_browser(profile, width, height)
+        driver = open_browser(profile, width, height, args.network_log)
         modes = {"check": lambda: check(args, driver, server), "status": lambda: status(args, driver),
                  "fuzz": lambda: fuzz(args, driver), "bench": lambda: bench(args, driver),
                  "webrtc": lambda: webrtc(args, driver), "fallback": lambda: fallback(args, driver)}
         result.update(modes[args.mode]())
         result["console"] = [entry["message"][:300] for entry in driver.get_log("browser")][-30:]
+        if args.network_log:
+            result["requests"] = requests_made(driver)
         result["ok"] = True
     except Exception as error:  # reported, not raised: the caller reads the JSON
         result["ok"] = False

@@ -107,7 +107,7 @@ public enum OutputRegistry {
     // MARK: - Network
 
     static let whip = OutputKind(
-        name: "whip", summary: "WebRTC publish to a WHIP endpoint (H.264 and Opus; whip+http://host:port/path)",
+        name: "whip", summary: "WebRTC publish to a WHIP endpoint (H.264 and Opus; whip+http(s)://host:port/path)",
         role: .network, streams: [.video, .audio], form: "RTP over DTLS-SRTP (H.264, Opus)",
         matches: { WHIPEndpoint.accepts($0) },
         make: { context in
@@ -115,7 +115,7 @@ public enum OutputRegistry {
             #if canImport(OnAirGStreamer) && canImport(OnAirFFmpeg) && canImport(OnAirHTTP)
             return try WHIPSink(
                 endpoint: endpoint, token: context.streaming.bearerToken, streams: context.streams,
-                policy: context.streaming.reconnect, events: context.connectionEvents)
+                policy: context.streaming.reconnect, tls: context.streaming.tls, events: context.connectionEvents)
             #else
             throw SinkError.unknownOutput(endpoint.name)
             #endif

@@ -18,6 +18,12 @@ public struct ServedEndpoints: Sendable {
     public var isLoopback: Bool
     /// Whether callers need a token (SRT: as passphrase).
     public var hasToken: Bool
+    /// The SHA-256 fingerprint of the HTTPS certificate, when the HTTP faces speak TLS.
+    public var tlsFingerprint: String?
+    /// The self-signed certificate file made at this start, if one was.
+    public var tlsCertificateMade: String?
+    /// Re-reads the TLS certificate and key for new connections (SIGHUP); returns the new fingerprint.
+    public var reloadCertificate: (@Sendable () throws -> String)?
 
     /// The MPEG-TS, fragmented-MP4 and HLS stream URLs and the preview page's.
     public var streamURLs: (mpegTS: String, fragmentedMP4: String, hls: String, page: String) {

@@ -125,6 +125,9 @@ public struct SessionBuilder: Sendable {
                 srtPort: serve.srt?.port, rtspPort: serve.rtsp?.port, rtspUser: ServeRTSPFace.user,
                 whepURL: serve.webRTC.map { _ in server.baseURL(port: serve.server.port) + "/whep" }, host: server.host,
                 isLoopback: server.isLoopback, hasToken: server.token != nil)
+            endpoints?.tlsFingerprint = serve.server.tls?.fingerprint
+            endpoints?.tlsCertificateMade = serve.server.tls?.madeCertificate
+            if serve.server.tls != nil { endpoints?.reloadCertificate = { try serve.server.reloadCertificate() } }
             viewerTotals = { serve.hub.statistics().totals }
             // WebRTC viewers get Opus from the same capture, encoded once beside the AAC.
             audioEncoder = audioEncoder.map { serve.webRTC?.audioTap(wrapping: $0) ?? $0 }

@@ -14,9 +14,10 @@ extension ServeConfiguration {
         (try? HTTPListenAddress(host: host, port: 0))?.isLoopback ?? false
     }
 
-    /// The base URL viewers use, e.g. `http://127.0.0.1:8080`, for the port actually listened on.
+    /// The base URL viewers use, e.g. `http://127.0.0.1:8080` (`https://` with TLS), for the port actually listened on.
     public func baseURL(port: Int) -> String {
-        (try? HTTPListenAddress(host: host, port: port))?.url(scheme: "http", port: port) ?? "http://\(host):\(port)"
+        let scheme = tls == nil ? "http" : "https"
+        return (try? HTTPListenAddress(host: host, port: port))?.url(scheme: scheme, port: port) ?? "\(scheme)://\(host):\(port)"
     }
 }
 #endif

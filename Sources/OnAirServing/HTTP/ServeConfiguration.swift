@@ -4,7 +4,9 @@ public struct ServeConfiguration: Sendable {
     public var host = "127.0.0.1"
     /// The HTTP port (0: the system picks one).
     public var port = 8080
-    /// When set, every HTTP request needs `?token=` with this value (401 without, 403 wrong).
+    /// When set, it opens every HTTP face with every permission: as `Authorization: Bearer`, or as
+    /// `?token=` on the paths whose clients cannot send a header (`ServeServer.takesQueryToken`);
+    /// 401 without or wrong. Also the SRT passphrase and the RTSP password.
     public var token: String?
     /// Per-viewer limits and the most viewers served at once.
     public var limits = ServeHub.Limits()
@@ -17,6 +19,13 @@ public struct ServeConfiguration: Sendable {
     public var rtspPort: Int?
     /// The WebRTC face (WHEP viewers at `/whep`; nil: none). With `token`, WHEP requests need it as Bearer token.
     public var webRTC: WebRTCConfiguration?
+    /// HTTPS for every HTTP face (page, streams, HLS, statistics, WHEP), nil: plain HTTP. With it the
+    /// HTTP port speaks TLS only.
+    public var tls: ServeTLS?
+    /// Users of the HTTP faces (Basic), besides the token (see `ServeAccessPolicy`).
+    public var users: [ServeUser] = []
+    /// Addresses that need no credentials for a permission (e.g. `.metrics: ServeAddressRange.loopback`).
+    public var openAddresses: [ServePermission: [ServeAddressRange]] = [:]
     /// Creates the defaults.
     public init() {}
 }

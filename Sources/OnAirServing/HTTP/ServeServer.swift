@@ -6,7 +6,7 @@ import OnAirLive
 import OnAirStreaming
 
 /// The HTTP face of `onair serve`: routes requests to the hub's streams, the HLS files, the
-/// statistics and the index page, with the token check on every path.
+/// statistics and the index page, with the access policy's verdict (users, token) on every path.
 ///
 /// Served: `/` (a page), `/live.ts`, `/live.mp4` (continuous), `/live.m3u8` and its
 /// `segment_N.ts` files, `/stats.json`. Anything else is 404; no directory is ever listed.
@@ -23,6 +23,10 @@ package final class ServeServer: @unchecked Sendable {
     /// libmicrohttpd's latest messages (the last 16) and how many it gave, for `/stats.json`.
     private var messages: [String] = []
     private var messageCount = 0
+    /// The certificate served over HTTPS, when TLS is on.
+    public let tls: ServeTLS.Loaded?
+    /// Who may do what (users, the token, failures per address).
+    package let access: ServeAccessPolicy
 
     /// Starts listening. `hlsDirectory` holds the live HLS playlist `stream.m3u8` and its segments.
     public init(
@@ -31,8 +35,10 @@ package final class ServeServer: @unchecked Sendable {
     ) throws {
         self.configuration = configuration
         self.hub = hub
+        access = ServeAccessPolicy(users: configuration.users, token: configuration.token, openAddresses: configuration.openAddresses)
+        // The access policy checks WHEP's credentials before the endpoint sees a request.
         whep = webRTC.map { face in
-            WHEPEndpoint(face: face, token: configuration.token, maxViewers: configuration.limits.maxViewers) { [hub] in
+            WHEPEndpoint(face: face, token: nil, maxViewers: configuration.limits.maxViewers) { [hub] in
                 hub.statistics().viewers.count
             }
         }
@@ -45,6 +51,8 @@ package final class ServeServer: @unchecked Sendable {
         http.idleTimeout = max(1, Int(configuration.limits.viewerTimeout.rounded(.up)) + 5)
         http.connectionMemoryLimit = 32 * 1024
         http.sendBufferBytes = 64 * 1024
+        tls = try configuration.tls?.load(host: configuration.host)
+        http.tls = tls?.credentials
         if webRTC != nil { http.methods.formUnion(WHEPEndpoint.methods) }
         let server = try HTTPServer(
             configuration: http, messages: { [weak self] line in self?.record(line) },
@@ -58,6 +66,15 @@ package final class ServeServer: @unchecked Sendable {
         if messages.count > 16 { messages.removeFirst(messages.count - 16) }
         messageCount += 1
         lock.unlock()
+    }
+
+    /// Reads the TLS certificate and key again (a renewal) and presents them from the next handshake
+    /// on; viewers already connected keep going. Returns the new certificate's fingerprint.
+    public func reloadCertificate() throws -> String {
+        guard let source = configuration.tls, let server else { throw ServeTLSError("TLS is not on") }
+        let loaded = try source.load(host: configuration.host)
+        try server.reloadCertificate(loaded.credentials)
+        return loaded.fingerprint
     }
 
     /// The port listened on.
@@ -95,19 +112,25 @@ package final class ServeServer: @unchecked Sendable {
     }
 
     private func answer(_ request: HTTPRequest) -> HTTPResponse {
-        // WHEP carries its token as a Bearer header, not in the query.
+        if var refusal = authorize(request) {
+            // A page on another origin reads WHEP's 401/403/429 only with the CORS fields.
+            if let whep, WHEPEndpoint.handles(request.path) { refusal.headers += whep.corsHeaders(origin: request.headers["origin"]) }
+            return refusal
+        }
+        // WHEP carries its credentials in a header, not in the query.
         if let whep, WHEPEndpoint.handles(request.path) { return whep.answer(request) }
         guard request.method == "GET" || request.method == "HEAD" else {
             var refused = HTTPResponse.text(405, "method not allowed")
             refused.headers.append(("Allow", "GET, HEAD"))
             return refused
         }
-        if let token = configuration.token {
-            guard let given = request.query["token"] else { return .text(401, "this server needs ?token=") }
-            guard Self.constantTimeEqual(given, token) else { return .text(403, "wrong token") }
-        }
         guard let path = HTTPPath(request.path) else { return .text(404, "not found") }
-        let query = configuration.token.map { "?token=" + Self.percentEncoded($0) } ?? ""
+        // A client that came with ?token= gets it in the page's links and the playlist's URIs.
+        let query =
+            request.query["token"].flatMap { given in
+                configuration.token.map { ServeAccessPolicy.constantTimeEqual(given, $0) } == true
+                    ? "?token=" + Self.percentEncoded(given) : nil
+            } ?? ""
         switch path.segments {
         case []:
             var formats = ServeFormat.allCases.filter { hub.serves($0) && $0 != .elementary }.map { "live.\($0.rawValue)" }
@@ -149,6 +172,37 @@ package final class ServeServer: @unchecked Sendable {
         }
     }
 
+    /// The access policy's verdict as a refusal, or nil when the request may go on. OPTIONS (CORS
+    /// preflights) pass; `?token=` counts only on `takesQueryToken` paths.
+    private func authorize(_ request: HTTPRequest) -> HTTPResponse? {
+        guard request.method != "OPTIONS", !access.isOpen else { return nil }
+        let queryToken = Self.takesQueryToken(request.path) ? request.query["token"] : nil
+        let verdict = access.verdict(
+            permission: ServeAccessPolicy.permission(forPath: request.path), address: ServeAccessPolicy.address(ofPeer: request.peer),
+            authorization: request.headers["authorization"], queryToken: queryToken)
+        switch verdict {
+        case .allowed: return nil
+        case .unauthorized:
+            var refused = HTTPResponse.text(401, "credentials needed: Authorization Basic (a user) or Bearer (the token)")
+            refused.headers.append(
+                ("WWW-Authenticate", access.users.isEmpty ? "Bearer realm=\"onair\"" : "Basic realm=\"onair\", charset=\"UTF-8\""))
+            return refused
+        case .forbidden(let reason): return .text(403, reason)
+        case .tooManyFailures(let seconds):
+            var refused = HTTPResponse.text(429, "too many failed logins from this address")
+            refused.headers.append(("Retry-After", "\(seconds)"))
+            return refused
+        }
+    }
+
+    /// The paths where `?token=` is still taken, because the clients of those URLs may be unable to
+    /// send a header: players given a bare URL (VLC, `<video src>`, Safari's HLS with its segment
+    /// URIs) and the preview page's own requests. Not WHEP and not `/metrics`: those need a header.
+    static func takesQueryToken(_ path: String) -> Bool {
+        ["/", "/live.ts", "/live.mp4", "/live.m3u8", "/stats.json"].contains(path)
+            || (path.hasPrefix("/") && isSegmentName(String(path.dropFirst())))
+    }
+
     private func stream(_ format: ServeFormat, request: HTTPRequest) -> HTTPResponse {
         let viewer: ServeViewer
         do {
@@ -188,12 +242,7 @@ package final class ServeServer: @unchecked Sendable {
     }
 
     static func constantTimeEqual(_ left: String, _ right: String) -> Bool {
-        let a = Array(left.utf8), b = Array(right.utf8)
-        var difference = UInt8(a.count == b.count ? 0 : 1)
-        for index in 0..<max(a.count, b.count) {
-            difference |= (index < a.count ? a[index] : 0) ^ (index < b.count ? b[index] : 0)
-        }
-        return difference == 0
+        ServeAccessPolicy.constantTimeEqual(left, right)
     }
 }
 #endif

@@ -13,13 +13,13 @@ import Foundation
 /// the code reader, `plots.js`, `main.js`) — which the EmbedFilesPlugin compiles into the binary
 /// (`EmbeddedFiles`). `index.html` links the style sheet and the scripts; the page as served has
 /// them inline (`inlined(_:file:)`), so it is one request and works from a copied binary.
-/// Every request the page makes keeps the `?token=` of the page's own URL (as a Bearer header for
-/// `/whep`).
+/// Every request the page makes (`/live.mp4`, `/stats.json`, `/whep`) sends the `?token=` of the
+/// page's own URL as an `Authorization: Bearer` header, never in its URL.
 package enum PreviewPage {
     /// The whole page as served; `formats` are the streams served (`live.ts`, `live.mp4`,
     /// `live.m3u8`), `srtPort` the SRT listener's port and `query` (`?token=…` or empty) what the
     /// links in the list of what else is served carry (the script also adds the token of the
-    /// page's own URL to every link and request).
+    /// page's own URL to every link, for players that cannot send a header).
     public static func html(
         formats: [String] = ["live.ts", "live.mp4", "live.m3u8"], srtPort: Int? = nil,
         query: String = ""

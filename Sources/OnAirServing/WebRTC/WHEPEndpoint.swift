@@ -113,7 +113,8 @@ package struct WHEPEndpoint: Sendable {
         face.configuration.allowedOrigins.contains("*") || face.configuration.allowedOrigins.contains(origin)
     }
 
-    private func corsHeaders(origin: String?) -> [(name: String, value: String)] {
+    /// The CORS header fields for a request from `origin` (none for an origin not allowed).
+    package func corsHeaders(origin: String?) -> [(name: String, value: String)] {
         guard let origin, allows(origin) else { return [] }
         let any = face.configuration.allowedOrigins.contains("*")
         return [

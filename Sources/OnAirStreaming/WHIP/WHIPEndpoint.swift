@@ -1,8 +1,7 @@
 import Foundation
 
-/// A WHIP endpoint (RFC 9725) as `onair stream` names it: `whip+http://host:port/path` — the
-/// `whip+` prefix says the HTTP URL after it takes a WHIP offer; `whip+https://` is refused for
-/// now (OnAir's WHIP client speaks plain HTTP, for servers on loopback or a trusted network).
+/// A WHIP endpoint (RFC 9725) as `onair stream` names it: `whip+http://host:port/path` or
+/// `whip+https://…` — the `whip+` prefix says the HTTP(S) URL after it takes a WHIP offer.
 public struct WHIPEndpoint: Sendable, Equatable {
     /// The scheme prefix that marks a WHIP endpoint.
     public static let prefix = "whip+"
@@ -12,27 +11,28 @@ public struct WHIPEndpoint: Sendable, Equatable {
     public let url: String
     /// Host, port and path (with query) of `url`.
     public let host: String, port: Int, path: String
+    /// Whether the URL is `https` (the offer and answer, with their DTLS fingerprints and the
+    /// token, travel inside TLS, the server's certificate checked).
+    public let isSecure: Bool
 
     /// Whether `output` names a WHIP endpoint (case-insensitive prefix).
     public static func accepts(_ output: String) -> Bool {
         output.lowercased().hasPrefix(prefix)
     }
 
-    /// Parses `whip+http://host[:port]/path`; throws `StreamError.unsupportedURL` saying what is wrong.
+    /// Parses `whip+http://host[:port]/path` or `whip+https://…`; throws `StreamError.unsupportedURL` saying what is wrong.
     public init(parsing output: String) throws(StreamError) {
         guard Self.accepts(output) else { throw .unsupportedURL(output, reason: "not a whip+http:// URL") }
         let http = String(output.dropFirst(Self.prefix.count))
         guard let components = URLComponents(string: http), let scheme = components.scheme?.lowercased() else {
             throw .unsupportedURL(output, reason: "not a URL after whip+")
         }
-        if scheme == "https" {
-            throw .unsupportedURL(
-                output,
-                reason: "whip+https is not supported yet (OnAir's WHIP client speaks plain HTTP); use whip+http:// on a trusted network")
+        guard scheme == "http" || scheme == "https" else {
+            throw .unsupportedURL(output, reason: "a WHIP endpoint is whip+http://host:port/path or whip+https://…")
         }
-        guard scheme == "http" else { throw .unsupportedURL(output, reason: "a WHIP endpoint is whip+http://host:port/path") }
         guard let host = components.host, !host.isEmpty else { throw .unsupportedURL(output, reason: "no host") }
-        let port = components.port ?? 80
+        isSecure = scheme == "https"
+        let port = components.port ?? (isSecure ? 443 : 80)
         guard (1...65_535).contains(port) else { throw .unsupportedURL(output, reason: "port \(port) out of range") }
         name = output
         url = http
@@ -47,8 +47,8 @@ public struct WHIPEndpoint: Sendable, Equatable {
     public func resourcePath(location: String) -> String? {
         if location.hasPrefix("/") { return location }
         if let components = URLComponents(string: location), let scheme = components.scheme {
-            guard scheme.lowercased() == "http", components.host?.lowercased() == host.lowercased(),
-                (components.port ?? 80) == port
+            guard scheme.lowercased() == (isSecure ? "https" : "http"), components.host?.lowercased() == host.lowercased(),
+                (components.port ?? (isSecure ? 443 : 80)) == port
             else { return nil }
             let query = components.percentEncodedQuery.map { "?" + $0 } ?? ""
             return (components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath) + query

@@ -9,8 +9,9 @@ import Darwin
 #endif
 
 /// The few HTTP/1.1 requests WHIP needs (POST the offer, DELETE the session), one connection
-/// each (`Connection: close`), over a plain TCP socket with a deadline on connecting and on the
-/// whole exchange. Blocking: call it from a dedicated thread.
+/// each (`Connection: close`), over a TCP socket (inside TLS for `whip+https`, the certificate
+/// checked) with a deadline on connecting and on the whole exchange. Blocking: call it from a
+/// dedicated thread.
 struct WHIPHTTPClient: Sendable {
     /// The most bytes of a response body that are read (an SDP answer is a few kB).
     static let maximumBodyBytes = 256 * 1024
@@ -26,19 +27,44 @@ struct WHIPHTTPClient: Sendable {
     let token: String?
     /// Seconds the connect and the whole exchange may take.
     let timeout: Double
+    /// For `https` endpoints: check the certificate (chain and host), against `caFile`'s
+    /// authorities or the system's.
+    var verify = true
+    /// PEM file of the authorities to trust instead of the system's.
+    var caFile: String?
 
     /// Sends `method path` with `body` (of `contentType`) and returns the response.
     func exchange(_ method: String, path: String, body: [UInt8] = [], contentType: String? = nil) throws(WHIPError) -> Response {
         let deadline = ProcessInfo.processInfo.systemUptime + timeout
         let socket = try openSocket(deadline: deadline)
         defer { close(socket) }
+        let tls = try endpoint.isSecure ? startTLS(on: socket, deadline: deadline) : nil
         var request = "\(method) \(path) HTTP/1.1\r\nHost: \(hostHeader)\r\nUser-Agent: onair\r\nConnection: close\r\n"
         if let token { request += "Authorization: Bearer \(token)\r\n" }
         if let contentType { request += "Content-Type: \(contentType)\r\n" }
         if !body.isEmpty || method == "POST" { request += "Content-Length: \(body.count)\r\n" }
         request += "\r\n"
-        try sendAll(Array(request.utf8) + body, on: socket, deadline: deadline)
-        return try receive(on: socket, deadline: deadline, headOnly: method == "HEAD")
+        if let tls {
+            do { try tls.send(Array(request.utf8) + body) } catch { throw unreachable("sending the request: \(error)") }
+        } else {
+            try sendAll(Array(request.utf8) + body, on: socket, deadline: deadline)
+        }
+        return try receive(on: socket, tls: tls, deadline: deadline, headOnly: method == "HEAD")
+    }
+
+    /// The TLS session on the connected socket (made blocking; TLS's own timeouts keep the deadline).
+    private func startTLS(on socket: Int32, deadline: Double) throws(WHIPError) -> HTTPTLSClientConnection {
+        _ = fcntl(socket, F_SETFL, fcntl(socket, F_GETFL, 0) & ~O_NONBLOCK)
+        var send = timeval(tv_sec: Int(max(1, timeout)), tv_usec: 0)
+        setsockopt(socket, SOL_SOCKET, SO_SNDTIMEO, &send, socklen_t(MemoryLayout<timeval>.size))
+        let host = endpoint.host.trimmingCharacters(in: ["[", "]"])
+        do {
+            return try HTTPTLSClientConnection(
+                socket: socket, host: host, caFile: caFile, verify: verify,
+                timeout: max(0.001, deadline - ProcessInfo.processInfo.systemUptime))
+        } catch {
+            throw unreachable("TLS with \(host): \(error)")
+        }
     }
 
     private var hostHeader: String {
@@ -133,7 +159,7 @@ struct WHIPHTTPClient: Sendable {
         }
     }
 
-    private func receive(on fd: Int32, deadline: Double, headOnly: Bool) throws(WHIPError) -> Response {
+    private func receive(on fd: Int32, tls: HTTPTLSClientConnection?, deadline: Double, headOnly: Bool) throws(WHIPError) -> Response {
         var bytes: [UInt8] = []
         var head: HTTPResponseHead?
         var chunk = [UInt8](repeating: 0, count: 16 * 1024)
@@ -149,10 +175,16 @@ struct WHIPHTTPClient: Sendable {
                     throw WHIPError.badAnswer(destination: endpoint.name, reason: "a body over \(Self.maximumBodyBytes) bytes")
                 }
             }
-            guard waitFor(fd, for: Int16(POLLIN), deadline: deadline) else {
-                throw unreachable(head == nil ? "no answer within \(timeout) s" : "the answer's body did not arrive within \(timeout) s")
+            let late = head == nil ? "no answer within \(timeout) s" : "the answer's body did not arrive within \(timeout) s"
+            let count: Int
+            if let tls {
+                let left = deadline - ProcessInfo.processInfo.systemUptime
+                guard left > 0 else { throw unreachable(late) }
+                do { count = try tls.receive(into: &chunk, timeout: left) } catch { throw unreachable("reading the answer: \(error)") }
+            } else {
+                guard waitFor(fd, for: Int16(POLLIN), deadline: deadline) else { throw unreachable(late) }
+                count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
             }
-            let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
             if count < 0 {
                 if errno == EAGAIN || errno == EINTR { continue }
                 throw unreachable("reading the answer: \(Self.errnoText(errno))")

@@ -48,11 +48,12 @@ public final class WHIPSink: ReconnectingSink, @unchecked Sendable {
     /// A sink for `endpoint` carrying `streams`, sending `token` as its Bearer token; the connector
     /// starts at once and connects once the first video packet has arrived. `events` is called on
     /// internal threads. Host candidates are gathered on `localAddress` (nil: loopback for a
-    /// loopback endpoint, else every interface); `stunServer` ("stun://host:port") only if named.
+    /// loopback endpoint, else every interface); `stunServer` ("stun://host:port") only if named;
+    /// `tls` how a `whip+https` server's certificate is checked.
     public init(
         endpoint: WHIPEndpoint, token: String?, streams: Set<MediaType>, policy: ReconnectPolicy = ReconnectPolicy(),
         localAddress: String? = nil, stunServer: String? = nil, opusBitRate: Int = 96_000,
-        events: (@Sendable (NetworkSink.Event) -> Void)? = nil
+        tls: StreamTarget.TLSOptions = StreamTarget.TLSOptions(), events: (@Sendable (NetworkSink.Event) -> Void)? = nil
     ) throws {
         try GStreamerLibrary.require(elements: ["webrtcbin", "nicesrc", "dtlssrtpenc", "rtph264pay", "rtpopuspay", "h264parse", "appsrc"])
         self.endpoint = endpoint
@@ -62,7 +63,10 @@ public final class WHIPSink: ReconnectingSink, @unchecked Sendable {
         self.stunServer = stunServer
         self.localAddress = localAddress ?? Self.loopbackAddress(for: endpoint.host)
         silence = max(3, policy.sendTimeout)
-        client = WHIPHTTPClient(endpoint: endpoint, token: token, timeout: policy.connectTimeout)
+        var client = WHIPHTTPClient(endpoint: endpoint, token: token, timeout: policy.connectTimeout)
+        client.verify = tls.verify
+        client.caFile = tls.caFile
+        self.client = client
         gate = ConnectionStartGate(streams: streams.contains(.video) ? [.video] : streams)
         if streams.contains(.audio) {
             opus = try OpusFeed(bitRate: opusBitRate, name: "onair.whip.opus") { [weak self] packet in self?.sendAudio(packet) }

@@ -1,11 +1,17 @@
-// The script that wires the page together: token-carrying URLs, the player (WebRTC from /whep
-// unless the page's URL says ?via=mse, and MSE from /live.mp4 when WebRTC does not work), the
+// The script that wires the page together: the token (sent as a header, never in a request's
+// URL), the player (WebRTC from /whep unless the page's URL says ?via=mse, and MSE from /live.mp4
+// when WebRTC does not work), the
 // per-frame code reader (glass-to-glass latency), /stats.json polling into the plots, the status
 // line, and window.onair.snapshot() for tests and benchmarks. It comes last and uses the classes
 // and modules the other scripts define.
 (() => {
   const params = new URLSearchParams(location.search);
+  // The token comes in the page's own address (?token=, what the user opened); every request the
+  // page makes sends it only as an Authorization: Bearer header, never in its URL. (With users, the
+  // browser's own Basic login covers every request.) The links below are for other players, which
+  // may need ?token=.
   const token = params.get('token');
+  const authorization = token === null ? {} : { Authorization: 'Bearer ' + token };
   const withToken = (path) => token === null ? path : path + (path.includes('?') ? '&' : '?') + 'token=' + encodeURIComponent(token);
   for (const link of document.querySelectorAll('a[data-path]')) link.href = withToken(link.dataset.path);
   for (const code of document.querySelectorAll('code[data-srt-port]')) code.textContent = 'srt://' + location.hostname + ':' + code.dataset.srtPort + '?mode=caller' + (token === null ? '' : '&passphrase=' + token);
@@ -40,7 +46,7 @@
       document.body.dataset.fallbackReason = reason;
       transportLine.dataset.level = 'warn';
     }
-    player = new OnAirPlayer(video, withToken('/live.mp4'), setStatus);
+    player = new OnAirPlayer(video, '/live.mp4', setStatus, authorization);
     player.setSound(!video.muted);
     player.start();
   }
@@ -128,7 +134,7 @@
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), 2500);
     try {
-      const response = await fetch(withToken('/stats.json'), { cache: 'no-store', signal: controller.signal });
+      const response = await fetch('/stats.json', { cache: 'no-store', signal: controller.signal, headers: authorization });
       if (!response.ok) throw new Error('HTTP ' + response.status);
       stats = await response.json();
       statsProblem = null;

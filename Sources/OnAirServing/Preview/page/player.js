@@ -9,9 +9,10 @@ class PreviewProblem extends Error {
 }
 
 class OnAirPlayer {
-  constructor(video, url, onStatus) {
+  constructor(video, url, onStatus, headers) {
     this.video = video;
     this.url = url;
+    this.headers = headers || {};  // e.g. Authorization: the token travels here, not in the URL
     this.onStatus = onStatus;
     this.sound = false;            // whether the audio track is played (else left out)
     this.targetAheadWithAudio = 0.1;  // seconds of media to keep buffered ahead of playback
@@ -118,9 +119,9 @@ class OnAirPlayer {
   async connect(signal) {
     this.connections += 1;
     this.onStatus('info', this.connections === 1 ? 'Connecting…' : 'Reconnecting…');
-    const response = await fetch(this.url, { signal, cache: 'no-store' });
+    const response = await fetch(this.url, { signal, cache: 'no-store', headers: this.headers });
     if (response.status === 401 || response.status === 403) {
-      throw new PreviewProblem('error', 'Access refused (HTTP ' + response.status + '): open this page with the server\'s ?token=….', 5000);
+      throw new PreviewProblem('error', 'Access refused (HTTP ' + response.status + '): open this page with the server\'s ?token=… or log in.', 5000);
     }
     if (response.status === 503) throw new PreviewProblem('warn', 'The server has no room for another viewer (HTTP 503).', 3000);
     if (!response.ok) throw new PreviewProblem('error', 'The server answered HTTP ' + response.status + ' for the stream.', 3000);

@@ -1,0 +1,157 @@
+import Foundation
+import OnAirHTTP
+
+/// Who may do what on the HTTP faces of `onair serve`: the verdict on one request's credentials,
+/// made in Swift (libmicrohttpd only hands the header over).
+///
+/// Credentials, in order: `Authorization: Basic` (a user's name and password, checked against the
+/// argon2id hash), `Authorization: Bearer` (the `--token`), then, only on the paths where a client
+/// cannot send a header (`tokenInQueryAllowed`), `?token=`. The token holds every permission.
+/// With neither users nor a token, everyone may do everything (loopback by default).
+///
+/// Answers: no credentials → 401; wrong credentials → 401 (counted against the address); a right
+/// user without the permission, or from outside the user's ranges → 403; an address with
+/// `limiter.threshold` failures in a minute → 429 for a growing time, whatever it sends.
+/// Passwords and tokens are compared in constant time and never logged; each failure logs one
+/// line in `ServeAccessPolicy.failureLine`'s format.
+public final class ServeAccessPolicy: @unchecked Sendable {
+    /// The users.
+    public let users: [ServeUser]
+    /// The token (`--token`), which holds every permission.
+    public let token: String?
+    /// Addresses that need no credentials for a permission (e.g. `/metrics` from loopback).
+    public let openAddresses: [ServePermission: [ServeAddressRange]]
+    /// The failure counter.
+    public let limiter: ServeFailureLimiter
+    private let log: @Sendable (String) -> Void
+    private let lock = NSLock()
+    /// Basic credentials recently verified (the header's value → the user), so a player fetching a
+    /// segment every two seconds does not pay for an argon2id run each time. Bounded; entries expire.
+    private var verified: [String: (user: String, until: Double)] = [:]
+    private static let verifiedCapacity = 256
+    private static let verifiedLifetime = 300.0
+
+    /// The verdict on one request.
+    public enum Verdict: Sendable, Equatable {
+        /// Allowed; `who` is the user's name, `token`, or `anyone`.
+        case allowed(who: String)
+        /// 401: no credentials, or wrong ones.
+        case unauthorized
+        /// 403: a permission the user lacks or an address outside the user's ranges.
+        case forbidden(String)
+        /// 429: too many failures from this address; retry after this many seconds.
+        case tooManyFailures(retryAfter: Int)
+    }
+
+    /// A policy; `log` receives the failure and block lines (standard error by default).
+    public init(
+        users: [ServeUser] = [], token: String? = nil, openAddresses: [ServePermission: [ServeAddressRange]] = [:],
+        limiter: ServeFailureLimiter = ServeFailureLimiter(),
+        log: @escaping @Sendable (String) -> Void = { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
+    ) {
+        self.users = users
+        self.token = token
+        self.openAddresses = openAddresses
+        self.limiter = limiter
+        self.log = log
+    }
+
+    /// Whether any credentials are asked for at all.
+    public var isOpen: Bool { users.isEmpty && token == nil }
+
+    /// The line logged for each failed authentication: `onair auth: failed from ADDRESS (METHOD)`,
+    /// METHOD being `basic`, `bearer` or `query-token`. fail2ban's filter (dist/fail2ban/onair.conf) matches it.
+    public static func failureLine(address: String, method: String) -> String {
+        "onair auth: failed from \(address) (\(method))"
+    }
+
+    /// The line logged when an address is blocked: `onair auth: blocked ADDRESS for N s after M failures`.
+    public static func blockLine(address: String, seconds: Int, failures: Int) -> String {
+        "onair auth: blocked \(address) for \(seconds) s after \(failures) failures"
+    }
+
+    /// The verdict for a request needing `permission` from `address` (numeric, no port), with its
+    /// `Authorization` header and, where allowed, its query token.
+    public func verdict(
+        permission: ServePermission, address: String, authorization: String?, queryToken: String?
+    ) -> Verdict {
+        if isOpen { return .allowed(who: "anyone") }
+        if let left = limiter.blocked(address) { return .tooManyFailures(retryAfter: Int(left.rounded(.up))) }
+        if openAddresses[permission]?.contains(where: { $0.contains(address) }) == true { return .allowed(who: "anyone") }
+        let header = authorization ?? ""
+        switch HTTPAuthorization(header) {
+        case .basic(let user, let password):
+            guard let found = authenticate(user, password, header: header) else { return failed(address, method: "basic") }
+            guard found.admits(address) else { return .forbidden("user \(found.name) may not connect from \(address)") }
+            guard found.permissions.contains(permission) else { return .forbidden("user \(found.name) lacks '\(permission.rawValue)'") }
+            return .allowed(who: found.name)
+        case .bearer(let bearer):
+            guard let token, Self.constantTimeEqual(bearer, token) else { return failed(address, method: "bearer") }
+            return .allowed(who: "token")
+        case nil:
+            if !header.isEmpty { return failed(address, method: HTTPAuthorization.isBasic(header) ? "basic" : "bearer") }
+        }
+        if let queryToken {
+            guard let token, Self.constantTimeEqual(queryToken, token) else { return failed(address, method: "query-token") }
+            return .allowed(who: "token")
+        }
+        return .unauthorized
+    }
+
+    private func failed(_ address: String, method: String) -> Verdict {
+        log(Self.failureLine(address: address, method: method))
+        if let seconds = limiter.fail(address) {
+            log(Self.blockLine(address: address, seconds: Int(seconds), failures: limiter.threshold))
+        }
+        return .unauthorized
+    }
+
+    /// The user whose name and password these are, or nil. Unknown names cost an argon2id run too.
+    private func authenticate(_ name: String, _ password: String, header: String) -> ServeUser? {
+        let time = ProcessInfo.processInfo.systemUptime
+        lock.lock()
+        if let cached = verified[header], cached.until > time {
+            lock.unlock()
+            return users.first { $0.name == cached.user }
+        }
+        lock.unlock()
+        let user = users.first { Self.constantTimeEqual($0.name, name) }
+        let hash = user?.passwordHash ?? Self.decoy
+        guard ServePasswordHash.verify(password, hash: hash), let user else { return nil }
+        lock.lock()
+        if verified.count >= Self.verifiedCapacity { verified = verified.filter { $0.value.until > time } }
+        if verified.count >= Self.verifiedCapacity { verified.removeAll() }
+        verified[header] = (user.name, time + Self.verifiedLifetime)
+        lock.unlock()
+        return user
+    }
+
+    /// A hash no password matches in practice, checked for unknown names so they take as long as known ones.
+    private static let decoy = (try? ServePasswordHash.make(UUID().uuidString)) ?? ""
+
+    /// Equal or not, in a time that depends on the lengths only.
+    public static func constantTimeEqual(_ left: String, _ right: String) -> Bool {
+        let a = Array(left.utf8), b = Array(right.utf8)
+        var difference = UInt8(a.count == b.count ? 0 : 1)
+        for index in 0..<max(a.count, b.count) {
+            difference |= (index < a.count ? a[index] : 0) ^ (index < b.count ? b[index] : 0)
+        }
+        return difference == 0
+    }
+
+    /// The address of a peer written `ADDRESS:PORT` or `[ADDRESS]:PORT`.
+    public static func address(ofPeer peer: String) -> String {
+        if peer.hasPrefix("["), let close = peer.firstIndex(of: "]") { return String(peer[peer.index(after: peer.startIndex)..<close]) }
+        if let colon = peer.lastIndex(of: ":"), peer.firstIndex(of: ":") == colon { return String(peer[..<colon]) }
+        return peer
+    }
+
+    /// The permission a path of the HTTP face needs: `/metrics` metrics, `/recordings…` and
+    /// `/playback…` playback, `/admin…` admin, everything else (page, streams, HLS, stats, WHEP) read.
+    public static func permission(forPath path: String) -> ServePermission {
+        if path == "/metrics" { return .metrics }
+        if path.hasPrefix("/recordings") || path.hasPrefix("/playback") { return .playback }
+        if path.hasPrefix("/admin") { return .admin }
+        return .read
+    }
+}

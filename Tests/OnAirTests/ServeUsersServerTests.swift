@@ -1,0 +1,64 @@
+import Foundation
+import OnAir
+import OnAirTestSupport
+import Testing
+
+/// A serving session with users (in process: the config file's `users:` is read elsewhere), its
+/// HTTP face asked by curl from two loopback addresses.
+@Suite(.serialized) struct ServeUsersServerTests {
+    /// curl's status code for `path` with `arguments` (credentials, source address).
+    static func status(_ port: Int, _ path: String, _ arguments: [String] = []) throws -> Int {
+        let result = try Tools.run(
+            "curl", ["-s", "-m", "5", "-o", "/dev/null", "-w", "%{http_code}"] + arguments + ["http://127.0.0.1:\(port)\(path)"])
+        return Int(result.stdoutText) ?? 0
+    }
+
+    @Test func permissionsRangesWrongPasswordsAndABlockedAddressBesideOneThatPlays() throws {
+        let dir = try Tools.temporaryDirectory("serve-users")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let port = try FreePort.loopback()
+        var settings = SessionSettings()
+        settings.videoEncoder = VideoEncoderSettings(width: 320, height: 240, expectedFrameRate: 15, averageBitRate: 400_000)
+        settings.videoEncoder.preset = "ultrafast"
+        var serving = ServingSettings()
+        serving.server.port = port
+        serving.server.users = [
+            try ServeUser(name: "alice", passwordHash: try ServePasswordHash.make("alice-pw"), permissions: ["read"]),
+            try ServeUser(
+                name: "far", passwordHash: try ServePasswordHash.make("far-pw"), permissions: ["read", "metrics"],
+                addresses: ["192.0.2.0/24"]),
+        ]
+        settings.serving = serving
+        let session = try SessionBuilder(settings).build()
+        try session.start()
+        defer { _ = try? session.stop() }
+        #expect(waitUntil(timeout: 10) { (try? Self.status(port, "/stats.json", ["-u", "alice:alice-pw"])) == 200 })
+        #expect(try Self.status(port, "/stats.json") == 401)
+        #expect(try Self.status(port, "/metrics", ["-u", "alice:alice-pw"]) == 403, "a read user on /metrics")
+        #expect(try Self.status(port, "/recordings/", ["-u", "alice:alice-pw"]) == 403, "a read user on playback")
+        #expect(try Self.status(port, "/stats.json", ["-u", "far:far-pw"]) == 403, "a user outside its range")
+        #expect(
+            try Self.status(port, "/stats.json?token=alice-pw", ["--interface", "127.0.0.3"]) == 401,
+            "no token configured: the query is no credential")
+
+        // 20 wrong passwords from 127.0.0.1: 401 ten times, then 429; meanwhile alice on 127.0.0.2 plays.
+        let output = dir.appendingPathComponent("alice.ts").path
+        let viewer = Tools.process(
+            "curl", ["-s", "-m", "8", "--interface", "127.0.0.2", "-u", "alice:alice-pw", "-o", output, "http://127.0.0.1:\(port)/live.ts"])
+        try viewer.run()
+        var codes: [Int] = []
+        for _ in 0..<20 { codes.append(try Self.status(port, "/stats.json", ["-u", "alice:wrong"])) }
+        #expect(codes.prefix(10).allSatisfy { $0 == 401 } && codes.dropFirst(10).allSatisfy { $0 == 429 }, "\(codes)")
+        #expect(try Self.status(port, "/stats.json", ["-u", "alice:alice-pw"]) == 429, "the blocked address waits, right password or not")
+        #expect(try Self.status(port, "/stats.json", ["--interface", "127.0.0.2", "-u", "alice:alice-pw"]) == 200)
+        viewer.waitUntilExit()
+        let size = (try? FileManager.default.attributesOfItem(atPath: output)[.size] as? Int) ?? 0
+        #expect(size > 100_000, "alice on 127.0.0.2 got \(size) bytes (curl \(viewer.terminationStatus))")
+        let frames = try Tools.run(
+            "ffprobe",
+            ["-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries", "stream=nb_read_frames", "-of", "csv=p=0", output])
+        #expect(
+            (frames.stdoutText.split(whereSeparator: \.isNewline).compactMap { Int($0) }.first ?? 0) >= 60,
+            "alice on 127.0.0.2: \(frames.stdoutText) \(frames.stderr)")
+    }
+}
