@@ -8,7 +8,8 @@ struct ServeCommand: Command {
     static let summary = "capture, encode once and serve live to many viewers (HTTP: TS, fMP4, HLS)"
     static let help = """
         Usage: onair serve [--video SRC] [--audio SRC] [--listen ADDR:PORT] [--max-viewers N] [--token T]
-                           [--srt-port N] [--rtsp-port N] [--viewer-timeout S] [--duration S] [-o FILE …] [encoder flags]
+                           [--srt-port N] [--rtsp-port N] [--viewer-timeout S] [--duration S] [-o FILE …]
+                           [--record-path TEMPLATE …] [encoder flags]
 
         Captures video and audio, encodes them once (H.264 + AAC, no B-frames) and serves them to every
         viewer that connects, while also recording any -o files from the same encode:
@@ -48,8 +49,7 @@ struct ServeCommand: Command {
           --hls-time S                 HLS segment duration (default 2; keyframes come at least this often)
           -o, --output FILE            also record to a file (repeatable)
           --stats-json FILE            the once-a-second statistics as JSON lines
-
-        """ + EncodingOptions.help
+        """ + RecordingArguments.help + EncodingOptions.help
 
     let settings: SessionSettings
     let statsJSON: String?
@@ -91,6 +91,7 @@ struct ServeCommand: Command {
             configuration.rtspPort = value
         }
         configuration.webRTC = try Self.webRTC(&arguments)
+        let recording = try RecordingArguments.parse(&arguments)
         let profileGiven = arguments.contains("--profile")
         serving.hlsSegmentDuration = try arguments.option("--hls-time").map { try EncodingOptions.number($0, "--hls-time") } ?? 2
         guard serving.hlsSegmentDuration > 0 else { throw UsageError("--hls-time must be positive") }
@@ -105,6 +106,7 @@ struct ServeCommand: Command {
         var settings = try CaptureSourceFactory.settings(capture, encoding: encoding)
         settings.outputs = outputs
         settings.serving = serving
+        settings.recording = recording
         settings.streaming.adaptiveBitRate = false
         self.settings = settings
     }

@@ -93,6 +93,10 @@ public struct SessionBuilder: Sendable {
                     made.append(output)
                 }
             }
+            if let recording = settings.recording {
+                fileSinks.append(
+                    try OutputRegistry.segmentedRecorder(recording, streams: streams) { fanOut.send(.notice($0)) })
+            }
         } catch {
             for output in made { try? FileManager.default.removeItem(atPath: output) }
             throw error
