@@ -21,6 +21,7 @@ packages=(
     gstreamer1.0-nice libgstreamer-plugins-bad1.0-dev
     srt-tools
     nftables
+    strace
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -57,7 +57,10 @@ public struct SegmentIndex: Sendable {
                     extensions.contains(String(name[name.index(after: dot)...]))
                 else { continue }
                 let stem = String(path.dropLast(name.distance(from: dot, to: name.endIndex)))
-                guard let start = template.startTime(of: Self.relativeToTemplate(stem, root: root, template: template, pathName: pathName), pathName: pathName) else { continue }
+                guard
+                    let start = template.startTime(
+                        of: Self.relativeToTemplate(stem, root: root, template: template, pathName: pathName), pathName: pathName)
+                else { continue }
                 let modified = Date(
                     timeIntervalSince1970: Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9)
                 found.append(RecordedSegment(path: path, start: start, size: Int64(info.st_size), modified: modified))

@@ -28,6 +28,9 @@ public struct SegmentSchedule: Sendable {
     /// Media time the current segment started at, nil before the first.
     public private(set) var segmentStart: Double?
     private var partStart: Double?
+    /// Times within a microsecond count as reached: a keyframe exactly `segmentDuration` after the
+    /// start cuts even when the subtraction in seconds rounds a little below it.
+    static let slack = 1e-6
 
     /// A schedule for segments of at least `segmentDuration` seconds and parts of `partDuration`.
     public init(segmentDuration: Double, partDuration: Double, hasVideo: Bool) {
@@ -45,7 +48,7 @@ public struct SegmentSchedule: Sendable {
             partStart = time
             return .start
         }
-        if canStart && time - start >= segmentDuration {
+        if canStart && time - start >= segmentDuration - Self.slack {
             segmentStart = time
             partStart = time
             return .cut
@@ -56,7 +59,7 @@ public struct SegmentSchedule: Sendable {
     /// Whether a part is due once the packet at `time` is in (then the next part starts there).
     public mutating func partDue(at time: Double) -> Bool {
         guard let start = partStart else { return false }
-        guard time - start >= partDuration else { return false }
+        guard time - start >= partDuration - Self.slack else { return false }
         partStart = time
         return true
     }
