@@ -130,6 +130,11 @@ public struct SessionBuilder: Sendable {
                 whepURL: serve.webRTC.map { _ in server.baseURL(port: serve.server.port) + "/whep" }, host: server.host,
                 isLoopback: server.isLoopback, hasToken: server.token != nil)
             viewerTotals = { serve.hub.statistics().totals }
+            if let recording = settings.recording {
+                let playback = RecordingPlayback(recording: recording)
+                serve.server.setPlayback(playback)
+                teardowns.append { playback.stop() }
+            }
             // WebRTC viewers get Opus from the same capture, encoded once beside the AAC.
             audioEncoder = audioEncoder.map { serve.webRTC?.audioTap(wrapping: $0) ?? $0 }
             connect.append { session, live in

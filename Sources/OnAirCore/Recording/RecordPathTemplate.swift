@@ -21,6 +21,8 @@ public struct RecordPathTemplate: Sendable, Equatable {
     /// The time zone the fields are written in.
     public let timeZone: TimeZone
     let pieces: [Piece]
+    /// Each literal piece's UTF-8 bytes, by the piece's index (empty for other pieces).
+    let literalBytes: [[UInt8]]
 
     /// Fields and their fixed widths in characters (`%s` is variable: nil).
     static let widths: [Character: Int?] = ["Y": 4, "m": 2, "d": 2, "H": 2, "M": 2, "S": 2, "f": 6, "z": 5, "s": nil]
@@ -68,6 +70,10 @@ public struct RecordPathTemplate: Sendable, Equatable {
         self.text = text
         self.timeZone = timeZone
         self.pieces = pieces
+        literalBytes = pieces.map { piece in
+            if case .literal(let text) = piece { return Array(text.utf8) }
+            return []
+        }
     }
 
     private static func isVariable(_ piece: Piece) -> Bool {
@@ -144,58 +150,104 @@ public struct RecordPathTemplate: Sendable, Equatable {
     /// The start a segment's path (without its extension) names, or nil when the path does not
     /// fit the template for `pathName`. Reads at most the path's own bytes; no file is opened.
     public func startTime(of path: String, pathName: String) -> Date? {
-        var rest = Substring(path)
-        var values: [Character: Int] = [:]
+        var offsets: [Int: Double] = [:]
+        return startTime(of: Array(path.utf8), pathName: Array(pathName.utf8), offsets: &offsets)
+    }
+
+    /// `startTime(of:pathName:)` over UTF-8 bytes, with the zone's offsets cached by local hour
+    /// (for a scan of many names: Foundation's zone look-up is slow).
+    func startTime(of path: [UInt8], pathName: [UInt8], offsets: inout [Int: Double]) -> Date? {
+        var at = 0
+        var values = (year: -1, month: -1, day: -1, hour: -1, minute: -1, second: -1, micros: 0)
         var unix: Int64?
         var offsetMinutes: Int?
+        func matches(_ bytes: [UInt8]) -> Bool {
+            guard at + bytes.count <= path.count else { return false }
+            for index in 0..<bytes.count where path[at + index] != bytes[index] { return false }
+            at += bytes.count
+            return true
+        }
+        func digits(_ width: Int) -> Int? {
+            guard at + width <= path.count else { return nil }
+            var value = 0
+            for index in at..<at + width {
+                guard path[index] >= 48, path[index] <= 57 else { return nil }
+                value = value * 10 + Int(path[index] - 48)
+            }
+            at += width
+            return value
+        }
         for (index, piece) in pieces.enumerated() {
             switch piece {
-            case .literal(let text):
-                guard rest.hasPrefix(text) else { return nil }
-                rest = rest.dropFirst(text.count)
+            case .literal:
+                guard matches(literalBytes[index]) else { return nil }
             case .pathName:
-                guard rest.hasPrefix(pathName) else { return nil }
-                rest = rest.dropFirst(pathName.count)
+                guard matches(pathName) else { return nil }
             case .field("s"):
-                let digits = rest.prefix { $0 >= "0" && $0 <= "9" }
-                guard !digits.isEmpty, digits.count <= 12, let value = Int64(digits) else { return nil }
+                var count = 0
+                while at + count < path.count, path[at + count] >= 48, path[at + count] <= 57 { count += 1 }
                 // The next piece is a literal or a fixed-width field: digits belong to %s up to it.
                 if index + 1 < pieces.count, case .field(let next) = pieces[index + 1], let width = Self.widths[next] ?? nil {
-                    guard digits.count > width, let shorter = Int64(digits.dropLast(width)) else { return nil }
-                    unix = shorter
-                    rest = rest.dropFirst(digits.count - width)
-                } else {
-                    unix = value
-                    rest = rest.dropFirst(digits.count)
+                    count -= width
                 }
+                guard count >= 1, count <= 12, let value = digits(count) else { return nil }
+                unix = Int64(value)
             case .field("z"):
-                let text = rest.prefix(5)
-                guard text.count == 5, let sign = text.first, sign == "+" || sign == "-",
-                    text.dropFirst().allSatisfy({ $0 >= "0" && $0 <= "9" }), let hhmm = Int(text.dropFirst())
-                else { return nil }
+                guard at < path.count, path[at] == 43 || path[at] == 45 else { return nil }
+                let negative = path[at] == 45
+                at += 1
+                guard let hhmm = digits(4), hhmm % 100 < 60, hhmm / 100 <= 18 else { return nil }
                 let minutes = (hhmm / 100) * 60 + hhmm % 100
-                guard hhmm % 100 < 60, minutes <= 18 * 60 else { return nil }
-                offsetMinutes = sign == "-" ? -minutes : minutes
-                rest = rest.dropFirst(5)
+                offsetMinutes = negative ? -minutes : minutes
             case .field(let code):
-                guard let width = Self.widths[code] ?? nil else { return nil }
-                let text = rest.prefix(width)
-                guard text.count == width, text.allSatisfy({ $0 >= "0" && $0 <= "9" }), let value = Int(text) else { return nil }
-                values[code] = value
-                rest = rest.dropFirst(width)
+                guard let width = Self.widths[code] ?? nil, let value = digits(width) else { return nil }
+                switch code {
+                case "Y": values.year = value
+                case "m": values.month = value
+                case "d": values.day = value
+                case "H": values.hour = value
+                case "M": values.minute = value
+                case "S": values.second = value
+                default: values.micros = value
+                }
             }
         }
-        guard rest.isEmpty else { return nil }
-        let micros = Double(values["f"] ?? 0) / 1_000_000
+        guard at == path.count else { return nil }
+        let micros = Double(values.micros) / 1_000_000
         if let unix { return Date(timeIntervalSince1970: Double(unix) + micros) }
-        guard let year = values["Y"], let month = values["m"], let day = values["d"], let hour = values["H"],
-            let minute = values["M"], let second = values["S"], (1...12).contains(month), (1...31).contains(day),
-            hour < 24, minute < 60, second < 61
+        let (year, month, day) = (values.year, values.month, values.day)
+        guard year >= 0, (1...12).contains(month), day >= 1, day <= Self.daysIn(month: month, year: year),
+            (0..<24).contains(values.hour), (0..<60).contains(values.minute), (0..<61).contains(values.second)
         else { return nil }
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = offsetMinutes.flatMap { TimeZone(secondsFromGMT: $0 * 60) } ?? timeZone
-        let components = DateComponents(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
-        guard let date = calendar.date(from: components) else { return nil }
-        return date.addingTimeInterval(micros)
+        // Civil time to seconds by arithmetic: Foundation's calendar costs tens of microseconds a
+        // name, which listing 10,000 segments would feel.
+        let hours = Self.daysSince1970(year: year, month: month, day: day) * 24 + values.hour
+        let local = Double(hours * 3600 + values.minute * 60 + values.second)
+        if let offsetMinutes { return Date(timeIntervalSince1970: local - Double(offsetMinutes * 60) + micros) }
+        if let offset = offsets[hours] { return Date(timeIntervalSince1970: local - offset + micros) }
+        // The zone's offset at that moment (checked again once: a name near a DST change).
+        var offset = Double(timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: local)))
+        let again = Double(timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: local - offset)))
+        if again != offset { offset = again }
+        if offsets.count < 100_000 { offsets[hours] = offset }
+        return Date(timeIntervalSince1970: local - offset + micros)
+    }
+
+    /// Days from 1970-01-01 to the given date of the proleptic Gregorian calendar.
+    static func daysSince1970(year: Int, month: Int, day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
+    static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
     }
 }

@@ -23,6 +23,8 @@ package final class ServeServer: @unchecked Sendable {
     /// libmicrohttpd's latest messages (the last 16) and how many it gave, for `/stats.json`.
     private var messages: [String] = []
     private var messageCount = 0
+    /// The recording's playback (`/list`, `/get`), when the session records in segments.
+    private var playback: RecordingPlayback?
 
     /// Starts listening. `hlsDirectory` holds the live HLS playlist `stream.m3u8` and its segments.
     public init(
@@ -67,6 +69,13 @@ package final class ServeServer: @unchecked Sendable {
     public func setEncoderStatistics(_ provider: @escaping @Sendable () -> LiveStatistics?) {
         lock.lock()
         encoderStatistics = provider
+        lock.unlock()
+    }
+
+    /// Answers `/list` and `/get` from `playback` (the session's segmented recording).
+    package func setPlayback(_ playback: RecordingPlayback) {
+        lock.lock()
+        self.playback = playback
         lock.unlock()
     }
 
@@ -120,6 +129,12 @@ package final class ServeServer: @unchecked Sendable {
             return stream(.mpegTS, request: request)
         case ["live.mp4"] where hub.serves(.fragmentedMP4):
             return stream(.fragmentedMP4, request: request)
+        case ["list"], ["get"]:
+            lock.lock()
+            let playback = self.playback
+            lock.unlock()
+            guard let playback else { return .text(404, "not found") }
+            return path.segments == ["list"] ? playback.list(request, query: query) : playback.get(request)
         case ["stats.json"]:
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
