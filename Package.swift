@@ -128,12 +128,16 @@ var targets: [Target] = [
 if fuzzing {
     for name in [
         "FuzzAnnexB", "FuzzH264Parameters", "FuzzAVCC", "FuzzADTS", "FuzzAudioSpecificConfig", "FuzzHTTPPath", "FuzzWebRTCOffer",
-        "FuzzHTTPResponse",
+        "FuzzHTTPResponse", "FuzzPlaybackQuery",
     ] {
         targets.append(
             .executableTarget(
                 name: name,
-                dependencies: [name.hasPrefix("FuzzHTTP") ? "OnAirHTTP" : name == "FuzzWebRTCOffer" ? "OnAirGStreamer" : "OnAirBitstream"],
+                dependencies: [
+                    name.hasPrefix("FuzzHTTP")
+                        ? "OnAirHTTP"
+                        : name == "FuzzWebRTCOffer" ? "OnAirGStreamer" : name == "FuzzPlaybackQuery" ? "OnAirCore" : "OnAirBitstream"
+                ],
                 path: "Fuzz/\(name)",
                 exclude: ["seeds.sh"],
                 swiftSettings: [.unsafeFlags(["-parse-as-library"])]

@@ -140,14 +140,17 @@ public final class RecordingSpanWriter {
             if type == .video, stream.codecName == "h264" {
                 trackOf[stream.index] = (tracks.count, .video, 90_000)
                 tracks.append(
-                    .video(width: stream.width, height: stream.height, frameRate: stream.averageFrameRate ?? 0, extradata: stream.extradata))
+                    .video(width: stream.width, height: stream.height, frameRate: stream.averageFrameRate ?? 0, extradata: stream.extradata)
+                )
             } else if type == .audio, stream.codecName == "aac", stream.sampleRate > 0 {
                 trackOf[stream.index] = (tracks.count, .audio, Int32(stream.sampleRate))
                 tracks.append(.audio(sampleRate: stream.sampleRate, channels: stream.channels, extradata: stream.extradata))
             }
         }
         guard writer == nil else { return }
-        guard !tracks.isEmpty else { throw FFmpegError(code: onair_averror_invaliddata(), operation: "find H.264 or AAC in \(pieces[0].path)") }
+        guard !tracks.isEmpty else {
+            throw FFmpegError(code: onair_averror_invaliddata(), operation: "find H.264 or AAC in \(pieces[0].path)")
+        }
         if let filePath {
             writer = try ContainerWriter(destination: filePath, format: "mp4", tracks: tracks, options: ["movflags": "+faststart"])
         } else {

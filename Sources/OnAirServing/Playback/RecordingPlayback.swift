@@ -27,7 +27,8 @@ package final class RecordingPlayback: @unchecked Sendable {
     package init(recording: RecordingSettings, cacheDirectory: String? = nil) {
         self.recording = recording
         self.cacheDirectory =
-            cacheDirectory ?? (NSTemporaryDirectory() as NSString).appendingPathComponent("onair-playback-\(getpid())-\(UUID().uuidString.prefix(8))")
+            cacheDirectory
+            ?? (NSTemporaryDirectory() as NSString).appendingPathComponent("onair-playback-\(getpid())-\(UUID().uuidString.prefix(8))")
     }
 
     /// Deletes the built MP4 spans.
@@ -86,7 +87,8 @@ package final class RecordingPlayback: @unchecked Sendable {
                 return .text(500, "cannot read the recording: \(error)")
             }
         case .mp4:
-            let key = "\(asked.path)|\(start.timeIntervalSince1970)|\(end.timeIntervalSince1970)|\(pieces.map(\.path).joined(separator: ","))"
+            let key =
+                "\(asked.path)|\(start.timeIntervalSince1970)|\(end.timeIntervalSince1970)|\(pieces.map(\.path).joined(separator: ","))"
             let file: (path: String, size: Int64)
             do {
                 file = try builtFile(key: key, pieces: pieces)
