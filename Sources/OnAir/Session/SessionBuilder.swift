@@ -130,6 +130,11 @@ public struct SessionBuilder: Sendable {
                 whepURL: serve.webRTC.map { _ in server.baseURL(port: serve.server.port) + "/whep" }, host: server.host,
                 isLoopback: server.isLoopback, hasToken: server.token != nil)
             viewerTotals = { serve.hub.statistics().totals }
+            if streams.contains(.video) {
+                let snapshot = ServeSnapshot()
+                fileSinks.append(snapshot)
+                serve.server.setSnapshot(snapshot)
+            }
             if let recording = settings.recording {
                 let playback = RecordingPlayback(recording: recording)
                 serve.server.setPlayback(playback)

@@ -25,6 +25,8 @@ package final class ServeServer: @unchecked Sendable {
     private var messageCount = 0
     /// The recording's playback (`/list`, `/get`), when the session records in segments.
     private var playback: RecordingPlayback?
+    /// `/snapshot.jpg`, when set.
+    private var snapshot: ServeSnapshot?
 
     /// Starts listening. `hlsDirectory` holds the live HLS playlist `stream.m3u8` and its segments.
     public init(
@@ -76,6 +78,13 @@ package final class ServeServer: @unchecked Sendable {
     package func setPlayback(_ playback: RecordingPlayback) {
         lock.lock()
         self.playback = playback
+        lock.unlock()
+    }
+
+    /// Answers `/snapshot.jpg` from `snapshot`.
+    package func setSnapshot(_ snapshot: ServeSnapshot) {
+        lock.lock()
+        self.snapshot = snapshot
         lock.unlock()
     }
 
@@ -135,6 +144,15 @@ package final class ServeServer: @unchecked Sendable {
             lock.unlock()
             guard let playback else { return .text(404, "not found") }
             return path.segments == ["list"] ? playback.list(request, query: query) : playback.get(request)
+        case ["snapshot.jpg"]:
+            lock.lock()
+            let snapshot = self.snapshot
+            lock.unlock()
+            guard let snapshot else { return .text(404, "not found") }
+            hub.responseFinished()
+            guard let image = try? snapshot.jpeg() else { return .text(503, "no picture yet") }
+            return HTTPResponse(
+                status: 200, headers: [("Content-Type", "image/jpeg"), ("Cache-Control", "no-cache")], body: .bytes(image))
         case ["stats.json"]:
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
