@@ -79,4 +79,32 @@ import Testing
             print("strace is not installed (scripts/setup.sh installs it): fsync not checked")
         }
     }
+
+    @Test func retentionBySizeKeepsTheNewestUnderTheLimitAndRemovesEmptyFolders() throws {
+        let dir = try Tools.temporaryDirectory("retention")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // One folder per second: retention must leave none empty behind.
+        let template = dir.path + "/%path/%s/%f"
+        let result = try Tools.run(
+            Tools.onairExecutable,
+            [
+                "record", "--duration", "8", "--size", "320x240", "--fps", "15", "--bitrate", "400k", "--record-path", template,
+                "--record-segment-duration", "1s", "--record-max-size", "150k",
+            ])
+        #expect(result.status == 0, "\(result.stderr)")
+        let written = result.stderr.components(separatedBy: "\n").filter { $0.contains("recording: wrote") }
+        let deleted = result.stderr.components(separatedBy: "\n").filter { $0.contains("recording: deleted") }
+        let segments = SegmentIndex(template: try RecordPathTemplate(template), pathName: "live").scan()
+        let total = segments.reduce(Int64(0)) { $0 + $1.size }
+        let largest = segments.map(\.size).max() ?? 0
+        // Under the limit plus the one being written when the last check ran.
+        #expect(total <= 150_000 + largest, "\(total) bytes in \(segments.count) segments")
+        #expect(!deleted.isEmpty && deleted.count + segments.count == written.count, "\(written.count) written, \(deleted.count) deleted")
+        // The newest are kept: the last segment written is there.
+        let last = try #require(written.last?.components(separatedBy: "wrote ").last?.components(separatedBy: " (").first)
+        #expect(segments.last?.path == last)
+        // Every folder left holds a segment.
+        let folders = try FileManager.default.contentsOfDirectory(atPath: dir.path + "/live")
+        #expect(folders.count == segments.count, "\(folders.count) folders, \(segments.count) segments")
+    }
 }

@@ -5,7 +5,7 @@ import OnAirCore
 /// A recording that lasts: segments of `RecordingSettings.segmentDuration` cut on keyframes, back
 /// to back, each a complete file that plays alone (fragmented MP4 or MPEG-TS), named from its
 /// wall-clock start; every part (`partDuration`) is flushed and synced to the disk; old segments
-/// go by the retention policy, checked before each segment and at least every 10 s of packets.
+/// go by the retention policy, checked before each segment and every 10 s (a timer of its own).
 ///
 /// MP4 segments share one timeline: times start at 0 at the recording's first keyframe and each
 /// segment's first fragment carries its own start (`frag_discont`), so segment N+1 begins exactly
@@ -23,7 +23,11 @@ public final class SegmentedRecorder: PacketSink {
     private let now: @Sendable () -> Date
     private let log: @Sendable (String) -> Void
     private let sweeper: RetentionSweeper?
-    private var lastSweep: Date?
+    /// Sweeps every `sweepInterval` on a timer, packets or not (a stalled source, a full disk).
+    private var sweepTimer: DispatchSourceTimer?
+    private let sweepLock = NSLock()
+    /// The segment being written, for the timer's sweeps (under `sweepLock`).
+    private var writingPath: String?
     private var descriptions: [MediaType: FormatDescription] = [:]
     private var heldBack: [MediaType: EncodedPacket] = [:]
     private var origin: Double?
@@ -61,6 +65,31 @@ public final class SegmentedRecorder: PacketSink {
         sweeper =
             settings.retention.isActive
             ? RetentionSweeper(index: settings.index, policy: settings.retention, now: now, freeBytes: freeBytes, log: log) : nil
+        if sweeper != nil {
+            let timer = DispatchSource.makeTimerSource(queue: DispatchQueue.global(qos: .utility))
+            timer.schedule(deadline: .now() + Self.sweepInterval, repeating: Self.sweepInterval)
+            timer.setEventHandler { [weak self] in self?.sweep(keepingCurrent: true) }
+            timer.resume()
+            sweepTimer = timer
+        }
+    }
+
+    deinit {
+        sweepTimer?.cancel()
+    }
+
+    /// One retention pass; the segment being written is kept (`keepingCurrent`) or there is none.
+    private func sweep(keepingCurrent: Bool) {
+        guard let sweeper else { return }
+        sweepLock.lock()
+        defer { sweepLock.unlock() }
+        sweeper.sweep(writing: keepingCurrent ? writingPath : nil)
+    }
+
+    private func setWritingPath(_ path: String?) {
+        sweepLock.lock()
+        writingPath = path
+        sweepLock.unlock()
     }
 
     /// The path of the segment being written, if any.
@@ -86,26 +115,22 @@ public final class SegmentedRecorder: PacketSink {
         try add(packet)
         lastEnd = max(lastEnd, time + packet.duration.seconds)
         if schedule.partDue(at: time) { try flushPart() }
-        if let sweeper, let last = lastSweep, now().timeIntervalSince(last) >= Self.sweepInterval {
-            lastSweep = now()
-            sweeper.sweep(writing: current?.file.path)
-        }
     }
 
     /// Closes the segment being written (what is held back goes in, then the trailer).
     public func finish() throws {
+        sweepTimer?.cancel()
+        sweepTimer = nil
         guard current != nil else { return }
         try closeSegment(endingAt: lastEnd, next: nil)
     }
 
     private func open(at time: Double) throws {
         let wall = anchor.wallTime(media: time, now: now())
-        if let sweeper {
-            lastSweep = now()
-            sweeper.sweep(writing: nil)
-        }
+        sweep(keepingCurrent: false)  // before each new segment (the previous one is complete)
         let path = settings.template.path(pathName: settings.pathName, start: wall) + "." + settings.format.fileExtension
         let file = try SegmentFile(path: path)
+        setWritingPath(path)
         let output = try MemoryOutput()
         let options: [String: String] =
             settings.format == .fmp4
