@@ -104,9 +104,6 @@ import Testing
             #expect(FileManager.default.createFile(atPath: path, contents: nil))
         }
         let index = SegmentIndex(template: template, pathName: "live", extensions: ["mp4"])
-        let namesBegun = ContinuousClock.now
-        _ = index.names()
-        print("names alone: \(ContinuousClock.now - namesBegun)")
         let begun = ContinuousClock.now
         let from = base.addingTimeInterval(3 * 86_400 + 30), to = from.addingTimeInterval(3600)
         let segments = index.scan(from: from, to: to)

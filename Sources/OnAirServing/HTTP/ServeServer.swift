@@ -143,6 +143,7 @@ package final class ServeServer: @unchecked Sendable {
             let playback = self.playback
             lock.unlock()
             guard let playback else { return .text(404, "not found") }
+            hub.responseFinished()  // a stitched span's buffers are freed right after
             return path.segments == ["list"] ? playback.list(request, query: query) : playback.get(request)
         case ["snapshot.jpg"]:
             lock.lock()
