@@ -25,11 +25,12 @@ import Testing
         let template = dir.path + "/%path/%Y-%m-%d/%H-%M-%S-%f"
         let hookLog = dir.appendingPathComponent("hook.txt").path
         let trace = dir.appendingPathComponent("strace.txt").path
+        let stats = dir.appendingPathComponent("stats.jsonl").path
         let strace = (try? Tools.run("strace", ["-V"]).status) == 0
         let record = [
             Tools.onairExecutable, "record", "--duration", "7", "--size", "320x240", "--fps", "30",
             "--record-path", template, "--record-format", format, "--record-segment-duration", "2s",
-            "--record-part-duration", "1s",
+            "--record-part-duration", "1s", "--stats-json", stats,
             "--on-segment-complete", "echo \"$ONAIR_SEGMENT_PATH $ONAIR_SEGMENT_DURATION\" >> '\(hookLog)'",
         ]
         let result =
@@ -65,6 +66,11 @@ import Testing
                 #expect(abs(Double(box.mediaMicroseconds) / 1e6 - first.pts) < 0.001)
             }
         }
+        // Every frame encoded is on disk, from the first keyframe on (none lost before audio starts).
+        let encoded = try RecordCommandTests.finalStatistics(stats)["frames_out"] as? Int ?? -1
+        var onDisk = 0
+        for segment in segments { onDisk += try Self.videoPackets(segment.path).count }
+        #expect(onDisk == encoded, "\(onDisk) frames in the segments, \(encoded) encoded")
         // The hook ran once per segment with its path and duration.
         let hooks = try String(contentsOfFile: hookLog, encoding: .utf8).split(separator: "\n")
         #expect(Set(hooks.compactMap { $0.split(separator: " ").first.map(String.init) }) == Set(segments.map(\.path)))

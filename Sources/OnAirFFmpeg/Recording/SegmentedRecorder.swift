@@ -99,7 +99,8 @@ public final class SegmentedRecorder: PacketSink {
     public func write(_ packet: EncodedPacket) throws {
         if let description = packet.formatDescription { descriptions[packet.mediaType] = description }
         guard expected.contains(packet.mediaType) else { return }
-        if current == nil && !expected.allSatisfy({ descriptions[$0] != nil }) { return }
+        // The first segment starts at the first keyframe even before audio has described itself
+        // (AAC comes out an encoder delay later): the muxer waits for it with the packets.
         let time = packet.dts.seconds
         if settings.format == .fmp4, let origin, time < origin { return }
         switch schedule.decide(isVideo: packet.mediaType == .video, isKeyframe: packet.isKeyframe, time: time) {
