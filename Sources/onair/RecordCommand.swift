@@ -29,6 +29,7 @@ struct RecordCommand: Command {
           --hls-fmp4                   HLS: fragmented-MP4 segments instead of MPEG-TS
           --serve PORT                 HLS: serve the first HLS output's directory over HTTP on 127.0.0.1:PORT
                                        while recording (http://127.0.0.1:PORT/NAME.m3u8)
+
         """ + RecordingArguments.help + EncodingOptions.help
 
     let settings: SessionSettings

@@ -17,6 +17,8 @@ struct ServeCommand: Command {
           http://ADDR:PORT/live.mp4     fragmented MP4: init segment, then one fragment per video frame
           http://ADDR:PORT/live.m3u8    HLS (MPEG-TS segments starting on keyframes)
           http://ADDR:PORT/stats.json   encoder figures and one entry per viewer
+          http://ADDR:PORT/snapshot.jpg the latest keyframe as a JPEG (at most one encode a second)
+          http://ADDR:PORT/list, /get   with --record-path: the recording by time (MediaMTX's playback API)
           http://ADDR:PORT/             the browser preview: the stream played in the page, live plots
         A viewer that joins gets the last keyframe and what followed at once. Each viewer has its own
         bounded queue: one that cannot keep up skips to the next keyframe (counted) and is cut after
@@ -49,6 +51,7 @@ struct ServeCommand: Command {
           --hls-time S                 HLS segment duration (default 2; keyframes come at least this often)
           -o, --output FILE            also record to a file (repeatable)
           --stats-json FILE            the once-a-second statistics as JSON lines
+
         """ + RecordingArguments.help + EncodingOptions.help
 
     let settings: SessionSettings
