@@ -154,13 +154,16 @@ var targets: [Target] = [
 if fuzzing {
     for name in [
         "FuzzAnnexB", "FuzzH264Parameters", "FuzzAVCC", "FuzzADTS", "FuzzAudioSpecificConfig", "FuzzHTTPPath", "FuzzWebRTCOffer",
-        "FuzzHTTPResponse", "FuzzH264SamplePackager", "FuzzHTTPAuthorization",
+        "FuzzHTTPResponse", "FuzzH264SamplePackager", "FuzzHTTPAuthorization", "FuzzPlaybackQuery",
     ] {
         targets.append(
             .executableTarget(
                 name: name,
-                dependencies: [name.hasPrefix("FuzzHTTP") ? "OnAirHTTP" : name == "FuzzWebRTCOffer" ? "OnAirGStreamer" : "OnAirBitstream"]
-                    + (name == "FuzzH264SamplePackager" ? ["OnAirApple"] : []),
+                dependencies: [
+                    name.hasPrefix("FuzzHTTP")
+                        ? "OnAirHTTP"
+                        : name == "FuzzWebRTCOffer" ? "OnAirGStreamer" : name == "FuzzPlaybackQuery" ? "OnAirCore" : "OnAirBitstream"
+                ] + (name == "FuzzH264SamplePackager" ? ["OnAirApple"] : []),
                 path: "Fuzz/\(name)",
                 exclude: ["seeds.sh"],
                 swiftSettings: [.unsafeFlags(["-parse-as-library"])]

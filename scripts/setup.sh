@@ -22,6 +22,7 @@ packages=(
     srt-tools
     nftables
     libargon2-dev
+    strace
 )
 missing=()
 for p in "${packages[@]}"; do

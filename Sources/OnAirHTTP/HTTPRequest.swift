@@ -21,7 +21,7 @@ public struct HTTPRequest: Sendable {
     /// The header fields read from each request (lowercased).
     public static let headerNames = [
         "authorization", "origin", "content-type", "access-control-request-method",
-        "access-control-request-headers",
+        "access-control-request-headers", "range", "host",
     ]
 
     /// Creates a request.

@@ -7,7 +7,8 @@ struct RecordCommand: Command {
     static let name = "record"
     static let summary = "capture, encode and record to files in real time"
     static let help = """
-        Usage: onair record [--video SRC] [--audio SRC] [--duration S] [--fast] -o FILE [-o FILE …] [encoder flags]
+        Usage: onair record [--video SRC] [--audio SRC] [--duration S] [--fast] -o FILE [-o FILE …]
+                            [--record-path TEMPLATE …] [encoder flags]
 
         Captures video and audio, encodes them once (H.264 + AAC) and writes every output:
         .h264 (Annex-B), .aac (ADTS), .mp4 (fragmented, so a killed process leaves a playable file;
@@ -29,7 +30,7 @@ struct RecordCommand: Command {
           --serve PORT                 HLS: serve the first HLS output's directory over HTTP on 127.0.0.1:PORT
                                        while recording (http://127.0.0.1:PORT/NAME.m3u8)
 
-        """ + EncodingOptions.help
+        """ + RecordingArguments.help + EncodingOptions.help
 
     let settings: SessionSettings
     let statsJSON: String?
@@ -53,9 +54,10 @@ struct RecordCommand: Command {
             guard let port = Int(text), (1...65_535).contains(port) else { throw UsageError("--serve takes a TCP port 1–65535") }
             return port
         }
+        let recording = try RecordingArguments.parse(&arguments)
         let encoding = try EncodingOptions(arguments: &arguments, realTimeDefault: true)
         guard arguments.positionals().isEmpty else { throw UsageError("record takes no positional arguments; outputs go with -o") }
-        guard !outputs.isEmpty else { throw UsageError("record needs at least one -o FILE") }
+        guard !outputs.isEmpty || recording != nil else { throw UsageError("record needs at least one -o FILE or --record-path") }
         if fast {
             guard capture.videoSpec == "synthetic" || capture.videoSpec == "none",
                 capture.audioSpec == "synthetic" || capture.audioSpec == "none"
@@ -73,6 +75,7 @@ struct RecordCommand: Command {
         var settings = try CaptureSourceFactory.settings(capture, encoding: encoding)
         settings.outputs = outputs
         settings.fileOptions = options
+        settings.recording = recording
         settings.asFastAsPossible = fast
         settings.hlsServePort = servePort
         // A URL among the outputs (udp://) streams at the fixed bitrate: record does not adapt.

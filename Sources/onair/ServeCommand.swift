@@ -8,7 +8,8 @@ struct ServeCommand: Command {
     static let summary = "capture, encode once and serve live to many viewers (HTTP: TS, fMP4, HLS)"
     static let help = """
         Usage: onair serve [--video SRC] [--audio SRC] [--listen ADDR:PORT] [--max-viewers N] [--token T]
-                           [--srt-port N] [--rtsp-port N] [--viewer-timeout S] [--duration S] [-o FILE …] [encoder flags]
+                           [--srt-port N] [--rtsp-port N] [--viewer-timeout S] [--duration S] [-o FILE …]
+                           [--record-path TEMPLATE …] [encoder flags]
 
         Captures video and audio, encodes them once (H.264 + AAC, no B-frames) and serves them to every
         viewer that connects, while also recording any -o files from the same encode:
@@ -16,6 +17,8 @@ struct ServeCommand: Command {
           http://ADDR:PORT/live.mp4     fragmented MP4: init segment, then one fragment per video frame
           http://ADDR:PORT/live.m3u8    HLS (MPEG-TS segments starting on keyframes)
           http://ADDR:PORT/stats.json   encoder figures and one entry per viewer
+          http://ADDR:PORT/snapshot.jpg the latest keyframe as a JPEG (at most one encode a second)
+          http://ADDR:PORT/list, /get   with --record-path: the recording by time (MediaMTX's playback API)
           http://ADDR:PORT/             the browser preview: the stream played in the page, live plots
         A viewer that joins gets the last keyframe and what followed at once. Each viewer has its own
         bounded queue: one that cannot keep up skips to the next keyframe (counted) and is cut after
@@ -54,7 +57,7 @@ struct ServeCommand: Command {
           -o, --output FILE            also record to a file (repeatable)
           --stats-json FILE            the once-a-second statistics as JSON lines
 
-        """ + EncodingOptions.help
+        """ + RecordingArguments.help + EncodingOptions.help
 
     let settings: SessionSettings
     let statsJSON: String?
@@ -97,6 +100,7 @@ struct ServeCommand: Command {
         }
         configuration.webRTC = try Self.webRTC(&arguments)
         configuration.tls = try Self.tls(&arguments)
+        let recording = try RecordingArguments.parse(&arguments)
         let profileGiven = arguments.contains("--profile")
         serving.hlsSegmentDuration = try arguments.option("--hls-time").map { try EncodingOptions.number($0, "--hls-time") } ?? 2
         guard serving.hlsSegmentDuration > 0 else { throw UsageError("--hls-time must be positive") }
@@ -111,6 +115,7 @@ struct ServeCommand: Command {
         var settings = try CaptureSourceFactory.settings(capture, encoding: encoding)
         settings.outputs = outputs
         settings.serving = serving
+        settings.recording = recording
         settings.streaming.adaptiveBitRate = false
         self.settings = settings
     }

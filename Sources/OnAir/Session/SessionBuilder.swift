@@ -93,6 +93,10 @@ public struct SessionBuilder: Sendable {
                     made.append(output)
                 }
             }
+            if let recording = settings.recording {
+                fileSinks.append(
+                    try OutputRegistry.segmentedRecorder(recording, streams: streams) { fanOut.send(.notice($0)) })
+            }
         } catch {
             for output in made { try? FileManager.default.removeItem(atPath: output) }
             throw error
@@ -129,6 +133,16 @@ public struct SessionBuilder: Sendable {
             endpoints?.tlsCertificateMade = serve.server.tls?.madeCertificate
             if serve.server.tls != nil { endpoints?.reloadCertificate = { try serve.server.reloadCertificate() } }
             viewerTotals = { serve.hub.statistics().totals }
+            if streams.contains(.video) {
+                let snapshot = ServeSnapshot()
+                fileSinks.append(snapshot)
+                serve.server.setSnapshot(snapshot)
+            }
+            if let recording = settings.recording {
+                let playback = RecordingPlayback(recording: recording)
+                serve.server.setPlayback(playback)
+                teardowns.append { playback.stop() }
+            }
             // WebRTC viewers get Opus from the same capture, encoded once beside the AAC.
             audioEncoder = audioEncoder.map { serve.webRTC?.audioTap(wrapping: $0) ?? $0 }
             connect.append { session, live in

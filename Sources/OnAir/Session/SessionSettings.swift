@@ -21,6 +21,8 @@ public struct SessionSettings: Sendable {
     public var streaming = StreamingSettings()
     /// Serve viewers from this session (HTTP, SRT), or nil.
     public var serving: ServingSettings?
+    /// A segmented recording (segments cut at keyframes, retention, sync to disk), or nil.
+    public var recording: RecordingSettings?
     /// Serve the first HLS output's directory over HTTP on 127.0.0.1 at this port, or nil.
     public var hlsServePort: Int?
     /// Stop after this much media (seconds), or run until stopped.
@@ -43,6 +45,7 @@ public struct SessionSettings: Sendable {
             video = video.withKeyFrames(atLeastEvery: serving.hlsSegmentDuration)
             video.allowFrameReordering = false
         }
+        if let recording { video = video.withKeyFrames(atLeastEvery: recording.segmentDuration) }
         if outputs.contains(where: WHIPEndpoint.accepts) {
             // Every WebRTC receiver decodes Constrained Baseline (profile-level-id 42e01f); one encode serves all outputs.
             video.profileLevel.profile = .baseline
@@ -56,7 +59,7 @@ public struct SessionSettings: Sendable {
         if video == .none && audio == .none {
             throw SettingsError(field: "video, audio", value: "none", allowed: "at least one source")
         }
-        if outputs.isEmpty && serving == nil {
+        if outputs.isEmpty && serving == nil && recording == nil {
             throw SettingsError(field: "outputs", value: "[]", allowed: "at least one output, or serving")
         }
         if let duration, !(duration > 0) { throw SettingsError(field: "duration", value: "\(duration)", allowed: "positive seconds") }
@@ -71,5 +74,6 @@ public struct SessionSettings: Sendable {
             throw SettingsError(field: "hlsServePort", value: "\(hlsServePort!)", allowed: "with an HLS output")
         }
         try streaming.validate()
+        try recording?.validate()
     }
 }

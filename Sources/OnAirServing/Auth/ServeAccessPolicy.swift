@@ -150,7 +150,7 @@ public final class ServeAccessPolicy: @unchecked Sendable {
     /// `/playback…` playback, `/admin…` admin, everything else (page, streams, HLS, stats, WHEP) read.
     public static func permission(forPath path: String) -> ServePermission {
         if path == "/metrics" { return .metrics }
-        if path.hasPrefix("/recordings") || path.hasPrefix("/playback") { return .playback }
+        if path == "/list" || path == "/get" || path.hasPrefix("/recordings") || path.hasPrefix("/playback") { return .playback }
         if path.hasPrefix("/admin") { return .admin }
         return .read
     }

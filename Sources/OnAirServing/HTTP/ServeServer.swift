@@ -27,6 +27,10 @@ package final class ServeServer: @unchecked Sendable {
     public let tls: ServeTLS.Loaded?
     /// Who may do what (users, the token, failures per address).
     package let access: ServeAccessPolicy
+    /// The recording's playback (`/list`, `/get`), when the session records in segments.
+    private var playback: RecordingPlayback?
+    /// `/snapshot.jpg`, when set.
+    private var snapshot: ServeSnapshot?
 
     /// Starts listening. `hlsDirectory` holds the live HLS playlist `stream.m3u8` and its segments.
     public init(
@@ -87,6 +91,20 @@ package final class ServeServer: @unchecked Sendable {
         lock.unlock()
     }
 
+    /// Answers `/list` and `/get` from `playback` (the session's segmented recording).
+    package func setPlayback(_ playback: RecordingPlayback) {
+        lock.lock()
+        self.playback = playback
+        lock.unlock()
+    }
+
+    /// Answers `/snapshot.jpg` from `snapshot`.
+    package func setSnapshot(_ snapshot: ServeSnapshot) {
+        lock.lock()
+        self.snapshot = snapshot
+        lock.unlock()
+    }
+
     /// The statistics document as `/stats.json` gives it.
     public func statistics() -> ServeStatisticsDocument {
         lock.lock()
@@ -143,6 +161,22 @@ package final class ServeServer: @unchecked Sendable {
             return stream(.mpegTS, request: request)
         case ["live.mp4"] where hub.serves(.fragmentedMP4):
             return stream(.fragmentedMP4, request: request)
+        case ["list"], ["get"]:
+            lock.lock()
+            let playback = self.playback
+            lock.unlock()
+            guard let playback else { return .text(404, "not found") }
+            hub.responseFinished()  // a stitched span's buffers are freed right after
+            return path.segments == ["list"] ? playback.list(request, query: query) : playback.get(request)
+        case ["snapshot.jpg"]:
+            lock.lock()
+            let snapshot = self.snapshot
+            lock.unlock()
+            guard let snapshot else { return .text(404, "not found") }
+            hub.responseFinished()
+            guard let image = try? snapshot.jpeg() else { return .text(503, "no picture yet") }
+            return HTTPResponse(
+                status: 200, headers: [("Content-Type", "image/jpeg"), ("Cache-Control", "no-cache")], body: .bytes(image))
         case ["stats.json"]:
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
@@ -197,9 +231,11 @@ package final class ServeServer: @unchecked Sendable {
 
     /// The paths where `?token=` is still taken, because the clients of those URLs may be unable to
     /// send a header: players given a bare URL (VLC, `<video src>`, Safari's HLS with its segment
-    /// URIs) and the preview page's own requests. Not WHEP and not `/metrics`: those need a header.
+    /// URIs), the preview page's own requests, recordings' playback (MediaMTX's `/list` and
+    /// `/get` URLs handed to players) and `/snapshot.jpg` (a camera's still-image URL). Not WHEP
+    /// and not `/metrics`: those need a header.
     static func takesQueryToken(_ path: String) -> Bool {
-        ["/", "/live.ts", "/live.mp4", "/live.m3u8", "/stats.json"].contains(path)
+        ["/", "/live.ts", "/live.mp4", "/live.m3u8", "/stats.json", "/list", "/get", "/snapshot.jpg"].contains(path)
             || (path.hasPrefix("/") && isSegmentName(String(path.dropFirst())))
     }
 

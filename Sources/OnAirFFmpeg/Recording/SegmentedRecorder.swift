@@ -1,0 +1,240 @@
+import CFFmpeg
+import Foundation
+import OnAirCore
+
+/// A recording that lasts: segments of `RecordingSettings.segmentDuration` cut on keyframes, back
+/// to back, each a complete file that plays alone (fragmented MP4 or MPEG-TS), named from its
+/// wall-clock start; every part (`partDuration`) is flushed and synced to the disk; old segments
+/// go by the retention policy, checked before each segment and every 10 s (a timer of its own).
+///
+/// MP4 segments share one timeline: times start at 0 at the recording's first keyframe and each
+/// segment's first fragment carries its own start (`frag_discont`), so segment N+1 begins exactly
+/// where segment N ends; `SegmentStartBox` after the `moov` ties that time to the wall clock.
+/// MPEG-TS segments keep the capture's timestamps. Packets are held back by one per stream in
+/// MP4, so each sample's duration is exactly the gap to the next (see `ServeMuxSink`).
+public final class SegmentedRecorder: PacketSink {
+    /// The template, for messages.
+    public var destination: String { settings.template.text }
+    /// The settings in force.
+    public let settings: RecordingSettings
+    private let expected: Set<MediaType>
+    private var schedule: SegmentSchedule
+    private var anchor = WallClockAnchor()
+    private let now: @Sendable () -> Date
+    private let log: @Sendable (String) -> Void
+    private let sweeper: RetentionSweeper?
+    /// Sweeps every `sweepInterval` on a timer, packets or not (a stalled source, a full disk).
+    private var sweepTimer: DispatchSourceTimer?
+    private let sweepLock = NSLock()
+    /// The segment being written, for the timer's sweeps (under `sweepLock`).
+    private var writingPath: String?
+    private var descriptions: [MediaType: FormatDescription] = [:]
+    private var heldBack: [MediaType: EncodedPacket] = [:]
+    private var origin: Double?
+    private var current: Segment?
+    /// The end of the latest packet written (media seconds), for the last segment's duration.
+    private var lastEnd = 0.0
+    /// Seconds between retention checks while packets flow.
+    public static let sweepInterval = 10.0
+
+    private struct Segment {
+        let file: SegmentFile
+        let output: MemoryOutput
+        let container: ContainerSink
+        let start: Double
+        let wallStart: Date
+        var undescribed: Set<MediaType>
+        var headerWritten = false
+        var boxWritten = false
+    }
+
+    /// A recorder of `streams` with `settings`; `now` is the wall clock (for names and retention),
+    /// `freeBytes` the free-space reading, `log` hears deletions, completed segments and hook failures.
+    public init(
+        settings: RecordingSettings, streams: Set<MediaType>, now: @escaping @Sendable () -> Date = { Date() },
+        freeBytes: @escaping @Sendable (String) -> Int64? = RetentionSweeper.freeBytes(at:),
+        log: @escaping @Sendable (String) -> Void = { _ in }
+    ) throws {
+        try settings.validate()
+        self.settings = settings
+        self.expected = streams
+        self.now = now
+        self.log = log
+        schedule = SegmentSchedule(
+            segmentDuration: settings.segmentDuration, partDuration: settings.partDuration, hasVideo: streams.contains(.video))
+        sweeper =
+            settings.retention.isActive
+            ? RetentionSweeper(index: settings.index, policy: settings.retention, now: now, freeBytes: freeBytes, log: log) : nil
+        if sweeper != nil {
+            let timer = DispatchSource.makeTimerSource(queue: DispatchQueue.global(qos: .utility))
+            timer.schedule(deadline: .now() + Self.sweepInterval, repeating: Self.sweepInterval)
+            timer.setEventHandler { [weak self] in self?.sweep(keepingCurrent: true) }
+            timer.resume()
+            sweepTimer = timer
+        }
+    }
+
+    deinit {
+        sweepTimer?.cancel()
+    }
+
+    /// One retention pass; the segment being written is kept (`keepingCurrent`) or there is none.
+    private func sweep(keepingCurrent: Bool) {
+        guard let sweeper else { return }
+        sweepLock.lock()
+        defer { sweepLock.unlock() }
+        sweeper.sweep(writing: keepingCurrent ? writingPath : nil)
+    }
+
+    private func setWritingPath(_ path: String?) {
+        sweepLock.lock()
+        writingPath = path
+        sweepLock.unlock()
+    }
+
+    /// The path of the segment being written, if any.
+    public var currentPath: String? { current?.file.path }
+
+    /// Takes one packet: starts, cuts, appends, flushes a part, sweeps as due.
+    public func write(_ packet: EncodedPacket) throws {
+        if let description = packet.formatDescription { descriptions[packet.mediaType] = description }
+        guard expected.contains(packet.mediaType) else { return }
+        // The first segment starts at the first keyframe even before audio has described itself
+        // (AAC comes out an encoder delay later): the muxer waits for it with the packets.
+        let time = packet.dts.seconds
+        if settings.format == .fmp4, let origin, time < origin { return }
+        switch schedule.decide(isVideo: packet.mediaType == .video, isKeyframe: packet.isKeyframe, time: time) {
+        case .skip: return
+        case .start:
+            if settings.format == .fmp4 { origin = time }
+            try open(at: time)
+        case .cut:
+            try closeSegment(endingAt: time, next: packet)
+            try open(at: time)
+        case .append: break
+        }
+        try add(packet)
+        lastEnd = max(lastEnd, time + packet.duration.seconds)
+        if schedule.partDue(at: time) { try flushPart() }
+    }
+
+    /// Closes the segment being written (what is held back goes in, then the trailer).
+    public func finish() throws {
+        sweepTimer?.cancel()
+        sweepTimer = nil
+        guard current != nil else { return }
+        try closeSegment(endingAt: lastEnd, next: nil)
+    }
+
+    private func open(at time: Double) throws {
+        let wall = anchor.wallTime(media: time, now: now())
+        sweep(keepingCurrent: false)  // before each new segment (the previous one is complete)
+        let path = settings.template.path(pathName: settings.pathName, start: wall) + "." + settings.format.fileExtension
+        let file = try SegmentFile(path: path)
+        setWritingPath(path)
+        let output = try MemoryOutput()
+        let options: [String: String] =
+            settings.format == .fmp4
+            ? ["movflags": "+empty_moov+default_base_moof+frag_custom+frag_discont", "avoid_negative_ts": "disabled"]
+            : ["pes_payload_size": "0", "omit_video_pes_length": "0"]
+        let container = ContainerSink(
+            destination: path, format: settings.format == .fmp4 ? "mp4" : "mpegts", streams: expected, options: options,
+            interleaved: false, output: output)
+        current = Segment(file: file, output: output, container: container, start: time, wallStart: wall, undescribed: expected)
+    }
+
+    /// Adds a packet to the current segment (MP4: the one held back before it of its stream).
+    private func add(_ packet: EncodedPacket) throws {
+        guard settings.format == .fmp4, let origin else {
+            try mux(packet)
+            return
+        }
+        let scale: Int32 = packet.mediaType == .video ? 90_000 : max(1, packet.dts.timescale)
+        let retimed = Self.retimed(packet, scale: scale, origin: origin)
+        let previous = heldBack[packet.mediaType]
+        heldBack[packet.mediaType] = retimed
+        guard var previous else { return }
+        previous.duration = MediaTime(value: max(1, retimed.dts.value - previous.dts.value), timescale: scale)
+        try mux(previous)
+    }
+
+    private func mux(_ packet: EncodedPacket) throws {
+        guard var segment = current else { return }
+        var packet = packet
+        if segment.undescribed.contains(packet.mediaType) {
+            packet.formatDescription = descriptions[packet.mediaType]
+            segment.undescribed.remove(packet.mediaType)
+            current = segment
+        }
+        try segment.container.write(packet)
+        if settings.format == .fmp4, !segment.boxWritten, segment.output.header != nil {
+            // Right after the header (fragments wait in the muxer until a flush), and through the
+            // muxer's own output, so the positions it records (mfra) count the box.
+            let box = SegmentStartBox(wallClock: segment.wallStart, mediaSeconds: segment.start - (origin ?? 0)).bytes
+            box.withUnsafeBufferPointer { avio_write(segment.output.context, $0.baseAddress, Int32($0.count)) }
+            segment.boxWritten = true
+            current = segment
+        }
+    }
+
+    /// Closes the fragment (MP4) or the pending PES (TS), writes what the muxer made and syncs it.
+    private func flushPart() throws {
+        guard let segment = current else { return }
+        try segment.container.flush()
+        try drain()
+        try segment.file.sync()
+    }
+
+    /// Moves the muxer's bytes to the file: the header first (MP4: with the start box after it).
+    private func drain() throws {
+        guard var segment = current else { return }
+        if !segment.headerWritten, let header = segment.output.header {
+            try segment.file.write(header)
+            segment.headerWritten = true
+            current = segment
+        }
+        guard segment.headerWritten else { return }
+        let bytes = segment.output.take()
+        if !bytes.isEmpty { try segment.file.write(bytes) }
+    }
+
+    private func closeSegment(endingAt end: Double, next: EncodedPacket?) throws {
+        guard let segment = current else { return }
+        if settings.format == .fmp4, let origin {
+            // The held-back video frame ends where the next segment's keyframe starts.
+            for type in [MediaType.video, .audio] {
+                guard var last = heldBack.removeValue(forKey: type) else { continue }
+                if let next, next.mediaType == type {
+                    let scale = last.dts.timescale
+                    let nextDTS = Self.retimed(next, scale: scale, origin: origin).dts.value
+                    last.duration = MediaTime(value: max(1, nextDTS - last.dts.value), timescale: scale)
+                }
+                try mux(last)
+            }
+        }
+        defer { current = nil }
+        try segment.container.finish()
+        try drain()
+        try segment.file.close()
+        let duration = max(0, end - segment.start)
+        log("recording: wrote \(segment.file.path) (\(String(format: "%.3f", duration)) s, \(segment.file.size) bytes)")
+        if let command = settings.onSegmentComplete {
+            SegmentHook.run(command, path: segment.file.path, duration: duration, pathName: settings.pathName, log: log)
+        }
+    }
+
+    /// A packet's times in `scale` ticks from `origin` seconds, so the muxer's rescaling is exact.
+    static func retimed(_ packet: EncodedPacket, scale: Int32, origin: Double) -> EncodedPacket {
+        func ticks(_ time: MediaTime) -> Int64 {
+            let timescale = Int64(max(1, time.timescale))
+            let product = time.value * Int64(scale)
+            return (product >= 0 ? product + timescale / 2 : product - timescale / 2) / timescale
+        }
+        let base = Int64((origin * Double(scale)).rounded())
+        var retimed = packet
+        retimed.dts = MediaTime(value: max(0, ticks(packet.dts) - base), timescale: scale)
+        retimed.pts = MediaTime(value: max(ticks(packet.pts) - base, retimed.dts.value), timescale: scale)
+        retimed.duration = MediaTime(value: max(1, ticks(packet.duration)), timescale: scale)
+        return retimed
+    }
+}

@@ -1,0 +1,240 @@
+import Foundation
+import OnAirCore
+
+#if canImport(OnAirHTTP) && canImport(OnAirFFmpeg)
+import OnAirFFmpeg
+import OnAirHTTP
+
+/// MediaMTX's playback API on the serve listener, over the session's segmented recording:
+/// `GET /list?path=P[&start=&end=]` answers `[{"start", "duration", "url"}]` (runs of recording
+/// without a gap, RFC 3339 times, seconds), `GET /get?path=P&start=T&duration=S[&format=fmp4|mp4]`
+/// the span stitched across segments with gaps skipped: fragmented MP4 streamed as it is made, or
+/// a regular MP4 (index in front) that answers `Range` with 206. Listing reads file names and
+/// `stat` only. A bad query is 400, nothing recorded in the span 404; `path` is a stream name,
+/// never a file path (anything else is 400).
+package final class RecordingPlayback: @unchecked Sendable {
+    /// The recording served.
+    package let recording: RecordingSettings
+    private let cacheDirectory: String
+    private let lock = NSLock()
+    /// Built MP4 files by span key, oldest first (at most `cachedFiles`).
+    private var cache: [(key: String, path: String, size: Int64)] = []
+    private let building = NSLock()
+    /// How many built MP4 spans are kept for further Range requests.
+    package static let cachedFiles = 4
+
+    /// Playback of `recording`; built MP4 spans go under `cacheDirectory` (made; emptied by `stop`).
+    package init(recording: RecordingSettings, cacheDirectory: String? = nil) {
+        self.recording = recording
+        self.cacheDirectory =
+            cacheDirectory
+            ?? (NSTemporaryDirectory() as NSString).appendingPathComponent("onair-playback-\(getpid())-\(UUID().uuidString.prefix(8))")
+    }
+
+    /// Deletes the built MP4 spans.
+    package func stop() {
+        lock.lock()
+        cache = []
+        lock.unlock()
+        try? FileManager.default.removeItem(atPath: cacheDirectory)
+    }
+
+    /// The answer to `/list`; `query` (the token) is added to each URL.
+    package func list(_ request: HTTPRequest, query: String) -> HTTPResponse {
+        let asked: PlaybackQuery
+        do {
+            asked = try PlaybackQuery.list(request.query)
+        } catch {
+            return .text(400, error.description)
+        }
+        guard asked.path == recording.pathName else { return .text(404, "no recording of \(asked.path)") }
+        let spans = PlaybackPlan.spans(recording.index.scan(from: asked.start, to: asked.end), start: asked.start, end: asked.end)
+        guard !spans.isEmpty else { return .text(404, "nothing recorded") }
+        let base = request.headers["host"].flatMap { Self.isHost($0) ? "http://\($0)" : nil } ?? ""
+        let extra = query.isEmpty ? "" : "&" + query.dropFirst()
+        let entries = spans.map { span -> String in
+            let start = PlaybackQuery.formatRFC3339(span.start)
+            let duration = String(format: "%.6f", span.duration)
+            let url = "\(base)/get?path=\(asked.path)&start=\(start)&duration=\(duration)\(extra)"
+            return "{\"start\":\"\(start)\",\"duration\":\(duration),\"url\":\"\(url)\"}"
+        }
+        return HTTPResponse(
+            status: 200, headers: [("Content-Type", "application/json"), ("Cache-Control", "no-cache")],
+            body: .bytes(Array(("[" + entries.joined(separator: ",") + "]").utf8)))
+    }
+
+    /// The answer to `/get`.
+    package func get(_ request: HTTPRequest) -> HTTPResponse {
+        let asked: PlaybackQuery
+        do {
+            asked = try PlaybackQuery.get(request.query)
+        } catch {
+            return .text(400, error.description)
+        }
+        guard asked.path == recording.pathName, let start = asked.start, let end = asked.end else {
+            return .text(404, "no recording of \(asked.path)")
+        }
+        let pieces = PlaybackPlan.pieces(recording.index.scan(from: start, to: end), start: start, end: end)
+        guard !pieces.isEmpty else { return .text(404, "nothing recorded in that span") }
+        switch asked.format {
+        case .fmp4:
+            do {
+                let writer = try RecordingSpanWriter(pieces: pieces)
+                return HTTPResponse(
+                    status: 200, headers: [("Content-Type", "video/mp4"), ("Cache-Control", "no-cache"), ("Accept-Ranges", "none")],
+                    body: .stream(SpanStream(writer)))
+            } catch {
+                return .text(500, "cannot read the recording: \(error)")
+            }
+        case .mp4:
+            let key =
+                "\(asked.path)|\(start.timeIntervalSince1970)|\(end.timeIntervalSince1970)|\(pieces.map(\.path).joined(separator: ","))"
+            let file: (path: String, size: Int64)
+            do {
+                file = try builtFile(key: key, pieces: pieces)
+            } catch {
+                return .text(500, "cannot stitch the recording: \(error)")
+            }
+            return Self.ranged(file: file.path, size: file.size, range: request.headers["range"])
+        }
+    }
+
+    /// The MP4 of a span, built once and kept for the Range requests that follow.
+    private func builtFile(key: String, pieces: [PlaybackPlan.Piece]) throws -> (path: String, size: Int64) {
+        building.lock()
+        defer { building.unlock() }
+        lock.lock()
+        if let hit = cache.first(where: { $0.key == key }), FileManager.default.fileExists(atPath: hit.path) {
+            lock.unlock()
+            return (hit.path, hit.size)
+        }
+        lock.unlock()
+        try FileManager.default.createDirectory(atPath: cacheDirectory, withIntermediateDirectories: true)
+        let path = (cacheDirectory as NSString).appendingPathComponent("span-\(UUID().uuidString).mp4")
+        do {
+            try RecordingSpanWriter.writeFile(pieces: pieces, to: path)
+        } catch {
+            try? FileManager.default.removeItem(atPath: path)
+            throw error
+        }
+        let size = ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.int64Value ?? 0
+        lock.lock()
+        cache.append((key, path, size))
+        while cache.count > Self.cachedFiles {
+            try? FileManager.default.removeItem(atPath: cache.removeFirst().path)
+        }
+        lock.unlock()
+        return (path, size)
+    }
+
+    /// A file answered whole (200, streamed) or in part (206) as `range` asks.
+    static func ranged(file: String, size: Int64, range: String?) -> HTTPResponse {
+        var headers: [(name: String, value: String)] = [("Content-Type", "video/mp4"), ("Accept-Ranges", "bytes")]
+        switch ByteRange.parse(range, size: size) {
+        case .unsatisfiable:
+            headers.append(("Content-Range", "bytes */\(size)"))
+            return HTTPResponse(status: 416, headers: headers, body: .bytes([]))
+        case .whole:
+            guard let handle = FileHandle(forReadingAtPath: file) else { return .text(404, "gone") }
+            if size <= 8 << 20 {
+                let bytes = (try? handle.readToEnd()).map { [UInt8]($0) } ?? []
+                try? handle.close()
+                return HTTPResponse(status: 200, headers: headers, body: .bytes(bytes))
+            }
+            return HTTPResponse(status: 200, headers: headers, body: .stream(FileStream(handle)))
+        case let .part(lower, upper):
+            guard let handle = FileHandle(forReadingAtPath: file) else { return .text(404, "gone") }
+            defer { try? handle.close() }
+            do {
+                try handle.seek(toOffset: UInt64(lower))
+                let bytes = [UInt8](try handle.read(upToCount: Int(upper - lower + 1)) ?? Data())
+                headers.append(("Content-Range", "bytes \(lower)-\(lower + Int64(bytes.count) - 1)/\(size)"))
+                return HTTPResponse(status: 206, headers: headers, body: .bytes(bytes))
+            } catch {
+                return .text(500, "cannot read the span")
+            }
+        }
+    }
+
+    /// A Host header worth echoing in URLs: a name or address and a port, nothing else.
+    static func isHost(_ text: String) -> Bool {
+        !text.isEmpty && text.utf8.count <= 255
+            && text.unicodeScalars.allSatisfy { CharacterSet.alphanumerics.contains($0) || ".-:[]".unicodeScalars.contains($0) }
+    }
+}
+
+/// A stitched fragmented MP4 read out as the response body, chunk by chunk as it is made.
+final class SpanStream: HTTPStreamSource, @unchecked Sendable {
+    private let lock = NSLock()
+    private var writer: RecordingSpanWriter?
+    private var pending: [UInt8] = []
+    private var offset = 0
+
+    init(_ writer: RecordingSpanWriter) {
+        self.writer = writer
+    }
+
+    func read(into buffer: UnsafeMutableRawBufferPointer) -> HTTPStreamRead {
+        lock.lock()
+        defer { lock.unlock() }
+        if offset >= pending.count {
+            guard let writer else { return .end }
+            do {
+                guard let chunk = try writer.nextChunk() else {
+                    self.writer = nil
+                    return .end
+                }
+                pending = chunk
+                offset = 0
+            } catch {
+                self.writer = nil
+                return .abort
+            }
+            if pending.isEmpty { return .nothing }
+        }
+        let count = min(buffer.count, pending.count - offset)
+        pending.withUnsafeBytes { source in
+            buffer.baseAddress!.copyMemory(from: source.baseAddress! + offset, byteCount: count)
+        }
+        offset += count
+        return .bytes(count)
+    }
+
+    func close() {
+        lock.lock()
+        writer = nil
+        pending = []
+        lock.unlock()
+    }
+}
+
+/// A file read out as the response body.
+final class FileStream: HTTPStreamSource, @unchecked Sendable {
+    private let lock = NSLock()
+    private var handle: FileHandle?
+
+    init(_ handle: FileHandle) {
+        self.handle = handle
+    }
+
+    func read(into buffer: UnsafeMutableRawBufferPointer) -> HTTPStreamRead {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let handle else { return .end }
+        guard let data = try? handle.read(upToCount: buffer.count), !data.isEmpty else {
+            try? handle.close()
+            self.handle = nil
+            return .end
+        }
+        data.copyBytes(to: buffer.bindMemory(to: UInt8.self), count: data.count)
+        return .bytes(data.count)
+    }
+
+    func close() {
+        lock.lock()
+        try? handle?.close()
+        handle = nil
+        lock.unlock()
+    }
+}
+#endif

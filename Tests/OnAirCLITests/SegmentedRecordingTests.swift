@@ -1,0 +1,116 @@
+import Foundation
+import OnAir
+import OnAirTestSupport
+import Testing
+
+/// `onair record --record-path`: segments of 2 s cut at keyframes, each opening alone, back to
+/// back in time, named and boxed with their wall-clock start, synced to disk every part, and the
+/// segment-complete command run for each.
+@Suite struct SegmentedRecordingTests {
+    /// The video packets of a file: (pts, duration, keyframe), in file order.
+    static func videoPackets(_ path: String) throws -> [(pts: Double, duration: Double, key: Bool)] {
+        let info = try Tools.ffprobeJSON(["-select_streams", "v", "-show_packets", path])
+        return (info["packets"] as? [[String: Any]] ?? []).map { packet in
+            (
+                Double(packet["pts_time"] as? String ?? "") ?? -1, Double(packet["duration_time"] as? String ?? "") ?? 0,
+                (packet["flags"] as? String ?? "").hasPrefix("K")
+            )
+        }
+    }
+
+    @Test(arguments: ["fmp4", "mpegts"])
+    func segmentsOpenAloneStartOnKeyframesAndFollowEachOther(format: String) throws {
+        let dir = try Tools.temporaryDirectory("segments")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let template = dir.path + "/%path/%Y-%m-%d/%H-%M-%S-%f"
+        let hookLog = dir.appendingPathComponent("hook.txt").path
+        let trace = dir.appendingPathComponent("strace.txt").path
+        let stats = dir.appendingPathComponent("stats.jsonl").path
+        let strace = (try? Tools.run("strace", ["-V"]).status) == 0
+        let record = [
+            Tools.onairExecutable, "record", "--duration", "7", "--size", "320x240", "--fps", "30",
+            "--record-path", template, "--record-format", format, "--record-segment-duration", "2s",
+            "--record-part-duration", "1s", "--stats-json", stats,
+            "--on-segment-complete", "echo \"$ONAIR_SEGMENT_PATH $ONAIR_SEGMENT_DURATION\" >> '\(hookLog)'",
+        ]
+        let result =
+            strace
+            ? try Tools.run("strace", ["-f", "-e", "trace=fsync,fdatasync", "-o", trace] + record)
+            : try Tools.run(record[0], Array(record.dropFirst()))
+        #expect(result.status == 0, "\(result.stderr)")
+        let recording = try RecordingSettings(template: RecordPathTemplate(template))
+        let segments = SegmentIndex(template: recording.template, pathName: "live").scan()
+        // 7 s of media in 2 s segments (a loaded machine may drop frames, never keyframes' place).
+        #expect(segments.count >= 3, "\(segments.map(\.path))")
+        var previousEnd: Double?
+        var previousStart: (media: Double, wall: Date)?
+        for segment in segments {
+            #expect(try RecordCommandTests.decodesCleanly(segment.path).isEmpty, "\(segment.path)")
+            let packets = try Self.videoPackets(segment.path)
+            let first = try #require(packets.first, "\(segment.path) has no video")
+            #expect(first.key, "\(segment.path) starts on a non-keyframe")
+            // Back to back: this segment starts where the previous one's last frame ends.
+            if let previousEnd { #expect(abs(first.pts - previousEnd) < 0.001, "\(segment.path): \(first.pts) after \(previousEnd)") }
+            let last = try #require(packets.max { $0.pts < $1.pts })
+            previousEnd = last.pts + last.duration
+            // The names are as far apart as the media.
+            if let previousStart {
+                let named = segment.start.timeIntervalSince(previousStart.wall)
+                #expect(abs(named - (first.pts - previousStart.media)) < 0.001, "\(segment.path)")
+            }
+            previousStart = (first.pts, segment.start)
+            if format == "fmp4" {
+                let head = try [UInt8](FileHandle(forReadingFrom: URL(fileURLWithPath: segment.path)).read(upToCount: 4096) ?? Data())
+                let box = try #require(SegmentStartBox.find(in: head), "\(segment.path) has no start box")
+                #expect(abs(box.wallClock.timeIntervalSince(segment.start)) < 1e-5)
+                #expect(abs(Double(box.mediaMicroseconds) / 1e6 - first.pts) < 0.001)
+            }
+        }
+        // Every frame encoded is on disk, from the first keyframe on (none lost before audio starts).
+        let encoded = try RecordCommandTests.finalStatistics(stats)["frames_out"] as? Int ?? -1
+        var onDisk = 0
+        for segment in segments { onDisk += try Self.videoPackets(segment.path).count }
+        #expect(onDisk == encoded, "\(onDisk) frames in the segments, \(encoded) encoded")
+        // The hook ran once per segment with its path and duration.
+        let hooks = try String(contentsOfFile: hookLog, encoding: .utf8).split(separator: "\n")
+        #expect(Set(hooks.compactMap { $0.split(separator: " ").first.map(String.init) }) == Set(segments.map(\.path)))
+        #expect(hooks.allSatisfy { Double($0.split(separator: " ").last ?? "") ?? 0 > 0.5 })
+        if strace {
+            // One sync per part at least (a flush alone does not survive a pulled plug): ~6 parts.
+            let syncs = try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n").filter {
+                $0.contains("fsync(") || $0.contains("fdatasync(")
+            }
+            #expect(syncs.count >= 6, "\(syncs.count) syncs")
+        } else {
+            print("strace is not installed (scripts/setup.sh installs it): fsync not checked")
+        }
+    }
+
+    @Test func retentionBySizeKeepsTheNewestUnderTheLimitAndRemovesEmptyFolders() throws {
+        let dir = try Tools.temporaryDirectory("retention")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // One folder per second: retention must leave none empty behind.
+        let template = dir.path + "/%path/%s/%f"
+        let result = try Tools.run(
+            Tools.onairExecutable,
+            [
+                "record", "--duration", "8", "--size", "320x240", "--fps", "15", "--bitrate", "400k", "--record-path", template,
+                "--record-segment-duration", "1s", "--record-max-size", "150k",
+            ])
+        #expect(result.status == 0, "\(result.stderr)")
+        let written = result.stderr.components(separatedBy: "\n").filter { $0.contains("recording: wrote") }
+        let deleted = result.stderr.components(separatedBy: "\n").filter { $0.contains("recording: deleted") }
+        let segments = SegmentIndex(template: try RecordPathTemplate(template), pathName: "live").scan()
+        let total = segments.reduce(Int64(0)) { $0 + $1.size }
+        let largest = segments.map(\.size).max() ?? 0
+        // Under the limit plus the one being written when the last check ran.
+        #expect(total <= 150_000 + largest, "\(total) bytes in \(segments.count) segments")
+        #expect(!deleted.isEmpty && deleted.count + segments.count == written.count, "\(written.count) written, \(deleted.count) deleted")
+        // The newest are kept: the last segment written is there.
+        let last = try #require(written.last?.components(separatedBy: "wrote ").last?.components(separatedBy: " (").first)
+        #expect(segments.last?.path == last)
+        // Every folder left holds a segment.
+        let folders = try FileManager.default.contentsOfDirectory(atPath: dir.path + "/live")
+        #expect(folders.count == segments.count, "\(folders.count) folders, \(segments.count) segments")
+    }
+}
