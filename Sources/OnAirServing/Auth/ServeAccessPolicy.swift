@@ -146,8 +146,9 @@ public final class ServeAccessPolicy: @unchecked Sendable {
         return peer
     }
 
-    /// The permission a path of the HTTP face needs: `/metrics` metrics, `/recordings…` and
-    /// `/playback…` playback, `/admin…` admin, everything else (page, streams, HLS, stats, WHEP) read.
+    /// The permission a path of the HTTP face needs: `/metrics` metrics, `/list`, `/get`,
+    /// `/recordings…` and `/playback…` playback, `/admin…` admin, everything else (page, streams,
+    /// HLS, stats, WHEP, snapshot) read.
     public static func permission(forPath path: String) -> ServePermission {
         if path == "/metrics" { return .metrics }
         if path == "/list" || path == "/get" || path.hasPrefix("/recordings") || path.hasPrefix("/playback") { return .playback }
