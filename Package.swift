@@ -128,7 +128,8 @@ var targets: [Target] = [
             .target(name: "OnAirServing", condition: .when(platforms: [.linux])),
             .target(name: "OnAirPlayback", condition: .when(platforms: [.linux])), "OnAirTestSupport",
         ]),
-    .testTarget(name: "OnAirHTTPTests", dependencies: [.target(name: "OnAirHTTP", condition: .when(platforms: [.linux])), "OnAirTestSupport"]),
+    .testTarget(
+        name: "OnAirHTTPTests", dependencies: [.target(name: "OnAirHTTP", condition: .when(platforms: [.linux])), "OnAirTestSupport"]),
     // The Apple backend's portable core, its stub check, and the backend contract tests (run on
     // FFmpeg on Linux and on VideoToolbox/AudioToolbox on a Mac): builds on every platform.
     .testTarget(
