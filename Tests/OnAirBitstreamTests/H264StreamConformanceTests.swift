@@ -61,7 +61,11 @@ struct H264StreamConformanceTests {
             #expect(sps.bitDepthLuma == expected.depth && sps.bitDepthChroma == expected.depth)
         }
         if let fraction = sps.frameRateFraction {
-            #expect("\(fraction.numerator)/\(fraction.denominator)" == stream["r_frame_rate"] as? String)
+            // From libavformat 61 (FFmpeg 7) on, ffprobe gives a raw stream's r_frame_rate as the VUI
+            // tick rate (time_scale / num_units_in_tick, twice the frame rate): AVCodecContext's
+            // ticks_per_frame is gone. 5.1 gave the frame rate.
+            let ticks = H264TestMedia.ffprobeLibavformatMajor >= 61 ? 2 : 1
+            #expect("\(fraction.numerator * ticks)/\(fraction.denominator)" == stream["r_frame_rate"] as? String)
         } else {
             Issue.record("x264 always writes VUI timing")
         }

@@ -4,6 +4,14 @@ import OnAirTestSupport
 
 /// Makes H.264 test streams with ffmpeg/libx264 and reads what ffprobe says about them.
 enum H264TestMedia {
+    /// The major version of the libavformat ffprobe runs on (`ffprobe -version`), 0 if unknown.
+    static let ffprobeLibavformatMajor: Int = {
+        let text = (try? Tools.run("ffprobe", ["-version"]).stdoutText) ?? ""
+        let line = text.split(separator: "\n").first { $0.hasPrefix("libavformat") } ?? ""
+        let number = line.dropFirst("libavformat".count).drop { $0 == " " }.prefix { $0.isNumber }
+        return Int(number) ?? 0
+    }()
+
     /// Encodes `frames` frames of `testsrc2` at `size` and `rate` with libx264 and the extra output
     /// `arguments`, and returns the raw Annex-B bytes and the file's URL.
     static func encode(
