@@ -25,6 +25,10 @@ var targets: [Target] = [
     .systemLibrary(name: "CSDL2", providers: [.apt(["libsdl2-dev"])]),
     .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
     .systemLibrary(name: "CSRT", pkgConfig: "srt", providers: [.apt(["libsrt-gnutls-dev"])]),
+    // libyaml reads `onair serve --config FILE` (yaml-0.1.pc adds only -I/usr/include and -lyaml).
+    .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"])]),
+    // The serve configuration file: libyaml's events into a node tree, the key table, file < environment < flags.
+    .target(name: "OnAirServeConfig", dependencies: ["OnAirCore", "CYAML"]),
     // GStreamer and gst-rtsp-server behind a C shim whose header names no GStreamer type (so Swift needs
     // no GStreamer include path). Not pkgConfig: gstreamer-1.0.pc adds -pthread, which SwiftPM refuses with a
     // warning; the include paths are given to the shim's C compile only (unsafeFlags are fine in a root package).
@@ -77,7 +81,7 @@ var targets: [Target] = [
         name: "OnAirServing",
         dependencies: [
             "OnAirCore", "OnAirBitstream", "OnAirLive", "OnAirStreaming", "OnAirFFmpeg", "OnAirHTTP", "OnAirSRT",
-            "OnAirGStreamer",
+            "OnAirGStreamer", "OnAirServeConfig",
         ],
         plugins: ["EmbedFilesPlugin"]
     ),
@@ -105,6 +109,7 @@ var targets: [Target] = [
             .target(name: "OnAirApple", condition: .when(platforms: [.macOS, .iOS])),
             .target(name: "OnAirHTTP", condition: .when(platforms: [.linux])),
             .target(name: "OnAirGStreamer", condition: .when(platforms: [.linux])),
+            .target(name: "OnAirServeConfig", condition: .when(platforms: [.linux])),
             "OnAirSRT",
         ]
     ),
@@ -115,7 +120,10 @@ var targets: [Target] = [
     .testTarget(name: "OnAirSRTTests", dependencies: ["OnAirSRT", "OnAirTestSupport"]),
     .testTarget(
         name: "OnAirTests",
-        dependencies: ["OnAir", "OnAirLive", "OnAirAnalysis", "OnAirStreaming", "OnAirServing", "OnAirPlayback", "OnAirTestSupport"]),
+        dependencies: [
+            "OnAir", "OnAirLive", "OnAirAnalysis", "OnAirStreaming", "OnAirServing", "OnAirPlayback", "OnAirServeConfig",
+            "OnAirTestSupport",
+        ]),
     .testTarget(name: "OnAirHTTPTests", dependencies: ["OnAirHTTP"]),
     .testTarget(name: "OnAirGStreamerTests", dependencies: ["OnAirGStreamer", "OnAirTestSupport"]),
     .testTarget(
@@ -128,12 +136,16 @@ var targets: [Target] = [
 if fuzzing {
     for name in [
         "FuzzAnnexB", "FuzzH264Parameters", "FuzzAVCC", "FuzzADTS", "FuzzAudioSpecificConfig", "FuzzHTTPPath", "FuzzWebRTCOffer",
-        "FuzzHTTPResponse",
+        "FuzzHTTPResponse", "FuzzServeConfig",
     ] {
         targets.append(
             .executableTarget(
                 name: name,
-                dependencies: [name.hasPrefix("FuzzHTTP") ? "OnAirHTTP" : name == "FuzzWebRTCOffer" ? "OnAirGStreamer" : "OnAirBitstream"],
+                dependencies: [
+                    name.hasPrefix("FuzzHTTP")
+                        ? "OnAirHTTP"
+                        : name == "FuzzWebRTCOffer" ? "OnAirGStreamer" : name == "FuzzServeConfig" ? "OnAirServeConfig" : "OnAirBitstream"
+                ],
                 path: "Fuzz/\(name)",
                 exclude: ["seeds.sh"],
                 swiftSettings: [.unsafeFlags(["-parse-as-library"])]

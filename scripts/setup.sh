@@ -11,7 +11,7 @@ packages=(
     xdotool
     nginx-light libnginx-mod-rtmp
     python3 openssl
-    libsdl2-dev libmicrohttpd-dev libsrt-gnutls-dev libpulse-dev libgnutls28-dev
+    libsdl2-dev libmicrohttpd-dev libsrt-gnutls-dev libpulse-dev libgnutls28-dev libyaml-dev
     chromium chromium-driver python3-selenium iproute2
     curl
     nodejs
@@ -35,6 +35,7 @@ if [ ${#missing[@]} -gt 0 ]; then
     # python3: the adaptive bitrate test's throttling relay and bench/stream_latency.sh.
     # libsdl2/libmicrohttpd/libsrt: the player's window and sound, serve's HTTP and SRT.
     # libgnutls28-dev: the ECDSA certificate of WebRTC peers (DTLS).
+    # libyaml-dev: `onair serve --config FILE` (the YAML reader).
     # chromium + chromium-driver + python3-selenium: the browser preview tests.
     # iproute2: network namespaces with tc shaping for the adaptive bitrate tests.
     # curl: the serve tests' and bench/serve_viewers.sh's HTTP viewers.

@@ -49,12 +49,15 @@ struct ServeCommand: Command {
           -o, --output FILE            also record to a file (repeatable)
           --stats-json FILE            the once-a-second statistics as JSON lines
 
-        """ + EncodingOptions.help
+        """ + EncodingOptions.help + "\n" + configHelp
 
     let settings: SessionSettings
     let statsJSON: String?
+    /// The effective configuration when `--print-config` asked for it (printed instead of serving).
+    var printedConfig: String?
 
     init(arguments: inout ArgumentList) throws {
+        let config = try Self.configuration(&arguments)
         let capture = try CaptureArguments(arguments: &arguments)
         let outputs = try arguments.options("-o", "--output")
         statsJSON = try arguments.option("--stats-json")
@@ -107,9 +110,14 @@ struct ServeCommand: Command {
         settings.serving = serving
         settings.streaming.adaptiveBitRate = false
         self.settings = settings
+        printedConfig = config.print ? config.resolution.printed() : nil
     }
 
     func run() throws -> Int32 {
+        if let printedConfig {
+            print(printedConfig, terminator: "")
+            return 0
+        }
         signal(SIGPIPE, SIG_IGN)
         let printer = try StatisticsPrinter(label: "serve", jsonPath: statsJSON)
         let outcome = try SessionConsole.run(SessionBuilder(settings), printer: printer) { session in
