@@ -52,5 +52,18 @@ fi
 # aiortc (PyPI): the WebRTC tests' independent WHEP viewer (Tests/Tools/whep_client.py), for the python3 on PATH.
 python3 -c "import aiortc, av" 2>/dev/null || python3 -m pip install -q aiortc >&2 \
     || echo "setup: pip install aiortc failed; the WebRTC tests will be skipped" >&2
+# promtool (Debian's prometheus package, unpacked only: installing it would start a Prometheus daemon
+# where systemd runs): `promtool check metrics` on serve's /metrics (ServeMetricsHealthTests).
+if ! command -v promtool >/dev/null; then
+    scratch=$(mktemp -d)
+    if (cd "$scratch" && apt-get download prometheus >&2 && dpkg -x prometheus_*.deb root) && [ -x "$scratch/root/usr/bin/promtool" ]; then
+        sudo=""
+        [ "$(id -u)" -eq 0 ] || sudo=sudo
+        $sudo install -m 0755 "$scratch/root/usr/bin/promtool" /usr/local/bin/promtool
+    else
+        echo "setup: could not fetch promtool; the metrics format checks will be skipped" >&2
+    fi
+    rm -rf "$scratch"
+fi
 command -v swift >/dev/null || { echo "setup: Swift 6 toolchain not found on PATH (https://swift.org/install)" >&2; exit 1; }
 echo "setup: all dependencies present" >&2

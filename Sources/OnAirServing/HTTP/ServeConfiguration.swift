@@ -1,3 +1,5 @@
+import OnAirServeConfig
+
 /// What `onair serve` listens on and the limits it keeps.
 public struct ServeConfiguration: Sendable {
     /// The HTTP address (`127.0.0.1` unless said otherwise) and port.
@@ -17,6 +19,10 @@ public struct ServeConfiguration: Sendable {
     public var rtspPort: Int?
     /// The WebRTC face (WHEP viewers at `/whep`; nil: none). With `token`, WHEP requests need it as Bearer token.
     public var webRTC: WebRTCConfiguration?
+    /// Who may read `/metrics` without the token (loopback unless `metrics-addresses` says otherwise).
+    public var metricsAddresses = ServeAddressRange.loopback
+    /// Who may read `/healthz` and `/readyz` without the token (loopback unless `health-addresses` says otherwise).
+    public var healthAddresses = ServeAddressRange.loopback
     /// Creates the defaults.
     public init() {}
 }

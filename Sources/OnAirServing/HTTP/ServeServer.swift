@@ -23,6 +23,8 @@ package final class ServeServer: @unchecked Sendable {
     /// libmicrohttpd's latest messages (the last 16) and how many it gave, for `/stats.json`.
     private var messages: [String] = []
     private var messageCount = 0
+    /// `/metrics`, `/healthz`, `/readyz` (issue 33), answered before the token check to the address ranges allowed.
+    private var observability: ServeObservability?
 
     /// Starts listening. `hlsDirectory` holds the live HLS playlist `stream.m3u8` and its segments.
     public init(
@@ -84,6 +86,21 @@ package final class ServeServer: @unchecked Sendable {
             webrtcViewers: whep?.face.statistics())
     }
 
+    /// Answers `/metrics`, `/healthz` and `/readyz` with `health` as judge (see `ServeObservability`).
+    package func serveObservability(health: ServeHealth?) {
+        let observability = ServeObservability(
+            metricsAddresses: configuration.metricsAddresses, healthAddresses: configuration.healthAddresses, health: health,
+            maxViewers: configuration.limits.maxViewers
+        ) { [weak self] in
+            self?.statistics()
+                ?? ServeStatisticsDocument(
+                    encoder: nil, totals: .init(), requestsTimedOut: 0, httpMessages: 0, recentHTTPMessages: [], viewers: [])
+        }
+        lock.lock()
+        self.observability = observability
+        lock.unlock()
+    }
+
     /// Ends every viewer's stream and stops listening.
     public func stop() {
         hub.close()
@@ -95,6 +112,10 @@ package final class ServeServer: @unchecked Sendable {
     }
 
     private func answer(_ request: HTTPRequest) -> HTTPResponse {
+        lock.lock()
+        let observability = self.observability
+        lock.unlock()
+        if let response = observability?.answer(request) { return response }
         // WHEP carries its token as a Bearer header, not in the query.
         if let whep, WHEPEndpoint.handles(request.path) { return whep.answer(request) }
         guard request.method == "GET" || request.method == "HEAD" else {

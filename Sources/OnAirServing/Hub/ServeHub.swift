@@ -31,6 +31,8 @@ public final class ServeHub: @unchecked Sendable {
         public var cutTooSlow = 0
         /// Skips to a keyframe, summed over every viewer that has left.
         public var skipsOfViewersGone = 0
+        /// Bytes sent, summed over every viewer that has left, by transport (`/metrics` adds the current viewers').
+        public var bytesSentOfViewersGone: [String: Int] = [:]
     }
 
     /// The limits in force.
@@ -117,6 +119,7 @@ public final class ServeHub: @unchecked Sendable {
         transportFigures[viewer.id] = nil
         if viewer.endReason == .tooSlow { totals.cutTooSlow += 1 }
         totals.skipsOfViewersGone += figures.skips
+        totals.bytesSentOfViewersGone[viewer.transport, default: 0] += figures.bytesSent
         let observer = self.observer
         lock.unlock()
         observer?(
