@@ -1,4 +1,5 @@
 import Foundation
+import OnAirTestSupport
 import Testing
 
 @testable import OnAirServing
@@ -6,49 +7,9 @@ import Testing
 /// sd_notify's datagram protocol against a socket of the test's own (a path and an abstract `@`
 /// name), and the watchdog fed from frames with an injected clock.
 @Suite struct SystemdNotifierTests {
-    /// A bound datagram socket the notifier writes to; `name` is what goes in `NOTIFY_SOCKET`.
-    final class Receiver {
-        let descriptor: Int32
-        let name: String
-
-        init(abstract: Bool) throws {
-            descriptor = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
-            let label = "onair-notify-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-            name = abstract ? "@" + label : (NSTemporaryDirectory() as NSString).appendingPathComponent(label)
-            var address = sockaddr_un()
-            address.sun_family = sa_family_t(AF_UNIX)
-            var bytes = Array(name.utf8)
-            if abstract { bytes[0] = 0 }
-            withUnsafeMutableBytes(of: &address.sun_path) { path in
-                for (index, byte) in bytes.enumerated() { path[index] = byte }
-            }
-            let length = socklen_t((MemoryLayout<sockaddr_un>.offset(of: \.sun_path) ?? 2) + bytes.count + (abstract ? 0 : 1))
-            let bound = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) }
-            }
-            try #require(bound == 0, "bind: \(String(cString: strerror(errno)))")
-        }
-
-        /// Every datagram waiting, oldest first.
-        func messages() -> [String] {
-            var result: [String] = []
-            var buffer = [UInt8](repeating: 0, count: 4096)
-            while true {
-                let count = recv(descriptor, &buffer, buffer.count, Int32(MSG_DONTWAIT))
-                guard count > 0 else { return result }
-                result.append(String(decoding: buffer[..<count], as: UTF8.self))
-            }
-        }
-
-        deinit {
-            close(descriptor)
-            if !name.hasPrefix("@") { unlink(name) }
-        }
-    }
-
     @Test(arguments: [false, true])
     func messagesReachThePathOrAbstractSocket(_ abstract: Bool) throws {
-        let receiver = try Receiver(abstract: abstract)
+        let receiver = try DatagramReceiver(abstract: abstract)
         let notifier = try #require(SystemdNotifier(environment: ["NOTIFY_SOCKET": receiver.name, "WATCHDOG_USEC": "2000000"]))
         #expect(notifier.watchdogInterval == 2)
         #expect(notifier.send("READY=1\nSTATUS=serving"))
@@ -59,14 +20,14 @@ import Testing
     @Test func noSocketOrAnotherProcessesWatchdogMeansNothingToDo() throws {
         #expect(SystemdNotifier(environment: [:]) == nil)
         #expect(SystemdNotifier(environment: ["NOTIFY_SOCKET": "relative/path"]) == nil)
-        let receiver = try Receiver(abstract: true)
+        let receiver = try DatagramReceiver(abstract: true)
         let other = try #require(
             SystemdNotifier(environment: ["NOTIFY_SOCKET": receiver.name, "WATCHDOG_USEC": "1000000", "WATCHDOG_PID": "1"]))
         #expect(other.watchdogInterval == nil)
     }
 
     @Test func theWatchdogIsFedByFramesAtLeastEveryHalfIntervalAndNotWithout() throws {
-        let receiver = try Receiver(abstract: true)
+        let receiver = try DatagramReceiver(abstract: true)
         let notifier = try #require(SystemdNotifier(environment: ["NOTIFY_SOCKET": receiver.name, "WATCHDOG_USEC": "1000000"]))
         let clock = ServeHealthMetricsTests.ManualClock()
         let watchdog = ServeWatchdog(
