@@ -20,3 +20,52 @@ extension ServeCommand {
         return (resolution, print)
     }
 }
+
+/// SIGHUP while serving: the arguments are parsed again with the file re-read; what can change
+/// without touching viewers is applied, the rest named as needing a restart; a file that does not
+/// parse is refused with a log line and the running configuration stays.
+final class ReloadWatch: @unchecked Sendable {
+    private let lock = NSLock()
+    private var source: (any DispatchSourceSignal)?
+    private var current: ServeConfigResolution?
+
+    /// Starts watching for SIGHUP (ignored as a signal by then) for `command`'s `session`.
+    func start(_ command: ServeCommand, _ session: Session) {
+        let source = DispatchSource.makeSignalSource(signal: SIGHUP, queue: DispatchQueue(label: "onair.reload"))
+        lock.lock()
+        current = command.resolution
+        self.source = source
+        lock.unlock()
+        source.setEventHandler { [weak self, weak session] in
+            guard let self, let session else { return }
+            self.reload(command.originalArguments, session)
+        }
+        source.resume()
+    }
+
+    private func reload(_ arguments: [String], _ session: Session) {
+        do {
+            var list = ArgumentList(arguments)
+            let fresh = try ServeCommand(arguments: &list)
+            try list.finish()
+            lock.lock()
+            let plan = current.map { ServeConfigReload(from: $0, to: fresh.resolution) }
+            current = fresh.resolution
+            lock.unlock()
+            if let limits = fresh.settings.serving?.server.limits {
+                session.reloadServing(maxViewers: limits.maxViewers, viewerTimeout: limits.viewerTimeout)
+            }
+            Console.status("reload: " + (plan?.summary ?? "done"))
+        } catch {
+            Console.status("reload refused, the running configuration stays: \(error)")
+        }
+    }
+
+    /// Stops watching.
+    func cancel() {
+        lock.lock()
+        source?.cancel()
+        source = nil
+        lock.unlock()
+    }
+}

@@ -55,9 +55,14 @@ struct ServeCommand: Command {
     let statsJSON: String?
     /// The effective configuration when `--print-config` asked for it (printed instead of serving).
     var printedConfig: String?
+    /// The arguments as given (a reload parses them again with the file re-read) and their resolution.
+    let originalArguments: [String]
+    let resolution: ServeConfigResolution
 
     init(arguments: inout ArgumentList) throws {
+        originalArguments = arguments.remaining
         let config = try Self.configuration(&arguments)
+        resolution = config.resolution
         let capture = try CaptureArguments(arguments: &arguments)
         let outputs = try arguments.options("-o", "--output")
         statsJSON = try arguments.option("--stats-json")
@@ -120,8 +125,12 @@ struct ServeCommand: Command {
             return 0
         }
         signal(SIGPIPE, SIG_IGN)
+        signal(SIGHUP, SIG_IGN)  // a reload (below), never a stop
         let printer = try StatisticsPrinter(label: "serve", jsonPath: statsJSON)
+        let reloads = ReloadWatch()
+        defer { reloads.cancel() }
         let outcome = try SessionConsole.run(SessionBuilder(settings), printer: printer) { session in
+            reloads.start(self, session)
             guard let served = session.servedEndpoints else { return }
             let urls = served.streamURLs
             Console.status("serving \(urls.mpegTS), \(urls.fragmentedMP4), \(urls.hls) (page: \(urls.page))")

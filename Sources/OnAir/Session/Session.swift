@@ -27,6 +27,8 @@ public final class Session: @unchecked Sendable {
     private let fanOut: SessionEventFanOut
     private let teardown: @Sendable () -> Void
     private let viewerTotals: (@Sendable () -> ServeHub.Totals)?
+    /// Sets the serving limits of a reload (max viewers, viewer timeout); nil when not serving.
+    var servingLimits: (@Sendable (Int, Double) -> Void)?
     private let lock = NSLock()
     private let wake = DispatchSemaphore(value: 0)
     private var stopRequest: StopReason?
@@ -51,6 +53,15 @@ public final class Session: @unchecked Sendable {
     }
 
     deinit { teardown() }
+
+    /// Applies a reload's serving limits without touching viewers: the most viewers at once
+    /// (admission from now on) and the viewer timeout (viewers from now on). False when not serving.
+    @discardableResult
+    public func reloadServing(maxViewers: Int, viewerTimeout: Double) -> Bool {
+        guard let servingLimits else { return false }
+        servingLimits(maxViewers, viewerTimeout)
+        return true
+    }
 
     /// The session's events from now on, until it stops.
     public func events() -> AsyncStream<SessionEvent> { fanOut.stream() }

@@ -133,6 +133,7 @@ public struct SessionBuilder: Sendable {
             connect.append { session, live in
                 serve.server.setEncoderStatistics { [weak session] in session?.latestStatistics }
                 serve.notifySystemd { [weak session] in session?.latestStatistics }
+                session.servingLimits = { serve.hub.setLimits(maxViewers: $0, viewerTimeout: $1) }
                 serve.webRTC?.setKeyFrameRequester { [weak live] in live?.forceKeyFrame() }
             }
         }
