@@ -55,6 +55,10 @@ final class ReloadWatch: @unchecked Sendable {
             if let limits = fresh.settings.serving?.server.limits {
                 session.reloadServing(maxViewers: limits.maxViewers, viewerTimeout: limits.viewerTimeout)
             }
+            if plan.map({ $0.applied.contains("bitrate") || $0.applied.contains("data-rate-limit") }) ?? false {
+                let video = fresh.settings.videoEncoder
+                session.reloadBitRate(average: video.averageBitRate, dataRateLimits: video.dataRateLimits)
+            }
             Console.status("reload: " + (plan?.summary ?? "done"))
         } catch {
             Console.status("reload refused, the running configuration stays: \(error)")

@@ -189,11 +189,11 @@ import Testing
 extension ServeConfigTests {
     @Test func aReloadAppliesMaxViewersAndTimeoutAndNamesTheRest() throws {
         let old = try Self.resolve("max-viewers: 4\ntoken: secret-one\nsize: 640x360\n")
-        let new = try Self.resolve("max-viewers: 2\nviewer-timeout: 3\ntoken: secret-two\nsize: 640x360\n")
+        let new = try Self.resolve("max-viewers: 2\nviewer-timeout: 3\ntoken: secret-two\nsize: 640x360\nbitrate: 1M\n")
         let plan = ServeConfigReload(from: old, to: new)
-        #expect(plan.applied == ["max-viewers", "viewer-timeout"])
+        #expect(plan.applied == ["max-viewers", "viewer-timeout", "bitrate"])
         #expect(plan.needRestart == ["token"])
-        #expect(plan.summary == "applied max-viewers, viewer-timeout; needs a restart (not applied): token")
+        #expect(plan.summary == "applied max-viewers, viewer-timeout, bitrate; needs a restart (not applied): token")
         #expect(!plan.summary.contains("secret"))
         #expect(ServeConfigReload(from: old, to: old).summary == "nothing changed")
         let users = ServeConfigReload(

@@ -63,6 +63,12 @@ public final class Session: @unchecked Sendable {
         return true
     }
 
+    /// Applies a reload's video bit rate and data-rate limits before the next frame, without a new
+    /// encoder (see `LiveSession.setBitRate`).
+    public func reloadBitRate(average: Int, dataRateLimits: [DataRateLimit]) {
+        live.setBitRate(average: average, dataRateLimits: dataRateLimits)
+    }
+
     /// The session's events from now on, until it stops.
     public func events() -> AsyncStream<SessionEvent> { fanOut.stream() }
 
