@@ -19,8 +19,9 @@ import Testing
         // ExecStart on the built binary (verify checks it exists); a template checked as an instance.
         let name = unit.replacingOccurrences(of: "@.", with: "@cam1.")
         let path = dir.appendingPathComponent(name).path
-        try text.replacingOccurrences(of: "/usr/bin/onair", with: Tools.onairExecutable).write(
-            toFile: path, atomically: true, encoding: .utf8)
+        try text.replacingOccurrences(of: "/usr/bin/onair", with: URL(fileURLWithPath: Tools.onairExecutable).standardizedFileURL.path)
+            .write(
+                toFile: path, atomically: true, encoding: .utf8)
         let verified = try Tools.run(Self.analyze!, ["verify", path])
         #expect(verified.status == 0 && verified.stdoutText.isEmpty && verified.stderr.isEmpty, "\(verified.stdoutText)\(verified.stderr)")
         let security = try Tools.run(Self.analyze!, ["security", "--offline=true", "--threshold=30", path])
