@@ -32,6 +32,10 @@ var targets: [Target] = [
     .systemLibrary(name: "CSDL2", providers: [.apt(["libsdl2-dev"])]),
     .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
     .systemLibrary(name: "CSRT", pkgConfig: "srt", providers: [.apt(["libsrt-gnutls-dev"])]),
+    // libyaml reads `onair serve --config FILE` (yaml-0.1.pc adds only -I/usr/include and -lyaml).
+    .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"])]),
+    // The serve configuration file: libyaml's events into a node tree, the key table, file < environment < flags.
+    .target(name: "OnAirServeConfig", dependencies: ["OnAirCore", "CYAML"]),
     // GStreamer and gst-rtsp-server behind a C shim whose header names no GStreamer type (so Swift needs
     // no GStreamer include path). Neither pkgConfig (gstreamer-1.0.pc adds -pthread, which SwiftPM refuses with
     // a warning in every package that depends on this one) nor unsafeFlags (refused in a versioned dependency):
@@ -78,7 +82,7 @@ var targets: [Target] = [
         name: "OnAirServing",
         dependencies: [
             "OnAirCore", "OnAirBitstream", "OnAirLive", "OnAirStreaming", "OnAirFFmpeg", "OnAirHTTP", "OnAirSRT",
-            "OnAirGStreamer", "CArgon2",
+            "OnAirGStreamer", "CArgon2", "OnAirServeConfig",
         ],
         plugins: ["EmbedFilesPlugin"]
     ),
@@ -110,6 +114,7 @@ var targets: [Target] = [
             .target(name: "OnAirApple", condition: .when(platforms: [.macOS, .iOS])),
             .target(name: "OnAirHTTP", condition: .when(platforms: [.linux])),
             .target(name: "OnAirGStreamer", condition: .when(platforms: [.linux])),
+            .target(name: "OnAirServeConfig", condition: .when(platforms: [.linux])),
             .target(name: "OnAirSRT", condition: .when(platforms: [.linux])),
         ]
     ),
@@ -126,7 +131,8 @@ var targets: [Target] = [
             "OnAir", "OnAirLive", .target(name: "OnAirAnalysis", condition: .when(platforms: [.linux])),
             .target(name: "OnAirStreaming", condition: .when(platforms: [.linux])),
             .target(name: "OnAirServing", condition: .when(platforms: [.linux])),
-            .target(name: "OnAirPlayback", condition: .when(platforms: [.linux])), "OnAirTestSupport",
+            .target(name: "OnAirPlayback", condition: .when(platforms: [.linux])),
+            .target(name: "OnAirServeConfig", condition: .when(platforms: [.linux])), "OnAirTestSupport",
         ]),
     .testTarget(
         name: "OnAirHTTPTests", dependencies: [.target(name: "OnAirHTTP", condition: .when(platforms: [.linux])), "OnAirTestSupport"]),
@@ -155,7 +161,7 @@ var targets: [Target] = [
 if fuzzing {
     for name in [
         "FuzzAnnexB", "FuzzH264Parameters", "FuzzAVCC", "FuzzADTS", "FuzzAudioSpecificConfig", "FuzzHTTPPath", "FuzzWebRTCOffer",
-        "FuzzHTTPResponse", "FuzzH264SamplePackager", "FuzzHTTPAuthorization", "FuzzPlaybackQuery",
+        "FuzzHTTPResponse", "FuzzH264SamplePackager", "FuzzHTTPAuthorization", "FuzzPlaybackQuery", "FuzzServeConfig",
     ] {
         targets.append(
             .executableTarget(
@@ -163,7 +169,9 @@ if fuzzing {
                 dependencies: [
                     name.hasPrefix("FuzzHTTP")
                         ? "OnAirHTTP"
-                        : name == "FuzzWebRTCOffer" ? "OnAirGStreamer" : name == "FuzzPlaybackQuery" ? "OnAirCore" : "OnAirBitstream"
+                        : name == "FuzzWebRTCOffer"
+                            ? "OnAirGStreamer"
+                            : name == "FuzzPlaybackQuery" ? "OnAirCore" : name == "FuzzServeConfig" ? "OnAirServeConfig" : "OnAirBitstream"
                 ] + (name == "FuzzH264SamplePackager" ? ["OnAirApple"] : []),
                 path: "Fuzz/\(name)",
                 exclude: ["seeds.sh"],

@@ -11,7 +11,7 @@ packages=(
     xdotool
     nginx-light libnginx-mod-rtmp
     python3 python3-venv openssl
-    libsdl2-dev libmicrohttpd-dev libsrt-gnutls-dev libpulse-dev libgnutls28-dev
+    libsdl2-dev libmicrohttpd-dev libsrt-gnutls-dev libpulse-dev libgnutls28-dev libyaml-dev
     chromium chromium-driver python3-selenium iproute2
     curl
     nodejs
@@ -37,6 +37,7 @@ if [ ${#missing[@]} -gt 0 ]; then
     # python3: the adaptive bitrate test's throttling relay and bench/stream_latency.sh.
     # libsdl2/libmicrohttpd/libsrt: the player's window and sound, serve's HTTP and SRT.
     # libgnutls28-dev: the ECDSA certificate of WebRTC peers (DTLS).
+    # libyaml-dev: `onair serve --config FILE` (the YAML reader).
     # chromium + chromium-driver + python3-selenium: the browser preview tests.
     # iproute2: network namespaces with tc shaping for the adaptive bitrate tests.
     # curl: the serve tests' and bench/serve_viewers.sh's HTTP viewers.
@@ -59,6 +60,19 @@ venv=/opt/onair-venv
 if ! python3 -c "import aiortc, av" 2>/dev/null && ! "$venv/bin/python3" -c "import aiortc, av" 2>/dev/null; then
     { [ -x "$venv/bin/python3" ] || python3 -m venv "$venv"; } && "$venv/bin/python3" -m pip install -q aiortc >&2 \
         || echo "setup: installing aiortc into $venv failed; the WebRTC tests will be skipped" >&2
+fi
+# promtool (Debian's prometheus package, unpacked only: installing it would start a Prometheus daemon
+# where systemd runs): `promtool check metrics` on serve's /metrics (ServeMetricsHealthTests).
+if ! command -v promtool >/dev/null; then
+    scratch=$(mktemp -d)
+    if (cd "$scratch" && apt-get download prometheus >&2 && dpkg -x prometheus_*.deb root) && [ -x "$scratch/root/usr/bin/promtool" ]; then
+        sudo=""
+        [ "$(id -u)" -eq 0 ] || sudo=sudo
+        $sudo install -m 0755 "$scratch/root/usr/bin/promtool" /usr/local/bin/promtool
+    else
+        echo "setup: could not fetch promtool; the metrics format checks will be skipped" >&2
+    fi
+    rm -rf "$scratch"
 fi
 command -v swift >/dev/null || { echo "setup: Swift 6 toolchain not found on PATH (https://swift.org/install)" >&2; exit 1; }
 echo "setup: all dependencies present" >&2

@@ -11,6 +11,9 @@
 #if canImport(OnAirServing)
 @_exported import OnAirServing
 #endif
+#if canImport(OnAirServeConfig)
+@_exported import OnAirServeConfig
+#endif
 #if canImport(OnAirStreaming)
 @_exported import OnAirStreaming
 #endif

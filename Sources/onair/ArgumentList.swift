@@ -55,6 +55,12 @@ struct ArgumentList {
         return found
     }
 
+    /// The arguments not taken yet, in order.
+    var remaining: [String] { arguments }
+
+    /// Puts `more` before the arguments not taken yet (a configuration file's, which the command line's follow).
+    mutating func prepend(_ more: [String]) { arguments = more + arguments }
+
     /// Removes and returns the positional arguments (those not starting with "-", and "-" itself).
     /// Whether `name` is among the arguments not taken yet (nothing is taken).
     func contains(_ name: String) -> Bool { arguments.contains(name) }

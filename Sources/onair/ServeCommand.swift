@@ -57,16 +57,25 @@ struct ServeCommand: Command {
           -o, --output FILE            also record to a file (repeatable)
           --stats-json FILE            the once-a-second statistics as JSON lines
 
-        """ + RecordingArguments.help + EncodingOptions.help
+        """ + RecordingArguments.help + EncodingOptions.help + "\n" + configHelp
 
     let settings: SessionSettings
     let statsJSON: String?
+    /// The effective configuration when `--print-config` asked for it (printed instead of serving).
+    var printedConfig: String?
+    /// The arguments as given (a reload parses them again with the file re-read) and their resolution.
+    let originalArguments: [String]
+    let resolution: ServeConfigResolution
 
     init(arguments: inout ArgumentList) throws {
+        originalArguments = arguments.remaining
+        let config = try Self.configuration(&arguments)
+        resolution = config.resolution
         let capture = try CaptureArguments(arguments: &arguments)
         let outputs = try arguments.options("-o", "--output")
         statsJSON = try arguments.option("--stats-json")
         var configuration = ServeConfiguration()
+        configuration.apply(config.resolution)
         if let listen = try arguments.option("--listen") {
             try configuration.listen(on: listen)
         }
@@ -118,12 +127,21 @@ struct ServeCommand: Command {
         settings.recording = recording
         settings.streaming.adaptiveBitRate = false
         self.settings = settings
+        printedConfig = config.print ? config.resolution.printed() : nil
     }
 
     func run() throws -> Int32 {
+        if let printedConfig {
+            print(printedConfig, terminator: "")
+            return 0
+        }
         signal(SIGPIPE, SIG_IGN)
+        signal(SIGHUP, SIG_IGN)  // a reload (below), never a stop
         let printer = try StatisticsPrinter(label: "serve", jsonPath: statsJSON)
+        let reloads = ReloadWatch()
+        defer { reloads.cancel() }
         let outcome = try SessionConsole.run(SessionBuilder(settings), printer: printer) { session in
+            reloads.start(self, session)
             guard let served = session.servedEndpoints else { return }
             let urls = served.streamURLs
             // The token is a secret: the status line (which may go to a journal) shows where it goes, not what it is.

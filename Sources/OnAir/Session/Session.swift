@@ -27,6 +27,8 @@ public final class Session: @unchecked Sendable {
     private let fanOut: SessionEventFanOut
     private let teardown: @Sendable () -> Void
     private let viewerTotals: (@Sendable () -> ServeHub.Totals)?
+    /// Sets the serving limits of a reload (max viewers, viewer timeout); nil when not serving.
+    var servingLimits: (@Sendable (Int, Double) -> Void)?
     private let lock = NSLock()
     private let wake = DispatchSemaphore(value: 0)
     private var stopRequest: StopReason?
@@ -51,6 +53,21 @@ public final class Session: @unchecked Sendable {
     }
 
     deinit { teardown() }
+
+    /// Applies a reload's serving limits without touching viewers: the most viewers at once
+    /// (admission from now on) and the viewer timeout (viewers from now on). False when not serving.
+    @discardableResult
+    public func reloadServing(maxViewers: Int, viewerTimeout: Double) -> Bool {
+        guard let servingLimits else { return false }
+        servingLimits(maxViewers, viewerTimeout)
+        return true
+    }
+
+    /// Applies a reload's video bit rate and data-rate limits before the next frame, without a new
+    /// encoder (see `LiveSession.setBitRate`).
+    public func reloadBitRate(average: Int, dataRateLimits: [DataRateLimit]) {
+        live.setBitRate(average: average, dataRateLimits: dataRateLimits)
+    }
 
     /// The session's events from now on, until it stops: one sequence per call, each with its own
     /// queue, in which failures, connection and viewer changes are never dropped and statistics

@@ -113,6 +113,7 @@ public struct SessionBuilder: Sendable {
         var endpoints: ServedEndpoints?
         var viewerTotals: (@Sendable () -> ServeHub.Totals)?
         var hlsURL: String?
+        var outputFailed: @Sendable (OutputFailure) -> Void = { _ in }
         #if canImport(OnAirHTTP) && canImport(OnAirFFmpeg)
         if let serving = settings.serving {
             let serve = try ServeOutputs(
@@ -121,6 +122,7 @@ public struct SessionBuilder: Sendable {
                 hlsSegmentDuration: serving.hlsSegmentDuration, explicitQueueBytes: serving.viewerQueueBytes,
                 profile: video?.profileLevel.profile ?? .baseline)
             teardowns.append { serve.stop() }
+            outputFailed = { serve.health.outputFailed($0.destination, reason: "\($0.error)") }
             fileSinks += serve.sinks
             serve.hub.setViewerObserver { event in fanOut.send(.viewer(event)) }
             let server = serving.server
@@ -147,6 +149,8 @@ public struct SessionBuilder: Sendable {
             audioEncoder = audioEncoder.map { serve.webRTC?.audioTap(wrapping: $0) ?? $0 }
             connect.append { session, live in
                 serve.server.setEncoderStatistics { [weak session] in session?.latestStatistics }
+                serve.notifySystemd { [weak session] in session?.latestStatistics }
+                session.servingLimits = { serve.hub.setLimits(maxViewers: $0, viewerTimeout: $1) }
                 serve.webRTC?.setKeyFrameRequester { [weak live] in live?.forceKeyFrame() }
             }
         }
@@ -167,7 +171,10 @@ public struct SessionBuilder: Sendable {
                 configuration: configuration, sources: sources, sinks: fileSinks, networkSinks: networkSinks,
                 videoEncoder: encoders.video, audioEncoder: audioEncoder,
                 bitRateDecisions: { fanOut.send(.bitRateChanged($0)) },
-                outputFailed: { fanOut.send(.outputFailed($0)) },
+                outputFailed: { [outputFailed] in
+                    outputFailed($0)
+                    fanOut.send(.outputFailed($0))
+                },
                 notices: { fanOut.send(.notice($0)) })
         } catch {
             teardown()

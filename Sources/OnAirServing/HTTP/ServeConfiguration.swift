@@ -1,3 +1,5 @@
+import OnAirServeConfig
+
 /// What `onair serve` listens on and the limits it keeps.
 public struct ServeConfiguration: Sendable {
     /// The HTTP address (`127.0.0.1` unless said otherwise) and port.
@@ -26,6 +28,10 @@ public struct ServeConfiguration: Sendable {
     public var users: [ServeUser] = []
     /// Addresses that need no credentials for a permission (e.g. `.metrics: ServeAddressRange.loopback`).
     public var openAddresses: [ServePermission: [ServeAddressRange]] = [:]
+    /// Who may read `/metrics` without the token (loopback unless `metrics-addresses` says otherwise).
+    public var metricsAddresses = ServeConfigAddressRange.loopback
+    /// Who may read `/healthz` and `/readyz` without the token (loopback unless `health-addresses` says otherwise).
+    public var healthAddresses = ServeConfigAddressRange.loopback
     /// Creates the defaults.
     public init() {}
 }

@@ -31,6 +31,8 @@ package final class ServeServer: @unchecked Sendable {
     private var playback: RecordingPlayback?
     /// `/snapshot.jpg`, when set.
     private var snapshot: ServeSnapshot?
+    /// `/metrics`, `/healthz`, `/readyz` (issue 33), answered before the token check to the address ranges allowed.
+    private var observability: ServeObservability?
 
     /// Starts listening. `hlsDirectory` holds the live HLS playlist `stream.m3u8` and its segments.
     public init(
@@ -119,6 +121,21 @@ package final class ServeServer: @unchecked Sendable {
             webrtcViewers: whep?.face.statistics())
     }
 
+    /// Answers `/metrics`, `/healthz` and `/readyz` with `health` as judge (see `ServeObservability`).
+    package func serveObservability(health: ServeHealth?) {
+        let observability = ServeObservability(
+            metricsAddresses: configuration.metricsAddresses, healthAddresses: configuration.healthAddresses, health: health,
+            maxViewers: configuration.limits.maxViewers
+        ) { [weak self] in
+            self?.statistics()
+                ?? ServeStatisticsDocument(
+                    encoder: nil, totals: .init(), requestsTimedOut: 0, httpMessages: 0, recentHTTPMessages: [], viewers: [])
+        }
+        lock.lock()
+        self.observability = observability
+        lock.unlock()
+    }
+
     /// Ends every viewer's stream and stops listening.
     public func stop() {
         hub.close()
@@ -130,6 +147,10 @@ package final class ServeServer: @unchecked Sendable {
     }
 
     private func answer(_ request: HTTPRequest) -> HTTPResponse {
+        lock.lock()
+        let observability = self.observability
+        lock.unlock()
+        if let response = observability?.answer(request) { return response }
         if var refusal = authorize(request) {
             // A page on another origin reads WHEP's 401/403/429 only with the CORS fields.
             if let whep, WHEPEndpoint.handles(request.path) { refusal.headers += whep.corsHeaders(origin: request.headers["origin"]) }

@@ -31,10 +31,17 @@ public final class ServeHub: @unchecked Sendable {
         public var cutTooSlow = 0
         /// Skips to a keyframe, summed over every viewer that has left.
         public var skipsOfViewersGone = 0
+        /// Bytes sent, summed over every viewer that has left, by transport (`/metrics` adds the current viewers').
+        public var bytesSentOfViewersGone: [String: Int] = [:]
     }
 
-    /// The limits in force.
-    public let limits: Limits
+    /// The limits in force (`setLimits` changes them for viewers from then on).
+    public var limits: Limits {
+        lock.lock()
+        defer { lock.unlock() }
+        return currentLimits
+    }
+    private var currentLimits: Limits
     private let lock = NSLock()
     private let streams: [ServeFormat: ServeStream]
     private var viewers: [Int: ServeViewer] = [:]
@@ -51,7 +58,7 @@ public final class ServeHub: @unchecked Sendable {
 
     /// A hub for the given formats.
     public init(formats: Set<ServeFormat>, limits: Limits = Limits()) {
-        self.limits = limits
+        currentLimits = limits
         var streams: [ServeFormat: ServeStream] = [:]
         for format in formats { streams[format] = ServeStream(format: format) }
         self.streams = streams
@@ -77,14 +84,14 @@ public final class ServeHub: @unchecked Sendable {
             lock.unlock()
             throw ServeRefusal.stopping
         }
-        guard viewers.count + (externalViewers?() ?? 0) < limits.maxViewers else {
+        guard viewers.count + (externalViewers?() ?? 0) < currentLimits.maxViewers else {
             totals.refusedFull += 1
             lock.unlock()
-            throw ServeRefusal.full(maximum: limits.maxViewers)
+            throw ServeRefusal.full(maximum: currentLimits.maxViewers)
         }
         let viewer = ServeViewer(
             id: nextID, transport: transport, format: format, peer: peer,
-            timeout: limits.viewerTimeout, capacityBytes: limits.viewerQueueBytes
+            timeout: currentLimits.viewerTimeout, capacityBytes: currentLimits.viewerQueueBytes
         ) { [weak self] gone in
             self?.remove(gone, from: stream)
         }
@@ -117,6 +124,7 @@ public final class ServeHub: @unchecked Sendable {
         transportFigures[viewer.id] = nil
         if viewer.endReason == .tooSlow { totals.cutTooSlow += 1 }
         totals.skipsOfViewersGone += figures.skips
+        totals.bytesSentOfViewersGone[viewer.transport, default: 0] += figures.bytesSent
         let observer = self.observer
         lock.unlock()
         observer?(
@@ -124,6 +132,15 @@ public final class ServeHub: @unchecked Sendable {
                 id: viewer.id, transport: viewer.transport, peer: viewer.peer,
                 cutAsTooSlow: viewer.endReason == .tooSlow))
         memoryRelease.released()
+    }
+
+    /// Changes the most viewers at once and the viewer timeout (a reload): admission follows at
+    /// once, viewers already served keep theirs; none is cut for a lower maximum.
+    package func setLimits(maxViewers: Int, viewerTimeout: Double) {
+        lock.lock()
+        currentLimits.maxViewers = maxViewers
+        currentLimits.viewerTimeout = viewerTimeout
+        lock.unlock()
     }
 
     /// Hears every viewer that joins or leaves, on the viewer's thread (replaces an earlier observer).

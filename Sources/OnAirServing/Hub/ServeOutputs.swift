@@ -24,6 +24,10 @@ package final class ServeOutputs: @unchecked Sendable {
     public let rtsp: ServeRTSPFace?
     /// The WebRTC face (WHEP at `/whep`, when `configuration.webRTC` is set).
     public let webRTC: WebRTCFace?
+    /// The health judge (`/healthz`, the systemd watchdog), fed by a progress sink among `sinks`.
+    public let health: ServeHealth
+    /// systemd's notification socket (`NOTIFY_SOCKET`), when the service manager gave one.
+    private let notifier = SystemdNotifier()
     /// The directory of the live HLS playlist, removed by `stop()`.
     public let hlsDirectory: String
 
@@ -48,6 +52,8 @@ package final class ServeOutputs: @unchecked Sendable {
         options.hlsListSize = 6
         let playlist = (hlsDirectory as NSString).appendingPathComponent("stream.m3u8")
         let elementary = ServeElementarySink(streams: streams, hub: hub)
+        let health = ServeHealth(streams: streams)
+        self.health = health
         // WHEP viewers: host candidates on the listening address unless it is every interface.
         let candidateAddress = ["0.0.0.0", "::", "[::]"].contains(configuration.host) ? nil : configuration.host
         let webRTC = try configuration.webRTC.map {
@@ -61,7 +67,7 @@ package final class ServeOutputs: @unchecked Sendable {
                 try ServeMuxSink(format: .fragmentedMP4, streams: streams, hub: hub),
                 try HLSOutput.sink(playlist: playlist, streams: streams, options: options),
             ] + (configuration.rtspPort == nil ? [] : [elementary])
-            + (webRTC.map { [$0] } ?? [])
+            + (webRTC.map { [$0] } ?? []) + [ServeProgressSink(health: health)]
         // SRT callers need the token as passphrase when there is one.
         let srt: ServeSRTListener?
         do {
@@ -88,6 +94,7 @@ package final class ServeOutputs: @unchecked Sendable {
             server = try ServeServer(
                 configuration: configuration, hub: hub, hlsDirectory: hlsDirectory, srtPort: srt?.port,
                 webRTC: webRTC)
+            server.serveObservability(health: health)
         } catch {
             srt?.stop()
             webRTC?.stop()
@@ -104,8 +111,26 @@ package final class ServeOutputs: @unchecked Sendable {
         return changed
     }
 
+    /// Under systemd (`Type=notify`): `READY=1` now (every listener is up once these outputs
+    /// exist), `WATCHDOG=1` and `STATUS=` (viewers, fps) from the frame path, `STOPPING=1` at `stop()`.
+    /// `statistics` gives the session's latest figures. Nothing without `NOTIFY_SOCKET`.
+    package func notifySystemd(statistics: @escaping @Sendable () -> LiveStatistics?) {
+        guard let notifier else { return }
+        let hub = self.hub
+        let webRTC = self.webRTC
+        let watchdog = ServeWatchdog(notifier: notifier, interval: notifier.watchdogInterval) {
+            let viewers = hub.statistics().viewers.count + (webRTC?.viewerCount ?? 0)
+            let fps = statistics()?.fpsOut ?? 0
+            return "serving \(viewers) viewer\(viewers == 1 ? "" : "s"), \(String(format: "%.1f", fps)) fps"
+        }
+        let paced: MediaType = health.streams.contains(.video) ? .video : .audio
+        health.onPacket { type in if type == paced { watchdog.framePassed() } }
+        notifier.send("READY=1\nSTATUS=serving on port \(server.port)")
+    }
+
     /// Ends every viewer, stops the server and removes the HLS directory.
     public func stop() {
+        notifier?.send("STOPPING=1")
         server.stop()
         srt?.stop()
         rtsp?.stop()

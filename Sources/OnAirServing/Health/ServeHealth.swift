@@ -1,0 +1,119 @@
+import Foundation
+import OnAirCore
+
+/// Whether `onair serve` is healthy, for `/healthz` and the systemd watchdog: the encode advances
+/// (encoded packets of every stream reach the outputs, judged from the frame path by
+/// `ServeProgressSink`) and no output has failed. A stream with no packet for more than
+/// `stallLimit` seconds (since the start, before the first) makes it unhealthy, as does any
+/// output failure; it is healthy again once packets flow (a failed output stays a reason).
+///
+/// The clock is injected, so the judgement is tested without waiting.
+package final class ServeHealth: @unchecked Sendable {
+    /// The verdict: healthy or not, and why not.
+    package struct Verdict: Sendable, Equatable, Codable {
+        /// `ok` or `unhealthy`.
+        package var status: String
+        /// What stalled or failed (empty when healthy).
+        package var reasons: [String]
+        /// Whether the server is healthy.
+        package var isHealthy: Bool { reasons.isEmpty }
+    }
+
+    /// Seconds without an encoded packet of a stream before it counts as stalled.
+    package let stallLimit: Double
+    private let clock: @Sendable () -> Double
+    private let lock = NSLock()
+    private let started: Double
+    private var lastPacket: [MediaType: Double] = [:]
+    private var packets: [MediaType: Int] = [:]
+    /// The streams judged.
+    package let streams: Set<MediaType>
+    private var failures: [String] = []
+    private var failureCount = 0
+    private var listeners: [@Sendable (MediaType) -> Void] = []
+
+    /// A judge for `streams`, stalled after `stallLimit` seconds, reading time from `clock` (seconds).
+    package init(
+        streams: Set<MediaType>, stallLimit: Double = 2,
+        clock: @escaping @Sendable () -> Double = { ProcessInfo.processInfo.systemUptime }
+    ) {
+        self.streams = streams
+        self.stallLimit = stallLimit
+        self.clock = clock
+        started = clock()
+    }
+
+    /// An encoded packet of `type` reached the outputs (called from the frame path).
+    package func packetWritten(_ type: MediaType) {
+        let now = clock()
+        lock.lock()
+        lastPacket[type] = now
+        packets[type, default: 0] += 1
+        let listeners = self.listeners
+        lock.unlock()
+        for listener in listeners { listener(type) }
+    }
+
+    /// Hears every encoded packet (the systemd watchdog feeds itself here), on the frame path.
+    package func onPacket(_ listener: @escaping @Sendable (MediaType) -> Void) {
+        lock.lock()
+        listeners.append(listener)
+        lock.unlock()
+    }
+
+    /// An output (`-o` recording or network output) failed; it stays a reason until the end.
+    package func outputFailed(_ destination: String, reason: String) {
+        lock.lock()
+        failureCount += 1
+        if failures.count < 16 { failures.append("output \(destination) failed: \(reason)") }
+        lock.unlock()
+    }
+
+    /// Output failures since the start.
+    package var outputFailures: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return failureCount
+    }
+
+    /// Encoded packets of `type` since the start.
+    package func packetCount(_ type: MediaType) -> Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return packets[type] ?? 0
+    }
+
+    /// The verdict now.
+    package func verdict() -> Verdict {
+        let now = clock()
+        lock.lock()
+        var reasons: [String] = []
+        for type in streams.sorted(by: { $0.rawValue < $1.rawValue }) {
+            let since = now - (lastPacket[type] ?? started)
+            if since > stallLimit {
+                let what = lastPacket[type] == nil ? "no \(type.rawValue) frame encoded yet" : "no \(type.rawValue) frame encoded"
+                reasons.append("\(what) for \(String(format: "%.1f", since)) s (capture or encoder stalled)")
+            }
+        }
+        reasons += failures
+        lock.unlock()
+        return Verdict(status: reasons.isEmpty ? "ok" : "unhealthy", reasons: reasons)
+    }
+}
+
+/// A sink beside the outputs that tells `ServeHealth` each encoded packet passed: the frame path
+/// the health check and the systemd watchdog are fed from.
+package final class ServeProgressSink: PacketSink, @unchecked Sendable {
+    /// `progress`.
+    package var destination: String { "progress" }
+    private let health: ServeHealth
+
+    /// A sink reporting to `health`.
+    package init(health: ServeHealth) { self.health = health }
+
+    /// Tells the health judge a packet of the packet's type passed.
+    package func write(_ packet: EncodedPacket) throws { health.packetWritten(packet.mediaType) }
+
+    /// Nothing to finish.
+    package func finish() throws {}
+}

@@ -1,0 +1,64 @@
+import Foundation
+import OnAirServeConfig
+
+#if canImport(OnAirHTTP)
+import OnAirHTTP
+
+/// The operator's paths of `onair serve`'s HTTP face: `/metrics` (Prometheus text), `/healthz`
+/// (200 or 503 with a JSON reason) and `/readyz` (200 once listening). Each is answered without
+/// the stream token to the address ranges allowed (`metrics-addresses`, `health-addresses`;
+/// loopback by default) and refused (403) to anyone else; none reveals the stream.
+package final class ServeObservability: Sendable {
+    /// The paths answered here.
+    package static let paths: Set<String> = ["/metrics", "/healthz", "/readyz"]
+    /// Who may read `/metrics`.
+    package let metricsAddresses: [ServeConfigAddressRange]
+    /// Who may read `/healthz` and `/readyz`.
+    package let healthAddresses: [ServeConfigAddressRange]
+    /// The health judge.
+    package let health: ServeHealth?
+    private let document: @Sendable () -> ServeStatisticsDocument
+    private let maxViewers: Int
+
+    /// Paths over `document` (the `/stats.json` figures) and `health`.
+    package init(
+        metricsAddresses: [ServeConfigAddressRange], healthAddresses: [ServeConfigAddressRange], health: ServeHealth?, maxViewers: Int,
+        document: @escaping @Sendable () -> ServeStatisticsDocument
+    ) {
+        self.metricsAddresses = metricsAddresses
+        self.healthAddresses = healthAddresses
+        self.health = health
+        self.maxViewers = maxViewers
+        self.document = document
+    }
+
+    /// The answer for `request` when its path is one of `paths`, else nil.
+    package func answer(_ request: HTTPRequest) -> HTTPResponse? {
+        guard Self.paths.contains(request.path) else { return nil }
+        let host = ServeConfigAddressRange.host(ofPeer: request.peer)
+        let allowed = request.path == "/metrics" ? metricsAddresses : healthAddresses
+        guard ServeConfigAddressRange.any(allowed, contains: host) else { return .text(403, "not from an allowed address") }
+        guard request.method == "GET" || request.method == "HEAD" else { return .text(405, "method not allowed") }
+        switch request.path {
+        case "/metrics":
+            let text = ServeMetrics.text(document: document(), health: health, process: .current(), maxViewers: maxViewers)
+            return HTTPResponse(
+                status: 200, headers: [("Content-Type", "text/plain; version=0.0.4; charset=utf-8"), ("Cache-Control", "no-cache")],
+                body: .bytes(Array(text.utf8)))
+        case "/healthz":
+            let verdict = health?.verdict() ?? ServeHealth.Verdict(status: "ok", reasons: [])
+            return Self.json(verdict.isHealthy ? 200 : 503, verdict)
+        default:
+            return Self.json(200, ServeHealth.Verdict(status: "ready", reasons: []))
+        }
+    }
+
+    private static func json(_ status: Int, _ verdict: ServeHealth.Verdict) -> HTTPResponse {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let body = (try? encoder.encode(verdict)).map { [UInt8]($0) } ?? Array("{}".utf8)
+        return HTTPResponse(
+            status: status, headers: [("Content-Type", "application/json"), ("Cache-Control", "no-cache")], body: .bytes(body))
+    }
+}
+#endif

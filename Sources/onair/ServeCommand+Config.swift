@@ -1,0 +1,75 @@
+import Foundation
+import OnAir
+
+extension ServeCommand {
+    static let configHelp = """
+          --config FILE                read settings from FILE (YAML: every flag above as a key without the
+                                       dashes, lists for repeatable flags, see README "Run as a service");
+                                       ONAIR_<KEY> environment variables override the file, flags override both
+          --print-config               print the effective configuration (secrets redacted) and exit
+        """
+
+    /// Takes `--config FILE` and `--print-config`, resolves the file and the `ONAIR_*` environment
+    /// against the remaining arguments, and puts what they say before those arguments.
+    static func configuration(_ arguments: inout ArgumentList) throws -> (resolution: ServeConfigResolution, print: Bool) {
+        let file = try arguments.option("--config")
+        let print = arguments.flag("--print-config")
+        let resolution = try ServeConfigResolution(
+            file: file, environment: ProcessInfo.processInfo.environment, commandLine: arguments.remaining)
+        arguments.prepend(resolution.arguments)
+        return (resolution, print)
+    }
+}
+
+/// SIGHUP while serving: the arguments are parsed again with the file re-read; what can change
+/// without touching viewers is applied, the rest named as needing a restart; a file that does not
+/// parse is refused with a log line and the running configuration stays.
+final class ReloadWatch: @unchecked Sendable {
+    private let lock = NSLock()
+    private var source: (any DispatchSourceSignal)?
+    private var current: ServeConfigResolution?
+
+    /// Starts watching for SIGHUP (ignored as a signal by then) for `command`'s `session`.
+    func start(_ command: ServeCommand, _ session: Session) {
+        let source = DispatchSource.makeSignalSource(signal: SIGHUP, queue: DispatchQueue(label: "onair.reload"))
+        lock.lock()
+        current = command.resolution
+        self.source = source
+        lock.unlock()
+        source.setEventHandler { [weak self, weak session] in
+            guard let self, let session else { return }
+            self.reload(command.originalArguments, session)
+        }
+        source.resume()
+    }
+
+    private func reload(_ arguments: [String], _ session: Session) {
+        do {
+            var list = ArgumentList(arguments)
+            let fresh = try ServeCommand(arguments: &list)
+            try list.finish()
+            lock.lock()
+            let plan = current.map { ServeConfigReload(from: $0, to: fresh.resolution) }
+            current = fresh.resolution
+            lock.unlock()
+            if let limits = fresh.settings.serving?.server.limits {
+                session.reloadServing(maxViewers: limits.maxViewers, viewerTimeout: limits.viewerTimeout)
+            }
+            if plan.map({ $0.applied.contains("bitrate") || $0.applied.contains("data-rate-limit") }) ?? false {
+                let video = fresh.settings.videoEncoder
+                session.reloadBitRate(average: video.averageBitRate, dataRateLimits: video.dataRateLimits)
+            }
+            Console.status("reload: " + (plan?.summary ?? "done"))
+        } catch {
+            Console.status("reload refused, the running configuration stays: \(error)")
+        }
+    }
+
+    /// Stops watching.
+    func cancel() {
+        lock.lock()
+        source?.cancel()
+        source = nil
+        lock.unlock()
+    }
+}
