@@ -129,10 +129,10 @@ public struct ServeConfigKey: Sendable {
         ServeConfigKey("no-audio", .boolean(on: "--no-audio", off: nil), .boolean, default: "false"),
         ServeConfigKey("metrics-addresses", .stored, .addressRange, default: "[127.0.0.0/8, ::1/128]"),
         ServeConfigKey("health-addresses", .stored, .addressRange, default: "[127.0.0.0/8, ::1/128]"),
-        // Issue 34 (TLS and users): stored here, parsed and checked by its own code.
-        ServeConfigKey("tls-cert", .stored, .text(maximumLength: 4096)),
-        ServeConfigKey("tls-key", .stored, .text(maximumLength: 4096)),
-        ServeConfigKey("tls-self-signed", .stored, .boolean, default: "false"),
+        // TLS: flags too. Users: a structured key (ServeConfiguration.apply parses it).
+        ServeConfigKey("tls-cert", .text(maximumLength: 4096)),
+        ServeConfigKey("tls-key", .text(maximumLength: 4096)),
+        ServeConfigKey("tls-self-signed", .boolean(on: "--tls-self-signed", off: nil), .boolean, default: "false"),
         ServeConfigKey("users", .stored, .node),
     ]
 

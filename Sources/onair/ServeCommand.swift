@@ -75,7 +75,7 @@ struct ServeCommand: Command {
         let outputs = try arguments.options("-o", "--output")
         statsJSON = try arguments.option("--stats-json")
         var configuration = ServeConfiguration()
-        configuration.apply(config.resolution)
+        try configuration.apply(config.resolution)
         if let listen = try arguments.option("--listen") {
             try configuration.listen(on: listen)
         }
