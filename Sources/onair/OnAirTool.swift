@@ -42,8 +42,10 @@ enum OnAirTool {
 
     static var overview: String {
         var text = "onair — capture, encode (H.264/AAC), record and stream\n\nUsage: onair COMMAND [OPTIONS]\n\nCommands:\n"
+        // The names in a column as wide as the longest one and two spaces.
+        let width = (commands.map { $0.name.count }.max() ?? 0) + 2
         for command in commands {
-            text += "  " + command.name.padding(toLength: 10, withPad: " ", startingAt: 0) + command.summary + "\n"
+            text += "  " + command.name.padding(toLength: width, withPad: " ", startingAt: 0) + command.summary + "\n"
         }
         text += "\nRun 'onair COMMAND --help' for a command's options; --verbose shows FFmpeg's own messages."
         return text
