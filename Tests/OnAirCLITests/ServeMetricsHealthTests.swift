@@ -22,8 +22,11 @@ import Testing
         let server = try ServeTestServer(directory: dir, duration: 25, arguments: ["--config", config.path])
         defer { _ = server.finish(timeout: 0) }
         #expect(try server.get("/stats.json").status == 401)
-        #expect(try server.get("/healthz").status == 403)  // loopback is not in health-addresses here
-        #expect(try server.get("/readyz").status == 403)
+        // Loopback is not in health-addresses here: from outside the ranges the credentials decide
+        // (none given: 401; the token: answered).
+        #expect(try server.get("/healthz").status == 401)
+        #expect(try server.get("/readyz").status == 401)
+        #expect(try server.get("/readyz?token=metrics-token-1").status == 401, "the query token counts only on stream paths")
         func metrics() -> String {
             (try? server.get("/metrics")).map { $0.status == 200 ? String(decoding: $0.body, as: UTF8.self) : "" } ?? ""
         }

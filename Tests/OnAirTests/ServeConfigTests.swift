@@ -113,6 +113,7 @@ import Testing
             plain.arguments == [
                 "--listen", "127.0.0.1:9000", "--max-viewers", "8", "--token", "only-one", "--webrtc", "--hls-time", "1",
                 "--output", "a.ts", "--output", "b.mp4", "--data-rate-limit", "375000:1", "--no-bframes", "--realtime",
+                "--tls-cert", "/etc/onair/cert.pem",
             ])
         #expect(plain.settings["max-viewers"]?.origin == .file("t.yml", line: 2))
         #expect(plain.node("users") != nil)

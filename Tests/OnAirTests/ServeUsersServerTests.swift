@@ -22,6 +22,8 @@ import Testing
         settings.videoEncoder.preset = "ultrafast"
         var serving = ServingSettings()
         serving.server.port = port
+        // /metrics not open to loopback here, so the users' permissions decide it.
+        serving.server.metricsAddresses = []
         serving.server.users = [
             try ServeUser(name: "alice", passwordHash: try ServePasswordHash.make("alice-pw"), permissions: ["read"]),
             try ServeUser(

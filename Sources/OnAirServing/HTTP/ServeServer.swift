@@ -150,7 +150,9 @@ package final class ServeServer: @unchecked Sendable {
         lock.lock()
         let observability = self.observability
         lock.unlock()
-        if let response = observability?.answer(request) { return response }
+        if let response = observability?.answer(request, credentials: access.isOpen ? nil : { self.authorize($0) }) {
+            return response
+        }
         if var refusal = authorize(request) {
             // A page on another origin reads WHEP's 401/403/429 only with the CORS fields.
             if let whep, WHEPEndpoint.handles(request.path) { refusal.headers += whep.corsHeaders(origin: request.headers["origin"]) }

@@ -7,7 +7,8 @@ import OnAirHTTP
 /// The operator's paths of `onair serve`'s HTTP face: `/metrics` (Prometheus text), `/healthz`
 /// (200 or 503 with a JSON reason) and `/readyz` (200 once listening). Each is answered without
 /// the stream token to the address ranges allowed (`metrics-addresses`, `health-addresses`;
-/// loopback by default) and refused (403) to anyone else; none reveals the stream.
+/// loopback by default); from elsewhere the access policy decides where credentials are set up
+/// (the token or users), and 403 is the answer where none are; none reveals the stream.
 package final class ServeObservability: Sendable {
     /// The paths answered here.
     package static let paths: Set<String> = ["/metrics", "/healthz", "/readyz"]
@@ -32,12 +33,18 @@ package final class ServeObservability: Sendable {
         self.document = document
     }
 
-    /// The answer for `request` when its path is one of `paths`, else nil.
-    package func answer(_ request: HTTPRequest) -> HTTPResponse? {
+    /// The answer for `request` when its path is one of `paths`, else nil. From an address outside
+    /// the ranges, `credentials` decides when given (the server's access policy: the token, or a
+    /// user with the `metrics` or `read` permission) — nil from it lets the request through, a
+    /// response refuses it; without it such a request gets 403.
+    package func answer(_ request: HTTPRequest, credentials: ((HTTPRequest) -> HTTPResponse?)? = nil) -> HTTPResponse? {
         guard Self.paths.contains(request.path) else { return nil }
         let host = ServeConfigAddressRange.host(ofPeer: request.peer)
         let allowed = request.path == "/metrics" ? metricsAddresses : healthAddresses
-        guard ServeConfigAddressRange.any(allowed, contains: host) else { return .text(403, "not from an allowed address") }
+        if !ServeConfigAddressRange.any(allowed, contains: host) {
+            guard let credentials else { return .text(403, "not from an allowed address") }
+            if let refusal = credentials(request) { return refusal }
+        }
         guard request.method == "GET" || request.method == "HEAD" else { return .text(405, "method not allowed") }
         switch request.path {
         case "/metrics":
