@@ -162,8 +162,10 @@ extension H264StreamCase {
             #expect(sps.frameRateFraction.map { $0.numerator == 30000 && $0.denominator == 1001 } == true)
             #expect(abs((sps.frameRate ?? 0) - 29.97) < 0.01)
         },
+        // The colour on the frames too (setparams): ffmpeg 7 gives the encoder the frames' own
+        // colour, which overrides the output options (the SPS then had no colour description).
         H264StreamCase(
-            name: "VUI colour and SAR", filter: "setsar=4/3",
+            name: "VUI colour and SAR", filter: "setsar=4/3,setparams=color_primaries=bt709:color_trc=bt709:colorspace=bt709",
             arguments: ["-color_primaries", "bt709", "-color_trc", "bt709", "-colorspace", "bt709"],
             profile: "High"
         ) { sps, _, _ in
