@@ -38,7 +38,7 @@ var targets: [Target] = [
     .target(name: "OnAirServeConfig", dependencies: ["OnAirCore", "CYAML"]),
     // GStreamer and gst-rtsp-server behind a C shim whose header names no GStreamer type (so Swift needs
     // no GStreamer include path). Neither pkgConfig (gstreamer-1.0.pc adds -pthread, which SwiftPM refuses with
-    // a warning in every package that depends on this one) nor unsafeFlags (refused in a versioned dependency):
+    // a warning in every package that depends on this one) nor unsafe flags (refused in a versioned dependency):
     // the include folders are reached through committed symlinks under system/ (Debian's paths, both
     // architectures' glibconfig.h), given to the shim's C compile as relative header search paths.
     .target(
@@ -159,24 +159,17 @@ var targets: [Target] = [
 ]
 
 if fuzzing {
-    for name in [
-        "FuzzAnnexB", "FuzzH264Parameters", "FuzzAVCC", "FuzzADTS", "FuzzAudioSpecificConfig", "FuzzHTTPPath", "FuzzWebRTCOffer",
-        "FuzzHTTPResponse", "FuzzH264SamplePackager", "FuzzHTTPAuthorization", "FuzzPlaybackQuery", "FuzzServeConfig",
-    ] {
-        targets.append(
-            .executableTarget(
-                name: name,
-                dependencies: [
-                    name.hasPrefix("FuzzHTTP")
-                        ? "OnAirHTTP"
-                        : name == "FuzzWebRTCOffer"
-                            ? "OnAirGStreamer"
-                            : name == "FuzzPlaybackQuery" ? "OnAirCore" : name == "FuzzServeConfig" ? "OnAirServeConfig" : "OnAirBitstream"
-                ] + (name == "FuzzH264SamplePackager" ? ["OnAirApple"] : []),
-                path: "Fuzz/\(name)",
-                exclude: ["seeds.sh"],
-                swiftSettings: [.unsafeFlags(["-parse-as-library"])]
-            ))
+    // Each fuzz target and the targets it exercises. scripts/fuzz.sh builds them with
+    // -parse-as-library and libFuzzer's own main on its command line: no flag in the manifest.
+    let fuzzed: [String: [Target.Dependency]] = [
+        "FuzzAnnexB": ["OnAirBitstream"], "FuzzH264Parameters": ["OnAirBitstream"], "FuzzAVCC": ["OnAirBitstream"],
+        "FuzzADTS": ["OnAirBitstream"], "FuzzAudioSpecificConfig": ["OnAirBitstream"], "FuzzHTTPPath": ["OnAirHTTP"],
+        "FuzzHTTPResponse": ["OnAirHTTP"], "FuzzHTTPAuthorization": ["OnAirHTTP"], "FuzzWebRTCOffer": ["OnAirGStreamer"],
+        "FuzzH264SamplePackager": ["OnAirBitstream", "OnAirApple"], "FuzzPlaybackQuery": ["OnAirCore"],
+        "FuzzServeConfig": ["OnAirServeConfig"],
+    ]
+    for (name, dependencies) in fuzzed.sorted(by: { $0.key < $1.key }) {
+        targets.append(.executableTarget(name: name, dependencies: dependencies, path: "Fuzz/\(name)", exclude: ["seeds.sh"]))
     }
 }
 
