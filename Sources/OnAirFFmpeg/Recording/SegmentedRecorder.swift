@@ -150,7 +150,7 @@ public final class SegmentedRecorder: PacketSink {
             return
         }
         let scale: Int32 = packet.mediaType == .video ? 90_000 : max(1, packet.dts.timescale)
-        let retimed = Self.retimed(packet, scale: scale, origin: origin)
+        let retimed = packet.retimed(scale: scale, origin: origin)
         let previous = heldBack[packet.mediaType]
         heldBack[packet.mediaType] = retimed
         guard var previous else { return }
@@ -206,7 +206,7 @@ public final class SegmentedRecorder: PacketSink {
                 guard var last = heldBack.removeValue(forKey: type) else { continue }
                 if let next, next.mediaType == type {
                     let scale = last.dts.timescale
-                    let nextDTS = Self.retimed(next, scale: scale, origin: origin).dts.value
+                    let nextDTS = next.retimed(scale: scale, origin: origin).dts.value
                     last.duration = MediaTime(value: max(1, nextDTS - last.dts.value), timescale: scale)
                 }
                 try mux(last)
@@ -223,18 +223,4 @@ public final class SegmentedRecorder: PacketSink {
         }
     }
 
-    /// A packet's times in `scale` ticks from `origin` seconds, so the muxer's rescaling is exact.
-    static func retimed(_ packet: EncodedPacket, scale: Int32, origin: Double) -> EncodedPacket {
-        func ticks(_ time: MediaTime) -> Int64 {
-            let timescale = Int64(max(1, time.timescale))
-            let product = time.value * Int64(scale)
-            return (product >= 0 ? product + timescale / 2 : product - timescale / 2) / timescale
-        }
-        let base = Int64((origin * Double(scale)).rounded())
-        var retimed = packet
-        retimed.dts = MediaTime(value: max(0, ticks(packet.dts) - base), timescale: scale)
-        retimed.pts = MediaTime(value: max(ticks(packet.pts) - base, retimed.dts.value), timescale: scale)
-        retimed.duration = MediaTime(value: max(1, ticks(packet.duration)), timescale: scale)
-        return retimed
-    }
 }

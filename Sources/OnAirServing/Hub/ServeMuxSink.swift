@@ -84,7 +84,7 @@ package final class ServeMuxSink: PacketSink {
         var forwarded = packet
         if format == .fragmentedMP4 {
             let scale: Int32 = packet.mediaType == .video ? 90_000 : max(1, packet.dts.timescale)
-            forwarded = Self.retimed(forwarded, scale: scale, origin: origin ?? 0)
+            forwarded = forwarded.retimed(scale: scale, origin: origin ?? 0)
             let previous = heldBack[packet.mediaType]
             heldBack[packet.mediaType] = forwarded
             guard var previous else { return }
@@ -108,21 +108,6 @@ package final class ServeMuxSink: PacketSink {
         described = []
         fragments = 0
         muxersReplaced += 1
-    }
-
-    /// A packet's times in `scale` ticks from `origin` seconds, so the muxer's rescaling is exact.
-    private static func retimed(_ packet: EncodedPacket, scale: Int32, origin: Double) -> EncodedPacket {
-        func ticks(_ time: MediaTime) -> Int64 {
-            let timescale = Int64(max(1, time.timescale))
-            let product = time.value * Int64(scale)
-            return (product >= 0 ? product + timescale / 2 : product - timescale / 2) / timescale
-        }
-        let base = Int64((origin * Double(scale)).rounded())
-        var retimed = packet
-        retimed.dts = MediaTime(value: max(0, ticks(packet.dts) - base), timescale: scale)
-        retimed.pts = MediaTime(value: max(ticks(packet.pts) - base, retimed.dts.value), timescale: scale)
-        retimed.duration = MediaTime(value: max(1, ticks(packet.duration)), timescale: scale)
-        return retimed
     }
 
     /// Writes one packet to the muxer and publishes what comes out.
