@@ -1,20 +1,62 @@
 #!/usr/bin/env bash
 # Runs the whole test suite: builds the release `onair` (scripts/build.sh; the command-line tests
-# record and stream in real time, which a debug build cannot keep up with at 720p), then runs
-# every test one at a time so that real-time tests get the CPU they measure. Extra arguments go
-# to `swift test` (e.g. --filter Probe). At the end: the time per suite and the skipped tests.
+# record and stream in real time, which a debug build cannot keep up with at 720p) unless
+# ONAIR_EXECUTABLE already names one, builds the tests, then runs them in two lanes side by side,
+# each one test at a time:
+#   lane A: the suites in scripts/test-lane-a.txt, the ones that load the machine or measure time
+#           closely (browsers, RTSP/WebRTC players, 720p sync, Swift builds) — never two at once;
+#   lane B: everything else (unit suites, light loopback end-to-end tests).
+# Each lane's lines start with "A| " or "B| ". A lane that prints nothing for 10 minutes is
+# stopped, naming the tests it was in (test-watchdog.py). At the end: the time per suite and the
+# skipped tests.
+#
+#   bash scripts/test.sh                 # the suite, as CI runs it
+#   bash scripts/test.sh --long          # plus the long tier (soaks and loads, ONAIR_LONG_TESTS=1)
+#   bash scripts/test.sh --filter Probe  # any other arguments: one lane, passed to `swift test`
 set -euo pipefail
 cd "$(dirname "$0")/.."
-ONAIR_EXECUTABLE="$(bash scripts/build.sh)"
+if [ "${1:-}" = "--long" ]; then
+    export ONAIR_LONG_TESTS=1
+    shift
+fi
+if [ -z "${ONAIR_EXECUTABLE:-}" ]; then
+    ONAIR_EXECUTABLE="$(bash scripts/build.sh)"
+fi
 export ONAIR_EXECUTABLE
-log=$(mktemp /tmp/onair-test-log.XXXXXX)
+swift build --build-tests >&2
+logs=$(mktemp -d /tmp/onair-test-logs.XXXXXX)
+watch=(python3 scripts/test-watchdog.py --silence 600)
 set +e
-swift test --no-parallel "$@" 2>&1 | tee "$log"
-status=${PIPESTATUS[0]}
+if [ $# -gt 0 ]; then
+    "${watch[@]}" -- swift test --skip-build --no-parallel "$@" 2>&1 | tee "$logs/all"
+    status=${PIPESTATUS[0]}
+else
+    # Lane A's suites as one regular expression over test identifiers (Target.Suite/test()).
+    lane_a=$(grep -vE '^\s*(#|$)' scripts/test-lane-a.txt | sed -E 's/^\s+|\s+$//g; s/\./\\./g; s|$|/|' | paste -sd'|')
+    # The test bundle is run directly: two `swift test` at once would wait on each other's lock
+    # of .build.
+    bundle="$(swift build --show-bin-path)/OnAirPackageTests.xctest"
+    tests=(env NO_COLOR=1 "$bundle" --testing-library swift-testing --no-parallel)
+    "${watch[@]}" --prefix "A| " -- "${tests[@]}" --filter "($lane_a)" >"$logs/a" 2>&1 &
+    a=$!
+    "${watch[@]}" --prefix "B| " -- "${tests[@]}" --skip "($lane_a)" >"$logs/b" 2>&1 &
+    b=$!
+    tail -q -n +1 -f "$logs/a" "$logs/b" &
+    follower=$!
+    wait "$a"
+    status_a=$?
+    wait "$b"
+    status_b=$?
+    sleep 1
+    kill "$follower" 2>/dev/null
+    cat "$logs/a" "$logs/b" >"$logs/all"
+    echo "lane A: exit $status_a; lane B: exit $status_b"
+    status=$((status_a != 0 ? status_a : status_b))
+fi
 set -e
-# The time per suite and the skipped tests with their reasons, then swift test's own closing line
-# again, so that it stays the last line of the run.
-python3 scripts/test-summary.py "$log"
-grep -E "Test run with [0-9]+ test" "$log" | tail -1 || true
-rm -f "$log"
+# The time per suite and the skipped tests with their reasons, then swift test's closing lines
+# again, so that they stay the last lines of the run.
+python3 scripts/test-summary.py "$logs/all"
+grep -E "Test run with [0-9]+ test" "$logs/all" || true
+rm -rf "$logs"
 exit "$status"

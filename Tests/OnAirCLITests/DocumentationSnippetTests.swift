@@ -4,7 +4,7 @@ import Testing
 
 /// Every Swift block of the README and of the DocC articles compiles as a program in a scratch
 /// package that depends on OnAir by path, as a reader would paste it (one build of OnAir for all
-/// of them); the blocks that say `// Writes FILE…` are run and their files checked with ffprobe.
+/// of them, and for the Examples package's programs, which ExamplesTests runs); the blocks that say `// Writes FILE…` are run and their files checked with ffprobe.
 @Suite(.serialized) struct DocumentationSnippetTests {
     /// One ```swift block: where it is and its text.
     struct Snippet: CustomStringConvertible {
@@ -51,7 +51,15 @@ import Testing
         return found
     }
 
-    /// Writes the scratch package (under .build, so its build is kept between runs) and builds it.
+    /// The programs of Examples/ (Examples/Sources/NAME/main.swift), built beside the blocks.
+    static let examples = ["StreamAppFrames", "MiniPlayer"]
+
+    /// The scratch package's bin directory: the blocks and the examples built once for both
+    /// suites (one build of OnAir instead of two, a minute of CI each).
+    static let programs = Result { try build(snippets()) }
+
+    /// Writes the scratch package (under .build, so its build is kept between runs) and builds it:
+    /// a program per block, and the Examples package's programs from their own sources.
     static func build(_ snippets: [Snippet]) throws -> URL {
         let package = root.appendingPathComponent(".build/snippets")
         try? FileManager.default.removeItem(at: package.appendingPathComponent("Sources"))
@@ -60,8 +68,15 @@ import Testing
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             try snippet.code.write(to: directory.appendingPathComponent("main.swift"), atomically: true, encoding: .utf8)
         }
-        let targets = snippets.map {
-            "        .executableTarget(name: \"\($0.target)\", dependencies: [.product(name: \"OnAir\", package: \"OnAir\")]),"
+        for example in examples {
+            let directory = package.appendingPathComponent("Sources/\(example)")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            try FileManager.default.copyItem(
+                at: root.appendingPathComponent("Examples/Sources/\(example)/main.swift"),
+                to: directory.appendingPathComponent("main.swift"))
+        }
+        let targets = (snippets.map(\.target) + examples).map {
+            "        .executableTarget(name: \"\($0)\", dependencies: [.product(name: \"OnAir\", package: \"OnAir\")]),"
         }
         let manifest = """
             // swift-tools-version:6.0
@@ -80,7 +95,7 @@ import Testing
         let result = try Tools.run("swift", ["build", "--package-path", package.path])
         let output = result.stdoutText + result.stderr
         guard result.status == 0 else { throw ToolError.failed("the documentation's Swift blocks do not build:\n\(output)") }
-        let warnings = output.split(separator: "\n").filter { $0.contains("warning:") && $0.contains("/Sources/Snippet") }
+        let warnings = output.split(separator: "\n").filter { $0.contains("warning:") && $0.contains("/.build/snippets/Sources/") }
         guard warnings.isEmpty else {
             throw ToolError.failed("the documentation's Swift blocks build with warnings:\n\(warnings.joined(separator: "\n"))")
         }
@@ -92,7 +107,7 @@ import Testing
         let snippets = try Self.snippets()
         // The README's library section and the six articles each show code.
         #expect(snippets.count >= 8, "found \(snippets)")
-        let bin = try Self.build(snippets)
+        let bin = try Self.programs.get()
         for snippet in snippets where !snippet.writes.isEmpty {
             let dir = try Tools.temporaryDirectory("snippet")
             defer { try? FileManager.default.removeItem(at: dir) }

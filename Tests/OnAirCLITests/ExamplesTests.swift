@@ -2,22 +2,25 @@ import Foundation
 import OnAirTestSupport
 import Testing
 
-/// The Examples package builds against OnAir by path and its programs do what they say:
+/// The Examples programs build against OnAir by path and do what they say:
 /// app-made frames streamed to a URL while recording, and a player window.
 @Suite(.serialized) struct ExamplesTests {
     static let root = Tools.packageRoot
     static let rigAvailable = ["Xvfb", "pulseaudio", "ffmpeg"].allSatisfy(toolExists)
 
-    /// Builds Examples/ (its build kept under .build/examples) and returns its bin directory.
+    /// The Examples programs, built from Examples/Sources in DocumentationSnippetTests' scratch
+    /// package (one build of OnAir for both); Examples/Package.swift itself is checked to name
+    /// those programs, on the OnAir product, by path.
     static func build() throws -> URL {
-        let arguments = [
-            "--package-path", root.appendingPathComponent("Examples").path,
-            "--scratch-path", root.appendingPathComponent(".build/examples").path,
-        ]
-        let result = try Tools.run("swift", ["build"] + arguments)
-        guard result.status == 0 else { throw ToolError.failed("Examples do not build:\n\(result.stdoutText)\(result.stderr)") }
-        let bin = try Tools.run("swift", ["build", "--show-bin-path"] + arguments)
-        return URL(fileURLWithPath: bin.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines))
+        let manifest = try Tools.run("swift", ["package", "dump-package", "--package-path", root.appendingPathComponent("Examples").path])
+        let dump = (try? JSONSerialization.jsonObject(with: manifest.stdout)) as? [String: Any] ?? [:]
+        let targets = (dump["targets"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
+        guard manifest.status == 0, Set(targets) == Set(DocumentationSnippetTests.examples),
+            String(decoding: manifest.stdout, as: UTF8.self).contains("\"OnAir\"")
+        else {
+            throw ToolError.failed("Examples/Package.swift does not declare \(DocumentationSnippetTests.examples): \(manifest.stderr)")
+        }
+        return try DocumentationSnippetTests.programs.get()
     }
 
     static func frames(_ path: String) throws -> (video: Int, audio: Int) {

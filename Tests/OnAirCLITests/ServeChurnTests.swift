@@ -9,7 +9,8 @@ import Testing
     static let churn = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Tools/serve_churn.py").path
 
-    @Test func viewerChurnLeaksNoDescriptorOrThreadAndTheRecordingKeepsEveryFrame() throws {
+    @Test(.enabled(if: Tools.longTests, "long tier (soak/load): ONAIR_LONG_TESTS=1 or scripts/test.sh --long"))
+    func viewerChurnLeaksNoDescriptorOrThreadAndTheRecordingKeepsEveryFrame() throws {
         let dir = try Tools.temporaryDirectory("serve-churn")
         defer { try? FileManager.default.removeItem(at: dir) }
         let recording = dir.appendingPathComponent("rec.mp4").path

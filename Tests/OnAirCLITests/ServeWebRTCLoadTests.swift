@@ -15,7 +15,9 @@ import Testing
         (try? ServeWebRTCTests.webRTCViewers(server)) ?? []
     }
 
-    @Test(.enabled(if: ServeWebRTCTests.available, "needs aiortc (pip install aiortc), webrtcbin and gstreamer1.0-nice (scripts/setup.sh)"))
+    @Test(
+        .enabled(if: Tools.longTests, "long tier (soak/load): ONAIR_LONG_TESTS=1 or scripts/test.sh --long"),
+        .enabled(if: ServeWebRTCTests.available, "needs aiortc (pip install aiortc), webrtcbin and gstreamer1.0-nice (scripts/setup.sh)"))
     func sixteenWebRTCViewersBesideFourHTTPViewersGetNearlyEveryFrameAndAKilledOneIsDropped() throws {
         let dir = try Tools.temporaryDirectory("serve-webrtc-load")
         defer { try? FileManager.default.removeItem(at: dir) }

@@ -9,7 +9,9 @@ import Testing
 /// targets (bench/abr_shaping.sh; a loaded 2-core machine starves the encoder and the viewer)
 /// but fail the behaviour before the transport fed adaptive bitrate: RTMP came back to its rate
 /// 7.8 s or more after the link did; SRT did not adapt at all.
-@Suite(.serialized, .enabled(if: shapedLinkAvailable, "needs root (network namespaces), tc and nginx-rtmp"))
+@Suite(
+    .serialized, .enabled(if: Tools.longTests, "long tier (soak/load): ONAIR_LONG_TESTS=1 or scripts/test.sh --long"),
+    .enabled(if: shapedLinkAvailable, "needs root (network namespaces), tc and nginx-rtmp"))
 struct StreamShapedLinkTests {
     static let driver = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Tools/abr_shaping.py").path

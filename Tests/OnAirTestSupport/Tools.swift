@@ -1,5 +1,11 @@
 import Foundation
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// What a finished child process printed and returned.
 public struct ProcessResult: Sendable {
     /// The exit status.
@@ -27,9 +33,14 @@ public enum Tools {
         return process
     }
 
-    /// Runs `executable` (a path, or a name looked up on PATH) with `arguments` and waits for it.
+    /// Runs `executable` (a path, or a name looked up on PATH) with `arguments` and waits for it —
+    /// at most `timeout` seconds: a child still running then is killed (status 137, and its stderr
+    /// ends with a line saying so), so that a hung tool fails its test instead of holding the whole
+    /// run until CI's own limit.
     @discardableResult
-    public static func run(_ executable: String, _ arguments: [String], stdin: Data? = nil) throws -> ProcessResult {
+    public static func run(_ executable: String, _ arguments: [String], stdin: Data? = nil, timeout: Double = 300) throws
+        -> ProcessResult
+    {
         let process = process(executable, arguments)
         let outPipe = Pipe(), errPipe = Pipe()
         process.standardOutput = outPipe
@@ -37,6 +48,7 @@ public enum Tools {
         let inPipe = Pipe()
         process.standardInput = stdin == nil ? FileHandle.nullDevice : inPipe
         try process.run()
+        let deadline = ChildDeadline(process, seconds: timeout)
         if let stdin {
             inPipe.fileHandleForWriting.write(stdin)
             try? inPipe.fileHandleForWriting.close()
@@ -52,9 +64,11 @@ public enum Tools {
         let outData = outPipe.fileHandleForReading.readDataToEndOfFile()
         group.wait()
         process.waitUntilExit()
+        let killed = deadline.cancel()
+        let stderr = String(decoding: errData, as: UTF8.self)
         return ProcessResult(
-            status: process.terminationStatus, stdout: outData,
-            stderr: String(decoding: errData, as: UTF8.self))
+            status: killed ? 137 : process.terminationStatus, stdout: outData,
+            stderr: killed ? stderr + "\n[test: killed after \(timeout) s: \(executable) \(arguments.joined(separator: " "))]" : stderr)
     }
 
     /// Runs ffmpeg quietly with `arguments`, throwing with ffmpeg's message when it fails.
@@ -113,5 +127,32 @@ public enum ToolError: Error, CustomStringConvertible {
         switch self {
         case .failed(let message): return message
         }
+    }
+}
+
+/// Kills a child process that is still running `seconds` after it started (SIGKILL, from a
+/// dispatch timer); `cancel()` stops the timer and says whether it fired.
+final class ChildDeadline: @unchecked Sendable {
+    private let lock = NSLock()
+    private var fired = false
+    private var cancelled = false
+
+    init(_ process: Process, seconds: Double) {
+        let pid = process.processIdentifier
+        DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { [self] in
+            lock.lock()
+            defer { lock.unlock() }
+            guard !cancelled else { return }
+            fired = true
+            _ = kill(pid, SIGKILL)
+        }
+    }
+
+    /// Stops the timer (the child has exited); true when it had already killed the child.
+    func cancel() -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        cancelled = true
+        return fired
     }
 }
