@@ -148,11 +148,16 @@ import Testing
             #expect(media.decodeErrors.isEmpty, "\(name): \(media.decodeErrors)")
         }
         // Everything from the first frame on, on every destination: the first connection of a
-        // caller URL is sent what was encoded while it was being made.
-        #expect(local.videoFrames == 180 && udp.videoFrames == 180, "local \(local.videoFrames), udp \(udp.videoFrames) frames")
-        #expect(rtmp.videoFrames >= 175, "nginx recorded \(rtmp.videoFrames) frames")
+        // caller URL is sent what was encoded while it was being made. (One encode of 6 s at
+        // 30 fps: 180 frames, or 179 when a loaded machine ends the live source a frame early —
+        // seen once with the suite's two lanes; what matters is that each file has every one.)
         let last = try String(contentsOfFile: dir.appendingPathComponent("stats.jsonl").path, encoding: .utf8).split(separator: "\n").last
             .flatMap { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
-        #expect(last?["frames_out"] as? Int == 180, "one encode: \(last?["frames_out"] ?? "-") frames encoded")
+        let encoded = last?["frames_out"] as? Int ?? -1
+        #expect((178...180).contains(encoded), "one encode: \(encoded) frames encoded")
+        #expect(
+            local.videoFrames == encoded && udp.videoFrames == encoded,
+            "local \(local.videoFrames), udp \(udp.videoFrames) of \(encoded) frames")
+        #expect(rtmp.videoFrames >= encoded - 5, "nginx recorded \(rtmp.videoFrames) of \(encoded) frames")
     }
 }
