@@ -5,8 +5,9 @@
 # each one test at a time:
 #   lane A: the suites in scripts/test-lane-a.txt, the ones that load the machine or measure time
 #           closely (browsers, RTSP/WebRTC players, 720p sync, Swift builds) — never two at once;
-#   lane B: everything else (unit suites, light loopback end-to-end tests).
-# Each lane's lines start with "A| " or "B| ". A lane that prints nothing for 10 minutes is
+#   lane B: everything else (unit suites, light loopback end-to-end tests);
+# then the suites in scripts/test-solo.txt alone (synthetic key presses read back from the
+# screen, which a busy machine loses). Lines start with "A| ", "B| " or "S| ". A lane that prints nothing for 10 minutes is
 # stopped, naming the tests it was in (test-watchdog.py). At the end: the time per suite and the
 # skipped tests.
 #
@@ -31,15 +32,17 @@ if [ $# -gt 0 ]; then
     "${watch[@]}" -- swift test --skip-build --no-parallel "$@" 2>&1 | tee "$logs/all"
     status=${PIPESTATUS[0]}
 else
-    # Lane A's suites as one regular expression over test identifiers (Target.Suite/test()).
-    lane_a=$(grep -vE '^\s*(#|$)' scripts/test-lane-a.txt | sed -E 's/^\s+|\s+$//g; s/\./\\./g; s|$|/|' | paste -sd'|')
+    # A list's suites as one regular expression over test identifiers (Target.Suite/test()).
+    suites() { grep -vE '^\s*(#|$)' "$1" | sed -E 's/^\s+|\s+$//g; s/\./\\./g; s|$|/|' | paste -sd'|'; }
+    lane_a=$(suites scripts/test-lane-a.txt)
+    solo=$(suites scripts/test-solo.txt)
     # The test bundle is run directly: two `swift test` at once would wait on each other's lock
     # of .build.
     bundle="$(swift build --show-bin-path)/OnAirPackageTests.xctest"
     tests=(env NO_COLOR=1 "$bundle" --testing-library swift-testing --no-parallel)
     "${watch[@]}" --prefix "A| " -- "${tests[@]}" --filter "($lane_a)" >"$logs/a" 2>&1 &
     a=$!
-    "${watch[@]}" --prefix "B| " -- "${tests[@]}" --skip "($lane_a)" >"$logs/b" 2>&1 &
+    "${watch[@]}" --prefix "B| " -- "${tests[@]}" --skip "($lane_a|$solo)" >"$logs/b" 2>&1 &
     b=$!
     tail -q -n +1 -f "$logs/a" "$logs/b" &
     follower=$!
@@ -49,9 +52,12 @@ else
     status_b=$?
     sleep 1
     kill "$follower" 2>/dev/null
-    cat "$logs/a" "$logs/b" >"$logs/all"
-    echo "lane A: exit $status_a; lane B: exit $status_b"
-    status=$((status_a != 0 ? status_a : status_b))
+    # Then the suites of scripts/test-solo.txt with nothing beside them.
+    "${watch[@]}" --prefix "S| " -- "${tests[@]}" --filter "($solo)" 2>&1 | tee "$logs/s"
+    status_s=${PIPESTATUS[0]}
+    cat "$logs/a" "$logs/b" "$logs/s" >"$logs/all"
+    echo "lane A: exit $status_a; lane B: exit $status_b; solo: exit $status_s"
+    status=$((status_a != 0 ? status_a : status_b != 0 ? status_b : status_s))
 fi
 set -e
 # The time per suite and the skipped tests with their reasons, then swift test's closing lines
