@@ -7,9 +7,9 @@
 #           closely (browsers, RTSP/WebRTC players, 720p sync, Swift builds) — never two at once;
 #   lane B: everything else (unit suites, light loopback end-to-end tests);
 # then the suites in scripts/test-solo.txt alone (synthetic key presses read back from the
-# screen, which a busy machine loses). Lines start with "A| ", "B| " or "S| ". A lane that prints nothing for 10 minutes is
-# stopped, naming the tests it was in (test-watchdog.py). At the end: the time per suite and the
-# skipped tests.
+# screen, which a busy machine loses). Lines start with "A| ", "B| " or "S| ". A lane that
+# prints nothing for 10 minutes is stopped, naming the tests it was in (test-watchdog.py). At
+# the end: the time per suite and the skipped tests.
 #
 #   bash scripts/test.sh                 # the suite, as CI runs it
 #   bash scripts/test.sh --long          # plus the long tier (soaks and loads, ONAIR_LONG_TESTS=1)

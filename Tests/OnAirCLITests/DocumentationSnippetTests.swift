@@ -4,7 +4,8 @@ import Testing
 
 /// Every Swift block of the README and of the DocC articles compiles as a program in a scratch
 /// package that depends on OnAir by path, as a reader would paste it (one build of OnAir for all
-/// of them, and for the Examples package's programs, which ExamplesTests runs); the blocks that say `// Writes FILE…` are run and their files checked with ffprobe.
+/// of them, and for the Examples package's programs, which ExamplesTests runs); the blocks that
+/// say `// Writes FILE…` are run and their files checked with ffprobe.
 @Suite(.serialized) struct DocumentationSnippetTests {
     /// One ```swift block: where it is and its text.
     struct Snippet: CustomStringConvertible {

@@ -9,7 +9,7 @@ import Testing
     static let churn = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Tools/serve_churn.py").path
 
-    @Test(.enabled(if: Tools.longTests, "long tier (soak/load): ONAIR_LONG_TESTS=1 or scripts/test.sh --long"))
+    @Test(.longTier)
     func viewerChurnLeaksNoDescriptorOrThreadAndTheRecordingKeepsEveryFrame() throws {
         let dir = try Tools.temporaryDirectory("serve-churn")
         defer { try? FileManager.default.removeItem(at: dir) }

@@ -27,7 +27,7 @@ import Testing
     // likeliest cause is gst-rtsp-server dropping its transport as too slow without a word, which
     // the feed now treats as a client that stopped reading (ServeRTSPFeed.TransportWatch). Five
     // runs since, two of them beside six busy loops, passed; the copy check below catches a short one.
-    @Test(.enabled(if: Tools.longTests, "long tier (soak/load): ONAIR_LONG_TESTS=1 or scripts/test.sh --long"))
+    @Test(.longTier)
     func sixteenRTSPClientsBesideFourHTTPViewersKeepTheirLatencyWhileAStalledTCPClientIsSkippedAndCut() throws {
         let dir = try Tools.temporaryDirectory("serve-rtsp-load")
         defer { try? FileManager.default.removeItem(at: dir) }

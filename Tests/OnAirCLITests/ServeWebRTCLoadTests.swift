@@ -16,7 +16,7 @@ import Testing
     }
 
     @Test(
-        .enabled(if: Tools.longTests, "long tier (soak/load): ONAIR_LONG_TESTS=1 or scripts/test.sh --long"),
+        .longTier,
         .enabled(if: ServeWebRTCTests.available, "needs aiortc (pip install aiortc), webrtcbin and gstreamer1.0-nice (scripts/setup.sh)"))
     func sixteenWebRTCViewersBesideFourHTTPViewersGetNearlyEveryFrameAndAKilledOneIsDropped() throws {
         let dir = try Tools.temporaryDirectory("serve-webrtc-load")

@@ -10,7 +10,7 @@ import Testing
 /// but fail the behaviour before the transport fed adaptive bitrate: RTMP came back to its rate
 /// 7.8 s or more after the link did; SRT did not adapt at all.
 @Suite(
-    .serialized, .enabled(if: Tools.longTests, "long tier (soak/load): ONAIR_LONG_TESTS=1 or scripts/test.sh --long"),
+    .serialized, .longTier,
     .enabled(if: shapedLinkAvailable, "needs root (network namespaces), tc and nginx-rtmp"))
 struct StreamShapedLinkTests {
     static let driver = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

@@ -20,11 +20,3 @@ extension Tools {
     /// Whether `aiortcPython` imports aiortc and PyAV.
     public static var hasAiortc: Bool { (try? run(aiortcPython, ["-c", "import aiortc, av"]).status) == 0 }
 }
-
-extension Tools {
-    /// Whether the long tier runs: soak and load tests of a minute or more each (viewer churn,
-    /// 16-client loads, shaped-link bit-rate following). `scripts/test.sh --long` sets
-    /// ONAIR_LONG_TESTS=1; the default run skips them, and shorter tests cover the same paths
-    /// (the stall cut, four WebRTC viewers, one shaped-link step down and up).
-    public static var longTests: Bool { ProcessInfo.processInfo.environment["ONAIR_LONG_TESTS"] == "1" }
-}

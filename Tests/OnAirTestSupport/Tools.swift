@@ -33,6 +33,12 @@ public enum Tools {
         return process
     }
 
+    /// Whether the long tier runs: soak and load tests of a minute or more each (viewer churn,
+    /// 16-client loads, shaped-link bit-rate following). `scripts/test.sh --long` sets
+    /// ONAIR_LONG_TESTS=1; the default run skips them, and shorter tests cover the same paths
+    /// (the stall cut, four WebRTC viewers, one shaped-link step down and up).
+    public static var longTests: Bool { ProcessInfo.processInfo.environment["ONAIR_LONG_TESTS"] == "1" }
+
     /// Runs `executable` (a path, or a name looked up on PATH) with `arguments` and waits for it —
     /// at most `timeout` seconds: a child still running then is killed (status 137, and its stderr
     /// ends with a line saying so), so that a hung tool fails its test instead of holding the whole
