@@ -38,6 +38,8 @@ enum SessionConsole {
         case .bitRateChanged(let decision): Console.status(decision.summary)
         case .notice(let text): Console.status(text)
         case let .connection(destination, event): Console.status(describe(event, destination: destination))
+        case let .viewer(.left(id, transport, peer, cut?)):
+            Console.status("viewer \(id) (\(transport), \(peer)) cut as too slow: \(cut)")
         case .viewer: break
         }
     }

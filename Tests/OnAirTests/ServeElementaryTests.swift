@@ -1,5 +1,6 @@
 import Foundation
 import OnAirCore
+import Synchronization
 import Testing
 
 @testable import OnAir
@@ -55,11 +56,20 @@ import Testing
         for index in 1...20 { try sink.write(Self.packet(.video, index: index, key: false)) }
         #expect(viewer.statistics().skips == 1)
         #expect(!viewer.cutIfTooFarBehind())
+        #expect(viewer.cutReason == nil)
         Thread.sleep(forTimeInterval: 0.3)
-        #expect(viewer.cutIfTooFarBehind())
+        let events = Mutex<[ServeHub.ViewerEvent]>([])
+        hub.setViewerObserver { event in events.withLock { $0.append(event) } }
+        #expect(viewer.cutIfTooFarBehind(context: "held back: 300000 bytes waiting"))
         #expect(viewer.readChunk(wait: 0).isCut)
+        // The cut says how far behind the viewer was, and why its transport stopped taking.
+        let reason = try #require(viewer.cutReason)
+        #expect(
+            reason.contains("skipping for") && reason.contains("(1 skips)") && reason.hasSuffix("; held back: 300000 bytes waiting"),
+            "\(reason)")
         viewer.close()
         #expect(hub.statistics().totals.cutTooSlow == 1)
+        #expect(events.withLock { $0 } == [.left(id: viewer.id, transport: "rtsp", peer: "stalled", cut: reason)])
     }
 
     @Test func videoThatIsNotAnnexBWithParameterSetsIsRefused() {

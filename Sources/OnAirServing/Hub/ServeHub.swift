@@ -130,7 +130,7 @@ public final class ServeHub: @unchecked Sendable {
         observer?(
             .left(
                 id: viewer.id, transport: viewer.transport, peer: viewer.peer,
-                cutAsTooSlow: viewer.endReason == .tooSlow))
+                cut: viewer.endReason == .tooSlow ? viewer.cutReason ?? "too slow" : nil))
         memoryRelease.released()
     }
 

@@ -39,6 +39,7 @@ public final class ServeViewer: @unchecked Sendable {
     private var waitingForKeyframe = false
     private var behindSince: Double?
     private var ended: EndReason?
+    private var cutDetail: String?
     private var sent = 0
     private var skipCount = 0
     private var droppedChunks = 0
@@ -158,7 +159,7 @@ public final class ServeViewer: @unchecked Sendable {
         }
         if ended == .tooSlow { return .cut }
         if head == queue.count { return ended == nil ? .nothing : .end }
-        return isTooFarBehind(now: ProcessInfo.processInfo.systemUptime) ? cut() : nil
+        return isTooFarBehind(now: ProcessInfo.processInfo.systemUptime) ? cut(now: ProcessInfo.processInfo.systemUptime) : nil
     }
 
     /// Whether the viewer has stayed behind past the timeout (under the lock).
@@ -178,9 +179,24 @@ public final class ServeViewer: @unchecked Sendable {
         sent += bytes
     }
 
-    private func cut() -> Read {
+    private func cut(now: Double, context: String? = nil) -> Read {
         ended = .tooSlow
+        cutDetail = describeLag(now: now) + (context.map { "; \($0)" } ?? "")
         return .cut
+    }
+
+    /// Why the viewer is behind, in words, for the line that says it was cut (under the lock).
+    private func describeLag(now: Double) -> String {
+        var parts: [String] = []
+        if let behindSince { parts.append(String(format: "skipping for %.1f s (%d skips)", now - behindSince, skipCount)) }
+        if head < queue.count {
+            parts.append(
+                String(
+                    format: "oldest queued chunk %.1f s old, %d bytes queued", now - max(queue[head].published, connected),
+                    queuedBytes))
+        }
+        parts.append(String(format: "connected %.1f s ago, %d bytes sent, timeout %g s", now - connected, sent, timeout))
+        return parts.joined(separator: "; ")
     }
 
     /// What `readChunk` gives.
@@ -218,13 +234,22 @@ public final class ServeViewer: @unchecked Sendable {
 
     /// For a transport that stopped taking chunks because its own sending is backed up: cuts the
     /// viewer (and says so) once it has been behind past the timeout, as a read would.
-    public func cutIfTooFarBehind() -> Bool {
+    /// `context` says why the transport stopped taking (kept in `cutReason`).
+    public func cutIfTooFarBehind(context: @autoclosure () -> String? = nil) -> Bool {
         condition.lock()
         defer { condition.unlock() }
         if ended == .tooSlow { return true }
-        guard ended == nil, isTooFarBehind(now: ProcessInfo.processInfo.systemUptime) else { return false }
-        ended = .tooSlow
+        let now = ProcessInfo.processInfo.systemUptime
+        guard ended == nil, isTooFarBehind(now: now) else { return false }
+        _ = cut(now: now, context: context())
         return true
+    }
+
+    /// Why the viewer was cut as too slow (its lag and queue then), or nil when it was not.
+    public var cutReason: String? {
+        condition.lock()
+        defer { condition.unlock() }
+        return ended == .tooSlow ? cutDetail : nil
     }
 
     /// Names the transport more exactly once the viewer has chosen it (an RTSP client's SETUP).

@@ -129,7 +129,9 @@ final class ServeRTSPFeed: @unchecked Sendable {
         var pacer = condition.withLock { transport } == "rtsp/udp" ? ServeJoinPacer() : nil
         while !isStopped {
             if backlog > Self.backlogBytes || !sending.stillSending(media) {
-                if viewer.cutIfTooFarBehind() { return cutClient() }
+                if viewer.cutIfTooFarBehind(context: "held back: \(backlog) bytes waiting in the pipeline, \(sending)") {
+                    return cutClient()
+                }
                 Thread.sleep(forTimeInterval: 0.01)
                 continue
             }
@@ -158,7 +160,7 @@ final class ServeRTSPFeed: @unchecked Sendable {
     /// closing the connection, and the client then waits on an open connection for nothing; the
     /// feed treats that client as one that stopped reading, so its queue fills, it skips and is
     /// cut after the viewer timeout like any other. (A PAUSE has the same effect.)
-    private struct TransportWatch {
+    private struct TransportWatch: CustomStringConvertible {
         private var most = 0
         private var checked = -Double.infinity
         private var sending = true
@@ -169,9 +171,13 @@ final class ServeRTSPFeed: @unchecked Sendable {
             checked = now
             let transports = media.transports
             most = max(most, transports)
+            latest = transports
             sending = transports >= most
             return sending
         }
+
+        private var latest = 0
+        var description: String { "\(latest) of \(most) transports sending" }
     }
 
     private func cutClient() {
