@@ -25,12 +25,12 @@ import Testing
 
     /// ffmpeg copying `seconds` of an RTSP stream into `out` over `transport` (`-copyinkf`: from
     /// ffmpeg 7.1 on, its RTSP demuxer marks no AAC packet as a keyframe, and a copy without it
-    /// drops all sound).
+    /// drops all sound), its warnings (packets missed, timestamps) in `log`.
     static func ffmpeg(_ url: String, transport: String, seconds: Int, out: String, log: URL) throws -> StreamTestProcess {
         try StreamTestProcess(
             "ffmpeg",
             [
-                "-hide_banner", "-nostdin", "-v", "error", "-rtsp_transport", transport, "-i", url,
+                "-hide_banner", "-nostdin", "-v", "warning", "-rtsp_transport", transport, "-i", url,
                 "-t", "\(seconds)", "-c", "copy", "-copyinkf", "-y", out,
             ], stderrPath: log.path)
     }
@@ -142,6 +142,13 @@ import Testing
         for out in [udp, tcp] {
             withKnownIssue(Self.knownJoinIssue, isIntermittent: true) { try check(out) }
         }
+        // What to read when they miss: ffmpeg's warnings (RTP packets missed, timestamps) and
+        // the server's lines about viewers cut as too slow (how far behind, and why).
+        for name in ["udp.log", "tcp.log"] {
+            let log = (try? String(contentsOf: dir.appendingPathComponent(name), encoding: .utf8)) ?? ""
+            print("ffmpeg \(name): \(log.split(separator: "\n").suffix(12).joined(separator: " | "))")
+        }
+        print("serve: \(server.process.stderr.split(separator: "\n").filter { $0.contains("cut as too slow") }.joined(separator: " | "))")
         // /stats.json listed the RTSP viewers with their transport.
         let entries = (statistics["viewers"] as? [[String: Any]] ?? []).filter { $0["format"] as? String == "es" }
         let transports = Set(entries.compactMap { $0["transport"] as? String })
