@@ -1,26 +1,13 @@
-// The RTSP connection guard. gst-rtsp-server 1.22 takes any number of header lines into a request
-// (each one parsed and kept until the empty line: a client sending "a:b\r\n" forever grows the
-// server's memory by about twenty times what it sends), gives a request any time to arrive, keeps
-// a connection that never asks for anything, and accepts any number of them. None of that is
-// visible through its API while a request is still arriving, so the guard watches the socket:
-//
-//   pending = bytes the connection has taken from the socket (TCP_INFO's bytes received less
-//             what is still unread, FIONREAD) since the client's last complete request
-//           − bytes of interleaved RTP/RTCP taken since then (not requests: they go to
-//             gst-rtsp-server's appsrcs in the client's media, counted there)
-//
-// is the part of a request that has arrived but not ended. Four times a second, on a thread of its
-// own (gst-rtsp-server reads a connection for as long as bytes keep coming, so a client sending
-// header lines faster than it parses them holds the server's loop for as long as it likes): more
-// than `request_bytes` pending, or anything pending for longer than `request_seconds`, cuts the
-// connection; so does a connection without a session that has asked nothing for `idle_seconds`,
-// and one sending interleaved data faster than RTCP ever needs (1 MiB in a second: its queue in
-// gst-rtsp-server has no bound). Past `connections` open at once, new ones are cut on arrival.
-//
-// A cut is a shutdown of the socket (through a duplicate of its descriptor the guard holds, so
-// it never touches a number the kernel has given to another socket), with what is still unread
-// thrown away: gst-rtsp-server then reads the end of the stream and closes the client itself.
-// Each connection's receive buffer is kept small, so little more than the limit is ever read.
+// The RTSP connection guard's bridge to gst-rtsp-server 1.22: what OnAirGStreamer's guard (the
+// thread that checks every connection four times a second) and OnAirCore's RTSPGuardPolicy (its
+// decisions) cannot reach from Swift. Per connection it keeps a duplicate of the socket's
+// descriptor (never a number the kernel has given to another socket) and a count of the
+// interleaved RTP/RTCP bytes gst-rtsp-server's appsrcs in the client's media passed on (pad
+// probes); it reads what the connection took from its socket (TCP_INFO's bytes received less
+// FIONREAD's unread: ioctl is variadic), connects the client's signals, walks the server's clients
+// and cuts: a shutdown of the duplicate with what is still unread thrown away, after which
+// gst-rtsp-server reads the end of the stream and closes the client itself. Each connection's
+// receive buffer is kept small, so little more than a limit is ever read.
 #define _GNU_SOURCE
 #include "guard.h"
 
@@ -34,36 +21,19 @@
 
 #define RECORD_KEY "onair-guard-record"
 #define RECEIVE_BUFFER (64 * 1024)
-#define DATA_PER_SECOND (1024 * 1024)
 
-// What the guard knows of one client. Shared (reference-counted) by the client, its media
+// What the bridge keeps of one client. Shared (reference-counted) by the client, its media
 // pipelines and the pad probes there; everything but `taken` under `lock`.
 typedef struct {
     gint refs;
     GMutex lock;
+    guint64 id;
+    onair_rtsp_guard_callbacks callbacks;
     GPtrArray *sources;    // gst-rtsp-server's appsrcs in the client's media (references)
     guint64 taken;         // atomic: interleaved bytes those appsrcs passed on, 4-byte frame headers included
-    int fd;                // the guard's duplicate of the connection's socket (-1: closed)
-    gboolean counted;      // among the guard's open connections
+    int fd;                // the duplicate of the connection's socket (-1: closed)
     gboolean cut;
-    guint64 consumed_mark; // bytes taken from the socket when the last request ended
-    guint64 data_mark;     // interleaved bytes then
-    gint64 pending_since;  // monotonic µs since part of a request has been waiting (0: none)
-    gint64 quiet_since;    // monotonic µs of the last complete request (or of the connection)
-    gint64 window_start;   // the current second of interleaved data, and the bytes at its start
-    guint64 window_data;
 } client_record;
-
-struct onair_rtsp_guard {
-    gint refs;
-    GstRTSPServer *server;
-    onair_rtsp_guard_limits limits;
-    gint open;  // atomic
-    GMutex lock;
-    GCond wake;
-    gboolean stopping;
-    GThread *thread;
-};
 
 static client_record *record_ref(client_record *record) {
     g_atomic_int_inc(&record->refs);
@@ -77,24 +47,6 @@ static void record_unref(gpointer data) {
     g_ptr_array_unref(record->sources);
     g_mutex_clear(&record->lock);
     g_free(record);
-}
-
-static onair_rtsp_guard *guard_ref(onair_rtsp_guard *guard) {
-    g_atomic_int_inc(&guard->refs);
-    return guard;
-}
-
-static void guard_unref(onair_rtsp_guard *guard) {
-    if (!g_atomic_int_dec_and_test(&guard->refs)) return;
-    gst_object_unref(guard->server);
-    g_mutex_clear(&guard->lock);
-    g_cond_clear(&guard->wake);
-    g_free(guard);
-}
-
-static void guard_unref_closure(gpointer data, GClosure *closure) {
-    (void)closure;
-    guard_unref(data);
 }
 
 // Bytes the application has read from a TCP socket: received less unread. The two figures come
@@ -119,56 +71,59 @@ static gboolean socket_consumed(int fd, guint64 *consumed) {
     return FALSE;
 }
 
-// Interleaved bytes the client's media took: passed on by its appsrcs, or still in their queues.
-// Under the record's lock.
-static guint64 record_data(client_record *record) {
-    guint64 data = __atomic_load_n(&record->taken, __ATOMIC_ACQUIRE);
-    for (guint i = 0; i < record->sources->len; i++) {
-        GstAppSrc *source = g_ptr_array_index(record->sources, i);
-        data += gst_app_src_get_current_level_bytes(source) + 4 * gst_app_src_get_current_level_buffers(source);
+int onair_rtsp_connection_sample(void *connection, onair_rtsp_connection_figures *figures) {
+    client_record *record = connection;
+    g_mutex_lock(&record->lock);
+    gboolean read = record->fd >= 0 && !record->cut && socket_consumed(record->fd, &figures->consumed);
+    if (read) {
+        // Interleaved bytes the client's media took: passed on by its appsrcs, or still in their queues.
+        figures->data = __atomic_load_n(&record->taken, __ATOMIC_ACQUIRE);
+        for (guint i = 0; i < record->sources->len; i++) {
+            GstAppSrc *source = g_ptr_array_index(record->sources, i);
+            figures->data += gst_app_src_get_current_level_bytes(source) + 4 * gst_app_src_get_current_level_buffers(source);
+        }
     }
-    return data;
+    g_mutex_unlock(&record->lock);
+    return read ? 0 : -1;
 }
 
-// Ends the connection: shut down both ways, unread bytes discarded. Under the record's lock.
-static void record_cut(client_record *record) {
-    if (record->fd < 0 || record->cut) return;
-    record->cut = TRUE;
-    shutdown(record->fd, SHUT_RDWR);
-    char discard[16384];
-    for (int round = 0; round < 64 && recv(record->fd, discard, sizeof discard, MSG_DONTWAIT) > 0; round++) {}
+uint64_t onair_rtsp_connection_id(void *connection) { return ((client_record *)connection)->id; }
+
+void onair_rtsp_connection_cut(void *connection) {
+    client_record *record = connection;
+    g_mutex_lock(&record->lock);
+    if (record->fd >= 0 && !record->cut) {
+        record->cut = TRUE;
+        shutdown(record->fd, SHUT_RDWR);
+        char discard[16384];
+        for (int round = 0; round < 64 && recv(record->fd, discard, sizeof discard, MSG_DONTWAIT) > 0; round++) {}
+    }
+    g_mutex_unlock(&record->lock);
+}
+
+int onair_rtsp_client_has_session(void *client) {
+    GList *sessions = gst_rtsp_client_session_filter(GST_RTSP_CLIENT(client), NULL, NULL);
+    int any = sessions != NULL;
+    g_list_free_full(sessions, g_object_unref);
+    return any;
 }
 
 gint64 onair_rtsp_guard_request_done(GstRTSPClient *client) {
     client_record *record = g_object_get_data(G_OBJECT(client), RECORD_KEY);
-    if (!record) return -1;
-    g_mutex_lock(&record->lock);
-    guint64 consumed;
-    gint64 size = -1;
-    if (record->fd >= 0 && socket_consumed(record->fd, &consumed)) {
-        size = (gint64)(consumed - record->consumed_mark) - (gint64)(record_data(record) - record->data_mark);
-        if (size < 0) size = 0;
-        record->consumed_mark = consumed;
-        record->data_mark = record_data(record);
-        record->pending_since = 0;
-        record->quiet_since = g_get_monotonic_time();
-    }
-    g_mutex_unlock(&record->lock);
-    return size;
+    return record ? record->callbacks.request_done(record->callbacks.context, record) : -1;
 }
 
 static void on_closed(GstRTSPClient *client, gpointer data) {
-    onair_rtsp_guard *guard = data;
+    (void)data;
     client_record *record = g_object_get_data(G_OBJECT(client), RECORD_KEY);
     if (!record) return;
     g_mutex_lock(&record->lock);
     // The socket closes once the last descriptor of it does: this one must not keep it open.
-    if (record->fd >= 0) close(record->fd);
+    gboolean open = record->fd >= 0;
+    if (open) close(record->fd);
     record->fd = -1;
-    gboolean counted = record->counted;
-    record->counted = FALSE;
     g_mutex_unlock(&record->lock);
-    if (counted) g_atomic_int_add(&guard->open, -1);
+    if (open) record->callbacks.closed(record->callbacks.context, record);
 }
 
 static void on_request_done(GstRTSPClient *client, gpointer ctx, gpointer message, gpointer data) {
@@ -176,7 +131,8 @@ static void on_request_done(GstRTSPClient *client, gpointer ctx, gpointer messag
     onair_rtsp_guard_request_done(client);
 }
 
-void onair_rtsp_guard_connected(onair_rtsp_guard *guard, GstRTSPClient *client) {
+void onair_rtsp_guard_connected(const onair_rtsp_guard_callbacks *callbacks, GstRTSPClient *client) {
+    static guint64 next_id;
     GstRTSPConnection *connection = gst_rtsp_client_get_connection(client);
     GSocket *socket = connection ? gst_rtsp_connection_get_read_socket(connection) : NULL;
     int fd = socket ? dup(g_socket_get_fd(socket)) : -1;
@@ -184,23 +140,18 @@ void onair_rtsp_guard_connected(onair_rtsp_guard *guard, GstRTSPClient *client) 
     client_record *record = g_new0(client_record, 1);
     record->refs = 1;
     g_mutex_init(&record->lock);
+    record->id = __atomic_add_fetch(&next_id, 1, __ATOMIC_RELAXED);
+    record->callbacks = *callbacks;
     record->sources = g_ptr_array_new_with_free_func(gst_object_unref);
     record->fd = fd;
-    record->quiet_since = record->window_start = g_get_monotonic_time();
-    record->counted = TRUE;
     int size = RECEIVE_BUFFER;
     setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, sizeof size);
-    socket_consumed(fd, &record->consumed_mark);
     g_object_set_data_full(G_OBJECT(client), RECORD_KEY, record, record_unref);
-    g_signal_connect_data(client, "closed", G_CALLBACK(on_closed), guard_ref(guard), guard_unref_closure, 0);
+    g_signal_connect(client, "closed", G_CALLBACK(on_closed), NULL);
     // Every answer ends a request: those the pre-request signals see and the rest (unknown
     // methods, refusals before them).
     g_signal_connect(client, "send-message", G_CALLBACK(on_request_done), NULL);
-    if ((unsigned)g_atomic_int_add(&guard->open, 1) >= guard->limits.connections) {
-        g_mutex_lock(&record->lock);
-        record_cut(record);
-        g_mutex_unlock(&record->lock);
-    }
+    callbacks->connected(callbacks->context, record);
 }
 
 static GstPadProbeReturn on_interleaved(GstPad *pad, GstPadProbeInfo *info, gpointer data) {
@@ -238,98 +189,17 @@ void onair_rtsp_guard_element_added(GstBin *pipeline, GstElement *element) {
     gst_object_unref(pad);
 }
 
-static gboolean has_session(GstRTSPClient *client) {
-    GList *sessions = gst_rtsp_client_session_filter(client, NULL, NULL);
-    gboolean any = sessions != NULL;
-    g_list_free_full(sessions, g_object_unref);
-    return any;
-}
-
-typedef enum { KEEP, CUT, CUT_IF_SESSIONLESS } verdict;
-
-static verdict judge(onair_rtsp_guard *guard, client_record *record, gint64 now) {
-    guint64 consumed;
-    if (record->fd < 0 || record->cut || !socket_consumed(record->fd, &consumed)) return KEEP;
-    guint64 data = record_data(record);
-    if (now - record->window_start >= G_USEC_PER_SEC) {
-        if (data - record->window_data > DATA_PER_SECOND) return CUT;
-        record->window_start = now;
-        record->window_data = data;
-    }
-    gint64 pending = (gint64)(consumed - record->consumed_mark) - (gint64)(data - record->data_mark);
-    if (pending > (gint64)guard->limits.request_bytes) return CUT;
-    if (pending > 0) {
-        if (record->pending_since == 0) record->pending_since = now;
-        else if ((double)(now - record->pending_since) > guard->limits.request_seconds * G_USEC_PER_SEC) return CUT;
-        return KEEP;
-    }
-    record->pending_since = 0;
-    return (double)(now - record->quiet_since) > guard->limits.idle_seconds * G_USEC_PER_SEC ? CUT_IF_SESSIONLESS : KEEP;
-}
-
 static GstRTSPFilterResult every_client(GstRTSPServer *server, GstRTSPClient *client, gpointer data) {
     (void)server; (void)client; (void)data;
     return GST_RTSP_FILTER_REF;
 }
 
-static void check_clients(onair_rtsp_guard *guard) {
-    GList *clients = gst_rtsp_server_client_filter(guard->server, every_client, NULL);
-    gint64 now = g_get_monotonic_time();
+void onair_rtsp_guard_each(GstRTSPServer *server, void (*visit)(void *context, void *client, void *connection),
+                           void *context) {
+    GList *clients = gst_rtsp_server_client_filter(server, every_client, NULL);
     for (GList *item = clients; item; item = item->next) {
-        GstRTSPClient *client = item->data;
-        client_record *record = g_object_get_data(G_OBJECT(client), RECORD_KEY);
-        if (!record) continue;
-        g_mutex_lock(&record->lock);
-        verdict said = judge(guard, record, now);
-        g_mutex_unlock(&record->lock);
-        // (gst-rtsp-server's client lock is not taken under the record's.)
-        if (said == CUT_IF_SESSIONLESS && has_session(client)) said = KEEP;
-        if (said == KEEP) continue;
-        g_mutex_lock(&record->lock);
-        record_cut(record);
-        g_mutex_unlock(&record->lock);
+        client_record *record = g_object_get_data(G_OBJECT(item->data), RECORD_KEY);
+        if (record) visit(context, item->data, record);
     }
     g_list_free_full(clients, g_object_unref);
-}
-
-static gpointer guard_thread(gpointer data) {
-    onair_rtsp_guard *guard = data;
-    g_mutex_lock(&guard->lock);
-    while (!guard->stopping) {
-        gint64 until = g_get_monotonic_time() + G_USEC_PER_SEC / 4;
-        while (!guard->stopping && g_cond_wait_until(&guard->wake, &guard->lock, until)) {}
-        if (guard->stopping) break;
-        g_mutex_unlock(&guard->lock);
-        check_clients(guard);
-        g_mutex_lock(&guard->lock);
-    }
-    g_mutex_unlock(&guard->lock);
-    return NULL;
-}
-
-onair_rtsp_guard *onair_rtsp_guard_new(GstRTSPServer *server, onair_rtsp_guard_limits limits) {
-    onair_rtsp_guard *guard = g_new0(onair_rtsp_guard, 1);
-    guard->refs = 1;
-    guard->server = gst_object_ref(server);
-    guard->limits = limits;
-    g_mutex_init(&guard->lock);
-    g_cond_init(&guard->wake);
-    guard->thread = g_thread_new("onair.rtsp-guard", guard_thread, guard);
-    return guard;
-}
-
-void onair_rtsp_guard_stop(onair_rtsp_guard *guard) {
-    if (!guard || !guard->thread) return;
-    g_mutex_lock(&guard->lock);
-    guard->stopping = TRUE;
-    g_cond_signal(&guard->wake);
-    g_mutex_unlock(&guard->lock);
-    g_thread_join(guard->thread);
-    guard->thread = NULL;
-}
-
-void onair_rtsp_guard_free(onair_rtsp_guard *guard) {
-    if (!guard) return;
-    onair_rtsp_guard_stop(guard);
-    guard_unref(guard);
 }

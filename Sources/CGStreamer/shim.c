@@ -144,7 +144,7 @@ struct onair_rtsp_server {
     char *path;
     int session_timeout;
     unsigned header_limit;
-    onair_rtsp_guard *guard;
+    onair_rtsp_guard_callbacks guard;
 };
 
 static const char *peer_of(GstRTSPClient *client) {
@@ -302,7 +302,7 @@ static void on_new_session(GstRTSPClient *client, GstRTSPSession *session, gpoin
 static void on_client_connected(GstRTSPServer *server, GstRTSPClient *client, gpointer data) {
     (void)server;
     onair_rtsp_server *self = data;
-    onair_rtsp_guard_connected(self->guard, client);
+    onair_rtsp_guard_connected(&self->guard, client);
     g_signal_connect(client, "new-session", G_CALLBACK(on_new_session), data);
     g_signal_connect(client, "pre-describe-request", G_CALLBACK(on_pre_describe), data);
     g_signal_connect(client, "pre-play-request", G_CALLBACK(on_pre_play), data);
@@ -331,6 +331,7 @@ onair_rtsp_server *onair_rtsp_server_new(onair_gst_loop *loop, const onair_rtsp_
     self->path = g_strdup(options->path);
     self->session_timeout = options->session_timeout;
     self->header_limit = options->header_limit;
+    self->guard = options->guard;
     self->server = gst_rtsp_server_new();
     char service[16];
     snprintf(service, sizeof service, "%d", options->port);
@@ -374,13 +375,6 @@ onair_rtsp_server *onair_rtsp_server_new(onair_gst_loop *loop, const onair_rtsp_
     g_source_attach(self->cleanup, self->context);
     g_object_unref(pool);
 
-    onair_rtsp_guard_limits limits = {
-        .connections = options->connection_limit,
-        .request_bytes = options->header_limit * 4 + options->content_length_limit,
-        .request_seconds = options->request_timeout,
-        .idle_seconds = options->session_timeout > 0 ? options->session_timeout : 60,
-    };
-    self->guard = onair_rtsp_guard_new(self->server, limits);
     self->server_source = gst_rtsp_server_attach(self->server, self->context);
     if (self->server_source == 0) {
         char message[160];
@@ -407,7 +401,6 @@ void onair_rtsp_server_close(onair_rtsp_server *server) {
         if (source) g_source_destroy(source);
         server->server_source = 0;
     }
-    onair_rtsp_guard_stop(server->guard);
     if (server->cleanup) {
         g_source_destroy(server->cleanup);
         g_source_unref(server->cleanup);
@@ -419,11 +412,15 @@ void onair_rtsp_server_close(onair_rtsp_server *server) {
 void onair_rtsp_server_free(onair_rtsp_server *server) {
     if (!server) return;
     onair_rtsp_server_close(server);
-    onair_rtsp_guard_free(server->guard);
     g_object_unref(server->server);
     g_main_context_unref(server->context);
     g_free(server->path);
     g_free(server);
+}
+
+void onair_rtsp_server_each_connection(onair_rtsp_server *server,
+                                       void (*visit)(void *context, void *client, void *connection), void *context) {
+    onair_rtsp_guard_each(server->server, visit, context);
 }
 
 void onair_rtsp_client_close(void *client) { gst_rtsp_client_close(GST_RTSP_CLIENT(client)); }

@@ -5,7 +5,8 @@ import Foundation
 /// client (the media is not shared), so the owner feeds each client from that client's queue.
 ///
 /// Listens as soon as it is made; answers on its own GLib loop thread. `stop()` closes every
-/// client. The small record the C callbacks point to is kept for the life of the process:
+/// client. Its connections are held to limits gst-rtsp-server does not set (`RTSPServerGuard`).
+/// The small records the C callbacks point to are kept for the life of the process:
 /// gst-rtsp-server's client threads may still report a closing client after the server stops.
 public final class RTSPServer: @unchecked Sendable {
     /// The TCP port listened on.
@@ -13,6 +14,7 @@ public final class RTSPServer: @unchecked Sendable {
     private let loop: GStreamerMainLoop
     private let server: OpaquePointer
     private let events: RTSPServerEvents
+    private let guardian: RTSPServerGuard
     private let lock = NSLock()
     private var stopped = false
 
@@ -23,6 +25,9 @@ public final class RTSPServer: @unchecked Sendable {
         self.loop = loop
         let events = RTSPServerEvents(delegate: delegate)
         self.events = events
+        let guardian = RTSPServerGuard(limits: RTSPServerGuard.limits(configuration))
+        self.guardian = guardian
+        let guardCallbacks = guardian.callbacks()
         var message = [CChar](repeating: 0, count: 256)
         let callbacks = onair_rtsp_callbacks(
             context: Unmanaged.passRetained(events).toOpaque(),
@@ -54,9 +59,7 @@ public final class RTSPServer: @unchecked Sendable {
                                 user: user, password: password, allow_basic: configuration.allowBasic ? 1 : 0,
                                 session_timeout: Int32(configuration.sessionTimeout),
                                 content_length_limit: UInt32(configuration.contentLengthLimit),
-                                header_limit: UInt32(configuration.headerLimit),
-                                connection_limit: UInt32(configuration.connectionLimit),
-                                request_timeout: configuration.requestTimeout)
+                                header_limit: UInt32(configuration.headerLimit), guard: guardCallbacks)
                             return onair_rtsp_server_new(loop.loop, &options, callbacks, &message, message.count)
                         }
                     }
@@ -68,6 +71,7 @@ public final class RTSPServer: @unchecked Sendable {
         }
         server = made
         port = Int(onair_rtsp_server_port(made))
+        guardian.start(server: made)
         loop.start(named: "onair.gstreamer.rtsp")
     }
 
@@ -78,6 +82,7 @@ public final class RTSPServer: @unchecked Sendable {
         stopped = true
         lock.unlock()
         guard first else { return }
+        guardian.stop()
         onair_rtsp_server_close(server)
         events.detach()
         loop.stop()

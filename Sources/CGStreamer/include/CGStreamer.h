@@ -89,6 +89,26 @@ typedef struct onair_rtsp_callbacks {
     void (*client_closed)(void *context, void *client);
 } onair_rtsp_callbacks;
 
+/// A connection's running totals since it opened (OnAirCore's RTSPGuardPolicy.Sample).
+typedef struct onair_rtsp_connection_figures {
+    uint64_t consumed;  // bytes the server took from the socket (TCP_INFO's bytes received less FIONREAD's unread)
+    uint64_t data;      // bytes of interleaved RTP/RTCP the client's media took, 4-byte frame headers included
+} onair_rtsp_connection_figures;
+
+/// Calls from the server into the owner's connection guard. `connection` is the shim's record of
+/// one client's connection, valid for the call (and for as long as the client lives).
+typedef struct onair_rtsp_guard_callbacks {
+    void *context;
+    /// A new connection (on the server's loop thread).
+    void (*connected)(void *context, void *connection);
+    /// The client's request is complete (gst-rtsp-server is handling it, or has answered it):
+    /// the bytes it took from the socket since the previous request ended (interleaved RTP/RTCP
+    /// not counted), or -1 when that cannot be told.
+    int64_t (*request_done)(void *context, void *connection);
+    /// The connection closed.
+    void (*closed)(void *context, void *connection);
+} onair_rtsp_guard_callbacks;
+
 /// What the server is built with.
 typedef struct onair_rtsp_options {
     const char *address;     // "127.0.0.1", "::1", "0.0.0.0"
@@ -102,8 +122,7 @@ typedef struct onair_rtsp_options {
                              // connection without a session and without a request is closed after it too
     unsigned content_length_limit;  // largest request body accepted
     unsigned header_limit;          // largest request line plus headers accepted (larger: 413)
-    unsigned connection_limit;      // connections open at once (more are closed on arrival)
-    double request_timeout;         // seconds from a request's first byte to its last (slower: cut)
+    onair_rtsp_guard_callbacks guard;  // the owner's connection limits (see below)
 } onair_rtsp_options;
 
 typedef struct onair_rtsp_server onair_rtsp_server;
@@ -116,6 +135,22 @@ int onair_rtsp_server_port(onair_rtsp_server *server);
 /// Closes every client and detaches the server; call before quitting its loop.
 void onair_rtsp_server_close(onair_rtsp_server *server);
 void onair_rtsp_server_free(onair_rtsp_server *server);
+
+// MARK: - RTSP connection guard
+
+/// Calls `visit` with each of the server's clients and its connection record (from any thread;
+/// each stays valid during its call).
+void onair_rtsp_server_each_connection(onair_rtsp_server *server,
+                                       void (*visit)(void *context, void *client, void *connection), void *context);
+/// Reads a connection's figures: 0, or -1 when they cannot be read (closed, cut, not TCP).
+int onair_rtsp_connection_sample(void *connection, onair_rtsp_connection_figures *figures);
+/// The connection's number, unique in the process.
+uint64_t onair_rtsp_connection_id(void *connection);
+/// Ends a connection: its socket shut down both ways, what is unread thrown away
+/// (gst-rtsp-server then reads the end of the stream and closes the client). Once only.
+void onair_rtsp_connection_cut(void *connection);
+/// Whether a client has a session. Not to be called under a lock the server's callbacks take.
+int onair_rtsp_client_has_session(void *client);
 
 /// Closes a client's connection (from any thread); its media end.
 void onair_rtsp_client_close(void *client);

@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Writes seeds for FuzzRTSPGuard into directory $1: five bytes of limits (connections, request
+# bytes / 16, request quarter-seconds, idle quarter-seconds, data per second / 64), then events of
+# four bytes (kind and flags, connection, time step in sixteenths of a second, amount).
+set -euo pipefail
+out=${1:?usage: seeds.sh DIRECTORY}
+mkdir -p "$out"
+seed() { printf "$2" > "$out/$1"; }
+# Connections past the limit of three, one closing, one more.
+seed count '\x03\x40\x08\x10\x80\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x01\x00\x00\x00\x00\x00\x00\x00'
+# A request growing past 256 bytes between judgements, then one ending.
+seed large '\x04\x10\x08\x10\x80\x00\x00\x00\x00\x03\x00\x04\x3f\x03\x00\x04\x7f\x03\x00\x04\xbf\x02\x00\x04\x01'
+# A request a byte a second, past two seconds.
+seed slow '\x04\x40\x08\x10\x80\x00\x00\x00\x00\x03\x00\x10\x01\x03\x00\x10\x01\x03\x00\x10\x01\x03\x00\x10\x01'
+# Nothing asked for, with and without a session.
+seed idle '\x04\x40\x08\x10\x80\x00\x00\x00\x00\x03\x00\x20\x00\x03\x00\x20\x00\x43\x00\x20\x00\x03\x00\x30\x00'
+# Interleaved data with a session, faster than 64 bytes a second.
+seed flood '\x04\x40\x08\x10\x01\x00\x00\x00\x00\x73\x00\x10\xbf\x73\x00\x10\xbf\x73\x00\x10\xbf\x52\x00\x10\xbf'

@@ -1,0 +1,144 @@
+import CGStreamer
+import Foundation
+import OnAirCore
+
+/// Holds an `RTSPServer`'s connections to `RTSPGuardPolicy`: the shim reports connections opening,
+/// requests ending and connections closing (on the server's threads), and a thread of its own
+/// reads every connection's figures four times a second, judges them and cuts. The check has a
+/// thread of its own because gst-rtsp-server reads a connection for as long as bytes keep coming:
+/// a client sending header lines faster than they are parsed holds the server's loop.
+///
+/// The C side (guard.c) only reads the figures and cuts; every decision is the policy's. The
+/// object the C callbacks point to is kept for the life of the process, like `RTSPServerEvents`.
+final class RTSPServerGuard: @unchecked Sendable {
+    /// How often connections are judged.
+    static let interval = 0.25
+
+    private let lock = NSLock()
+    private var policy: RTSPGuardPolicy
+    private let wake = NSCondition()
+    private var stopping = false
+    private var thread: DispatchGroup?
+
+    init(limits: RTSPGuardPolicy.Limits) {
+        policy = RTSPGuardPolicy(limits: limits)
+    }
+
+    /// The limits of a server with `configuration`: a request may be four times the header limit
+    /// plus the body limit while it arrives (gst-rtsp-server keeps every header line until the
+    /// request ends); without a session timeout a connection may idle for a minute.
+    static func limits(_ configuration: RTSPServerConfiguration) -> RTSPGuardPolicy.Limits {
+        RTSPGuardPolicy.Limits(
+            connections: configuration.connectionLimit,
+            requestBytes: UInt64(max(0, configuration.headerLimit * 4 + configuration.contentLengthLimit)),
+            requestSeconds: configuration.requestTimeout,
+            idleSeconds: Double(configuration.sessionTimeout > 0 ? configuration.sessionTimeout : 60))
+    }
+
+    /// The callbacks the shim calls, pointing to this guard (retained for good).
+    func callbacks() -> onair_rtsp_guard_callbacks {
+        onair_rtsp_guard_callbacks(
+            context: Unmanaged.passRetained(self).toOpaque(),
+            connected: { context, connection in
+                guard let connection else { return }
+                RTSPServerGuard.from(context).connected(connection)
+            },
+            request_done: { context, connection in
+                guard let connection else { return -1 }
+                return RTSPServerGuard.from(context).requestDone(connection)
+            },
+            closed: { context, connection in
+                guard let connection else { return }
+                RTSPServerGuard.from(context).closed(connection)
+            })
+    }
+
+    static func from(_ context: UnsafeMutableRawPointer?) -> RTSPServerGuard {
+        Unmanaged<RTSPServerGuard>.fromOpaque(context!).takeUnretainedValue()
+    }
+
+    /// Seconds on the monotonic clock.
+    static var now: Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
+
+    private static func sample(_ connection: UnsafeMutableRawPointer, hasSession: Bool = false) -> RTSPGuardPolicy.Sample? {
+        var figures = onair_rtsp_connection_figures()
+        guard onair_rtsp_connection_sample(connection, &figures) == 0 else { return nil }
+        return RTSPGuardPolicy.Sample(consumed: figures.consumed, data: figures.data, hasSession: hasSession)
+    }
+
+    private func connected(_ connection: UnsafeMutableRawPointer) {
+        lock.lock()
+        defer { lock.unlock() }
+        let sample = Self.sample(connection) ?? RTSPGuardPolicy.Sample(consumed: 0, data: 0)
+        if policy.open(onair_rtsp_connection_id(connection), sample, now: Self.now) != .keep {
+            onair_rtsp_connection_cut(connection)
+        }
+    }
+
+    private func requestDone(_ connection: UnsafeMutableRawPointer) -> Int64 {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let sample = Self.sample(connection),
+            let size = policy.requestDone(onair_rtsp_connection_id(connection), sample, now: Self.now)
+        else { return -1 }
+        return Int64(clamping: size)
+    }
+
+    private func closed(_ connection: UnsafeMutableRawPointer) {
+        lock.lock()
+        policy.close(onair_rtsp_connection_id(connection))
+        lock.unlock()
+    }
+
+    /// Judges one connection. Whether it has a session is read first, outside the lock
+    /// (gst-rtsp-server's client lock is not taken under it).
+    private func check(client: UnsafeMutableRawPointer, connection: UnsafeMutableRawPointer) {
+        let hasSession = onair_rtsp_client_has_session(client) != 0
+        lock.lock()
+        defer { lock.unlock() }
+        guard let sample = Self.sample(connection, hasSession: hasSession) else { return }
+        if policy.judge(onair_rtsp_connection_id(connection), sample, now: Self.now) != .keep {
+            onair_rtsp_connection_cut(connection)
+        }
+    }
+
+    /// Starts judging `server`'s connections on a thread of its own.
+    func start(server: OpaquePointer) {
+        let group = DispatchGroup()
+        wake.lock()
+        thread = group
+        wake.unlock()
+        let handle = UInt(bitPattern: server)
+        group.startThread(named: "onair.rtsp-guard") { [self] in
+            onair_name_current_thread("onair.rtsp-guard")
+            let server = OpaquePointer(bitPattern: handle)
+            while waitForNextCheck() {
+                onair_rtsp_server_each_connection(
+                    server,
+                    { context, client, connection in
+                        guard let client, let connection else { return }
+                        RTSPServerGuard.from(context).check(client: client, connection: connection)
+                    }, Unmanaged.passUnretained(self).toOpaque())
+            }
+        }
+    }
+
+    /// Waits for the next check: false once stopping.
+    private func waitForNextCheck() -> Bool {
+        wake.lock()
+        defer { wake.unlock() }
+        let until = Date(timeIntervalSinceNow: Self.interval)
+        while !stopping && wake.wait(until: until) {}
+        return !stopping
+    }
+
+    /// Stops judging and waits for the thread (before the server closes).
+    func stop() {
+        wake.lock()
+        stopping = true
+        wake.signal()
+        let group = thread
+        wake.unlock()
+        group?.wait()
+    }
+}
