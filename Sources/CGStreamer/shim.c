@@ -158,6 +158,19 @@ static void on_unprepared(GstRTSPMedia *media, gpointer data) {
     self->callbacks.media_ended(self->callbacks.context, media);
 }
 
+// gst-rtsp-server's PLAY handling turns rate control back on (an ONVIF Rate-Control header is
+// absent, so "yes"), which sets the TCP RTP appsink's sync again after element-added turned it
+// off: the sink then held every packet until its running time, the stamps' lead (half a second
+// plus the keyframe cache's age, up to a GOP) standing in the client's pipeline as latency and
+// backlog. Whenever it comes back on, it is turned off again.
+static void keep_unsynced(GObject *sink, GParamSpec *spec, gpointer data) {
+    (void)spec;
+    (void)data;
+    gboolean sync = FALSE;
+    g_object_get(sink, "sync", &sync, NULL);
+    if (sync) g_object_set(sink, "sync", FALSE, NULL);
+}
+
 // The sinks gst-rtsp-server adds per transport (udpsink/multiudpsink for RTP over UDP, appsink for
 // TCP) sync to the clock by default, holding each packet until its running time. OnAir's packets
 // are live already and a client's first ones come from the keyframe cache (up to a GOP old):
@@ -169,6 +182,7 @@ static void on_element_added(GstBin *bin, GstElement *element, gpointer data) {
     const char *name = factory ? gst_plugin_feature_get_name(GST_PLUGIN_FEATURE(factory)) : NULL;
     if (name && (strcmp(name, "udpsink") == 0 || strcmp(name, "multiudpsink") == 0 || strcmp(name, "appsink") == 0)) {
         g_object_set(element, "sync", FALSE, NULL);
+        g_signal_connect(element, "notify::sync", G_CALLBACK(keep_unsynced), NULL);
     }
 }
 

@@ -276,6 +276,27 @@ import Testing
         #expect(errors.isEmpty, "\(errors)")
     }
 
+    /// A client over TCP gets its first packets at once, as over UDP: gst-rtsp-server's PLAY turns
+    /// rate control (the TCP sink's clock sync) back on, which held every packet until its running
+    /// time, so the stamps' lead (half a second plus the keyframe cache's age) stood in the
+    /// client's pipeline as latency and as a backlog growing with the keyframe interval. Measured
+    /// by a raw client (PLAY's answer to the first video packet): 0.001–0.003 s with the sink kept
+    /// unsynced, 0.495 s before; the cache's media then ran ahead of the clock by its age (0.86–
+    /// 0.9 s), by 0.001 s before.
+    @Test func aTCPClientGetsTheKeyframeCacheAtOnceNotPacedByTheClock() throws {
+        let dir = try Tools.temporaryDirectory("serve-rtsp-tcp-burst")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (server, port) = try Self.serve(dir, duration: 10, ["--keyint-duration", "4"])
+        func framesOut() -> Int { ((try? server.statistics())?["encoder"] as? [String: Any])?["frames_out"] as? Int ?? 0 }
+        #expect(waitUntil(timeout: 15) { framesOut() >= 30 })
+        let output = try Tools.run("python3", [Self.clients, "burst", "\(port)", "2"]).stdoutText
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any], "\(output)")
+        print("TCP join: \(report)")
+        #expect(report["play"] as? Int == 200 && (report["packets"] as? Int ?? 0) >= 30, "\(report)")
+        #expect((report["first_after_play"] as? Double ?? .infinity) < 0.25, "\(report)")
+        #expect(server.finish(timeout: 30), "serve did not stop: \(server.process.stderr)")
+    }
+
     @Test func aStalledTCPClientIsSkippedAndCutWhileUDPClientsAndTheRecordingKeepEveryFrame() throws {
         let dir = try Tools.temporaryDirectory("serve-rtsp-stall")
         defer { try? FileManager.default.removeItem(at: dir) }

@@ -21,6 +21,11 @@
   rtsp_clients.py data-flood PORT SECONDS
                                       DESCRIBE/SETUP (interleaved TCP), then RTCP-channel frames of
                                       60 kB as fast as they are taken; prints JSON (cut or not, when, bytes sent)
+  rtsp_clients.py burst PORT SECONDS  DESCRIBE/SETUP (interleaved TCP)/PLAY, then reads SECONDS;
+                                      prints JSON: video RTP packets, seconds from PLAY's answer to
+                                      the first, and how far their media time (RTP timestamps) ran
+                                      ahead of their arrival at most (the keyframe cache sent at
+                                      once: its age; paced by the clock: about 0)
   rtsp_clients.py hold PORT COUNT SECONDS
                                       COUNT connections opened one after another, each given 0.5 s
                                       to be closed; after SECONDS an OPTIONS on each left; prints JSON
@@ -142,6 +147,48 @@ def stall(port, seconds):
     except OSError:
         closed = True
     print(json.dumps({"describe": status, "play": play, "bytes_first_second": got, "closed": closed}))
+
+
+def burst(port, seconds):
+    url = f"rtsp://127.0.0.1:{port}/live"
+    sock = connect(port)
+    status, session = setup(sock, url)
+    send(sock, f"PLAY {url} RTSP/1.0\r\nCSeq: 9\r\nSession: {session}\r\n\r\n")
+    play, _, _ = read_response(sock)
+    answered = time.monotonic()
+    data = b""
+    first = None
+    packets = 0
+    ahead = 0.0
+    deadline = time.monotonic() + seconds
+    sock.settimeout(0.2)
+    while time.monotonic() < deadline:
+        try:
+            chunk = sock.recv(65536)
+        except socket.timeout:
+            continue
+        if not chunk:
+            break
+        now = time.monotonic()
+        data += chunk
+        while len(data) >= 4 and data[0:1] == b"$":
+            size = int.from_bytes(data[2:4], "big")
+            if len(data) < 4 + size:
+                break
+            channel, frame = data[1], data[4:4 + size]
+            data = data[4 + size:]
+            if channel != 0 or len(frame) < 12:
+                continue
+            stamp = int.from_bytes(frame[4:8], "big")
+            if first is None:
+                first = (now, stamp)
+            packets += 1
+            media = ((stamp - first[1]) & 0xFFFFFFFF) / 90000
+            ahead = max(ahead, media - (now - first[0]))
+        if data and data[0:1] != b"$":
+            data = b""  # an RTSP message between frames: not media
+    print(json.dumps({"describe": status, "play": play, "packets": packets, "media_ahead": round(ahead, 3),
+                      "first_after_play": round(first[0] - answered, 3) if first else None}))
 
 
 def setup(sock, url):
@@ -327,6 +374,8 @@ if __name__ == "__main__":
         trickle(int(sys.argv[2]), float(sys.argv[3]), float(sys.argv[4]))
     elif sys.argv[1] == "idle":
         idle(int(sys.argv[2]), float(sys.argv[3]))
+    elif sys.argv[1] == "burst":
+        burst(int(sys.argv[2]), float(sys.argv[3]))
     elif sys.argv[1] == "hold":
         hold(int(sys.argv[2]), int(sys.argv[3]), float(sys.argv[4]))
     else:
