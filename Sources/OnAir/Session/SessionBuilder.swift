@@ -151,6 +151,7 @@ public struct SessionBuilder: Sendable {
                 serve.server.setEncoderStatistics { [weak session] in session?.latestStatistics }
                 serve.notifySystemd { [weak session] in session?.latestStatistics }
                 session.servingLimits = { serve.hub.setLimits(maxViewers: $0, viewerTimeout: $1) }
+                session.servingTokens = { Session.TokenReload(cut: serve.setTokens($0), lockedFaces: serve.lockedFaces) }
                 serve.webRTC?.setKeyFrameRequester { [weak live] in live?.forceKeyFrame() }
             }
         }

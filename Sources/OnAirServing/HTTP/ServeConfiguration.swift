@@ -6,10 +6,13 @@ public struct ServeConfiguration: Sendable {
     public var host = "127.0.0.1"
     /// The HTTP port (0: the system picks one).
     public var port = 8080
-    /// When set, it opens every HTTP face with every permission: as `Authorization: Bearer`, or as
+    /// Each opens every HTTP face with every permission: as `Authorization: Bearer`, or as
     /// `?token=` on the paths whose clients cannot send a header (`ServeServer.takesQueryToken`);
-    /// 401 without or wrong. Also the SRT passphrase and the RTSP password.
-    public var token: String?
+    /// 401 without or wrong. A list so a reload can rotate them (`ServeOutputs.setTokens`). The
+    /// first is also the SRT passphrase and the RTSP password (those faces keep it until a restart).
+    public var tokens: [String] = []
+    /// The token SRT and RTSP take (the first), nil without tokens.
+    public var token: String? { tokens.first }
     /// Per-viewer limits and the most viewers served at once.
     public var limits = ServeHub.Limits()
     /// Connections from one address at once (0: no limit besides the total).

@@ -29,6 +29,8 @@ public final class ServeHub: @unchecked Sendable {
         public var refusedFull = 0
         /// Viewers cut for being too slow.
         public var cutTooSlow = 0
+        /// Viewers cut because a reload withdrew the token (or user) that admitted them.
+        public var cutCredentialWithdrawn = 0
         /// Skips to a keyframe, summed over every viewer that has left.
         public var skipsOfViewersGone = 0
         /// Bytes sent, summed over every viewer that has left, by transport (`/metrics` adds the current viewers').
@@ -75,9 +77,11 @@ public final class ServeHub: @unchecked Sendable {
         lock.unlock()
     }
 
-    /// Admits a viewer of `format` (throws `ServeRefusal` when full or stopping); the transport
-    /// reads from it and calls `close()` when done.
-    public func openViewer(format: ServeFormat, transport: String, peer: String) throws -> ServeViewer {
+    /// Admits a viewer of `format` (throws `ServeRefusal` when full or stopping), remembering what
+    /// admitted it; the transport reads from it and calls `close()` when done.
+    public func openViewer(
+        format: ServeFormat, transport: String, peer: String, credential: ServeCredential = .anyone
+    ) throws -> ServeViewer {
         guard let stream = streams[format] else { throw ServeRefusal.stopping }
         lock.lock()
         guard !closed else {
@@ -90,7 +94,7 @@ public final class ServeHub: @unchecked Sendable {
             throw ServeRefusal.full(maximum: currentLimits.maxViewers)
         }
         let viewer = ServeViewer(
-            id: nextID, transport: transport, format: format, peer: peer,
+            id: nextID, transport: transport, format: format, peer: peer, credential: credential,
             timeout: currentLimits.viewerTimeout, capacityBytes: currentLimits.viewerQueueBytes
         ) { [weak self] gone in
             self?.remove(gone, from: stream)
@@ -123,6 +127,7 @@ public final class ServeHub: @unchecked Sendable {
         viewers[viewer.id] = nil
         transportFigures[viewer.id] = nil
         if viewer.endReason == .tooSlow { totals.cutTooSlow += 1 }
+        if viewer.endReason == .credentialWithdrawn { totals.cutCredentialWithdrawn += 1 }
         totals.skipsOfViewersGone += figures.skips
         totals.bytesSentOfViewersGone[viewer.transport, default: 0] += figures.bytesSent
         let observer = self.observer
@@ -141,6 +146,17 @@ public final class ServeHub: @unchecked Sendable {
         currentLimits.maxViewers = maxViewers
         currentLimits.viewerTimeout = viewerTimeout
         lock.unlock()
+    }
+
+    /// Cuts every viewer whose credential `stillAdmits` no longer accepts (a reload withdrew its
+    /// token or user); the others are untouched. Returns how many were cut: each ends at its next
+    /// read, with `credentialWithdrawn` as its reason.
+    @discardableResult
+    package func cutViewers(stillAdmits: (ServeCredential) -> Bool) -> Int {
+        lock.lock()
+        let current = Array(viewers.values)
+        lock.unlock()
+        return current.filter { !stillAdmits($0.credential) && $0.withdraw() }.count
     }
 
     /// Hears every viewer that joins or leaves, on the viewer's thread (replaces an earlier observer).

@@ -95,6 +95,9 @@ package final class ServeOutputs: @unchecked Sendable {
                 configuration: configuration, hub: hub, hlsDirectory: hlsDirectory, srtPort: srt?.port,
                 webRTC: webRTC)
             server.serveObservability(health: health)
+            let access = server.access
+            srt?.setAdmission { access.stillAdmits($0) }
+            rtsp?.setAdmission { access.stillAdmits($0) }
         } catch {
             srt?.stop()
             webRTC?.stop()
@@ -126,6 +129,25 @@ package final class ServeOutputs: @unchecked Sendable {
         let paced: MediaType = health.streams.contains(.video) ? .video : .audio
         health.onPacket { type in if type == paced { watchdog.framePassed() } }
         notifier.send("READY=1\nSTATUS=serving on port \(server.port)")
+    }
+
+    /// Puts `tokens` in force (a reload) and cuts every viewer, on every face, admitted by a token
+    /// no longer listed; the others keep playing. Returns how many were cut. SRT and RTSP keep the
+    /// passphrase and password they started with (the first token, `token #1`); once it is removed
+    /// they admit no one until a restart.
+    @discardableResult
+    package func setTokens(_ tokens: [String]) -> Int {
+        let access = server.access
+        access.setTokens(tokens)
+        let admits = { (credential: ServeCredential) in access.stillAdmits(credential) }
+        return hub.cutViewers(stillAdmits: admits) + (webRTC?.cutViewers(stillAdmits: admits) ?? 0)
+    }
+
+    /// The faces among SRT and RTSP (whose secret is fixed at start) that admit no one any more:
+    /// their token was removed.
+    package var lockedFaces: [String] {
+        guard !server.access.stillAdmits(server.configuration.token == nil ? .anyone : .token(1)) else { return [] }
+        return (srt == nil ? [] : ["SRT"]) + (rtsp == nil ? [] : ["RTSP"])
     }
 
     /// Ends every viewer, stops the server and removes the HLS directory.

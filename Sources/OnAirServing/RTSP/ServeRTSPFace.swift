@@ -25,6 +25,9 @@ package final class ServeRTSPFace: RTSPServerDelegate, @unchecked Sendable {
     private let feeders = DispatchGroup()
     private var server: RTSPServer?
     private var feeds: [UInt: ServeRTSPFeed] = [:]
+    /// What admits clients: the password (the first token, `token #1`), or nothing.
+    private let credential: ServeCredential
+    private var stillAdmits: (@Sendable (ServeCredential) -> Bool)?
 
     /// Listens on `configuration.host`:`port` (0 picks one) for the streams `source` publishes.
     public init(configuration: ServeConfiguration, port: Int, hub: ServeHub, source: ServeElementarySink) throws {
@@ -33,6 +36,7 @@ package final class ServeRTSPFace: RTSPServerDelegate, @unchecked Sendable {
         }
         self.hub = hub
         self.source = source
+        credential = configuration.token == nil ? .anyone : .token(1)
         try GStreamerLibrary.require(elements: ["appsrc", "rtph264pay", "rtpmp4gpay"])
         var settings = RTSPServerConfiguration(launch: ServeRTSPPipeline.launch(streams: source.streams))
         settings.host = configuration.host
@@ -66,15 +70,27 @@ package final class ServeRTSPFace: RTSPServerDelegate, @unchecked Sendable {
         feed.start(in: feeders)
     }
 
-    /// Takes the client's viewer slot at its first PLAY: 200, or 503 when none is free.
+    /// Refuses PLAY from now on when `stillAdmits` rejects the password's credential (a reload
+    /// removed the first token: the password stays until a restart, and admits no one).
+    func setAdmission(_ stillAdmits: @escaping @Sendable (ServeCredential) -> Bool) {
+        lock.lock()
+        self.stillAdmits = stillAdmits
+        lock.unlock()
+    }
+
+    /// Takes the client's viewer slot at its first PLAY: 200, 403 when its token was withdrawn, or
+    /// 503 when no slot is free.
     public func rtspServer(play identifier: UInt) -> Int {
         lock.lock()
         let feed = feeds[identifier]
+        let admitted = stillAdmits?(credential) ?? true
         lock.unlock()
+        guard admitted else { return 403 }
         guard let feed else { return 503 }
         do {
             let hub = self.hub
-            try feed.play { try hub.openViewer(format: .elementary, transport: "rtsp", peer: feed.peer) }
+            let credential = self.credential
+            try feed.play { try hub.openViewer(format: .elementary, transport: "rtsp", peer: feed.peer, credential: credential) }
             return 200
         } catch {
             return 503

@@ -36,6 +36,13 @@ package final class WebRTCFace: PacketSink, @unchecked Sendable {
     private let stopSignal = DispatchSemaphore(value: 0)
     /// Viewers admitted, refused for lack of room, and dropped for silence since the start.
     private(set) var admitted = 0, dropped = 0
+    /// Viewers cut because a reload withdrew the token (or user) that admitted them.
+    var cutCredentialWithdrawn: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return withdrawnCount
+    }
+    private var withdrawnCount = 0
 
     /// A face for `streams` of a `profile` encode; host candidates on `localAddress` (nil: every interface).
     public init(
@@ -116,7 +123,9 @@ package final class WebRTCFace: PacketSink, @unchecked Sendable {
     }
 
     /// Answers `offer` for a new viewer at `peer`: its id and the SDP answer.
-    func addViewer(offer: String, peer peerAddress: String, choice: WebRTCCodecChoice) throws -> (id: String, answer: String) {
+    func addViewer(
+        offer: String, peer peerAddress: String, choice: WebRTCCodecChoice, credential: ServeCredential = .anyone
+    ) throws -> (id: String, answer: String) {
         var placeHeld = true
         defer {
             if placeHeld {
@@ -130,7 +139,9 @@ package final class WebRTCFace: PacketSink, @unchecked Sendable {
         options.turnServer = configuration.turnServer
         let peer = try WebRTCPeer(options: options, remoteOffer: offer) { [weak self] in self?.keyFrameWanted(feedback: true) }
         let id = Self.newIdentifier()
-        let viewer = WebRTCViewer(id: id, peer: peer, peerAddress: peerAddress, queueBytes: configuration.viewerQueueBytes) { [weak self] in
+        let viewer = WebRTCViewer(
+            id: id, peer: peer, peerAddress: peerAddress, credential: credential, queueBytes: configuration.viewerQueueBytes
+        ) { [weak self] in
             self?.keyFrameWanted(feedback: false)
         }
         lock.lock()
@@ -156,6 +167,18 @@ package final class WebRTCFace: PacketSink, @unchecked Sendable {
         lock.unlock()
         viewer?.close()
         return viewer != nil
+    }
+
+    /// Ends every viewer whose credential `stillAdmits` no longer accepts (a reload withdrew its
+    /// token or user); returns how many.
+    func cutViewers(stillAdmits: (ServeCredential) -> Bool) -> Int {
+        lock.lock()
+        let withdrawn = viewers.values.filter { !stillAdmits($0.credential) }
+        for viewer in withdrawn { viewers[viewer.id] = nil }
+        withdrawnCount += withdrawn.count
+        lock.unlock()
+        for viewer in withdrawn { viewer.close() }
+        return withdrawn.count
     }
 
     /// The viewers' figures for /stats.json.

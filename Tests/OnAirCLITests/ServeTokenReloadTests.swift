@@ -1,0 +1,69 @@
+import Foundation
+import OnAirTestSupport
+import Testing
+
+/// Token rotation on SIGHUP (issue 33): `onair serve --config FILE` with token A and an HTTP and
+/// an RTSP (ffmpeg over TCP) viewer on it; the file gets A and B, SIGHUP, an HTTP viewer joins
+/// with B; the file keeps B only, SIGHUP: A's two viewers end within seconds, counted as cut at
+/// the token's removal, while B's goes on with no gap in its video over 0.5 s.
+@Suite(.serialized) struct ServeTokenReloadTests {
+    @Test func removingATokenCutsItsViewersAndKeepsTheOthersPlaying() throws {
+        let dir = try Tools.temporaryDirectory("serve-token-reload")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (tokenA, tokenB) = ("rotation-token-A", "rotation-token-B")
+        let file = dir.appendingPathComponent("onair.yml")
+        try "token: [\(tokenA)]\n".write(to: file, atomically: true, encoding: .utf8)
+        let rtspPort = try StreamTestPorts.free()
+        let server = try ServeTestServer(
+            directory: dir, duration: 32, arguments: ["--config", file.path, "--rtsp-port", "\(rtspPort)"])
+        defer { _ = server.finish(timeout: 0) }
+        func totals(_ token: String) -> [String: Any] { ((try? server.statistics(token: token))?["totals"] as? [String: Any]) ?? [:] }
+        func reload(_ tokens: [String], expecting line: String) throws {
+            try "token: [\(tokens.joined(separator: ", "))]\n".write(to: file, atomically: true, encoding: .utf8)
+            kill(server.process.process.processIdentifier, SIGHUP)
+            #expect(waitUntil(timeout: 10) { server.process.stderr.contains(line) }, "\(server.process.stderr)")
+        }
+        func httpViewer(_ name: String, _ token: String) throws -> StreamTestProcess {
+            try StreamTestProcess(
+                "curl", ["-s", "-m", "28", "-o", dir.appendingPathComponent("\(name).ts").path, server.url("/live.ts?token=\(token)")],
+                stderrPath: dir.appendingPathComponent("\(name).log").path)
+        }
+        let httpA = try httpViewer("http-a", tokenA)
+        defer { httpA.kill() }
+        let rtspA = try StreamTestProcess(
+            "ffmpeg",
+            [
+                "-hide_banner", "-nostdin", "-v", "error", "-rtsp_transport", "tcp",
+                "-i", "rtsp://onair:\(tokenA)@127.0.0.1:\(rtspPort)/live", "-c", "copy", "-f", "mpegts", "-y",
+                dir.appendingPathComponent("rtsp-a.ts").path,
+            ], stderrPath: dir.appendingPathComponent("rtsp-a.log").path)
+        defer { rtspA.kill() }
+        #expect(waitUntil(timeout: 15) { totals(tokenA)["viewers"] as? Int == 2 }, "\(server.process.stderr)")
+
+        try reload([tokenA, tokenB], expecting: "reload: applied token; 0 viewers cut (their token was removed)")
+        let httpB = try httpViewer("http-b", tokenB)
+        defer { httpB.kill() }
+        #expect(waitUntil(timeout: 10) { totals(tokenB)["viewers"] as? Int == 3 })
+        let receivedPath = dir.appendingPathComponent("http-b.ts").path
+        let received = { (try? FileManager.default.attributesOfItem(atPath: receivedPath)[.size] as? Int) ?? 0 }
+        #expect(waitUntil(timeout: 10) { received() > 150_000 })
+
+        try reload([tokenB], expecting: "reload: applied token; 2 viewers cut (their token was removed)")
+        // A's viewers end by themselves (the server closed them), B's goes on.
+        #expect(httpA.wait(timeout: 3), "the HTTP viewer of the removed token still plays")
+        #expect(rtspA.wait(timeout: 5), "the RTSP viewer of the removed token still plays")
+        #expect(try server.get("/live.ts?token=\(tokenA)").status == 401)
+        let afterCut = received()
+        #expect(waitUntil(timeout: 10) { received() > afterCut + 150_000 })
+        let counted = totals(tokenB)
+        #expect(counted["viewers"] as? Int == 1)
+        #expect(counted["cut_credential_withdrawn"] as? Int == 2)
+        #expect(counted["cut_too_slow"] as? Int == 0)
+        #expect(!server.process.stderr.contains(tokenA) && !server.process.stderr.contains(tokenB))
+        httpB.kill()
+
+        let coverage = try ServeCommandTests.videoCoverage(dir.appendingPathComponent("http-b.ts").path, fps: 15)
+        #expect(coverage.frames > 45, "\(coverage)")
+        #expect(coverage.largestGap <= 0.5, "B's video has a gap of \(coverage.largestGap) s across the reloads")
+    }
+}
