@@ -39,7 +39,7 @@ struct ServeCommand: Command {
                                        srt://ADDR:N?mode=caller; per-caller RTT, loss, send buffer in
                                        /stats.json)
           --rtsp-port N                also serve rtsp://ADDR:N/live (H.264 + AAC over RTP, UDP or TCP as the
-                                       client asks; with --token: user onair, password T; beyond
+                                       client asks; with --token: user onair, password T (any); beyond
                                        --max-viewers: 503)
           --webrtc                     also serve WHEP viewers at ADDR:PORT/whep (WebRTC: H.264 + Opus;
                                        with --token as Bearer token; the encode is Constrained Baseline

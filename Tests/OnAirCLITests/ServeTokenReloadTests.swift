@@ -3,9 +3,10 @@ import OnAirTestSupport
 import Testing
 
 /// Token rotation on SIGHUP (issue 33): `onair serve --config FILE` with token A and an HTTP and
-/// an RTSP (ffmpeg over TCP) viewer on it; the file gets A and B, SIGHUP, an HTTP viewer joins
-/// with B; the file keeps B only, SIGHUP: A's two viewers end within seconds, counted as cut at
-/// the token's removal, while B's goes on with no gap in its video over 0.5 s.
+/// an RTSP (ffmpeg over TCP) viewer on it; the file gets A and B, SIGHUP, an HTTP and an RTSP
+/// viewer join with B; the file keeps B only, SIGHUP: A's two viewers end within seconds, counted
+/// as cut at the token's removal, A is refused on both faces, while B's two go on with no gap in
+/// their video over 0.5 s.
 @Suite(.serialized) struct ServeTokenReloadTests {
     @Test func removingATokenCutsItsViewersAndKeepsTheOthersPlaying() throws {
         let dir = try Tools.temporaryDirectory("serve-token-reload")
@@ -28,22 +29,27 @@ import Testing
                 "curl", ["-s", "-m", "28", "-o", dir.appendingPathComponent("\(name).ts").path, server.url("/live.ts?token=\(token)")],
                 stderrPath: dir.appendingPathComponent("\(name).log").path)
         }
+        func rtspViewer(_ name: String, _ token: String) throws -> StreamTestProcess {
+            try StreamTestProcess(
+                "ffmpeg",
+                [
+                    "-hide_banner", "-nostdin", "-v", "error", "-rtsp_transport", "tcp",
+                    "-i", "rtsp://onair:\(token)@127.0.0.1:\(rtspPort)/live", "-c", "copy", "-f", "mpegts", "-y",
+                    dir.appendingPathComponent("\(name).ts").path,
+                ], stderrPath: dir.appendingPathComponent("\(name).log").path)
+        }
         let httpA = try httpViewer("http-a", tokenA)
         defer { httpA.kill() }
-        let rtspA = try StreamTestProcess(
-            "ffmpeg",
-            [
-                "-hide_banner", "-nostdin", "-v", "error", "-rtsp_transport", "tcp",
-                "-i", "rtsp://onair:\(tokenA)@127.0.0.1:\(rtspPort)/live", "-c", "copy", "-f", "mpegts", "-y",
-                dir.appendingPathComponent("rtsp-a.ts").path,
-            ], stderrPath: dir.appendingPathComponent("rtsp-a.log").path)
+        let rtspA = try rtspViewer("rtsp-a", tokenA)
         defer { rtspA.kill() }
         #expect(waitUntil(timeout: 15) { totals(tokenA)["viewers"] as? Int == 2 }, "\(server.process.stderr)")
 
         try reload([tokenA, tokenB], expecting: "reload: applied token; 0 viewers cut (their token was removed)")
         let httpB = try httpViewer("http-b", tokenB)
         defer { httpB.kill() }
-        #expect(waitUntil(timeout: 10) { totals(tokenB)["viewers"] as? Int == 3 })
+        let rtspB = try rtspViewer("rtsp-b", tokenB)
+        defer { rtspB.kill() }
+        #expect(waitUntil(timeout: 10) { totals(tokenB)["viewers"] as? Int == 4 })
         let receivedPath = dir.appendingPathComponent("http-b.ts").path
         let received = { (try? FileManager.default.attributesOfItem(atPath: receivedPath)[.size] as? Int) ?? 0 }
         #expect(waitUntil(timeout: 10) { received() > 150_000 })
@@ -56,14 +62,26 @@ import Testing
         let afterCut = received()
         #expect(waitUntil(timeout: 10) { received() > afterCut + 150_000 })
         let counted = totals(tokenB)
-        #expect(counted["viewers"] as? Int == 1)
+        #expect(counted["viewers"] as? Int == 2)
         #expect(counted["cut_credential_withdrawn"] as? Int == 2)
         #expect(counted["cut_too_slow"] as? Int == 0)
         #expect(!server.process.stderr.contains(tokenA) && !server.process.stderr.contains(tokenB))
+        // A token removed is refused on RTSP too (Digest against the keys in force).
+        let refused = try Tools.run(
+            "ffmpeg",
+            [
+                "-hide_banner", "-nostdin", "-v", "error", "-rtsp_transport", "tcp",
+                "-i", "rtsp://onair:\(tokenA)@127.0.0.1:\(rtspPort)/live", "-t", "1", "-f", "null", "-",
+            ])
+        #expect(refused.status != 0 && refused.stderr.contains("401"), "\(refused.stderr)")
+        #expect(rtspB.process.isRunning, "the RTSP viewer on B stopped: \(rtspB.stderr)")
         httpB.kill()
+        rtspB.stop()
 
-        let coverage = try ServeCommandTests.videoCoverage(dir.appendingPathComponent("http-b.ts").path, fps: 15)
-        #expect(coverage.frames > 45, "\(coverage)")
-        #expect(coverage.largestGap <= 0.5, "B's video has a gap of \(coverage.largestGap) s across the reloads")
+        for name in ["http-b", "rtsp-b"] {
+            let coverage = try ServeCommandTests.videoCoverage(dir.appendingPathComponent("\(name).ts").path, fps: 15)
+            #expect(coverage.frames > 45, "\(name): \(coverage)")
+            #expect(coverage.largestGap <= 0.5, "\(name): B's video has a gap of \(coverage.largestGap) s across the reloads")
+        }
     }
 }

@@ -26,7 +26,7 @@ public final class ServeAccessPolicy: @unchecked Sendable {
     public var tokens: [String] {
         lock.lock()
         defer { lock.unlock() }
-        return numberedTokens.map(\.secret)
+        return listed.map(\.secret)
     }
     /// Addresses that need no credentials for a permission (e.g. `/metrics` from loopback).
     public let openAddresses: [ServePermission: [ServeAddressRange]]
@@ -35,7 +35,7 @@ public final class ServeAccessPolicy: @unchecked Sendable {
     private let log: @Sendable (String) -> Void
     private let lock = NSLock()
     /// The tokens in force with their numbers, and the number the next new one gets.
-    private var numberedTokens: [(secret: String, number: Int)] = []
+    private var listed: [(secret: String, number: Int)] = []
     private var nextTokenNumber = 1
     /// Basic credentials recently verified (the header's value → the user), so a player fetching a
     /// segment every two seconds does not pay for an argon2id run each time. Bounded; entries expire.
@@ -76,14 +76,14 @@ public final class ServeAccessPolicy: @unchecked Sendable {
         defer { lock.unlock() }
         var kept: [(secret: String, number: Int)] = []
         for token in tokens where !kept.contains(where: { Self.constantTimeEqual($0.secret, token) }) {
-            if let old = numberedTokens.first(where: { Self.constantTimeEqual($0.secret, token) }) {
+            if let old = listed.first(where: { Self.constantTimeEqual($0.secret, token) }) {
                 kept.append(old)
             } else {
                 kept.append((token, nextTokenNumber))
                 nextTokenNumber += 1
             }
         }
-        numberedTokens = kept
+        listed = kept
     }
 
     /// Whether a viewer admitted by `credential` may stay under the credentials in force now: a
@@ -95,17 +95,24 @@ public final class ServeAccessPolicy: @unchecked Sendable {
         case .token(let number):
             lock.lock()
             defer { lock.unlock() }
-            return numberedTokens.contains { $0.number == number }
+            return listed.contains { $0.number == number }
         }
+    }
+
+    /// The tokens in force, each with its number (for a face that checks them itself: RTSP).
+    package var numberedTokens: [(secret: String, number: Int)] {
+        lock.lock()
+        defer { lock.unlock() }
+        return listed
     }
 
     /// The number of the listed token equal to `given` (compared in constant time with each), or nil.
     public func tokenNumber(_ given: String) -> Int? {
         lock.lock()
-        let listed = numberedTokens
+        let tokens = listed
         lock.unlock()
         var found: Int?
-        for token in listed where Self.constantTimeEqual(given, token.secret) { found = token.number }
+        for token in tokens where Self.constantTimeEqual(given, token.secret) { found = token.number }
         return found
     }
 
@@ -113,7 +120,7 @@ public final class ServeAccessPolicy: @unchecked Sendable {
     public var isOpen: Bool {
         lock.lock()
         defer { lock.unlock() }
-        return users.isEmpty && numberedTokens.isEmpty
+        return users.isEmpty && listed.isEmpty
     }
 
     /// The line logged for each failed authentication: `onair auth: failed from ADDRESS (METHOD)`,

@@ -97,7 +97,7 @@ package final class ServeOutputs: @unchecked Sendable {
             server.serveObservability(health: health)
             let access = server.access
             srt?.setAdmission { access.stillAdmits($0) }
-            rtsp?.setAdmission { access.stillAdmits($0) }
+            rtsp?.setTokens(access.numberedTokens) { access.stillAdmits($0) }
         } catch {
             srt?.stop()
             webRTC?.stop()
@@ -131,23 +131,24 @@ package final class ServeOutputs: @unchecked Sendable {
         notifier.send("READY=1\nSTATUS=serving on port \(server.port)")
     }
 
-    /// Puts `tokens` in force (a reload) and cuts every viewer, on every face, admitted by a token
-    /// no longer listed; the others keep playing. Returns how many were cut. SRT and RTSP keep the
-    /// passphrase and password they started with (the first token, `token #1`); once it is removed
-    /// they admit no one until a restart.
+    /// Puts `tokens` in force (a reload) on every face and cuts every viewer admitted by a token
+    /// no longer listed; the others keep playing. Returns how many were cut. SRT keeps the
+    /// passphrase it started with (the first token, `token #1`); once it is removed SRT admits no
+    /// one until a restart.
     @discardableResult
     package func setTokens(_ tokens: [String]) -> Int {
         let access = server.access
         access.setTokens(tokens)
+        rtsp?.setTokens(access.numberedTokens) { access.stillAdmits($0) }
         let admits = { (credential: ServeCredential) in access.stillAdmits(credential) }
         return hub.cutViewers(stillAdmits: admits) + (webRTC?.cutViewers(stillAdmits: admits) ?? 0)
     }
 
-    /// The faces among SRT and RTSP (whose secret is fixed at start) that admit no one any more:
-    /// their token was removed.
+    /// The faces that admit no one any more until a restart: SRT when its passphrase's token (the
+    /// first at start) was removed, RTSP when it was started without tokens and a reload added some.
     package var lockedFaces: [String] {
-        guard !server.access.stillAdmits(server.configuration.token == nil ? .anyone : .token(1)) else { return [] }
-        return (srt == nil ? [] : ["SRT"]) + (rtsp == nil ? [] : ["RTSP"])
+        let srtLocked = srt != nil && !server.access.stillAdmits(server.configuration.token == nil ? .anyone : .token(1))
+        return (srtLocked ? ["SRT"] : []) + (rtsp?.isLocked == true ? ["RTSP"] : [])
     }
 
     /// Ends every viewer, stops the server and removes the HLS directory.
