@@ -134,7 +134,12 @@ public struct SessionBuilder: Sendable {
             endpoints?.tlsFingerprint = serve.server.tls?.fingerprint
             endpoints?.tlsCertificateMade = serve.server.tls?.madeCertificate
             if serve.server.tls != nil { endpoints?.reloadCertificate = { try serve.server.reloadCertificate() } }
-            viewerTotals = { serve.hub.statistics().totals }
+            viewerTotals = {
+                var totals = serve.hub.statistics().totals
+                // WebRTC viewers live in their face: their cuts at a token's removal count too.
+                totals.cutCredentialWithdrawn += serve.webRTC?.cutCredentialWithdrawn ?? 0
+                return totals
+            }
             if streams.contains(.video) {
                 let snapshot = ServeSnapshot()
                 fileSinks.append(snapshot)

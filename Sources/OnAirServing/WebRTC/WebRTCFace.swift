@@ -37,7 +37,7 @@ package final class WebRTCFace: PacketSink, @unchecked Sendable {
     /// Viewers admitted, refused for lack of room, and dropped for silence since the start.
     private(set) var admitted = 0, dropped = 0
     /// Viewers cut because a reload withdrew the token (or user) that admitted them.
-    var cutCredentialWithdrawn: Int {
+    package var cutCredentialWithdrawn: Int {
         lock.lock()
         defer { lock.unlock() }
         return withdrawnCount
