@@ -50,6 +50,10 @@ import Testing
         let rtspB = try rtspViewer("rtsp-b", tokenB)
         defer { rtspB.kill() }
         #expect(waitUntil(timeout: 10) { totals(tokenB)["viewers"] as? Int == 4 })
+        // Who is still on A shows before A goes: what admitted each viewer, never the token itself.
+        let entries = (try server.statistics(token: tokenB))["viewers"] as? [[String: Any]] ?? []
+        let admitted = entries.compactMap { $0["admitted_by"] as? String }
+        #expect(admitted.sorted() == ["token #1", "token #1", "token #2", "token #2"], "\(admitted)")
         let receivedPath = dir.appendingPathComponent("http-b.ts").path
         let received = { (try? FileManager.default.attributesOfItem(atPath: receivedPath)[.size] as? Int) ?? 0 }
         #expect(waitUntil(timeout: 10) { received() > 150_000 })

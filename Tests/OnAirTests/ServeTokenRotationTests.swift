@@ -62,6 +62,7 @@ import Testing
         let rtspOnA = try hub.openViewer(format: .elementary, transport: "rtsp", peer: "r", credential: .token(1))
         let user = try hub.openViewer(format: .mpegTS, transport: "srt", peer: "u", credential: .user("alice"))
 
+        #expect(hub.statistics().viewers.map(\.admittedBy) == ["token #1", "token #2", "token #1", "user alice"])
         #expect(hub.cutViewers { $0 != .token(1) } == 2)
         #expect(hub.cutViewers { $0 != .token(1) } == 0)  // already cut: not counted twice
         var buffer = [UInt8](repeating: 0, count: 64)

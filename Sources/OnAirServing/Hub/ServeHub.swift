@@ -193,6 +193,7 @@ public final class ServeHub: @unchecked Sendable {
         return (
             current.map { viewer in
                 var entry = viewer.statistics(now: now)
+                entry.admittedBy = viewer.credential.description
                 if let transport = figures[viewer.id]?() {
                     entry.rttMs = transport.rttMs
                     entry.lostPackets = transport.lost

@@ -28,6 +28,8 @@ package final class ServeRTSPFace: RTSPServerDelegate, @unchecked Sendable {
     private var feeds: [UInt: ServeRTSPFeed] = [:]
     /// Whether clients need a password (a token) at all: fixed at start.
     private let asksCredentials: Bool
+    /// Whether any token is listed now (with none, a face that asks for credentials admits no one).
+    private var hasTokens = true
     private var stillAdmits: (@Sendable (ServeCredential) -> Bool)?
 
     /// Listens on `configuration.host`:`port` (0 picks one) for the streams `source` publishes.
@@ -81,6 +83,7 @@ package final class ServeRTSPFace: RTSPServerDelegate, @unchecked Sendable {
     ) -> Bool {
         lock.lock()
         self.stillAdmits = stillAdmits
+        hasTokens = !tokens.isEmpty
         let server = self.server
         lock.unlock()
         guard asksCredentials else { return false }
@@ -92,7 +95,7 @@ package final class ServeRTSPFace: RTSPServerDelegate, @unchecked Sendable {
     var isLocked: Bool {
         lock.lock()
         defer { lock.unlock() }
-        return !(stillAdmits?(.anyone) ?? true) && !asksCredentials
+        return asksCredentials ? !hasTokens : !(stillAdmits?(.anyone) ?? true)
     }
 
     /// Every PLAY names its token: see `rtspServer(play:key:)`.

@@ -196,7 +196,7 @@ package final class WebRTCFace: PacketSink, @unchecked Sendable {
                 packetsLost: figures.packetsLost, nacks: figures.nacks, plis: figures.plis,
                 firs: figures.firs, retransmissionRequests: figures.retransmissionRequests,
                 retransmissions: figures.retransmittedPackets, packetsSent: figures.packetsSent,
-                rtcpPackets: figures.rtcpPackets)
+                rtcpPackets: figures.rtcpPackets, admittedBy: viewer.credential.description)
         }
     }
 
