@@ -89,3 +89,23 @@ import Testing
         user.close()
     }
 }
+
+extension ServeTokenRotationTests {
+    @Test func aViewerLetInWithATokenAReloadJustWithdrewIsRefused() throws {
+        let policy = ServeAccessPolicy(tokens: ["token-A"], log: { _ in })
+        let hub = ServeHub(formats: [.mpegTS])
+        hub.setCredentialCheck { policy.stillAdmits($0) }
+        // The verdict came before the reload, the admission after it.
+        guard case .allowed(let credential) = Self.bearer(policy, "token-A") else {
+            Issue.record("token A refused")
+            return
+        }
+        policy.setTokens(["token-B"])
+        #expect(throws: ServeRefusal.credentialWithdrawn) {
+            _ = try hub.openViewer(format: .mpegTS, transport: "http", peer: "late", credential: credential)
+        }
+        let onB = try hub.openViewer(format: .mpegTS, transport: "http", peer: "b", credential: .token(2))
+        #expect(hub.statistics().totals.viewers == 1)
+        onB.close()
+    }
+}

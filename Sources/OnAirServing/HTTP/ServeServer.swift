@@ -284,6 +284,8 @@ package final class ServeServer: @unchecked Sendable {
         let viewer: ServeViewer
         do {
             viewer = try hub.openViewer(format: format, transport: "http", peer: request.peer, credential: credential)
+        } catch ServeRefusal.credentialWithdrawn {
+            return .text(401, "credentials needed: the token was withdrawn")
         } catch {
             var refused = HTTPResponse.text(503, "\(error)")
             refused.headers.append(("Retry-After", "5"))

@@ -57,6 +57,8 @@ public final class ServeHub: @unchecked Sendable {
     private var transportFigures: [Int: @Sendable () -> (rttMs: Double, lost: Int, dropped: Int, sendBufferMs: Double)] = [:]
     /// Viewers served outside the hub (WebRTC), counted against `maxViewers` too.
     private var externalViewers: (@Sendable () -> Int)?
+    /// Whether a credential still admits (the access policy's judge; nil: every one does).
+    private var stillAdmits: (@Sendable (ServeCredential) -> Bool)?
 
     /// A hub for the given formats.
     public init(formats: Set<ServeFormat>, limits: Limits = Limits()) {
@@ -87,6 +89,12 @@ public final class ServeHub: @unchecked Sendable {
         guard !closed else {
             lock.unlock()
             throw ServeRefusal.stopping
+        }
+        // Under the lock: a reload puts its credentials in force before `cutViewers` looks, so a
+        // viewer checked here with an old token either is refused or is among those it cuts.
+        guard stillAdmits?(credential) ?? true else {
+            lock.unlock()
+            throw ServeRefusal.credentialWithdrawn
         }
         guard viewers.count + (externalViewers?() ?? 0) < currentLimits.maxViewers else {
             totals.refusedFull += 1
@@ -145,6 +153,14 @@ public final class ServeHub: @unchecked Sendable {
         lock.lock()
         currentLimits.maxViewers = maxViewers
         currentLimits.viewerTimeout = viewerTimeout
+        lock.unlock()
+    }
+
+    /// Sets the judge of credentials `openViewer` asks at admission (the access policy's `stillAdmits`);
+    /// it must not call back into the hub.
+    package func setCredentialCheck(_ stillAdmits: @escaping @Sendable (ServeCredential) -> Bool) {
+        lock.lock()
+        self.stillAdmits = stillAdmits
         lock.unlock()
     }
 

@@ -96,6 +96,8 @@ package final class ServeOutputs: @unchecked Sendable {
                 webRTC: webRTC)
             server.serveObservability(health: health)
             let access = server.access
+            hub.setCredentialCheck { access.stillAdmits($0) }
+            webRTC?.setCredentialCheck { access.stillAdmits($0) }
             srt?.setAdmission { access.stillAdmits($0) }
             rtsp?.setTokens(access.numberedTokens) { access.stillAdmits($0) }
         } catch {

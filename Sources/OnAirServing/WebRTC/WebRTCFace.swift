@@ -43,6 +43,7 @@ package final class WebRTCFace: PacketSink, @unchecked Sendable {
         return withdrawnCount
     }
     private var withdrawnCount = 0
+    private var stillAdmits: (@Sendable (ServeCredential) -> Bool)?
 
     /// A face for `streams` of a `profile` encode; host candidates on `localAddress` (nil: every interface).
     public init(
@@ -145,7 +146,9 @@ package final class WebRTCFace: PacketSink, @unchecked Sendable {
             self?.keyFrameWanted(feedback: false)
         }
         lock.lock()
-        let refused = stopped
+        // Under the lock, as `cutViewers` looks: a reload that withdrew the credential meanwhile refuses it here.
+        let withdrawn = !(stillAdmits?(credential) ?? true)
+        let refused = stopped || withdrawn
         if !refused {
             viewers[id] = viewer
             admitted += 1
@@ -155,7 +158,7 @@ package final class WebRTCFace: PacketSink, @unchecked Sendable {
         lock.unlock()
         if refused {
             viewer.close()
-            throw GStreamerError.webRTC("the server is stopping")
+            throw GStreamerError.webRTC(withdrawn ? "the credentials were withdrawn" : "the server is stopping")
         }
         return (id, advertise(peer.localDescription))
     }
@@ -167,6 +170,13 @@ package final class WebRTCFace: PacketSink, @unchecked Sendable {
         lock.unlock()
         viewer?.close()
         return viewer != nil
+    }
+
+    /// Sets the judge of credentials `addViewer` asks at admission (the access policy's `stillAdmits`).
+    func setCredentialCheck(_ stillAdmits: @escaping @Sendable (ServeCredential) -> Bool) {
+        lock.lock()
+        self.stillAdmits = stillAdmits
+        lock.unlock()
     }
 
     /// Ends every viewer whose credential `stillAdmits` no longer accepts (a reload withdrew its
