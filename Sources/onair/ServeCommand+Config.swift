@@ -66,7 +66,8 @@ final class ReloadWatch: @unchecked Sendable {
                 // How many, never which token (the log may go to a journal).
                 line += "; \(tokens.cut) viewer\(tokens.cut == 1 ? "" : "s") cut (their token was removed)"
                 if !tokens.lockedFaces.isEmpty {
-                    line += "; \(tokens.lockedFaces.joined(separator: " and ")) admit no one until a restart (their token was removed)"
+                    let verb = tokens.lockedFaces.count == 1 ? "admits" : "admit"
+                    line += "; \(tokens.lockedFaces.joined(separator: " and ")) \(verb) no one until a restart (its tokens changed)"
                 }
             }
             Console.status(line)

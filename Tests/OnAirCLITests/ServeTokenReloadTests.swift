@@ -2,11 +2,11 @@ import Foundation
 import OnAirTestSupport
 import Testing
 
-/// Token rotation on SIGHUP (issue 33): `onair serve --config FILE` with token A and an HTTP and
-/// an RTSP (ffmpeg over TCP) viewer on it; the file gets A and B, SIGHUP, an HTTP and an RTSP
-/// viewer join with B; the file keeps B only, SIGHUP: A's two viewers end within seconds, counted
-/// as cut at the token's removal, A is refused on both faces, while B's two go on with no gap in
-/// their video over 0.5 s.
+/// Token rotation on SIGHUP (issue 33): `onair serve --config FILE` with token A and an HTTP, an
+/// RTSP (ffmpeg over TCP) and an SRT viewer on it; the file gets A and B, SIGHUP, an HTTP and an
+/// RTSP viewer join with B; the file keeps B only, SIGHUP: A's three viewers end within seconds,
+/// counted as cut at the token's removal, A is refused on HTTP and RTSP (SRT, whose passphrase is
+/// A until a restart, admits no one), while B's two go on with no gap in their video over 0.5 s.
 @Suite(.serialized) struct ServeTokenReloadTests {
     @Test func removingATokenCutsItsViewersAndKeepsTheOthersPlaying() throws {
         let dir = try Tools.temporaryDirectory("serve-token-reload")
@@ -15,8 +15,9 @@ import Testing
         let file = dir.appendingPathComponent("onair.yml")
         try "token: [\(tokenA)]\n".write(to: file, atomically: true, encoding: .utf8)
         let rtspPort = try StreamTestPorts.free()
+        let srtPort = try StreamTestPorts.free(udp: true)
         let server = try ServeTestServer(
-            directory: dir, duration: 32, arguments: ["--config", file.path, "--rtsp-port", "\(rtspPort)"])
+            directory: dir, duration: 32, arguments: ["--config", file.path, "--rtsp-port", "\(rtspPort)", "--srt-port", "\(srtPort)"])
         defer { _ = server.finish(timeout: 0) }
         func totals(_ token: String) -> [String: Any] { ((try? server.statistics(token: token))?["totals"] as? [String: Any]) ?? [:] }
         func reload(_ tokens: [String], expecting line: String) throws {
@@ -42,32 +43,43 @@ import Testing
         defer { httpA.kill() }
         let rtspA = try rtspViewer("rtsp-a", tokenA)
         defer { rtspA.kill() }
-        #expect(waitUntil(timeout: 15) { totals(tokenA)["viewers"] as? Int == 2 }, "\(server.process.stderr)")
+        // SRT's passphrase is the first token at start: an SRT caller is on A too.
+        let srtA = try StreamTestProcess(
+            "ffmpeg",
+            [
+                "-hide_banner", "-nostdin", "-v", "error", "-i", "srt://127.0.0.1:\(srtPort)?mode=caller&passphrase=\(tokenA)",
+                "-c", "copy", "-f", "mpegts", "-y", dir.appendingPathComponent("srt-a.ts").path,
+            ], stderrPath: dir.appendingPathComponent("srt-a.log").path)
+        defer { srtA.kill() }
+        #expect(waitUntil(timeout: 15) { totals(tokenA)["viewers"] as? Int == 3 }, "\(server.process.stderr)")
 
         try reload([tokenA, tokenB], expecting: "reload: applied token; 0 viewers cut (their token was removed)")
         let httpB = try httpViewer("http-b", tokenB)
         defer { httpB.kill() }
         let rtspB = try rtspViewer("rtsp-b", tokenB)
         defer { rtspB.kill() }
-        #expect(waitUntil(timeout: 10) { totals(tokenB)["viewers"] as? Int == 4 })
+        #expect(waitUntil(timeout: 10) { totals(tokenB)["viewers"] as? Int == 5 })
         // Who is still on A shows before A goes: what admitted each viewer, never the token itself.
         let entries = (try server.statistics(token: tokenB))["viewers"] as? [[String: Any]] ?? []
         let admitted = entries.compactMap { $0["admitted_by"] as? String }
-        #expect(admitted.sorted() == ["token #1", "token #1", "token #2", "token #2"], "\(admitted)")
+        #expect(admitted.sorted() == ["token #1", "token #1", "token #1", "token #2", "token #2"], "\(admitted)")
         let receivedPath = dir.appendingPathComponent("http-b.ts").path
         let received = { (try? FileManager.default.attributesOfItem(atPath: receivedPath)[.size] as? Int) ?? 0 }
         #expect(waitUntil(timeout: 10) { received() > 150_000 })
 
-        try reload([tokenB], expecting: "reload: applied token; 2 viewers cut (their token was removed)")
+        try reload(
+            [tokenB],
+            expecting: "reload: applied token; 3 viewers cut (their token was removed); SRT admits no one until a restart")
         // A's viewers end by themselves (the server closed them), B's goes on.
         #expect(httpA.wait(timeout: 3), "the HTTP viewer of the removed token still plays")
         #expect(rtspA.wait(timeout: 5), "the RTSP viewer of the removed token still plays")
+        #expect(srtA.wait(timeout: 8), "the SRT caller of the removed token still plays")
         #expect(try server.get("/live.ts?token=\(tokenA)").status == 401)
         let afterCut = received()
         #expect(waitUntil(timeout: 10) { received() > afterCut + 150_000 })
         let counted = totals(tokenB)
         #expect(counted["viewers"] as? Int == 2)
-        #expect(counted["cut_credential_withdrawn"] as? Int == 2)
+        #expect(counted["cut_credential_withdrawn"] as? Int == 3)
         #expect(counted["cut_too_slow"] as? Int == 0)
         #expect(!server.process.stderr.contains(tokenA) && !server.process.stderr.contains(tokenB))
         // A token removed is refused on RTSP too (Digest against the keys in force).

@@ -8,10 +8,10 @@ public struct ServeConfiguration: Sendable {
     public var port = 8080
     /// Each opens every HTTP face with every permission: as `Authorization: Bearer`, or as
     /// `?token=` on the paths whose clients cannot send a header (`ServeServer.takesQueryToken`);
-    /// 401 without or wrong. A list so a reload can rotate them (`ServeOutputs.setTokens`). The
-    /// first is also the SRT passphrase and the RTSP password (those faces keep it until a restart).
+    /// 401 without or wrong. A list so a reload can rotate them (`ServeOutputs.setTokens`). Any is
+    /// the RTSP password (user `onair`); the first is the SRT passphrase, kept until a restart.
     public var tokens: [String] = []
-    /// The token SRT and RTSP take (the first), nil without tokens.
+    /// The first token (the SRT passphrase), nil without tokens.
     public var token: String? { tokens.first }
     /// Per-viewer limits and the most viewers served at once.
     public var limits = ServeHub.Limits()
@@ -20,9 +20,9 @@ public struct ServeConfiguration: Sendable {
     /// The SRT port for callers (nil: no SRT listener); callers need `token` as passphrase when set.
     public var srtPort: Int?
     /// The RTSP port (`rtsp://host:port/live`; nil: no RTSP face, 0: the system picks one). With
-    /// `token`, RTSP clients need user `onair` and the token as password (Digest; Basic on loopback only).
+    /// `tokens`, RTSP clients need user `onair` and a token as password (Digest; Basic on loopback only).
     public var rtspPort: Int?
-    /// The WebRTC face (WHEP viewers at `/whep`; nil: none). With `token`, WHEP requests need it as Bearer token.
+    /// The WebRTC face (WHEP viewers at `/whep`; nil: none). With `tokens`, WHEP requests need one as Bearer token.
     public var webRTC: WebRTCConfiguration?
     /// HTTPS for every HTTP face (page, streams, HLS, statistics, WHEP), nil: plain HTTP. With it the
     /// HTTP port speaks TLS only.

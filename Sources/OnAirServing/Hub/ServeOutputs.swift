@@ -98,7 +98,6 @@ package final class ServeOutputs: @unchecked Sendable {
             let access = server.access
             hub.setCredentialCheck { access.stillAdmits($0) }
             webRTC?.setCredentialCheck { access.stillAdmits($0) }
-            srt?.setAdmission { access.stillAdmits($0) }
             rtsp?.setTokens(access.numberedTokens) { access.stillAdmits($0) }
         } catch {
             srt?.stop()

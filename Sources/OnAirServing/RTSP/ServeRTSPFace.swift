@@ -73,10 +73,11 @@ package final class ServeRTSPFace: RTSPServerDelegate, @unchecked Sendable {
         feed.start(in: feeders)
     }
 
-    /// Puts `tokens` (each with the access policy's number) in force for requests from now on, and
-    /// `stillAdmits` as the judge at PLAY. Clients playing are not touched (the hub cuts those of a
-    /// removed token). False when the face was started without a token: it asks for none until a
-    /// restart (and, `stillAdmits` permitting, lets no one play).
+    /// Puts `tokens` (each with the access policy's number) in force for requests from now on;
+    /// `stillAdmits` (the policy's) tells whether the face is locked. Clients playing are not
+    /// touched (the hub cuts those of a removed token, and refuses a PLAY with one: 403). False
+    /// when the face was started without a token: it asks for none until a restart (and the hub
+    /// then lets no one play).
     @discardableResult
     func setTokens(
         _ tokens: [(secret: String, number: Int)], stillAdmits: @escaping @Sendable (ServeCredential) -> Bool
@@ -107,14 +108,14 @@ package final class ServeRTSPFace: RTSPServerDelegate, @unchecked Sendable {
         let credential: ServeCredential = key > 0 ? .token(key) : .anyone
         lock.lock()
         let feed = feeds[identifier]
-        let admitted = stillAdmits?(credential) ?? true
         lock.unlock()
-        guard admitted else { return 403 }
         guard let feed else { return 503 }
         do {
             let hub = self.hub
             try feed.play { try hub.openViewer(format: .elementary, transport: "rtsp", peer: feed.peer, credential: credential) }
             return 200
+        } catch ServeRefusal.credentialWithdrawn {
+            return 403
         } catch {
             return 503
         }

@@ -17,9 +17,9 @@ package final class ServeSRTListener: @unchecked Sendable {
     private var stopped = false
     private var callers: [Int: SRTSocket] = [:]
     private var failure: SRTError?
-    /// What admits callers: the passphrase (the first token, `token #1`), or nothing.
+    /// What admits callers: the passphrase (the first token, `token #1`), or nothing. Once a reload
+    /// withdraws it the hub refuses every caller (the passphrase stays until a restart).
     private let credential: ServeCredential
-    private var stillAdmits: (@Sendable (ServeCredential) -> Bool)?
 
     /// Listens on `host`:`port` (0 picks one). `passphrase` must be 10–79 characters.
     public init(host: String, port: Int, passphrase: String?, latencyMilliseconds: Int32 = 120, hub: ServeHub) throws {
@@ -42,21 +42,6 @@ package final class ServeSRTListener: @unchecked Sendable {
         self.hub = hub
         credential = passphrase == nil ? .anyone : .token(1)
         group.startThread(named: "onair.serve.srt.accept") { [self] in acceptCallers() }
-    }
-
-    /// Refuses callers from now on when `stillAdmits` rejects the passphrase's credential (a reload
-    /// removed the first token: the passphrase stays until a restart, and admits no one).
-    func setAdmission(_ stillAdmits: @escaping @Sendable (ServeCredential) -> Bool) {
-        lock.lock()
-        self.stillAdmits = stillAdmits
-        lock.unlock()
-    }
-
-    private var admitsCallers: Bool {
-        lock.lock()
-        let stillAdmits = self.stillAdmits
-        lock.unlock()
-        return stillAdmits?(credential) ?? true
     }
 
     /// The error that stopped accepting, if any.
@@ -86,15 +71,11 @@ package final class ServeSRTListener: @unchecked Sendable {
                 return
             }
             guard let caller else { continue }
-            guard admitsCallers else {
-                caller.close()  // the passphrase's token was withdrawn
-                continue
-            }
             let viewer: ServeViewer
             do {
                 viewer = try hub.openViewer(format: .mpegTS, transport: "srt", peer: caller.endpoint, credential: credential)
             } catch {
-                caller.close()  // full or stopping: the caller sees the connection end
+                caller.close()  // full, stopping or its token withdrawn: the caller sees the connection end
                 continue
             }
             hub.setTransportFigures(for: viewer) {
