@@ -77,6 +77,9 @@ import Testing
         hub.publish(ServeHubTests.chunk(5, key: false), to: .mpegTS)
         #expect(buffer.withUnsafeMutableBytes { onB.read(into: $0, wait: 0) } == .bytes(5))
         #expect(onA.endReason == .credentialWithdrawn)
+        // A transport backed up (RTSP waiting on its own sending) learns it without reading.
+        #expect(rtspOnA.cutIfTooFarBehind())
+        #expect(!onB.cutIfTooFarBehind())
         #expect(onB.endReason == nil)
 
         onA.close()

@@ -222,11 +222,12 @@ public final class ServeViewer: @unchecked Sendable {
     }
 
     /// For a transport that stopped taking chunks because its own sending is backed up: cuts the
-    /// viewer (and says so) once it has been behind past the timeout, as a read would.
+    /// viewer (and says so) once it has been behind past the timeout, as a read would; true at once
+    /// for a viewer already cut (its credential withdrawn too).
     public func cutIfTooFarBehind() -> Bool {
         condition.lock()
         defer { condition.unlock() }
-        if ended == .tooSlow { return true }
+        if ended == .tooSlow || ended == .credentialWithdrawn { return true }
         guard ended == nil, isTooFarBehind(now: ProcessInfo.processInfo.systemUptime) else { return false }
         ended = .tooSlow
         return true
