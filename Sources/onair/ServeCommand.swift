@@ -34,7 +34,7 @@ struct ServeCommand: Command {
           --max-viewers N              viewers at once (default 32); more get 503
           --token T                    every request needs T (Bearer, or ?token=T; 401 without or
                                        wrong); repeatable: any one opens, a reload rotates them. SRT
-                                       callers need the first as passphrase (then 10–79 characters)
+                                       callers need the last as passphrase (then 10–79 characters)
           --srt-port N                 also accept SRT callers on UDP port N (MPEG-TS, many at once:
                                        srt://ADDR:N?mode=caller; per-caller RTT, loss, send buffer in
                                        /stats.json)

@@ -9,15 +9,15 @@ public struct ServeConfiguration: Sendable {
     /// Each opens every HTTP face with every permission: as `Authorization: Bearer`, or as
     /// `?token=` on the paths whose clients cannot send a header (`ServeServer.takesQueryToken`);
     /// 401 without or wrong. A list so a reload can rotate them (`ServeOutputs.setTokens`). Any is
-    /// the RTSP password (user `onair`); the first is the SRT passphrase, kept until a restart.
+    /// the RTSP password (user `onair`); the last (the newest) is the SRT passphrase.
     public var tokens: [String] = []
-    /// The first token (the SRT passphrase), nil without tokens.
+    /// The first token (what the served URLs print, as `?token=…`), nil without tokens.
     public var token: String? { tokens.first }
     /// Per-viewer limits and the most viewers served at once.
     public var limits = ServeHub.Limits()
     /// Connections from one address at once (0: no limit besides the total).
     public var perAddressLimit = 0
-    /// The SRT port for callers (nil: no SRT listener); callers need `token` as passphrase when set.
+    /// The SRT port for callers (nil: no SRT listener); callers need the last token as passphrase when set.
     public var srtPort: Int?
     /// The RTSP port (`rtsp://host:port/live`; nil: no RTSP face, 0: the system picks one). With
     /// `tokens`, RTSP clients need user `onair` and a token as password (Digest; Basic on loopback only).
