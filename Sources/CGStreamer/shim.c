@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include "CGStreamer.h"
 #include "guard.h"
+#include "keys.h"
 
 #include <gst/gst.h>
 #include <gst/app/gstappsrc.h>
@@ -145,6 +146,7 @@ struct onair_rtsp_server {
     int session_timeout;
     unsigned header_limit;
     onair_rtsp_guard_callbacks guard;
+    GstRTSPAuth *auth;  // the keys (NULL: no credentials asked)
 };
 
 static const char *peer_of(GstRTSPClient *client) {
@@ -287,7 +289,7 @@ static GstRTSPStatusCode on_pre_play(GstRTSPClient *client, GstRTSPContext *ctx,
     GstRTSPStatusCode code = check_request(self, ctx);
     if (code != GST_RTSP_STS_OK) return code;
     if (!ctx->media) return GST_RTSP_STS_SESSION_NOT_FOUND;
-    return (GstRTSPStatusCode)self->callbacks.play(self->callbacks.context, ctx->media);
+    return (GstRTSPStatusCode)self->callbacks.play(self->callbacks.context, ctx->media, onair_rtsp_keys_admitted(self->auth, ctx));
 }
 
 static void on_setup(GstRTSPClient *client, GstRTSPContext *ctx, gpointer data) {
@@ -359,20 +361,13 @@ onair_rtsp_server *onair_rtsp_server_new(onair_gst_loop *loop, const onair_rtsp_
     g_signal_connect(factory, "media-configure", G_CALLBACK(on_media_configure), self);
 
     if (options->user && options->password) {
-        GstRTSPAuth *auth = gst_rtsp_auth_new();
-        GstRTSPAuthMethod methods = GST_RTSP_AUTH_DIGEST;
-        if (options->allow_basic) methods |= GST_RTSP_AUTH_BASIC;
-        gst_rtsp_auth_set_supported_methods(auth, methods);
-        GstRTSPToken *token = gst_rtsp_token_new(GST_RTSP_TOKEN_MEDIA_FACTORY_ROLE, G_TYPE_STRING, "viewer", NULL);
-        gst_rtsp_auth_add_digest(auth, options->user, options->password, token);
-        if (options->allow_basic) {
-            gchar *basic = gst_rtsp_auth_make_basic(options->user, options->password);
-            gst_rtsp_auth_add_basic(auth, basic, token);
-            g_free(basic);
-        }
-        gst_rtsp_token_unref(token);
-        gst_rtsp_server_set_auth(self->server, auth);
-        g_object_unref(auth);
+        // User `user` with any of the keys as password (key 1 the one given; more with
+        // onair_rtsp_server_set_keys), so a token can be rotated.
+        self->auth = onair_rtsp_keys_new(options->user, options->allow_basic);
+        const char *passwords[] = {options->password};
+        const int numbers[] = {1};
+        onair_rtsp_keys_set(self->auth, passwords, numbers, 1);
+        gst_rtsp_server_set_auth(self->server, self->auth);
         gst_rtsp_media_factory_add_role(factory, "viewer",
                                         GST_RTSP_PERM_MEDIA_FACTORY_ACCESS, G_TYPE_BOOLEAN, TRUE,
                                         GST_RTSP_PERM_MEDIA_FACTORY_CONSTRUCT, G_TYPE_BOOLEAN, TRUE, NULL);
@@ -427,6 +422,7 @@ void onair_rtsp_server_free(onair_rtsp_server *server) {
     if (!server) return;
     onair_rtsp_server_close(server);
     g_object_unref(server->server);
+    if (server->auth) g_object_unref(server->auth);
     g_main_context_unref(server->context);
     g_free(server->path);
     g_free(server);
@@ -435,6 +431,12 @@ void onair_rtsp_server_free(onair_rtsp_server *server) {
 void onair_rtsp_server_each_connection(onair_rtsp_server *server,
                                        void (*visit)(void *context, void *client, void *connection), void *context) {
     onair_rtsp_guard_each(server->server, visit, context);
+}
+
+int onair_rtsp_server_set_keys(onair_rtsp_server *server, const char *const *passwords, const int *numbers, size_t count) {
+    if (!server->auth) return 0;
+    onair_rtsp_keys_set(server->auth, passwords, numbers, count);
+    return 1;
 }
 
 void onair_rtsp_client_close(void *client) { gst_rtsp_client_close(GST_RTSP_CLIENT(client)); }

@@ -37,8 +37,8 @@ public final class RTSPServer: @unchecked Sendable {
             media_configured: { context, media, video, audio, client, peer in
                 RTSPServerEvents.from(context).configured(media: media, video: video, audio: audio, client: client, peer: peer)
             },
-            play: { context, media in
-                RTSPServerEvents.from(context).play(media: media)
+            play: { context, media, key in
+                RTSPServerEvents.from(context).play(media: media, key: Int(key))
             },
             media_transport: { context, media, transport in
                 RTSPServerEvents.from(context).transport(media: media, name: transport)
@@ -73,6 +73,21 @@ public final class RTSPServer: @unchecked Sendable {
         port = Int(onair_rtsp_server_port(made))
         guardian.start(server: made)
         loop.start(named: "onair.gstreamer.rtsp")
+    }
+
+    /// Replaces the passwords the configured user may give (a token rotation): each known by its
+    /// number (> 0), which `RTSPServerDelegate.rtspServer(play:key:)` is told. Clients already
+    /// playing are not touched. False when the server asks for no credentials.
+    @discardableResult
+    public func setKeys(_ keys: [(password: String, number: Int)]) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        guard !stopped else { return false }
+        let copies = keys.map { strdup($0.password) }
+        defer { for copy in copies { free(copy) } }
+        let passwords = copies.map { $0.map { UnsafePointer($0) } }
+        let numbers = keys.map { Int32($0.number) }
+        return onair_rtsp_server_set_keys(server, passwords, numbers, keys.count) != 0
     }
 
     /// Closes every client, stops listening and stops the loop.

@@ -8,6 +8,9 @@ public protocol RTSPServerDelegate: AnyObject, Sendable {
     /// A client asks to PLAY a media (the first time or after PAUSE): an RTSP status code (200
     /// lets it play; 503, 453 refuse). Without an implementation every PLAY is let through.
     func rtspServer(play media: UInt) -> Int
+    /// The same, told the number of the key (password) that admitted the request (0: none asked;
+    /// see `RTSPServer.setKeys`). By default, `rtspServer(play:)`.
+    func rtspServer(play media: UInt, key: Int) -> Int
     /// The client chose its transport for a media in SETUP: "udp", "tcp" or "multicast".
     func rtspServer(media identifier: UInt, transport: String)
     /// A media was torn down (TEARDOWN, session timeout, client gone).
@@ -19,4 +22,6 @@ public protocol RTSPServerDelegate: AnyObject, Sendable {
 extension RTSPServerDelegate {
     /// Lets every PLAY through.
     public func rtspServer(play media: UInt) -> Int { 200 }
+    /// Asks `rtspServer(play:)`, whatever the key.
+    public func rtspServer(play media: UInt, key: Int) -> Int { rtspServer(play: media) }
 }

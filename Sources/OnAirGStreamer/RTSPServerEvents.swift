@@ -47,9 +47,9 @@ final class RTSPServerEvents: @unchecked Sendable {
         current?.rtspServer(configured: configured)
     }
 
-    func play(media: UnsafeMutableRawPointer?) -> Int32 {
+    func play(media: UnsafeMutableRawPointer?, key: Int) -> Int32 {
         guard let delegate = current else { return 503 }
-        return Int32(delegate.rtspServer(play: UInt(bitPattern: media)))
+        return Int32(delegate.rtspServer(play: UInt(bitPattern: media), key: key))
     }
 
     func transport(media: UnsafeMutableRawPointer?, name: UnsafePointer<CChar>?) {

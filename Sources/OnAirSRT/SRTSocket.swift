@@ -15,6 +15,8 @@ public final class SRTSocket: @unchecked Sendable {
     private var acceptPoll: Int32 = -1
     /// What the socket is for, used in error messages ("127.0.0.1:9000").
     public let endpoint: String
+    /// A listener's passphrase chooser (`choosePassphrases`), kept as long as libsrt may call it.
+    private var chooser: SRTPassphraseChooser?
 
     private init(handle: SRTSOCKET, endpoint: String) {
         self.handle = handle
@@ -207,6 +209,26 @@ public final class SRTSocket: @unchecked Sendable {
     }
 
     deinit { close() }
+
+    /// A listener's callers get their passphrase from `chooser` as they connect (libsrt's listen
+    /// callback), instead of the listener's own.
+    public func choosePassphrases(_ chooser: SRTPassphraseChooser) throws(SRTError) {
+        let handle = currentHandle()
+        lock.lock()
+        self.chooser = chooser
+        lock.unlock()
+        let status = srt_listen_callback(
+            handle,
+            { opaque, socket, _, _, streamID in
+                guard let opaque else { return 0 }
+                let chooser = Unmanaged<SRTPassphraseChooser>.fromOpaque(opaque).takeUnretainedValue()
+                return chooser.connecting(socket, streamID: streamID.map { String(cString: $0) })
+            }, Unmanaged.passUnretained(chooser).toOpaque())
+        if status == SRT_ERROR { throw SRTError.last("srt_listen_callback(\(endpoint))", socket: handle) }
+    }
+
+    /// The libsrt socket id (for `SRTPassphraseChooser.tag(of:)`).
+    var socketID: SRTSOCKET { currentHandle() }
 
     private func currentHandle() -> SRTSOCKET {
         lock.lock()

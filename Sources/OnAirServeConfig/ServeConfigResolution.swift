@@ -152,9 +152,6 @@ public struct ServeConfigResolution: Sendable {
             let items: [ServeConfigNode]
             if case .list(let list) = node.content { items = list } else { items = [node] }
             guard items.count <= 1_000 else { throw refuse(node, "more than 1000 items") }
-            if key.name == "token", items.count > 1 {
-                throw refuse(node, "one token for now (several come with reload, issue 33)")
-            }
             return Setting(key: key, values: try items.map(scalar), node: nil, origin: origin)
         }
         var text = try scalar(node)

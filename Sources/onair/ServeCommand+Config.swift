@@ -59,7 +59,18 @@ final class ReloadWatch: @unchecked Sendable {
                 let video = fresh.settings.videoEncoder
                 session.reloadBitRate(average: video.averageBitRate, dataRateLimits: video.dataRateLimits)
             }
-            Console.status("reload: " + (plan?.summary ?? "done"))
+            var line = "reload: " + (plan?.summary ?? "done")
+            if plan?.applied.contains("token") ?? false, let serving = fresh.settings.serving,
+                let tokens = session.reloadTokens(serving.server.tokens)
+            {
+                // How many, never which token (the log may go to a journal).
+                line += "; \(tokens.cut) viewer\(tokens.cut == 1 ? "" : "s") cut (their token was removed)"
+                if !tokens.lockedFaces.isEmpty {
+                    let verb = tokens.lockedFaces.count == 1 ? "admits" : "admit"
+                    line += "; \(tokens.lockedFaces.joined(separator: " and ")) \(verb) no one until a restart (its tokens changed)"
+                }
+            }
+            Console.status(line)
         } catch {
             Console.status("reload refused, the running configuration stays: \(error)")
         }

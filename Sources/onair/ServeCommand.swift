@@ -32,13 +32,14 @@ struct ServeCommand: Command {
           --listen ADDR:PORT           where to listen (default 127.0.0.1:8080; a bare PORT stays on
                                        127.0.0.1; 0.0.0.0:PORT opens it to the network)
           --max-viewers N              viewers at once (default 32); more get 503
-          --token T                    every request needs ?token=T (401 without, 403 wrong); SRT
-                                       callers need T as passphrase (then 10–79 characters)
+          --token T                    every request needs T (Bearer, or ?token=T; 401 without or
+                                       wrong); repeatable: any one opens, a reload rotates them. SRT
+                                       callers need the last as passphrase (then 10–79 characters)
           --srt-port N                 also accept SRT callers on UDP port N (MPEG-TS, many at once:
                                        srt://ADDR:N?mode=caller; per-caller RTT, loss, send buffer in
                                        /stats.json)
           --rtsp-port N                also serve rtsp://ADDR:N/live (H.264 + AAC over RTP, UDP or TCP as the
-                                       client asks; with --token: user onair, password T; beyond
+                                       client asks; with --token: user onair, password T (any); beyond
                                        --max-viewers: 503)
           --webrtc                     also serve WHEP viewers at ADDR:PORT/whep (WebRTC: H.264 + Opus;
                                        with --token as Bearer token; the encode is Constrained Baseline
@@ -85,9 +86,10 @@ struct ServeCommand: Command {
             }
             configuration.limits.maxViewers = value
         }
-        if let token = try arguments.option("--token") {
-            guard !token.isEmpty, token.count <= 256 else { throw UsageError("--token must be 1–256 characters") }
-            configuration.token = token
+        let tokens = try arguments.options("--token")
+        if !tokens.isEmpty {
+            guard tokens.allSatisfy({ !$0.isEmpty && $0.count <= 256 }) else { throw UsageError("--token must be 1–256 characters") }
+            configuration.tokens = tokens
         }
         if let text = try arguments.option("--viewer-timeout") {
             let value = try EncodingOptions.number(text, "--viewer-timeout")
@@ -167,7 +169,7 @@ struct ServeCommand: Command {
         let totals = outcome.viewers
         let last = outcome.statistics
         Console.status(
-            "stopped (\(outcome.reason)): \(last.framesOut) video frames, \(last.audioFramesOut) audio frames, \(last.droppedFrames) dropped; viewers served \(totals?.served ?? 0), refused \(totals?.refusedFull ?? 0), cut as too slow \(totals?.cutTooSlow ?? 0)"
+            "stopped (\(outcome.reason)): \(last.framesOut) video frames, \(last.audioFramesOut) audio frames, \(last.droppedFrames) dropped; viewers served \(totals?.served ?? 0), refused \(totals?.refusedFull ?? 0), cut as too slow \(totals?.cutTooSlow ?? 0), cut at a token's removal \(totals?.cutCredentialWithdrawn ?? 0)"
         )
         try outcome.check()
         return 0

@@ -39,7 +39,7 @@ enum SessionConsole {
         case .notice(let text): Console.status(text)
         case let .connection(destination, event): Console.status(describe(event, destination: destination))
         case let .viewer(.left(id, transport, peer, cut?)):
-            Console.status("viewer \(id) (\(transport), \(peer)) cut as too slow: \(cut)")
+            Console.status("viewer \(id) (\(transport), \(peer)) cut: \(cut)")
         case .viewer: break
         }
     }

@@ -148,7 +148,7 @@ import Testing
             let log = (try? String(contentsOf: dir.appendingPathComponent(name), encoding: .utf8)) ?? ""
             print("ffmpeg \(name): \(log.split(separator: "\n").suffix(12).joined(separator: " | "))")
         }
-        print("serve: \(server.process.stderr.split(separator: "\n").filter { $0.contains("cut as too slow") }.joined(separator: " | "))")
+        print("serve: \(server.process.stderr.split(separator: "\n").filter { $0.contains(") cut: ") }.joined(separator: " | "))")
         // /stats.json listed the RTSP viewers with their transport.
         let entries = (statistics["viewers"] as? [[String: Any]] ?? []).filter { $0["format"] as? String == "es" }
         let transports = Set(entries.compactMap { $0["transport"] as? String })

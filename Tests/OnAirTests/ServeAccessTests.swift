@@ -132,32 +132,32 @@ import Testing
         let office = try ServeUser(name: "office", passwordHash: hash, permissions: ["read", "metrics"], addresses: ["10.0.0.0/8"])
         let lines = Lines()
         let policy = ServeAccessPolicy(
-            users: [viewer, office], token: "tok-123", openAddresses: [.metrics: ServeAddressRange.loopback], log: { lines.append($0) })
+            users: [viewer, office], tokens: ["tok-123"], openAddresses: [.metrics: ServeAddressRange.loopback], log: { lines.append($0) })
         func verdict(_ permission: ServePermission, _ address: String, _ header: String?, query: String? = nil)
             -> ServeAccessPolicy.Verdict
         {
             policy.verdict(permission: permission, address: address, authorization: header, queryToken: query)
         }
         let right = Self.basic("viewer", "viewer-pw")
-        #expect(verdict(.read, "192.0.2.1", right) == .allowed(who: "viewer"))
-        #expect(verdict(.read, "192.0.2.1", right.replacingOccurrences(of: "Basic", with: "basic")) == .allowed(who: "viewer"))
+        #expect(verdict(.read, "192.0.2.1", right) == .allowed(who: .user("viewer")))
+        #expect(verdict(.read, "192.0.2.1", right.replacingOccurrences(of: "Basic", with: "basic")) == .allowed(who: .user("viewer")))
         guard case .forbidden = verdict(.metrics, "192.0.2.1", right) else { Issue.record("metrics without permission"); return }
         guard case .forbidden = verdict(.playback, "192.0.2.1", right) else { Issue.record("playback without permission"); return }
         #expect(verdict(.read, "192.0.2.1", Self.basic("viewer", "wrong")) == .unauthorized)
         #expect(verdict(.read, "192.0.2.1", Self.basic("nobody", "viewer-pw")) == .unauthorized)
         #expect(verdict(.read, "192.0.2.1", nil) == .unauthorized)
         #expect(verdict(.read, "192.0.2.1", "Basic !!!") == .unauthorized)
-        #expect(verdict(.metrics, "10.2.3.4", Self.basic("office", "viewer-pw")) == .allowed(who: "office"))
+        #expect(verdict(.metrics, "10.2.3.4", Self.basic("office", "viewer-pw")) == .allowed(who: .user("office")))
         guard case .forbidden = verdict(.read, "192.0.2.9", Self.basic("office", "viewer-pw")) else {
             Issue.record("a user outside its range was let in")
             return
         }
         // The token holds every permission, as Bearer or (where allowed) in the query.
-        #expect(verdict(.admin, "192.0.2.1", "Bearer tok-123") == .allowed(who: "token"))
-        #expect(verdict(.read, "192.0.2.1", nil, query: "tok-123") == .allowed(who: "token"))
+        #expect(verdict(.admin, "192.0.2.1", "Bearer tok-123") == .allowed(who: .token(1)))
+        #expect(verdict(.read, "192.0.2.1", nil, query: "tok-123") == .allowed(who: .token(1)))
         #expect(verdict(.read, "192.0.2.1", "Bearer tok-124") == .unauthorized)
         // Metrics are open to loopback without credentials.
-        #expect(verdict(.metrics, "127.0.0.1", nil) == .allowed(who: "anyone"))
+        #expect(verdict(.metrics, "127.0.0.1", nil) == .allowed(who: .anyone))
         #expect(verdict(.read, "127.0.0.1", nil) == .unauthorized)
         // Four failures so far, one line each, with no secret in them.
         let logged = lines.all
@@ -166,7 +166,7 @@ import Testing
         #expect(!logged.joined().contains("wrong") && !logged.joined().contains("tok-124") && !logged.joined().contains("nobody"))
         #expect(
             ServeAccessPolicy(log: { _ in }).verdict(permission: .admin, address: "1.2.3.4", authorization: nil, queryToken: nil)
-                == .allowed(who: "anyone"))
+                == .allowed(who: .anyone))
     }
 
     @Test func twentyWrongPasswordsFromOneAddressBlockItButNotAnother() throws {
@@ -182,7 +182,7 @@ import Testing
                 policy.verdict(permission: .read, address: "127.0.0.1", authorization: Self.basic("alice", "wrong"), queryToken: nil))
             #expect(
                 policy.verdict(permission: .read, address: "127.0.0.2", authorization: Self.basic("alice", "right"), queryToken: nil)
-                    == .allowed(who: "alice"))
+                    == .allowed(who: .user("alice")))
             clock.advance(1)
         }
         #expect(answers.prefix(10).allSatisfy { $0 == .unauthorized })
@@ -201,7 +201,7 @@ import Testing
             return
         }
         let lines = Lines()
-        let policy = ServeAccessPolicy(token: "t0ken", log: { lines.append($0) })
+        let policy = ServeAccessPolicy(tokens: ["t0ken"], log: { lines.append($0) })
         _ = policy.verdict(permission: .read, address: "203.0.113.5", authorization: "Bearer nope", queryToken: nil)
         _ = policy.verdict(permission: .read, address: "2001:db8::7", authorization: Self.basic("x", "y"), queryToken: nil)
         _ = policy.verdict(permission: .read, address: "198.51.100.3", authorization: nil, queryToken: "nope")

@@ -69,7 +69,7 @@ import Testing
             "\(reason)")
         viewer.close()
         #expect(hub.statistics().totals.cutTooSlow == 1)
-        #expect(events.withLock { $0 } == [.left(id: viewer.id, transport: "rtsp", peer: "stalled", cut: reason)])
+        #expect(events.withLock { $0 } == [.left(id: viewer.id, transport: "rtsp", peer: "stalled", cut: "too slow: " + reason)])
     }
 
     @Test func videoThatIsNotAnnexBWithParameterSetsIsRefused() {

@@ -79,8 +79,9 @@ typedef struct onair_rtsp_callbacks {
     /// reference the owner releases) and the client it belongs to (a new reference, too).
     void (*media_configured)(void *context, void *media, void *video_source, void *audio_source,
                              void *client, const char *peer);
-    /// A PLAY of a client's media: an RTSP status code, 200 to let it play.
-    int (*play)(void *context, void *media);
+    /// A PLAY of a client's media: an RTSP status code, 200 to let it play. `key` is the number of
+    /// the key (password) that admitted the request, 0 without credentials.
+    int (*play)(void *context, void *media, int key);
     /// The client chose its transport in SETUP ("udp", "tcp" or "multicast").
     void (*media_transport)(void *context, void *media, const char *transport);
     /// A media was unprepared (TEARDOWN, session timeout, client gone): its sources stop.
@@ -132,6 +133,9 @@ onair_rtsp_server *onair_rtsp_server_new(onair_gst_loop *loop, const onair_rtsp_
                                          onair_rtsp_callbacks callbacks, char *error, size_t error_size);
 /// The TCP port listened on.
 int onair_rtsp_server_port(onair_rtsp_server *server);
+/// Replaces the passwords user `user` may give: `passwords[i]`, known by `numbers[i]` (> 0, what
+/// `play` is told). Clients already playing are not touched. 0 when the server asks for none.
+int onair_rtsp_server_set_keys(onair_rtsp_server *server, const char *const *passwords, const int *numbers, size_t count);
 /// Closes every client and detaches the server; call before quitting its loop.
 void onair_rtsp_server_close(onair_rtsp_server *server);
 void onair_rtsp_server_free(onair_rtsp_server *server);

@@ -29,6 +29,8 @@ public final class Session: @unchecked Sendable {
     private let viewerTotals: (@Sendable () -> ServeHub.Totals)?
     /// Sets the serving limits of a reload (max viewers, viewer timeout); nil when not serving.
     var servingLimits: (@Sendable (Int, Double) -> Void)?
+    /// Puts a reload's tokens in force and cuts the viewers of removed ones; nil when not serving.
+    var servingTokens: (@Sendable ([String]) -> TokenReload)?
     private let lock = NSLock()
     private let wake = DispatchSemaphore(value: 0)
     private var stopRequest: StopReason?
@@ -61,6 +63,22 @@ public final class Session: @unchecked Sendable {
         guard let servingLimits else { return false }
         servingLimits(maxViewers, viewerTimeout)
         return true
+    }
+
+    /// What a reload of the tokens did.
+    public struct TokenReload: Sendable, Equatable {
+        /// Viewers cut, on every face, because the token that admitted them was removed.
+        public var cut: Int
+        /// Those of SRT and RTSP, whose passphrase and password (the first token at start) stay
+        /// until a restart, that admit no one any more: that token was removed.
+        public var lockedFaces: [String]
+    }
+
+    /// Applies a reload's token list: requests from now on need one of `tokens` (none: open), and
+    /// every viewer admitted by a token not in it is cut; the others keep playing. Nil when not serving.
+    @discardableResult
+    public func reloadTokens(_ tokens: [String]) -> TokenReload? {
+        servingTokens?(tokens)
     }
 
     /// Applies a reload's video bit rate and data-rate limits before the next frame, without a new

@@ -134,7 +134,12 @@ public struct SessionBuilder: Sendable {
             endpoints?.tlsFingerprint = serve.server.tls?.fingerprint
             endpoints?.tlsCertificateMade = serve.server.tls?.madeCertificate
             if serve.server.tls != nil { endpoints?.reloadCertificate = { try serve.server.reloadCertificate() } }
-            viewerTotals = { serve.hub.statistics().totals }
+            viewerTotals = {
+                var totals = serve.hub.statistics().totals
+                // WebRTC viewers live in their face: their cuts at a token's removal count too.
+                totals.cutCredentialWithdrawn += serve.webRTC?.cutCredentialWithdrawn ?? 0
+                return totals
+            }
             if streams.contains(.video) {
                 let snapshot = ServeSnapshot()
                 fileSinks.append(snapshot)
@@ -151,6 +156,7 @@ public struct SessionBuilder: Sendable {
                 serve.server.setEncoderStatistics { [weak session] in session?.latestStatistics }
                 serve.notifySystemd { [weak session] in session?.latestStatistics }
                 session.servingLimits = { serve.hub.setLimits(maxViewers: $0, viewerTimeout: $1) }
+                session.servingTokens = { Session.TokenReload(cut: serve.setTokens($0), lockedFaces: serve.lockedFaces) }
                 serve.webRTC?.setKeyFrameRequester { [weak live] in live?.forceKeyFrame() }
             }
         }

@@ -5,9 +5,14 @@ import OnAirHTTP
 /// made in Swift (libmicrohttpd only hands the header over).
 ///
 /// Credentials, in order: `Authorization: Basic` (a user's name and password, checked against the
-/// argon2id hash), `Authorization: Bearer` (the `--token`), then, only on the paths where a client
-/// cannot send a header (`tokenInQueryAllowed`), `?token=`. The token holds every permission.
+/// argon2id hash), `Authorization: Bearer` (any of the `--token`s), then, only on the paths where a
+/// client cannot send a header (`tokenInQueryAllowed`), `?token=`. A token holds every permission.
 /// With neither users nor a token, everyone may do everything (loopback by default).
+///
+/// The tokens are a list so they can be rotated (issue 33): a reload adds the new one
+/// (`setTokens`), clients move to it, a second reload removes the old one, and the viewers it
+/// admitted are cut (`stillAdmits` says which). Each token is known by a number
+/// (`ServeCredential.token`) given when it first appears and kept while it stays listed.
 ///
 /// Answers: no credentials → 401; wrong credentials → 401 (counted against the address); a right
 /// user without the permission, or from outside the user's ranges → 403; an address with
@@ -17,14 +22,21 @@ import OnAirHTTP
 public final class ServeAccessPolicy: @unchecked Sendable {
     /// The users.
     public let users: [ServeUser]
-    /// The token (`--token`), which holds every permission.
-    public let token: String?
+    /// The tokens (`--token`, repeatable), each holding every permission.
+    public var tokens: [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        return listed.map(\.secret)
+    }
     /// Addresses that need no credentials for a permission (e.g. `/metrics` from loopback).
     public let openAddresses: [ServePermission: [ServeAddressRange]]
     /// The failure counter.
     public let limiter: ServeFailureLimiter
     private let log: @Sendable (String) -> Void
     private let lock = NSLock()
+    /// The tokens in force with their numbers, and the number the next new one gets.
+    private var listed: [(secret: String, number: Int)] = []
+    private var nextTokenNumber = 1
     /// Basic credentials recently verified (the header's value → the user), so a player fetching a
     /// segment every two seconds does not pay for an argon2id run each time. Bounded; entries expire.
     private var verified: [String: (user: String, until: Double)] = [:]
@@ -33,8 +45,8 @@ public final class ServeAccessPolicy: @unchecked Sendable {
 
     /// The verdict on one request.
     public enum Verdict: Sendable, Equatable {
-        /// Allowed; `who` is the user's name, `token`, or `anyone`.
-        case allowed(who: String)
+        /// Allowed, and by what (to be remembered by a viewer admitted so).
+        case allowed(who: ServeCredential)
         /// 401: no credentials, or wrong ones.
         case unauthorized
         /// 403: a permission the user lacks or an address outside the user's ranges.
@@ -45,19 +57,71 @@ public final class ServeAccessPolicy: @unchecked Sendable {
 
     /// A policy; `log` receives the failure and block lines (standard error by default).
     public init(
-        users: [ServeUser] = [], token: String? = nil, openAddresses: [ServePermission: [ServeAddressRange]] = [:],
+        users: [ServeUser] = [], tokens: [String] = [], openAddresses: [ServePermission: [ServeAddressRange]] = [:],
         limiter: ServeFailureLimiter = ServeFailureLimiter(),
         log: @escaping @Sendable (String) -> Void = { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
     ) {
         self.users = users
-        self.token = token
         self.openAddresses = openAddresses
         self.limiter = limiter
         self.log = log
+        setTokens(tokens)
+    }
+
+    /// Puts `tokens` in force from the next request on (a reload). A token already in force keeps
+    /// its number; a new one gets the next. Viewers admitted by a token no longer listed are for
+    /// the caller to cut (`stillAdmits`).
+    public func setTokens(_ tokens: [String]) {
+        lock.lock()
+        defer { lock.unlock() }
+        var kept: [(secret: String, number: Int)] = []
+        for token in tokens where !kept.contains(where: { Self.constantTimeEqual($0.secret, token) }) {
+            if let old = listed.first(where: { Self.constantTimeEqual($0.secret, token) }) {
+                kept.append(old)
+            } else {
+                kept.append((token, nextTokenNumber))
+                nextTokenNumber += 1
+            }
+        }
+        listed = kept
+    }
+
+    /// Whether a viewer admitted by `credential` may stay under the credentials in force now: a
+    /// token still listed, a user still configured, or anyone while the server asks for nothing.
+    public func stillAdmits(_ credential: ServeCredential) -> Bool {
+        switch credential {
+        case .anyone: return isOpen
+        case .user(let name): return users.contains { $0.name == name }
+        case .token(let number):
+            lock.lock()
+            defer { lock.unlock() }
+            return listed.contains { $0.number == number }
+        }
+    }
+
+    /// The tokens in force, each with its number (for a face that checks them itself: RTSP).
+    package var numberedTokens: [(secret: String, number: Int)] {
+        lock.lock()
+        defer { lock.unlock() }
+        return listed
+    }
+
+    /// The number of the listed token equal to `given` (compared in constant time with each), or nil.
+    public func tokenNumber(_ given: String) -> Int? {
+        lock.lock()
+        let tokens = listed
+        lock.unlock()
+        var found: Int?
+        for token in tokens where Self.constantTimeEqual(given, token.secret) { found = token.number }
+        return found
     }
 
     /// Whether any credentials are asked for at all.
-    public var isOpen: Bool { users.isEmpty && token == nil }
+    public var isOpen: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return users.isEmpty && listed.isEmpty
+    }
 
     /// The line logged for each failed authentication: `onair auth: failed from ADDRESS (METHOD)`,
     /// METHOD being `basic`, `bearer` or `query-token`. fail2ban's filter (dist/fail2ban/onair.conf) matches it.
@@ -75,25 +139,25 @@ public final class ServeAccessPolicy: @unchecked Sendable {
     public func verdict(
         permission: ServePermission, address: String, authorization: String?, queryToken: String?
     ) -> Verdict {
-        if isOpen { return .allowed(who: "anyone") }
+        if isOpen { return .allowed(who: .anyone) }
         if let left = limiter.blocked(address) { return .tooManyFailures(retryAfter: Int(left.rounded(.up))) }
-        if openAddresses[permission]?.contains(where: { $0.contains(address) }) == true { return .allowed(who: "anyone") }
+        if openAddresses[permission]?.contains(where: { $0.contains(address) }) == true { return .allowed(who: .anyone) }
         let header = authorization ?? ""
         switch HTTPAuthorization(header) {
         case .basic(let user, let password):
             guard let found = authenticate(user, password, header: header) else { return failed(address, method: "basic") }
             guard found.admits(address) else { return .forbidden("user \(found.name) may not connect from \(address)") }
             guard found.permissions.contains(permission) else { return .forbidden("user \(found.name) lacks '\(permission.rawValue)'") }
-            return .allowed(who: found.name)
+            return .allowed(who: .user(found.name))
         case .bearer(let bearer):
-            guard let token, Self.constantTimeEqual(bearer, token) else { return failed(address, method: "bearer") }
-            return .allowed(who: "token")
+            guard let number = tokenNumber(bearer) else { return failed(address, method: "bearer") }
+            return .allowed(who: .token(number))
         case nil:
             if !header.isEmpty { return failed(address, method: HTTPAuthorization.isBasic(header) ? "basic" : "bearer") }
         }
         if let queryToken {
-            guard let token, Self.constantTimeEqual(queryToken, token) else { return failed(address, method: "query-token") }
-            return .allowed(who: "token")
+            guard let number = tokenNumber(queryToken) else { return failed(address, method: "query-token") }
+            return .allowed(who: .token(number))
         }
         return .unauthorized
     }

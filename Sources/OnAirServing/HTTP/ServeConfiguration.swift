@@ -6,20 +6,23 @@ public struct ServeConfiguration: Sendable {
     public var host = "127.0.0.1"
     /// The HTTP port (0: the system picks one).
     public var port = 8080
-    /// When set, it opens every HTTP face with every permission: as `Authorization: Bearer`, or as
+    /// Each opens every HTTP face with every permission: as `Authorization: Bearer`, or as
     /// `?token=` on the paths whose clients cannot send a header (`ServeServer.takesQueryToken`);
-    /// 401 without or wrong. Also the SRT passphrase and the RTSP password.
-    public var token: String?
+    /// 401 without or wrong. A list so a reload can rotate them (`ServeOutputs.setTokens`). Any is
+    /// the RTSP password (user `onair`); the last (the newest) is the SRT passphrase.
+    public var tokens: [String] = []
+    /// The first token (what the served URLs print, as `?token=…`), nil without tokens.
+    public var token: String? { tokens.first }
     /// Per-viewer limits and the most viewers served at once.
     public var limits = ServeHub.Limits()
     /// Connections from one address at once (0: no limit besides the total).
     public var perAddressLimit = 0
-    /// The SRT port for callers (nil: no SRT listener); callers need `token` as passphrase when set.
+    /// The SRT port for callers (nil: no SRT listener); callers need the last token as passphrase when set.
     public var srtPort: Int?
     /// The RTSP port (`rtsp://host:port/live`; nil: no RTSP face, 0: the system picks one). With
-    /// `token`, RTSP clients need user `onair` and the token as password (Digest; Basic on loopback only).
+    /// `tokens`, RTSP clients need user `onair` and a token as password (Digest; Basic on loopback only).
     public var rtspPort: Int?
-    /// The WebRTC face (WHEP viewers at `/whep`; nil: none). With `token`, WHEP requests need it as Bearer token.
+    /// The WebRTC face (WHEP viewers at `/whep`; nil: none). With `tokens`, WHEP requests need one as Bearer token.
     public var webRTC: WebRTCConfiguration?
     /// HTTPS for every HTTP face (page, streams, HLS, statistics, WHEP), nil: plain HTTP. With it the
     /// HTTP port speaks TLS only.

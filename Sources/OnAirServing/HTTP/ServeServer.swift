@@ -41,7 +41,7 @@ package final class ServeServer: @unchecked Sendable {
     ) throws {
         self.configuration = configuration
         self.hub = hub
-        access = ServeAccessPolicy(users: configuration.users, token: configuration.token, openAddresses: configuration.openAddresses)
+        access = ServeAccessPolicy(users: configuration.users, tokens: configuration.tokens, openAddresses: configuration.openAddresses)
         // The access policy checks WHEP's credentials before the endpoint sees a request.
         whep = webRTC.map { face in
             WHEPEndpoint(face: face, token: nil, maxViewers: configuration.limits.maxViewers) { [hub] in
@@ -114,8 +114,11 @@ package final class ServeServer: @unchecked Sendable {
         let recent = messages, count = messageCount
         lock.unlock()
         let figures = hub.statistics()
+        var totals = figures.totals
+        // WebRTC viewers live in their face, not the hub: their cuts at a token's removal count too.
+        totals.cutCredentialWithdrawn += whep?.face.cutCredentialWithdrawn ?? 0
         return ServeStatisticsDocument(
-            encoder: provider?(), totals: figures.totals,
+            encoder: provider?(), totals: totals,
             requestsTimedOut: server?.requestsTimedOut ?? 0, httpMessages: count,
             recentHTTPMessages: recent, viewers: figures.viewers,
             webrtcViewers: whep?.face.statistics())
@@ -153,13 +156,17 @@ package final class ServeServer: @unchecked Sendable {
         if let response = observability?.answer(request, credentials: access.isOpen ? nil : { self.authorize($0) }) {
             return response
         }
-        if var refusal = authorize(request) {
+        let credential: ServeCredential
+        switch admission(request) {
+        case .refused(var refusal):
             // A page on another origin reads WHEP's 401/403/429 only with the CORS fields.
             if let whep, WHEPEndpoint.handles(request.path) { refusal.headers += whep.corsHeaders(origin: request.headers["origin"]) }
             return refusal
+        case .allowed(let who):
+            credential = who
         }
         // WHEP carries its credentials in a header, not in the query.
-        if let whep, WHEPEndpoint.handles(request.path) { return whep.answer(request) }
+        if let whep, WHEPEndpoint.handles(request.path) { return whep.answer(request, credential: credential) }
         guard request.method == "GET" || request.method == "HEAD" else {
             var refused = HTTPResponse.text(405, "method not allowed")
             refused.headers.append(("Allow", "GET, HEAD"))
@@ -169,8 +176,7 @@ package final class ServeServer: @unchecked Sendable {
         // A client that came with ?token= gets it in the page's links and the playlist's URIs.
         let query =
             request.query["token"].flatMap { given in
-                configuration.token.map { ServeAccessPolicy.constantTimeEqual(given, $0) } == true
-                    ? "?token=" + Self.percentEncoded(given) : nil
+                access.tokenNumber(given) != nil ? "?token=" + Self.percentEncoded(given) : nil
             } ?? ""
         switch path.segments {
         case []:
@@ -181,9 +187,9 @@ package final class ServeServer: @unchecked Sendable {
                 status: 200, headers: [("Content-Type", "text/html; charset=utf-8"), ("Cache-Control", "no-cache")],
                 body: .bytes(Array(page.utf8)))
         case ["live.ts"] where hub.serves(.mpegTS):
-            return stream(.mpegTS, request: request)
+            return stream(.mpegTS, request: request, credential: credential)
         case ["live.mp4"] where hub.serves(.fragmentedMP4):
-            return stream(.fragmentedMP4, request: request)
+            return stream(.fragmentedMP4, request: request, credential: credential)
         case ["list"], ["get"]:
             lock.lock()
             let playback = self.playback
@@ -229,26 +235,38 @@ package final class ServeServer: @unchecked Sendable {
         }
     }
 
-    /// The access policy's verdict as a refusal, or nil when the request may go on. OPTIONS (CORS
-    /// preflights) pass; `?token=` counts only on `takesQueryToken` paths.
+    /// The access policy's verdict as a refusal, or nil when the request may go on.
     private func authorize(_ request: HTTPRequest) -> HTTPResponse? {
-        guard request.method != "OPTIONS", !access.isOpen else { return nil }
+        if case .refused(let refusal) = admission(request) { return refusal }
+        return nil
+    }
+
+    /// What the access policy says of a request: allowed (by what) or refused.
+    private enum Admission {
+        case allowed(ServeCredential)
+        case refused(HTTPResponse)
+    }
+
+    /// The access policy's verdict on `request`. OPTIONS (CORS preflights) pass; `?token=` counts
+    /// only on `takesQueryToken` paths.
+    private func admission(_ request: HTTPRequest) -> Admission {
+        guard request.method != "OPTIONS", !access.isOpen else { return .allowed(.anyone) }
         let queryToken = Self.takesQueryToken(request.path) ? request.query["token"] : nil
         let verdict = access.verdict(
             permission: ServeAccessPolicy.permission(forPath: request.path), address: ServeAccessPolicy.address(ofPeer: request.peer),
             authorization: request.headers["authorization"], queryToken: queryToken)
         switch verdict {
-        case .allowed: return nil
+        case .allowed(let who): return .allowed(who)
         case .unauthorized:
             var refused = HTTPResponse.text(401, "credentials needed: Authorization Basic (a user) or Bearer (the token)")
             refused.headers.append(
                 ("WWW-Authenticate", access.users.isEmpty ? "Bearer realm=\"onair\"" : "Basic realm=\"onair\", charset=\"UTF-8\""))
-            return refused
-        case .forbidden(let reason): return .text(403, reason)
+            return .refused(refused)
+        case .forbidden(let reason): return .refused(.text(403, reason))
         case .tooManyFailures(let seconds):
             var refused = HTTPResponse.text(429, "too many failed logins from this address")
             refused.headers.append(("Retry-After", "\(seconds)"))
-            return refused
+            return .refused(refused)
         }
     }
 
@@ -262,10 +280,12 @@ package final class ServeServer: @unchecked Sendable {
             || (path.hasPrefix("/") && isSegmentName(String(path.dropFirst())))
     }
 
-    private func stream(_ format: ServeFormat, request: HTTPRequest) -> HTTPResponse {
+    private func stream(_ format: ServeFormat, request: HTTPRequest, credential: ServeCredential) -> HTTPResponse {
         let viewer: ServeViewer
         do {
-            viewer = try hub.openViewer(format: format, transport: "http", peer: request.peer)
+            viewer = try hub.openViewer(format: format, transport: "http", peer: request.peer, credential: credential)
+        } catch ServeRefusal.credentialWithdrawn {
+            return .text(401, "credentials needed: the token was withdrawn")
         } catch {
             var refused = HTTPResponse.text(503, "\(error)")
             refused.headers.append(("Retry-After", "5"))

@@ -3,8 +3,8 @@ extension ServeHub {
     public enum ViewerEvent: Sendable, Equatable {
         /// A viewer was admitted (`transport`: "http", "srt", …; `peer`: its address).
         case joined(id: Int, transport: String, peer: String)
-        /// A viewer left: closed or gone (`cut` nil), or cut for being too slow (`cut` says how
-        /// far behind it was and why).
+        /// A viewer left: closed or gone (`cut` nil), or cut by the server (`cut` says why: too
+        /// slow, with how far behind it was and what held it back, or its credential withdrawn).
         case left(id: Int, transport: String, peer: String, cut: String?)
     }
 }

@@ -29,6 +29,8 @@ public final class ServeHub: @unchecked Sendable {
         public var refusedFull = 0
         /// Viewers cut for being too slow.
         public var cutTooSlow = 0
+        /// Viewers cut because a reload withdrew the token (or user) that admitted them.
+        public var cutCredentialWithdrawn = 0
         /// Skips to a keyframe, summed over every viewer that has left.
         public var skipsOfViewersGone = 0
         /// Bytes sent, summed over every viewer that has left, by transport (`/metrics` adds the current viewers').
@@ -55,6 +57,8 @@ public final class ServeHub: @unchecked Sendable {
     private var transportFigures: [Int: @Sendable () -> (rttMs: Double, lost: Int, dropped: Int, sendBufferMs: Double)] = [:]
     /// Viewers served outside the hub (WebRTC), counted against `maxViewers` too.
     private var externalViewers: (@Sendable () -> Int)?
+    /// Whether a credential still admits (the access policy's judge; nil: every one does).
+    private var stillAdmits: (@Sendable (ServeCredential) -> Bool)?
 
     /// A hub for the given formats.
     public init(formats: Set<ServeFormat>, limits: Limits = Limits()) {
@@ -75,14 +79,22 @@ public final class ServeHub: @unchecked Sendable {
         lock.unlock()
     }
 
-    /// Admits a viewer of `format` (throws `ServeRefusal` when full or stopping); the transport
-    /// reads from it and calls `close()` when done.
-    public func openViewer(format: ServeFormat, transport: String, peer: String) throws -> ServeViewer {
+    /// Admits a viewer of `format` (throws `ServeRefusal` when full or stopping), remembering what
+    /// admitted it; the transport reads from it and calls `close()` when done.
+    public func openViewer(
+        format: ServeFormat, transport: String, peer: String, credential: ServeCredential = .anyone
+    ) throws -> ServeViewer {
         guard let stream = streams[format] else { throw ServeRefusal.stopping }
         lock.lock()
         guard !closed else {
             lock.unlock()
             throw ServeRefusal.stopping
+        }
+        // Under the lock: a reload puts its credentials in force before `cutViewers` looks, so a
+        // viewer checked here with an old token either is refused or is among those it cuts.
+        guard stillAdmits?(credential) ?? true else {
+            lock.unlock()
+            throw ServeRefusal.credentialWithdrawn
         }
         guard viewers.count + (externalViewers?() ?? 0) < currentLimits.maxViewers else {
             totals.refusedFull += 1
@@ -90,7 +102,7 @@ public final class ServeHub: @unchecked Sendable {
             throw ServeRefusal.full(maximum: currentLimits.maxViewers)
         }
         let viewer = ServeViewer(
-            id: nextID, transport: transport, format: format, peer: peer,
+            id: nextID, transport: transport, format: format, peer: peer, credential: credential,
             timeout: currentLimits.viewerTimeout, capacityBytes: currentLimits.viewerQueueBytes
         ) { [weak self] gone in
             self?.remove(gone, from: stream)
@@ -123,6 +135,7 @@ public final class ServeHub: @unchecked Sendable {
         viewers[viewer.id] = nil
         transportFigures[viewer.id] = nil
         if viewer.endReason == .tooSlow { totals.cutTooSlow += 1 }
+        if viewer.endReason == .credentialWithdrawn { totals.cutCredentialWithdrawn += 1 }
         totals.skipsOfViewersGone += figures.skips
         totals.bytesSentOfViewersGone[viewer.transport, default: 0] += figures.bytesSent
         let observer = self.observer
@@ -130,8 +143,17 @@ public final class ServeHub: @unchecked Sendable {
         observer?(
             .left(
                 id: viewer.id, transport: viewer.transport, peer: viewer.peer,
-                cut: viewer.endReason == .tooSlow ? viewer.cutReason ?? "too slow" : nil))
+                cut: Self.cutDescription(of: viewer)))
         memoryRelease.released()
+    }
+
+    /// Why the server cut `viewer`, in words, or nil when it left or the server stopped.
+    private static func cutDescription(of viewer: ServeViewer) -> String? {
+        switch viewer.endReason {
+        case .tooSlow?: return "too slow: " + (viewer.cutReason ?? "behind past its timeout")
+        case .credentialWithdrawn?: return "its credential was withdrawn"
+        default: return nil
+        }
     }
 
     /// Changes the most viewers at once and the viewer timeout (a reload): admission follows at
@@ -141,6 +163,25 @@ public final class ServeHub: @unchecked Sendable {
         currentLimits.maxViewers = maxViewers
         currentLimits.viewerTimeout = viewerTimeout
         lock.unlock()
+    }
+
+    /// Sets the judge of credentials `openViewer` asks at admission (the access policy's `stillAdmits`);
+    /// it must not call back into the hub.
+    package func setCredentialCheck(_ stillAdmits: @escaping @Sendable (ServeCredential) -> Bool) {
+        lock.lock()
+        self.stillAdmits = stillAdmits
+        lock.unlock()
+    }
+
+    /// Cuts every viewer whose credential `stillAdmits` no longer accepts (a reload withdrew its
+    /// token or user); the others are untouched. Returns how many were cut: each ends at its next
+    /// read, with `credentialWithdrawn` as its reason.
+    @discardableResult
+    package func cutViewers(stillAdmits: (ServeCredential) -> Bool) -> Int {
+        lock.lock()
+        let current = Array(viewers.values)
+        lock.unlock()
+        return current.filter { !stillAdmits($0.credential) && $0.withdraw() }.count
     }
 
     /// Hears every viewer that joins or leaves, on the viewer's thread (replaces an earlier observer).
@@ -177,6 +218,7 @@ public final class ServeHub: @unchecked Sendable {
         return (
             current.map { viewer in
                 var entry = viewer.statistics(now: now)
+                entry.admittedBy = viewer.credential.description
                 if let transport = figures[viewer.id]?() {
                     entry.rttMs = transport.rttMs
                     entry.lostPackets = transport.lost

@@ -68,11 +68,14 @@ package final class ServeOutputs: @unchecked Sendable {
                 try HLSOutput.sink(playlist: playlist, streams: streams, options: options),
             ] + (configuration.rtspPort == nil ? [] : [elementary])
             + (webRTC.map { [$0] } ?? []) + [ServeProgressSink(health: health)]
-        // SRT callers need the token as passphrase when there is one.
+        // SRT callers need the newest token (the last listed) as passphrase when there is one; the
+        // access policy numbers the tokens from 1 in their order.
         let srt: ServeSRTListener?
         do {
             srt = try configuration.srtPort.map { port in
-                try ServeSRTListener(host: configuration.host, port: port, passphrase: configuration.token, hub: hub)
+                try ServeSRTListener(
+                    host: configuration.host, port: port, passphrase: configuration.tokens.last,
+                    number: configuration.tokens.count, hub: hub)
             }
         } catch {
             webRTC?.stop()
@@ -95,6 +98,11 @@ package final class ServeOutputs: @unchecked Sendable {
                 configuration: configuration, hub: hub, hlsDirectory: hlsDirectory, srtPort: srt?.port,
                 webRTC: webRTC)
             server.serveObservability(health: health)
+            let access = server.access
+            hub.setCredentialCheck { access.stillAdmits($0) }
+            webRTC?.setCredentialCheck { access.stillAdmits($0) }
+            rtsp?.setTokens(access.numberedTokens) { access.stillAdmits($0) }
+            srt?.setTokens(access.numberedTokens)
         } catch {
             srt?.stop()
             webRTC?.stop()
@@ -126,6 +134,26 @@ package final class ServeOutputs: @unchecked Sendable {
         let paced: MediaType = health.streams.contains(.video) ? .video : .audio
         health.onPacket { type in if type == paced { watchdog.framePassed() } }
         notifier.send("READY=1\nSTATUS=serving on port \(server.port)")
+    }
+
+    /// Puts `tokens` in force (a reload) on every face and cuts every viewer admitted by a token
+    /// no longer listed; the others keep playing. Returns how many were cut. SRT's passphrase for
+    /// new callers becomes the newest token (the last listed).
+    @discardableResult
+    package func setTokens(_ tokens: [String]) -> Int {
+        let access = server.access
+        access.setTokens(tokens)
+        rtsp?.setTokens(access.numberedTokens) { access.stillAdmits($0) }
+        srt?.setTokens(access.numberedTokens)
+        let admits = { (credential: ServeCredential) in access.stillAdmits(credential) }
+        return hub.cutViewers(stillAdmits: admits) + (webRTC?.cutViewers(stillAdmits: admits) ?? 0)
+    }
+
+    /// The faces that admit no one any more until a restart: SRT and RTSP started without tokens
+    /// when a reload added some, or started with tokens when a reload left none they can take.
+    package var lockedFaces: [String] {
+        let srtLocked = srt?.isLocked(open: server.access.isOpen) == true
+        return (srtLocked ? ["SRT"] : []) + (rtsp?.isLocked == true ? ["RTSP"] : [])
     }
 
     /// Ends every viewer, stops the server and removes the HLS directory.

@@ -16,6 +16,8 @@ public final class ServeViewer: @unchecked Sendable {
         case tooSlow = "too slow"
         /// The viewer closed the connection.
         case left = "left"
+        /// A reload withdrew the token (or user) that admitted the viewer, and it was cut.
+        case credentialWithdrawn = "credential withdrawn"
     }
 
     /// A number unique among the server's viewers.
@@ -26,6 +28,8 @@ public final class ServeViewer: @unchecked Sendable {
     public let format: ServeFormat
     /// The peer's address.
     public let peer: String
+    /// What admitted the viewer (a reload that withdraws it cuts the viewer).
+    public let credential: ServeCredential
     /// Seconds behind (or without catching up) after which the viewer is cut.
     public let timeout: Double
     /// The most bytes the queue holds.
@@ -50,13 +54,14 @@ public final class ServeViewer: @unchecked Sendable {
     private var onClose: (@Sendable (ServeViewer) -> Void)?
 
     init(
-        id: Int, transport: String, format: ServeFormat, peer: String, timeout: Double, capacityBytes: Int,
-        onClose: @escaping @Sendable (ServeViewer) -> Void
+        id: Int, transport: String, format: ServeFormat, peer: String, credential: ServeCredential = .anyone, timeout: Double,
+        capacityBytes: Int, onClose: @escaping @Sendable (ServeViewer) -> Void
     ) {
         self.id = id
         self.transport = transport
         self.format = format
         self.peer = peer
+        self.credential = credential
         self.timeout = timeout
         self.capacityBytes = capacityBytes
         self.onClose = onClose
@@ -157,7 +162,7 @@ public final class ServeViewer: @unchecked Sendable {
         while head == queue.count && ended == nil {
             if !condition.wait(until: deadline) { break }
         }
-        if ended == .tooSlow { return .cut }
+        if ended == .tooSlow || ended == .credentialWithdrawn { return .cut }
         if head == queue.count { return ended == nil ? .nothing : .end }
         return isTooFarBehind(now: ProcessInfo.processInfo.systemUptime) ? cut(now: ProcessInfo.processInfo.systemUptime) : nil
     }
@@ -233,12 +238,13 @@ public final class ServeViewer: @unchecked Sendable {
     }
 
     /// For a transport that stopped taking chunks because its own sending is backed up: cuts the
-    /// viewer (and says so) once it has been behind past the timeout, as a read would.
-    /// `context` says why the transport stopped taking (kept in `cutReason`).
+    /// viewer (and says so) once it has been behind past the timeout, as a read would; true at once
+    /// for a viewer already cut (its credential withdrawn too). `context` says why the transport
+    /// stopped taking (kept in `cutReason`).
     public func cutIfTooFarBehind(context: @autoclosure () -> String? = nil) -> Bool {
         condition.lock()
         defer { condition.unlock() }
-        if ended == .tooSlow { return true }
+        if ended == .tooSlow || ended == .credentialWithdrawn { return true }
         let now = ProcessInfo.processInfo.systemUptime
         guard ended == nil, isTooFarBehind(now: now) else { return false }
         _ = cut(now: now, context: context())
@@ -265,6 +271,17 @@ public final class ServeViewer: @unchecked Sendable {
         if ended == nil { ended = reason }
         condition.broadcast()
         condition.unlock()
+    }
+
+    /// Cuts the viewer now, queued bytes dropped (its credential was withdrawn): the next read
+    /// gives `.cut`. False when it had already ended.
+    func withdraw() -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        guard ended == nil else { return false }
+        ended = .credentialWithdrawn
+        condition.broadcast()
+        return true
     }
 
     /// The transport is done with the viewer (it left or was cut); frees its slot.

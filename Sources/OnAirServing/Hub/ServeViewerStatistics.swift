@@ -31,4 +31,7 @@ public struct ServeViewerStatistics: Sendable, Codable, Equatable {
     public var sendBufferMs: Double?
     /// Elementary viewers (RTSP): packets handed to the transport.
     public var packetsSent: Int?
+    /// What admitted it: `token #N`, `user NAME` or `anyone` (never a secret), so the viewers still
+    /// on a token about to be removed can be counted first.
+    public var admittedBy: String?
 }

@@ -42,6 +42,9 @@ package enum ServeMetrics {
             Double(document.totals.refusedFull))
         out.add(
             "onair_viewers_cut_total", .counter, "Viewers cut for staying --viewer-timeout behind.", Double(document.totals.cutTooSlow))
+        out.add(
+            "onair_viewers_cut_token_removed_total", .counter, "Viewers cut because a reload removed the token that admitted them.",
+            Double(document.totals.cutCredentialWithdrawn))
         out.add("onair_viewers_skips_total", .counter, "Skips of viewers to a later keyframe (queue full).", skips)
         out.add("onair_viewers_queue_bytes", .gauge, "Bytes waiting in every viewer's queue together.", queueBytes)
         let srt = document.viewers.filter { $0.transport == "srt" }

@@ -12,8 +12,9 @@ import OnAirGStreamer
 /// WebRTC viewers, and a client beyond it gets 503 Service Unavailable — at DESCRIBE when every
 /// slot is taken then, at PLAY when the slots filled since. A client that has DESCRIBEd or SET UP
 /// but not PLAYed holds none (its pipeline is built and primed at DESCRIBE: the SDP needs the
-/// stream's parameter sets). With a token, clients need user `onair` and the token as password
-/// (Digest; Basic too on loopback only). GStreamer is started only when this face is made.
+/// stream's parameter sets). With tokens, clients need user `onair` and any token as password
+/// (Digest; Basic too on loopback only); a client remembers which token admitted it, and
+/// `setTokens` (a reload) changes the list. GStreamer is started only when this face is made.
 package final class ServeRTSPFace: RTSPServerDelegate, @unchecked Sendable {
     /// The user name RTSP clients give with the token as password.
     public static let user = "onair"
@@ -25,6 +26,11 @@ package final class ServeRTSPFace: RTSPServerDelegate, @unchecked Sendable {
     private let feeders = DispatchGroup()
     private var server: RTSPServer?
     private var feeds: [UInt: ServeRTSPFeed] = [:]
+    /// Whether clients need a password (a token) at all: fixed at start.
+    private let asksCredentials: Bool
+    /// Whether any token is listed now (with none, a face that asks for credentials admits no one).
+    private var hasTokens = true
+    private var stillAdmits: (@Sendable (ServeCredential) -> Bool)?
 
     /// Listens on `configuration.host`:`port` (0 picks one) for the streams `source` publishes.
     public init(configuration: ServeConfiguration, port: Int, hub: ServeHub, source: ServeElementarySink) throws {
@@ -33,6 +39,7 @@ package final class ServeRTSPFace: RTSPServerDelegate, @unchecked Sendable {
         }
         self.hub = hub
         self.source = source
+        asksCredentials = configuration.token != nil
         try GStreamerLibrary.require(elements: ["appsrc", "rtph264pay", "rtpmp4gpay"])
         var settings = RTSPServerConfiguration(launch: ServeRTSPPipeline.launch(streams: source.streams))
         settings.host = configuration.host
@@ -66,16 +73,49 @@ package final class ServeRTSPFace: RTSPServerDelegate, @unchecked Sendable {
         feed.start(in: feeders)
     }
 
-    /// Takes the client's viewer slot at its first PLAY: 200, or 503 when none is free.
-    public func rtspServer(play identifier: UInt) -> Int {
+    /// Puts `tokens` (each with the access policy's number) in force for requests from now on;
+    /// `stillAdmits` (the policy's) tells whether the face is locked. Clients playing are not
+    /// touched (the hub cuts those of a removed token, and refuses a PLAY with one: 403). False
+    /// when the face was started without a token: it asks for none until a restart (and the hub
+    /// then lets no one play).
+    @discardableResult
+    func setTokens(
+        _ tokens: [(secret: String, number: Int)], stillAdmits: @escaping @Sendable (ServeCredential) -> Bool
+    ) -> Bool {
+        lock.lock()
+        self.stillAdmits = stillAdmits
+        hasTokens = !tokens.isEmpty
+        let server = self.server
+        lock.unlock()
+        guard asksCredentials else { return false }
+        return server?.setKeys(tokens.map { (password: $0.secret, number: $0.number) }) ?? false
+    }
+
+    /// Whether the face lets no one play any more: started open, it cannot ask for the tokens a
+    /// reload added; started with tokens, a reload removed them all.
+    var isLocked: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return asksCredentials ? !hasTokens : !(stillAdmits?(.anyone) ?? true)
+    }
+
+    /// Every PLAY names its token: see `rtspServer(play:key:)`.
+    public func rtspServer(play identifier: UInt) -> Int { rtspServer(play: identifier, key: 0) }
+
+    /// Takes the client's viewer slot at its first PLAY, remembering the token (`key`, its number)
+    /// that admitted it: 200, 403 when that token is no longer listed, or 503 when no slot is free.
+    public func rtspServer(play identifier: UInt, key: Int) -> Int {
+        let credential: ServeCredential = key > 0 ? .token(key) : .anyone
         lock.lock()
         let feed = feeds[identifier]
         lock.unlock()
         guard let feed else { return 503 }
         do {
             let hub = self.hub
-            try feed.play { try hub.openViewer(format: .elementary, transport: "rtsp", peer: feed.peer) }
+            try feed.play { try hub.openViewer(format: .elementary, transport: "rtsp", peer: feed.peer, credential: credential) }
             return 200
+        } catch ServeRefusal.credentialWithdrawn {
+            return 403
         } catch {
             return 503
         }

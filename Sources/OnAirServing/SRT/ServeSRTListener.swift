@@ -6,7 +6,10 @@ import OnAirSRT
 /// MPEG-TS viewer of the hub with its own queue and thread, and its libsrt figures (RTT, loss,
 /// send-buffer delay) in the statistics.
 ///
-/// With a passphrase, callers without it (or with another) are refused by libsrt's handshake.
+/// With a passphrase, callers without it (or with another) are refused by libsrt's handshake. The
+/// passphrase is chosen as each caller connects (`SRTPassphraseChooser`), so a reload can change
+/// it (`setTokens`: the newest token, the last listed; a caller's key exchange allows one); each
+/// caller remembers the token it came with.
 package final class ServeSRTListener: @unchecked Sendable {
     /// The UDP port listened on.
     public let port: Int
@@ -17,9 +20,17 @@ package final class ServeSRTListener: @unchecked Sendable {
     private var stopped = false
     private var callers: [Int: SRTSocket] = [:]
     private var failure: SRTError?
+    /// The passphrase new callers need and its token's number (nil: none is valid, callers are
+    /// refused); unused when the listener asks for none.
+    private var passphrase: (secret: String, number: Int)?
+    /// Set in `init` before accepting starts, never changed.
+    private var chooser: SRTPassphraseChooser?
 
-    /// Listens on `host`:`port` (0 picks one). `passphrase` must be 10–79 characters.
-    public init(host: String, port: Int, passphrase: String?, latencyMilliseconds: Int32 = 120, hub: ServeHub) throws {
+    /// Listens on `host`:`port` (0 picks one). `passphrase` must be 10–79 characters; `number` is
+    /// its token's (the access policy's).
+    public init(
+        host: String, port: Int, passphrase: String?, number: Int = 1, latencyMilliseconds: Int32 = 120, hub: ServeHub
+    ) throws {
         guard (0...65_535).contains(port) else {
             throw SettingsError(field: "srtPort", value: "\(port)", allowed: "0…65535")
         }
@@ -37,7 +48,41 @@ package final class ServeSRTListener: @unchecked Sendable {
         listener = try SRTSocket.listen(host: host, port: UInt16(port), backlog: 16, options: options)
         self.port = Int(listener.localPort)
         self.hub = hub
+        self.passphrase = passphrase.map { ($0, number) }
+        if passphrase != nil {
+            let made = SRTPassphraseChooser { [weak self] _ in self?.currentPassphrase }
+            try listener.choosePassphrases(made)
+            chooser = made
+        }
         group.startThread(named: "onair.serve.srt.accept") { [self] in acceptCallers() }
+    }
+
+    private var currentPassphrase: (passphrase: String, tag: Int)? {
+        lock.lock()
+        defer { lock.unlock() }
+        return passphrase.map { ($0.secret, $0.number) }
+    }
+
+    /// Puts the newest of `tokens` that can be a passphrase (10–79 characters) in force for callers
+    /// from now on; callers connected are not touched (the hub cuts those of a removed token).
+    /// False when the listener asks for no passphrase (until a restart) or none of `tokens` can be one.
+    @discardableResult
+    func setTokens(_ tokens: [(secret: String, number: Int)]) -> Bool {
+        guard chooser != nil else { return false }
+        let newest = tokens.last { (10...79).contains($0.secret.count) }
+        lock.lock()
+        passphrase = newest
+        lock.unlock()
+        return newest != nil
+    }
+
+    /// Whether the listener lets no caller in any more: it asks for a passphrase and no listed
+    /// token can be one, or (started without) the hub asks for credentials it cannot check.
+    func isLocked(open: Bool) -> Bool {
+        guard chooser != nil else { return !open }
+        lock.lock()
+        defer { lock.unlock() }
+        return passphrase == nil
     }
 
     /// The error that stopped accepting, if any.
@@ -67,11 +112,21 @@ package final class ServeSRTListener: @unchecked Sendable {
                 return
             }
             guard let caller else { continue }
+            let credential: ServeCredential
+            if let chooser {
+                guard let number = chooser.tag(of: caller) else {
+                    caller.close()  // accepted with no passphrase chosen: never expected
+                    continue
+                }
+                credential = .token(number)
+            } else {
+                credential = .anyone
+            }
             let viewer: ServeViewer
             do {
-                viewer = try hub.openViewer(format: .mpegTS, transport: "srt", peer: caller.endpoint)
+                viewer = try hub.openViewer(format: .mpegTS, transport: "srt", peer: caller.endpoint, credential: credential)
             } catch {
-                caller.close()  // full or stopping: the caller sees the connection end
+                caller.close()  // full, stopping or its token withdrawn: the caller sees the connection end
                 continue
             }
             hub.setTransportFigures(for: viewer) {

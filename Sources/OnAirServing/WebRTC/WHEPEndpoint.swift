@@ -34,15 +34,15 @@ package struct WHEPEndpoint: Sendable {
         self.otherViewers = otherViewers
     }
 
-    /// Answers one request to `/whep` or below.
-    public func answer(_ request: HTTPRequest) -> HTTPResponse {
+    /// Answers one request to `/whep` or below; a viewer it admits remembers `credential`.
+    public func answer(_ request: HTTPRequest, credential: ServeCredential = .anyone) -> HTTPResponse {
         let origin = request.headers["origin"]
-        var response = route(request)
+        var response = route(request, credential: credential)
         response.headers += corsHeaders(origin: origin)
         return response
     }
 
-    private func route(_ request: HTTPRequest) -> HTTPResponse {
+    private func route(_ request: HTTPRequest, credential: ServeCredential) -> HTTPResponse {
         let segments = request.path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
         let id = segments.count == 2 ? String(segments.last!) : nil
         guard segments.first == "whep", segments.count <= 2, id.map({ !$0.isEmpty }) ?? true else { return .text(404, "not found") }
@@ -52,7 +52,7 @@ package struct WHEPEndpoint: Sendable {
         }
         if let refusal = checkToken(request) { return refusal }
         switch (request.method, id) {
-        case ("POST", nil): return offer(request)
+        case ("POST", nil): return offer(request, credential: credential)
         case ("DELETE", let id?):
             return face.removeViewer(id) ? .text(200, "ended") : .text(404, "no such session")
         case ("PATCH", _):
@@ -66,7 +66,7 @@ package struct WHEPEndpoint: Sendable {
         }
     }
 
-    private func offer(_ request: HTTPRequest) -> HTTPResponse {
+    private func offer(_ request: HTTPRequest, credential: ServeCredential) -> HTTPResponse {
         let type = request.headers["content-type"]?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased()
         guard type == "application/sdp" else { return .text(415, "the offer must be Content-Type: application/sdp") }
         guard let text = String(validating: request.body, as: UTF8.self) else { return .text(400, "the offer is not UTF-8 text") }
@@ -85,7 +85,7 @@ package struct WHEPEndpoint: Sendable {
             return full
         }
         do {
-            let (id, answer) = try face.addViewer(offer: text, peer: request.peer, choice: choice)
+            let (id, answer) = try face.addViewer(offer: text, peer: request.peer, choice: choice, credential: credential)
             return HTTPResponse(
                 status: 201,
                 headers: [

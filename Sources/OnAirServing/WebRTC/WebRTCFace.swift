@@ -36,6 +36,14 @@ package final class WebRTCFace: PacketSink, @unchecked Sendable {
     private let stopSignal = DispatchSemaphore(value: 0)
     /// Viewers admitted, refused for lack of room, and dropped for silence since the start.
     private(set) var admitted = 0, dropped = 0
+    /// Viewers cut because a reload withdrew the token (or user) that admitted them.
+    package var cutCredentialWithdrawn: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return withdrawnCount
+    }
+    private var withdrawnCount = 0
+    private var stillAdmits: (@Sendable (ServeCredential) -> Bool)?
 
     /// A face for `streams` of a `profile` encode; host candidates on `localAddress` (nil: every interface).
     public init(
@@ -116,7 +124,9 @@ package final class WebRTCFace: PacketSink, @unchecked Sendable {
     }
 
     /// Answers `offer` for a new viewer at `peer`: its id and the SDP answer.
-    func addViewer(offer: String, peer peerAddress: String, choice: WebRTCCodecChoice) throws -> (id: String, answer: String) {
+    func addViewer(
+        offer: String, peer peerAddress: String, choice: WebRTCCodecChoice, credential: ServeCredential = .anyone
+    ) throws -> (id: String, answer: String) {
         var placeHeld = true
         defer {
             if placeHeld {
@@ -130,11 +140,15 @@ package final class WebRTCFace: PacketSink, @unchecked Sendable {
         options.turnServer = configuration.turnServer
         let peer = try WebRTCPeer(options: options, remoteOffer: offer) { [weak self] in self?.keyFrameWanted(feedback: true) }
         let id = Self.newIdentifier()
-        let viewer = WebRTCViewer(id: id, peer: peer, peerAddress: peerAddress, queueBytes: configuration.viewerQueueBytes) { [weak self] in
+        let viewer = WebRTCViewer(
+            id: id, peer: peer, peerAddress: peerAddress, credential: credential, queueBytes: configuration.viewerQueueBytes
+        ) { [weak self] in
             self?.keyFrameWanted(feedback: false)
         }
         lock.lock()
-        let refused = stopped
+        // Under the lock, as `cutViewers` looks: a reload that withdrew the credential meanwhile refuses it here.
+        let withdrawn = !(stillAdmits?(credential) ?? true)
+        let refused = stopped || withdrawn
         if !refused {
             viewers[id] = viewer
             admitted += 1
@@ -144,7 +158,7 @@ package final class WebRTCFace: PacketSink, @unchecked Sendable {
         lock.unlock()
         if refused {
             viewer.close()
-            throw GStreamerError.webRTC("the server is stopping")
+            throw GStreamerError.webRTC(withdrawn ? "the credentials were withdrawn" : "the server is stopping")
         }
         return (id, advertise(peer.localDescription))
     }
@@ -156,6 +170,25 @@ package final class WebRTCFace: PacketSink, @unchecked Sendable {
         lock.unlock()
         viewer?.close()
         return viewer != nil
+    }
+
+    /// Sets the judge of credentials `addViewer` asks at admission (the access policy's `stillAdmits`).
+    func setCredentialCheck(_ stillAdmits: @escaping @Sendable (ServeCredential) -> Bool) {
+        lock.lock()
+        self.stillAdmits = stillAdmits
+        lock.unlock()
+    }
+
+    /// Ends every viewer whose credential `stillAdmits` no longer accepts (a reload withdrew its
+    /// token or user); returns how many.
+    func cutViewers(stillAdmits: (ServeCredential) -> Bool) -> Int {
+        lock.lock()
+        let withdrawn = viewers.values.filter { !stillAdmits($0.credential) }
+        for viewer in withdrawn { viewers[viewer.id] = nil }
+        withdrawnCount += withdrawn.count
+        lock.unlock()
+        for viewer in withdrawn { viewer.close() }
+        return withdrawn.count
     }
 
     /// The viewers' figures for /stats.json.
@@ -173,7 +206,7 @@ package final class WebRTCFace: PacketSink, @unchecked Sendable {
                 packetsLost: figures.packetsLost, nacks: figures.nacks, plis: figures.plis,
                 firs: figures.firs, retransmissionRequests: figures.retransmissionRequests,
                 retransmissions: figures.retransmittedPackets, packetsSent: figures.packetsSent,
-                rtcpPackets: figures.rtcpPackets)
+                rtcpPackets: figures.rtcpPackets, admittedBy: viewer.credential.description)
         }
     }
 

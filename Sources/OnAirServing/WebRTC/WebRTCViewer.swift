@@ -22,6 +22,8 @@ final class WebRTCViewer: @unchecked Sendable {
     let id: String
     let peer: WebRTCPeer
     let peerAddress: String
+    /// What admitted the viewer (a reload that withdraws it cuts the viewer).
+    let credential: ServeCredential
     let started = DispatchTime.now()
     private let requestKeyFrame: @Sendable () -> Void
     private let video: GStreamerAppSource?
@@ -34,10 +36,14 @@ final class WebRTCViewer: @unchecked Sendable {
     /// Counters for /stats.json.
     private var framesSent = 0, audioPacketsSent = 0, bytesPushed = 0
 
-    init(id: String, peer: WebRTCPeer, peerAddress: String, queueBytes: Int, requestKeyFrame: @escaping @Sendable () -> Void) {
+    init(
+        id: String, peer: WebRTCPeer, peerAddress: String, credential: ServeCredential = .anyone, queueBytes: Int,
+        requestKeyFrame: @escaping @Sendable () -> Void
+    ) {
         self.id = id
         self.peer = peer
         self.peerAddress = peerAddress
+        self.credential = credential
         gate = WebRTCViewerGate(limit: queueBytes)
         self.requestKeyFrame = requestKeyFrame
         video = peer.source(named: "video")

@@ -28,4 +28,6 @@ package struct WebRTCViewerStatistics: Sendable, Codable, Equatable {
     public var packetsSent: Int
     /// RTCP packets received from it.
     public var rtcpPackets: Int
+    /// What admitted it: `token #N`, `user NAME` or `anyone` (never a secret).
+    public var admittedBy: String
 }

@@ -1,0 +1,40 @@
+import CSRT
+import Foundation
+
+/// Chooses the passphrase of each caller a listener accepts, as it connects (libsrt's listen
+/// callback sets it on the new connection before its key exchange), so the passphrase can change
+/// while listening: `choose` answers with the passphrase and a tag the owner reads back with
+/// `tag(of:)` once the caller is accepted, or nil to refuse the caller.
+public final class SRTPassphraseChooser: @unchecked Sendable {
+    private let choose: @Sendable (_ streamID: String?) -> (passphrase: String, tag: Int)?
+    private let lock = NSLock()
+    /// Tags of callers being connected, by socket id (taken at accept; bounded: a caller whose
+    /// handshake then fails never comes to accept).
+    private var tags: [SRTSOCKET: Int] = [:]
+    private static let capacity = 1024
+
+    /// A chooser asking `choose`, on libsrt's thread (it must not block).
+    public init(_ choose: @escaping @Sendable (_ streamID: String?) -> (passphrase: String, tag: Int)?) {
+        self.choose = choose
+    }
+
+    /// libsrt's listen callback: 0 lets the caller go on (with the passphrase set), -1 refuses it.
+    func connecting(_ socket: SRTSOCKET, streamID: String?) -> Int32 {
+        guard let chosen = choose(streamID) else { return -1 }
+        let length = Int32(chosen.passphrase.utf8.count)
+        let status = chosen.passphrase.withCString { srt_setsockflag(socket, SRTO_PASSPHRASE, $0, length) }
+        guard status != SRT_ERROR else { return -1 }
+        lock.lock()
+        if tags.count >= Self.capacity { tags.removeAll() }
+        tags[socket] = chosen.tag
+        lock.unlock()
+        return 0
+    }
+
+    /// The tag chosen for `caller` (a socket the listener accepted), forgotten once read.
+    public func tag(of caller: SRTSocket) -> Int? {
+        lock.lock()
+        defer { lock.unlock() }
+        return tags.removeValue(forKey: caller.socketID)
+    }
+}

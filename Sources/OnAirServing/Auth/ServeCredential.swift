@@ -1,0 +1,20 @@
+/// What admitted a viewer: the way in it remembers, so a reload that withdraws it can cut the
+/// viewer (`ServeAccessPolicy.stillAdmits`). Never the secret itself: a token is known by a number
+/// the policy gives it when it first appears and keeps while the token stays in the list.
+public enum ServeCredential: Sendable, Hashable, CustomStringConvertible {
+    /// No credentials were asked for (an open server, or an address range open for the permission).
+    case anyone
+    /// A user of the config file, by name.
+    case user(String)
+    /// A token, by its number (`token #1` is the first one the server was given).
+    case token(Int)
+
+    /// `anyone`, `user NAME` or `token #N`: what `/stats.json` and the log may show.
+    public var description: String {
+        switch self {
+        case .anyone: "anyone"
+        case .user(let name): "user \(name)"
+        case .token(let number): "token #\(number)"
+        }
+    }
+}
