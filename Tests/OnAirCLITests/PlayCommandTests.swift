@@ -19,6 +19,13 @@ final class BackgroundProcess: @unchecked Sendable {
         }
     }
 
+    /// Whether the process has ended.
+    var hasFinished: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return outcome != nil
+    }
+
     /// Waits for the process to end and returns what it printed.
     func result() throws -> ProcessResult {
         finished.wait()

@@ -157,10 +157,19 @@ import Testing
             window = found?.stdoutText.split(separator: "\n").first.map(String.init)
             return window != nil
         }
-        let id = try #require(window, "the player's window did not appear")
+        let first = try #require(window, "the player's window did not appear")
+        // Each key goes to the window found by name then: in one CI run the window found at the
+        // start was gone when Escape was sent (X BadWindow) after the two full-screen toggles.
         let key = { (name: String) throws in
+            let found = try Tools.run("env", ["DISPLAY=\(display.display)", "xdotool", "search", "--name", "^onair play"])
+            let ids = found.stdoutText.split(separator: "\n").map(String.init)
+            let id = try #require(
+                ids.last,
+                "no player window before key \(name) (first was \(first)): \(player.hasFinished ? "the player had exited" : "the player still ran")"
+            )
+            if ids != [first] { print("keys: windows named 'onair play' before \(name): \(ids) (first was \(first))") }
             let sent = try Tools.run("env", ["DISPLAY=\(display.display)", "xdotool", "key", "--window", id, name])
-            #expect(sent.status == 0, "xdotool key \(name): \(sent.stderr)")
+            #expect(sent.status == 0, "xdotool key \(name) to window \(id): \(sent.stderr)")
             Thread.sleep(forTimeInterval: 0.7)
         }
         let shot = { try Self.screenshot(display, width: width, height: height) }
