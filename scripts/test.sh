@@ -4,10 +4,10 @@
 # ONAIR_EXECUTABLE already names one, builds the tests, then runs them in two lanes side by side,
 # each one test at a time:
 #   lane A: the suites in scripts/test-lane-a.txt, the ones that load the machine or measure time
-#           closely (browsers, RTSP/WebRTC players, 720p sync, Swift builds) — never two at once;
+#           closely (browsers, WebRTC players, 720p sync, Swift builds) — never two at once;
 #   lane B: everything else (unit suites, light loopback end-to-end tests);
-# then the suites in scripts/test-solo.txt alone (synthetic key presses read back from the
-# screen, which a busy machine loses). Lines start with "A| ", "B| " or "S| ". A lane that
+# then the suites in scripts/test-solo.txt alone (those a busy machine made fail: synthetic key
+# presses read back from the screen, WebRTC under loss, the RTSP players). Lines start with "A| ", "B| " or "S| ". A lane that
 # prints nothing for 10 minutes is stopped, naming the tests it was in (test-watchdog.py). At
 # the end: the time per suite and the skipped tests.
 #

@@ -192,7 +192,10 @@ import Testing
             let frames = report["frames"] as? Int ?? 0, dropped = report["dropped_frames"] as? Int ?? -1
             // 6 s of media from a keyframe up to 2 s old: at least 80 frames; of those, what the
             // recording kept is all there (1 % allowed).
-            #expect(coverage.firstIsKey && frames >= 80, "copy \(index): \(coverage), \(report)")
+            let log = (try? String(contentsOf: dir.appendingPathComponent("udp\(index).log"), encoding: .utf8)) ?? ""
+            #expect(
+                coverage.firstIsKey && frames >= 80,
+                "copy \(index): \(coverage), \(report); ffmpeg: \(log.split(separator: "\n").suffix(15).joined(separator: " | "))")
             #expect(
                 dropped >= 0 && Double(dropped) <= Double(recordedDrops) + 0.01 * Double(frames),
                 "copy \(index): \(dropped) frames missing of \(frames); the recording misses \(recordedDrops)")
