@@ -143,17 +143,8 @@ public final class ServeHub: @unchecked Sendable {
         observer?(
             .left(
                 id: viewer.id, transport: viewer.transport, peer: viewer.peer,
-                cut: Self.cutDescription(of: viewer)))
+                cut: viewer.cutReason))
         memoryRelease.released()
-    }
-
-    /// Why the server cut `viewer`, in words, or nil when it left or the server stopped.
-    private static func cutDescription(of viewer: ServeViewer) -> String? {
-        switch viewer.endReason {
-        case .tooSlow?: return "too slow: " + (viewer.cutReason ?? "behind past its timeout")
-        case .credentialWithdrawn?: return "its credential was withdrawn"
-        default: return nil
-        }
     }
 
     /// Changes the most viewers at once and the viewer timeout (a reload): admission follows at

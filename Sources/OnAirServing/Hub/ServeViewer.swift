@@ -162,10 +162,14 @@ public final class ServeViewer: @unchecked Sendable {
         while head == queue.count && ended == nil {
             if !condition.wait(until: deadline) { break }
         }
-        if ended == .tooSlow || ended == .credentialWithdrawn { return .cut }
+        if isCut { return .cut }
         if head == queue.count { return ended == nil ? .nothing : .end }
-        return isTooFarBehind(now: ProcessInfo.processInfo.systemUptime) ? cut(now: ProcessInfo.processInfo.systemUptime) : nil
+        let now = ProcessInfo.processInfo.systemUptime
+        return isTooFarBehind(now: now) ? cut(now: now) : nil
     }
+
+    /// Whether the server cut the viewer, too slow or its credential withdrawn (under the lock).
+    private var isCut: Bool { ended == .tooSlow || ended == .credentialWithdrawn }
 
     /// Whether the viewer has stayed behind past the timeout (under the lock).
     private func isTooFarBehind(now: Double) -> Bool {
@@ -186,7 +190,7 @@ public final class ServeViewer: @unchecked Sendable {
 
     private func cut(now: Double, context: String? = nil) -> Read {
         ended = .tooSlow
-        cutDetail = describeLag(now: now) + (context.map { "; \($0)" } ?? "")
+        cutDetail = "too slow: " + describeLag(now: now) + (context.map { "; \($0)" } ?? "")
         return .cut
     }
 
@@ -244,18 +248,23 @@ public final class ServeViewer: @unchecked Sendable {
     public func cutIfTooFarBehind(context: @autoclosure () -> String? = nil) -> Bool {
         condition.lock()
         defer { condition.unlock() }
-        if ended == .tooSlow || ended == .credentialWithdrawn { return true }
+        if isCut { return true }
         let now = ProcessInfo.processInfo.systemUptime
         guard ended == nil, isTooFarBehind(now: now) else { return false }
         _ = cut(now: now, context: context())
         return true
     }
 
-    /// Why the viewer was cut as too slow (its lag and queue then), or nil when it was not.
+    /// Why the server cut the viewer, in words ("too slow: " with its lag and queue then, or its
+    /// credential withdrawn), or nil when it was not cut.
     public var cutReason: String? {
         condition.lock()
         defer { condition.unlock() }
-        return ended == .tooSlow ? cutDetail : nil
+        switch ended {
+        case .tooSlow?: return cutDetail
+        case .credentialWithdrawn?: return "its credential was withdrawn"
+        default: return nil
+        }
     }
 
     /// Names the transport more exactly once the viewer has chosen it (an RTSP client's SETUP).

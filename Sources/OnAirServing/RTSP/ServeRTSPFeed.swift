@@ -162,21 +162,19 @@ final class ServeRTSPFeed: @unchecked Sendable {
     /// cut after the viewer timeout like any other. (A PAUSE has the same effect.)
     private struct TransportWatch: CustomStringConvertible {
         private var most = 0
+        private var latest = 0
         private var checked = -Double.infinity
-        private var sending = true
+        private var sending: Bool { latest >= most }
 
         mutating func stillSending(_ media: RTSPClientMedia) -> Bool {
             let now = ProcessInfo.processInfo.systemUptime
             guard now - checked >= 0.25 else { return sending }
             checked = now
-            let transports = media.transports
-            most = max(most, transports)
-            latest = transports
-            sending = transports >= most
+            latest = media.transports
+            most = max(most, latest)
             return sending
         }
 
-        private var latest = 0
         var description: String { "\(latest) of \(most) transports sending" }
     }
 
