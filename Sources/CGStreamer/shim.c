@@ -125,13 +125,20 @@ uint64_t onair_gst_app_source_queued_bytes(void *source) {
 
 void onair_gst_app_source_end(void *source) { gst_app_src_end_of_stream(GST_APP_SRC(source)); }
 
-int64_t onair_gst_element_running_time(void *element) {
-    GstClock *clock = gst_element_get_clock(GST_ELEMENT(element));
-    if (!clock) return -1;
-    GstClockTime now = gst_clock_get_time(clock);
-    GstClockTime base = gst_element_get_base_time(GST_ELEMENT(element));
-    gst_object_unref(clock);
-    return now >= base ? (int64_t)(now - base) : 0;
+onair_gst_clock_reading onair_gst_element_clock_reading(void *element) {
+    GstElement *e = GST_ELEMENT(element);
+    onair_gst_clock_reading reading = {0, 0, 0, 0};
+    GST_OBJECT_LOCK(e);
+    GstClock *clock = e->clock ? gst_object_ref(e->clock) : NULL;
+    reading.playing = GST_STATE(e) == GST_STATE_PLAYING;
+    reading.base = e->base_time;
+    GST_OBJECT_UNLOCK(e);
+    if (clock) {
+        reading.has_clock = 1;
+        reading.now = gst_clock_get_time(clock);
+        gst_object_unref(clock);
+    }
+    return reading;
 }
 
 // MARK: - RTSP server

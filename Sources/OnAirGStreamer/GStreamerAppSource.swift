@@ -45,10 +45,22 @@ public final class GStreamerAppSource: @unchecked Sendable {
     /// Bytes pushed that downstream has not taken yet.
     public var queuedBytes: Int { Int(onair_gst_app_source_queued_bytes(element)) }
 
-    /// The pipeline's running time now in nanoseconds (nil before it has a clock).
+    /// The pipeline's running time now in nanoseconds (nil until the source is PLAYING).
     public var runningTime: Int64? {
-        let time = onair_gst_element_running_time(element)
-        return time < 0 ? nil : time
+        let reading = onair_gst_element_clock_reading(element)
+        return Self.runningTime(
+            clock: reading.has_clock != 0 ? reading.now : nil, base: reading.base, playing: reading.playing != 0)
+    }
+
+    /// The running time an element's clock time `clock` and base time `base` give, or nil while
+    /// they do not give one: without a clock, and until a change to PLAYING has completed. On
+    /// the way to PLAYING a pipeline hands its children the clock before their base time, so
+    /// for a moment the clock's time less the base time still unset (0) is the clock's own
+    /// time, hours of system uptime: a packet stamped then (an RTSP client's primed parameter
+    /// sets, issue 35) ran hours ahead of the ones after it.
+    static func runningTime(clock: UInt64?, base: UInt64, playing: Bool) -> Int64? {
+        guard let clock, playing, base > 0 else { return nil }
+        return clock >= base ? Int64(clock - base) : 0
     }
 
     /// Ends the stream.

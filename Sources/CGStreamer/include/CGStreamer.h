@@ -65,8 +65,16 @@ uint64_t onair_gst_app_source_queued_bytes(void *source);
 /// Ends an appsrc's stream.
 void onair_gst_app_source_end(void *source);
 
-/// The element's running time now (clock time less base time), -1 without a clock yet.
-int64_t onair_gst_element_running_time(void *element);
+/// What an element's running time is made of, read together under its lock.
+typedef struct {
+    int has_clock;     // a clock is set (the pipeline has gone, or is going, to PLAYING)
+    int playing;       // its current state is PLAYING (a change to it has completed)
+    uint64_t now;      // the clock's time (0 without a clock)
+    uint64_t base;     // the element's base time (0 until a change to PLAYING sets it)
+} onair_gst_clock_reading;
+
+/// Reads an element's clock time and base time.
+onair_gst_clock_reading onair_gst_element_clock_reading(void *element);
 
 // MARK: - RTSP server
 
