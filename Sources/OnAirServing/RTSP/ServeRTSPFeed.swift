@@ -20,9 +20,9 @@ import OnAirGStreamer
 /// Over UDP the first packets are paced (`ServeJoinPacer`): the keyframe cache leaves at twice
 /// real time rather than at once, so a player's receive buffer is not overrun at its join.
 ///
-/// Times: the first packet from the viewer maps to the pipeline's running time then (plus a
-/// margin for audio that began a little before the keyframe); every packet, audio and video,
-/// keeps its distance from it, so RTCP sender reports put both streams on one clock. The times
+/// Times: the first packet from the viewer, the keyframe, takes the primed parameter sets' time
+/// (`originRunningTime`); every packet, audio and video, keeps its distance from it, so RTCP
+/// sender reports put both streams on one clock. The times
 /// do not pace sending: the shim turns clock sync off on the client's sinks, so the keyframe
 /// cache's burst goes out at once and live packets as they come (with sync on, every packet
 /// waited for its running time: a GOP of delay, 1.6 s p50 at 720p30 with 2 s keyframes).
@@ -38,13 +38,16 @@ final class ServeRTSPFeed: @unchecked Sendable {
     private var capsSet: Set<MediaType> = []
     /// The primed audio frame's time: audio stamped up to it is not sent.
     private var primedUntil: Int64 = -1
+    /// The primed parameter sets' time: the first keyframe is stamped with it when it can be.
+    private var primedVideoAt: Int64?
 
     /// Hands a packet's bytes to a push.
     private typealias Bytes = ((UnsafeRawBufferPointer) -> GStreamerAppSource.PushResult) -> GStreamerAppSource.PushResult
 
     /// Bytes waiting in the pipeline's sources past which the feed stops taking from the queue.
     static let backlogBytes = 256 * 1024
-    /// Audio up to this long before the first keyframe is still sent.
+    /// How far the first stamps run ahead of the pipeline's running time: room for PLAY to come
+    /// a little after DESCRIBE, and for audio that began before the keyframe.
     static let leadNanoseconds: Int64 = 500_000_000
 
     /// The client's IP address.
@@ -188,10 +191,11 @@ final class ServeRTSPFeed: @unchecked Sendable {
     }
 
     /// Pushes the latest parameter sets and audio frame once they exist; false when stopped or
-    /// the pipeline ended first. Both are stamped as the first keyframe will be if PLAY came now
-    /// (running time plus the lead): players that line the streams up by their first packets
-    /// until the first RTCP report (ffmpeg) then see no jump, and audio from the viewer's cache
-    /// stamped before the primed frame is left out (`primedUntil`), so each stream's times rise.
+    /// the pipeline ended first. Both are stamped with the running time plus the lead, and the
+    /// first keyframe after PLAY takes the same time (`originRunningTime`): players that line the
+    /// streams up by their first packets until the first RTCP report (ffmpeg) then see no jump,
+    /// and audio from the viewer's cache stamped up to the primed frame is left out
+    /// (`primedUntil`), so each stream's times rise.
     private func prime() -> Bool {
         while !isStopped {
             let video = source.formatDescription(of: .video)
@@ -213,6 +217,7 @@ final class ServeRTSPFeed: @unchecked Sendable {
                     deliver(
                         { bytes.withUnsafeBytes($0) }, to: target, type: .video, isKeyframe: true, times: { stamp($0, 0) })
                 else { return false }
+                primedVideoAt = stamped
             }
             if let target = media.audio, let audio {
                 let duration = Int64((audio.duration.seconds * 1e9).rounded())
@@ -275,8 +280,27 @@ final class ServeRTSPFeed: @unchecked Sendable {
         }
     }
 
+    /// The running time the first packet from the viewer (the cache's keyframe) is stamped with,
+    /// given the primed parameter sets' time and the running time now: the primed time while the
+    /// clock has not passed it (the stamps' lead not used up between DESCRIBE and PLAY), else
+    /// now plus the lead. A player that parses H.264 into access units (ffmpeg) gives the
+    /// keyframe the time of the packet its access unit began with, the primed parameter sets:
+    /// stamped at PLAY instead, the keyframe's picture came early by the time from DESCRIBE to
+    /// PLAY (49 ms on loopback, 80 ms on a loaded machine) and played that much ahead of its
+    /// sound until the first RTCP sender report.
+    static func originRunningTime(primedVideoAt: Int64?, running: Int64?, isVideo: Bool) -> Int64 {
+        let now = running ?? 0
+        if isVideo, let primedVideoAt, primedVideoAt >= now { return primedVideoAt }
+        return now + leadNanoseconds
+    }
+
     private func timestamps(of packet: EncodedPacket, running: Int64?) -> (pts: Int64, dts: Int64, duration: Int64)? {
-        if origin == nil { origin = (packet.pts.seconds, (running ?? 0) + Self.leadNanoseconds) }
+        if origin == nil {
+            origin = (
+                packet.pts.seconds,
+                Self.originRunningTime(primedVideoAt: primedVideoAt, running: running, isVideo: packet.mediaType == .video)
+            )
+        }
         guard let origin else { return nil }
         func nanoseconds(_ time: MediaTime) -> Int64 { origin.runningTime + Int64(((time.seconds - origin.seconds) * 1e9).rounded()) }
         let pts = nanoseconds(packet.pts)
