@@ -35,7 +35,7 @@ import Testing
         ]
         let errors = Pipe()
         recorder.standardError = errors
-        try recorder.run()
+        try recorder.runUnblocked()
         Thread.sleep(forTimeInterval: 2)
         try screen.paint("#0000ff")
         recorder.waitUntilExit()

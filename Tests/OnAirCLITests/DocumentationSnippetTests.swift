@@ -117,7 +117,7 @@ import Testing
             let err = Pipe()
             process.standardError = err
             process.standardOutput = FileHandle.nullDevice
-            try process.run()
+            try process.runUnblocked()
             let errors = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             process.waitUntilExit()
             #expect(process.terminationStatus == 0, "\(snippet) exited \(process.terminationStatus): \(errors)")

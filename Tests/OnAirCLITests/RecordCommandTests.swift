@@ -108,7 +108,7 @@ import Testing
         process.executableURL = URL(fileURLWithPath: Tools.onairExecutable)
         process.arguments = ["record", "--size", "640x360", "--keyint", "30", "-o", mp4, "-o", ts]
         process.standardError = FileHandle.nullDevice
-        try process.run()
+        try process.runUnblocked()
         let started = Date()
         Thread.sleep(forTimeInterval: 6)
         kill(process.processIdentifier, SIGKILL)
@@ -130,7 +130,7 @@ import Testing
         process.executableURL = URL(fileURLWithPath: Tools.onairExecutable)
         process.arguments = ["record", "--size", "320x240", "--faststart"] + files.flatMap { ["-o", $0] }
         process.standardError = FileHandle.nullDevice
-        try process.run()
+        try process.runUnblocked()
         Thread.sleep(forTimeInterval: 3)
         process.terminate()
         process.waitUntilExit()

@@ -24,7 +24,7 @@ final class StreamTestProcess {
             process.standardOutput = FileHandle.nullDevice
         }
         process.standardInput = input
-        try process.run()
+        try process.runUnblocked()
     }
 
     /// What the process wrote to stderr so far.

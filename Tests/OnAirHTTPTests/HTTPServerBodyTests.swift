@@ -1,5 +1,6 @@
 import Foundation
 import OnAirHTTP
+import OnAirTestSupport
 import Testing
 
 /// Request bodies: taken only for the configured methods, bounded, handed whole to the handler with
@@ -12,7 +13,7 @@ import Testing
         process.arguments = ["curl", "-s", "-m", "10", "-w", "\n%{http_code}"] + arguments
         let pipe = Pipe()
         process.standardOutput = pipe
-        try process.run()
+        try process.runUnblocked()
         let data = pipe.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         let text = String(decoding: data, as: UTF8.self)

@@ -32,7 +32,7 @@ import Glibc
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("tls-reload-\(UUID().uuidString.prefix(8))").path
         defer { try? FileManager.default.removeItem(atPath: output) }
         let viewer = Tools.process("curl", ["-k", "-s", "-N", "-o", output, "https://127.0.0.1:\(server.port)/"])
-        try viewer.run()
+        try viewer.runUnblocked()
         defer { kill(viewer) }
         func received() -> Int { ((try? FileManager.default.attributesOfItem(atPath: output))?[.size] as? Int) ?? 0 }
         #expect(waitUntil(timeout: 10) { received() > 50_000 }, "the viewer got \(received()) bytes")

@@ -45,7 +45,7 @@ public final class TestXServer {
         process.arguments = ["Xvfb", display, "-screen", "0", "\(width)x\(height)x24", "-nolisten", "tcp", "-noreset"]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
-        try process.run()
+        try process.runUnblocked()
         guard waitUntil(timeout: 10, { fm.fileExists(atPath: "/tmp/.X11-unix/X\(free)") }) else {
             stop()
             throw ToolError.failed("Xvfb \(display) did not start")
@@ -132,7 +132,7 @@ public final class TestPulseServer {
         player.arguments = ["paplay", "--server", server, "--device", sink, wav]
         player.standardOutput = FileHandle.nullDevice
         player.standardError = FileHandle.nullDevice
-        try player.run()
+        try player.runUnblocked()
         players.append(player)
     }
 

@@ -53,7 +53,7 @@ public enum Tools {
         process.standardError = errPipe
         let inPipe = Pipe()
         process.standardInput = stdin == nil ? FileHandle.nullDevice : inPipe
-        try process.run()
+        try process.runUnblocked()
         let deadline = ChildDeadline(process, seconds: timeout)
         if let stdin {
             inPipe.fileHandleForWriting.write(stdin)

@@ -92,7 +92,7 @@ import OnAirFFmpeg
         xvfb.arguments = [":\(number)", "-screen", "0", "320x240x24", "-nolisten", "tcp", "-noreset"]
         xvfb.standardOutput = FileHandle.nullDevice
         xvfb.standardError = FileHandle.nullDevice
-        try xvfb.run()
+        try xvfb.runUnblocked()
         defer {
             // SIGKILL: the test runner's children inherit a mask that blocks SIGTERM.
             kill(xvfb.processIdentifier, SIGKILL)

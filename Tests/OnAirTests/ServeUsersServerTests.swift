@@ -47,7 +47,7 @@ import Testing
         let output = dir.appendingPathComponent("alice.ts").path
         let viewer = Tools.process(
             "curl", ["-s", "-m", "8", "--interface", "127.0.0.2", "-u", "alice:alice-pw", "-o", output, "http://127.0.0.1:\(port)/live.ts"])
-        try viewer.run()
+        try viewer.runUnblocked()
         var codes: [Int] = []
         for _ in 0..<20 { codes.append(try Self.status(port, "/stats.json", ["-u", "alice:wrong"])) }
         #expect(codes.prefix(10).allSatisfy { $0 == 401 } && codes.dropFirst(10).allSatisfy { $0 == 429 }, "\(codes)")
