@@ -153,7 +153,7 @@ struct onair_rtsp_server {
     int session_timeout;
     unsigned header_limit;
     onair_rtsp_guard_callbacks guard;
-    GstRTSPAuth *auth;  // the keys (NULL: no credentials asked)
+    GstRTSPAuth *auth;  // the credential check (NULL: no credentials asked)
 };
 
 static const char *peer_of(GstRTSPClient *client) {
@@ -367,13 +367,8 @@ onair_rtsp_server *onair_rtsp_server_new(onair_gst_loop *loop, const onair_rtsp_
     gst_rtsp_media_factory_set_shared(factory, FALSE);
     g_signal_connect(factory, "media-configure", G_CALLBACK(on_media_configure), self);
 
-    if (options->user && options->password) {
-        // User `user` with any of the keys as password (key 1 the one given; more with
-        // onair_rtsp_server_set_keys), so a token can be rotated.
-        self->auth = onair_rtsp_keys_new(options->user, options->allow_basic);
-        const char *passwords[] = {options->password};
-        const int numbers[] = {1};
-        onair_rtsp_keys_set(self->auth, passwords, numbers, 1);
+    if (options->keys.admit) {
+        self->auth = onair_rtsp_keys_new(&options->keys, options->allow_basic);
         gst_rtsp_server_set_auth(self->server, self->auth);
         gst_rtsp_media_factory_add_role(factory, "viewer",
                                         GST_RTSP_PERM_MEDIA_FACTORY_ACCESS, G_TYPE_BOOLEAN, TRUE,
@@ -438,12 +433,6 @@ void onair_rtsp_server_free(onair_rtsp_server *server) {
 void onair_rtsp_server_each_connection(onair_rtsp_server *server,
                                        void (*visit)(void *context, void *client, void *connection), void *context) {
     onair_rtsp_guard_each(server->server, visit, context);
-}
-
-int onair_rtsp_server_set_keys(onair_rtsp_server *server, const char *const *passwords, const int *numbers, size_t count) {
-    if (!server->auth) return 0;
-    onair_rtsp_keys_set(server->auth, passwords, numbers, count);
-    return 1;
 }
 
 void onair_rtsp_client_close(void *client) { gst_rtsp_client_close(GST_RTSP_CLIENT(client)); }

@@ -1,11 +1,13 @@
 import CGStreamer
 import Foundation
+import OnAirCore
 
 /// An RTSP server on gst-rtsp-server serving one path, with a pipeline of its own for every
 /// client (the media is not shared), so the owner feeds each client from that client's queue.
 ///
 /// Listens as soon as it is made; answers on its own GLib loop thread. `stop()` closes every
-/// client. Its connections are held to limits gst-rtsp-server does not set (`RTSPServerGuard`).
+/// client. Its connections are held to limits gst-rtsp-server does not set (`RTSPServerGuard`);
+/// with credentials, `RTSPServerKeys` checks them.
 /// The small records the C callbacks point to are kept for the life of the process:
 /// gst-rtsp-server's client threads may still report a closing client after the server stops.
 public final class RTSPServer: @unchecked Sendable {
@@ -15,6 +17,7 @@ public final class RTSPServer: @unchecked Sendable {
     private let server: OpaquePointer
     private let events: RTSPServerEvents
     private let guardian: RTSPServerGuard
+    private let keys: RTSPServerKeys?
     private let lock = NSLock()
     private var stopped = false
 
@@ -28,6 +31,11 @@ public final class RTSPServer: @unchecked Sendable {
         let guardian = RTSPServerGuard(limits: RTSPServerGuard.limits(configuration))
         self.guardian = guardian
         let guardCallbacks = guardian.callbacks()
+        let keys = configuration.credentials.map {
+            RTSPServerKeys(user: $0.user, password: $0.password, allowBasic: configuration.allowBasic)
+        }
+        self.keys = keys
+        let keyCallbacks = keys?.callbacks() ?? onair_rtsp_keys_callbacks()
         var message = [CChar](repeating: 0, count: 256)
         let callbacks = onair_rtsp_callbacks(
             context: Unmanaged.passRetained(events).toOpaque(),
@@ -52,17 +60,12 @@ public final class RTSPServer: @unchecked Sendable {
         let made: OpaquePointer? = configuration.host.withCString { host in
             configuration.path.withCString { path in
                 configuration.launch.withCString { launch in
-                    withOptionalCString(configuration.credentials?.user) { user in
-                        withOptionalCString(configuration.credentials?.password) { password in
-                            var options = onair_rtsp_options(
-                                address: host, port: Int32(configuration.port), path: path, launch: launch,
-                                user: user, password: password, allow_basic: configuration.allowBasic ? 1 : 0,
-                                session_timeout: Int32(configuration.sessionTimeout),
-                                content_length_limit: UInt32(configuration.contentLengthLimit),
-                                header_limit: UInt32(configuration.headerLimit), guard: guardCallbacks)
-                            return onair_rtsp_server_new(loop.loop, &options, callbacks, &message, message.count)
-                        }
-                    }
+                    var options = onair_rtsp_options(
+                        address: host, port: Int32(configuration.port), path: path, launch: launch, keys: keyCallbacks,
+                        allow_basic: configuration.allowBasic ? 1 : 0, session_timeout: Int32(configuration.sessionTimeout),
+                        content_length_limit: UInt32(configuration.contentLengthLimit),
+                        header_limit: UInt32(configuration.headerLimit), guard: guardCallbacks)
+                    return onair_rtsp_server_new(loop.loop, &options, callbacks, &message, message.count)
                 }
             }
         }
@@ -82,12 +85,9 @@ public final class RTSPServer: @unchecked Sendable {
     public func setKeys(_ keys: [(password: String, number: Int)]) -> Bool {
         lock.lock()
         defer { lock.unlock() }
-        guard !stopped else { return false }
-        let copies = keys.map { strdup($0.password) }
-        defer { for copy in copies { free(copy) } }
-        let passwords = copies.map { $0.map { UnsafePointer($0) } }
-        let numbers = keys.map { Int32($0.number) }
-        return onair_rtsp_server_set_keys(server, passwords, numbers, keys.count) != 0
+        guard !stopped, let keyring = self.keys else { return false }
+        keyring.set(keys.map { RTSPKeyring.Key(number: $0.number, password: $0.password) })
+        return true
     }
 
     /// Closes every client, stops listening and stops the loop.
@@ -106,9 +106,4 @@ public final class RTSPServer: @unchecked Sendable {
     deinit {
         stop()
     }
-}
-
-private func withOptionalCString<R>(_ text: String?, _ body: (UnsafePointer<CChar>?) -> R) -> R {
-    guard let text else { return body(nil) }
-    return text.withCString { body($0) }
 }

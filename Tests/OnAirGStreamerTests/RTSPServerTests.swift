@@ -131,4 +131,44 @@ import Testing
         let seen = feeder.snapshot()
         #expect(seen.admitted == 2 && seen.refused == 1 && seen.transports.sorted() == ["tcp", "udp"], "\(seen)")
     }
+
+    /// Credentials through the shim's GstRTSPAuth to `RTSPKeyring` and back, against a raw client
+    /// computing Digest with Python's own MD5: a refusal carries Digest with a nonce and Basic
+    /// (allowed here); any key in force admits by either; a nonce the server never gave does not;
+    /// `setKeys` puts a new list in force at once.
+    @Test func credentialsAdmitAnyKeyInForceByDigestOrBasicAndSetKeysReplacesThem() throws {
+        let dir = try Tools.temporaryDirectory("rtsp-server-keys")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let feeder = Feeder(units: try Self.accessUnits(in: dir), admitting: 100)
+        var configuration = RTSPServerConfiguration(launch: "( appsrc name=video is-live=true format=time ! rtph264pay name=pay0 pt=96 )")
+        configuration.port = 0
+        configuration.credentials = (user: "onair", password: "first")
+        configuration.allowBasic = true
+        let server = try RTSPServer(configuration: configuration, delegate: feeder)
+        defer { server.stop() }
+        let clients = RTSPServerGuardTests.clients
+        func statuses(_ passwords: String...) throws -> [String: Any] {
+            let output = try Tools.run("python3", [clients, "auth", "\(server.port)"] + passwords).stdoutText
+            return try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any], "\(output)")
+        }
+        func by(_ report: [String: Any], _ scheme: String) -> [String: Int] { report[scheme] as? [String: Int] ?? [:] }
+
+        let first = try statuses("first", "second")
+        #expect(first["status"] as? Int == 401, "\(first)")
+        let challenges = first["challenges"] as? [String] ?? []
+        #expect(challenges.count == 2 && challenges.last == "Basic realm=\"onair\"", "\(challenges)")
+        #expect(challenges.first?.wholeMatch(of: /Digest realm="onair", nonce="[0-9a-f]{32}"/) != nil, "\(challenges)")
+        #expect(by(first, "digest") == ["first": 200, "second": 401] && by(first, "basic") == ["first": 200, "second": 401], "\(first)")
+        #expect(by(first, "unknown_nonce") == ["first": 401, "second": 401], "\(first)")
+
+        #expect(server.setKeys([(password: "second", number: 2), (password: "first", number: 1)]))
+        let both = try statuses("first", "second", "third")
+        #expect(by(both, "digest") == ["first": 200, "second": 200, "third": 401], "\(both)")
+        #expect(by(both, "basic") == ["first": 200, "second": 200, "third": 401], "\(both)")
+
+        #expect(server.setKeys([(password: "third", number: 3)]))
+        let rotated = try statuses("first", "second", "third")
+        #expect(by(rotated, "digest") == ["first": 401, "second": 401, "third": 200], "\(rotated)")
+        #expect(by(rotated, "basic") == ["first": 401, "second": 401, "third": 200], "\(rotated)")
+    }
 }

@@ -26,10 +26,17 @@
                                       the first, and how far their media time (RTP timestamps) ran
                                       ahead of their arrival at most (the keyframe cache sent at
                                       once: its age; paced by the clock: about 0)
+  rtsp_clients.py auth PORT PASSWORD…  a DESCRIBE without credentials, then one with Digest (its
+                                      nonce, user "onair", hashlib's MD5) and one with Basic for each
+                                      PASSWORD, and a Digest one with a nonce the server never gave;
+                                      prints JSON (the first status and its WWW-Authenticate values,
+                                      then each status by password)
   rtsp_clients.py hold PORT COUNT SECONDS
                                       COUNT connections opened one after another, each given 0.5 s
                                       to be closed; after SECONDS an OPTIONS on each left; prints JSON
 """
+import base64
+import hashlib
 import os
 import json
 import select
@@ -47,8 +54,9 @@ def connect(port, rcvbuf=None):
     return sock
 
 
-def read_response(sock):
-    """Reads one RTSP response (skipping interleaved $ frames); returns (status, headers, body)."""
+def read_response(sock, every=None):
+    """Reads one RTSP response (skipping interleaved $ frames); returns (status, headers, body).
+    `every`, a list, gets each header as (lowercased name, value), repeated ones included."""
     data = b""
     while True:
         while data.startswith(b"$"):
@@ -66,6 +74,8 @@ def read_response(sock):
                 if ":" in line:
                     key, value = line.split(":", 1)
                     headers[key.strip().lower()] = value.strip()
+                    if every is not None:
+                        every.append((key.strip().lower(), value.strip()))
             length = int(headers.get("content-length", "0"))
             while len(data) < end + 4 + length:
                 chunk = sock.recv(65536)
@@ -350,6 +360,37 @@ def hold(port, count, seconds):
     print(json.dumps({"closed_at_once": closed_at_once, "answered": answered}))
 
 
+def auth(port, passwords):
+    url = f"rtsp://127.0.0.1:{port}/live"
+
+    def describe(authorization=None, every=None):
+        sock = connect(port)
+        try:
+            extra = f"Authorization: {authorization}\r\n" if authorization else ""
+            send(sock, f"DESCRIBE {url} RTSP/1.0\r\nCSeq: 1\r\nAccept: application/sdp\r\n{extra}\r\n")
+            return read_response(sock, every)[0]
+        finally:
+            sock.close()
+
+    def md5(text):
+        return hashlib.md5(text.encode()).hexdigest()
+
+    def digest(password, nonce):
+        response = md5(f"{md5(f'onair:onair:{password}')}:{nonce}:{md5(f'DESCRIBE:{url}')}")
+        return f'Digest username="onair", realm="onair", nonce="{nonce}", uri="{url}", response="{response}"'
+
+    every = []
+    status = describe(every=every)
+    challenges = [value for name, value in every if name == "www-authenticate"]
+    nonce = next((c.split('nonce="')[1].split('"')[0] for c in challenges if 'nonce="' in c), "")
+    print(json.dumps({
+        "status": status, "challenges": challenges,
+        "digest": {p: describe(digest(p, nonce)) for p in passwords},
+        "basic": {p: describe("Basic " + base64.b64encode(f"onair:{p}".encode()).decode()) for p in passwords},
+        "unknown_nonce": {p: describe(digest(p, "0" * 32)) for p in passwords},
+    }))
+
+
 def sdp(port):
     sock = connect(port)
     send(sock, f"DESCRIBE rtsp://127.0.0.1:{port}/live RTSP/1.0\r\nCSeq: 1\r\nAccept: application/sdp\r\n\r\n")
@@ -376,6 +417,8 @@ if __name__ == "__main__":
         idle(int(sys.argv[2]), float(sys.argv[3]))
     elif sys.argv[1] == "burst":
         burst(int(sys.argv[2]), float(sys.argv[3]))
+    elif sys.argv[1] == "auth":
+        auth(int(sys.argv[2]), sys.argv[3:])
     elif sys.argv[1] == "hold":
         hold(int(sys.argv[2]), int(sys.argv[3]), float(sys.argv[4]))
     else:

@@ -118,15 +118,30 @@ typedef struct onair_rtsp_guard_callbacks {
     void (*closed)(void *context, void *connection);
 } onair_rtsp_guard_callbacks;
 
+/// Calls from the server's threads into the owner's credential check (OnAirCore's RTSPKeyring:
+/// every decision is the owner's). `context` is the owner's pointer.
+typedef struct onair_rtsp_keys_callbacks {
+    void *context;
+    /// The number (> 0) of the key a request's credentials name, 0 when none: `method` is its
+    /// method ("DESCRIBE"), `authorization` the values of its Authorization headers (`count`, at
+    /// most 8), each valid for the call.
+    int (*admit)(void *context, const char *method, const char *const *authorization, size_t count);
+    /// A request is refused for want of credentials: the owner adds its WWW-Authenticate values
+    /// to `response` with `onair_rtsp_response_add_challenge`, during the call.
+    void (*challenge)(void *context, void *response);
+} onair_rtsp_keys_callbacks;
+
+/// Adds a WWW-Authenticate header with `value` to a response (in `challenge` only).
+void onair_rtsp_response_add_challenge(void *response, const char *value);
+
 /// What the server is built with.
 typedef struct onair_rtsp_options {
     const char *address;     // "127.0.0.1", "::1", "0.0.0.0"
     int port;                // 0: the system picks one
     const char *path;        // "/live"
     const char *launch;      // gst-launch description of the per-client payloading pipeline
-    const char *user;        // credentials (NULL: none needed)
-    const char *password;
-    int allow_basic;         // Basic besides Digest
+    onair_rtsp_keys_callbacks keys;  // the credential check (`admit` NULL: no credentials needed)
+    int allow_basic;         // Basic is offered besides Digest
     int session_timeout;     // seconds without a request or RTCP before a session is dropped; a
                              // connection without a session and without a request is closed after it too
     unsigned content_length_limit;  // largest request body accepted
@@ -141,9 +156,6 @@ onair_rtsp_server *onair_rtsp_server_new(onair_gst_loop *loop, const onair_rtsp_
                                          onair_rtsp_callbacks callbacks, char *error, size_t error_size);
 /// The TCP port listened on.
 int onair_rtsp_server_port(onair_rtsp_server *server);
-/// Replaces the passwords user `user` may give: `passwords[i]`, known by `numbers[i]` (> 0, what
-/// `play` is told). Clients already playing are not touched. 0 when the server asks for none.
-int onair_rtsp_server_set_keys(onair_rtsp_server *server, const char *const *passwords, const int *numbers, size_t count);
 /// Closes every client and detaches the server; call before quitting its loop.
 void onair_rtsp_server_close(onair_rtsp_server *server);
 void onair_rtsp_server_free(onair_rtsp_server *server);

@@ -1,4 +1,5 @@
 import Foundation
+import OnAirCore
 import OnAirHTTP
 
 /// Who may do what on the HTTP faces of `onair serve`: the verdict on one request's credentials,
@@ -195,12 +196,7 @@ public final class ServeAccessPolicy: @unchecked Sendable {
 
     /// Equal or not, in a time that depends on the lengths only.
     public static func constantTimeEqual(_ left: String, _ right: String) -> Bool {
-        let a = Array(left.utf8), b = Array(right.utf8)
-        var difference = UInt8(a.count == b.count ? 0 : 1)
-        for index in 0..<max(a.count, b.count) {
-            difference |= (index < a.count ? a[index] : 0) ^ (index < b.count ? b[index] : 0)
-        }
-        return difference == 0
+        ConstantTime.equal(left, right)
     }
 
     /// The address of a peer written `ADDRESS:PORT` or `[ADDRESS]:PORT`.
