@@ -52,7 +52,7 @@ git ls-files -z --cached --others --exclude-standard | while IFS= read -r -d '' 
     mkdir -p "$root/src/onair/$(dirname "$f")"
     cp -P "$f" "$root/src/onair/$f"
 done
-in_root() { chroot "$root" /usr/bin/env -i HOME=/root PATH=/opt/onair-toolchain/usr/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+in_root() { chroot "$root" /usr/bin/env -i HOME=/root PATH=/opt/onair-toolchain/usr/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
     LANG=C.UTF-8 TERM=dumb bash -o pipefail -c "$1"; }
 step "versions"
 in_root 'apt-get update -q >/dev/null && apt-get install -y -q --no-install-recommends \

@@ -61,17 +61,21 @@ if ! python3 -c "import aiortc, av" 2>/dev/null && ! "$venv/bin/python3" -c "imp
     { [ -x "$venv/bin/python3" ] || python3 -m venv "$venv"; } && "$venv/bin/python3" -m pip install -q aiortc >&2 \
         || echo "setup: installing aiortc into $venv failed; the WebRTC tests will be skipped" >&2
 fi
-# promtool (Debian's prometheus package, unpacked only: installing it would start a Prometheus daemon
-# where systemd runs): `promtool check metrics` on serve's /metrics (ServeMetricsHealthTests).
+# promtool, unpacked only: `promtool check metrics` on serve's /metrics (ServeMetricsHealthTests).
+# Debian 13 packages it alone (promtool); Debian 12 only inside prometheus, whose installation
+# would start a Prometheus daemon where systemd runs.
 if ! command -v promtool >/dev/null; then
     scratch=$(mktemp -d)
-    if (cd "$scratch" && apt-get download prometheus >&2 && dpkg -x prometheus_*.deb root) && [ -x "$scratch/root/usr/bin/promtool" ]; then
-        sudo=""
-        [ "$(id -u)" -eq 0 ] || sudo=sudo
-        $sudo install -m 0755 "$scratch/root/usr/bin/promtool" /usr/local/bin/promtool
-    else
-        echo "setup: could not fetch promtool; the metrics format checks will be skipped" >&2
-    fi
+    for package in promtool prometheus; do
+        if (cd "$scratch" && apt-get download "$package" >/dev/null 2>&1 && dpkg -x "$package"_*.deb root) \
+            && [ -x "$scratch/root/usr/bin/promtool" ]; then
+            sudo=""
+            [ "$(id -u)" -eq 0 ] || sudo=sudo
+            $sudo install -m 0755 "$scratch/root/usr/bin/promtool" /usr/local/bin/promtool
+            break
+        fi
+    done
+    command -v promtool >/dev/null || echo "setup: could not fetch promtool; the metrics format checks will be skipped" >&2
     rm -rf "$scratch"
 fi
 command -v swift >/dev/null || { echo "setup: Swift 6 toolchain not found on PATH (https://swift.org/install)" >&2; exit 1; }

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # A short smoke run of a built `onair` (path as the argument): records 3 s and probes it, then
-# serves for a few seconds and plays it over HTTP (curl + ffprobe), RTSP (ffmpeg over TCP, sound
-# and picture) and WHEP (aiortc). Loopback only. Used by scripts/check-debian13.sh.
+# serves for a few seconds and plays it over HTTP (curl + ffprobe; /metrics through promtool),
+# RTSP (ffmpeg over TCP, sound and picture) and WHEP (aiortc). Loopback only. Used by
+# scripts/check-debian13.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 onair=${1:?usage: scripts/smoke.sh PATH-TO-ONAIR}
@@ -24,6 +25,14 @@ curl -sf -m 3 -o "$work/live.ts" "http://127.0.0.1:$http/live.ts" || [ -s "$work
 [ "$(ffprobe -v error -select_streams v -count_packets -show_entries stream=nb_read_packets -of csv=p=0 "$work/live.ts" | head -1)" -gt 10 ] \
     || fail "HTTP /live.ts holds no video"
 echo "smoke: serve over HTTP ok" >&2
+curl -sf -m 3 -o "$work/metrics.txt" "http://127.0.0.1:$http/metrics" || fail "HTTP /metrics"
+if command -v promtool >/dev/null; then
+    promtool check metrics <"$work/metrics.txt" >"$work/promtool.txt" 2>&1 \
+        || fail "promtool check metrics: $(head -5 "$work/promtool.txt")"
+    echo "smoke: /metrics passes promtool check metrics ($(promtool --version 2>&1 | head -1))" >&2
+else
+    echo "smoke: /metrics fetched; promtool not installed, its check skipped" >&2
+fi
 ffmpeg -hide_banner -nostdin -v error -rtsp_transport tcp -i "rtsp://127.0.0.1:$rtsp/live" -t 3 -c copy -copyinkf -y "$work/rtsp.ts" \
     || fail "RTSP"
 ffprobe -v error -show_entries stream=codec_name -of csv=p=0 "$work/rtsp.ts" | sort | tr '\n' ' ' | grep -q "aac h264" \
