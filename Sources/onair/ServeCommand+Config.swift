@@ -26,21 +26,21 @@ extension ServeCommand {
 /// parse is refused with a log line and the running configuration stays.
 final class ReloadWatch: @unchecked Sendable {
     private let lock = NSLock()
-    private var source: (any DispatchSourceSignal)?
+    private var key: Int?
     private var current: ServeConfigResolution?
 
-    /// Starts watching for SIGHUP (ignored as a signal by then) for `command`'s `session`.
+    /// Starts watching for SIGHUP (`HangUpSignal`) for `command`'s `session`.
     func start(_ command: ServeCommand, _ session: Session) {
-        let source = DispatchSource.makeSignalSource(signal: SIGHUP, queue: DispatchQueue(label: "onair.reload"))
         lock.lock()
         current = command.resolution
-        self.source = source
         lock.unlock()
-        source.setEventHandler { [weak self, weak session] in
+        let key = HangUpSignal.shared.add { [weak self, weak session] in
             guard let self, let session else { return }
             self.reload(command.originalArguments, session)
         }
-        source.resume()
+        lock.lock()
+        self.key = key
+        lock.unlock()
     }
 
     private func reload(_ arguments: [String], _ session: Session) {
@@ -79,8 +79,9 @@ final class ReloadWatch: @unchecked Sendable {
     /// Stops watching.
     func cancel() {
         lock.lock()
-        source?.cancel()
-        source = nil
+        let key = self.key
+        self.key = nil
         lock.unlock()
+        if let key { HangUpSignal.shared.remove(key) }
     }
 }

@@ -18,21 +18,15 @@ extension ServeCommand {
 }
 
 extension ServeCommand {
-    /// The SIGHUP watcher, kept for the process's life once made.
-    nonisolated(unsafe) private static var hangUp: DispatchSourceSignal?
-
-    /// On SIGHUP, re-reads the TLS certificate and key (a renewal) for new connections; viewers stay.
+    /// On SIGHUP (`HangUpSignal`), re-reads the TLS certificate and key (a renewal) for new
+    /// connections; viewers stay.
     static func reloadOnHangUp(_ reload: @escaping @Sendable () throws -> String) {
-        signal(SIGHUP, SIG_IGN)
-        let source = DispatchSource.makeSignalSource(signal: SIGHUP, queue: .global())
-        source.setEventHandler {
+        HangUpSignal.shared.add {
             do {
                 Console.status("SIGHUP: TLS certificate reloaded, SHA-256 fingerprint: \(try reload())")
             } catch {
                 Console.status("SIGHUP: TLS certificate not reloaded (still serving the previous one): \(error)")
             }
         }
-        source.resume()
-        hangUp = source
     }
 }

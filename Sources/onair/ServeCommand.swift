@@ -138,7 +138,7 @@ struct ServeCommand: Command {
             return 0
         }
         signal(SIGPIPE, SIG_IGN)
-        signal(SIGHUP, SIG_IGN)  // a reload (below), never a stop
+        HangUpSignal.install()  // a reload (below), never a stop
         let printer = try StatisticsPrinter(label: "serve", jsonPath: statsJSON)
         let reloads = ReloadWatch()
         defer { reloads.cancel() }
