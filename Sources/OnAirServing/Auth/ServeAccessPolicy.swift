@@ -76,8 +76,8 @@ public final class ServeAccessPolicy: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         var kept: [(secret: String, number: Int)] = []
-        for token in tokens where !kept.contains(where: { Self.constantTimeEqual($0.secret, token) }) {
-            if let old = listed.first(where: { Self.constantTimeEqual($0.secret, token) }) {
+        for token in tokens where !kept.contains(where: { ConstantTime.equal($0.secret, token) }) {
+            if let old = listed.first(where: { ConstantTime.equal($0.secret, token) }) {
                 kept.append(old)
             } else {
                 kept.append((token, nextTokenNumber))
@@ -113,7 +113,7 @@ public final class ServeAccessPolicy: @unchecked Sendable {
         let tokens = listed
         lock.unlock()
         var found: Int?
-        for token in tokens where Self.constantTimeEqual(given, token.secret) { found = token.number }
+        for token in tokens where ConstantTime.equal(given, token.secret) { found = token.number }
         return found
     }
 
@@ -180,7 +180,7 @@ public final class ServeAccessPolicy: @unchecked Sendable {
             return users.first { $0.name == cached.user }
         }
         lock.unlock()
-        let user = users.first { Self.constantTimeEqual($0.name, name) }
+        let user = users.first { ConstantTime.equal($0.name, name) }
         let hash = user?.passwordHash ?? Self.decoy
         guard ServePasswordHash.verify(password, hash: hash), let user else { return nil }
         lock.lock()
@@ -193,11 +193,6 @@ public final class ServeAccessPolicy: @unchecked Sendable {
 
     /// A hash no password matches in practice, checked for unknown names so they take as long as known ones.
     private static let decoy = (try? ServePasswordHash.make(UUID().uuidString)) ?? ""
-
-    /// Equal or not, in a time that depends on the lengths only.
-    public static func constantTimeEqual(_ left: String, _ right: String) -> Bool {
-        ConstantTime.equal(left, right)
-    }
 
     /// The address of a peer written `ADDRESS:PORT` or `[ADDRESS]:PORT`.
     public static func address(ofPeer peer: String) -> String {

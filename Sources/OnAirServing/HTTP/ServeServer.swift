@@ -319,9 +319,5 @@ package final class ServeServer: @unchecked Sendable {
         allowed.insert(charactersIn: "-._~")
         return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text
     }
-
-    static func constantTimeEqual(_ left: String, _ right: String) -> Bool {
-        ServeAccessPolicy.constantTimeEqual(left, right)
-    }
 }
 #endif

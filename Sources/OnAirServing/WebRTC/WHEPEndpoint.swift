@@ -1,5 +1,6 @@
 #if canImport(OnAirGStreamer) && canImport(OnAirHTTP) && canImport(OnAirFFmpeg)
 import Foundation
+import OnAirCore
 import OnAirGStreamer
 import OnAirHTTP
 
@@ -106,7 +107,7 @@ package struct WHEPEndpoint: Sendable {
             return refused
         }
         let given = header.dropFirst("bearer ".count).trimmingCharacters(in: .whitespaces)
-        return ServeServer.constantTimeEqual(given, token) ? nil : .text(403, "wrong token")
+        return ConstantTime.equal(given, token) ? nil : .text(403, "wrong token")
     }
 
     private func allows(_ origin: String) -> Bool {
