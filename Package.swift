@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import Foundation
 import PackageDescription
 
@@ -71,9 +71,14 @@ var targets: [Target] = [
     .target(name: "OnAirAnalysis", dependencies: ["OnAirCore", "OnAirBitstream", "OnAirLive", "OnAirFFmpeg"]),
     // Streaming: network outputs (RTMP, SRT, UDP, TCP, RTSP publish) with reconnect and send gates, one connector
     // per transport, WHIP (webrtcbin) and HLS.
+    // HLS files served over HTTP need libmicrohttpd (the Serving or WHIP trait); WHIP needs GStreamer (the WHIP trait).
     .target(
         name: "OnAirStreaming",
-        dependencies: ["OnAirCore", "OnAirBitstream", "OnAirLive", "OnAirFFmpeg", "OnAirSRT", "OnAirHTTP", "OnAirGStreamer"]),
+        dependencies: [
+            "OnAirCore", "OnAirBitstream", "OnAirLive", "OnAirFFmpeg", "OnAirSRT",
+            .target(name: "OnAirHTTP", condition: .when(traits: ["Serving", "WHIP"])),
+            .target(name: "OnAirGStreamer", condition: .when(traits: ["WHIP"])),
+        ]),
     // Serving: the hub that feeds every viewer from its own queue, and its faces (HTTP-TS, fMP4, HLS, SRT, RTSP,
     // WebRTC) with the preview page, whose HTML, CSS and JS (Sources/OnAirServing/Preview/page/) are compiled into
     // the binary as string literals at build time: SwiftPM resources on Linux are a folder beside the binary,
@@ -107,14 +112,14 @@ var targets: [Target] = [
             "OnAirCore", "OnAirBitstream", "OnAirLive",
             .target(name: "OnAirAnalysis", condition: .when(platforms: [.linux])),
             .target(name: "OnAirStreaming", condition: .when(platforms: [.linux])),
-            .target(name: "OnAirServing", condition: .when(platforms: [.linux])),
-            .target(name: "OnAirPlayback", condition: .when(platforms: [.linux])),
+            .target(name: "OnAirServing", condition: .when(platforms: [.linux], traits: ["Serving"])),
+            .target(name: "OnAirPlayback", condition: .when(platforms: [.linux], traits: ["Playback"])),
             .target(name: "OnAirFFmpeg", condition: .when(platforms: [.linux])),
-            .target(name: "OnAirSDL", condition: .when(platforms: [.linux])),
+            .target(name: "OnAirSDL", condition: .when(platforms: [.linux], traits: ["Playback"])),
             .target(name: "OnAirApple", condition: .when(platforms: [.macOS, .iOS])),
-            .target(name: "OnAirHTTP", condition: .when(platforms: [.linux])),
-            .target(name: "OnAirGStreamer", condition: .when(platforms: [.linux])),
-            .target(name: "OnAirServeConfig", condition: .when(platforms: [.linux])),
+            .target(name: "OnAirHTTP", condition: .when(platforms: [.linux], traits: ["Serving", "WHIP"])),
+            .target(name: "OnAirGStreamer", condition: .when(platforms: [.linux], traits: ["Serving", "WHIP"])),
+            .target(name: "OnAirServeConfig", condition: .when(platforms: [.linux], traits: ["Serving"])),
             .target(name: "OnAirSRT", condition: .when(platforms: [.linux])),
         ]
     ),
@@ -181,6 +186,21 @@ let package = Package(
         .library(name: "OnAirCore", targets: ["OnAirCore"]),
         .library(name: "OnAirBitstream", targets: ["OnAirBitstream"]),
         .executable(name: "onair", targets: ["onair"]),
+    ],
+    // What the OnAir product brings beyond recording and streaming (FFmpeg, libsrt), each with the C
+    // libraries it needs. All on by default; an app that only records and streams depends with
+    // `traits: []`: its build neither compiles against nor links GStreamer, libmicrohttpd or SDL2.
+    traits: [
+        .trait(
+            name: "Serving",
+            description: "Serve viewers: HTTP/HLS, SRT, RTSP and WebRTC (libmicrohttpd, GStreamer, libargon2, libyaml)"
+        ),
+        .trait(
+            name: "WHIP",
+            description: "Publish over WebRTC to a WHIP endpoint (GStreamer's webrtcbin, libmicrohttpd)"
+        ),
+        .trait(name: "Playback", description: "Play streams and files in a window with sound (SDL2)"),
+        .default(enabledTraits: ["Serving", "WHIP", "Playback"]),
     ],
     targets: targets,
     swiftLanguageModes: [.v6]

@@ -39,4 +39,57 @@ fi
 mkdir -p "$root/.build/ci-consumer"
 cp "$(ONAIR_PACKAGE_URL="file://$work/onair" swift build -c release --static-swift-stdlib --show-bin-path)/onair-cli" "$root/.build/ci-consumer/onair"
 echo "CI: built .ci/cli-package against OnAir 0.1.0 from a git repository (by version)" >&2
+
+# The second consumer records and streams only: OnAir by version with no trait. Neither its
+# compile and link commands nor its binary may reach GStreamer, libmicrohttpd or SDL2 (their
+# headers are installed here, so a build that succeeds proves nothing by itself).
+cp -R "$root/.ci/recording-consumer" "$work/recording"
+cd "$work/recording"
+ONAIR_PACKAGE_URL="file://$work/onair" swift build -v >/tmp/onair-recording-build.log 2>&1 || {
+    tail -40 /tmp/onair-recording-build.log >&2
+    exit 1
+}
+# -v echoes each manifest's compile command as "warning: 'name': …swift-frontend … Package.swift".
+if grep "warning:" /tmp/onair-recording-build.log | grep -v "the use of \`mktemp' is dangerous" |
+    grep -Evq "^warning: '[^']+': [^ ]*swift-frontend .*-primary-file [^ ]*Package\.swift "; then
+    echo "CI: the recording consumer's build has warnings" >&2
+    exit 1
+fi
+if grep -Eo -- "-I[^ ]*(gstreamer|SDL2)[^ ]*|-l(gst|SDL2|microhttpd)[^ ]*" /tmp/onair-recording-build.log | sort -u | grep . >&2; then
+    echo "CI: the recording consumer's build reached GStreamer, SDL2 or libmicrohttpd" >&2
+    exit 1
+fi
+binary="$(ONAIR_PACKAGE_URL="file://$work/onair" swift build --show-bin-path)/record-stream"
+if ldd "$binary" | grep -E "libgst|libSDL2|libmicrohttpd" >&2; then
+    echo "CI: the recording consumer links GStreamer, SDL2 or libmicrohttpd" >&2
+    exit 1
+fi
+# A UDP receiver on a free loopback port counts what the stream sends.
+python3 - "$work/udp" <<'PY' &
+import socket, sys
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s.bind(("127.0.0.1", 0))
+open(sys.argv[1] + ".port", "w").write(str(s.getsockname()[1]))
+s.settimeout(10)
+total = 0
+try:
+    while True:
+        total += len(s.recv(65536))
+        s.settimeout(2)
+except socket.timeout:
+    pass
+open(sys.argv[1] + ".bytes", "w").write(str(total))
+PY
+receiver=$!
+for _ in $(seq 50); do [ -s "$work/udp.port" ] && break; sleep 0.1; done
+"$binary" "$work/clip.mp4" "udp://127.0.0.1:$(cat "$work/udp.port")" 2 >&2
+wait "$receiver"
+sent=$(cat "$work/udp.bytes")
+frames=$(ffprobe -v error -select_streams v:0 -count_frames -show_entries stream=nb_read_frames -of csv=p=0 "$work/clip.mp4")
+audio=$(ffprobe -v error -select_streams a:0 -show_entries stream=codec_name -of csv=p=0 "$work/clip.mp4")
+if [ "${frames:-0}" -lt 50 ] || [ "$audio" != "aac" ] || [ "${sent:-0}" -lt 100000 ]; then
+    echo "CI: the recording consumer's file has $frames video frames and audio '$audio', its stream sent $sent bytes (want >= 50, aac, >= 100 kB)" >&2
+    exit 1
+fi
+echo "CI: built .ci/recording-consumer against OnAir 0.1.0 with no trait: no GStreamer, libmicrohttpd or SDL2; its 2 s recording has $frames video frames and AAC, its UDP stream $sent bytes" >&2
 echo "$root/.build/ci-consumer/onair"

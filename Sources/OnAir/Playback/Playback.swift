@@ -1,3 +1,4 @@
+#if canImport(OnAirPlayback)
 import Foundation
 import OnAirPlayback
 
@@ -76,3 +77,4 @@ public enum Playback {
         return Outcome(reason: stopReason, report: report, statistics: last)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if canImport(OnAirPlayback)
 import OnAirPlayback
 
 extension Player {
@@ -7,3 +8,4 @@ extension Player {
         try self.init(configuration: configuration, containerMuxer: { OutputRegistry.containerMuxer(forExtension: $0) })
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if canImport(OnAirServing)
 import OnAirServing
 
 /// How a session serves viewers itself (`onair serve`): the HTTP server, its SRT listener and
@@ -13,3 +14,4 @@ public struct ServingSettings: Sendable {
     /// Serving on 127.0.0.1:8080.
     public init() {}
 }
+#endif

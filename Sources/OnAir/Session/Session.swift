@@ -1,7 +1,6 @@
 import Foundation
 import OnAirCore
 import OnAirLive
-import OnAirServing
 
 /// A live session made by `SessionBuilder`: capture, one encode, every output, and (when
 /// serving) the viewers, with the run loop, its stop conditions and failure reporting.
@@ -26,7 +25,7 @@ public final class Session: @unchecked Sendable {
     private let fileOutputs: [String]
     private let fanOut: SessionEventFanOut
     private let teardown: @Sendable () -> Void
-    private let viewerTotals: (@Sendable () -> ServeHub.Totals)?
+    private let viewerTotals: (@Sendable () -> ViewerTotals)?
     /// Sets the serving limits of a reload (max viewers, viewer timeout); nil when not serving.
     var servingLimits: (@Sendable (Int, Double) -> Void)?
     /// Puts a reload's tokens in force and cuts the viewers of removed ones; nil when not serving.
@@ -41,7 +40,7 @@ public final class Session: @unchecked Sendable {
     init(
         settings: SessionSettings, live: LiveSession, fileOutputs: [String], fanOut: SessionEventFanOut,
         servedEndpoints: ServedEndpoints?, hlsServerURL: String?, waitingForReceivers: [String],
-        viewerTotals: (@Sendable () -> ServeHub.Totals)?, teardown: @escaping @Sendable () -> Void
+        viewerTotals: (@Sendable () -> ViewerTotals)?, teardown: @escaping @Sendable () -> Void
     ) {
         self.settings = settings
         self.live = live

@@ -1,8 +1,11 @@
 import Foundation
 import OnAirCore
 import OnAirLive
-import OnAirServing
 import OnAirStreaming
+
+#if canImport(OnAirServing)
+import OnAirServing
+#endif
 
 /// Builds a `Session` from `SessionSettings`: opens the sources (by spec, or the app's own),
 /// the encoders (before any file exists, so rejected settings leave nothing behind), every
@@ -111,10 +114,10 @@ public struct SessionBuilder: Sendable {
         var connect: [(Session, LiveSession) -> Void] = []
         var teardowns: [@Sendable () -> Void] = []
         var endpoints: ServedEndpoints?
-        var viewerTotals: (@Sendable () -> ServeHub.Totals)?
+        var viewerTotals: (@Sendable () -> ViewerTotals)?
         var hlsURL: String?
         var outputFailed: @Sendable (OutputFailure) -> Void = { _ in }
-        #if canImport(OnAirHTTP) && canImport(OnAirFFmpeg)
+        #if canImport(OnAirServing)
         if let serving = settings.serving {
             let serve = try ServeOutputs(
                 configuration: serving.server, streams: streams,
@@ -160,6 +163,8 @@ public struct SessionBuilder: Sendable {
                 serve.webRTC?.setKeyFrameRequester { [weak live] in live?.forceKeyFrame() }
             }
         }
+        #endif
+        #if canImport(OnAirHTTP) && canImport(OnAirFFmpeg)
         if let port = settings.hlsServePort, let playlist = settings.outputs.lazy.compactMap(OutputRegistry.hlsPlaylist(for:)).first {
             let directory = (playlist as NSString).deletingLastPathComponent
             let served = directory.isEmpty ? "." : directory

@@ -1,5 +1,4 @@
 import OnAirLive
-import OnAirServing
 import OnAirStreaming
 
 /// Something a running session reports: once-a-second statistics, an output that failed, a
@@ -14,7 +13,7 @@ public enum SessionEvent: Sendable {
     /// Adaptive bitrate changed the video bitrate.
     case bitRateChanged(BitrateDecision)
     /// A viewer joined or left a served stream.
-    case viewer(ServeHub.ViewerEvent)
+    case viewer(ViewerEvent)
     /// A live control was clamped or refused, or another remark worth a line.
     case notice(String)
 }

@@ -1,5 +1,4 @@
 import OnAirLive
-import OnAirServing
 
 /// How a session ended: why, its totals after the encoders drained, and the outputs that failed
 /// while the others completed.
@@ -11,7 +10,7 @@ public struct SessionOutcome: Sendable {
     /// Outputs that failed (disk full, I/O error, refused connection); every other one is complete.
     public var failedOutputs: [OutputFailure]
     /// Viewer totals when the session served viewers.
-    public var viewers: ServeHub.Totals?
+    public var viewers: ViewerTotals?
 
     /// Throws `OutputsFailedError` naming the failed outputs, if any (a command exits 1 on it).
     public func check() throws {

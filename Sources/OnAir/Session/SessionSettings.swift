@@ -19,8 +19,10 @@ public struct SessionSettings: Sendable {
     public var fileOptions = OutputOptions()
     /// How network outputs reconnect, adapt and bound their backlog.
     public var streaming = StreamingSettings()
-    /// Serve viewers from this session (HTTP, SRT), or nil.
+    #if canImport(OnAirServing)
+    /// Serve viewers from this session (HTTP, SRT, RTSP, WebRTC), or nil (the Serving trait).
     public var serving: ServingSettings?
+    #endif
     /// A segmented recording (segments cut at keyframes, retention, sync to disk), or nil.
     public var recording: RecordingSettings?
     /// Serve the first HLS output's directory over HTTP on 127.0.0.1 at this port, or nil.
@@ -41,10 +43,12 @@ public struct SessionSettings: Sendable {
     /// fragmented MP4, low delay for every viewer).
     public var effectiveVideoEncoder: VideoEncoderSettings {
         var video = SinkFactory.videoSettings(videoEncoder, for: outputs, options: fileOptions)
+        #if canImport(OnAirServing)
         if let serving {
             video = video.withKeyFrames(atLeastEvery: serving.hlsSegmentDuration)
             video.allowFrameReordering = false
         }
+        #endif
         if let recording { video = video.withKeyFrames(atLeastEvery: recording.segmentDuration) }
         if outputs.contains(where: WHIPEndpoint.accepts) {
             // Every WebRTC receiver decodes Constrained Baseline (profile-level-id 42e01f); one encode serves all outputs.
@@ -59,7 +63,7 @@ public struct SessionSettings: Sendable {
         if video == .none && audio == .none {
             throw SettingsError(field: "video, audio", value: "none", allowed: "at least one source")
         }
-        if outputs.isEmpty && serving == nil && recording == nil {
+        if outputs.isEmpty && !isServing && recording == nil {
             throw SettingsError(field: "outputs", value: "[]", allowed: "at least one output, or serving")
         }
         if let duration, !(duration > 0) { throw SettingsError(field: "duration", value: "\(duration)", allowed: "positive seconds") }
@@ -73,7 +77,21 @@ public struct SessionSettings: Sendable {
         if hlsServePort != nil && !outputs.contains(where: { OutputRegistry.hlsPlaylist(for: $0) != nil }) {
             throw SettingsError(field: "hlsServePort", value: "\(hlsServePort!)", allowed: "with an HLS output")
         }
+        #if !canImport(OnAirHTTP)
+        if let hlsServePort {
+            throw SettingsError(field: "hlsServePort", value: "\(hlsServePort)", allowed: "nil without the Serving trait")
+        }
+        #endif
         try streaming.validate()
         try recording?.validate()
+    }
+
+    /// Whether the session serves viewers itself.
+    var isServing: Bool {
+        #if canImport(OnAirServing)
+        serving != nil
+        #else
+        false
+        #endif
     }
 }

@@ -17,26 +17,6 @@ public final class ServeHub: @unchecked Sendable {
         public init() {}
     }
 
-    /// Totals since the start.
-    public struct Totals: Sendable, Codable, Equatable {
-        /// Viewers served now.
-        public var viewers = 0
-        /// Viewers admitted since the start.
-        public var served = 0
-        /// The most viewers served at once since the start (never above `maxViewers`).
-        public var peakViewers = 0
-        /// Viewers refused because `maxViewers` were served.
-        public var refusedFull = 0
-        /// Viewers cut for being too slow.
-        public var cutTooSlow = 0
-        /// Viewers cut because a reload withdrew the token (or user) that admitted them.
-        public var cutCredentialWithdrawn = 0
-        /// Skips to a keyframe, summed over every viewer that has left.
-        public var skipsOfViewersGone = 0
-        /// Bytes sent, summed over every viewer that has left, by transport (`/metrics` adds the current viewers').
-        public var bytesSentOfViewersGone: [String: Int] = [:]
-    }
-
     /// The limits in force (`setLimits` changes them for viewers from then on).
     public var limits: Limits {
         lock.lock()
