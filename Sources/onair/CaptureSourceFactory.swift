@@ -1,4 +1,4 @@
-import OnAir
+@_spi(Testing) import OnAir
 
 /// The help text for `--video`/`--audio` and the session settings they and the encoder flags make.
 enum CaptureSourceFactory {

@@ -1,5 +1,5 @@
 import Foundation
-import OnAir
+@_spi(Testing) import OnAir
 
 /// `onair record`: capture from sources, encode once, write every output until the duration
 /// passes or Ctrl-C / SIGTERM arrives; files are always finished cleanly.

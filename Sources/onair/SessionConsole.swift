@@ -16,13 +16,21 @@ enum SessionConsole {
         afterStart: (Session) -> Void = { _ in }
     ) throws -> SessionOutcome {
         let signals = SignalWatcher()
-        let session = try builder.onEvent { event in show(event, printer: printer) }.build()
+        // Woken by the session's `.stopped` (it ended by itself) or by SIGINT/SIGTERM.
+        let done = DispatchSemaphore(value: 0)
+        let builder = builder.onEvent { event in
+            show(event, printer: printer)
+            if case .stopped = event { done.signal() }
+        }
+        let session = try Blocking.wait { try await builder.build() }
         try session.start()
         if let summary = session.videoEncoderSummary { Console.status("video: \(summary)") }
         afterStart(session)
+        signals.whenReceived { done.signal() }
+        done.wait()
         let outcome: SessionOutcome
         do {
-            outcome = try session.runBlocking(until: { signals.received.map { .interrupted(signal: $0) } })
+            outcome = try session.stop(reason: signals.received.map { .interrupted(signal: $0) } ?? .cancelled)
         } catch {
             printer.end(final: nil)
             throw error
@@ -40,7 +48,7 @@ enum SessionConsole {
         case let .connection(destination, event): Console.status(describe(event, destination: destination))
         case let .viewer(.left(id, transport, peer, cut?)):
             Console.status("viewer \(id) (\(transport), \(peer)) cut: \(cut)")
-        case .viewer: break
+        case .viewer, .stopped: break
         }
     }
 

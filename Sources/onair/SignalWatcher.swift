@@ -14,6 +14,7 @@ nonisolated(unsafe) private var signalPipeReadEnd: Int32 = -1
 final class SignalWatcher: @unchecked Sendable {
     private let lock = NSLock()
     private var caught: Int32?
+    private var readSource: (any DispatchSourceRead)?
 
     init(signals: [Int32] = [SIGINT, SIGTERM]) {
         if signalPipeWriteEnd < 0 {
@@ -40,6 +41,25 @@ final class SignalWatcher: @unchecked Sendable {
             }
         }
     }
+
+    /// Calls `action` (on a Dispatch queue) once a signal has been received, also one received
+    /// before this call; the pipe is read as it fills, so nothing polls.
+    func whenReceived(_ action: @escaping @Sendable () -> Void) {
+        guard signalPipeReadEnd >= 0 else { return }
+        let source = DispatchSource.makeReadSource(fileDescriptor: signalPipeReadEnd, queue: .global())
+        source.setEventHandler { [weak self] in
+            guard let self, self.received != nil else { return }
+            // Later signals change nothing (the first one decided): drain them, or the
+            // level-triggered source would fire again and again.
+            var byte: UInt8 = 0
+            while read(signalPipeReadEnd, &byte, 1) == 1 {}
+            action()
+        }
+        lock.withLock { readSource = source }
+        source.resume()
+    }
+
+    deinit { readSource?.cancel() }
 
     /// The first signal received, if any.
     var received: Int32? {

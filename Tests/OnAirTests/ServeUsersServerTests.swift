@@ -13,11 +13,13 @@ import Testing
         return Int(result.stdoutText) ?? 0
     }
 
-    @Test func permissionsRangesWrongPasswordsAndABlockedAddressBesideOneThatPlays() throws {
+    @Test func permissionsRangesWrongPasswordsAndABlockedAddressBesideOneThatPlays() async throws {
         let dir = try Tools.temporaryDirectory("serve-users")
         defer { try? FileManager.default.removeItem(at: dir) }
         let port = try FreePort.loopback()
         var settings = SessionSettings()
+        settings.video = .synthetic
+        settings.audio = .synthetic
         settings.videoEncoder = VideoEncoderSettings(width: 320, height: 240, expectedFrameRate: 15, averageBitRate: 400_000)
         settings.videoEncoder.preset = "ultrafast"
         var serving = ServingSettings()
@@ -31,7 +33,7 @@ import Testing
                 addresses: ["192.0.2.0/24"]),
         ]
         settings.serving = serving
-        let session = try SessionBuilder(settings).build()
+        let session = try await SessionBuilder(settings).build()
         try session.start()
         defer { _ = try? session.stop() }
         #expect(waitUntil(timeout: 10) { (try? Self.status(port, "/stats.json", ["-u", "alice:alice-pw"])) == 200 })

@@ -8,6 +8,8 @@ import Testing
     /// A receiver-less UDP stream (sends never wait) and an MP4 recording from the same encode.
     private static func streamSettings(recording: String) throws -> SessionSettings {
         var settings = SessionSettings()
+        settings.video = .synthetic
+        settings.audio = .synthetic
         settings.videoEncoder = VideoEncoderSettings(width: 320, height: 240, expectedFrameRate: 30, averageBitRate: 500_000)
         settings.videoEncoder.preset = "ultrafast"
         let port = try FreePort.loopback(udp: true)
@@ -19,7 +21,7 @@ import Testing
         let dir = try Tools.temporaryDirectory("session-cancel")
         defer { try? FileManager.default.removeItem(at: dir) }
         let recording = dir.appendingPathComponent("local.mp4").path
-        let session = try SessionBuilder(try Self.streamSettings(recording: recording)).build()
+        let session = try await SessionBuilder(try Self.streamSettings(recording: recording)).build()
         let events = session.events()
         let run = Task { try await session.run() }
         // Wait for two seconds of statistics, then cancel.
@@ -47,7 +49,7 @@ import Testing
         #expect(after < 300)
     }
 
-    @Test func aSourceThatCannotOpenLeavesNoOutputFile() throws {
+    @Test func aSourceThatCannotOpenLeavesNoOutputFile() async throws {
         let dir = try Tools.temporaryDirectory("session-bad-source")
         defer { try? FileManager.default.removeItem(at: dir) }
         var settings = SessionSettings()
@@ -56,21 +58,23 @@ import Testing
         settings.videoEncoder = VideoEncoderSettings(width: 320, height: 240, expectedFrameRate: 30, averageBitRate: 500_000)
         let output = dir.appendingPathComponent("out.mp4").path
         settings.outputs = [output]
-        #expect(throws: (any Error).self) {
-            let session = try SessionBuilder(settings).build()
+        await #expect(throws: (any Error).self) {
+            let session = try await SessionBuilder(settings).build()
             try session.start()
         }
         #expect(!FileManager.default.fileExists(atPath: output))
     }
 
-    @Test func settingsAreRejectedNamingTheField() {
+    @Test func settingsAreRejectedNamingTheField() async {
         var settings = SessionSettings()
+        settings.video = .synthetic
+        settings.audio = .synthetic
         settings.outputs = ["out.xyz"]
-        #expect(throws: SinkError.unknownOutput("out.xyz")) { _ = try SessionBuilder(settings).build() }
+        await #expect(throws: SinkError.unknownOutput("out.xyz")) { _ = try await SessionBuilder(settings).build() }
         settings.outputs = ["out.mp4"]
         settings.streaming.minimumBitRate = 2_000_000
         settings.streaming.maximumBitRate = 1_000_000
-        #expect { _ = try SessionBuilder(settings).build() } throws: { ($0 as? SettingsError)?.field == "minimumBitRate" }
+        await #expect { _ = try await SessionBuilder(settings).build() } throws: { ($0 as? SettingsError)?.field == "minimumBitRate" }
     }
 
     @Test func everyOutputNameHasOneKind() throws {

@@ -33,7 +33,7 @@ func makeSound(into source: AppSource, seconds: Double) async throws {
             phase += 2 * Double.pi * 440 / Double(sampleRate)
         }
         let bytes = samples.withUnsafeBytes { [UInt8]($0) }
-        source.send(
+        await source.send(
             PCMBuffer(
                 sampleFormat: .f32, isPlanar: false, sampleRate: sampleRate, channels: 1,
                 frameCount: samplesPerRun, planes: [bytes], pts: pts))
@@ -56,7 +56,7 @@ func makePictures(into source: AppSource, seconds: Double) async throws {
         frame.planes[0] = VideoFrame.Plane(bytes: Array([[UInt8]](repeating: row, count: height).joined()), bytesPerRow: width)
         frame.planes[1] = VideoFrame.Plane(bytes: [UInt8](repeating: 128, count: width * height / 4), bytesPerRow: width / 2)
         frame.planes[2] = VideoFrame.Plane(bytes: [UInt8](repeating: 128, count: width * height / 4), bytesPerRow: width / 2)
-        source.send(frame)
+        await source.send(frame)
         frameIndex += 1
     }
 }
@@ -68,7 +68,7 @@ func stream(to outputs: [String], seconds: Double) async throws -> SessionOutcom
     settings.videoEncoder = VideoEncoderSettings(width: width, height: height, expectedFrameRate: rate, averageBitRate: 1_000_000)
     settings.audioEncoder = AudioEncoderSettings(sampleRate: sampleRate, channels: 1, bitRate: 96_000)
     settings.outputs = outputs
-    let session = try SessionBuilder(settings).sources([source]).build()
+    let session = try await SessionBuilder(settings).sources([source]).build()
     // The events, read as they come: failures and connection changes are never dropped.
     let events = session.events()
     let printer = Task {

@@ -5,8 +5,10 @@ import OnAirCore
 /// session with `send`, stamped on the session's clock (`now()`); `finish()` ends it like the end
 /// of a file. Hand it to `SessionBuilder.sources(_:)`.
 ///
-/// `send` is called from the app's own thread, in order per stream; a video frame that the
-/// encoder cannot take in time is dropped and counted, audio waits for room.
+/// Send in order per stream. From async code, `await send(…)` suspends while the session has no
+/// room (audio) and never holds a thread of the cooperative pool; from the app's own thread (a
+/// capture callback), `sendSynchronously` blocks that thread instead. Either way a video frame the
+/// encoder cannot take in time is dropped and counted (the newest pictures win), audio waits.
 public final class AppSource: CaptureSource, @unchecked Sendable {
     /// The source's name in statistics and messages.
     public let name: String
@@ -18,6 +20,9 @@ public final class AppSource: CaptureSource, @unchecked Sendable {
     private var handlers: CaptureHandlers?
     private var clock: CaptureClock?
     private var ended = false
+    /// Where async sends deliver: a serial queue of its own (not the cooperative pool), so a
+    /// delivery that waits for room suspends only the sending task.
+    private let deliveries = DispatchQueue(label: "onair.app-source")
 
     /// A source delivering `mediaTypes` (video, audio or both), named `name` in statistics.
     public init(name: String = "app", mediaTypes: Set<MediaType>) {
@@ -46,20 +51,46 @@ public final class AppSource: CaptureSource, @unchecked Sendable {
         return handlers != nil && !ended
     }
 
-    /// Sends a picture; ignored before the session starts and after it stops.
-    public func send(_ frame: VideoFrame) {
+    /// Sends a picture from the app's own thread (a capture callback; never from async code, use
+    /// `send`); ignored before the session starts and after it stops.
+    public func sendSynchronously(_ frame: VideoFrame) {
         guard mediaTypes.contains(.video) else { return }
         delivery.lock()
         defer { delivery.unlock() }
         current()?.video(frame)
     }
 
-    /// Sends a run of samples; ignored before the session starts and after it stops.
-    public func send(_ buffer: PCMBuffer) {
+    /// Sends a run of samples from the app's own thread, blocking it while the session's audio
+    /// queue is full (a capture callback; never from async code, use `send`); ignored before the
+    /// session starts and after it stops.
+    public func sendSynchronously(_ buffer: PCMBuffer) {
         guard mediaTypes.contains(.audio) else { return }
         delivery.lock()
         defer { delivery.unlock() }
         current()?.audio(buffer)
+    }
+
+    /// Sends a picture from async code: returns once the session has taken it (or dropped an
+    /// older one for it); ignored before the session starts and after it stops.
+    public func send(_ frame: VideoFrame) async {
+        await deliverOffPool { self.sendSynchronously(frame) }
+    }
+
+    /// Sends a run of samples from async code: suspends while the session's audio queue is full
+    /// (back pressure); ignored before the session starts and after it stops.
+    public func send(_ buffer: PCMBuffer) async {
+        await deliverOffPool { self.sendSynchronously(buffer) }
+    }
+
+    /// Runs a delivery that may block (a full queue) on the source's own serial queue and
+    /// suspends until it is done, keeping order between the async sends.
+    private func deliverOffPool(_ delivery: @escaping @Sendable () -> Void) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            deliveries.async {
+                delivery()
+                continuation.resume()
+            }
+        }
     }
 
     /// Ends the source (as the end of a file; `error` when the app's own input failed).

@@ -7,8 +7,8 @@ import OnAirLive
 ///
 /// Run it with `run()` (async; cancelling the task stops it cleanly, every file finished), or
 /// with `start()` and `stop()` from code that is not async. Events (statistics once a second,
-/// outputs that failed, connections, bitrate changes, viewers) go to the builder's handler and to
-/// every `events()` stream.
+/// outputs that failed, connections, bitrate changes, viewers, the stop) go to the builder's
+/// handler and to every `events()` stream.
 public final class Session: @unchecked Sendable {
     /// What the session was built from (with the encoder settings as opened).
     public let settings: SessionSettings
@@ -31,11 +31,19 @@ public final class Session: @unchecked Sendable {
     /// Puts a reload's tokens in force and cuts the viewers of removed ones; nil when not serving.
     var servingTokens: (@Sendable ([String]) -> TokenReload)?
     private let lock = NSLock()
+    /// Signalled by a stop request, the sources' end, an error or a failed output, so the monitor
+    /// acts at once; otherwise it wakes once a second for the statistics.
     private let wake = DispatchSemaphore(value: 0)
+    /// Entered when the session starts (or stops unstarted), left once `result` is set.
+    private let ended = DispatchGroup()
+    private var phase = Phase.built
     private var stopRequest: StopReason?
-    private var started = false
-    private var outcome: SessionOutcome?
+    private var result: Result<SessionOutcome, any Error>?
+    private var waiters: [@Sendable (Result<SessionOutcome, any Error>) -> Void] = []
+    private var monitorThread: Thread?
     private var latest: LiveStatistics?
+
+    private enum Phase { case built, running, finishing, ended }
 
     init(
         settings: SessionSettings, live: LiveSession, fileOutputs: [String], fanOut: SessionEventFanOut,
@@ -51,8 +59,14 @@ public final class Session: @unchecked Sendable {
         self.waitingForReceivers = waitingForReceivers
         self.viewerTotals = viewerTotals
         self.teardown = teardown
+        live.whenAttentionNeeded { [wake] in wake.signal() }
+        fanOut.observe { [wake] event in
+            if case .outputFailed = event { wake.signal() }
+        }
     }
 
+    /// A session is only freed unstarted or stopped (a running one is held by its monitor until it
+    /// stops): this releases what building opened (servers), never finishes a file.
     deinit { teardown() }
 
     /// Applies a reload's serving limits without touching viewers: the most viewers at once
@@ -98,42 +112,134 @@ public final class Session: @unchecked Sendable {
         return latest
     }
 
-    /// Starts sinks, encoders and sources. A source that cannot open leaves no empty output
-    /// files behind: they are removed and the error is thrown.
+    /// Starts sinks, encoders and sources; the session then runs by itself until the duration is
+    /// reached, the sources end, a source, an encoder or every output fails, or `stop` is called,
+    /// and sends `.statistics` once a second and `.stopped` at the end. For code that is not async;
+    /// `run()` does this and waits. A source that cannot open leaves no empty output files behind:
+    /// they are removed and the error is thrown. Starting twice does nothing.
     public func start() throws {
         lock.lock()
-        let already = started
-        started = true
+        guard phase == .built else {
+            lock.unlock()
+            return
+        }
+        phase = .running
+        ended.enter()
         lock.unlock()
-        guard !already else { return }
         do {
             try live.start()
         } catch {
             for output in fileOutputs { try? FileManager.default.removeItem(atPath: output) }
             teardown()
-            fanOut.finish()
+            conclude(.failure(error))
             throw error
+        }
+        let thread = Thread { [self] in monitor() }
+        thread.name = "onair.session"
+        lock.withLock { monitorThread = thread }
+        thread.start()
+    }
+
+    /// Stops capture, encodes what is queued, finishes every output and returns the outcome; when
+    /// the session has already stopped by itself, returns that outcome (with its reason). Waits for
+    /// the session to finish, from any thread (also from the builder's event handler). Throws the
+    /// first error a source or encoder hit; outputs that failed while others completed are in the
+    /// outcome (`check()` throws them). A session stopped before it started removes the output
+    /// files building created.
+    @discardableResult
+    public func stop(reason: StopReason = .cancelled) throws -> SessionOutcome {
+        lock.lock()
+        switch phase {
+        case .built:
+            phase = .running
+            ended.enter()
+            lock.unlock()
+            finish(reason, unstarted: true)
+        case .running where Thread.current === monitorThread:
+            lock.unlock()
+            finish(reason)
+        case .running, .finishing:
+            if stopRequest == nil { stopRequest = reason }
+            lock.unlock()
+            wake.signal()
+        case .ended:
+            lock.unlock()
+        }
+        ended.wait()
+        return try lock.withLock { result! }.get()
+    }
+
+    /// Starts the session (its opening work off the cooperative pool) and waits until it stops by
+    /// itself (duration, end of the sources, failure), `stop` is called, or the calling task is
+    /// cancelled: cancellation stops it cleanly (every file finished) and returns the outcome with
+    /// `reason == .cancelled`. No thread is held while it waits.
+    public func run() async throws -> SessionOutcome {
+        try await withTaskCancellationHandler {
+            try await OffPool.run("onair.session.start") { try self.start() }
+            return try await withCheckedThrowingContinuation { continuation in
+                whenEnded { continuation.resume(with: $0) }
+            }
+        } onCancel: {
+            requestStop(.cancelled)
         }
     }
 
-    /// Asks a running `run` to stop (as `reason`) at its next check, within a tenth of a second.
-    public func requestStop(_ reason: StopReason = .cancelled) {
-        lock.lock()
-        if stopRequest == nil { stopRequest = reason }
-        lock.unlock()
+    /// Asks the session to stop as `reason` without waiting (a cancelled `run`).
+    private func requestStop(_ reason: StopReason) {
+        lock.withLock {
+            if stopRequest == nil { stopRequest = reason }
+        }
         wake.signal()
     }
 
-    /// Stops capture, encodes what is queued, finishes every output and returns the outcome.
-    /// Throws the first error a source or encoder hit; outputs that failed while others
-    /// completed are in the outcome (`check()` throws them).
-    public func stop(reason: StopReason = .cancelled) throws -> SessionOutcome {
+    private func whenEnded(_ action: @escaping @Sendable (Result<SessionOutcome, any Error>) -> Void) {
         lock.lock()
-        if let outcome {
+        if let result {
             lock.unlock()
-            return outcome
+            action(result)
+            return
         }
+        waiters.append(action)
         lock.unlock()
+    }
+
+    /// The running session's own thread: statistics once a second; at a stop request, the end of
+    /// the sources or a failure (each wakes it at once), the stop.
+    private func monitor() {
+        var reason = settings.duration != nil ? StopReason.durationReached : .sourcesEnded
+        var nextSecond = DispatchTime.now() + .seconds(1)
+        while true {
+            _ = wake.wait(timeout: nextSecond)
+            let now = DispatchTime.now()
+            if now >= nextSecond {
+                nextSecond = nextSecond + .seconds(1)
+                if nextSecond < now { nextSecond = now + .seconds(1) }
+                let statistics = live.statistics()
+                lock.withLock { latest = statistics }
+                fanOut.send(.statistics(statistics))
+            }
+            if let requested = lock.withLock({ phase == .running ? stopRequest : .cancelled }) {
+                reason = requested
+                break
+            }
+            if live.sourcesEnded { break }
+            if live.error != nil {
+                reason = .failed
+                break
+            }
+        }
+        finish(reason)
+    }
+
+    /// Stops the live session and its servers and concludes with the outcome; once only (a later
+    /// call does nothing: its caller waits on `ended`).
+    private func finish(_ reason: StopReason, unstarted: Bool = false) {
+        let first = lock.withLock {
+            guard phase == .running else { return false }
+            phase = .finishing
+            return true
+        }
+        guard first else { return }
         var failedOutputs: [OutputFailure] = []
         var stopError: (any Error)?
         do {
@@ -143,71 +249,28 @@ public final class Session: @unchecked Sendable {
         } catch {
             stopError = error
         }
+        // Stopped before it ran: the files building created hold nothing worth keeping.
+        if unstarted { for output in fileOutputs { try? FileManager.default.removeItem(atPath: output) } }
         let totals = viewerTotals?()
         teardown()
         let last = live.statistics()
-        let result = SessionOutcome(reason: reason, statistics: last, failedOutputs: failedOutputs, viewers: totals)
-        lock.lock()
-        outcome = result
-        lock.unlock()
+        let outcome = SessionOutcome(reason: reason, statistics: last, failedOutputs: failedOutputs, viewers: totals)
+        fanOut.send(.stopped(reason))
+        conclude(stopError.map { .failure($0) } ?? .success(outcome))
+    }
+
+    /// Sets the result, ends every event stream, resumes whoever waits.
+    private func conclude(_ result: Result<SessionOutcome, any Error>) {
         fanOut.finish()
-        if let stopError { throw stopError }
-        return result
-    }
-
-    /// Starts (if not started), runs until the duration is reached, the sources end, an error
-    /// stops it, `requestStop` is called or `shouldStop` returns a reason (checked ten times a
-    /// second), then stops. Sends `.statistics` once a second.
-    public func runBlocking(until shouldStop: () -> StopReason? = { nil }) throws -> SessionOutcome {
-        try start()
-        var reason = settings.duration != nil ? StopReason.durationReached : .sourcesEnded
-        var nextSecond = ProcessInfo.processInfo.systemUptime + 1
-        loop: while true {
-            if live.waitForSources(timeout: 0.1) { break }
-            let now = ProcessInfo.processInfo.systemUptime
-            if now >= nextSecond {
-                nextSecond += 1
-                if nextSecond < now { nextSecond = now + 1 }
-                let statistics = live.statistics()
-                lock.lock()
-                latest = statistics
-                lock.unlock()
-                fanOut.send(.statistics(statistics))
-            }
-            lock.lock()
-            let requested = stopRequest
-            lock.unlock()
-            if let requested {
-                reason = requested
-                break loop
-            }
-            if let asked = shouldStop() {
-                reason = asked
-                break loop
-            }
-            if live.error != nil {
-                reason = .failed
-                break loop
-            }
-        }
-        return try stop(reason: reason)
-    }
-
-    /// Runs the session on its own thread until it stops by itself or the calling task is
-    /// cancelled; cancellation stops it cleanly (every file finished) and returns the outcome
-    /// with `reason == .cancelled`.
-    public func run() async throws -> SessionOutcome {
-        try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<SessionOutcome, any Error>) in
-                let thread = Thread { [self] in
-                    continuation.resume(with: Result { try runBlocking() })
-                }
-                thread.name = "onair.session"
-                thread.start()
-            }
-        } onCancel: {
-            requestStop(.cancelled)
-        }
+        lock.lock()
+        self.result = result
+        phase = .ended
+        let waiting = waiters
+        waiters = []
+        monitorThread = nil
+        lock.unlock()
+        for action in waiting { action(result) }
+        ended.leave()
     }
 
     /// Makes the next encoded video frame an IDR.

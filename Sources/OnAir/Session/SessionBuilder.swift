@@ -15,6 +15,8 @@ import OnAirServing
 ///
 /// ```swift
 /// var settings = SessionSettings()
+/// settings.video = .v4l2(device: "/dev/video0")
+/// settings.audio = .pulse(source: "default")
 /// settings.outputs = ["clip.mp4"]
 /// settings.duration = 5
 /// let outcome = try await SessionBuilder(settings).build().run()
@@ -45,8 +47,14 @@ public struct SessionBuilder: Sendable {
         return copy
     }
 
-    /// Opens everything and returns the session, not yet started.
-    public func build() throws -> Session {
+    /// Opens everything (encoders, devices, files, servers) on a thread of its own, off the
+    /// cooperative pool, and returns the session, not yet started.
+    public func build() async throws -> Session {
+        let builder = self
+        return try await OffPool.run("onair.session.open") { try builder.open() }
+    }
+
+    private func open() throws -> Session {
         var settings = self.settings
         let customSources = self.sources
         if customSources == nil { try settings.validate() } else { try validateForCustomSources(settings) }

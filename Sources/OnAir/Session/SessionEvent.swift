@@ -2,7 +2,7 @@ import OnAirLive
 import OnAirStreaming
 
 /// Something a running session reports: once-a-second statistics, an output that failed, a
-/// connection made or lost, a bitrate change, a viewer that came or went, a notice.
+/// connection made or lost, a bitrate change, a viewer that came or went, a notice, the stop.
 public enum SessionEvent: Sendable {
     /// The statistics of the last second (rates) and since the start (totals).
     case statistics(LiveStatistics)
@@ -16,4 +16,6 @@ public enum SessionEvent: Sendable {
     case viewer(ViewerEvent)
     /// A live control was clamped or refused, or another remark worth a line.
     case notice(String)
+    /// The session stopped (the last event: every output is finished and the streams end).
+    case stopped(StopReason)
 }

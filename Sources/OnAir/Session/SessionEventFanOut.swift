@@ -8,6 +8,8 @@ final class SessionEventFanOut: @unchecked Sendable {
     private var buffers: [Int: SessionEventBuffer] = [:]
     private var nextID = 0
     private var finished = false
+    /// Sees every event before the handler (the session wakes its monitor on a failed output).
+    private var observer: (@Sendable (SessionEvent) -> Void)?
 
     init(handler: (@Sendable (SessionEvent) -> Void)?) {
         self.handler = handler
@@ -33,7 +35,15 @@ final class SessionEventFanOut: @unchecked Sendable {
         return SessionEventStream(buffer: buffer)
     }
 
+    func observe(_ observer: @escaping @Sendable (SessionEvent) -> Void) {
+        lock.withLock { self.observer = observer }
+    }
+
     func send(_ event: SessionEvent) {
+        lock.lock()
+        let observer = self.observer
+        lock.unlock()
+        observer?(event)
         handler?(event)
         lock.lock()
         let targets = Array(buffers.values)

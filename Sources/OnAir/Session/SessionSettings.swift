@@ -4,10 +4,12 @@ import OnAirStreaming
 /// Everything a live session is made of, as plain values: what to capture, how to encode,
 /// where the packets go and how long to run. `SessionBuilder` turns it into a running `Session`.
 public struct SessionSettings: Sendable {
-    /// The video source (`.none`: no video). Ignored when the builder is given the app's own sources.
-    public var video: SourceSpec = .synthetic
-    /// The audio source (`.none`: no audio). Ignored when the builder is given the app's own sources.
-    public var audio: SourceSpec = .synthetic
+    /// The video source (`.none`, the default: no video; the test pattern only by name,
+    /// `.synthetic`). Ignored when the builder is given the app's own sources.
+    public var video: SourceSpec = .none
+    /// The audio source (`.none`, the default: no audio; the test tone only by name,
+    /// `.synthetic`). Ignored when the builder is given the app's own sources.
+    public var audio: SourceSpec = .none
     /// H.264 settings (keyframe spacing is tightened where an output needs it).
     public var videoEncoder = VideoEncoderSettings(realTime: true)
     /// AAC settings.
@@ -30,12 +32,13 @@ public struct SessionSettings: Sendable {
     /// Stop after this much media (seconds), or run until stopped.
     public var duration: Double?
     /// The synthetic source as fast as the encoders go (media time; needs `duration`): nothing
-    /// is dropped and the encoder makes the source wait.
-    public var asFastAsPossible = false
-    /// A test signal: the synthetic microphone's sample clock runs this many ppm fast.
-    public var syntheticAudioClockOffsetPPM = 0.0
+    /// is dropped and the encoder makes the source wait. For tests and tools (`@_spi(Testing)`).
+    @_spi(Testing) public var asFastAsPossible = false
+    /// A test signal: the synthetic microphone's sample clock runs this many ppm fast. For tests
+    /// and tools (`@_spi(Testing)`).
+    @_spi(Testing) public var syntheticAudioClockOffsetPPM = 0.0
 
-    /// Synthetic picture and sound, nothing to write yet.
+    /// Nothing to capture or write yet: name the sources (`validate()` refuses none) and outputs.
     public init() {}
 
     /// The video settings the encoder opens with: `videoEncoder` with a keyframe at least as often
@@ -61,7 +64,9 @@ public struct SessionSettings: Sendable {
     /// Checks what can be checked before anything opens; throws a typed error naming the field.
     public func validate() throws {
         if video == .none && audio == .none {
-            throw SettingsError(field: "video, audio", value: "none", allowed: "at least one source")
+            throw SettingsError(
+                field: "video, audio", value: "none",
+                allowed: "at least one source: .v4l2, .x11, .pulse, .alsa, .file, or the test pattern by name, .synthetic")
         }
         if outputs.isEmpty && !isServing && recording == nil {
             throw SettingsError(field: "outputs", value: "[]", allowed: "at least one output, or serving")

@@ -14,6 +14,8 @@ final class SinkRunner: @unchecked Sendable {
     let queue: BoundedQueue<EncodedPacket>
     private let overflow: BoundedQueue<EncodedPacket>.OverflowPolicy
     private let done = DispatchSemaphore(value: 0)
+    /// Whether `start` ran (under `lock`): `finish` waits for the thread only then.
+    private var started = false
     private let lock = NSLock()
     private var failure: (any Error)?
     // Under `lock`: what waits for the sink.
@@ -48,6 +50,7 @@ final class SinkRunner: @unchecked Sendable {
     }
 
     func start() {
+        lock.withLock { started = true }
         let thread = Thread { [self] in
             while let packet = queue.pop() {
                 lock.lock()
@@ -99,6 +102,11 @@ final class SinkRunner: @unchecked Sendable {
     /// Closes the queue and waits until the sink has written everything and finished.
     func finish() {
         queue.close()
+        guard lock.withLock({ started }) else {
+            // Never started (a session stopped before it ran): no thread to wait for.
+            do { try sink.finish() } catch { record(error) }
+            return
+        }
         done.wait()
     }
 

@@ -40,6 +40,8 @@ public final class LiveSession: @unchecked Sendable {
     var appliedBitRate: Int?
     var lastSnapshot: (time: Double, counters: Counters)?
     private var stopped = false
+    private var sourcesHaveEnded = false
+    private var attention: (@Sendable () -> Void)?
     private var firstMediaTime: Double?
     /// Hears live controls that were clamped or refused.
     let notices: (@Sendable (String) -> Void)?
@@ -170,6 +172,30 @@ public final class LiveSession: @unchecked Sendable {
         sourcesDone.wait(timeout: .now() + timeout) == .success
     }
 
+    /// Whether every source has ended by itself (end of file, `duration` reached); unlike
+    /// `waitForSources`, reading it does not consume the end.
+    public var sourcesEnded: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return sourcesHaveEnded
+    }
+
+    /// Calls `wake` (on the thread it happened on; keep it short) whenever the sources end or a
+    /// source or encoder hits an error, so a caller can wait for either without polling. One
+    /// handler; a second call replaces the first.
+    public func whenAttentionNeeded(_ wake: @escaping @Sendable () -> Void) {
+        lock.lock()
+        attention = wake
+        lock.unlock()
+    }
+
+    private func callAttention() {
+        lock.lock()
+        let wake = attention
+        lock.unlock()
+        wake?()
+    }
+
     /// The first error a source or an encoder hit, or `OutputsFailedError` once every output has
     /// failed; nil while the session can go on. The session keeps running; callers decide.
     /// (An output that fails while others work is in `outputFailures`, not here.)
@@ -276,9 +302,15 @@ public final class LiveSession: @unchecked Sendable {
             (videoReachedEnd || videoEncoder == nil || !sources.contains { $0.mediaTypes.contains(.video) })
             && (audioReachedEnd || audioEncoder == nil || !sources.contains { $0.mediaTypes.contains(.audio) })
         let signal = done && activeSources > 0
-        if signal { activeSources = 0 }
+        if signal {
+            activeSources = 0
+            sourcesHaveEnded = true
+        }
         lock.unlock()
-        if signal { sourcesDone.signal() }
+        if signal {
+            sourcesDone.signal()
+            callAttention()
+        }
     }
 
     private func sourceEnded(_ error: (any Error)?) {
@@ -286,13 +318,18 @@ public final class LiveSession: @unchecked Sendable {
         lock.lock()
         activeSources -= 1
         let last = activeSources == 0
+        if last { sourcesHaveEnded = true }
         lock.unlock()
-        if last { sourcesDone.signal() }
+        if last {
+            sourcesDone.signal()
+            callAttention()
+        }
     }
 
     func record(_ error: any Error) {
         lock.lock()
         if failure == nil { failure = error }
         lock.unlock()
+        callAttention()
     }
 }

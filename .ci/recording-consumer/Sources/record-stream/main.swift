@@ -17,7 +17,7 @@ settings.outputs = [arguments[1], arguments[2]]
 settings.duration = seconds
 
 do {
-    let session = try SessionBuilder(settings).build()
+    let session = try await SessionBuilder(settings).build()
     let events = session.events()
     let watcher = Task {
         for await event in events {

@@ -1,0 +1,216 @@
+import Foundation
+import OnAir
+import OnAirTestSupport
+import Testing
+
+/// The session's one lifecycle: `build()` off the cooperative pool, `run()` or `start()`/`stop()`,
+/// and events a late reader still gets.
+@Suite struct SessionLifecycleTests {
+    private static func smallVideo(_ settings: inout SessionSettings) {
+        settings.video = .synthetic
+        settings.audio = .none
+        settings.videoEncoder = VideoEncoderSettings(width: 160, height: 120, expectedFrameRate: 30, averageBitRate: 300_000)
+        settings.videoEncoder.preset = "ultrafast"
+    }
+
+    /// Marks that happen once, seen by the builder's handler, awaited without polling.
+    private final class Marks: @unchecked Sendable {
+        private let lock = NSLock()
+        private var seen: Set<String> = []
+        private var waiting: [(Set<String>, CheckedContinuation<Void, Never>)] = []
+
+        func mark(_ name: String) {
+            lock.lock()
+            seen.insert(name)
+            let ready = waiting.filter { $0.0.isSubset(of: seen) }
+            waiting.removeAll { $0.0.isSubset(of: seen) }
+            lock.unlock()
+            for (_, continuation) in ready { continuation.resume() }
+        }
+
+        func wait(for names: Set<String>) async {
+            await withCheckedContinuation { continuation in
+                lock.lock()
+                if names.isSubset(of: seen) {
+                    lock.unlock()
+                    continuation.resume()
+                    return
+                }
+                waiting.append((names, continuation))
+                lock.unlock()
+            }
+        }
+    }
+
+    /// A reader that reads nothing while an output fails and a stream reconnects gets both, in
+    /// order, once it reads; the statistics of that time come as one, the newest.
+    @Test(.timeLimit(.minutes(1)))
+    func aReaderThatWasAwayStillGetsTheFailureAndTheReconnect() async throws {
+        let dir = try Tools.temporaryDirectory("session-away")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // An output that fails at its first write: a file that is /dev/full.
+        let full = dir.appendingPathComponent("full.h264").path
+        try FileManager.default.createSymbolicLink(atPath: full, withDestinationPath: "/dev/full")
+        // A receiver that takes 50 kB, hangs up, then takes the reconnected stream until killed.
+        let port = try FreePort.loopback()
+        let receiver = Tools.process(
+            "python3",
+            [
+                "-c",
+                """
+                import socket
+                s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+                s.bind(("127.0.0.1", \(port))); s.listen(4)
+                c, _ = s.accept(); n = 0
+                while n < 50000:
+                    d = c.recv(65536)
+                    if not d: break
+                    n += len(d)
+                c.close()
+                c, _ = s.accept()
+                while c.recv(65536): pass
+                """,
+            ])
+        try receiver.runUnblocked()
+        defer { kill(receiver) }
+        #expect(waitUntil(timeout: 10) { (try? Tools.run("ss", ["-Hltn", "sport = :\(port)"]).stdout.isEmpty) == false })
+
+        var settings = SessionSettings()
+        Self.smallVideo(&settings)
+        settings.outputs = ["tcp://127.0.0.1:\(port)", full]
+        let marks = Marks()
+        let session = try await SessionBuilder(settings)
+            .onEvent { event in
+                switch event {
+                case .outputFailed: marks.mark("failed")
+                case .connection(_, .connected(reconnect: true)): marks.mark("reconnected")
+                default: break
+                }
+            }
+            .build()
+        let events = session.events()  // subscribed, not read until both happened
+        let run = Task { try await session.run() }
+        await marks.wait(for: ["failed", "reconnected"])
+
+        var order: [String] = []
+        var statistics = 0
+        for await event in events {
+            switch event {
+            case .outputFailed(let failure): order.append("failed \((failure.destination as NSString).lastPathComponent)")
+            case .connection(_, .connected(let reconnect)): order.append(reconnect ? "reconnected" : "connected")
+            case .connection(_, .lost): order.append("lost")
+            case .statistics: statistics += 1
+            default: break
+            }
+            if order.contains("reconnected") { break }
+        }
+        #expect(order.contains("failed full.h264"), "\(order)")
+        // A hang-up may be reported as `lost` before the new connection, or noticed by the next one.
+        #expect(order.filter { $0 != "failed full.h264" && $0 != "lost" } == ["connected", "reconnected"], "\(order)")
+        #expect(statistics <= 1, "statistics coalesce for a reader that was away: \(statistics)")
+        #expect(events.dropped == 0)
+        run.cancel()
+        let outcome = try await run.value
+        #expect(outcome.reason == .cancelled)
+        #expect(outcome.failedOutputs.map(\.destination) == [full])
+    }
+
+    /// `stop` called from the builder's handler (on the session's own thread) stops it without a
+    /// deadlock; a later `stop` and `run` give the same outcome; `.stopped` is the last event.
+    @Test(.timeLimit(.minutes(1)))
+    func stopFromTheHandlerThenAgainReturnsOneOutcome() async throws {
+        let dir = try Tools.temporaryDirectory("session-stop-handler")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var settings = SessionSettings()
+        Self.smallVideo(&settings)
+        let output = dir.appendingPathComponent("out.h264").path
+        settings.outputs = [output]
+        let box = SessionBox()
+        let session = try await SessionBuilder(settings)
+            .onEvent { event in
+                if case .statistics = event { _ = try? box.session?.stop(reason: .cancelled) }
+            }
+            .build()
+        box.session = session
+        let events = session.events()
+        try session.start()
+        var last: SessionEvent?
+        for await event in events { last = event }
+        guard case .stopped(.cancelled) = last else {
+            Issue.record("the last event was \(String(describing: last))")
+            return
+        }
+        box.session = nil  // the handler holds the box
+        let again = try session.stop(reason: .durationReached)
+        let ran = try await session.run()
+        #expect(again.reason == .cancelled && ran.reason == .cancelled)
+        #expect(again.statistics.framesOut == ran.statistics.framesOut && ran.statistics.framesOut >= 20)
+        let probe = try Tools.run(
+            "ffprobe", ["-v", "error", "-count_frames", "-show_entries", "stream=nb_read_frames", "-of", "csv=p=0", output])
+        let probed = String(decoding: probe.stdout, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(Int(probed) == ran.statistics.framesOut, "ffprobe counted \(probed)")
+    }
+
+    private final class SessionBox: @unchecked Sendable {
+        var session: Session?
+    }
+
+    /// `build()` from 32 tasks at once, each blocked in opening its output (a FIFO nobody reads
+    /// for 300 ms), leaves the cooperative pool free: an unrelated task's 100 ms sleeps stay on time.
+    @Test(.timeLimit(.minutes(1)))
+    func buildingFrom32TasksDoesNotStallTheCooperativePool() async throws {
+        let dir = try Tools.temporaryDirectory("session-build-pool")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let paths = (0..<32).map { dir.appendingPathComponent("out\($0).h264").path }
+        for path in paths { #expect(mkfifo(path, 0o600) == 0) }
+        let timer = Task {
+            var worst = Duration.zero
+            let clock = ContinuousClock()
+            for _ in 0..<5 {
+                let start = clock.now
+                try await Task.sleep(for: .milliseconds(100))
+                worst = max(worst, clock.now - start - .milliseconds(100))
+            }
+            return worst
+        }
+        // The readers open the FIFOs (which lets each build go on) 300 ms from now, on a thread.
+        let readers = Thread {
+            Thread.sleep(forTimeInterval: 0.3)
+            for path in paths {
+                let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+                if descriptor >= 0 { Readers.keep(descriptor) }
+            }
+        }
+        readers.start()
+        let sessions = try await withThrowingTaskGroup(of: Session.self) { group in
+            for path in paths {
+                group.addTask {
+                    var settings = SessionSettings()
+                    Self.smallVideo(&settings)
+                    settings.outputs = [path]
+                    return try await SessionBuilder(settings).build()
+                }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        let worst = try await timer.value
+        #expect(sessions.count == 32)
+        #expect(worst < .milliseconds(50), "a 100 ms sleep overshot by \(worst) while 32 sessions were built")
+        // Stopped before they ran: each returns at once and leaves no file.
+        for session in sessions { #expect(try session.stop().statistics.framesOut == 0) }
+        #expect(paths.allSatisfy { !FileManager.default.fileExists(atPath: $0) })
+        Readers.closeAll()
+    }
+
+    private enum Readers {
+        nonisolated(unsafe) private static var descriptors: [Int32] = []
+        private static let lock = NSLock()
+        static func keep(_ descriptor: Int32) { lock.withLock { descriptors.append(descriptor) } }
+        static func closeAll() {
+            lock.withLock {
+                for descriptor in descriptors { close(descriptor) }
+                descriptors = []
+            }
+        }
+    }
+}
