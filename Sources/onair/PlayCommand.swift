@@ -74,12 +74,17 @@ struct PlayCommand: Command {
         }
         let printer = try PlaybackPrinter(jsonPath: statsJSON)
         let signals = SignalWatcher()
+        let playback = Playback(configuration, window: display ? screenOptions : nil) { event in
+            switch event {
+            case .statistics(let statistics): printer.show(statistics)
+            case .note(let note): Console.status(note)
+            case .stopped: break
+            }
+        }
+        signals.whenReceived { playback.stop(reason: .interrupted(signal: signals.received ?? SIGINT)) }
         let outcome: Playback.Outcome
         do {
-            outcome = try Playback.run(
-                configuration, window: display ? screenOptions : nil, notes: Console.status,
-                everySecond: printer.show,
-                shouldStop: { signals.received.map { $0 == SIGINT ? "interrupted" : "terminated" } })
+            outcome = try Blocking.wait { try await playback.run() }
         } catch {
             printer.end()
             throw error

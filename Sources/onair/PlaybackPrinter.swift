@@ -1,8 +1,9 @@
 import Foundation
 import OnAir
 
-/// Shows the player's statistics once a second on stderr and, optionally, as JSON lines.
-final class PlaybackPrinter {
+/// Shows the player's statistics once a second on stderr and, optionally, as JSON lines. Used from
+/// the playing thread while it plays, then from the command's (never both at once).
+final class PlaybackPrinter: @unchecked Sendable {
     private let progress = ProgressLine()
     private let json: JSONLinesFile?
 

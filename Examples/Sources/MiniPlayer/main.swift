@@ -15,7 +15,10 @@ configuration.duration = arguments.count > 2 ? Double(arguments[2]) : nil
 var window = ScreenPlayer.Options()
 window.title = "MiniPlayer \(arguments[1])"
 do {
-    let outcome = try Playback.run(configuration, window: window, notes: { print($0) })
+    let playback = Playback(configuration, window: window) { event in
+        if case .note(let note) = event { print(note) }
+    }
+    let outcome = try await playback.run()
     let report = outcome.report
     print("\(outcome.reason): \(report.frames) frames, \(report.decodeErrors) decode errors, shown: \(report.display != nil)")
 } catch {

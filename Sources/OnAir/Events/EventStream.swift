@@ -1,20 +1,20 @@
 import Foundation
 
-/// The events of a running session for one subscriber, in order, as an `AsyncSequence`
-/// (`for await event in session.events()`). Nothing that matters is lost to a reader that falls
-/// behind: failures, connection changes, bitrate changes, viewers and notices are all kept, in
-/// the order they happened; only statistics are coalesced — a reader that was away gets the
-/// newest once it reads again. A reader that never reads costs bounded memory: past
-/// `SessionEventStream.capacity` kept events the oldest that is not an output failure goes (an
-/// output fails once, so those are bounded by the outputs), and `dropped` counts them.
-public struct SessionEventStream: AsyncSequence, Sendable {
+/// The events of a running session or playback for one subscriber, in order, as an
+/// `AsyncSequence` (`for await event in session.events()`). Nothing that matters is lost to a
+/// reader that falls behind: failures, connection changes, bitrate changes, viewers, notices and
+/// the stop are all kept, in the order they happened; only statistics are coalesced — a reader
+/// that was away gets the newest once it reads again. A reader that never reads costs bounded
+/// memory: past `capacity` kept events the oldest that is not a failure goes (an output fails
+/// once, so those are bounded by the outputs), and `dropped` counts them.
+public struct EventStream<Event: Sendable>: AsyncSequence, Sendable {
     /// The element: one event.
-    public typealias Element = SessionEvent
+    public typealias Element = Event
 
     /// Events kept for a reader that falls behind, statistics aside.
-    public static let capacity = 4096
+    public static var capacity: Int { 4096 }
 
-    let buffer: SessionEventBuffer
+    let buffer: EventBuffer<Event>
 
     /// Events that had to go because more than `capacity` waited unread (0 for a reader that keeps up).
     public var dropped: Int { buffer.dropped }
@@ -22,37 +22,49 @@ public struct SessionEventStream: AsyncSequence, Sendable {
     /// The iterator: `next()` suspends until an event comes, and ends with the session or when
     /// the task that reads is cancelled.
     public struct AsyncIterator: AsyncIteratorProtocol {
-        let buffer: SessionEventBuffer
+        let buffer: EventBuffer<Event>
 
         /// The next event, or nil when the session has ended (or the reading task was cancelled).
-        public mutating func next() async -> SessionEvent? { await buffer.next() }
+        public mutating func next() async -> Event? { await buffer.next() }
     }
 
     /// An iterator over the events.
     public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(buffer: buffer) }
 }
 
-/// One subscriber's queue behind a `SessionEventStream` (see there for what is kept).
-final class SessionEventBuffer: @unchecked Sendable {
+/// A session's events (see `EventStream` for what a reader that falls behind keeps).
+public typealias SessionEventStream = EventStream<SessionEvent>
+
+/// How a stream treats its kind of event: which are statistics (only the newest kept) and which
+/// stay when a queue overflows (failures).
+struct EventKinds<Event: Sendable>: Sendable {
+    let isStatistics: @Sendable (Event) -> Bool
+    let isPinned: @Sendable (Event) -> Bool
+}
+
+/// One subscriber's queue behind an `EventStream` (see there for what is kept).
+final class EventBuffer<Event: Sendable>: @unchecked Sendable {
     private let lock = NSLock()
     private let capacity: Int
-    private var queue: [SessionEvent] = []
+    private let kinds: EventKinds<Event>
+    private var queue: [Event] = []
     private var head = 0
-    private var statistics: SessionEvent?
-    private var waiter: CheckedContinuation<SessionEvent?, Never>?
+    private var statistics: Event?
+    private var waiter: CheckedContinuation<Event?, Never>?
     private var finished = false
     private var droppedCount = 0
     /// Called once when the reader goes away (cancelled) or the stream ends.
     var onTermination: (@Sendable () -> Void)?
 
-    init(capacity: Int = SessionEventStream.capacity) {
+    init(capacity: Int, kinds: EventKinds<Event>) {
         self.capacity = max(1, capacity)
+        self.kinds = kinds
     }
 
     var dropped: Int { lock.withLock { droppedCount } }
 
     /// Adds an event (from any thread): hands it to a waiting reader or keeps it.
-    func add(_ event: SessionEvent) {
+    func add(_ event: Event) {
         lock.lock()
         guard !finished else { return lock.unlock() }
         if let waiter {
@@ -61,7 +73,7 @@ final class SessionEventBuffer: @unchecked Sendable {
             waiter.resume(returning: event)
             return
         }
-        if case .statistics = event {
+        if kinds.isStatistics(event) {
             statistics = event
         } else {
             queue.append(event)
@@ -88,9 +100,9 @@ final class SessionEventBuffer: @unchecked Sendable {
         termination?()
     }
 
-    func next() async -> SessionEvent? {
+    func next() async -> Event? {
         await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<SessionEvent?, Never>) in
+            await withCheckedContinuation { (continuation: CheckedContinuation<Event?, Never>) in
                 lock.lock()
                 if let event = takeLocked() {
                     lock.unlock()
@@ -119,7 +131,7 @@ final class SessionEventBuffer: @unchecked Sendable {
     }
 
     /// The oldest kept event, then the newest statistics; under the lock.
-    private func takeLocked() -> SessionEvent? {
+    private func takeLocked() -> Event? {
         if head < queue.count {
             let event = queue[head]
             head += 1
@@ -133,12 +145,9 @@ final class SessionEventBuffer: @unchecked Sendable {
         return statistics
     }
 
-    /// Drops the oldest kept event that is not an output failure; under the lock.
+    /// Drops the oldest kept event that is not pinned (a failure); under the lock.
     private func dropOldest() {
-        let index = queue[head...].firstIndex {
-            if case .outputFailed = $0 { return false }
-            return true
-        }
+        let index = queue[head...].firstIndex { !kinds.isPinned($0) }
         guard let index else { return }
         queue.remove(at: index)
         droppedCount += 1
