@@ -3,7 +3,7 @@
 ///
 /// The generic tree the key table (`ServeConfigKey`) reads its values from; structured keys with
 /// no flag (`users:`) are handed on as nodes to their own parsers.
-public struct ServeConfigNode: Sendable, Equatable {
+package struct ServeConfigNode: Sendable, Equatable {
     /// One `key: value` entry of a mapping, in file order.
     public struct Entry: Sendable, Equatable {
         /// The key as written.

@@ -7,7 +7,7 @@ import Foundation
 /// Bounded: at most `maximumBytes` of file, `maximumDepth` levels of nesting, `maximumNodes`
 /// nodes and `maximumScalarBytes` per scalar. Aliases are refused (no expansion, so no
 /// "billion laughs"), as are duplicate keys, keys that are not scalars and further documents.
-public enum ServeConfigReader {
+package enum ServeConfigReader {
     /// The largest file read (1 MiB).
     public static let maximumBytes = 1 << 20
     /// The deepest nesting of lists and mappings.

@@ -35,7 +35,7 @@ public struct ServeConfigResolution: Sendable {
         /// Its values (one for a scalar or boolean, any number for a list).
         public var values: [String]
         /// The node as written, for a structured key (`users:`).
-        public var node: ServeConfigNode?
+        package var node: ServeConfigNode?
         /// Where it came from.
         public var origin: Origin
     }
@@ -53,7 +53,7 @@ public struct ServeConfigResolution: Sendable {
     }
 
     /// Resolves an already read tree (`file` names it in messages).
-    public init(root: ServeConfigNode?, file: String, environment: [String: String], commandLine: [String]) throws {
+    package init(root: ServeConfigNode?, file: String, environment: [String: String], commandLine: [String]) throws {
         var fromFile: [String: Setting] = [:]
         if let root {
             guard case .map(let entries) = root.content else {
@@ -91,7 +91,7 @@ public struct ServeConfigResolution: Sendable {
     }
 
     /// The node of a stored key (`users:`), as written in the file, or nil.
-    public func node(_ name: String) -> ServeConfigNode? { settings[name]?.node }
+    package func node(_ name: String) -> ServeConfigNode? { settings[name]?.node }
 
     /// The address ranges under `name` (`metrics-addresses` or `health-addresses`): loopback when not set.
     public func addressRanges(_ name: String) -> [ServeConfigAddressRange] {

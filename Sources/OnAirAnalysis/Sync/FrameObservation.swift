@@ -3,7 +3,7 @@ import OnAirLive
 
 /// What sync analysis needs from one decoded frame: where it plays, what its code says and how
 /// white it is. Small enough to keep for every frame of a long file.
-public struct FrameObservation: Sendable, Codable, Equatable {
+package struct FrameObservation: Sendable, Codable, Equatable {
     /// The frame's presentation time in the file, in seconds.
     public var presentationTime: Double
     /// The frame index from its code, or nil when the code was unreadable.

@@ -8,7 +8,7 @@ import OnAirCore
 /// not start where the previous one ended (a hole or an overlap in the file's timestamps), the
 /// window is analysed and a new one starts at the buffer's own time, so a hole shows as the A/V
 /// offset it causes instead of being counted over.
-public struct StreamingBeepDetector {
+package struct StreamingBeepDetector {
     private let detector: BeepDetector
     private var window: [Float] = []
     private var windowStart: Double?

@@ -26,7 +26,7 @@ public struct EncodedPacket: Sendable {
     /// Parameter sets / AudioSpecificConfig; set on every keyframe and on the first audio packet.
     public var formatDescription: FormatDescription?
     /// Conversions of this payload to other forms, shared by every copy of the packet.
-    public private(set) var conversions = PacketConversions()
+    package private(set) var conversions = PacketConversions()
 
     /// Creates a packet from bytes (the array is shared, not copied). `form` defaults to what the
     /// encoders produce: Annex-B with parameter sets in-band for H.264, raw frames for AAC.

@@ -2,7 +2,7 @@ import Foundation
 
 /// The payload of one packet converted to other bitstream forms, made on first request and shared
 /// by every copy of the packet (every sink), so that each conversion happens once. Thread-safe.
-public final class PacketConversions: @unchecked Sendable {
+package final class PacketConversions: @unchecked Sendable {
     private let lock = NSLock()
     private var converted: [BitstreamForm: MediaBuffer] = [:]
 

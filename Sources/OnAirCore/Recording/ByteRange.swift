@@ -1,7 +1,7 @@
 import Foundation
 
 /// A `Range: bytes=…` request against a body of known size (RFC 9110 §14.1.2), one range only.
-public enum ByteRange: Sendable, Equatable {
+package enum ByteRange: Sendable, Equatable {
     /// No usable Range header: the whole body, 200.
     case whole
     /// Bytes `lower...upper` of the body, 206.

@@ -2,7 +2,7 @@ import Foundation
 
 /// The query of a playback request (`/list`, `/get`), read with bounds on every field: MediaMTX's
 /// names (`path`, `start`, `end`, `duration`, `format`) and RFC 3339 times.
-public struct PlaybackQuery: Sendable, Equatable {
+package struct PlaybackQuery: Sendable, Equatable {
     /// What `/get` answers with.
     public enum Format: String, Sendable {
         /// Fragmented MP4, streamed as it is stitched.
@@ -141,7 +141,7 @@ public struct PlaybackQuery: Sendable, Equatable {
 
 /// What `/list` and `/get` make of a recording's segments: spans of contiguous recording, and the
 /// pieces of segments a requested span is stitched from. Pure: segments come from `SegmentIndex`.
-public enum PlaybackPlan {
+package enum PlaybackPlan {
     /// A run of recording without a gap.
     public struct Span: Sendable, Equatable {
         /// Wall-clock start.

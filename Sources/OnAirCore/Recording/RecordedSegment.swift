@@ -22,7 +22,7 @@ public struct RecordedSegment: Sendable, Equatable {
 }
 
 /// The segments of one stream's recording, found from file names under the template's root.
-public struct SegmentIndex: Sendable {
+package struct SegmentIndex: Sendable {
     /// How segment paths are made.
     public let template: RecordPathTemplate
     /// The stream's path name (`%path`).

@@ -46,7 +46,7 @@ public struct RecordingSettings: Sendable, Equatable {
     }
 
     /// The segment index these settings write.
-    public var index: SegmentIndex { SegmentIndex(template: template, pathName: pathName, extensions: [format.fileExtension]) }
+    package var index: SegmentIndex { SegmentIndex(template: template, pathName: pathName, extensions: [format.fileExtension]) }
 }
 
 /// Runs a recording's segment-complete command without waiting for it (its exit is collected on

@@ -56,7 +56,7 @@ public struct RetentionPolicy: Sendable, Equatable {
 /// deletion. The clock and the free-space reading are injected.
 public final class RetentionSweeper: @unchecked Sendable {
     /// Where the segments are.
-    public let index: SegmentIndex
+    package let index: SegmentIndex
     /// What to delete.
     public let policy: RetentionPolicy
     private let now: @Sendable () -> Date
@@ -65,7 +65,7 @@ public final class RetentionSweeper: @unchecked Sendable {
 
     /// A sweeper over `index` with `policy`; `freeBytes` reads the free space of the file system
     /// holding a path (default: `statvfs`), `log` hears one line per deletion.
-    public init(
+    package init(
         index: SegmentIndex, policy: RetentionPolicy, now: @escaping @Sendable () -> Date = { Date() },
         freeBytes: @escaping @Sendable (String) -> Int64? = RetentionSweeper.freeBytes(at:),
         log: @escaping @Sendable (String) -> Void = { _ in }

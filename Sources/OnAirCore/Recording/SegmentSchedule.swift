@@ -6,7 +6,7 @@ import Foundation
 /// A segment starts on a video keyframe (on any packet when there is no video) and is cut on the
 /// first keyframe at or past `segmentDuration` after its start, so each one plays alone and the
 /// next begins exactly where it ends. A part is due every `partDuration` of media time.
-public struct SegmentSchedule: Sendable {
+package struct SegmentSchedule: Sendable {
     /// What to do with a packet.
     public enum Decision: Sendable, Equatable {
         /// Before the first keyframe: leave it out.
@@ -68,7 +68,7 @@ public struct SegmentSchedule: Sendable {
 /// Maps media time to wall-clock time for naming segments: anchored at the first packet and kept
 /// there (so back-to-back segments get back-to-back names), re-anchored when the wall clock has
 /// moved more than `tolerance` away from it (an NTP step, months of drift).
-public struct WallClockAnchor: Sendable {
+package struct WallClockAnchor: Sendable {
     /// How far the anchored time may be from the clock before it is re-anchored (seconds).
     public let tolerance: Double
     private var anchor: (wall: Date, media: Double)?

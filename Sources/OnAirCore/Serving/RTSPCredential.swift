@@ -7,7 +7,7 @@ import Foundation
 /// value over `maximumBytes`, over `maximumParameters` parameters, one named twice, an
 /// unterminated quoted string, a control byte, text that is not UTF-8, malformed base64, a Basic
 /// value without `:`.
-public enum RTSPCredential: Sendable, Equatable {
+package enum RTSPCredential: Sendable, Equatable {
     /// Digest parameters by lowercased name.
     case digest([String: String])
     /// A Basic user name and password.

@@ -12,7 +12,7 @@
 /// `idleSeconds`, and one sending interleaved data faster than RTCP ever needs (more than
 /// `dataPerSecond` in a window of a second or more). Past `connections` open at once, a new one is
 /// cut on arrival. Not thread-safe: the caller serialises its calls.
-public struct RTSPGuardPolicy: Sendable {
+package struct RTSPGuardPolicy: Sendable {
     /// What a connection may do.
     public struct Limits: Sendable, Equatable {
         /// Connections open at once (more are cut as they arrive).

@@ -12,7 +12,7 @@
 /// Every key is tried, each compared in constant time, whether one matched already or not. Nonces
 /// are kept `nonceCapacity` at most: at that count the expired ones are dropped, then all if none
 /// had expired. Not thread-safe: the caller serialises its calls.
-public struct RTSPKeyring: Sendable {
+package struct RTSPKeyring: Sendable {
     /// One password the user may give, and the number that names it (> 0).
     public struct Key: Sendable, Equatable {
         /// The number an admitted request is given (> 0).

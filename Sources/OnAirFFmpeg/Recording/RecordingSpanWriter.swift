@@ -45,7 +45,7 @@ public final class RecordingSpanWriter {
     }
 
     /// A writer over `pieces` (in order); throws when the first segment cannot be read.
-    public init(pieces: [PlaybackPlan.Piece]) throws {
+    package init(pieces: [PlaybackPlan.Piece]) throws {
         self.pieces = pieces
         guard !pieces.isEmpty else { throw FFmpegError(code: onair_averror(2), operation: "stitch an empty span") }
     }
@@ -74,7 +74,7 @@ public final class RecordingSpanWriter {
     private var filePath: String?
 
     /// Makes the span into a regular MP4 at `path` (index in front).
-    public static func writeFile(pieces: [PlaybackPlan.Piece], to path: String) throws {
+    package static func writeFile(pieces: [PlaybackPlan.Piece], to path: String) throws {
         let writer = try RecordingSpanWriter(pieces: pieces)
         writer.filePath = path
         while try writer.step(flushEvery: nil) {}

@@ -1,6 +1,6 @@
 /// One reading of a network output: what it has handed to its transport so far, what waits in
 /// OnAir's own queue, and what the transport reports (acknowledged bytes, its buffer, round trip).
-public struct LinkMeasurement: Sendable, Equatable {
+package struct LinkMeasurement: Sendable, Equatable {
     /// When it was taken, in seconds on a monotonic clock.
     public var time: Double
     /// Bytes handed to the transport since the start (a running total).

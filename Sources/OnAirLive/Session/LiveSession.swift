@@ -125,7 +125,7 @@ public final class LiveSession: @unchecked Sendable {
     }
 
     /// One reading per network output: bytes sent, the backlog waiting for it, and whether it is connected.
-    public func linkMeasurements() -> [(link: Int, measurement: LinkMeasurement)] {
+    package func linkMeasurements() -> [(link: Int, measurement: LinkMeasurement)] {
         links.measurements()
     }
 

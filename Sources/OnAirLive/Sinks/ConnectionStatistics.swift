@@ -1,5 +1,5 @@
 /// Counters of one network sink's connection, for `LiveStatistics`.
-public struct ConnectionStatistics: Sendable, Equatable {
+package struct ConnectionStatistics: Sendable, Equatable {
     /// Whether packets are going out now.
     public var isConnected = false
     /// Connections re-established after one was lost.

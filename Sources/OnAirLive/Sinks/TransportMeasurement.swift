@@ -3,7 +3,7 @@
 ///
 /// TCP links (RTMP, RTMPS, TCP) read it from the kernel (`TCP_INFO`, `SIOCOUTQ`); SRT from
 /// libsrt's statistics. UDP has no feedback and reports nothing.
-public struct TransportMeasurement: Sendable, Equatable {
+package struct TransportMeasurement: Sendable, Equatable {
     /// Bytes the peer has acknowledged since the connection started (a running total).
     public var bytesAcknowledged: Int
     /// Bytes in the transport's send buffer: not yet sent, or sent and not yet acknowledged.

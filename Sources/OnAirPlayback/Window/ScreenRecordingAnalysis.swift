@@ -39,7 +39,7 @@ public enum ScreenRecordingAnalysis {
 
     /// The figures for recorded pictures (presentation time = the wall clock in seconds), the
     /// wall-clock capture codes by frame index, and beep onset times on the same clock.
-    public static func report(
+    package static func report(
         observations: [FrameObservation], wallCodes: [Int: Int64], beepTimes: [Double],
         settle: Double
     ) -> ScreenRecordingReport {

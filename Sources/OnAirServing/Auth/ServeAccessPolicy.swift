@@ -20,7 +20,7 @@ import OnAirHTTP
 /// `limiter.threshold` failures in a minute → 429 for a growing time, whatever it sends.
 /// Passwords and tokens are compared in constant time and never logged; each failure logs one
 /// line in `ServeAccessPolicy.failureLine`'s format.
-public final class ServeAccessPolicy: @unchecked Sendable {
+package final class ServeAccessPolicy: @unchecked Sendable {
     /// The users.
     public let users: [ServeUser]
     /// The tokens (`--token`, repeatable), each holding every permission.

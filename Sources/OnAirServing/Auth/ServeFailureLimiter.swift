@@ -3,7 +3,7 @@ import Foundation
 /// Counts failed authentications per client address over a sliding minute; an address with
 /// `threshold` failures in that minute is blocked for a while, twice as long each time it is blocked
 /// again (up to an hour). Other addresses are not affected. The clock is injected (seconds, any origin).
-public final class ServeFailureLimiter: @unchecked Sendable {
+package final class ServeFailureLimiter: @unchecked Sendable {
     /// Failures within `window` seconds that block an address.
     public let threshold: Int
     /// The sliding window, seconds.

@@ -2,7 +2,7 @@ import OnAirCore
 
 /// A run of bytes of one served stream: one muxed packet (MPEG-TS) or fragment (MP4), shared by
 /// every viewer without copying.
-public struct ServeChunk: Sendable {
+package struct ServeChunk: Sendable {
     /// The bytes.
     public var bytes: [UInt8]
     /// Whether a decoder can start here (the chunk begins with a video keyframe).

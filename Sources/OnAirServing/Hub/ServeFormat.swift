@@ -1,5 +1,5 @@
 /// A container `onair serve` produces once and fans out to its viewers.
-public enum ServeFormat: String, Sendable, CaseIterable, Codable {
+package enum ServeFormat: String, Sendable, CaseIterable, Codable {
     /// MPEG-TS (`/live.ts`, SRT callers).
     case mpegTS = "ts"
     /// Fragmented MP4: an init segment, then one fragment per video frame (`/live.mp4`).

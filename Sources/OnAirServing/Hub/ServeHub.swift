@@ -41,7 +41,7 @@ public final class ServeHub: @unchecked Sendable {
     private var stillAdmits: (@Sendable (ServeCredential) -> Bool)?
 
     /// A hub for the given formats.
-    public init(formats: Set<ServeFormat>, limits: Limits = Limits()) {
+    package init(formats: Set<ServeFormat>, limits: Limits = Limits()) {
         currentLimits = limits
         var streams: [ServeFormat: ServeStream] = [:]
         for format in formats { streams[format] = ServeStream(format: format) }
@@ -49,7 +49,7 @@ public final class ServeHub: @unchecked Sendable {
     }
 
     /// Whether the hub produces `format`.
-    public func serves(_ format: ServeFormat) -> Bool { streams[format] != nil }
+    package func serves(_ format: ServeFormat) -> Bool { streams[format] != nil }
 
     /// Sets how many viewers a face outside the hub serves now (WebRTC), so `maxViewers` counts them;
     /// `count` must not call back into the hub.
@@ -61,7 +61,7 @@ public final class ServeHub: @unchecked Sendable {
 
     /// Admits a viewer of `format` (throws `ServeRefusal` when full or stopping), remembering what
     /// admitted it; the transport reads from it and calls `close()` when done.
-    public func openViewer(
+    package func openViewer(
         format: ServeFormat, transport: String, peer: String, credential: ServeCredential = .anyone
     ) throws -> ServeViewer {
         guard let stream = streams[format] else { throw ServeRefusal.stopping }
@@ -99,7 +99,7 @@ public final class ServeHub: @unchecked Sendable {
     }
 
     /// Adds transport figures (SRT's RTT, loss, send-buffer delay) to a viewer's statistics.
-    public func setTransportFigures(
+    package func setTransportFigures(
         for viewer: ServeViewer,
         _ figures: @escaping @Sendable () -> (rttMs: Double, lost: Int, dropped: Int, sendBufferMs: Double)
     ) {
@@ -178,7 +178,7 @@ public final class ServeHub: @unchecked Sendable {
     }
 
     /// Every viewer's figures and the totals.
-    public func statistics() -> (viewers: [ServeViewerStatistics], totals: Totals) {
+    package func statistics() -> (viewers: [ServeViewerStatistics], totals: Totals) {
         lock.lock()
         let current = viewers.values.sorted { $0.id < $1.id }
         let figures = transportFigures

@@ -1,7 +1,7 @@
 import OnAirCore
 
 /// Why a viewer was not admitted.
-public enum ServeRefusal: OnAirError, Equatable {
+package enum ServeRefusal: OnAirError, Equatable {
     /// `maxViewers` are already served.
     case full(maximum: Int)
     /// The server is stopping.

@@ -7,7 +7,7 @@ import Foundation
 /// stays whole), the skip is counted and the viewer resumes at the next keyframe. A viewer that
 /// stays behind — its queue never empties between skips — or whose oldest chunk is older than
 /// the timeout is cut.
-public final class ServeViewer: @unchecked Sendable {
+package final class ServeViewer: @unchecked Sendable {
     /// Why a viewer's stream ended.
     public enum EndReason: String, Sendable, Codable {
         /// The server stopped serving.

@@ -1,5 +1,5 @@
 /// One viewer's entry in `/stats.json`.
-public struct ServeViewerStatistics: Sendable, Codable, Equatable {
+package struct ServeViewerStatistics: Sendable, Codable, Equatable {
     /// The viewer's number.
     public var id: Int
     /// `http` or `srt`.

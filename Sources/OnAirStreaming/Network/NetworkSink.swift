@@ -116,7 +116,7 @@ public final class NetworkSink: ReconnectingSink, @unchecked Sendable {
     }
 
     /// The connection counters (connected, reconnects, time offline); safe to read from any thread.
-    public var connectionStatistics: ConnectionStatistics {
+    package var connectionStatistics: ConnectionStatistics {
         condition.lock()
         defer { condition.unlock() }
         return ledger.snapshot(at: Self.now)
@@ -240,7 +240,7 @@ public final class NetworkSink: ReconnectingSink, @unchecked Sendable {
     }
 
     /// The transport's own figures for the current connection (nil: offline, or no feedback).
-    public func measureTransport() -> TransportMeasurement? {
+    package func measureTransport() -> TransportMeasurement? {
         condition.lock()
         let probe = self.probe
         condition.unlock()

@@ -9,7 +9,7 @@ import OnAirLive
 /// - Lost packets as reported (a loss while a queue stands is congestion, for the controller);
 ///   losses within a second whose loss fraction is over `heavyLossFraction` (10 %, where Google's
 ///   congestion control steps down on loss alone) also count as dropped, which steps down at once.
-public struct WHIPLinkGauge: Sendable {
+package struct WHIPLinkGauge: Sendable {
     /// The loss fraction over about a second above which losses count as drops.
     public var heavyLossFraction = 0.1
     private var minimumRoundTrip: Double?

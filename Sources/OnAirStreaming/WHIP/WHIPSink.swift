@@ -17,7 +17,7 @@ import OnAirLive
 /// session's H.264; the audio is Opus, encoded once from the session's PCM (`audioTap(wrapping:)`).
 /// PLI/FIR from the server become keyframe requests (at most one a second); the receiver reports
 /// feed adaptive bitrate (`measureTransport()`, see `WHIPLinkGauge`).
-public final class WHIPSink: ReconnectingSink, @unchecked Sendable {
+package final class WHIPSink: ReconnectingSink, @unchecked Sendable {
     /// The endpoint published to.
     public let endpoint: WHIPEndpoint
     /// The endpoint as named, for messages.
