@@ -52,16 +52,7 @@ enum SessionConsole {
         }
     }
 
-    private static func describe(_ event: NetworkSink.Event, destination: String) -> String {
-        switch event {
-        case .connected(let reconnect):
-            return "\(destination): \(reconnect ? "reconnected" : "connected")"
-        case let .lost(reason, retryIn):
-            return "\(destination): connection lost (\(reason)); reconnecting in \(retryIn) s"
-        case let .attemptFailed(reason, retryIn):
-            return "\(destination): connect failed (\(reason)); next attempt in \(retryIn) s"
-        case let .finishFailed(reason):
-            return "\(destination): could not finish the stream cleanly (\(reason))"
-        }
+    private static func describe(_ event: ConnectionChange, destination: String) -> String {
+        "\(destination): \(event)"
     }
 }

@@ -15,5 +15,5 @@ public struct OutputContext: Sendable {
     /// Network outputs: the TCP send buffer for the stream's highest rate, or nil for the system's.
     public var sendBufferBytes: Int?
     /// Network outputs: hears connection events (connected, lost, reconnected).
-    public var connectionEvents: (@Sendable (NetworkSink.Event) -> Void)?
+    public var connectionEvents: (@Sendable (ConnectionChange) -> Void)?
 }

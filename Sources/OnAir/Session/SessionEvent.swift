@@ -9,7 +9,7 @@ public enum SessionEvent: Sendable {
     /// An output failed and was left behind; the others carry on.
     case outputFailed(OutputFailure)
     /// A network output's connection changed (connected, lost, reconnected, could not finish).
-    case connection(destination: String, event: NetworkSink.Event)
+    case connection(destination: String, event: ConnectionChange)
     /// Adaptive bitrate changed the video bitrate.
     case bitRateChanged(BitrateDecision)
     /// A viewer joined or left a served stream.

@@ -56,7 +56,7 @@ extension NetworkSink {
                 if stopping { return }
                 failures += 1
                 let delay = policy.delay(afterFailures: failures)
-                events?(.attemptFailed(reason: wording.describe(error), retryIn: delay))
+                events?(.attemptFailed(reason: wording.describe(error), retryIn: .seconds(delay)))
                 condition.lock()
                 let until = Date().addingTimeInterval(delay)
                 while !finishing && condition.wait(until: until) {}

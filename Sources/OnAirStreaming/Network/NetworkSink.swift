@@ -18,16 +18,7 @@ import OnAirFFmpeg
 /// first connection of a caller URL is fatal (a wrong address or SRT passphrase).
 public final class NetworkSink: ReconnectingSink, @unchecked Sendable {
     /// What happened to the connection, for progress messages.
-    public enum Event: Sendable {
-        /// A connection was made (`reconnect`: after one was lost).
-        case connected(reconnect: Bool)
-        /// The connection failed; the sink tries again after `retryIn` seconds.
-        case lost(reason: String, retryIn: Double)
-        /// A connect attempt failed; the next one follows after `retryIn` seconds.
-        case attemptFailed(reason: String, retryIn: Double)
-        /// Finishing the stream (the container trailer) failed; what was sent before stays sent.
-        case finishFailed(reason: String)
-    }
+    public typealias Event = ConnectionChange
 
     /// The parsed destination.
     public let target: StreamTarget
@@ -189,7 +180,7 @@ public final class NetworkSink: ReconnectingSink, @unchecked Sendable {
             wantConnection = true
             condition.broadcast()
             condition.unlock()
-            events?(.lost(reason: wording.describe(error), retryIn: policy.delay(afterFailures: 1)))
+            events?(.lost(reason: wording.describe(error), retryIn: .seconds(policy.delay(afterFailures: 1))))
         }
     }
 

@@ -230,7 +230,7 @@ package final class WHIPSink: ReconnectingSink, @unchecked Sendable {
                 if stopping { return }
                 failures += 1
                 let delay = policy.delay(afterFailures: failures)
-                events?(.attemptFailed(reason: error.description, retryIn: delay))
+                events?(.attemptFailed(reason: error.description, retryIn: .seconds(delay)))
                 guard waitWhileRunning(seconds: delay) else { return }
                 continue
             }
@@ -260,7 +260,7 @@ package final class WHIPSink: ReconnectingSink, @unchecked Sendable {
             connection.close(delete: true)
             failures = 1
             let delay = policy.delay(afterFailures: failures)
-            events?(.lost(reason: reason ?? "lost", retryIn: delay))
+            events?(.lost(reason: reason ?? "lost", retryIn: .seconds(delay)))
             guard waitWhileRunning(seconds: delay) else { return }
         }
     }
