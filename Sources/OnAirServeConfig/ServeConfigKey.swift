@@ -133,6 +133,7 @@ public struct ServeConfigKey: Sendable {
         ServeConfigKey("tls-cert", .text(maximumLength: 4096)),
         ServeConfigKey("tls-key", .text(maximumLength: 4096)),
         ServeConfigKey("tls-self-signed", .boolean(on: "--tls-self-signed", off: nil), .boolean, default: "false"),
+        ServeConfigKey("redirect-listen", .listen),
         ServeConfigKey("users", .stored, .node),
     ]
 

@@ -51,6 +51,8 @@ struct ServeCommand: Command {
           --tls-self-signed            HTTPS with an ECDSA P-256 key and self-signed certificate made at the
                                        first start in $STATE_DIRECTORY, else $XDG_STATE_HOME/onair, else
                                        ~/.local/state/onair (its SHA-256 fingerprint is printed: pin it)
+          --redirect-listen ADDR:PORT  with TLS: plain HTTP here answers every request with a redirect
+                                       (308) to the same path over HTTPS, and serves nothing else
           --viewer-timeout S           cut a viewer this many seconds behind (default 5)
           --viewer-queue BYTES         bytes waiting for one viewer before it skips to a keyframe
                                        (default 4 s of the stream, at least 1 MiB)
@@ -79,6 +81,9 @@ struct ServeCommand: Command {
         try configuration.apply(config.resolution)
         if let listen = try arguments.option("--listen") {
             try configuration.listen(on: listen)
+        }
+        if let redirect = try arguments.option("--redirect-listen") {
+            configuration.redirectListen = redirect
         }
         if let text = try arguments.option("--max-viewers") {
             guard let value = Int(text), (1...10_000).contains(value) else {
@@ -161,6 +166,7 @@ struct ServeCommand: Command {
             if let fingerprint = served.tlsFingerprint {
                 if let made = served.tlsCertificateMade { Console.status("made a self-signed certificate: \(made)") }
                 Console.status("TLS certificate SHA-256 fingerprint: \(fingerprint)")
+                if let port = served.redirectPort { Console.status("plain HTTP on port \(port) redirects to HTTPS") }
                 if let reload = served.reloadCertificate { Self.reloadOnHangUp(reload) }
             }
             if let whep = served.whepURL { Console.status("WHEP: \(whep)\(served.hasToken ? " (Authorization: Bearer …)" : "")") }

@@ -50,9 +50,13 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
         let ca = try TestCA(dir)
         let other = try TestCA(dir, name: "other")
+        let redirectPort = try FreePort.loopback()
         let server = try ServeTestServer(
             directory: dir, duration: 30,
-            arguments: ["--tls-cert", ca.certificate, "--tls-key", ca.key, "--keyint-duration", "1", "--token", "tls-s3cret-42"])
+            arguments: [
+                "--tls-cert", ca.certificate, "--tls-key", ca.key, "--keyint-duration", "1", "--token", "tls-s3cret-42",
+                "--redirect-listen", "127.0.0.1:\(redirectPort)",
+            ])
         let url = "https://127.0.0.1:\(server.port)/live.ts"
         let bearer = ["-headers", "Authorization: Bearer tls-s3cret-42\r\n"]
         // ffmpeg checks the chain and the address against the CA, and decodes two seconds cleanly.
@@ -82,7 +86,21 @@ import Testing
         // Plain HTTP on the TLS port: not a byte of media, no HTTP answer.
         let plain = try Tools.run("curl", ["-s", "-m", "5", "-o", "-", "-w", "%{http_code}", "http://127.0.0.1:\(server.port)/live.ts"])
         #expect(String(decoding: plain.stdout, as: UTF8.self) == "000", "plain HTTP got an answer")
+        // The redirecting port: a 308 to the same path over HTTPS, the query (with its token) left
+        // behind, and no media in clear.
+        let redirected = try Tools.run(
+            "curl",
+            [
+                "-s", "-m", "5", "-o", dir.appendingPathComponent("redirect.body").path, "-w", "%{http_code} %{redirect_url}",
+                "http://127.0.0.1:\(redirectPort)/live.ts?token=tls-s3cret-42",
+            ])
+        #expect(
+            String(decoding: redirected.stdout, as: UTF8.self) == "308 https://127.0.0.1:\(server.port)/live.ts",
+            "\(String(decoding: redirected.stdout, as: UTF8.self))")
+        let body = (try? Data(contentsOf: dir.appendingPathComponent("redirect.body"))) ?? Data()
+        #expect(body.count < 64, "the redirect carried \(body.count) bytes")
         server.process.kill()
+        #expect(server.process.stderr.contains("plain HTTP on port \(redirectPort) redirects to HTTPS"), "\(server.process.stderr)")
         // The token is never printed (the serving line shows ?token=…).
         #expect(server.process.stderr.contains("serving https://127.0.0.1:\(server.port)/live.ts?token=…"), "\(server.process.stderr)")
         #expect(!server.process.stderr.contains("tls-s3cret-42"))

@@ -22,6 +22,8 @@ public struct ServedEndpoints: Sendable {
     public var tlsFingerprint: String?
     /// The self-signed certificate file made at this start, if one was.
     public var tlsCertificateMade: String?
+    /// The port of the plain-HTTP listener that redirects to HTTPS (`redirectListen`), or nil.
+    public var redirectPort: Int?
     /// Re-reads the TLS certificate and key for new connections (SIGHUP); returns the new fingerprint.
     public var reloadCertificate: (@Sendable () throws -> String)?
 

@@ -144,6 +144,7 @@ public struct SessionBuilder: Sendable {
                 isLoopback: server.isLoopback, hasToken: server.token != nil)
             endpoints?.tlsFingerprint = serve.server.tls?.fingerprint
             endpoints?.tlsCertificateMade = serve.server.tls?.madeCertificate
+            endpoints?.redirectPort = serve.server.redirectPort
             if serve.server.tls != nil { endpoints?.reloadCertificate = { try serve.server.reloadCertificate() } }
             viewerTotals = {
                 var totals = serve.hub.statistics().totals

@@ -27,6 +27,9 @@ public struct ServeConfiguration: Sendable {
     /// HTTPS for every HTTP face (page, streams, HLS, statistics, WHEP), nil: plain HTTP. With it the
     /// HTTP port speaks TLS only.
     public var tls: ServeTLS?
+    /// With `tls`: a plain-HTTP listener (`ADDR:PORT`) that answers every request with a redirect
+    /// to the same path over HTTPS (never media, never a credential check); nil: none.
+    public var redirectListen: String?
     /// Users of the HTTP faces (Basic), besides the token (see `ServeAccessPolicy`).
     public var users: [ServeUser] = []
     /// Addresses that need no credentials for a permission (e.g. `.metrics: ServeAddressRange.loopback`).

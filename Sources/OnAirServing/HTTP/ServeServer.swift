@@ -18,6 +18,8 @@ package final class ServeServer: @unchecked Sendable {
     private let lock = NSLock()
     private var encoderStatistics: (@Sendable () -> LiveStatistics?)?
     private var server: HTTPServer?
+    /// The plain-HTTP listener that only redirects to HTTPS (`redirectListen`), or nil.
+    private var redirect: HTTPServer?
     private let srtPort: Int?
     private let whep: WHEPEndpoint?
     /// libmicrohttpd's latest messages (the last 16) and how many it gave, for `/stats.json`.
@@ -64,7 +66,22 @@ package final class ServeServer: @unchecked Sendable {
             configuration: http, messages: { [weak self] line in self?.record(line) },
             handler: { [weak self] request in self?.answer(request) ?? .text(503, "stopping") })
         self.server = server
+        if let listen = configuration.redirectListen {
+            guard tls != nil else {
+                server.stop()
+                throw ServeTLSError("--redirect-listen redirects to HTTPS: it needs --tls-cert/--tls-key or --tls-self-signed")
+            }
+            do {
+                redirect = try ServeRedirect.start(listen: listen, host: configuration.host, httpsPort: server.port)
+            } catch {
+                server.stop()
+                throw error
+            }
+        }
     }
+
+    /// The redirecting listener's port (nil without one).
+    public var redirectPort: Int? { lock.withLock { redirect?.port } }
 
     private func record(_ message: String) {
         lock.lock()
@@ -145,7 +162,10 @@ package final class ServeServer: @unchecked Sendable {
         lock.lock()
         let server = self.server
         self.server = nil
+        let redirect = self.redirect
+        self.redirect = nil
         lock.unlock()
+        redirect?.stop()
         server?.stop()
     }
 
