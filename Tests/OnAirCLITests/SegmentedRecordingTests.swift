@@ -86,6 +86,54 @@ import Testing
         }
     }
 
+    /// A recording killed with SIGKILL (no chance to finish anything) loses at most one part: every
+    /// closed segment decodes with no error and starts on a keyframe, the one being written plays
+    /// up to its last synced part, and the frames on disk are at least those encoded by the last
+    /// statistics line read before the kill, less one part and one second of statistics.
+    @Test func aKilledRecordingLosesAtMostOnePart() throws {
+        let dir = try Tools.temporaryDirectory("segments-kill")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let template = dir.path + "/%path/%Y-%m-%d/%H-%M-%S-%f"
+        let stats = dir.appendingPathComponent("stats.jsonl").path
+        let record = Tools.process(
+            Tools.onairExecutable,
+            [
+                "record", "--size", "320x240", "--fps", "30", "--record-path", template, "--record-format", "fmp4",
+                "--record-segment-duration", "2s", "--record-part-duration", "1s", "--stats-json", stats,
+            ])
+        record.standardError = FileHandle.nullDevice
+        try record.runUnblocked()
+        defer { if record.isRunning { kill(record.processIdentifier, SIGKILL) } }
+        // Runs until its statistics say 5.5 s, then dies at once.
+        func lastStatistics() -> [String: Any]? { try? RecordCommandTests.finalStatistics(stats) }
+        #expect(waitUntil(timeout: 30) { !record.isRunning || (lastStatistics()?["elapsed"] as? Double ?? 0) >= 5.5 })
+        let encoded = lastStatistics()?["frames_out"] as? Int ?? -1
+        kill(record.processIdentifier, SIGKILL)
+        record.waitUntilExit()
+        #expect(record.terminationReason == .uncaughtSignal)
+
+        let segments = SegmentIndex(template: try RecordPathTemplate(template), pathName: "live").scan()
+        #expect(segments.count >= 3, "\(segments.map(\.path))")
+        var onDisk = 0
+        for (number, segment) in segments.enumerated() {
+            let size = (try? FileManager.default.attributesOfItem(atPath: segment.path)[.size] as? Int) ?? 0
+            // The segment being written when the process died may have been opened a moment
+            // before: an empty file, or a header with no part in it yet.
+            let writing = number == segments.count - 1
+            if writing && size == 0 { continue }
+            let packets = try Self.videoPackets(segment.path)
+            onDisk += packets.count
+            if writing && packets.isEmpty { continue }
+            #expect(packets.first?.key == true, "\(segment.path) starts on a non-keyframe")
+            if !writing {
+                #expect(try RecordCommandTests.decodesCleanly(segment.path).isEmpty, "\(segment.path)")
+            }
+        }
+        print("killed recording: \(segments.count) segments, \(onDisk) frames on disk, \(encoded) encoded by the last statistics")
+        // One part (30 frames) may be lost, and the statistics line read was up to a second old.
+        #expect(encoded > 150 && onDisk >= encoded - 30, "\(onDisk) frames on disk, \(encoded) encoded before the kill")
+    }
+
     @Test func retentionBySizeKeepsTheNewestUnderTheLimitAndRemovesEmptyFolders() throws {
         let dir = try Tools.temporaryDirectory("retention")
         defer { try? FileManager.default.removeItem(at: dir) }

@@ -175,6 +175,13 @@ public final class SegmentedRecorder: PacketSink {
             segment.boxWritten = true
             current = segment
         }
+        if !segment.headerWritten, segment.output.header != nil, settings.format != .fmp4 || segment.boxWritten {
+            // The header on the disk at once: a process killed before the first part leaves a
+            // segment that opens (with nothing in it yet), not a file no player can read.
+            avio_flush(segment.output.context)
+            try drain()
+            try current?.file.sync()
+        }
     }
 
     /// Closes the fragment (MP4) or the pending PES (TS), writes what the muxer made and syncs it.
