@@ -134,6 +134,47 @@ import Testing
         #expect(encoded > 150 && onDisk >= encoded - 30, "\(onDisk) frames on disk, \(encoded) encoded before the kill")
     }
 
+    /// A full disk pauses a segmented recording instead of ending it: the segment being written
+    /// keeps its synced parts, and once room comes back (here the test deletes the segments) the
+    /// recording resumes with a new segment on a keyframe that plays alone.
+    @Test(.enabled(if: getuid() == 0, "mounting a 2 MB tmpfs needs root"))
+    func aFullDiskPausesTheRecordingAndRoomResumesIt() throws {
+        // About 3.4 Mb/s here: the 2 MB fill in about 5 s, leaving time to resume before the end.
+        let (dir, small) = try OutputFailureTests.mountSmallDisk("segments-full", options: "size=2m")
+        defer { OutputFailureTests.unmount(dir, small) }
+        let template = small.path + "/%path/%Y-%m-%d/%H-%M-%S-%f"
+        let log = dir.appendingPathComponent("record.log")
+        #expect(FileManager.default.createFile(atPath: log.path, contents: nil))
+        let record = Tools.process(
+            Tools.onairExecutable,
+            [
+                "record", "--duration", "10", "--size", "640x360", "--bitrate", "4M", "--record-path", template,
+                "--record-format", "fmp4", "--record-segment-duration", "2s", "--record-part-duration", "1s",
+            ])
+        record.standardError = try FileHandle(forWritingTo: log)
+        try record.runUnblocked()
+        defer { if record.isRunning { kill(record.processIdentifier, SIGKILL) } }
+        func logText() -> String { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
+        #expect(waitUntil(timeout: 20) { !record.isRunning || logText().contains("waiting for room on the disk") }, "\(logText())")
+        // Room: every segment so far goes.
+        let before = SegmentIndex(template: try RecordPathTemplate(template), pathName: "live").scan()
+        for segment in before { try FileManager.default.removeItem(atPath: segment.path) }
+        record.waitUntilExit()
+        let text = logText()
+        #expect(text.contains("recording: resumed after a full disk"), "\(text)")
+        // What was written after the resume: at least one segment, each on a keyframe, clean.
+        let after = SegmentIndex(template: try RecordPathTemplate(template), pathName: "live").scan()
+        #expect(!after.isEmpty && after.allSatisfy { !before.map(\.path).contains($0.path) })
+        // The last one is complete when the run ended well; if the disk filled again it may end early.
+        for segment in record.terminationStatus == 0 ? after : Array(after.dropLast()) {
+            #expect(try Self.videoPackets(segment.path).first?.key == true, "\(segment.path)")
+            #expect(try RecordCommandTests.decodesCleanly(segment.path).isEmpty, "\(segment.path)")
+        }
+        // It ends well, or (the disk filled again before the end) says so as a failed output.
+        #expect(record.terminationStatus == 0 || text.contains("No space left on device"), "\(text)")
+        print("full disk: \(before.count) segments before the pause, \(after.count) after the resume, exit \(record.terminationStatus)")
+    }
+
     @Test func retentionBySizeKeepsTheNewestUnderTheLimitAndRemovesEmptyFolders() throws {
         let dir = try Tools.temporaryDirectory("retention")
         defer { try? FileManager.default.removeItem(at: dir) }

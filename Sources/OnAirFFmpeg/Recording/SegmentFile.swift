@@ -1,6 +1,16 @@
 import Foundation
 import OnAirCore
 
+/// A segment file's failed call: the error to report and the system's error number.
+struct SegmentFileError: Error {
+    /// What the recording reports.
+    let error: SinkError
+    /// `errno` of the call.
+    let code: Int32
+    /// The file system is full (or the user's quota is): the recording can wait for room.
+    var isNoSpace: Bool { code == ENOSPC || code == EDQUOT }
+}
+
 /// One segment file opened for writing with POSIX calls, so that each part can be synced to
 /// the disk (`fsync`) and not only handed to the kernel: what survives a pulled plug.
 final class SegmentFile {
@@ -66,7 +76,9 @@ final class SegmentFile {
         guard Foundation.close(descriptor) == 0 else { throw Self.failure(path, "close") }
     }
 
-    private static func failure(_ path: String, _ operation: String) -> SinkError {
-        .writeFailed(destination: path, reason: "\(operation): \(String(cString: strerror(errno)))")
+    private static func failure(_ path: String, _ operation: String) -> SegmentFileError {
+        let code = errno
+        return SegmentFileError(
+            error: .writeFailed(destination: path, reason: "\(operation): \(String(cString: strerror(code)))"), code: code)
     }
 }

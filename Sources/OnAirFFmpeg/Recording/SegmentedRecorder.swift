@@ -36,6 +36,15 @@ public final class SegmentedRecorder: PacketSink {
     private var lastEnd = 0.0
     /// Seconds between retention checks while packets flow.
     public static let sweepInterval = 10.0
+    /// The full disk that paused the recording, while it waits for room (nil: recording).
+    private var paused: SinkError?
+    /// The most bytes one part took so far: the room a resumed recording needs at least.
+    private var largestPart: Int64 = 0
+    /// The segment's size at the last part's flush.
+    private var sizeAtLastPart: Int64 = 0
+    private let freeBytes: @Sendable (String) -> Int64?
+    /// Free space a resumed recording wants besides a part's worth.
+    public static let resumeMargin: Int64 = 1 << 20
 
     private struct Segment {
         let file: SegmentFile
@@ -60,6 +69,7 @@ public final class SegmentedRecorder: PacketSink {
         self.expected = streams
         self.now = now
         self.log = log
+        self.freeBytes = freeBytes
         schedule = SegmentSchedule(
             segmentDuration: settings.segmentDuration, partDuration: settings.partDuration, hasVideo: streams.contains(.video))
         sweeper =
@@ -95,10 +105,52 @@ public final class SegmentedRecorder: PacketSink {
     /// The path of the segment being written, if any.
     public var currentPath: String? { current?.file.path }
 
-    /// Takes one packet: starts, cuts, appends, flushes a part, sweeps as due.
+    /// Takes one packet: starts, cuts, appends, flushes a part, sweeps as due. A full disk does not
+    /// end the recording: it pauses (the segment being written keeps its synced parts, logged) and
+    /// resumes with a new segment at the first keyframe once retention or anyone else has made
+    /// room for more than a part; `finish` reports the full disk if it never came back.
     public func write(_ packet: EncodedPacket) throws {
         if let description = packet.formatDescription { descriptions[packet.mediaType] = description }
         guard expected.contains(packet.mediaType) else { return }
+        if let paused {
+            guard canResume(at: packet) else { return }
+            self.paused = nil
+            log("recording: resumed after a full disk (\(paused))")
+        }
+        do {
+            try record(packet)
+        } catch let failure as SegmentFileError where failure.isNoSpace {
+            pause(failure.error)
+        } catch let failure as SegmentFileError {
+            throw failure.error
+        }
+    }
+
+    /// The disk is full: leaves the segment being written as its last sync left it and waits.
+    private func pause(_ error: SinkError) {
+        paused = error
+        if let segment = current {
+            setWritingPath(nil)
+            try? segment.file.close()
+            log("recording: \(segment.file.path) ends early: \(error); waiting for room on the disk")
+        }
+        current = nil
+        heldBack = [:]
+        schedule = SegmentSchedule(
+            segmentDuration: settings.segmentDuration, partDuration: settings.partDuration, hasVideo: expected.contains(.video))
+    }
+
+    /// Whether a paused recording starts again at `packet`: a keyframe (or any packet without
+    /// video), once retention has run and the recording's file system has room for more than
+    /// the largest part so far plus a margin.
+    private func canResume(at packet: EncodedPacket) -> Bool {
+        if expected.contains(.video) && !(packet.mediaType == .video && packet.isKeyframe) { return false }
+        sweep(keepingCurrent: false)
+        guard let free = freeBytes(settings.template.root(pathName: settings.pathName)) else { return false }
+        return free > largestPart + Self.resumeMargin
+    }
+
+    private func record(_ packet: EncodedPacket) throws {
         // The first segment starts at the first keyframe even before audio has described itself
         // (AAC comes out an encoder delay later): the muxer waits for it with the packets.
         let time = packet.dts.seconds
@@ -106,7 +158,8 @@ public final class SegmentedRecorder: PacketSink {
         switch schedule.decide(isVideo: packet.mediaType == .video, isKeyframe: packet.isKeyframe, time: time) {
         case .skip: return
         case .start:
-            if settings.format == .fmp4 { origin = time }
+            // One timeline for the whole recording, across a pause too.
+            if settings.format == .fmp4, origin == nil { origin = time }
             try open(at: time)
         case .cut:
             try closeSegment(endingAt: time, next: packet)
@@ -122,8 +175,13 @@ public final class SegmentedRecorder: PacketSink {
     public func finish() throws {
         sweepTimer?.cancel()
         sweepTimer = nil
+        if let paused { throw paused }
         guard current != nil else { return }
-        try closeSegment(endingAt: lastEnd, next: nil)
+        do {
+            try closeSegment(endingAt: lastEnd, next: nil)
+        } catch let failure as SegmentFileError {
+            throw failure.error
+        }
     }
 
     private func open(at time: Double) throws {
@@ -131,6 +189,7 @@ public final class SegmentedRecorder: PacketSink {
         sweep(keepingCurrent: false)  // before each new segment (the previous one is complete)
         let path = settings.template.path(pathName: settings.pathName, start: wall) + "." + settings.format.fileExtension
         let file = try SegmentFile(path: path)
+        sizeAtLastPart = 0
         setWritingPath(path)
         let output = try MemoryOutput()
         let options: [String: String] =
@@ -190,6 +249,8 @@ public final class SegmentedRecorder: PacketSink {
         try segment.container.flush()
         try drain()
         try segment.file.sync()
+        largestPart = max(largestPart, segment.file.size - sizeAtLastPart)
+        sizeAtLastPart = segment.file.size
     }
 
     /// Moves the muxer's bytes to the file: the header first (MP4: with the start box after it).
