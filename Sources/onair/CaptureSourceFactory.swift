@@ -22,7 +22,7 @@ enum CaptureSourceFactory {
         }
         settings.videoEncoder = encoding.video
         settings.audioEncoder = encoding.audio
-        settings.duration = capture.duration
+        settings.duration = capture.duration.map { .seconds($0) }
         settings.syntheticAudioClockOffsetPPM = capture.syntheticAudioPPM
         return settings
     }

@@ -16,12 +16,14 @@ struct PlayCommand: Command {
     init(arguments: inout ArgumentList) throws {
         var configuration = Player.Configuration(url: "")
         if let duration = try arguments.option("--duration") {
-            configuration.duration = try EncodingOptions.number(duration, "--duration")
-            if configuration.duration! <= 0 { throw UsageError("--duration must be positive") }
+            let seconds = try EncodingOptions.number(duration, "--duration")
+            if seconds <= 0 { throw UsageError("--duration must be positive") }
+            configuration.duration = .seconds(seconds)
         }
         if let timeout = try arguments.option("--timeout") {
-            configuration.openTimeout = try EncodingOptions.number(timeout, "--timeout")
-            if configuration.openTimeout <= 0 { throw UsageError("--timeout must be positive") }
+            let seconds = try EncodingOptions.number(timeout, "--timeout")
+            if seconds <= 0 { throw UsageError("--timeout must be positive") }
+            configuration.openTimeout = .seconds(seconds)
         }
         configuration.measureLatency = arguments.flag("--measure-latency")
         if let hardware = try arguments.option("--hwaccel") {

@@ -87,7 +87,7 @@ struct StreamCommand: Command {
         if let value = try arguments.option("--max-backlog") {
             let seconds = try EncodingOptions.number(value, "--max-backlog")
             guard seconds >= 0 else { throw UsageError("--max-backlog must be 0 or more") }
-            streaming.maximumBacklog = seconds > 0 ? seconds : nil
+            streaming.maximumBacklog = seconds > 0 ? .seconds(seconds) : nil
         }
         streaming.minimumBitRate = try arguments.option("--min-bitrate").map { try EncodingOptions.rate($0, "--min-bitrate") }
         streaming.maximumBitRate = try arguments.option("--max-bitrate").map { try EncodingOptions.rate($0, "--max-bitrate") }

@@ -38,7 +38,7 @@ import Testing
     func cancellingTheTaskStopsAPlaybackThatWaits() async throws {
         let port = try FreePort.loopback(udp: true)
         var configuration = Player.Configuration(url: "udp://127.0.0.1:\(port)")
-        configuration.openTimeout = 30
+        configuration.openTimeout = .seconds(30)
         let playback = Playback(configuration)
         let events = playback.events()
         let run = Task { try await playback.run() }

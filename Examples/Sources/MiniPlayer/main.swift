@@ -11,7 +11,7 @@ guard arguments.count >= 2 else {
     exit(2)
 }
 var configuration = Player.Configuration(url: arguments[1])
-configuration.duration = arguments.count > 2 ? Double(arguments[2]) : nil
+configuration.duration = arguments.count > 2 ? Double(arguments[2]).map { .seconds($0) } : nil
 var window = ScreenPlayer.Options()
 window.title = "MiniPlayer \(arguments[1])"
 do {

@@ -134,11 +134,11 @@ public final class Playback: @unchecked Sendable {
             if let since = player.secondsSinceFirstFrame {
                 // A stalled live input must not outlast the duration by much (a file is never
                 // stalled: on a busy machine it just decodes slowly).
-                if let duration = configuration.duration, since > duration + 2, live {
+                if let duration = configuration.duration?.inSeconds, since > duration + 2, live {
                     stopReason = .inputStalled
                     return true
                 }
-            } else if player.secondsSinceStart > configuration.openTimeout {
+            } else if player.secondsSinceStart > configuration.openTimeout.inSeconds {
                 noData = true
                 return true
             }
@@ -152,7 +152,7 @@ public final class Playback: @unchecked Sendable {
             }
         }
         player.stop()
-        if noData { throw PlaybackError.noData(url: configuration.url, seconds: configuration.openTimeout) }
+        if noData { throw PlaybackError.noData(url: configuration.url, seconds: configuration.openTimeout.inSeconds) }
         if stopReason == .inputEnded, configuration.duration != nil, player.error == nil { stopReason = .durationReached }
         let last = player.statistics()
         if let error = player.error { throw error }

@@ -18,7 +18,7 @@ import OnAirServing
 /// settings.video = .v4l2(device: "/dev/video0")
 /// settings.audio = .pulse(source: "default")
 /// settings.outputs = ["clip.mp4"]
-/// settings.duration = 5
+/// settings.duration = .seconds(5)
 /// let outcome = try await SessionBuilder(settings).build().run()
 /// ```
 public struct SessionBuilder: Sendable {
@@ -69,9 +69,9 @@ public struct SessionBuilder: Sendable {
         if audio != nil { streams.insert(.audio) }
 
         var configuration = LiveSession.Configuration(video: video, audio: audio)
-        configuration.duration = settings.duration
+        configuration.duration = settings.duration?.inSeconds
         configuration.dropLateVideo = !settings.asFastAsPossible
-        configuration.maximumNetworkBacklog = settings.streaming.maximumBacklog
+        configuration.maximumNetworkBacklog = settings.streaming.maximumBacklog?.inSeconds
         let outputKinds = try settings.outputs.map { try OutputRegistry.kind(for: $0) }
         let hasNetwork = outputKinds.contains { $0.role == .network }
         if hasNetwork, settings.streaming.adaptiveBitRate, let video {
@@ -229,7 +229,7 @@ public struct SessionBuilder: Sendable {
                 try SyntheticSource(
                     video: kinds.contains(.video) ? (encoding.video.width, encoding.video.height, encoding.video.expectedFrameRate) : nil,
                     audio: kinds.contains(.audio) ? (encoding.audio.sampleRate, encoding.audio.channels) : nil,
-                    fast: settings.asFastAsPossible, duration: settings.duration,
+                    fast: settings.asFastAsPossible, duration: settings.duration?.inSeconds,
                     audioClockOffsetPPM: settings.syntheticAudioClockOffsetPPM)
             })
     }

@@ -29,8 +29,8 @@ public struct SessionSettings: Sendable {
     public var recording: RecordingSettings?
     /// Serve the first HLS output's directory over HTTP on 127.0.0.1 at this port, or nil.
     public var hlsServePort: Int?
-    /// Stop after this much media (seconds), or run until stopped.
-    public var duration: Double?
+    /// Stop after this much media, or run until stopped.
+    public var duration: Duration?
     /// The synthetic source as fast as the encoders go (media time; needs `duration`): nothing
     /// is dropped and the encoder makes the source wait. For tests and tools (`@_spi(Testing)`).
     @_spi(Testing) public var asFastAsPossible = false
@@ -71,7 +71,7 @@ public struct SessionSettings: Sendable {
         if outputs.isEmpty && !isServing && recording == nil {
             throw SettingsError(field: "outputs", value: "[]", allowed: "at least one output, or serving")
         }
-        if let duration, !(duration > 0) { throw SettingsError(field: "duration", value: "\(duration)", allowed: "positive seconds") }
+        if let duration, duration <= .zero { throw SettingsError(field: "duration", value: "\(duration)", allowed: "positive") }
         if asFastAsPossible {
             guard (video == .synthetic || video == .none) && (audio == .synthetic || audio == .none) else {
                 throw SettingsError(field: "asFastAsPossible", value: "true", allowed: "with the synthetic source only")

@@ -11,9 +11,9 @@ public struct StreamingSettings: Sendable {
     public var minimumBitRate: Int?
     /// The highest adaptive rate, or nil for the encoder's `averageBitRate`.
     public var maximumBitRate: Int?
-    /// Seconds of media that may wait for a network output before it skips to a fresh keyframe;
-    /// nil never skips (the delay grows instead). Files are never cut.
-    public var maximumBacklog: Double? = 2
+    /// Media that may wait for a network output before it skips to a fresh keyframe; nil never
+    /// skips (the delay grows instead). Files are never cut.
+    public var maximumBacklog: Duration? = .seconds(2)
     /// How `rtmps://` outputs check the server's certificate.
     public var tls = StreamTarget.TLSOptions()
     /// The Bearer token sent to `whip+http://` endpoints (`Authorization: Bearer …`), or nil for none.
@@ -40,8 +40,8 @@ public struct StreamingSettings: Sendable {
         if let minimumBitRate, let maximumBitRate, minimumBitRate > maximumBitRate {
             throw SettingsError(field: "minimumBitRate", value: "\(minimumBitRate)", allowed: "at most maximumBitRate (\(maximumBitRate))")
         }
-        if let maximumBacklog, !(maximumBacklog > 0) {
-            throw SettingsError(field: "maximumBacklog", value: "\(maximumBacklog)", allowed: "positive seconds, or nil")
+        if let maximumBacklog, maximumBacklog <= .zero {
+            throw SettingsError(field: "maximumBacklog", value: "\(maximumBacklog)", allowed: "positive, or nil")
         }
     }
 }

@@ -57,7 +57,7 @@ extension Player {
             // A copy starts where decoding does: on the first keyframe.
             if !packet.isBeforeFirstKeyFrame { try copy?.write(packet) }
         }
-        let duration = configuration.duration
+        let duration = configuration.duration?.inSeconds
         lock.lock()
         let jumpsBefore = changes.timestampJumps  // of inputs opened before (reconnects)
         lock.unlock()

@@ -16,8 +16,8 @@ public final class Player: @unchecked Sendable {
     public struct Configuration: Sendable {
         /// The input: a path or any URL libavformat opens.
         public var url: String
-        /// Stop after this many seconds of received media (nil: until the input ends or `stop()`).
-        public var duration: Double?
+        /// Stop after this much received media (nil: until the input ends or `stop()`).
+        public var duration: Duration?
         /// Read each frame's wall-clock code and measure latency (see `FrameCode.readWallClock`).
         public var measureLatency = false
         /// Write decoded video (`.y4m`), decoded audio (`.wav`) or a copy of the packets
@@ -25,8 +25,8 @@ public final class Player: @unchecked Sendable {
         public var output: String?
         /// Hardware video decoding: any that opens (default), none, or one device type.
         public var hardware: HardwareDecoding = .automatic
-        /// Fail when nothing is decoded within this many seconds of starting.
-        public var openTimeout: Double = 10
+        /// Fail when nothing is decoded within this long of starting.
+        public var openTimeout: Duration = .seconds(10)
         /// For a live input: when it ends or fails, open it again (until `stop()`) instead of
         /// finishing; the sink is told (`inputLost`).
         public var reconnect = false

@@ -14,7 +14,7 @@ var settings = SessionSettings()
 settings.video = .synthetic
 settings.audio = .synthetic
 settings.outputs = [arguments[1], arguments[2]]
-settings.duration = seconds
+settings.duration = .seconds(seconds)
 
 do {
     let session = try await SessionBuilder(settings).build()
