@@ -1,3 +1,6 @@
+import Foundation
+import OnAirCore
+
 /// What happened to a network output's connection: a session reports it as
 /// `SessionEvent.connection(destination:event:)`.
 public enum ConnectionChange: Sendable, Equatable, CustomStringConvertible {
@@ -21,9 +24,5 @@ public enum ConnectionChange: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    private static func seconds(_ duration: Duration) -> String {
-        let (whole, fraction) = duration.components
-        let tenths = Int((Double(fraction) / 1e17).rounded())
-        return tenths == 10 ? "\(whole + 1).0" : "\(whole).\(tenths)"
-    }
+    private static func seconds(_ duration: Duration) -> String { String(format: "%.1f", duration.inSeconds) }
 }
