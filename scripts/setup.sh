@@ -23,6 +23,7 @@ packages=(
     nftables
     libargon2-dev
     strace
+    glib-networking python3-gi gir1.2-gstreamer-1.0 fail2ban
 )
 missing=()
 for p in "${packages[@]}"; do
@@ -40,6 +41,9 @@ if [ ${#missing[@]} -gt 0 ]; then
     # libyaml-dev: `onair serve --config FILE` (the YAML reader).
     # chromium + chromium-driver + python3-selenium: the browser preview tests.
     # iproute2: network namespaces with tc shaping for the adaptive bitrate tests.
+    # glib-networking: GStreamer's TLS (RTSPS); python3-gi + gir1.2-gstreamer-1.0: the RTSPS test's
+    # rtspsrc with a CA of its own (Tests/Tools/rtsps_play.py); fail2ban: fail2ban-regex checks the
+    # shipped filter (the package's daemon is not needed).
     # curl: the serve tests' and bench/serve_viewers.sh's HTTP viewers.
     # nodejs: `node --check` of the preview page's script (PreviewPageFilesTests).
     # libgstrtspserver/libgstreamer*/plugins-base/-good: serve's RTSP face (gst-rtsp-server, appsrc, the RTP

@@ -30,7 +30,9 @@ typedef struct {
     guint64 id;
     onair_rtsp_guard_callbacks callbacks;
     GPtrArray *sources;    // gst-rtsp-server's appsrcs in the client's media (references)
-    guint64 taken;         // atomic: interleaved bytes those appsrcs passed on, 4-byte frame headers included
+    guint64 taken;         // atomic: interleaved bytes those appsrcs passed on, `frame_bytes` per frame included
+    guint frame_bytes;     // counted per interleaved frame beyond its payload: its 4-byte header, plus a
+                           // TLS record's overhead on a TLS connection (each frame comes in a record)
     int fd;                // the duplicate of the connection's socket (-1: closed)
     gboolean cut;
 } client_record;
@@ -80,7 +82,8 @@ int onair_rtsp_connection_sample(void *connection, onair_rtsp_connection_figures
         figures->data = __atomic_load_n(&record->taken, __ATOMIC_ACQUIRE);
         for (guint i = 0; i < record->sources->len; i++) {
             GstAppSrc *source = g_ptr_array_index(record->sources, i);
-            figures->data += gst_app_src_get_current_level_bytes(source) + 4 * gst_app_src_get_current_level_buffers(source);
+            figures->data += gst_app_src_get_current_level_bytes(source) +
+                             (guint64)record->frame_bytes * gst_app_src_get_current_level_buffers(source);
         }
     }
     g_mutex_unlock(&record->lock);
@@ -131,7 +134,7 @@ static void on_request_done(GstRTSPClient *client, gpointer ctx, gpointer messag
     onair_rtsp_guard_request_done(client);
 }
 
-void onair_rtsp_guard_connected(const onair_rtsp_guard_callbacks *callbacks, GstRTSPClient *client) {
+void onair_rtsp_guard_connected(const onair_rtsp_guard_callbacks *callbacks, GstRTSPClient *client, guint frame_bytes) {
     static guint64 next_id;
     GstRTSPConnection *connection = gst_rtsp_client_get_connection(client);
     GSocket *socket = connection ? gst_rtsp_connection_get_read_socket(connection) : NULL;
@@ -144,6 +147,7 @@ void onair_rtsp_guard_connected(const onair_rtsp_guard_callbacks *callbacks, Gst
     record->callbacks = *callbacks;
     record->sources = g_ptr_array_new_with_free_func(gst_object_unref);
     record->fd = fd;
+    record->frame_bytes = frame_bytes;
     int size = RECEIVE_BUFFER;
     setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, sizeof size);
     g_object_set_data_full(G_OBJECT(client), RECORD_KEY, record, record_unref);
@@ -159,10 +163,10 @@ static GstPadProbeReturn on_interleaved(GstPad *pad, GstPadProbeInfo *info, gpoi
     client_record *record = data;
     guint64 bytes = 0;
     if (info->type & GST_PAD_PROBE_TYPE_BUFFER) {
-        bytes = gst_buffer_get_size(GST_PAD_PROBE_INFO_BUFFER(info)) + 4;
+        bytes = gst_buffer_get_size(GST_PAD_PROBE_INFO_BUFFER(info)) + record->frame_bytes;
     } else if (info->type & GST_PAD_PROBE_TYPE_BUFFER_LIST) {
         GstBufferList *list = GST_PAD_PROBE_INFO_BUFFER_LIST(info);
-        for (guint i = 0; i < gst_buffer_list_length(list); i++) bytes += gst_buffer_get_size(gst_buffer_list_get(list, i)) + 4;
+        for (guint i = 0; i < gst_buffer_list_length(list); i++) bytes += gst_buffer_get_size(gst_buffer_list_get(list, i)) + record->frame_bytes;
     }
     __atomic_add_fetch(&record->taken, bytes, __ATOMIC_RELEASE);
     return GST_PAD_PROBE_OK;

@@ -9,7 +9,9 @@
 #include <gst/rtsp-server/rtsp-server.h>
 
 /// A new connection: recorded, its signals connected, then handed to `callbacks->connected`.
-void onair_rtsp_guard_connected(const onair_rtsp_guard_callbacks *callbacks, GstRTSPClient *client);
+/// `frame_bytes`: what one interleaved frame costs on the wire beyond its payload (4 in clear; on
+/// TLS the record's overhead too), counted with the interleaved data.
+void onair_rtsp_guard_connected(const onair_rtsp_guard_callbacks *callbacks, GstRTSPClient *client, guint frame_bytes);
 /// The client's request is complete (gst-rtsp-server is handling it, or has answered it).
 /// Returns the bytes it took from the socket since the previous request ended (interleaved
 /// RTP/RTCP not counted), or -1 when the guard cannot tell.

@@ -52,7 +52,9 @@ static int request_key(OnAirRTSPKeys *self, GstRTSPContext *ctx) {
         values[count++] = value;
     }
     const gchar *method = gst_rtsp_method_as_text(ctx->method);
-    return self->callbacks.admit(self->callbacks.context, method ? method : "", values, (size_t)count);
+    GstRTSPConnection *connection = ctx->client ? gst_rtsp_client_get_connection(ctx->client) : NULL;
+    const gchar *peer = connection ? gst_rtsp_connection_get_ip(connection) : NULL;
+    return self->callbacks.admit(self->callbacks.context, method ? method : "", values, (size_t)count, peer ? peer : "");
 }
 
 static gboolean keys_authenticate(GstRTSPAuth *auth, GstRTSPContext *ctx) {

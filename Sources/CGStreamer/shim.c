@@ -153,8 +153,15 @@ struct onair_rtsp_server {
     int session_timeout;
     unsigned header_limit;
     onair_rtsp_guard_callbacks guard;
-    GstRTSPAuth *auth;  // the credential check (NULL: no credentials asked)
+    GstRTSPAuth *auth;  // the credential check, and the TLS certificate (NULL: neither)
+    guint frame_bytes;  // what an interleaved frame costs beyond its payload (the guard's count)
 };
+
+// What one interleaved frame costs on a TLS connection beyond its payload and 4-byte header: a
+// record of its own (header 5 bytes, then TLS 1.2's explicit nonce and tag 24 or TLS 1.3's content
+// type and tag 17), rounded up. The guard counts it with the interleaved data, so an RTSPS client's
+// RTCP is not taken for a request still arriving.
+#define TLS_FRAME_OVERHEAD 64
 
 static const char *peer_of(GstRTSPClient *client) {
     GstRTSPConnection *connection = client ? gst_rtsp_client_get_connection(client) : NULL;
@@ -325,7 +332,7 @@ static void on_new_session(GstRTSPClient *client, GstRTSPSession *session, gpoin
 static void on_client_connected(GstRTSPServer *server, GstRTSPClient *client, gpointer data) {
     (void)server;
     onair_rtsp_server *self = data;
-    onair_rtsp_guard_connected(&self->guard, client);
+    onair_rtsp_guard_connected(&self->guard, client, self->frame_bytes);
     g_signal_connect(client, "new-session", G_CALLBACK(on_new_session), data);
     g_signal_connect(client, "pre-describe-request", G_CALLBACK(on_pre_describe), data);
     g_signal_connect(client, "pre-play-request", G_CALLBACK(on_pre_play), data);
@@ -367,13 +374,52 @@ onair_rtsp_server *onair_rtsp_server_new(onair_gst_loop *loop, const onair_rtsp_
     gst_rtsp_media_factory_set_shared(factory, FALSE);
     g_signal_connect(factory, "media-configure", G_CALLBACK(on_media_configure), self);
 
+    self->frame_bytes = options->tls_pem ? 4 + TLS_FRAME_OVERHEAD : 4;
+    GTlsCertificate *certificate = NULL;
+    if (options->tls_pem) {
+        // GLib's GnuTLS backend reads its priorities once, from this variable when set: TLS 1.2
+        // and 1.3 only (its default still offers 1.0 and 1.1). A value the user set is kept.
+        static gsize priorities_set = 0;
+        if (g_once_init_enter(&priorities_set)) {
+            g_setenv("G_TLS_GNUTLS_PRIORITY", "NORMAL:-VERS-ALL:+VERS-TLS1.3:+VERS-TLS1.2", FALSE);
+            g_once_init_leave(&priorities_set, 1);
+        }
+        GTlsBackend *backend = g_tls_backend_get_default();
+        if (!backend || !g_tls_backend_supports_tls(backend)) {
+            copy_message(error, error_size, "RTSPS needs GLib's TLS backend: apt-get install glib-networking");
+            g_object_unref(factory);
+            onair_rtsp_server_free(self);
+            return NULL;
+        }
+        GError *failure = NULL;
+        certificate = g_tls_certificate_new_from_pem(options->tls_pem, -1, &failure);
+        if (!certificate) {
+            copy_message(error, error_size, failure ? failure->message : "the RTSPS certificate cannot be read");
+            g_clear_error(&failure);
+            g_object_unref(factory);
+            onair_rtsp_server_free(self);
+            return NULL;
+        }
+        // Media only inside the TLS connection: no plain RTP beside it over UDP.
+        gst_rtsp_media_factory_set_protocols(factory, GST_RTSP_LOWER_TRANS_TCP);
+    }
     if (options->keys.admit) {
         self->auth = onair_rtsp_keys_new(&options->keys, options->allow_basic);
+    } else if (certificate) {
+        // An open RTSPS server still needs an auth to carry its certificate: everyone is a viewer.
+        self->auth = gst_rtsp_auth_new();
+        GstRTSPToken *anyone = gst_rtsp_token_new(GST_RTSP_TOKEN_MEDIA_FACTORY_ROLE, G_TYPE_STRING, "viewer", NULL);
+        gst_rtsp_auth_set_default_token(self->auth, anyone);
+        gst_rtsp_token_unref(anyone);
+    }
+    if (self->auth) {
+        if (certificate) gst_rtsp_auth_set_tls_certificate(self->auth, certificate);
         gst_rtsp_server_set_auth(self->server, self->auth);
         gst_rtsp_media_factory_add_role(factory, "viewer",
                                         GST_RTSP_PERM_MEDIA_FACTORY_ACCESS, G_TYPE_BOOLEAN, TRUE,
                                         GST_RTSP_PERM_MEDIA_FACTORY_CONSTRUCT, G_TYPE_BOOLEAN, TRUE, NULL);
     }
+    if (certificate) g_object_unref(certificate);
 
     GstRTSPMountPoints *mounts = gst_rtsp_server_get_mount_points(self->server);
     gst_rtsp_mount_points_add_factory(mounts, options->path, factory);
@@ -400,6 +446,24 @@ onair_rtsp_server *onair_rtsp_server_new(onair_gst_loop *loop, const onair_rtsp_
 }
 
 int onair_rtsp_server_port(onair_rtsp_server *server) { return gst_rtsp_server_get_bound_port(server->server); }
+
+int onair_rtsp_server_set_tls(onair_rtsp_server *server, const char *tls_pem, char *error, size_t error_size) {
+    if (!server->auth || server->frame_bytes == 4) {
+        copy_message(error, error_size, "not an RTSPS server");
+        return -1;
+    }
+    GError *failure = NULL;
+    GTlsCertificate *certificate = g_tls_certificate_new_from_pem(tls_pem, -1, &failure);
+    if (!certificate) {
+        copy_message(error, error_size, failure ? failure->message : "the RTSPS certificate cannot be read");
+        g_clear_error(&failure);
+        return -1;
+    }
+    // gst-rtsp-server gives each new connection the auth's certificate at its CONNECT check.
+    gst_rtsp_auth_set_tls_certificate(server->auth, certificate);
+    g_object_unref(certificate);
+    return 0;
+}
 
 static GstRTSPFilterResult close_every_client(GstRTSPServer *server, GstRTSPClient *client, gpointer data) {
     (void)server; (void)client; (void)data;

@@ -31,9 +31,13 @@ public final class RTSPServer: @unchecked Sendable {
         let guardian = RTSPServerGuard(limits: RTSPServerGuard.limits(configuration))
         self.guardian = guardian
         let guardCallbacks = guardian.callbacks()
-        let keys = configuration.credentials.map {
-            RTSPServerKeys(user: $0.user, password: $0.password, allowBasic: configuration.allowBasic)
-        }
+        let keys =
+            configuration.credentials != nil || configuration.access != nil
+            ? RTSPServerKeys(
+                user: configuration.credentials?.user ?? RTSPServerConfiguration.defaultUser,
+                password: configuration.credentials?.password, allowBasic: configuration.allowBasic,
+                offersDigest: !configuration.basicOnly, access: configuration.access)
+            : nil
         self.keys = keys
         let keyCallbacks = keys?.callbacks() ?? onair_rtsp_keys_callbacks()
         var message = [CChar](repeating: 0, count: 256)
@@ -64,8 +68,14 @@ public final class RTSPServer: @unchecked Sendable {
                         address: host, port: Int32(configuration.port), path: path, launch: launch, keys: keyCallbacks,
                         allow_basic: configuration.allowBasic ? 1 : 0, session_timeout: Int32(configuration.sessionTimeout),
                         content_length_limit: UInt32(configuration.contentLengthLimit),
-                        header_limit: UInt32(configuration.headerLimit), guard: guardCallbacks)
-                    return onair_rtsp_server_new(loop.loop, &options, callbacks, &message, message.count)
+                        header_limit: UInt32(configuration.headerLimit), guard: guardCallbacks, tls_pem: nil)
+                    guard let pem = configuration.tlsPEM else {
+                        return onair_rtsp_server_new(loop.loop, &options, callbacks, &message, message.count)
+                    }
+                    return pem.withCString { pem in
+                        options.tls_pem = pem
+                        return onair_rtsp_server_new(loop.loop, &options, callbacks, &message, message.count)
+                    }
                 }
             }
         }
@@ -88,6 +98,18 @@ public final class RTSPServer: @unchecked Sendable {
         guard !stopped, let keyring = self.keys else { return false }
         keyring.set(keys.map { RTSPKeyring.Key(number: $0.number, password: $0.password) })
         return true
+    }
+
+    /// Puts a new certificate and key (PEM, one after the other) in force for the connections that
+    /// come from now on; those open keep theirs (an RTSPS server only).
+    public func setTLS(_ pem: String) throws(GStreamerError) {
+        lock.lock()
+        defer { lock.unlock() }
+        guard !stopped else { return }
+        var message = [CChar](repeating: 0, count: 256)
+        guard onair_rtsp_server_set_tls(server, pem, &message, message.count) == 0 else {
+            throw .server(String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        }
     }
 
     /// Closes every client, stops listening and stops the loop.

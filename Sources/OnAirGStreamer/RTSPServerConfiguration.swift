@@ -9,10 +9,21 @@ public struct RTSPServerConfiguration: Sendable {
     /// The per-client pipeline in gst-launch syntax: `appsrc name=video` / `appsrc name=audio`
     /// feeding payloaders `pay0`, `pay1`, all inside `( … )`.
     public var launch: String
-    /// User name and password every request needs (nil: open).
+    /// User name and password every request needs (nil: open, unless `access` is set).
     public var credentials: (user: String, password: String)?
+    /// The keyring's user when `credentials` is nil but `access` is set.
+    public static let defaultUser = "onair"
     /// Whether Basic authentication is accepted besides Digest (only where the password cannot leak).
     public var allowBasic = false
+    /// With `allowBasic`: refusals offer Basic only, not Digest (Digest answers are still checked).
+    /// For a server whose `access` users log in with Basic: a client offered both picks Digest.
+    public var basicOnly = false
+    /// Judges what `credentials` do not cover (other users' Basic credentials) and hears of failed
+    /// logins; with it, requests need credentials even when `credentials` is nil.
+    public var access: RTSPAccessHooks?
+    /// RTSPS: the certificate (chain) and its private key, PEM, one after the other; nil: plain
+    /// RTSP. With it the media travel inside the TLS connection only (RTP interleaved over TCP).
+    public var tlsPEM: String?
     /// Seconds a session lives without a request or RTCP from its client; a connection without a
     /// session that asks nothing for as long is closed too.
     public var sessionTimeout = 60
@@ -32,5 +43,24 @@ public struct RTSPServerConfiguration: Sendable {
     /// A configuration serving `launch`.
     public init(launch: String) {
         self.launch = launch
+    }
+}
+
+/// What an RTSP server asks its owner about credentials its keyring does not judge.
+public struct RTSPAccessHooks: Sendable {
+    /// Basic credentials (the whole Authorization value) for a user other than the keyring's, from
+    /// the numeric address `peer`: the key number (> 0) to admit the request with, or nil. Asked only
+    /// where Basic is allowed; the owner counts and logs its own failures.
+    public var checkBasic: @Sendable (_ authorization: String, _ peer: String) -> Int?
+    /// Credentials meant for the keyring were wrong (`scheme`: `digest` or `basic`), from `peer`.
+    public var failed: @Sendable (_ peer: String, _ scheme: String) -> Void
+
+    /// Hooks calling these closures.
+    public init(
+        checkBasic: @escaping @Sendable (_ authorization: String, _ peer: String) -> Int?,
+        failed: @escaping @Sendable (_ peer: String, _ scheme: String) -> Void
+    ) {
+        self.checkBasic = checkBasic
+        self.failed = failed
     }
 }

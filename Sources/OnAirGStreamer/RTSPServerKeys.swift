@@ -9,10 +9,14 @@ import OnAirCore
 final class RTSPServerKeys: @unchecked Sendable {
     private let lock = NSLock()
     private var keyring: RTSPKeyring
+    private let access: RTSPAccessHooks?
 
-    /// User `user` with `password` as key 1.
-    init(user: String, password: String, allowBasic: Bool) {
-        keyring = RTSPKeyring(user: user, allowBasic: allowBasic, keys: [RTSPKeyring.Key(number: 1, password: password)])
+    /// User `user` with `password` (if any) as key 1; `access` judges other users' Basic credentials.
+    init(user: String, password: String?, allowBasic: Bool, offersDigest: Bool, access: RTSPAccessHooks?) {
+        keyring = RTSPKeyring(
+            user: user, allowBasic: allowBasic, offersDigest: offersDigest,
+            keys: password.map { [RTSPKeyring.Key(number: 1, password: $0)] } ?? [])
+        self.access = access
     }
 
     /// Puts `keys` in force (a reload).
@@ -26,9 +30,12 @@ final class RTSPServerKeys: @unchecked Sendable {
     func callbacks() -> onair_rtsp_keys_callbacks {
         onair_rtsp_keys_callbacks(
             context: Unmanaged.passRetained(self).toOpaque(),
-            admit: { context, method, values, count in
+            admit: { context, method, values, count, peer in
                 let headers = (0..<min(count, RTSPKeyring.maximumHeaders)).compactMap { values?[$0].map { String(cString: $0) } }
-                return Int32(clamping: RTSPServerKeys.from(context).admit(method: method.map { String(cString: $0) } ?? "", headers))
+                let keys = RTSPServerKeys.from(context)
+                return Int32(
+                    clamping: keys.admit(
+                        method: method.map { String(cString: $0) } ?? "", headers, peer: peer.map { String(cString: $0) } ?? ""))
             },
             challenge: { context, response in
                 guard let response else { return }
@@ -40,10 +47,26 @@ final class RTSPServerKeys: @unchecked Sendable {
         Unmanaged<RTSPServerKeys>.fromOpaque(context!).takeUnretainedValue()
     }
 
-    private func admit(method: String, _ headers: [String]) -> Int {
+    /// The key the keyring finds; else, for Basic credentials of another user, the owner's verdict
+    /// (outside the lock: it may take an argon2id run); credentials meant for the keyring and
+    /// wrong are reported as a failure.
+    private func admit(method: String, _ headers: [String], peer: String) -> Int {
         lock.lock()
-        defer { lock.unlock() }
-        return keyring.admit(method: method, authorizationHeaders: headers, now: RTSPServerGuard.now)
+        let now = RTSPServerGuard.now
+        let found = keyring.admit(method: method, authorizationHeaders: headers, now: now)
+        let refusal = found == 0 ? keyring.refusal(method: method, authorizationHeaders: headers, now: now) : nil
+        let user = keyring.user, basicAllowed = keyring.allowBasic
+        lock.unlock()
+        if found > 0 { return found }
+        guard let access else { return 0 }
+        if basicAllowed {
+            for header in headers {
+                guard case .basic(let name, _)? = RTSPCredential(header), name != user else { continue }
+                return access.checkBasic(header, peer) ?? 0
+            }
+        }
+        if let refusal { access.failed(peer, refusal) }
+        return 0
     }
 
     private func challenge() -> [String] {

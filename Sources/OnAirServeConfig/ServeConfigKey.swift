@@ -101,6 +101,8 @@ public struct ServeConfigKey: Sendable {
         ServeConfigKey("token", .list, .text(maximumLength: 256), secret: true),
         ServeConfigKey("srt-port", .integer(1...65_535)),
         ServeConfigKey("rtsp-port", .integer(0...65_535)),
+        ServeConfigKey("rtsps-port", .integer(0...65_535)),
+        ServeConfigKey("rtsp-plain", .choice(["loopback", "on", "off"]), default: "loopback"),
         ServeConfigKey("webrtc", .boolean(on: "--webrtc", off: nil), .boolean, default: "false"),
         ServeConfigKey("webrtc-ports", .portRange),
         ServeConfigKey("webrtc-advertise", .text(maximumLength: 255)),

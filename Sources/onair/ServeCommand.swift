@@ -8,7 +8,7 @@ struct ServeCommand: Command {
     static let summary = "capture, encode once and serve live to many viewers (HTTP: TS, fMP4, HLS)"
     static let help = """
         Usage: onair serve [--video SRC] [--audio SRC] [--listen ADDR:PORT] [--max-viewers N] [--token T]
-                           [--srt-port N] [--rtsp-port N] [--viewer-timeout S] [--duration S] [-o FILE …]
+                           [--srt-port N] [--rtsp-port N] [--rtsps-port N] [--viewer-timeout S] [--duration S] [-o FILE …]
                            [--record-path TEMPLATE …] [encoder flags]
 
         Captures video and audio, encodes them once (H.264 + AAC, no B-frames) and serves them to every
@@ -41,6 +41,11 @@ struct ServeCommand: Command {
           --rtsp-port N                also serve rtsp://ADDR:N/live (H.264 + AAC over RTP, UDP or TCP as the
                                        client asks; with --token: user onair, password T (any); beyond
                                        --max-viewers: 503)
+          --rtsps-port N               with TLS: also serve rtsps://ADDR:N/live, the media inside the TLS
+                                       connection (RTP interleaved over TCP); users of the config file
+                                       log in there with Basic (plain RTSP: on loopback only)
+          --rtsp-plain MODE            with TLS, where plain --rtsp-port listens: loopback (default), on
+                                       (the listen address too) or off
           --webrtc                     also serve WHEP viewers at ADDR:PORT/whep (WebRTC: H.264 + Opus;
                                        with --token as Bearer token; the encode is Constrained Baseline
                                        unless --profile says otherwise)
@@ -114,6 +119,16 @@ struct ServeCommand: Command {
             guard let value = Int(text), (0...65_535).contains(value) else { throw UsageError("--rtsp-port takes a TCP port 0–65535") }
             configuration.rtspPort = value
         }
+        if let text = try arguments.option("--rtsps-port") {
+            guard let value = Int(text), (0...65_535).contains(value) else { throw UsageError("--rtsps-port takes a TCP port 0–65535") }
+            configuration.rtspsPort = value
+        }
+        if let text = try arguments.option("--rtsp-plain") {
+            guard let value = ServeConfiguration.RTSPPlain(rawValue: text) else {
+                throw UsageError("--rtsp-plain takes on, loopback or off")
+            }
+            configuration.rtspPlain = value
+        }
         configuration.webRTC = try Self.webRTC(&arguments)
         configuration.tls = try Self.tls(&arguments)
         let recording = try RecordingArguments.parse(&arguments)
@@ -159,9 +174,15 @@ struct ServeCommand: Command {
                 Console.status("SRT callers: srt://\(host):\(port)?mode=caller\(served.hasToken ? "&passphrase=…" : "")")
             }
             if let port = served.rtspPort {
-                let host = served.isLoopback ? served.host : "ADDR"
+                let host = served.rtspHost ?? (served.isLoopback ? served.host : "ADDR")
                 Console.status(
                     "RTSP: rtsp://\(host):\(port)/live\(served.hasToken ? " (user \(served.rtspUser), the token as password)" : "")")
+            }
+            if let port = served.rtspsPort {
+                let host = served.isLoopback ? served.host : "ADDR"
+                Console.status(
+                    "RTSPS: rtsps://\(host):\(port)/live (media inside TLS)\(served.hasToken ? " (user \(served.rtspUser), the token as password)" : "")"
+                )
             }
             if let fingerprint = served.tlsFingerprint {
                 if let made = served.tlsCertificateMade { Console.status("made a self-signed certificate: \(made)") }

@@ -161,10 +161,13 @@ import Testing
         let certificate = dir.appendingPathComponent("cert.pem").path, key = dir.appendingPathComponent("key.pem").path
         try FileManager.default.copyItem(atPath: ca.certificate, toPath: certificate)
         try FileManager.default.copyItem(atPath: ca.key, toPath: key)
+        let rtsps = try StreamTestPorts.free()
         let server = try ServeTestServer(
-            directory: dir, duration: 30, arguments: ["--tls-cert", certificate, "--tls-key", key, "--keyint-duration", "1"])
+            directory: dir, duration: 30,
+            arguments: ["--tls-cert", certificate, "--tls-key", key, "--keyint-duration", "1", "--rtsps-port", "\(rtsps)"])
         defer { server.process.kill() }
         #expect(try TLSFingerprint.presented(port: server.port) == Self.fingerprint(ofFile: ca.certificate))
+        #expect(try TLSFingerprint.presented(port: rtsps) == Self.fingerprint(ofFile: ca.certificate))
         let recording = dir.appendingPathComponent("viewer.ts").path
         let viewer = try StreamTestProcess(
             "ffmpeg",
@@ -183,6 +186,8 @@ import Testing
         kill(server.process.process.processIdentifier, SIGHUP)
         #expect(waitUntil(timeout: 10) { server.process.stderr.contains("SIGHUP: TLS certificate reloaded") }, "\(server.process.stderr)")
         #expect(try TLSFingerprint.presented(port: server.port) == Self.fingerprint(ofFile: renewed.certificate))
+        #expect(
+            try TLSFingerprint.presented(port: rtsps) == Self.fingerprint(ofFile: renewed.certificate), "RTSPS kept the old certificate")
         // The viewer from before the renewal plays on to its end, with no error.
         #expect(viewer.wait(timeout: 20))
         #expect(viewer.process.terminationStatus == 0 && viewer.stderr.isEmpty, "\(viewer.stderr)")

@@ -125,6 +125,36 @@ import Testing
         #expect(colon.admit(method: "PLAY", authorizationHeaders: [Self.basic("onair:a:b")], now: 0) == 3)
     }
 
+    @Test func wrongCredentialsForUsAreARefusalStaleOrOtherUsersAreNot() {
+        let (keyring, nonce) = Self.challenged(allowBasic: true)
+        func refusal(_ header: String, now: Double = 1) -> String? {
+            keyring.refusal(method: "DESCRIBE", authorizationHeaders: [header], now: now)
+        }
+        #expect(refusal(Self.digest("wrong", nonce: nonce)) == "digest")
+        #expect(refusal(Self.digest("first-secret", nonce: nonce)) == nil)  // admitted
+        #expect(refusal(Self.basic("onair:wrong")) == "basic")
+        // An expired or unknown nonce is stale (a session kept alive past it), not a failed login.
+        #expect(refusal(Self.digest("wrong", nonce: nonce), now: RTSPKeyring.nonceLifetime + 2) == nil)
+        #expect(refusal(Self.digest("wrong", nonce: "ffffffffffffffffffffffffffffffff")) == nil)
+        // Basic for another user is for the owner's users to judge.
+        #expect(refusal(Self.basic("alice:whatever")) == nil)
+        #expect(refusal("Bearer x") == nil)
+        let closed = RTSPKeyring(user: "onair", allowBasic: false, keys: Self.keys)
+        #expect(closed.refusal(method: "DESCRIBE", authorizationHeaders: [Self.basic("onair:wrong")], now: 0) == nil)
+    }
+
+    @Test func aBasicOnlyKeyringChallengesWithBasicAloneAndStillChecksDigest() {
+        var keyring = RTSPKeyring(user: "onair", allowBasic: true, offersDigest: false, keys: Self.keys)
+        var random = Counting()
+        #expect(keyring.challenge(now: 0, using: &random) == ["Basic realm=\"onair\""])
+        // The nonce is still issued and kept: a Digest answer to it is checked.
+        let nonce = "00000000000000010000000000000002"
+        #expect(keyring.admit(method: "DESCRIBE", authorizationHeaders: [Self.digest("second-secret", nonce: nonce)], now: 1) == 2)
+        // Without Basic allowed, Digest is always offered.
+        var clear = RTSPKeyring(user: "onair", allowBasic: false, offersDigest: false, keys: Self.keys)
+        #expect(clear.challenge(now: 0, using: &random).first?.hasPrefix("Digest ") == true)
+    }
+
     @Test func newKeysReplaceTheOldOnesAndNoncesStayGood() {
         var (keyring, nonce) = Self.challenged()
         keyring.setKeys([RTSPKeyring.Key(number: 3, password: "third-secret"), RTSPKeyring.Key(number: 0, password: "ignored")])

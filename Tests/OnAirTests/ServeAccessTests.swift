@@ -206,6 +206,7 @@ import Testing
         _ = policy.verdict(permission: .read, address: "2001:db8::7", authorization: Self.basic("x", "y"), queryToken: nil)
         _ = policy.verdict(permission: .read, address: "198.51.100.3", authorization: nil, queryToken: "nope")
         _ = policy.verdict(permission: .read, address: "198.51.100.4", authorization: "Bearer t0ken", queryToken: nil)
+        policy.recordFailure(address: "192.0.2.9", method: "rtsp-digest")  // the RTSP face's Digest failures
         let dir = try Tools.temporaryDirectory("fail2ban")
         defer { try? FileManager.default.removeItem(at: dir) }
         let log = dir.appendingPathComponent("onair.log").path
@@ -218,8 +219,8 @@ import Testing
             .appendingPathComponent("dist/fail2ban/onair.conf").path
         let result = try Tools.run("fail2ban-regex", ["--print-all-matched", log, filter])
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stdoutText.contains("6 matched"), "\(result.stdoutText)")
-        for address in ["203.0.113.5", "2001:db8::7", "198.51.100.3"] {
+        #expect(result.stdoutText.contains("8 matched"), "\(result.stdoutText)")
+        for address in ["203.0.113.5", "2001:db8::7", "198.51.100.3", "192.0.2.9"] {
             #expect(result.stdoutText.contains(address))
         }
     }

@@ -124,8 +124,8 @@ typedef struct onair_rtsp_keys_callbacks {
     void *context;
     /// The number (> 0) of the key a request's credentials name, 0 when none: `method` is its
     /// method ("DESCRIBE"), `authorization` the values of its Authorization headers (`count`, at
-    /// most 8), each valid for the call.
-    int (*admit)(void *context, const char *method, const char *const *authorization, size_t count);
+    /// most 8), each valid for the call; `peer` the client's numeric address.
+    int (*admit)(void *context, const char *method, const char *const *authorization, size_t count, const char *peer);
     /// A request is refused for want of credentials: the owner adds its WWW-Authenticate values
     /// to `response` with `onair_rtsp_response_add_challenge`, during the call.
     void (*challenge)(void *context, void *response);
@@ -147,6 +147,8 @@ typedef struct onair_rtsp_options {
     unsigned content_length_limit;  // largest request body accepted
     unsigned header_limit;          // largest request line plus headers accepted (larger: 413)
     onair_rtsp_guard_callbacks guard;  // the owner's connection limits (see below)
+    const char *tls_pem;     // RTSPS: the certificate (chain) and its private key, PEM; NULL: plain RTSP.
+                             // With it the media go inside the TLS connection only (RTP interleaved over TCP)
 } onair_rtsp_options;
 
 typedef struct onair_rtsp_server onair_rtsp_server;
@@ -156,6 +158,9 @@ onair_rtsp_server *onair_rtsp_server_new(onair_gst_loop *loop, const onair_rtsp_
                                          onair_rtsp_callbacks callbacks, char *error, size_t error_size);
 /// The TCP port listened on.
 int onair_rtsp_server_port(onair_rtsp_server *server);
+/// Puts a new certificate and key (PEM) in force for connections from now on (an RTSPS server
+/// only): 0, or -1 with a message when they cannot be read.
+int onair_rtsp_server_set_tls(onair_rtsp_server *server, const char *tls_pem, char *error, size_t error_size);
 /// Closes every client and detaches the server; call before quitting its loop.
 void onair_rtsp_server_close(onair_rtsp_server *server);
 void onair_rtsp_server_free(onair_rtsp_server *server);

@@ -8,6 +8,10 @@ public struct ServedEndpoints: Sendable {
     public var srtPort: Int?
     /// The TCP port RTSP clients use (`rtsp://HOST:PORT/live`), or nil.
     public var rtspPort: Int?
+    /// The TCP port RTSPS clients use (`rtsps://HOST:PORT/live`), or nil.
+    public var rtspsPort: Int?
+    /// Where plain RTSP listens when that differs from `host` (loopback only beside RTSPS), or nil.
+    public var rtspHost: String?
     /// The RTSP user name when a token is set (the token is the password).
     public var rtspUser: String
     /// Where WHEP players post their offer, when WebRTC viewers are served.

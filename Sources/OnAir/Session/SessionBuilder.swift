@@ -139,13 +139,20 @@ public struct SessionBuilder: Sendable {
             let server = serving.server
             endpoints = ServedEndpoints(
                 baseURL: server.baseURL(port: serve.server.port), query: server.token.map { "?token=\($0)" } ?? "",
-                srtPort: serve.srt?.port, rtspPort: serve.rtsp?.port, rtspUser: ServeRTSPFace.user,
+                srtPort: serve.srt?.port, rtspPort: serve.rtsp.flatMap { $0.port == 0 ? nil : $0.port },
+                rtspUser: ServeRTSPFace.user,
                 whepURL: serve.webRTC.map { _ in server.baseURL(port: serve.server.port) + "/whep" }, host: server.host,
                 isLoopback: server.isLoopback, hasToken: server.token != nil)
             endpoints?.tlsFingerprint = serve.server.tls?.fingerprint
             endpoints?.tlsCertificateMade = serve.server.tls?.madeCertificate
             endpoints?.redirectPort = serve.server.redirectPort
-            if serve.server.tls != nil { endpoints?.reloadCertificate = { try serve.server.reloadCertificate() } }
+            endpoints?.rtspsPort = serve.rtsp?.tlsPort
+            if let rtsp = serve.rtsp, let plain = ServeRTSPFace.plainHost(server, tls: server.tls != nil), plain != server.host,
+                rtsp.port != 0
+            {
+                endpoints?.rtspHost = plain
+            }
+            if serve.server.tls != nil { endpoints?.reloadCertificate = { try serve.reloadCertificate() } }
             viewerTotals = {
                 var totals = serve.hub.statistics().totals
                 // WebRTC viewers live in their face: their cuts at a token's removal count too.

@@ -46,9 +46,16 @@ package struct RTSPKeyring: Sendable {
     private var nonces: [String: Double] = [:]
 
     /// A keyring for `user` with `keys` (those numbered 0 or less are left out).
-    public init(user: String, allowBasic: Bool = false, keys: [Key] = []) {
+    /// Whether refusals offer Digest (else Basic only, where allowed: a server whose other users
+    /// log in with Basic, since a client given both picks Digest, which their stored hashes cannot check).
+    public let offersDigest: Bool
+
+    /// A keyring for `user` with `keys` (those numbered 0 or less are left out); `offersDigest`
+    /// false (with `allowBasic`) challenges with Basic only.
+    public init(user: String, allowBasic: Bool = false, offersDigest: Bool = true, keys: [Key] = []) {
         self.user = user
         self.allowBasic = allowBasic
+        self.offersDigest = offersDigest || !allowBasic
         self.keys = keys.filter { $0.number > 0 }
     }
 
@@ -79,7 +86,9 @@ package struct RTSPKeyring: Sendable {
         if nonces.count >= Self.nonceCapacity { nonces.removeAll() }
         nonces[nonce] = now
         let digest = "Digest realm=\"\(Self.realm)\", nonce=\"\(nonce)\""
-        return allowBasic ? [digest, "Basic realm=\"\(Self.realm)\""] : [digest]
+        let basic = "Basic realm=\"\(Self.realm)\""
+        guard offersDigest else { return [basic] }
+        return allowBasic ? [digest, basic] : [digest]
     }
 
     /// The number of the key a request with `method` ("DESCRIBE") and the Authorization values
@@ -99,6 +108,27 @@ package struct RTSPKeyring: Sendable {
             if number != 0 { return number }
         }
         return 0
+    }
+
+    /// The scheme (`digest`, `basic`) of credentials in `authorizationHeaders` that are meant for
+    /// this keyring and wrong — to be counted as a failed login —, or nil when there are none: a
+    /// Digest answer to a nonce this keyring issued and still holds, for our user and realm, that no
+    /// key gives; Basic with our user and no key's password (where Basic is allowed). A Digest
+    /// answer to an expired or unknown nonce is stale, not wrong (a client keeping a session alive
+    /// past the nonce's lifetime sends one), and Basic for another user is not ours to judge.
+    public func refusal(method: String, authorizationHeaders: [String], now: Double) -> String? {
+        guard admit(method: method, authorizationHeaders: authorizationHeaders, now: now) == 0 else { return nil }
+        for header in authorizationHeaders.prefix(Self.maximumHeaders) {
+            switch RTSPCredential(header) {
+            case .digest(let parameters)?:
+                if let nonce = parameters["nonce"], let issued = nonces[nonce], !Self.expired(issued, now: now) { return "digest" }
+            case .basic(let name, _)?:
+                if allowBasic && name == user { return "basic" }
+            case nil:
+                continue
+            }
+        }
+        return nil
     }
 
     /// The response a Digest client gives (RFC 2617 without qop, lowercase hexadecimal).

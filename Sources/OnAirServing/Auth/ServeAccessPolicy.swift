@@ -163,6 +163,12 @@ package final class ServeAccessPolicy: @unchecked Sendable {
         return .unauthorized
     }
 
+    /// Counts a failed login from `address` that another face judged (RTSP's Digest), logging it
+    /// as the HTTP faces' failures are (`method`: e.g. `rtsp-digest`).
+    package func recordFailure(address: String, method: String) {
+        _ = failed(address, method: method)
+    }
+
     private func failed(_ address: String, method: String) -> Verdict {
         log(Self.failureLine(address: address, method: method))
         if let seconds = limiter.fail(address) {

@@ -10,7 +10,10 @@ extension ServeConfiguration {
     }
 
     /// Whether only this machine can reach the server.
-    public var isLoopback: Bool {
+    public var isLoopback: Bool { Self.isLoopback(host) }
+
+    /// Whether only this machine can reach a server listening on `host`.
+    static func isLoopback(_ host: String) -> Bool {
         (try? HTTPListenAddress(host: host, port: 0))?.isLoopback ?? false
     }
 

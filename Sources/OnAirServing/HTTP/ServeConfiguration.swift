@@ -22,6 +22,12 @@ public struct ServeConfiguration: Sendable {
     /// The RTSP port (`rtsp://host:port/live`; nil: no RTSP face, 0: the system picks one). With
     /// `tokens`, RTSP clients need user `onair` and a token as password (Digest; Basic on loopback only).
     public var rtspPort: Int?
+    /// The RTSPS port (`rtsps://host:port/live`; nil: none, 0: the system picks one). Needs `tls`
+    /// (the same certificate as HTTPS); the media travel inside the TLS connection.
+    public var rtspsPort: Int?
+    /// Where plain RTSP (`rtspPort`) listens when TLS is on: `.loopback` (the default), `.on` (the
+    /// listen address) or `.off`. Without TLS it listens on the listen address.
+    public var rtspPlain = RTSPPlain.loopback
     /// The WebRTC face (WHEP viewers at `/whep`; nil: none). With `tokens`, WHEP requests need one as Bearer token.
     public var webRTC: WebRTCConfiguration?
     /// HTTPS for every HTTP face (page, streams, HLS, statistics, WHEP), nil: plain HTTP. With it the
@@ -40,4 +46,19 @@ public struct ServeConfiguration: Sendable {
     public var healthAddresses = ServeConfigAddressRange.loopback
     /// Creates the defaults.
     public init() {}
+}
+
+extension ServeConfiguration {
+    /// Whether an RTSP face is asked for (plain RTSP or RTSPS).
+    public var servesRTSP: Bool { rtspPort != nil || rtspsPort != nil }
+
+    /// Where plain RTSP listens beside RTSPS (`ServeConfiguration.rtspPlain`).
+    public enum RTSPPlain: String, Sendable, CaseIterable {
+        /// On the listen address, beside RTSPS.
+        case on
+        /// On loopback only (the listen address when it is loopback, else 127.0.0.1 or ::1).
+        case loopback
+        /// Not at all: RTSPS only.
+        case off
+    }
 }

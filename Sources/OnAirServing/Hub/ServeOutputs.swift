@@ -30,6 +30,8 @@ package final class ServeOutputs: @unchecked Sendable {
     private let notifier = SystemdNotifier()
     /// The directory of the live HLS playlist, removed by `stop()`.
     public let hlsDirectory: String
+    /// What the outputs were built with.
+    private let configuration: ServeConfiguration
 
     /// Builds the outputs for `streams` of about `streamBitRate` bits per second. Without an
     /// explicit queue bound, each viewer may hold 4 s of stream (at least 1 MiB: a joining viewer's
@@ -41,8 +43,9 @@ package final class ServeOutputs: @unchecked Sendable {
     ) throws {
         var configuration = configuration
         configuration.limits.viewerQueueBytes = explicitQueueBytes ?? max(1024 * 1024, streamBitRate / 8 * 4)
+        self.configuration = configuration
         let hub = ServeHub(
-            formats: configuration.rtspPort == nil ? [.mpegTS, .fragmentedMP4] : [.mpegTS, .fragmentedMP4, .elementary],
+            formats: configuration.servesRTSP ? [.mpegTS, .fragmentedMP4, .elementary] : [.mpegTS, .fragmentedMP4],
             limits: configuration.limits)
         self.hub = hub
         hlsDirectory = (NSTemporaryDirectory() as NSString).appendingPathComponent(
@@ -66,7 +69,7 @@ package final class ServeOutputs: @unchecked Sendable {
                 try ServeMuxSink(format: .mpegTS, streams: streams, hub: hub),
                 try ServeMuxSink(format: .fragmentedMP4, streams: streams, hub: hub),
                 try HLSOutput.sink(playlist: playlist, streams: streams, options: options),
-            ] + (configuration.rtspPort == nil ? [] : [elementary])
+            ] + (configuration.servesRTSP ? [elementary] : [])
             + (webRTC.map { [$0] } ?? []) + [ServeProgressSink(health: health)]
         // SRT callers need the newest token (the last listed) as passphrase when there is one; the
         // access policy numbers the tokens from 1 in their order.
@@ -84,8 +87,12 @@ package final class ServeOutputs: @unchecked Sendable {
         self.srt = srt
         let rtsp: ServeRTSPFace?
         do {
-            rtsp = try configuration.rtspPort.map {
-                try ServeRTSPFace(configuration: configuration, port: $0, hub: hub, source: elementary)
+            if configuration.servesRTSP {
+                rtsp = try ServeRTSPFace(
+                    configuration: configuration, port: configuration.rtspPort, tlsPort: configuration.rtspsPort,
+                    tls: try Self.rtspsPEM(configuration), hub: hub, source: elementary)
+            } else {
+                rtsp = nil
             }
         } catch {
             srt?.stop()
@@ -101,6 +108,7 @@ package final class ServeOutputs: @unchecked Sendable {
             let access = server.access
             hub.setCredentialCheck { access.stillAdmits($0) }
             webRTC?.setCredentialCheck { access.stillAdmits($0) }
+            rtsp?.setAccess(access)
             rtsp?.setTokens(access.numberedTokens) { access.stillAdmits($0) }
             srt?.setTokens(access.numberedTokens)
         } catch {
@@ -109,6 +117,24 @@ package final class ServeOutputs: @unchecked Sendable {
             rtsp?.stop()
             throw error
         }
+    }
+
+    /// The certificate and key (PEM) RTSPS presents: HTTPS's, nil without `rtspsPort`.
+    static func rtspsPEM(_ configuration: ServeConfiguration) throws -> String? {
+        guard configuration.rtspsPort != nil else { return nil }
+        guard let tls = configuration.tls else {
+            throw ServeTLSError("--rtsps-port serves RTSP over TLS: it needs --tls-cert/--tls-key or --tls-self-signed")
+        }
+        let loaded = try tls.load(host: configuration.host).credentials
+        return loaded.certificatePEM + (loaded.certificatePEM.hasSuffix("\n") ? "" : "\n") + loaded.keyPEM
+    }
+
+    /// Reads the TLS certificate and key again (a renewal) for HTTPS and RTSPS: new connections get
+    /// them, those open keep theirs. Returns the certificate's SHA-256 fingerprint.
+    package func reloadCertificate() throws -> String {
+        let fingerprint = try server.reloadCertificate()
+        if let rtsp, rtsp.tlsPort != nil, let pem = try Self.rtspsPEM(configuration) { try rtsp.setTLS(pem) }
+        return fingerprint
     }
 
     /// `video` as serving needs it: no B-frames (fragmented MP4 in browsers, low delay for every

@@ -7,57 +7,122 @@ import OnAirGStreamer
 /// payloading pipeline per client fed from that client's own viewer queue in the hub (the
 /// elementary form), so a slow client skips and is cut without touching anyone else.
 ///
+/// Two servers over the same media when TLS is on: RTSPS (`rtsps://host:tlsPort/live`, the media
+/// inside the TLS connection as RTP interleaved over TCP, never plain RTP beside it) and plain RTSP
+/// as `ServeConfiguration.rtspPlain` says (by default on loopback only).
+///
 /// Admission: a client takes a viewer slot at its first PLAY and gives it back at TEARDOWN,
 /// session timeout or disconnect; `maxViewers` counts PLAYing RTSP clients with the HTTP, SRT and
 /// WebRTC viewers, and a client beyond it gets 503 Service Unavailable — at DESCRIBE when every
 /// slot is taken then, at PLAY when the slots filled since. A client that has DESCRIBEd or SET UP
 /// but not PLAYed holds none (its pipeline is built and primed at DESCRIBE: the SDP needs the
-/// stream's parameter sets). With tokens, clients need user `onair` and any token as password
-/// (Digest; Basic too on loopback only); a client remembers which token admitted it, and
-/// `setTokens` (a reload) changes the list. GStreamer is started only when this face is made.
+/// stream's parameter sets).
+///
+/// Credentials (`ServeRTSPAccess`): with tokens, user `onair` and any token as password (Digest;
+/// Basic too where Basic is allowed); users of the config file with their own name and password
+/// by Basic only, and Basic is allowed only over RTSPS and on a loopback listener — the password
+/// crosses the network inside TLS or not at all (Digest would need the password or its MD5 stored,
+/// not an argon2id hash). A user needs the `read` permission and an allowed address. Wrong
+/// credentials count against the address like the HTTP faces' failures; a blocked address gets
+/// 403. A client remembers what admitted it, and a reload that withdraws it cuts the client.
+/// GStreamer is started only when this face is made.
 package final class ServeRTSPFace: RTSPServerDelegate, @unchecked Sendable {
     /// The user name RTSP clients give with the token as password.
     public static let user = "onair"
-    /// The TCP port listened on.
-    public var port: Int { server?.port ?? 0 }
+    /// The TCP port plain RTSP listens on (0 when plain RTSP is off).
+    public var port: Int { servers.plain?.port ?? 0 }
+    /// The TCP port RTSPS listens on, nil without RTSPS.
+    public var tlsPort: Int? { servers.tls?.port }
     private let hub: ServeHub
     private let source: ServeElementarySink
     private let lock = NSLock()
     private let feeders = DispatchGroup()
-    private var server: RTSPServer?
+    private var servers: (plain: RTSPServer?, tls: RTSPServer?) = (nil, nil)
     private var feeds: [UInt: ServeRTSPFeed] = [:]
-    /// Whether clients need a password (a token) at all: fixed at start.
+    private let access = ServeRTSPAccess()
+    /// Whether clients need credentials at all: fixed at start.
     private let asksCredentials: Bool
-    /// Whether any token is listed now (with none, a face that asks for credentials admits no one).
+    /// Whether any token is listed now.
     private var hasTokens = true
     private var stillAdmits: (@Sendable (ServeCredential) -> Bool)?
 
-    /// Listens on `configuration.host`:`port` (0 picks one) for the streams `source` publishes.
-    public init(configuration: ServeConfiguration, port: Int, hub: ServeHub, source: ServeElementarySink) throws {
-        guard (0...65_535).contains(port) else {
-            throw SettingsError(field: "rtspPort", value: "\(port)", allowed: "0…65535")
+    /// Listens on `configuration.host`:`port` (0 picks one; nil: no plain RTSP, or only on
+    /// loopback as `configuration.rtspPlain` says when TLS is on) and, with `tls` (the certificate
+    /// and key, PEM), RTSPS on `tlsPort`, for the streams `source` publishes.
+    public init(
+        configuration: ServeConfiguration, port: Int?, tlsPort: Int? = nil, tls: String? = nil, hub: ServeHub,
+        source: ServeElementarySink
+    ) throws {
+        for given in [port, tlsPort].compactMap({ $0 }) where !(0...65_535).contains(given) {
+            throw SettingsError(field: "rtspPort", value: "\(given)", allowed: "0…65535")
         }
         self.hub = hub
         self.source = source
-        asksCredentials = configuration.token != nil
+        asksCredentials = !configuration.tokens.isEmpty || !configuration.users.isEmpty
         try GStreamerLibrary.require(elements: ["appsrc", "rtph264pay", "rtpmp4gpay"])
         var settings = RTSPServerConfiguration(launch: ServeRTSPPipeline.launch(streams: source.streams))
-        settings.host = configuration.host
-        settings.port = port
         settings.path = ServeRTSPPipeline.path
         settings.credentials = configuration.token.map { (Self.user, $0) }
-        settings.allowBasic = configuration.isLoopback
+        settings.access = asksCredentials ? access.hooks : nil
         settings.sessionTimeout = max(10, Int(configuration.limits.viewerTimeout.rounded(.up)) * 2)
         settings.contentLengthLimit = 16 * 1024
         settings.connectionLimit = configuration.limits.maxViewers + 64
-        server = try RTSPServer(configuration: settings, delegate: self)
+        let plain = Self.plainHost(configuration, tls: tls != nil)
+        if let port, let host = plain {
+            var clear = settings
+            clear.host = host
+            clear.port = port
+            clear.allowBasic = ServeConfiguration.isLoopback(host)
+            clear.basicOnly = clear.allowBasic && !configuration.users.isEmpty
+            servers.plain = try RTSPServer(configuration: clear, delegate: self)
+        }
+        if let tlsPort, let tls {
+            var secure = settings
+            secure.host = configuration.host
+            secure.port = tlsPort
+            secure.allowBasic = true
+            secure.basicOnly = !configuration.users.isEmpty
+            secure.tlsPEM = tls
+            do {
+                servers.tls = try RTSPServer(configuration: secure, delegate: self)
+            } catch {
+                servers.plain?.stop()
+                throw error
+            }
+        }
+    }
+
+    /// Where plain RTSP listens: the listen address without TLS; with TLS, as `rtspPlain` says
+    /// (loopback by default), nil when off.
+    package static func plainHost(_ configuration: ServeConfiguration, tls: Bool) -> String? {
+        guard tls else { return configuration.host }
+        switch configuration.rtspPlain {
+        case .on: return configuration.host
+        case .off: return nil
+        case .loopback: return configuration.isLoopback ? configuration.host : (configuration.host.contains(":") ? "::1" : "127.0.0.1")
+        }
+    }
+
+    /// The policy that judges users' credentials and counts failures (the HTTP server's).
+    func setAccess(_ policy: ServeAccessPolicy) {
+        access.set(policy)
+    }
+
+    /// Presents a new certificate and key (PEM) to RTSPS connections from now on; those open keep theirs.
+    func setTLS(_ pem: String) throws {
+        lock.lock()
+        let server = servers.tls
+        lock.unlock()
+        try server?.setTLS(pem)
     }
 
     /// 200 while a viewer slot is free, else 503.
     public func rtspServer(admit client: RTSPClientHandle) -> Int {
         // Only a check here (gst-rtsp-server asks before it checks credentials): a client that
-        // could not play now is not given a pipeline. The slot is taken at PLAY.
-        hasFreeSlot ? 200 : 503
+        // could not play now is not given a pipeline. The slot is taken at PLAY. An address
+        // blocked for its failed logins gets 403 whatever it sends.
+        if access.isBlocked(client.peer) { return 403 }
+        return hasFreeSlot ? 200 : 503
     }
 
     private var hasFreeSlot: Bool { hub.statistics().totals.viewers < hub.limits.maxViewers }
@@ -66,7 +131,7 @@ package final class ServeRTSPFace: RTSPServerDelegate, @unchecked Sendable {
     public func rtspServer(configured media: RTSPClientMedia) {
         let feed = ServeRTSPFeed(media: media, source: source)
         lock.lock()
-        let running = server != nil
+        let running = servers.plain != nil || servers.tls != nil
         if running { feeds[media.identifier] = feed }
         lock.unlock()
         guard running else { return endSources(of: media) }
@@ -85,10 +150,11 @@ package final class ServeRTSPFace: RTSPServerDelegate, @unchecked Sendable {
         lock.lock()
         self.stillAdmits = stillAdmits
         hasTokens = !tokens.isEmpty
-        let server = self.server
+        let servers = [self.servers.plain, self.servers.tls].compactMap { $0 }
         lock.unlock()
         guard asksCredentials else { return false }
-        return server?.setKeys(tokens.map { (password: $0.secret, number: $0.number) }) ?? false
+        let keys = tokens.map { (password: $0.secret, number: $0.number) }
+        return servers.map { $0.setKeys(keys) }.allSatisfy { $0 } && !servers.isEmpty
     }
 
     /// Whether the face lets no one play any more: started open, it cannot ask for the tokens a
@@ -96,7 +162,7 @@ package final class ServeRTSPFace: RTSPServerDelegate, @unchecked Sendable {
     var isLocked: Bool {
         lock.lock()
         defer { lock.unlock() }
-        return asksCredentials ? !hasTokens : !(stillAdmits?(.anyone) ?? true)
+        return asksCredentials ? !hasTokens && !access.hasUsers : !(stillAdmits?(.anyone) ?? true)
     }
 
     /// Every PLAY names its token: see `rtspServer(play:key:)`.
@@ -105,7 +171,7 @@ package final class ServeRTSPFace: RTSPServerDelegate, @unchecked Sendable {
     /// Takes the client's viewer slot at its first PLAY, remembering the token (`key`, its number)
     /// that admitted it: 200, 403 when that token is no longer listed, or 503 when no slot is free.
     public func rtspServer(play identifier: UInt, key: Int) -> Int {
-        let credential: ServeCredential = key > 0 ? .token(key) : .anyone
+        let credential = access.credential(forKey: key)
         lock.lock()
         let feed = feeds[identifier]
         lock.unlock()
@@ -148,12 +214,13 @@ package final class ServeRTSPFace: RTSPServerDelegate, @unchecked Sendable {
     /// Closes every client, stops listening and waits for the feeds to end.
     public func stop() {
         lock.lock()
-        let server = self.server
-        self.server = nil
+        let servers = self.servers
+        self.servers = (nil, nil)
         let open = Array(feeds.values)
         feeds = [:]
         lock.unlock()
-        server?.stop()
+        servers.plain?.stop()
+        servers.tls?.stop()
         for feed in open { feed.stop() }
         feeders.wait()
     }
