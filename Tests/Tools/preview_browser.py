@@ -40,6 +40,7 @@ import os
 import shutil
 import signal
 import socket
+import ssl
 import subprocess
 import sys
 import tempfile
@@ -101,7 +102,7 @@ class ServerProcess:
             pass
 
 
-def open_browser(profile, width, height, network_log=False):
+def open_browser(profile, width, height, network_log=False, spki=None):
     # WebRTC stays on loopback: Chromium gathers the loopback address as a host candidate, and
     # names its candidates by address rather than by mDNS host names.
     options = webdriver.ChromeOptions()
@@ -113,6 +114,9 @@ def open_browser(profile, width, height, network_log=False):
                  "--allow-loopback-in-peer-connection", "--disable-features=WebRtcHideLocalIpsWithMdns",
                  "--user-data-dir=%s" % profile]:
         options.add_argument(flag)
+    # --spki: trust the server's key (a test's own certificate) and no other certificate error.
+    if spki:
+        options.add_argument("--ignore-certificate-errors-spki-list=%s" % spki)
     # --network-log: Chromium's own record of every request (DevTools Network events).
     options.set_capability("goog:loggingPrefs", {"browser": "ALL", "performance": "ALL"} if network_log else {"browser": "ALL"})
     service = Service(executable_path=shutil.which("chromedriver") or "/usr/bin/chromedriver")
@@ -579,9 +583,25 @@ def fallback(args, driver):
             "transport_text": state["transportText"] if state else None, "snapshot": state}
 
 
+def plays(args, driver):
+    """Opens the page and waits until it plays (any transport); then counts frames for --measure s."""
+    driver.get(args.url)
+    state, waited = wait_for(driver, playing, args.timeout)
+    result = {"played_seconds": waited, "transport": state["transport"] if state else None, "first_state": state}
+    if waited is None:
+        return result
+    first = snapshot(driver)
+    time.sleep(args.measure)
+    last = snapshot(driver)
+    result["frames"] = last["totalVideoFrames"] - first["totalVideoFrames"]
+    result["transport"] = last["transport"]
+    result["fallback_reason"] = last["fallbackReason"]
+    return result
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("mode", choices=["check", "status", "fuzz", "bench", "webrtc", "fallback"])
+    parser.add_argument("mode", choices=["check", "status", "fuzz", "bench", "webrtc", "fallback", "plays"])
     parser.add_argument("--url", required=True)
     parser.add_argument("--server-command", help="JSON list: the server to start (and restart)")
     parser.add_argument("--server-log", default=os.devnull)
@@ -601,7 +621,12 @@ def main():
     parser.add_argument("--code-frames", type=int, default=45, help="webrtc: presented frames whose code strip is returned")
     parser.add_argument("--network-log", action="store_true", help="list every request Chromium sent (url, type) as 'requests'")
     parser.add_argument("--code-rows", type=int, default=96, help="webrtc: rows of the picture's top returned per frame")
+    parser.add_argument("--spki", help="base64 SHA-256 of the server's public key: Chromium trusts that key over HTTPS")
+    parser.add_argument("--ca-file", help="the CA this script's own HTTPS requests (/stats.json) trust")
     args = parser.parse_args()
+    if args.ca_file:
+        context = ssl.create_default_context(cafile=args.ca_file)
+        urllib.request.install_opener(urllib.request.build_opener(urllib.request.HTTPSHandler(context=context)))
     if args.restart and not args.server_command:
         parser.error("--restart needs --server-command")
     port = urllib.parse.urlsplit(args.url).port
@@ -612,10 +637,11 @@ def main():
     try:
         server.start()
         width, height = (int(v) for v in args.window.split("x"))
-        driver = open_browser(profile, width, height, args.network_log)
+        driver = open_browser(profile, width, height, args.network_log, args.spki)
         modes = {"check": lambda: check(args, driver, server), "status": lambda: status(args, driver),
                  "fuzz": lambda: fuzz(args, driver), "bench": lambda: bench(args, driver),
-                 "webrtc": lambda: webrtc(args, driver), "fallback": lambda: fallback(args, driver)}
+                 "webrtc": lambda: webrtc(args, driver), "fallback": lambda: fallback(args, driver),
+                 "plays": lambda: plays(args, driver)}
         result.update(modes[args.mode]())
         result["console"] = [entry["message"][:300] for entry in driver.get_log("browser")][-30:]
         if args.network_log:

@@ -20,8 +20,10 @@ import argparse
 import asyncio
 import json
 import logging
+import ssl
 import threading
 import time
+import urllib.request
 
 import aioice.ice
 import aiortc.rtcrtpreceiver as receiver_module
@@ -311,7 +313,11 @@ async def main():
     parser.add_argument("--stagger", type=float, default=0.1, help="seconds between viewers' offers")
     parser.add_argument("--pli-every", type=float, default=0, help="viewer 0 sends five PLIs every N seconds")
     parser.add_argument("--no-delete", action="store_true", help="vanish without DELETE")
+    parser.add_argument("--ca-file", help="https:// endpoints: the CA that signed the server's certificate (else the system's)")
     args = parser.parse_args()
+    if args.ca_file:
+        context = ssl.create_default_context(cafile=args.ca_file)
+        urllib.request.install_opener(urllib.request.build_opener(urllib.request.HTTPSHandler(context=context)))
     logging.getLogger().addHandler(DecodeErrors())
     viewers = [Viewer(i, i < args.decode) for i in range(args.count)]
     start = now()
