@@ -21,6 +21,9 @@ struct StreamCommand: Command {
                                                            snddropdelay, sndbuf, rcvbuf)
           udp://host:port?pkt_size=1316                    MPEG-TS over UDP
           tcp://host:port[?listen=1]                       MPEG-TS over TCP (listen=1: the receiver connects)
+          rtsp://host:port/path                            RTSP publishing (ANNOUNCE/RECORD, RTP interleaved over TCP)
+          rtsps://host:port/path                           the same inside TLS (FFmpeg does not check the
+                                                           server's certificate: encrypted, not authenticated)
           whip+http(s)://host:port/path                    WebRTC to a WHIP endpoint (H.264 + Opus; --token)
         A lost or stalled connection is re-made (backoff 0.25 s doubling to --reconnect-max) and
         restarts on a fresh keyframe; files are not affected. Only a first connection that fails
@@ -106,7 +109,16 @@ struct StreamCommand: Command {
         guard !urls.isEmpty else { throw UsageError("stream needs at least one URL") }
         for url in urls {
             guard StreamTarget.isURL(url) else { throw UsageError("'\(url)' is not a URL; files go with -o") }
-            if WHIPEndpoint.accepts(url) { _ = try WHIPEndpoint(parsing: url) } else { _ = try StreamTarget(parsing: url) }
+            if WHIPEndpoint.accepts(url) {
+                _ = try WHIPEndpoint(parsing: url)
+            } else if let reason = try StreamTarget(parsing: url).uncheckedCertificateReason {
+                // Named without its credentials or query: a password is never printed.
+                var shown = URLComponents(string: url)
+                shown?.user = nil
+                shown?.password = nil
+                shown?.query = nil
+                Console.status("note: \(shown?.string ?? "rtsps://"): \(reason)")
+            }
         }
         if capture.videoSpec == "none" && capture.audioSpec == "none" {
             throw UsageError("--video none and --audio none leave nothing to stream")

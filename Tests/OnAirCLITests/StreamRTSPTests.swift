@@ -54,4 +54,42 @@ import Testing
         let summary = stream.stderr.split(separator: "\n").last { $0.hasPrefix("stopped") } ?? ""
         #expect(summary.contains("reconnects") && !summary.contains(" 0 reconnects"), "\(summary)")
     }
+
+    /// `onair stream rtsps://` into gst-rtsp-server in RECORD mode behind TLS
+    /// (Tests/Tools/rtsps_record_server.py), which decodes what arrives: every frame sent, and the
+    /// password in the URL never printed. FFmpeg cannot check the server's certificate here, and
+    /// the command says so.
+    @Test func publishesInsideTLSToAnRTSPSServerThatDecodesEveryFrame() throws {
+        let dir = try Tools.temporaryDirectory("stream-rtsps")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let ca = try ServeTLSTests.TestCA(dir)
+        let port = try StreamTestPorts.free()
+        let script = Tools.packageRoot.appendingPathComponent("Tests/Tools/rtsps_record_server.py").path
+        let server = try StreamTestProcess(
+            "/usr/bin/python3", [script, "\(port)", ca.certificate, ca.key, "30"],
+            stderrPath: dir.appendingPathComponent("server.log").path, stdoutPath: dir.appendingPathComponent("server.json").path)
+        defer { server.kill() }
+        #expect(waitUntil(timeout: 10) { Self.listens(port) }, "the RTSPS server did not listen: \(server.stderr)")
+        let stream = try Tools.run(
+            Tools.onairExecutable,
+            [
+                "stream", "--duration", "3", "--size", "320x240", "--fps", "15", "--preset", "ultrafast", "--no-adaptive",
+                "rtsps://cam:pub-s3cret@127.0.0.1:\(port)/live",
+            ], timeout: 30)
+        #expect(stream.status == 0, "\(stream.stderr)")
+        #expect(stream.stderr.contains("does not check the server's certificate"), "\(stream.stderr)")
+        #expect(!stream.stderr.contains("pub-s3cret"), "the password was printed: \(stream.stderr)")
+        #expect(server.wait(timeout: 15), "the RTSPS server did not end after the publisher left")
+        let text = (try? String(contentsOfFile: dir.appendingPathComponent("server.json").path, encoding: .utf8)) ?? ""
+        let last = text.split(whereSeparator: \.isNewline).last.map(String.init) ?? ""  // after its "listening" line
+        let json = (try? JSONSerialization.jsonObject(with: Data(last.utf8))) as? [String: Any] ?? [:]
+        let counts = json.compactMapValues { $0 as? Int }
+        let sent =
+            stream.stderr.split(separator: "\n").last { $0.hasPrefix("stopped") }.flatMap { line in
+                line.split(separator: " ").firstIndex(of: "video").map { Int(line.split(separator: " ")[$0 - 1]) ?? 0 }
+            } ?? 0
+        #expect(sent >= 30, "\(stream.stderr)")
+        #expect(counts["video_frames"] == sent, "decoded \(counts) of \(sent) frames sent")
+        #expect((counts["audio_frames"] ?? 0) >= 120, "\(counts)")
+    }
 }

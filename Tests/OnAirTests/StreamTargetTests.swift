@@ -62,4 +62,15 @@ import Testing
         #expect(target.protocolOptions(sendTimeout: 3)["tls_verify"] == "0")
         #expect(try StreamTarget(parsing: "rtmp://127.0.0.1/live/k").protocolOptions(sendTimeout: 3)["tls_verify"] == nil)
     }
+
+    @Test func rtspsPublishesInsideTLSSaysItsCertificateIsUncheckedAndMasksThePassword() throws {
+        let target = try StreamTarget(parsing: "rtsps://cam:s3cret-pw@127.0.0.1:8322/live")
+        #expect(target.transport == .rtsps && target.transport.isRTSP && target.transport.isTCP)
+        #expect(target.muxer == "rtsp" && target.muxerOptions["rtsp_transport"] == "tcp")
+        #expect(target.uncheckedCertificateReason != nil)
+        #expect(try StreamTarget(parsing: "rtmps://127.0.0.1/live/k").uncheckedCertificateReason == nil)
+        #expect(target.displayName == "rtsps://cam:***@127.0.0.1:8322/live")
+        #expect(try StreamTarget(parsing: "rtsp://cam:pw@127.0.0.1:8554/live").displayName == "rtsp://cam:***@127.0.0.1:8554/live")
+        #expect(try StreamTarget(parsing: "rtsp://cam@127.0.0.1:8554/live").displayName == "rtsp://cam@127.0.0.1:8554/live")
+    }
 }

@@ -128,10 +128,11 @@ public enum OutputRegistry {
         ("udp", "MPEG-TS over UDP"),
         ("tcp", "MPEG-TS over TCP, connecting or listening"),
         ("rtsp", "RTP publish to an RTSP server (ANNOUNCE/RECORD, interleaved over TCP)"),
+        ("rtsps", "RTP publish to an RTSP server inside TLS (the server's certificate is not checked)"),
     ].map { scheme, summary in
         OutputKind(
             name: scheme, summary: summary, role: .network, streams: [.video, .audio],
-            form: scheme.hasPrefix("rtmp") ? "flv (AVCC)" : scheme == "rtsp" ? "RTP (RFC 6184, RFC 3640)" : "mpegts (Annex-B)",
+            form: scheme.hasPrefix("rtmp") ? "flv (AVCC)" : scheme.hasPrefix("rtsp") ? "RTP (RFC 6184, RFC 3640)" : "mpegts (Annex-B)",
             matches: OutputKind.byScheme(scheme),
             make: { context in
                 var target = try StreamTarget(parsing: context.name)

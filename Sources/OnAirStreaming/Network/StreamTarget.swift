@@ -4,17 +4,20 @@ import Foundation
 /// `rtmps://host:port/app/key` (FLV; RTMPS over TLS, port 443 by default), or MPEG-TS over
 /// `srt://host:port?mode=caller|listener&latency=µs&passphrase=…&streamid=…`, `udp://host:port?pkt_size=1316`
 /// or `tcp://host:port` (`?listen=1`: OnAir waits for the receiver to connect); or
-/// `rtsp://host:port/path`, published to an RTSP server (ANNOUNCE/RECORD, RTP interleaved over TCP).
+/// `rtsp://host:port/path`, published to an RTSP server (ANNOUNCE/RECORD, RTP interleaved over TCP),
+/// or `rtsps://` the same inside TLS — whose certificate FFmpeg 5.1's RTSP publisher does not check.
 public struct StreamTarget: Sendable, Equatable {
     /// The transport a URL names.
     public enum Transport: String, Sendable {
-        /// The URL schemes `rtmp://`, `rtmps://`, `srt://`, `udp://`, `tcp://` and `rtsp://`.
-        case rtmp, rtmps, srt, udp, tcp, rtsp
+        /// The URL schemes `rtmp://`, `rtmps://`, `srt://`, `udp://`, `tcp://`, `rtsp://` and `rtsps://`.
+        case rtmp, rtmps, srt, udp, tcp, rtsp, rtsps
 
         /// RTMP, plain or over TLS.
         public var isRTMP: Bool { self == .rtmp || self == .rtmps }
         /// Runs over TCP (Nagle's delay and the send buffer apply).
-        public var isTCP: Bool { self == .tcp || self == .rtsp || isRTMP }
+        public var isTCP: Bool { self == .tcp || isRTSP || isRTMP }
+        /// RTSP publishing, plain or over TLS.
+        public var isRTSP: Bool { self == .rtsp || self == .rtsps }
     }
 
     /// How an `rtmps://` connection checks the server's certificate.
@@ -39,7 +42,7 @@ public struct StreamTarget: Sendable, Equatable {
     public let transport: Transport
     /// Whether OnAir waits for the peer to connect (SRT `mode=listener`, TCP `listen=1`).
     public let isListener: Bool
-    /// The URL with an SRT passphrase replaced by `***`, for messages.
+    /// The URL with an SRT passphrase and a password in its user part replaced by `***`, for messages.
     public let displayName: String
     /// Whether the URL sets an SRT passphrase.
     public let hasPassphrase: Bool
@@ -52,7 +55,8 @@ public struct StreamTarget: Sendable, Equatable {
             throw .unsupportedURL(url, reason: "not a URL")
         }
         guard let transport = Transport(rawValue: scheme) else {
-            throw .unsupportedURL(url, reason: "unsupported scheme '\(scheme)' (use rtmp://, rtmps://, srt://, udp://, tcp:// or rtsp://)")
+            throw .unsupportedURL(
+                url, reason: "unsupported scheme '\(scheme)' (use rtmp://, rtmps://, srt://, udp://, tcp://, rtsp:// or rtsps://)")
         }
         guard let host = components.host, !host.isEmpty else { throw .unsupportedURL(url, reason: "no host") }
         if !transport.isRTMP, components.port == nil { throw .unsupportedURL(url, reason: "no port") }
@@ -70,16 +74,27 @@ public struct StreamTarget: Sendable, Equatable {
         switch transport {
         case .srt: isListener = value("mode") == "listener"
         case .tcp: isListener = (value("listen").flatMap(Int.init) ?? 0) > 0
-        case .rtmp, .rtmps, .udp, .rtsp: isListener = false
+        case .rtmp, .rtmps, .udp, .rtsp, .rtsps: isListener = false
         }
         let passphrase = transport == .srt ? value("passphrase") : nil
         hasPassphrase = passphrase != nil
+        // A password in the URL's user part (rtsp://user:password@host/…) is masked too.
+        var shown = url
+        if let password = components.percentEncodedPassword, let user = components.percentEncodedUser {
+            shown = shown.replacingOccurrences(of: "\(user):\(password)@", with: "\(user):***@")
+        }
         if let passphrase {
-            displayName = url.replacingOccurrences(of: "passphrase=\(passphrase)", with: "passphrase=***")
+            displayName = shown.replacingOccurrences(of: "passphrase=\(passphrase)", with: "passphrase=***")
             guard (10...79).contains(passphrase.count) else { throw .invalidPassphrase(destination: displayName) }
         } else {
-            displayName = url
+            displayName = shown
         }
+    }
+
+    /// Why the server's certificate goes unchecked on this TLS transport, or nil: FFmpeg 5.1's RTSP
+    /// publisher takes no TLS options, so `rtsps://` is encrypted but does not authenticate the server.
+    public var uncheckedCertificateReason: String? {
+        transport == .rtsps ? "FFmpeg's RTSP publisher does not check the server's certificate (encrypted, not authenticated)" : nil
     }
 
     /// Whether a command-line argument names a network destination rather than a file.
@@ -88,7 +103,7 @@ public struct StreamTarget: Sendable, Equatable {
     }
 
     /// The libavformat muxer: FLV for RTMP, FFmpeg's RTSP publisher for RTSP, MPEG-TS otherwise.
-    public var muxer: String { transport.isRTMP ? "flv" : transport == .rtsp ? "rtsp" : "mpegts" }
+    public var muxer: String { transport.isRTMP ? "flv" : transport.isRTSP ? "rtsp" : "mpegts" }
 
     /// Muxer options: every packet flushed to the socket at once; FLV without the seek-back
     /// header update that a live connection cannot do; MPEG-TS with each audio frame in its own
@@ -100,7 +115,7 @@ public struct StreamTarget: Sendable, Equatable {
         if transport.isRTMP { options["flvflags"] = "no_duration_filesize" }
         // RTP interleaved in the RTSP connection: one TCP stream that a server behind NAT or a
         // firewall can take, and whose back-pressure the adaptive bitrate sees.
-        if transport == .rtsp { options["rtsp_transport"] = "tcp" }
+        if transport.isRTSP { options["rtsp_transport"] = "tcp" }
         if muxer == "mpegts" {
             options["pes_payload_size"] = "0"
             options["omit_video_pes_length"] = "0"
