@@ -115,6 +115,54 @@ import Testing
         #expect(outcome.failedOutputs.map(\.destination) == [full])
     }
 
+    /// The process's resident memory, bytes.
+    private static func resident() -> Int {
+        let fields = ((try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8)) ?? "").split(separator: " ")
+        return (fields.count > 1 ? Int(fields[1]) ?? 0 : 0) * Int(sysconf(Int32(_SC_PAGESIZE)))
+    }
+
+    /// A subscriber that never reads while a session runs for 60 s (statistics every second, a
+    /// 720p encode to a file) leaves the whole process's memory flat: its queue holds the newest
+    /// statistics, not sixty. Long tier (a minute): ONAIR_LONG_TESTS=1.
+    @Test(
+        .enabled(if: Tools.longTests, "long tier (soak/load): ONAIR_LONG_TESTS=1 or scripts/test.sh --long"),
+        .timeLimit(.minutes(2)))
+    func aSubscriberThatNeverReadsLeavesMemoryFlatForAMinute() async throws {
+        let dir = try Tools.temporaryDirectory("session-unread")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var settings = SessionSettings()
+        settings.video = .synthetic
+        settings.audio = .synthetic
+        settings.videoEncoder = VideoEncoderSettings(width: 1280, height: 720, expectedFrameRate: 30, averageBitRate: 2_000_000)
+        settings.videoEncoder.preset = "ultrafast"
+        settings.duration = .seconds(62)
+        settings.outputs = [dir.appendingPathComponent("out.ts").path]
+        let session = try await SessionBuilder(settings).build()
+        let unread = session.events()  // never read until the end
+        let read = session.events()
+        let run = Task { try await session.run() }
+        var samples: [(second: Int, bytes: Int)] = []
+        var statistics = 0
+        for await event in read {
+            guard case .statistics = event else { continue }
+            statistics += 1
+            if statistics == 10 || statistics == 60 { samples.append((statistics, Self.resident())) }
+        }
+        let outcome = try await run.value
+        var kept = 0
+        for await event in unread {
+            if case .statistics = event { kept += 1 }
+        }
+        try #require(samples.count == 2, "statistics seen: \(statistics)")
+        let growth = samples[1].bytes - samples[0].bytes
+        print(
+            "unread subscriber: resident \(samples[0].bytes / 1_000_000) MB at 10 s, \(samples[1].bytes / 1_000_000) MB at 60 s, \(kept) statistics kept"
+        )
+        #expect(growth < 8_000_000, "resident memory grew \(growth) bytes from 10 s to 60 s")
+        #expect(kept <= 1 && unread.dropped == 0, "the unread subscriber kept \(kept) statistics, dropped \(unread.dropped)")
+        #expect(outcome.reason == .durationReached)
+    }
+
     /// `stop` called from the builder's handler (on the session's own thread) stops it without a
     /// deadlock; a later `stop` and `run` give the same outcome; `.stopped` is the last event.
     @Test(.timeLimit(.minutes(1)))
