@@ -152,10 +152,13 @@ var targets: [Target] = [
     .testTarget(
         name: "OnAirGStreamerTests",
         dependencies: [.target(name: "OnAirGStreamer", condition: .when(platforms: [.linux])), "OnAirTestSupport"]),
+    // The command-line tool's tests run the `onair` binary: Linux-only, like the tool.
     .testTarget(
         name: "OnAirCLITests",
         dependencies: [
-            "OnAir", "OnAirLive", .target(name: "OnAirAnalysis", condition: .when(platforms: [.linux])),
+            .target(name: "OnAir", condition: .when(platforms: [.linux])),
+            .target(name: "OnAirLive", condition: .when(platforms: [.linux])),
+            .target(name: "OnAirAnalysis", condition: .when(platforms: [.linux])),
             .target(name: "OnAirStreaming", condition: .when(platforms: [.linux])),
             .target(name: "OnAirServing", condition: .when(platforms: [.linux])),
             .target(name: "OnAirPlayback", condition: .when(platforms: [.linux])),

@@ -1,3 +1,4 @@
+#if os(Linux)
 /// What an `RTSPServer` listens on, what it serves and whom it admits.
 public struct RTSPServerConfiguration: Sendable {
     /// The address listened on ("127.0.0.1", "::1", "0.0.0.0").
@@ -34,3 +35,4 @@ public struct RTSPServerConfiguration: Sendable {
         self.launch = launch
     }
 }
+#endif

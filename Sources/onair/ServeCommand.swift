@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import OnAir
 
@@ -181,3 +182,4 @@ struct ServeCommand: Command {
         return 0
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import OnAir
 
@@ -138,3 +139,4 @@ struct StreamCommand: Command {
         return 0
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import OnAirTestSupport
 import Testing
@@ -196,3 +197,4 @@ import Testing
         #expect(count >= 80, "the viewer's 6 s hold \(count) frames at 15 fps")
     }
 }
+#endif

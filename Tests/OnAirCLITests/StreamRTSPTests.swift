@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import OnAirTestSupport
 import Testing
@@ -55,3 +56,4 @@ import Testing
         #expect(summary.contains("reconnects") && !summary.contains(" 0 reconnects"), "\(summary)")
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import OnAirServing
 import OnAirTestSupport
@@ -224,3 +225,4 @@ import Testing
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import OnAir
 import Testing
 
@@ -63,3 +64,4 @@ import Testing
         #expect(try StreamTarget(parsing: "rtmp://127.0.0.1/live/k").protocolOptions(sendTimeout: 3)["tls_verify"] == nil)
     }
 }
+#endif

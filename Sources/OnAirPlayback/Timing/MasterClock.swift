@@ -1,3 +1,4 @@
+#if os(Linux)
 /// The playback clock that decides when video frames are due: the audio being heard when there
 /// is sound, else the wall clock anchored at the first frame.
 ///
@@ -67,3 +68,4 @@ package struct MasterClock: Sendable, Equatable {
         }
     }
 }
+#endif

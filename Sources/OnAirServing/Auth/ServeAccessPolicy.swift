@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import OnAirCore
 import OnAirHTTP
@@ -211,3 +212,4 @@ package final class ServeAccessPolicy: @unchecked Sendable {
         return .read
     }
 }
+#endif

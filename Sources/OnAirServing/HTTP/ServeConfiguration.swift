@@ -1,3 +1,4 @@
+#if os(Linux)
 import OnAirServeConfig
 
 /// What `onair serve` listens on and the limits it keeps.
@@ -41,3 +42,4 @@ public struct ServeConfiguration: Sendable {
     /// Creates the defaults.
     public init() {}
 }
+#endif

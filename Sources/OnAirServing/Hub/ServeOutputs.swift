@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import OnAirCore
 import OnAirLive
@@ -166,4 +167,5 @@ package final class ServeOutputs: @unchecked Sendable {
         try? FileManager.default.removeItem(atPath: hlsDirectory)
     }
 }
+#endif
 #endif

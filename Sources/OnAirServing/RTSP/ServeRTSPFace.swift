@@ -1,3 +1,4 @@
+#if os(Linux)
 #if canImport(OnAirGStreamer) && canImport(OnAirHTTP)
 import Foundation
 import OnAirCore
@@ -158,4 +159,5 @@ package final class ServeRTSPFace: RTSPServerDelegate, @unchecked Sendable {
         feeders.wait()
     }
 }
+#endif
 #endif
