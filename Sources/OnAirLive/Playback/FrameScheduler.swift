@@ -1,4 +1,3 @@
-#if os(Linux)
 /// Decides which queued video frame is shown now, given the master clock: frames whose time has
 /// come are taken, the last of them shown and the earlier ones dropped as late.
 package enum FrameScheduler {
@@ -25,4 +24,3 @@ package enum FrameScheduler {
         return Decision(taken: taken, show: taken > 0 ? taken - 1 : nil, nextDue: next)
     }
 }
-#endif

@@ -1,4 +1,3 @@
-#if os(Linux)
 /// The playback clock that decides when video frames are due: the audio being heard when there
 /// is sound, else the wall clock anchored at the first frame.
 ///
@@ -68,4 +67,3 @@ package struct MasterClock: Sendable, Equatable {
         }
     }
 }
-#endif
