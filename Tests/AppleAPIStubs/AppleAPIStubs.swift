@@ -764,9 +764,62 @@ open class AVCaptureSession {
     /// Page: https://developer.apple.com/documentation/avfoundation/avcapturesession/stoprunning()
     open func stopRunning() {}
 }
-extension NSNotification.Name {
-    /// Page: https://developer.apple.com/documentation/avfoundation/avcapturesession/runtimeerrornotification
-    public static let AVCaptureSessionRuntimeError = NSNotification.Name("AVCaptureSessionRuntimeErrorNotification")
-    /// Page: https://developer.apple.com/documentation/avfoundation/avcapturedevice/wasdisconnectednotification
-    public static let AVCaptureDeviceWasDisconnected = NSNotification.Name("AVCaptureDeviceWasDisconnectedNotification")
+extension AVCaptureSession {
+    /// Page: https://developer.apple.com/documentation/avfoundation/avcapturesession/runtimeerrornotification  (checked; `class let` on the page)
+    public static let runtimeErrorNotification = NSNotification.Name("AVCaptureSessionRuntimeErrorNotification")
+    /// Page: https://developer.apple.com/documentation/avfoundation/avcapturesession/wasinterruptednotification  (checked; `class let` on the page)
+    public static let wasInterruptedNotification = NSNotification.Name("AVCaptureSessionWasInterruptedNotification")
+}
+/// Page: https://developer.apple.com/documentation/avfoundation/avcapturesessionerrorkey  (checked)
+public let AVCaptureSessionErrorKey: String = "AVCaptureSessionErrorKey"
+/// Page: https://developer.apple.com/documentation/avfoundation/avcapturesessioninterruptionreasonkey  (checked; iOS, Mac Catalyst, tvOS, visionOS: not macOS)
+public let AVCaptureSessionInterruptionReasonKey: String = "AVCaptureSessionInterruptionReasonKey"
+extension AVCaptureDevice {
+    /// Page: https://developer.apple.com/documentation/avfoundation/avcapturedevice/wasdisconnectednotification  (checked; `class let` on the page)
+    public static let wasDisconnectedNotification = NSNotification.Name("AVCaptureDeviceWasDisconnectedNotification")
+    /// Page: https://developer.apple.com/documentation/avfoundation/avcapturedevice/default(for:)  (checked)
+    public class func `default`(for mediaType: AVMediaType) -> AVCaptureDevice? { nil }
+    /// Page: https://developer.apple.com/documentation/avfoundation/avcapturedevice/init(uniqueid:)  (checked)
+    public convenience init?(uniqueID deviceUniqueID: String) { return nil }
+}
+
+// MARK: AVFoundation capture (the microphone source)
+/// Page: https://developer.apple.com/documentation/avfoundation/avcaptureaudiodataoutputsamplebufferdelegate  (checked)
+public protocol AVCaptureAudioDataOutputSampleBufferDelegate: NSObjectProtocol {
+    /// Page: https://developer.apple.com/documentation/avfoundation/avcaptureaudiodataoutputsamplebufferdelegate/captureoutput(_:didoutput:from:)  (checked; optional in the SDK)
+    func captureOutput(_ output: AVCaptureOutput, didOutput sampleBuffer: CMSampleBuffer, from connection: AVCaptureConnection)
+}
+/// Page: https://developer.apple.com/documentation/avfoundation/avcaptureaudiodataoutput
+open class AVCaptureAudioDataOutput: AVCaptureOutput {
+    public override init() {}
+    /// Page: https://developer.apple.com/documentation/avfoundation/avcaptureaudiodataoutput/setsamplebufferdelegate(_:queue:)  (checked; `dispatch_queue_t?` on the page is DispatchQueue in Swift)
+    open func setSampleBufferDelegate(
+        _ sampleBufferDelegate: (any AVCaptureAudioDataOutputSampleBufferDelegate)?, queue sampleBufferCallbackQueue: DispatchQueue?
+    ) {}
+}
+/// Page: https://developer.apple.com/documentation/coremedia/cmsamplebuffergetnumsamples(_:)
+public func CMSampleBufferGetNumSamples(_ sbuf: CMSampleBuffer) -> CMItemCount { 0 }
+/// Page: https://developer.apple.com/documentation/coremedia/cmaudioformatdescriptiongetstreambasicdescription(_:)  (checked)
+public func CMAudioFormatDescriptionGetStreamBasicDescription(_ desc: CMAudioFormatDescription) -> UnsafePointer<AudioStreamBasicDescription>? { nil }
+/// Page: https://developer.apple.com/documentation/coremedia/cmsamplebuffergetaudiobufferlistwithretainedblockbuffer(_:bufferlistsizeneededout:bufferlistout:bufferlistsize:blockbufferallocator:blockbuffermemoryallocator:flags:blockbufferout:)  (checked as far as the page's text reaches: sbuf … blockBufferMemoryAllocator; flags and blockBufferOut from the symbol's title)
+public func CMSampleBufferGetAudioBufferListWithRetainedBlockBuffer(
+    _ sbuf: CMSampleBuffer, bufferListSizeNeededOut: UnsafeMutablePointer<Int>?, bufferListOut: UnsafeMutablePointer<AudioBufferList>?,
+    bufferListSize: Int, blockBufferAllocator blockBufferStructureAllocator: CFAllocator?,
+    blockBufferMemoryAllocator blockBufferBlockAllocator: CFAllocator?, flags: UInt32, blockBufferOut: UnsafeMutablePointer<CMBlockBuffer?>?
+) -> OSStatus { 0 }
+/// Page: https://developer.apple.com/documentation/coreaudio/unsafemutableaudiobufferlistpointer  (checked: a RandomAccessCollection, MutableCollection of AudioBuffer)
+public struct UnsafeMutableAudioBufferListPointer: RandomAccessCollection, MutableCollection {
+    /// Page: https://developer.apple.com/documentation/coreaudio/unsafemutableaudiobufferlistpointer/unsafemutablepointer  (checked)
+    public var unsafeMutablePointer: UnsafeMutablePointer<AudioBufferList>
+    /// Page: https://developer.apple.com/documentation/coreaudio/unsafemutableaudiobufferlistpointer/init(_:)-4a7c5  (checked)
+    public init(_ p: UnsafeMutablePointer<AudioBufferList>) { unsafeMutablePointer = p }
+    /// (Collection: always zero.)
+    public var startIndex: Int { 0 }
+    /// (Collection: `mNumberBuffers`.)
+    public var endIndex: Int { Int(unsafeMutablePointer.pointee.mNumberBuffers) }
+    /// (Collection: the buffer at `index`.)
+    public subscript(index: Int) -> AudioBuffer {
+        get { unsafeMutablePointer.pointee.mBuffers }
+        nonmutating set {}
+    }
 }
