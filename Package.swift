@@ -93,7 +93,7 @@ var targets: [Target] = [
     ),
     // Playback: the player (receive, decode, keep sound and picture in step), its window and writers.
     .target(name: "OnAirPlayback", dependencies: ["OnAirCore", "OnAirLive", "OnAirAnalysis", "OnAirFFmpeg", "OnAirSDL"]),
-    .target(name: "OnAirApple", dependencies: ["OnAirCore", "OnAirBitstream"]),
+    .target(name: "OnAirApple", dependencies: ["OnAirCore", "OnAirBitstream", "OnAirLive"]),
     // libmicrohttpd behind Swift types: the HTTP server of `onair serve`.
     .target(name: "OnAirHTTP", dependencies: ["OnAirCore", "CMicroHTTPD", "COnAirTLS"]),
     // GnuTLS (what Debian builds libmicrohttpd with) for HTTPS: a self-signed certificate, fingerprints, checks.

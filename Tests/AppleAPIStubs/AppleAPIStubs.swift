@@ -823,3 +823,84 @@ public struct UnsafeMutableAudioBufferListPointer: RandomAccessCollection, Mutab
         nonmutating set {}
     }
 }
+
+// MARK: The picture side of playback (PlaybackView)
+/// Page: https://developer.apple.com/documentation/coremedia/cmvideoformatdescriptioncreateforimagebuffer(allocator:imagebuffer:formatdescriptionout:)  (checked)
+public func CMVideoFormatDescriptionCreateForImageBuffer(
+    allocator: CFAllocator?, imageBuffer: CVImageBuffer, formatDescriptionOut: UnsafeMutablePointer<CMVideoFormatDescription?>
+) -> OSStatus { 0 }
+/// Page: https://developer.apple.com/documentation/coremedia/cmsamplebuffercreatereadywithimagebuffer(allocator:imagebuffer:formatdescription:sampletiming:samplebufferout:)  (checked)
+public func CMSampleBufferCreateReadyWithImageBuffer(
+    allocator: CFAllocator?, imageBuffer: CVImageBuffer, formatDescription: CMVideoFormatDescription,
+    sampleTiming: UnsafePointer<CMSampleTimingInfo>, sampleBufferOut: UnsafeMutablePointer<CMSampleBuffer?>
+) -> OSStatus { 0 }
+/// Page: https://developer.apple.com/documentation/coremedia/kcmsampleattachmentkey_displayimmediately
+public var kCMSampleAttachmentKey_DisplayImmediately: CFString { CFString("DisplayImmediately") }
+/// Page: https://developer.apple.com/documentation/quartzcore/calayer
+@MainActor open class CALayer {
+    public init() {}
+    /// Page: https://developer.apple.com/documentation/quartzcore/calayer/frame
+    open var frame: CGRect = .zero
+    /// Page: https://developer.apple.com/documentation/quartzcore/calayer/addsublayer(_:)
+    open func addSublayer(_ layer: CALayer) {}
+}
+/// Page: https://developer.apple.com/documentation/avfoundation/avlayervideogravity
+public struct AVLayerVideoGravity: RawRepresentable, Hashable, Sendable {
+    public let rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+    /// Page: https://developer.apple.com/documentation/avfoundation/avlayervideogravity/resizeaspect
+    public static let resizeAspect = AVLayerVideoGravity(rawValue: "AVLayerVideoGravityResizeAspect")
+}
+/// Page: https://developer.apple.com/documentation/avfoundation/avsamplebuffervideorenderer
+open class AVSampleBufferVideoRenderer {
+    /// Page: https://developer.apple.com/documentation/avfoundation/avsamplebuffervideorenderer/enqueue(_:)  (checked)
+    open func enqueue(_ sampleBuffer: CMSampleBuffer) {}
+    /// Page: https://developer.apple.com/documentation/avfoundation/avsamplebuffervideorenderer/flush()  (checked)
+    open func flush() {}
+}
+/// Page: https://developer.apple.com/documentation/avfoundation/avsamplebufferdisplaylayer  (checked: `@MainActor class`)
+@MainActor open class AVSampleBufferDisplayLayer: CALayer {
+    public override init() {}
+    /// Page: https://developer.apple.com/documentation/avfoundation/avsamplebufferdisplaylayer/videogravity
+    open var videoGravity: AVLayerVideoGravity = .resizeAspect
+    /// Page: https://developer.apple.com/documentation/avfoundation/avsamplebufferdisplaylayer/samplebufferrenderer  (checked)
+    @available(iOS 17.0, macOS 14.0, *)
+    open var sampleBufferRenderer: AVSampleBufferVideoRenderer { AVSampleBufferVideoRenderer() }
+    /// Page: https://developer.apple.com/documentation/avfoundation/avsamplebufferdisplaylayer/enqueue(_:)  (checked; deprecated in iOS 18 / macOS 15)
+    @available(iOS, deprecated: 18.0) @available(macOS, deprecated: 15.0)
+    open func enqueue(_ sampleBuffer: CMSampleBuffer) {}
+    /// Page: https://developer.apple.com/documentation/avfoundation/avsamplebufferdisplaylayer/flush()  (checked; deprecated in iOS 18 / macOS 15)
+    @available(iOS, deprecated: 18.0) @available(macOS, deprecated: 15.0)
+    open func flush() {}
+}
+#if !ONAIR_APPLE_STUBS_APPKIT
+/// Page: https://developer.apple.com/documentation/uikit/uiview
+@MainActor open class UIView {
+    /// Page: https://developer.apple.com/documentation/uikit/uiview/init(frame:)
+    public init(frame: CGRect) {}
+    /// Page: https://developer.apple.com/documentation/uikit/uiview/init(coder:)
+    public required init?(coder: NSCoder) {}
+    /// Page: https://developer.apple.com/documentation/uikit/uiview/layer
+    open var layer: CALayer { CALayer() }
+    /// Page: https://developer.apple.com/documentation/uikit/uiview/bounds
+    open var bounds: CGRect = .zero
+    /// Page: https://developer.apple.com/documentation/uikit/uiview/layoutsubviews()
+    open func layoutSubviews() {}
+}
+#else
+/// Page: https://developer.apple.com/documentation/appkit/nsview
+@MainActor open class NSView {
+    /// Page: https://developer.apple.com/documentation/appkit/nsview/init(frame:)
+    public init(frame frameRect: CGRect) {}
+    /// Page: https://developer.apple.com/documentation/appkit/nsview/init(coder:)
+    public required init?(coder: NSCoder) {}
+    /// Page: https://developer.apple.com/documentation/appkit/nsview/wantslayer
+    open var wantsLayer: Bool = false
+    /// Page: https://developer.apple.com/documentation/appkit/nsview/layer
+    open var layer: CALayer?
+    /// Page: https://developer.apple.com/documentation/appkit/nsview/bounds
+    open var bounds: CGRect = .zero
+    /// Page: https://developer.apple.com/documentation/appkit/nsview/layout()
+    open func layout() {}
+}
+#endif
