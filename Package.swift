@@ -93,7 +93,7 @@ var targets: [Target] = [
     ),
     // Playback: the player (receive, decode, keep sound and picture in step), its window and writers.
     .target(name: "OnAirPlayback", dependencies: ["OnAirCore", "OnAirLive", "OnAirAnalysis", "OnAirFFmpeg", "OnAirSDL"]),
-    .target(name: "OnAirApple", dependencies: ["OnAirCore", "OnAirBitstream"]),
+    .target(name: "OnAirApple", dependencies: ["OnAirCore", "OnAirBitstream", "OnAirLive"]),
     // libmicrohttpd behind Swift types: the HTTP server of `onair serve`.
     .target(name: "OnAirHTTP", dependencies: ["OnAirCore", "CMicroHTTPD", "COnAirTLS"]),
     // GnuTLS (what Debian builds libmicrohttpd with) for HTTPS: a self-signed certificate, fingerprints, checks.
@@ -152,10 +152,13 @@ var targets: [Target] = [
     .testTarget(
         name: "OnAirGStreamerTests",
         dependencies: [.target(name: "OnAirGStreamer", condition: .when(platforms: [.linux])), "OnAirTestSupport"]),
+    // The command-line tool's tests run the `onair` binary: Linux-only, like the tool.
     .testTarget(
         name: "OnAirCLITests",
         dependencies: [
-            "OnAir", "OnAirLive", .target(name: "OnAirAnalysis", condition: .when(platforms: [.linux])),
+            .target(name: "OnAir", condition: .when(platforms: [.linux])),
+            .target(name: "OnAirLive", condition: .when(platforms: [.linux])),
+            .target(name: "OnAirAnalysis", condition: .when(platforms: [.linux])),
             .target(name: "OnAirStreaming", condition: .when(platforms: [.linux])),
             .target(name: "OnAirServing", condition: .when(platforms: [.linux])),
             .target(name: "OnAirPlayback", condition: .when(platforms: [.linux])),

@@ -22,9 +22,16 @@ package_name=$(grep -so '"-package-name","[^"]*"' .build/debug.yaml | head -1 | 
 [ -n "$package_name" ] || package_name=$(basename "$PWD" | tr '[:upper:]' '[:lower:]')
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-swiftc -parse-as-library -swift-version 6 -module-name AppleAPIStubs -emit-module -emit-module-path "$work/AppleAPIStubs.swiftmodule" \
-    Tests/AppleAPIStubs/AppleAPIStubs.swift
 adapter=$(find Sources/OnAirApple/Adapter -name '*.swift' | sort)
-swiftc -typecheck -parse-as-library -swift-version 6 -warnings-as-errors -module-name OnAirApple -package-name "$package_name" -D ONAIR_APPLE_STUBS \
-    -I "$work" -I "$modules" $(find Sources/OnAirApple -name '*.swift' | sort)
+# Twice: the UIKit branch of PlaybackView, then (stubs and adapter with ONAIR_APPLE_STUBS_APPKIT) the AppKit one.
+for platform in UIKit AppKit; do
+    flags=(-D ONAIR_APPLE_STUBS)
+    [ "$platform" = AppKit ] && flags+=(-D ONAIR_APPLE_STUBS_APPKIT)
+    rm -rf "$work"/*.swiftmodule
+    swiftc -parse-as-library -swift-version 6 "${flags[@]}" -module-name AppleAPIStubs -emit-module \
+        -emit-module-path "$work/AppleAPIStubs.swiftmodule" Tests/AppleAPIStubs/AppleAPIStubs.swift
+    swiftc -typecheck -parse-as-library -swift-version 6 -warnings-as-errors -module-name OnAirApple -package-name "$package_name" \
+        "${flags[@]}" -I "$work" -I "$modules" $(find Sources/OnAirApple -name '*.swift' | sort)
+    echo "STUB CHECK: the adapter type-checks with the $platform view stubs"
+done
 echo "STUB CHECK passed: $(echo "$adapter" | wc -l) adapter files type-check against $(grep -c '/// Page:' Tests/AppleAPIStubs/AppleAPIStubs.swift) stub declarations (not an SDK build)"

@@ -1,3 +1,4 @@
+#if defined(__linux__)  // Linux-only (GStreamer/GnuTLS): see docs/ARCHITECTURE.md, platform guards
 // The RTSP connection guard's bridge to gst-rtsp-server 1.22: what OnAirGStreamer's guard (the
 // thread that checks every connection four times a second) and OnAirCore's RTSPGuardPolicy (its
 // decisions) cannot reach from Swift. Per connection it keeps a duplicate of the socket's
@@ -207,3 +208,4 @@ void onair_rtsp_guard_each(GstRTSPServer *server, void (*visit)(void *context, v
     }
     g_list_free_full(clients, g_object_unref);
 }
+#endif

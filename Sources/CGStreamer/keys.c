@@ -1,3 +1,4 @@
+#if defined(__linux__)  // Linux-only (GStreamer/GnuTLS): see docs/ARCHITECTURE.md, platform guards
 // The RTSP credential check's bridge to gst-rtsp-server 1.22: a GstRTSPAuth subclass whose two
 // vfuncs hand the request's method and Authorization values to the owner (OnAirGStreamer's
 // RTSPServerKeys over OnAirCore's RTSPKeyring, which parses them, keeps the nonces and tries
@@ -109,3 +110,4 @@ int onair_rtsp_keys_admitted(GstRTSPAuth *auth, GstRTSPContext *ctx) {
     // read them here (clients send them on every request once asked).
     return request_key((OnAirRTSPKeys *)auth, ctx);
 }
+#endif

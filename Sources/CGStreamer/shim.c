@@ -1,3 +1,4 @@
+#if defined(__linux__)  // Linux-only (GStreamer/GnuTLS): see docs/ARCHITECTURE.md, platform guards
 // See include/CGStreamer.h. Every GStreamer call OnAir makes goes through here.
 #define _GNU_SOURCE
 #include "CGStreamer.h"
@@ -514,3 +515,4 @@ int onair_rtsp_media_transports(void *media) {
     }
     return transports;
 }
+#endif

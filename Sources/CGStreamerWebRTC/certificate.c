@@ -1,3 +1,4 @@
+#if defined(__linux__)  // Linux-only (GStreamer/GnuTLS): see docs/ARCHITECTURE.md, platform guards
 // The DTLS certificate every peer of this process presents: ECDSA on P-256, self-signed, made once.
 //
 // webrtcbin 1.22 would present GStreamer's default certificate, an RSA one. Browsers take either,
@@ -99,3 +100,4 @@ const char *onair_webrtc_certificate_pem(char *error, size_t error_size) {
 }
 
 const char *onair_webrtc_certificate_fingerprint(void) { return made_pem ? made_fingerprint : NULL; }
+#endif

@@ -1,3 +1,4 @@
+#if defined(__linux__)  // Linux-only (GStreamer/GnuTLS): see docs/ARCHITECTURE.md, platform guards
 // See include/CGStreamerWebRTC.h. Every webrtcbin call OnAir makes goes through here.
 #include "CGStreamerWebRTC.h"
 #include "certificate.h"
@@ -535,3 +536,4 @@ void onair_webrtc_peer_free(onair_webrtc_peer *peer) {
 void onair_webrtc_free_text(char *text) { g_free(text); }
 
 const char *onair_webrtc_certificate(char *error, size_t error_size) { return onair_webrtc_certificate_pem(error, error_size); }
+#endif

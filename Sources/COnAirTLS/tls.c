@@ -1,3 +1,4 @@
+#if defined(__linux__)  // Linux-only (GStreamer/GnuTLS): see docs/ARCHITECTURE.md, platform guards
 // GnuTLS for OnAir's HTTPS (see include/COnAirTLS.h). GnuTLS is what Debian builds libmicrohttpd
 // against, so the server's TLS and these certificates come from one library.
 #include "COnAirTLS.h"
@@ -432,3 +433,4 @@ long onair_tls_client_receive(struct onair_tls_client *client, void *bytes, size
         return (long)count;
     }
 }
+#endif

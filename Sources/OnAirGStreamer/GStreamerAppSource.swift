@@ -1,3 +1,4 @@
+#if os(Linux)
 import CGStreamer
 
 /// An `appsrc` element of a running pipeline: OnAir's encoded packets go in here.
@@ -72,3 +73,4 @@ public final class GStreamerAppSource: @unchecked Sendable {
         onair_gst_object_unref(element)
     }
 }
+#endif

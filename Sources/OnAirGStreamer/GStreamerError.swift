@@ -1,3 +1,4 @@
+#if os(Linux)
 import OnAirCore
 
 /// A GStreamer failure, with GStreamer's own message where it gave one.
@@ -24,3 +25,4 @@ public enum GStreamerError: OnAirError, Equatable {
         }
     }
 }
+#endif

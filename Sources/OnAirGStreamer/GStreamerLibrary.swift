@@ -1,3 +1,4 @@
+#if os(Linux)
 import CGStreamer
 
 /// GStreamer's process-wide state: `gst_init` runs once, the first time an RTSP (or WebRTC)
@@ -24,3 +25,4 @@ public enum GStreamerLibrary {
         for name in names where onair_gst_has_element(name) == 0 { throw .missingElement(name) }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import CGStreamer
 import Foundation
 import OnAirCore
@@ -45,3 +46,4 @@ public final class GStreamerMainLoop: @unchecked Sendable {
         onair_gst_loop_free(loop)
     }
 }
+#endif

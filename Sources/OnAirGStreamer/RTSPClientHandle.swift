@@ -1,3 +1,4 @@
+#if os(Linux)
 import CGStreamer
 
 /// One RTSP client connection of an `RTSPServer`, held so it can be cut.
@@ -30,3 +31,4 @@ public final class RTSPClientHandle: @unchecked Sendable {
         onair_gst_object_unref(client)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import CGStreamer
 
 /// The pipeline gst-rtsp-server built for one client (the media is not shared): its sources,
@@ -38,3 +39,4 @@ final class RTSPMediaReference: @unchecked Sendable {
         onair_gst_object_unref(media)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import CGStreamer
 
 /// The threads that feed RTSP clients' pipelines, named for the kernel so per-thread CPU figures
@@ -9,3 +10,4 @@ public enum RTSPFeedThread {
         onair_name_current_thread(name)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import CGStreamer
 import Foundation
 import OnAirCore
@@ -129,3 +130,4 @@ public final class RTSPServer: @unchecked Sendable {
         stop()
     }
 }
+#endif

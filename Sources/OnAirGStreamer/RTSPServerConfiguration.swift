@@ -1,3 +1,4 @@
+#if os(Linux)
 /// What an `RTSPServer` listens on, what it serves and whom it admits.
 public struct RTSPServerConfiguration: Sendable {
     /// The address listened on ("127.0.0.1", "::1", "0.0.0.0").
@@ -64,3 +65,4 @@ public struct RTSPAccessHooks: Sendable {
         self.failed = failed
     }
 }
+#endif

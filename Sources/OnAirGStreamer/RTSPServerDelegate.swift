@@ -1,3 +1,4 @@
+#if os(Linux)
 /// What an `RTSPServer` asks and tells its owner. Called on GStreamer's threads (the server's loop
 /// and gst-rtsp-server's client threads): implementations must be thread-safe and must not block.
 public protocol RTSPServerDelegate: AnyObject, Sendable {
@@ -25,3 +26,4 @@ extension RTSPServerDelegate {
     /// Asks `rtspServer(play:)`, whatever the key.
     public func rtspServer(play media: UInt, key: Int) -> Int { rtspServer(play: media) }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 
 /// Turns the shim's C callbacks into `RTSPServerDelegate` calls with Swift types; after the
@@ -64,3 +65,4 @@ final class RTSPServerEvents: @unchecked Sendable {
         current?.rtspServer(clientClosed: UInt(bitPattern: client))
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import CGStreamer
 import Foundation
 import OnAirCore
@@ -142,3 +143,4 @@ final class RTSPServerGuard: @unchecked Sendable {
         group?.wait()
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import CGStreamer
 import Foundation
 import OnAirCore
@@ -75,3 +76,4 @@ final class RTSPServerKeys: @unchecked Sendable {
         return keyring.challenge(now: RTSPServerGuard.now)
     }
 }
+#endif

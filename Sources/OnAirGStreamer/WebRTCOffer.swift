@@ -1,3 +1,4 @@
+#if os(Linux)
 /// What a WebRTC offer asks for, read from its SDP text: per media section its kind, direction and
 /// the codecs offered (payload type, encoding, clock rate, format parameters, retransmission
 /// payload types), which is what OnAir needs to pick the payload types it sends with.
@@ -151,3 +152,4 @@ extension StringProtocol {
         return String(String.UnicodeScalarView(scalars[scalars.startIndex..<end]))
     }
 }
+#endif

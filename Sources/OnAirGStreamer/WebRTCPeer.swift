@@ -1,3 +1,4 @@
+#if os(Linux)
 import CGStreamer
 import CGStreamerWebRTC
 import Foundation
@@ -167,3 +168,4 @@ private final class KeyFrameCallbackBox: @unchecked Sendable {
     let call: @Sendable () -> Void
     init(_ call: @escaping @Sendable () -> Void) { self.call = call }
 }
+#endif

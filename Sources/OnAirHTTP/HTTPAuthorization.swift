@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 
 /// The credentials of an `Authorization` header field: `Basic` (RFC 7617: a user and a password,
@@ -42,3 +43,4 @@ public enum HTTPAuthorization: Sendable, Equatable {
         return value.isEmpty ? nil : value
     }
 }
+#endif

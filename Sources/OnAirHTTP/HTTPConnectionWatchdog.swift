@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 
 #if canImport(Glibc)
@@ -100,3 +101,4 @@ final class HTTPConnectionWatchdog: @unchecked Sendable {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -118,3 +119,4 @@ public struct HTTPListenAddress: Sendable, Equatable, CustomStringConvertible {
         return inet_pton(AF_INET6, host, &raw) == 1
     }
 }
+#endif

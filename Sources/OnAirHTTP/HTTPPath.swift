@@ -1,3 +1,4 @@
+#if os(Linux)
 /// A request path checked and split into its segments, refusing anything that could name a place
 /// outside what is served: `.` and `..` segments, empty segments (`//`), backslashes, NUL and other
 /// control characters, and paths or segments beyond fixed lengths.
@@ -39,3 +40,4 @@ public struct HTTPPath: Sendable, Equatable {
         self.segments = segments
     }
 }
+#endif

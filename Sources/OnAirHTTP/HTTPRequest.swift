@@ -1,3 +1,4 @@
+#if os(Linux)
 /// One HTTP request as the handler sees it: method, path, query, the peer's address, the header
 /// fields a handler may look at (`HTTPRequest.headerNames`) and, for methods the server takes a body
 /// with, the body (bounded by `HTTPServerConfiguration.maximumBodyBytes`).
@@ -37,3 +38,4 @@ public struct HTTPRequest: Sendable {
         self.body = body
     }
 }
+#endif

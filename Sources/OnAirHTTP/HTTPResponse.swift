@@ -1,3 +1,4 @@
+#if os(Linux)
 /// What the handler answers: a status, headers, and a body of bytes or a continuous stream.
 public struct HTTPResponse: Sendable {
     /// The body of a response.
@@ -29,3 +30,4 @@ public struct HTTPResponse: Sendable {
             body: .bytes(Array((text + "\n").utf8)))
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 
 /// The status line and headers of an HTTP/1.x response (what a client such as OnAir's WHIP output
@@ -100,3 +101,4 @@ public struct HTTPResponseError: Error, Sendable, Equatable, CustomStringConvert
     /// An error saying `description`.
     public init(_ description: String) { self.description = description }
 }
+#endif

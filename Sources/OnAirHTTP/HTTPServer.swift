@@ -1,3 +1,4 @@
+#if os(Linux)
 import CMicroHTTPD
 import COnAirTLS
 import Foundation
@@ -314,3 +315,4 @@ public final class HTTPServer: @unchecked Sendable {
         return MHD_queue_response(connection, UInt32(response.status), made)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 /// Where an `HTTPServer` listens and the limits that keep hostile or slow clients from holding it.
 public struct HTTPServerConfiguration: Sendable {
     /// The address and port (loopback unless said otherwise).
@@ -35,3 +36,4 @@ public struct HTTPServerConfiguration: Sendable {
         self.address = address
     }
 }
+#endif

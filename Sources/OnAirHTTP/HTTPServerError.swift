@@ -1,3 +1,4 @@
+#if os(Linux)
 import OnAirCore
 
 /// Why the HTTP server could not start.
@@ -13,3 +14,4 @@ public struct HTTPServerError: OnAirError {
         self.isInvalidSettings = isInvalidSettings
     }
 }
+#endif

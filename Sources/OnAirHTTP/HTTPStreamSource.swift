@@ -1,3 +1,4 @@
+#if os(Linux)
 /// What a continuous response's source gives for one read.
 public enum HTTPStreamRead: Sendable, Equatable {
     /// This many bytes were written into the buffer (at least 1).
@@ -20,3 +21,4 @@ public protocol HTTPStreamSource: AnyObject, Sendable {
     /// The connection ended; release what the stream holds.
     func close()
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import COnAirTLS
 
 /// A TLS client session (GnuTLS) on a connected socket, for OnAir's own small HTTPS clients (WHIP):
@@ -38,3 +39,4 @@ package final class HTTPTLSClientConnection {
 
     deinit { onair_tls_client_close(client) }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import COnAirTLS
 
 #if canImport(Glibc)
@@ -79,3 +80,4 @@ public struct HTTPTLSCredentials: Sendable, Equatable {
         return pointers.withUnsafeBufferPointer { body($0.baseAddress) }
     }
 }
+#endif

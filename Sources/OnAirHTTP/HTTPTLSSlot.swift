@@ -1,3 +1,4 @@
+#if os(Linux)
 import COnAirTLS
 
 /// The certificate and key an HTTPS server presents, held by the C bridge where libmicrohttpd's
@@ -27,3 +28,4 @@ final class HTTPTLSSlot: @unchecked Sendable {
 
     deinit { onair_tls_slot_free(slot) }
 }
+#endif

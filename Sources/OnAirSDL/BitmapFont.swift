@@ -1,3 +1,4 @@
+#if os(Linux)
 /// A tiny 5×7 pixel font for the statistics overlay (SDL2 draws no text).
 ///
 /// Each glyph is seven rows of five bits, most significant bit leftmost. Lower-case letters are
@@ -93,3 +94,4 @@ public enum BitmapFont {
         "#": [0x0A, 0x0A, 0x1F, 0x0A, 0x1F, 0x0A, 0x0A],
     ]
 }
+#endif

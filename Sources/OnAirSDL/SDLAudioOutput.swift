@@ -1,3 +1,4 @@
+#if os(Linux)
 import CSDL2
 import Foundation
 import OnAirCore
@@ -66,3 +67,4 @@ public final class SDLAudioOutput: @unchecked Sendable {
     /// Pauses (the device plays silence, the queue stays) or resumes playback.
     public func setPaused(_ paused: Bool) { SDL_PauseAudioDevice(device, paused ? 1 : 0) }
 }
+#endif

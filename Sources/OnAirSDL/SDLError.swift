@@ -1,3 +1,4 @@
+#if os(Linux)
 import CSDL2
 import OnAirCore
 
@@ -23,3 +24,4 @@ public struct SDLError: OnAirError, Equatable {
     /// "could not OPERATION: MESSAGE".
     public var description: String { "could not \(operation): \(message.isEmpty ? "unknown SDL error" : message)" }
 }
+#endif

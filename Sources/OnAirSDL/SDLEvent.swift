@@ -1,3 +1,4 @@
+#if os(Linux)
 /// What the user did to the window, as the player needs it.
 public enum SDLEvent: Sendable, Equatable {
     /// The window was closed, or `q` or Esc pressed.
@@ -11,3 +12,4 @@ public enum SDLEvent: Sendable, Equatable {
     /// The window needs drawing again (resized, exposed).
     case redraw
 }
+#endif

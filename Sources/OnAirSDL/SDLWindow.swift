@@ -1,3 +1,4 @@
+#if os(Linux)
 import CSDL2
 import OnAirCore
 
@@ -212,3 +213,4 @@ public final class SDLWindow {
         return events
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -61,3 +62,4 @@ struct SRTAddress {
         String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import CSRT
 import OnAirCore
 
@@ -62,3 +63,4 @@ public struct SRTError: OnAirError, Equatable {
         return "\(operation): \(message)"
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import CSRT
 
 /// libsrt's process-wide state: `srt_startup` runs once, the first time any socket is made.
@@ -27,3 +28,4 @@ public enum SRTLibrary {
         srt_setloglevel(level)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import CSRT
 import Foundation
 
@@ -38,3 +39,4 @@ public final class SRTPassphraseChooser: @unchecked Sendable {
         return tags.removeValue(forKey: caller.socketID)
     }
 }
+#endif

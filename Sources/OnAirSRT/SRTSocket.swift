@@ -1,3 +1,4 @@
+#if os(Linux)
 import CSRT
 import Foundation
 
@@ -289,3 +290,4 @@ extension Duration {
         return seconds * 1000 + attoseconds / 1_000_000_000_000_000
     }
 }
+#endif

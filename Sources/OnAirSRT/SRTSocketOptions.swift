@@ -1,3 +1,4 @@
+#if os(Linux)
 /// The options OnAir sets on an SRT socket before it connects or listens.
 ///
 /// `nil` leaves libsrt's default. A listener's options are inherited by the sockets it accepts.
@@ -44,3 +45,4 @@ public struct SRTSocketOptions: Sendable, Equatable, Codable {
     /// Options with libsrt's defaults in live mode.
     public init() {}
 }
+#endif

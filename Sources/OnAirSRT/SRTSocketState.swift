@@ -1,3 +1,4 @@
+#if os(Linux)
 import CSRT
 
 /// Where an SRT socket is in its life (`srt_getsockstate`).
@@ -18,3 +19,4 @@ public enum SRTSocketState: String, Sendable, Equatable {
         }
     }
 }
+#endif

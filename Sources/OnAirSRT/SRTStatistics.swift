@@ -1,3 +1,4 @@
+#if os(Linux)
 import CSRT
 
 /// One reading of libsrt's connection statistics (`srt_bstats`/`srt_bistats`), field names as in libsrt.
@@ -142,3 +143,4 @@ public struct SRTStatistics: Sendable, Equatable {
         msRcvTsbPdDelay = perf.msRcvTsbPdDelay
     }
 }
+#endif

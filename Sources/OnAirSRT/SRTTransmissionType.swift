@@ -1,3 +1,4 @@
+#if os(Linux)
 /// libsrt's transmission type (`SRTO_TRANSTYPE`): live media or file transfer.
 public enum SRTTransmissionType: String, Sendable, Equatable, Codable {
     /// Live mode: message boundaries, timestamp-based delivery, too-late packet drop.
@@ -5,3 +6,4 @@ public enum SRTTransmissionType: String, Sendable, Equatable, Codable {
     /// File mode: a byte stream with congestion control, no deadline.
     case file
 }
+#endif

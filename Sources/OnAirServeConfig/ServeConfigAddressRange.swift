@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 
 /// An IPv4 or IPv6 address range such as `192.168.1.0/24`, `::1/128` or a single address (who
@@ -81,3 +82,4 @@ public struct ServeConfigAddressRange: Sendable, Equatable, CustomStringConverti
         }
     }
 }
+#endif

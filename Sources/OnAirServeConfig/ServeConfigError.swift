@@ -1,3 +1,4 @@
+#if os(Linux)
 import OnAirCore
 
 /// A configuration refused: where (file and line, or the environment variable) and which key.
@@ -31,3 +32,4 @@ public struct ServeConfigError: OnAirError, Equatable {
     /// True: a bad configuration is a usage mistake (exit status 2).
     public var isInvalidSettings: Bool { true }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 
 /// One key of the serve configuration file: its name (a serve flag's long name without the
@@ -229,3 +230,4 @@ public struct ServeConfigKey: Sendable {
         return !host.isEmpty && !host.contains(":") && port(text[text.index(after: colon)...])
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 /// One node of a serve configuration file as read, before any key is interpreted: a scalar, a
 /// list or a mapping, each with the line it starts on (1-based).
 ///
@@ -69,3 +70,4 @@ package struct ServeConfigNode: Sendable, Equatable {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import CYAML
 import Foundation
 
@@ -150,3 +151,4 @@ package enum ServeConfigReader {
         }
     }
 }
+#endif

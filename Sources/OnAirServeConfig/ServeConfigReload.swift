@@ -1,3 +1,4 @@
+#if os(Linux)
 /// What a reload changes: the keys whose effective values differ between the running
 /// configuration and the re-read one, split into those applied live without touching viewers
 /// and those that need a restart.
@@ -31,3 +32,4 @@ public struct ServeConfigReload: Sendable, Equatable {
         return parts.joined(separator: "; ")
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 
 /// The effective serve configuration: a file's keys, overridden by `ONAIR_*` environment
@@ -274,3 +275,4 @@ extension ServeConfigKey.Check {
         return true
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 /// A usage mistake on the command line; printed as one line, exit status 2.
 struct UsageError: Error, CustomStringConvertible {
     let description: String
@@ -76,3 +77,4 @@ struct ArgumentList {
         if let unknown = arguments.first { throw UsageError("unknown option '\(unknown)'") }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 
 /// Waits on the calling (non-async) thread for async work: the command line's commands are
@@ -25,3 +26,4 @@ enum Blocking {
         func get() throws -> T { try lock.withLock { result! }.get() }
     }
 }
+#endif

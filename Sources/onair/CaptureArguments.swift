@@ -1,3 +1,4 @@
+#if os(Linux)
 /// The capture flags `record` and `stream` share: `--video`, `--audio` and `--duration`.
 struct CaptureArguments {
     /// The source names; with neither `--video` nor `--audio` given, both are synthetic, and
@@ -29,3 +30,4 @@ struct CaptureArguments {
         }
     }
 }
+#endif

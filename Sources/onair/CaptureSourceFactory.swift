@@ -1,3 +1,4 @@
+#if os(Linux)
 @_spi(Testing) import OnAir
 
 /// The help text for `--video`/`--audio` and the session settings they and the encoder flags make.
@@ -27,3 +28,4 @@ enum CaptureSourceFactory {
         return settings
     }
 }
+#endif

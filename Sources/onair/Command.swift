@@ -1,3 +1,4 @@
+#if os(Linux)
 /// One `onair` subcommand.
 protocol Command: Sendable {
     /// The word that selects the command, e.g. "probe".
@@ -11,3 +12,4 @@ protocol Command: Sendable {
     /// Runs the command and returns the process exit status.
     func run() throws -> Int32
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 
 /// Writes status lines to stderr, keeping stdout for results.
@@ -28,3 +29,4 @@ final class ProgressLine {
         if isTerminal && !last.isEmpty { FileHandle.standardError.write(Data("\n".utf8)) }
     }
 }
+#endif

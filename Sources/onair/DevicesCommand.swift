@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import OnAir
 
@@ -39,3 +40,4 @@ struct DevicesCommand: Command {
         return 0
     }
 }
+#endif

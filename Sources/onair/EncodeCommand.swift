@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import OnAir
 
@@ -87,3 +88,4 @@ struct EncodeCommand: Command {
         return 0
     }
 }
+#endif

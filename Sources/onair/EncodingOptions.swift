@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import OnAir
 
@@ -127,3 +128,4 @@ struct EncodingOptions {
         return value
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 
 /// The write end of the pipe the SIGHUP handler reports into (set once, before the handler is
@@ -80,3 +81,4 @@ final class HangUpSignal: @unchecked Sendable {
         for action in current { action() }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import OnAir
 
@@ -41,3 +42,4 @@ struct HashPasswordCommand: Command {
         return 0
     }
 }
+#endif

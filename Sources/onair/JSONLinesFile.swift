@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 
 /// A `--stats-json` file: one JSON object per line.
@@ -26,3 +27,4 @@ final class JSONLinesFile {
         try? handle.close()
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 extension PlayCommand {
     static let help = """
         Usage: onair play URL [--latency MS] [--fullscreen] [--no-display] [--no-audio] [--duration S]
@@ -43,3 +44,4 @@ extension PlayCommand {
                                 videotoolbox, …: an error when it cannot be had)
         """
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import OnAir
 
@@ -120,3 +121,4 @@ struct PlayCommand: Command {
         return 0
     }
 }
+#endif

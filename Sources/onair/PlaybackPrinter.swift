@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import OnAir
 
@@ -29,3 +30,4 @@ final class PlaybackPrinter: @unchecked Sendable {
         json?.close()
     }
 }
+#endif

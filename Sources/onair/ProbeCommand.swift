@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import OnAir
 
@@ -67,3 +68,4 @@ struct ProbeCommand: Command {
         return 0
     }
 }
+#endif

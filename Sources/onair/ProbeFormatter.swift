@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import OnAir
 
@@ -60,3 +61,4 @@ enum ProbeFormatter {
         return right ? fill + text : text + fill
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 @_spi(Testing) import OnAir
 
@@ -96,3 +97,4 @@ struct RecordCommand: Command {
         return 0
     }
 }
+#endif

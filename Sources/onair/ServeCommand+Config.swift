@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import OnAir
 
@@ -85,3 +86,4 @@ final class ReloadWatch: @unchecked Sendable {
         if let key { HangUpSignal.shared.remove(key) }
     }
 }
+#endif

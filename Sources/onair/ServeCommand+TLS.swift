@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import OnAir
 
@@ -30,3 +31,4 @@ extension ServeCommand {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import OnAir
 
 extension ServeCommand {
@@ -21,3 +22,4 @@ extension ServeCommand {
         return webRTC
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import OnAir
 
@@ -202,3 +203,4 @@ struct ServeCommand: Command {
         return 0
     }
 }
+#endif

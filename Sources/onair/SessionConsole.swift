@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import OnAir
 
@@ -56,3 +57,4 @@ enum SessionConsole {
         "\(destination): \(event)"
     }
 }
+#endif

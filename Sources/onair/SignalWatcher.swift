@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 
 /// The write end of the pipe the signal handler reports into (set once, before any handler is
@@ -72,3 +73,4 @@ final class SignalWatcher: @unchecked Sendable {
         return caught
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import OnAir
 
@@ -50,3 +51,4 @@ final class StatisticsPrinter: @unchecked Sendable {
         json?.close()
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import OnAir
 
@@ -150,3 +151,4 @@ struct StreamCommand: Command {
         return 0
     }
 }
+#endif

@@ -764,9 +764,143 @@ open class AVCaptureSession {
     /// Page: https://developer.apple.com/documentation/avfoundation/avcapturesession/stoprunning()
     open func stopRunning() {}
 }
-extension NSNotification.Name {
-    /// Page: https://developer.apple.com/documentation/avfoundation/avcapturesession/runtimeerrornotification
-    public static let AVCaptureSessionRuntimeError = NSNotification.Name("AVCaptureSessionRuntimeErrorNotification")
-    /// Page: https://developer.apple.com/documentation/avfoundation/avcapturedevice/wasdisconnectednotification
-    public static let AVCaptureDeviceWasDisconnected = NSNotification.Name("AVCaptureDeviceWasDisconnectedNotification")
+extension AVCaptureSession {
+    /// Page: https://developer.apple.com/documentation/avfoundation/avcapturesession/runtimeerrornotification  (checked; `class let` on the page)
+    public static let runtimeErrorNotification = NSNotification.Name("AVCaptureSessionRuntimeErrorNotification")
+    /// Page: https://developer.apple.com/documentation/avfoundation/avcapturesession/wasinterruptednotification  (checked; `class let` on the page)
+    public static let wasInterruptedNotification = NSNotification.Name("AVCaptureSessionWasInterruptedNotification")
 }
+/// Page: https://developer.apple.com/documentation/avfoundation/avcapturesessionerrorkey  (checked)
+public let AVCaptureSessionErrorKey: String = "AVCaptureSessionErrorKey"
+/// Page: https://developer.apple.com/documentation/avfoundation/avcapturesessioninterruptionreasonkey  (checked; iOS, Mac Catalyst, tvOS, visionOS: not macOS)
+public let AVCaptureSessionInterruptionReasonKey: String = "AVCaptureSessionInterruptionReasonKey"
+extension AVCaptureDevice {
+    /// Page: https://developer.apple.com/documentation/avfoundation/avcapturedevice/wasdisconnectednotification  (checked; `class let` on the page)
+    public static let wasDisconnectedNotification = NSNotification.Name("AVCaptureDeviceWasDisconnectedNotification")
+    /// Page: https://developer.apple.com/documentation/avfoundation/avcapturedevice/default(for:)  (checked)
+    public class func `default`(for mediaType: AVMediaType) -> AVCaptureDevice? { nil }
+    /// Page: https://developer.apple.com/documentation/avfoundation/avcapturedevice/init(uniqueid:)  (checked)
+    public convenience init?(uniqueID deviceUniqueID: String) { return nil }
+}
+
+// MARK: AVFoundation capture (the microphone source)
+/// Page: https://developer.apple.com/documentation/avfoundation/avcaptureaudiodataoutputsamplebufferdelegate  (checked)
+public protocol AVCaptureAudioDataOutputSampleBufferDelegate: NSObjectProtocol {
+    /// Page: https://developer.apple.com/documentation/avfoundation/avcaptureaudiodataoutputsamplebufferdelegate/captureoutput(_:didoutput:from:)  (checked; optional in the SDK)
+    func captureOutput(_ output: AVCaptureOutput, didOutput sampleBuffer: CMSampleBuffer, from connection: AVCaptureConnection)
+}
+/// Page: https://developer.apple.com/documentation/avfoundation/avcaptureaudiodataoutput
+open class AVCaptureAudioDataOutput: AVCaptureOutput {
+    public override init() {}
+    /// Page: https://developer.apple.com/documentation/avfoundation/avcaptureaudiodataoutput/setsamplebufferdelegate(_:queue:)  (checked; `dispatch_queue_t?` on the page is DispatchQueue in Swift)
+    open func setSampleBufferDelegate(
+        _ sampleBufferDelegate: (any AVCaptureAudioDataOutputSampleBufferDelegate)?, queue sampleBufferCallbackQueue: DispatchQueue?
+    ) {}
+}
+/// Page: https://developer.apple.com/documentation/coremedia/cmsamplebuffergetnumsamples(_:)
+public func CMSampleBufferGetNumSamples(_ sbuf: CMSampleBuffer) -> CMItemCount { 0 }
+/// Page: https://developer.apple.com/documentation/coremedia/cmaudioformatdescriptiongetstreambasicdescription(_:)  (checked)
+public func CMAudioFormatDescriptionGetStreamBasicDescription(_ desc: CMAudioFormatDescription) -> UnsafePointer<AudioStreamBasicDescription>? { nil }
+/// Page: https://developer.apple.com/documentation/coremedia/cmsamplebuffergetaudiobufferlistwithretainedblockbuffer(_:bufferlistsizeneededout:bufferlistout:bufferlistsize:blockbufferallocator:blockbuffermemoryallocator:flags:blockbufferout:)  (checked as far as the page's text reaches: sbuf … blockBufferMemoryAllocator; flags and blockBufferOut from the symbol's title)
+public func CMSampleBufferGetAudioBufferListWithRetainedBlockBuffer(
+    _ sbuf: CMSampleBuffer, bufferListSizeNeededOut: UnsafeMutablePointer<Int>?, bufferListOut: UnsafeMutablePointer<AudioBufferList>?,
+    bufferListSize: Int, blockBufferAllocator blockBufferStructureAllocator: CFAllocator?,
+    blockBufferMemoryAllocator blockBufferBlockAllocator: CFAllocator?, flags: UInt32, blockBufferOut: UnsafeMutablePointer<CMBlockBuffer?>?
+) -> OSStatus { 0 }
+/// Page: https://developer.apple.com/documentation/coreaudio/unsafemutableaudiobufferlistpointer  (checked: a RandomAccessCollection, MutableCollection of AudioBuffer)
+public struct UnsafeMutableAudioBufferListPointer: RandomAccessCollection, MutableCollection {
+    /// Page: https://developer.apple.com/documentation/coreaudio/unsafemutableaudiobufferlistpointer/unsafemutablepointer  (checked)
+    public var unsafeMutablePointer: UnsafeMutablePointer<AudioBufferList>
+    /// Page: https://developer.apple.com/documentation/coreaudio/unsafemutableaudiobufferlistpointer/init(_:)-4a7c5  (checked)
+    public init(_ p: UnsafeMutablePointer<AudioBufferList>) { unsafeMutablePointer = p }
+    /// (Collection: always zero.)
+    public var startIndex: Int { 0 }
+    /// (Collection: `mNumberBuffers`.)
+    public var endIndex: Int { Int(unsafeMutablePointer.pointee.mNumberBuffers) }
+    /// (Collection: the buffer at `index`.)
+    public subscript(index: Int) -> AudioBuffer {
+        get { unsafeMutablePointer.pointee.mBuffers }
+        nonmutating set {}
+    }
+}
+
+// MARK: The picture side of playback (PlaybackView)
+/// Page: https://developer.apple.com/documentation/coremedia/cmvideoformatdescriptioncreateforimagebuffer(allocator:imagebuffer:formatdescriptionout:)  (checked)
+public func CMVideoFormatDescriptionCreateForImageBuffer(
+    allocator: CFAllocator?, imageBuffer: CVImageBuffer, formatDescriptionOut: UnsafeMutablePointer<CMVideoFormatDescription?>
+) -> OSStatus { 0 }
+/// Page: https://developer.apple.com/documentation/coremedia/cmsamplebuffercreatereadywithimagebuffer(allocator:imagebuffer:formatdescription:sampletiming:samplebufferout:)  (checked)
+public func CMSampleBufferCreateReadyWithImageBuffer(
+    allocator: CFAllocator?, imageBuffer: CVImageBuffer, formatDescription: CMVideoFormatDescription,
+    sampleTiming: UnsafePointer<CMSampleTimingInfo>, sampleBufferOut: UnsafeMutablePointer<CMSampleBuffer?>
+) -> OSStatus { 0 }
+/// Page: https://developer.apple.com/documentation/coremedia/kcmsampleattachmentkey_displayimmediately
+public var kCMSampleAttachmentKey_DisplayImmediately: CFString { CFString("DisplayImmediately") }
+/// Page: https://developer.apple.com/documentation/quartzcore/calayer
+@MainActor open class CALayer {
+    public init() {}
+    /// Page: https://developer.apple.com/documentation/quartzcore/calayer/frame
+    open var frame: CGRect = .zero
+    /// Page: https://developer.apple.com/documentation/quartzcore/calayer/addsublayer(_:)
+    open func addSublayer(_ layer: CALayer) {}
+}
+/// Page: https://developer.apple.com/documentation/avfoundation/avlayervideogravity
+public struct AVLayerVideoGravity: RawRepresentable, Hashable, Sendable {
+    public let rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+    /// Page: https://developer.apple.com/documentation/avfoundation/avlayervideogravity/resizeaspect
+    public static let resizeAspect = AVLayerVideoGravity(rawValue: "AVLayerVideoGravityResizeAspect")
+}
+/// Page: https://developer.apple.com/documentation/avfoundation/avsamplebuffervideorenderer
+open class AVSampleBufferVideoRenderer {
+    /// Page: https://developer.apple.com/documentation/avfoundation/avsamplebuffervideorenderer/enqueue(_:)  (checked)
+    open func enqueue(_ sampleBuffer: CMSampleBuffer) {}
+    /// Page: https://developer.apple.com/documentation/avfoundation/avsamplebuffervideorenderer/flush()  (checked)
+    open func flush() {}
+}
+/// Page: https://developer.apple.com/documentation/avfoundation/avsamplebufferdisplaylayer  (checked: `@MainActor class`)
+@MainActor open class AVSampleBufferDisplayLayer: CALayer {
+    public override init() {}
+    /// Page: https://developer.apple.com/documentation/avfoundation/avsamplebufferdisplaylayer/videogravity
+    open var videoGravity: AVLayerVideoGravity = .resizeAspect
+    /// Page: https://developer.apple.com/documentation/avfoundation/avsamplebufferdisplaylayer/samplebufferrenderer  (checked)
+    @available(iOS 17.0, macOS 14.0, *)
+    open var sampleBufferRenderer: AVSampleBufferVideoRenderer { AVSampleBufferVideoRenderer() }
+    /// Page: https://developer.apple.com/documentation/avfoundation/avsamplebufferdisplaylayer/enqueue(_:)  (checked; deprecated in iOS 18 / macOS 15)
+    @available(iOS, deprecated: 18.0) @available(macOS, deprecated: 15.0)
+    open func enqueue(_ sampleBuffer: CMSampleBuffer) {}
+    /// Page: https://developer.apple.com/documentation/avfoundation/avsamplebufferdisplaylayer/flush()  (checked; deprecated in iOS 18 / macOS 15)
+    @available(iOS, deprecated: 18.0) @available(macOS, deprecated: 15.0)
+    open func flush() {}
+}
+#if !ONAIR_APPLE_STUBS_APPKIT
+/// Page: https://developer.apple.com/documentation/uikit/uiview
+@MainActor open class UIView {
+    /// Page: https://developer.apple.com/documentation/uikit/uiview/init(frame:)
+    public init(frame: CGRect) {}
+    /// Page: https://developer.apple.com/documentation/uikit/uiview/init(coder:)
+    public required init?(coder: NSCoder) {}
+    /// Page: https://developer.apple.com/documentation/uikit/uiview/layer
+    open var layer: CALayer { CALayer() }
+    /// Page: https://developer.apple.com/documentation/uikit/uiview/bounds
+    open var bounds: CGRect = .zero
+    /// Page: https://developer.apple.com/documentation/uikit/uiview/layoutsubviews()
+    open func layoutSubviews() {}
+}
+#else
+/// Page: https://developer.apple.com/documentation/appkit/nsview
+@MainActor open class NSView {
+    /// Page: https://developer.apple.com/documentation/appkit/nsview/init(frame:)
+    public init(frame frameRect: CGRect) {}
+    /// Page: https://developer.apple.com/documentation/appkit/nsview/init(coder:)
+    public required init?(coder: NSCoder) {}
+    /// Page: https://developer.apple.com/documentation/appkit/nsview/wantslayer
+    open var wantsLayer: Bool = false
+    /// Page: https://developer.apple.com/documentation/appkit/nsview/layer
+    open var layer: CALayer?
+    /// Page: https://developer.apple.com/documentation/appkit/nsview/bounds
+    open var bounds: CGRect = .zero
+    /// Page: https://developer.apple.com/documentation/appkit/nsview/layout()
+    open func layout() {}
+}
+#endif

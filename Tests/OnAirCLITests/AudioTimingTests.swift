@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import OnAirTestSupport
 import Testing
@@ -118,3 +119,4 @@ import Testing
         #expect(end.maximumOffsetMilliseconds <= Self.frame, "\(end)")
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import OnAirTestSupport
 import Testing
@@ -63,3 +64,4 @@ import Testing
         )
     }
 }
+#endif

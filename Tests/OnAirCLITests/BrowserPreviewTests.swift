@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import OnAir
 import OnAirTestSupport
@@ -147,3 +148,4 @@ import Testing
         #expect((fuzz["codecs"] as? [String])?.first?.hasPrefix("avc1.") == true && (fuzz["codecs"] as? [String])?.last == "mp4a.40.2")
     }
 }
+#endif

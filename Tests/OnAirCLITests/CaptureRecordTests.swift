@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import OnAirTestSupport
 import Testing
@@ -80,3 +81,4 @@ import Testing
         #expect(abs(frequency - 1000) <= 20, "dominant frequency \(frequency) Hz")
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import OnAirTestSupport
 import Testing
@@ -144,3 +145,4 @@ import Testing
         }
     }
 }
+#endif

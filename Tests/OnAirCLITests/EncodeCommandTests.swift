@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import OnAirBitstream
 import OnAirTestSupport
@@ -142,3 +143,4 @@ import Testing
         #expect(result.stderr.contains("h264_nvenc") && result.stderr.contains("unavailable"), "\(result.stderr)")
     }
 }
+#endif

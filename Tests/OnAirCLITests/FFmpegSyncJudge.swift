@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import OnAirTestSupport
 
@@ -77,3 +78,4 @@ enum FFmpegSyncJudge {
         return times
     }
 }
+#endif

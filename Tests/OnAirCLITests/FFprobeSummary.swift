@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import OnAirTestSupport
 
@@ -100,3 +101,4 @@ enum FieldComparison {
         return nil
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import OnAirTestSupport
 import Testing
@@ -108,3 +109,4 @@ import Testing
         #expect(try recorder.result().status == 0)
     }
 }
+#endif

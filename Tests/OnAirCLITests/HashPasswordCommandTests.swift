@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import OnAir
 import OnAirTestSupport
@@ -17,3 +18,4 @@ import Testing
         #expect(empty.status == 2 && empty.stdout.isEmpty)
     }
 }
+#endif

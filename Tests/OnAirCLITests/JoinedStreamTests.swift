@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import OnAirTestSupport
 import Testing
@@ -252,3 +253,4 @@ import Testing
         #expect(shown >= frames * 3 / 4, "\(display)")
     }
 }
+#endif

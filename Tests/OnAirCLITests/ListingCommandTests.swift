@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import OnAirTestSupport
 import Testing
@@ -61,3 +62,4 @@ import Testing
         #expect(list.contains { $0["kind"] as? String == "microphone" && ($0["spec"] as? String ?? "").contains(pulse.monitor) }, "\(list)")
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import OnAirTestSupport
 import Testing
 
@@ -6,3 +7,4 @@ extension Trait where Self == ConditionTrait {
     /// otherwise with that reason (`Tools.longTests`).
     static var longTier: Self { .enabled(if: Tools.longTests, "long tier (soak/load): ONAIR_LONG_TESTS=1 or scripts/test.sh --long") }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import OnAirTestSupport
 import Testing
@@ -76,3 +77,4 @@ import Testing
         try? FileManager.default.removeItem(at: dir)
     }
 }
+#endif

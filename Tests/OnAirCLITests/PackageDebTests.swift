@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import OnAirTestSupport
 import Testing
@@ -56,3 +57,4 @@ import Testing
         #expect(manual.hasPrefix(".TH ONAIR 1") && manual.contains(".SH \"ONAIR SERVE\"") && manual.contains("--print-config"))
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import OnAirTestSupport
 import Testing
@@ -240,3 +241,4 @@ final class BackgroundProcess: @unchecked Sendable {
         #expect(unknown.status == 2 && unknown.stderr.contains("--hwaccel bogus"), "\(unknown.stderr)")
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import OnAirTestSupport
 import Testing
@@ -55,3 +56,4 @@ import Testing
         #expect(display["frames_dropped_catch_up"] as? Int == 0, "\(display)")
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import OnAirTestSupport
 import Testing
@@ -255,3 +256,4 @@ import Testing
         #expect((report["freezes"] as? Int ?? 0) >= 1, "the gap is reported as a freeze")
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import OnAirTestSupport
 import Testing
@@ -221,3 +222,4 @@ import Testing
         #expect((report["frames"] as? Int ?? 600) < 600, "played \(elapsed) s")
     }
 }
+#endif

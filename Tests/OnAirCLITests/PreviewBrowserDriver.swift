@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import OnAirTestSupport
 
@@ -41,3 +42,4 @@ enum PreviewBrowserDriver {
         return (json, result.stderr)
     }
 }
+#endif

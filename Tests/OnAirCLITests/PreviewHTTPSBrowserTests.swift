@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import OnAirTestSupport
 import Testing
@@ -45,3 +46,4 @@ import Testing
         #expect(leaking.isEmpty, "the page put the token in: \(leaking)")
     }
 }
+#endif

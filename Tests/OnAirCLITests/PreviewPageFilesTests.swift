@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import OnAir
 import OnAirTestSupport
@@ -83,3 +84,4 @@ struct PreviewPageFilesTests {
     /// `node`'s path, or nil when it is not installed.
     static let node: String? = ["/usr/bin/node", "/usr/local/bin/node"].first { FileManager.default.isExecutableFile(atPath: $0) }
 }
+#endif

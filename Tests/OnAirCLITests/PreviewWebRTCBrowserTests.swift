@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import OnAir
 import OnAirTestSupport
@@ -238,3 +239,4 @@ import Testing
         #expect(json["played_seconds"] is NSNumber, "did not play over MSE: \(json["snapshot"] ?? "")")
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import OnAirTestSupport
 import Testing
@@ -102,3 +103,4 @@ let probeCases: [ProbeCase] = [
         return json?["streams"] as? [[String: Any]] ?? []
     }
 }
+#endif

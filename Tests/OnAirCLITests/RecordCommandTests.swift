@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import OnAirTestSupport
 import Testing
@@ -181,3 +182,4 @@ import Testing
         #expect(peak > 0 && peak < 300, "peak memory \(peak) MB")
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import OnAir
 import OnAirTestSupport
@@ -76,3 +77,4 @@ import Testing
         #expect(try server.get("/list?path=live&start=2001-01-01T00:00:00Z&end=2001-01-02T00:00:00Z").status == 404)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import OnAirTestSupport
 import Testing
@@ -78,3 +79,4 @@ import Testing
         #expect(report["decode_errors"] as? Int == 0, "\(played.stderr)")
     }
 }
+#endif

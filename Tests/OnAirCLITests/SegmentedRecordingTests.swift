@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import OnAir
 import OnAirTestSupport
@@ -203,3 +204,4 @@ import Testing
         #expect(folders.count == segments.count, "\(folders.count) folders, \(segments.count) segments")
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import OnAirTestSupport
 import Testing
@@ -76,3 +77,4 @@ import Testing
         print("serve churn: \(stopped); probe --sync max offset \(report["max_av_offset_ms"] ?? "-") ms")
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import OnAirTestSupport
 import Testing
@@ -262,3 +263,4 @@ import Testing
         #expect(first.finish(timeout: 30), "\(first.process.stderr)")
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import OnAirTestSupport
 import Testing
@@ -131,3 +132,4 @@ import Testing
         #expect(missing.stderr.contains("none.yml: cannot be read"), "\(missing.stderr)")
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import OnAirTestSupport
 import Testing
@@ -48,3 +49,4 @@ import Testing
         #expect(frames == encoded && frames >= 110, "the other output has \(frames) frames of \(encoded): \(stopped)")
     }
 }
+#endif

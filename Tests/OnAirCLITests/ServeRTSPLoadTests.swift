@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import OnAirTestSupport
 import Testing
@@ -117,3 +118,4 @@ import Testing
         }
     }
 }
+#endif

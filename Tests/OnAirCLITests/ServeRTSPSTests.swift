@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import OnAirTestSupport
 import Testing
@@ -94,3 +95,4 @@ import Testing
         #expect(!server.process.stderr.contains("rtsps-t0ken-77") && !server.process.stderr.contains("alice-pw"))
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import OnAirTestSupport
 import Testing
@@ -341,3 +342,4 @@ import Testing
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import OnAirTestSupport
 import Testing
@@ -66,3 +67,4 @@ import Testing
         #expect(waitUntil(timeout: 10) { target() == 300_000 }, "\(server.stderr)")
     }
 }
+#endif

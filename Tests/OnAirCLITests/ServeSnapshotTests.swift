@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import OnAirTestSupport
 import Testing
@@ -26,3 +27,4 @@ import Testing
         for _ in 0..<20 { #expect(try server.get("/snapshot.jpg").status == 200) }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import OnAirTestSupport
 import Testing
@@ -201,3 +202,4 @@ import Testing
         #expect(count >= 80, "the viewer's 6 s hold \(count) frames at 15 fps")
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import OnAirTestSupport
 
@@ -51,3 +52,4 @@ final class ServeTestServer {
         return ended
     }
 }
+#endif

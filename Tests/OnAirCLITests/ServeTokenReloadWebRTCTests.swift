@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import OnAirTestSupport
 import Testing
@@ -69,3 +70,4 @@ import Testing
         #expect(coverage.largestGap <= 0.5, "B's video has a gap of \(coverage.largestGap) s across the reload")
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import OnAirTestSupport
 import Testing
@@ -36,3 +37,4 @@ import Testing
         #expect(refused.status != 0 && refused.stderr.contains("CERTIFICATE_VERIFY_FAILED"), "\(refused.stderr.suffix(400))")
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import OnAirTestSupport
 import Testing
@@ -114,3 +115,4 @@ import Testing
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import OnAirTestSupport
 import Testing
@@ -124,3 +125,4 @@ import Testing
         #expect(answered.allSatisfy { $0 >= 1 }, "a burst got no keyframe: \(bursts ?? [:])")
     }
 }
+#endif

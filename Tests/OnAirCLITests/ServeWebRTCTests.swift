@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import OnAirTestSupport
 import Testing
@@ -210,3 +211,4 @@ import Testing
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import OnAirTestSupport
 import Testing
@@ -214,3 +215,4 @@ import Testing
         for recorded in [bounded.recorded, unbounded.recorded] { #expect(recorded >= 415, "recorded \(recorded) frames") }
     }
 }
+#endif

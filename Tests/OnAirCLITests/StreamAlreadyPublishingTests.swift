@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import OnAirTestSupport
 import Testing
@@ -33,3 +34,4 @@ struct StreamAlreadyPublishingTests {
         #expect(result.stderr.contains("still holds the previous connection"), "\(result.stderr)")
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import OnAirTestSupport
 import Testing
@@ -161,3 +162,4 @@ import Testing
         #expect(rtmp.videoFrames >= encoded - 5, "nginx recorded \(rtmp.videoFrames) of \(encoded) frames")
     }
 }
+#endif

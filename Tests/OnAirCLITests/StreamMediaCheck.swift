@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import OnAirTestSupport
 
@@ -48,3 +49,4 @@ struct StreamMediaCheck: CustomStringConvertible {
         "\(videoCodec) \(width)x\(height) \(videoFrames) frames (\(String(format: "%.1f", frameRate)) fps) + \(audioCodec), \(duration) s, decode errors: \(decodeErrors.isEmpty ? "none" : decodeErrors)"
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import OnAirTestSupport
 import Testing
@@ -90,3 +91,4 @@ import Testing
         #expect(unchecked.status == 0, "\(unchecked.stderr)")
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import OnAirTestSupport
 import Testing
@@ -93,3 +94,4 @@ import Testing
         #expect((counts["audio_frames"] ?? 0) >= 120, "\(counts)")
     }
 }
+#endif

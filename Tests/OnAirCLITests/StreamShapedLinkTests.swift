@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import OnAirTestSupport
 import Testing
@@ -93,3 +94,4 @@ struct StreamShapedLinkTests {
 
 /// Whether the shaped-link tests can run: root (for `ip netns`), `tc`, `ip` and nginx-rtmp.
 let shapedLinkAvailable = getuid() == 0 && toolExists("tc") && toolExists("ip") && StreamTestNginx.available
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import OnAirTestSupport
 import Testing
@@ -55,3 +56,4 @@ import Glibc
             "\(sync); dropped before encoding: \(lateFrames)")
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import OnAirTestSupport
 
@@ -73,3 +74,4 @@ final class StreamTestNginx {
         try? FileManager.default.removeItem(at: directory)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import OnAirTestSupport
 
@@ -48,3 +49,4 @@ final class StreamTestProcess {
 
     deinit { OnAirTestSupport.kill(process) }
 }
+#endif

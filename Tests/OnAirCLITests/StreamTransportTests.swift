@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import OnAirTestSupport
 import Testing
@@ -149,3 +150,4 @@ import Testing
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import OnAirTestSupport
 import Testing
@@ -129,3 +130,4 @@ import Testing
         #expect(delay != nil && delay! <= 1.0, "no keyframe soon after the PLI: \(summary); \(stream.stderr)")
     }
 }
+#endif

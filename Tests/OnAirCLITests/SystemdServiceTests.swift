@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import OnAirTestSupport
 import Testing
@@ -98,3 +99,4 @@ import Testing
         #expect(stopping, "\(server.stderr)")
     }
 }
+#endif

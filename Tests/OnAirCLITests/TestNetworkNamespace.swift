@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import OnAirTestSupport
 
@@ -36,3 +37,4 @@ final class TestNetworkNamespace {
         _ = try? Tools.run("ip", ["netns", "delete", name])
     }
 }
+#endif

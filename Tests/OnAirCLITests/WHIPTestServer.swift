@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import OnAirTestSupport
 
@@ -70,3 +71,4 @@ extension String {
     /// nil for the empty string.
     fileprivate var nilIfEmpty: String? { isEmpty ? nil : self }
 }
+#endif

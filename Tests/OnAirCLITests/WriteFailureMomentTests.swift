@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import OnAir
 import OnAirCore
@@ -147,3 +148,4 @@ import Testing
         var all: [OutputFailure] { lock.withLock { failures } }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import OnAirTestSupport
 import Testing
@@ -192,3 +193,4 @@ import Testing
         return boxes
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import OnAirCore
 import OnAirTestSupport
@@ -142,3 +143,4 @@ func encodeAAC(_ settings: AudioEncoderSettings, _ buffers: [PCMBuffer]) async t
         #expect(!(nvenc.reason ?? "").isEmpty)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import OnAirCore
 import OnAirTestSupport
@@ -52,3 +53,4 @@ import Testing
         #expect(abs(end - 20) <= 0.01, "ends at \(end) s")
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import OnAirCore
 import OnAirTestSupport
@@ -43,3 +44,4 @@ func firstChannel(_ buffer: PCMBuffer) -> [Float] {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import OnAirCore
 import OnAirTestSupport
@@ -63,3 +64,4 @@ import Testing
         #expect(injection.failureCount > 0)
     }
 }
+#endif

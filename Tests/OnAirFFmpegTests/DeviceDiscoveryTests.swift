@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import OnAirTestSupport
 import Testing
@@ -47,3 +48,4 @@ import Testing
         #expect(cards.count == 1 && cards[0].index == 0 && cards[0].name == "HDA Intel PCH")
     }
 }
+#endif

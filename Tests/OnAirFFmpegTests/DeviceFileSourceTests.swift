@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import OnAirCore
 import OnAirTestSupport
@@ -105,3 +106,4 @@ import Testing
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import OnAirCore
 import OnAirTestSupport
@@ -159,3 +160,4 @@ private func close(_ a: (y: Double, u: Double, v: Double), _ b: (y: Double, u: D
         #expect(b > a && abs(b.seconds - clock.now().seconds) < 0.1)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import OnAirCore
 import OnAirTestSupport
@@ -82,3 +83,4 @@ func probeVideo(_ file: URL, frames: Bool = false) throws -> (stream: [String: A
     let stream = (json["streams"] as? [[String: Any]])?.first ?? [:]
     return (stream, json["frames"] as? [[String: Any]] ?? [])
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import CFFmpeg
 import Testing
 
@@ -11,3 +12,4 @@ import Testing
         #expect(FFmpegError(code: onair_averror_eof(), operation: "read").isEndOfFile)
     }
 }
+#endif

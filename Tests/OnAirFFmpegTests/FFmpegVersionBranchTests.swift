@@ -1,3 +1,4 @@
+#if os(Linux)
 import CFFmpeg
 import Testing
 
@@ -44,3 +45,4 @@ import Testing
         avio_context_free(&pointer)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import OnAirBitstream
 import OnAirCore
@@ -190,3 +191,4 @@ import Testing
         #expect(packets.count == 1)
     }
 }
+#endif

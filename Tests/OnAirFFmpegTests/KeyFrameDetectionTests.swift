@@ -1,3 +1,4 @@
+#if os(Linux)
 import Testing
 
 @testable import OnAirFFmpeg
@@ -24,3 +25,4 @@ import Testing
         #expect(!MediaFileDecoder.startsDecoding([0, 0, 1]))
     }
 }
+#endif

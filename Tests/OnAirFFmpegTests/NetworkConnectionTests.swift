@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import OnAirCore
 import OnAirFFmpeg
@@ -80,3 +81,4 @@ import Glibc
         #expect(waited < 3, "the listener ignored cancel for \(waited) s")
     }
 }
+#endif

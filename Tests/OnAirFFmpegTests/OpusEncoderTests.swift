@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import OnAirCore
 import OnAirTestSupport
@@ -90,3 +91,4 @@ import Testing
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import Testing
 
 @testable import OnAirFFmpeg
@@ -110,3 +111,4 @@ import Testing
         #expect(released.contains { $0 > jumpIndex && $0 <= jumpIndex + 27 })
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import OnAirBitstream
 import OnAirCore
@@ -90,3 +91,4 @@ import Testing
         #expect(AnnexB.split(annexB.bytes) == slices)
     }
 }
+#endif

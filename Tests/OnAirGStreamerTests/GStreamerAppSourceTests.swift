@@ -1,3 +1,4 @@
+#if os(Linux)
 import Testing
 
 @testable import OnAirGStreamer
@@ -20,3 +21,4 @@ import Testing
         #expect(GStreamerAppSource.runningTime(clock: uptime, base: uptime + 1, playing: true) == 0)
     }
 }
+#endif

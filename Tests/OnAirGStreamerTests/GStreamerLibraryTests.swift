@@ -1,3 +1,4 @@
+#if os(Linux)
 import OnAirGStreamer
 import Testing
 
@@ -12,3 +13,4 @@ import Testing
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import OnAirCore
 import Testing
@@ -34,3 +35,4 @@ import Testing
         #expect(ours == theirs)
     }
 }
+#endif

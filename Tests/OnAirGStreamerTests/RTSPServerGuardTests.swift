@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import OnAirGStreamer
 import OnAirTestSupport
@@ -122,3 +123,4 @@ import Testing
             held["options"] as? Int == 200 && held["cut"] as? Bool == true && (held["seconds"] as? Double ?? 99) < 4, "\(held)")
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import OnAirGStreamer
 import OnAirTestSupport
@@ -172,3 +173,4 @@ import Testing
         #expect(by(rotated, "basic") == ["first": 401, "second": 401, "third": 200], "\(rotated)")
     }
 }
+#endif

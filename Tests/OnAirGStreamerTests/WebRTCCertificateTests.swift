@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import OnAirGStreamer
 import OnAirTestSupport
@@ -41,3 +42,4 @@ import Testing
         #expect(written != nil && written == fingerprint, "\(named ?? "none") vs \(fingerprint ?? "-")")
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import OnAirGStreamer
 import Testing
 
@@ -49,3 +50,4 @@ import Testing
         #expect(offer.sections[0].codecs.isEmpty)  // 96 never got a valid rtpmap; 300 and -1 are out of range
     }
 }
+#endif

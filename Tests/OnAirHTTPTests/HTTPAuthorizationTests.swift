@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import OnAirHTTP
 import Testing
@@ -16,3 +17,4 @@ import Testing
         #expect(HTTPAuthorization.isBasic("Basic !!!") && !HTTPAuthorization.isBasic("Bearer x"))
     }
 }
+#endif

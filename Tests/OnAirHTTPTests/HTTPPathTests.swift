@@ -1,3 +1,4 @@
+#if os(Linux)
 import OnAirHTTP
 import Testing
 
@@ -27,3 +28,4 @@ import Testing
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import Testing
 
 @testable import OnAirHTTP
@@ -23,3 +24,4 @@ struct HTTPResponseHeadTests {
         #expect(throws: HTTPResponseError.self) { try HTTPResponseHead.parse(endless) }
     }
 }
+#endif

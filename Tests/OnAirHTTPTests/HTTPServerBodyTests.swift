@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import OnAirHTTP
 import OnAirTestSupport
@@ -55,3 +56,4 @@ import Testing
         #expect(try Self.curl([url]).body.hasPrefix("GET 0 0"))
     }
 }
+#endif

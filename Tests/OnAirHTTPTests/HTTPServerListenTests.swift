@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import OnAirHTTP
 import Testing
@@ -21,3 +22,4 @@ import Testing
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import OnAirHTTP
 import OnAirTestSupport
@@ -48,3 +49,4 @@ import Glibc
         }
     }
 }
+#endif

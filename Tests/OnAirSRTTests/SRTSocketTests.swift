@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import OnAirSRT
 import Testing
@@ -198,3 +199,4 @@ final class ReceiverResult: @unchecked Sendable {
     func set(error: String) { lock.withLock { _error = error } }
     func set(streamID: String?) { lock.withLock { _streamID = streamID } }
 }
+#endif

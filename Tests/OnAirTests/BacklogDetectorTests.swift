@@ -1,3 +1,4 @@
+#if os(Linux)
 import OnAir
 import Testing
 
@@ -39,3 +40,4 @@ import Testing
         #expect(detector.backlogFrames == 3)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import OnAirLive
 import Testing
 
@@ -29,3 +30,4 @@ import Testing
         #expect(ledger.counters == ConnectionStatistics() && !ledger.everConnected)
     }
 }
+#endif

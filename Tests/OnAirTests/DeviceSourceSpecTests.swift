@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import OnAir
 import OnAirTestSupport
@@ -109,3 +110,4 @@ import OnAirFFmpeg
         #expect(try JSONDecoder().decode([CaptureDeviceInfo].self, from: json) == devices)
     }
 }
+#endif

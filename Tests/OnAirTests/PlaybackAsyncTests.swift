@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import OnAir
 import OnAirTestSupport
@@ -51,3 +52,4 @@ import Testing
         #expect(outcome.report.frames == 0)
     }
 }
+#endif

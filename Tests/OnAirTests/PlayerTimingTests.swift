@@ -1,3 +1,4 @@
+#if os(Linux)
 import OnAir
 import Testing
 
@@ -108,3 +109,4 @@ struct ScreenRecordingFiguresTests {
         #expect(report.latencyMs?.samples == 9)
     }
 }
+#endif

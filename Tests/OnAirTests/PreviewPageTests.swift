@@ -1,3 +1,4 @@
+#if os(Linux)
 import Testing
 
 @testable import OnAir
@@ -51,3 +52,4 @@ struct PreviewPageTests {
         #expect(page.hasSuffix("</script>\n</body>\n</html>\n"))
     }
 }
+#endif

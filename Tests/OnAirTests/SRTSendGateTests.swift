@@ -1,3 +1,4 @@
+#if os(Linux)
 import Testing
 
 @testable import OnAir
@@ -162,3 +163,4 @@ import Testing
         #expect(!withLatency)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import OnAirServing
 import OnAirTestSupport
@@ -225,3 +226,4 @@ import Testing
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import Testing
 
@@ -204,3 +205,4 @@ extension ServeConfigTests {
         #expect(users.needRestart == ["users"])
     }
 }
+#endif

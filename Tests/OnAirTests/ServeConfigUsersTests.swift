@@ -1,3 +1,4 @@
+#if os(Linux)
 import OnAirServeConfig
 import Testing
 
@@ -45,3 +46,4 @@ import Testing
         }
     }
 }
+#endif

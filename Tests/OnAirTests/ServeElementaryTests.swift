@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import OnAirCore
 import Synchronization
@@ -88,3 +89,4 @@ extension ServeViewer.ChunkRead {
         return false
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import OnAirCore
 import OnAirTestSupport
@@ -141,3 +142,4 @@ import Testing
         #expect(result.stdoutText.isEmpty && result.stderr.isEmpty, "\(result.stdoutText)\(result.stderr)")
     }
 }
+#endif

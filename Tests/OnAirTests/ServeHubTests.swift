@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import Testing
 
@@ -82,3 +83,4 @@ import Testing
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import Testing
 
 @testable import OnAirServing
@@ -25,3 +26,4 @@ import Testing
         #expect(abs(pacer.delay(media: 7, now: 0) - 0.5) < 1e-9)
     }
 }
+#endif

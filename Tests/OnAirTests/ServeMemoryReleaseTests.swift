@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import Testing
 
@@ -51,3 +52,4 @@ import Testing
         #endif
     }
 }
+#endif

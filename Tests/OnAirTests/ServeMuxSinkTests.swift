@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import OnAirFFmpeg
 import OnAirTestSupport
@@ -98,3 +99,4 @@ import Testing
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import OnAirServeConfig
 import Testing
@@ -75,3 +76,4 @@ import Testing
         #expect(ServeRTSPFace.plainHost(configuration, tls: false) == "192.0.2.1")
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import Testing
 
 @testable import OnAirServing
@@ -29,3 +30,4 @@ import Testing
         #expect(ServeRTSPFeed.originRunningTime(primedVideoAt: nil, running: nil, isVideo: false) == Self.lead)
     }
 }
+#endif

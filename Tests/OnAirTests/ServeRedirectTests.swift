@@ -1,3 +1,4 @@
+#if os(Linux)
 import OnAirServing
 import Testing
 
@@ -22,3 +23,4 @@ import Testing
                 == "https://h:1/rec%20ordings/a%20b.mp4")
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import Testing
 
@@ -112,3 +113,4 @@ extension ServeTokenRotationTests {
         onB.close()
     }
 }
+#endif

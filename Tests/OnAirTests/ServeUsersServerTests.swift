@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import OnAir
 import OnAirTestSupport
@@ -66,3 +67,4 @@ import Testing
             "alice on 127.0.0.2: \(frames.stdoutText) \(frames.stderr)")
     }
 }
+#endif

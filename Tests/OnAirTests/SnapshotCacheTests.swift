@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import Testing
 
@@ -39,3 +40,4 @@ import Testing
         #expect(cache.image(source: 8) { [8] } == [8])
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import OnAir
 import Testing
 
@@ -74,3 +75,4 @@ import Testing
         #expect(try StreamTarget(parsing: "rtsp://cam@127.0.0.1:8554/live").displayName == "rtsp://cam@127.0.0.1:8554/live")
     }
 }
+#endif

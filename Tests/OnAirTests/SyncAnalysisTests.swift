@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import OnAir
 import OnAirTestSupport
@@ -126,3 +127,4 @@ import Testing
         #expect(report.droppedFrames == 1 && report.repeatedFrames == 0)
     }
 }
+#endif

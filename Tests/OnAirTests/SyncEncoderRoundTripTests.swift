@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import OnAir
 import OnAirTestSupport
@@ -94,3 +95,4 @@ import Testing
         #expect(kilobitsPerSecond > 600, "only \(kilobitsPerSecond) kb/s at CRF 23")
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import OnAir
 import Testing
@@ -84,3 +85,4 @@ import Testing
         #expect(code.index == 9 && code.captureMicroseconds == 300_000)
     }
 }
+#endif

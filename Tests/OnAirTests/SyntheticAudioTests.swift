@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import OnAir
 import Testing
@@ -76,3 +77,4 @@ import Testing
         #expect(throws: SettingsError.self) { try SyntheticAudio(sampleRate: 48000, channels: 0) }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import OnAir
 import Testing
@@ -87,3 +88,4 @@ import Testing
         #expect(checksum != 0)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import OnAirTestSupport
 import Testing
@@ -52,3 +53,4 @@ import Testing
         #expect(receiver.messages().isEmpty)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import Testing
 
@@ -70,3 +71,4 @@ struct WHIPClientPartsTests {
         #expect((decision?.to ?? .max) < 2_000_000)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import OnAir
 import OnAirCore
 import OnAirGStreamer
@@ -56,3 +57,4 @@ import Testing
         #expect(coalescer.requests == 5 && coalescer.forced == 3)
     }
 }
+#endif

@@ -1,6 +1,8 @@
 import OnAirCore
 import OnAirLive
+#if canImport(OnAirStreaming)
 import OnAirStreaming
+#endif
 
 /// What an output kind needs to make its sink.
 public struct OutputContext: Sendable {

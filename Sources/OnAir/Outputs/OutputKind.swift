@@ -1,7 +1,9 @@
 import Foundation
 import OnAirCore
 import OnAirLive
+#if canImport(OnAirStreaming)
 import OnAirStreaming
+#endif
 
 /// One kind of output, declared once in `OutputRegistry`: which names it answers to (a file
 /// extension, a URL scheme, a prefix), which streams it carries, whether it is a file or a
@@ -53,8 +55,17 @@ public struct OutputKind: Sendable {
     /// A kind matched by file extension (case-insensitive).
     static func byExtension(_ extensions: Set<String>) -> @Sendable (String) -> Bool {
         { output in
-            !StreamTarget.isURL(output) && extensions.contains(URL(fileURLWithPath: output).pathExtension.lowercased())
+            !isURL(output) && extensions.contains(URL(fileURLWithPath: output).pathExtension.lowercased())
         }
+    }
+
+    /// Whether `text` names a URL rather than a file (`StreamTarget`'s rule where OnAirStreaming is built).
+    static func isURL(_ text: String) -> Bool {
+        #if canImport(OnAirStreaming)
+        StreamTarget.isURL(text)
+        #else
+        text.contains("://")
+        #endif
     }
 
     /// A kind matched by URL scheme (case-insensitive).

@@ -1,9 +1,12 @@
 import Foundation
 import OnAirCore
 
+import OnAirLive
+
 #if canImport(OnAirFFmpeg)
 import OnAirFFmpeg
-import OnAirLive
+#endif
+#if canImport(OnAirStreaming)
 import OnAirStreaming
 #endif
 
@@ -11,16 +14,23 @@ import OnAirStreaming
 /// name, network destinations by URL scheme. The session builder, the command line and the
 /// player's `-o` all pick kinds here; a new kind is one entry plus its own sink's files.
 public enum OutputRegistry {
+    #if canImport(OnAirStreaming)
     /// The kinds, most specific first (HLS before the plain extensions, URLs before files).
     public static let kinds: [OutputKind] = [whip] + network + [hls, annexB, adts] + containers
+    #else
+    /// The kinds where OnAirStreaming is not built (Apple platforms for now): files only.
+    public static let kinds: [OutputKind] = [hls, annexB, adts] + containers
+    #endif
 
     /// The kind for `output` (a path or URL); throws `SinkError.unknownOutput` when none takes it.
     public static func kind(for output: String) throws -> OutputKind {
         guard let kind = kinds.first(where: { $0.accepts(output) }) else {
+            #if canImport(OnAirStreaming)
             if StreamTarget.isURL(output) {
                 // The URL parser names what is wrong with it (scheme, host, port).
                 _ = try StreamTarget(parsing: output)
             }
+            #endif
             throw SinkError.unknownOutput(output)
         }
         return kind
@@ -37,7 +47,7 @@ public enum OutputRegistry {
             let directory = String(output.dropFirst(4))
             return directory.isEmpty ? nil : (directory as NSString).appendingPathComponent("stream.m3u8")
         }
-        return output.lowercased().hasSuffix(".m3u8") && !StreamTarget.isURL(output) ? output : nil
+        return output.lowercased().hasSuffix(".m3u8") && !OutputKind.isURL(output) ? output : nil
     }
 
     // MARK: - Files
@@ -106,6 +116,8 @@ public enum OutputRegistry {
 
     // MARK: - Network
 
+    #if canImport(OnAirStreaming)
+
     static let whip = OutputKind(
         name: "whip", summary: "WebRTC publish to a WHIP endpoint (H.264 and Opus; whip+http(s)://host:port/path)",
         role: .network, streams: [.video, .audio], form: "RTP over DTLS-SRTP (H.264, Opus)",
@@ -142,4 +154,5 @@ public enum OutputRegistry {
                     sendBufferBytes: context.sendBufferBytes, events: context.connectionEvents)
             })
     }
+    #endif
 }

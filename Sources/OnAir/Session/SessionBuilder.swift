@@ -1,7 +1,9 @@
 import Foundation
 import OnAirCore
 import OnAirLive
+#if canImport(OnAirStreaming)
 import OnAirStreaming
+#endif
 
 #if canImport(OnAirServing)
 import OnAirServing
@@ -81,16 +83,24 @@ public struct SessionBuilder: Sendable {
         let encoders = try EncoderFactory.encoders(video: configuration.openingVideo, audio: audio)
         // Bounded whether or not the bitrate adapts: a backlog hidden in the kernel's buffer would
         // escape both adaptive bitrate and the backlog bound.
+        #if canImport(OnAirStreaming)
         let sendBuffer = configuration.openingVideo.map {
             NetworkSink.sendBufferBytes(streamBitRate: $0.averageBitRate + (audio?.bitRate ?? 0))
         }
+        #else
+        let sendBuffer: Int? = nil
+        #endif
         var fileSinks: [any PacketSink] = []
         var networkSinks: [any PacketSink] = []
         var waiting: [String] = []
         var made: [String] = []
         do {
             for (output, kind) in zip(settings.outputs, outputKinds) {
+                #if canImport(OnAirStreaming)
                 let destination = (try? StreamTarget(parsing: output).displayName) ?? output
+                #else
+                let destination = output
+                #endif
                 let context = OutputContext(
                     name: output, streams: streams.intersection(kind.streams), options: settings.fileOptions,
                     streaming: settings.streaming, sendBufferBytes: sendBuffer,
@@ -98,7 +108,9 @@ public struct SessionBuilder: Sendable {
                 let sink = try kind.makeSink(context)
                 if kind.role == .network {
                     networkSinks.append(sink)
+                    #if canImport(OnAirStreaming)
                     if let target = (sink as? NetworkSink)?.target, target.isListener { waiting.append(target.displayName) }
+                    #endif
                 } else {
                     fileSinks.append(sink)
                     made.append(output)

@@ -1,5 +1,7 @@
 import OnAirLive
+#if canImport(OnAirStreaming)
 import OnAirStreaming
+#endif
 
 /// Something a running session reports: once-a-second statistics, an output that failed, a
 /// connection made or lost, a bitrate change, a viewer that came or went, a notice, the stop.

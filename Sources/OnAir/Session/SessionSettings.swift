@@ -1,5 +1,7 @@
 import OnAirLive
+#if canImport(OnAirStreaming)
 import OnAirStreaming
+#endif
 
 /// Everything a live session is made of, as plain values: what to capture, how to encode,
 /// where the packets go and how long to run. `SessionBuilder` turns it into a running `Session`.
@@ -53,11 +55,13 @@ public struct SessionSettings: Sendable {
         }
         #endif
         if let recording { video = video.withKeyFrames(atLeastEvery: recording.segmentDuration) }
+        #if canImport(OnAirStreaming)
         if outputs.contains(where: WHIPEndpoint.accepts) {
             // Every WebRTC receiver decodes Constrained Baseline (profile-level-id 42e01f); one encode serves all outputs.
             video.profileLevel.profile = .baseline
             video.allowFrameReordering = false
         }
+        #endif
         return video
     }
 

@@ -1,10 +1,14 @@
 import OnAirLive
+#if canImport(OnAirStreaming)
 import OnAirStreaming
+#endif
 
 /// How a session's network outputs behave: reconnecting, adaptive bitrate, the backlog bound, TLS.
 public struct StreamingSettings: Sendable {
+    #if canImport(OnAirStreaming)
     /// Connect and send timeouts, and the backoff between reconnect attempts.
     public var reconnect = ReconnectPolicy()
+    #endif
     /// Adapt the video bitrate to what the links carry (on by default; needs a network output).
     public var adaptiveBitRate = true
     /// The lowest adaptive rate, or nil for a tenth of the highest (at least 100 kb/s).
@@ -14,8 +18,10 @@ public struct StreamingSettings: Sendable {
     /// Media that may wait for a network output before it skips to a fresh keyframe; nil never
     /// skips (the delay grows instead). Files are never cut.
     public var maximumBacklog: Duration? = .seconds(2)
+    #if canImport(OnAirStreaming)
     /// How `rtmps://` outputs check the server's certificate.
     public var tls = StreamTarget.TLSOptions()
+    #endif
     /// The Bearer token sent to `whip+http://` endpoints (`Authorization: Bearer …`), or nil for none.
     public var bearerToken: String?
 

@@ -1,3 +1,4 @@
+#if canImport(OnAirFFmpeg)
 import OnAirCore
 import OnAirLive
 
@@ -29,3 +30,4 @@ extension FileTranscoder {
         try run(sinks: sinks, report: report, outputFailed: outputFailed)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import OnAirBitstream
 
 /// Summarises an AAC stream from its frames: profile, rate, channels, frame count, bitrate.
@@ -31,3 +32,4 @@ struct AACStreamAnalyzer {
         )
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 #if canImport(OnAirFFmpeg)
 import OnAirBitstream
 import OnAirFFmpeg
@@ -130,4 +131,5 @@ struct ContainerProber {
         }
     }
 }
+#endif
 #endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import OnAirBitstream
 
 /// Summarises an H.264 stream from its NAL units: profile, size, picture and IDR counts, GOPs.
@@ -97,3 +98,4 @@ struct H264StreamAnalyzer {
         )
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 /// What `onair probe` found in a file: one entry per audio or video stream.
 public struct ProbeReport: Sendable, Codable, Equatable {
     /// The container format ("h264", "adts", "mp4", "mpegts", "flv", …).
@@ -89,3 +90,4 @@ public struct ProbedUnit: Sendable, Codable, Equatable {
         case sliceType = "slice_type"
     }
 }
+#endif

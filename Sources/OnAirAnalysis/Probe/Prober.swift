@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import OnAirBitstream
 import OnAirCore
@@ -120,3 +121,4 @@ struct H264UnitLister {
                 sliceType: sliceType, offset: offset, pts: pts))
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import OnAirCore
 import OnAirLive
@@ -95,3 +96,4 @@ package struct BeepDetector: Sendable {
         return 2 * max(0, power).squareRoot() / Double(count)
     }
 }
+#endif

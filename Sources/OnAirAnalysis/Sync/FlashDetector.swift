@@ -1,3 +1,4 @@
+#if os(Linux)
 import OnAirCore
 import OnAirLive
 
@@ -56,3 +57,4 @@ package struct FlashDetector: Sendable {
         return total == 0 ? nil : Double(white) / Double(total)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import OnAirCore
 import OnAirLive
 
@@ -31,3 +32,4 @@ package struct FrameObservation: Sendable, Codable, Equatable {
             whiteness: FlashDetector.whiteness(of: frame) ?? 0)
     }
 }
+#endif

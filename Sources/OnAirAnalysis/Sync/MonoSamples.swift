@@ -1,3 +1,4 @@
+#if os(Linux)
 import OnAirCore
 
 /// A PCM buffer mixed down to one channel of `Float` samples (channel average), for analysis.
@@ -48,3 +49,4 @@ struct MonoSamples: Sendable {
         }
     }
 }
+#endif

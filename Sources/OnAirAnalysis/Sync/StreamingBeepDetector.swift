@@ -1,3 +1,4 @@
+#if os(Linux)
 import OnAirCore
 
 /// Finds beep onsets in audio that arrives in pieces, keeping only a few seconds in memory.
@@ -63,3 +64,4 @@ package struct StreamingBeepDetector {
         windowStart = start + Double(reportable) / Double(sampleRate)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import OnAirCore
 
 /// Measures A/V sync and frame continuity of a decoded recording of the synthetic source.
@@ -81,3 +82,4 @@ package enum SyncAnalysis {
         return nil
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import OnAirCore
 
 /// Sync measurement could not run on the given media.
@@ -12,3 +13,4 @@ package enum SyncError: OnAirError, Equatable {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 #if canImport(OnAirFFmpeg)
 import OnAirFFmpeg
 
@@ -22,4 +23,5 @@ public enum SyncProbe {
         return SyncAnalysis.analyze(frames: frames, beepTimes: beeps.onsets)
     }
 }
+#endif
 #endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 /// The result of `SyncAnalysis`: A/V offsets at each flash and frame continuity counts.
 ///
 /// Encodes to JSON with the keys `max_av_offset_ms`, `mean_av_offset_ms` (both null when no
@@ -77,3 +78,4 @@ public struct SyncReport: Sendable, Codable, Equatable {
         try container.encode(offsets, forKey: .offsets)
     }
 }
+#endif

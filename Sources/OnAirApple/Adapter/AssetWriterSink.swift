@@ -76,7 +76,7 @@ public final class AssetWriterSink: PacketSink {
             guard let input = video ? videoInput : audioInput, let format = video ? videoFormat : audioFormat else { return }
             let buffer = try CoreMediaSamples.sampleBuffer(
                 sample.bytes, format: format, pts: sample.pts, dts: sample.dts, duration: sample.duration)
-            if video && !sample.isKeyframe { Self.markNotSync(buffer) }
+            if video && !sample.isKeyframe { CoreMediaSamples.attach(kCMSampleAttachmentKey_NotSync, to: buffer) }
             guard input.isReadyForMoreMediaData else {
                 droppedSamples += 1
                 return
@@ -113,17 +113,6 @@ public final class AssetWriterSink: PacketSink {
         }
         guard status == noErr, let format else { throw AppleBackendError(operation: "CMAudioFormatDescriptionCreate", status: status) }
         return format
-    }
-
-    /// Marks the buffer's one sample as not a sync sample (MP4 `stss` lists the others).
-    private static func markNotSync(_ buffer: CMSampleBuffer) {
-        guard let attachments = CMSampleBufferGetSampleAttachmentsArray(buffer, createIfNecessary: true),
-            CFArrayGetCount(attachments) > 0
-        else { return }
-        let dictionary = unsafeBitCast(CFArrayGetValueAtIndex(attachments, 0), to: CFMutableDictionary.self)
-        CFDictionarySetValue(
-            dictionary, Unmanaged.passUnretained(kCMSampleAttachmentKey_NotSync).toOpaque(),
-            Unmanaged.passUnretained(kCFBooleanTrue).toOpaque())
     }
 }
 #endif

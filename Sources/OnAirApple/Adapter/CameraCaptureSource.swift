@@ -13,9 +13,10 @@ import OnAirCore
 
 /// A camera through AVCaptureSession as a `CaptureSource`: the camera by position or unique ID and
 /// its format chosen by `CameraSelection`, NV12 frames stamped on the session's clock by
-/// `HostTimeMapper`; frames the output drops count as skipped, and a runtime error or the camera
-/// going away ends the source with the reason, as the Linux device sources report device loss.
-/// Video only (the microphone is not written yet). Not yet built on a Mac: see docs/APPLE.md.
+/// `HostTimeMapper`; frames the output drops count as skipped, and a runtime error, an interruption
+/// or the camera going away ends the source with the reason (`CaptureStop`), as the Linux device
+/// sources report device loss. Video only (`MicrophoneCaptureSource` is the sound). Not yet built
+/// on a Mac: see docs/APPLE.md.
 public final class CameraCaptureSource: CaptureSource, @unchecked Sendable {
     /// `camera:<spec>`.
     public let name: String
@@ -23,11 +24,7 @@ public final class CameraCaptureSource: CaptureSource, @unchecked Sendable {
     public let mediaTypes: Set<MediaType> = [.video]
     private let request: CameraRequest
     private let width: Int, height: Int, frameRate: Double
-    private let lock = NSLock()
-    private var session: AVCaptureSession?
-    private var delegate: CameraFrameDelegate?
-    private var observers: [any NSObjectProtocol] = []
-    private let queue = DispatchQueue(label: "onair.camera")
+    private let run = CaptureSessionRun(label: "onair.camera")
 
     /// A source for the camera `spec` names (`front`, `back`, a unique ID, or empty for the first)
     /// capturing `width`×`height` at `frameRate`.
@@ -56,11 +53,6 @@ public final class CameraCaptureSource: CaptureSource, @unchecked Sendable {
         device.activeVideoMinFrameDuration = CMTime(value: 1_000, timescale: CMTimeScale((rate * 1_000).rounded()))
         device.unlockForConfiguration()
 
-        let session = AVCaptureSession()
-        session.beginConfiguration()
-        let input = try AVCaptureDeviceInput(device: device)
-        guard session.canAddInput(input) else { throw AppleBackendError(operation: "AVCaptureSession addInput", detail: chosen.name) }
-        session.addInput(input)
         let output = AVCaptureVideoDataOutput()
         output.videoSettings = [
             CoreFoundationValues.string(kCVPixelBufferPixelFormatTypeKey): Int(kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange)
@@ -68,43 +60,14 @@ public final class CameraCaptureSource: CaptureSource, @unchecked Sendable {
         output.alwaysDiscardsLateVideoFrames = true
         let mapper = HostTimeMapper(session: clock.now(), hostSeconds: CMClockGetTime(CMClockGetHostTimeClock()).seconds)
         let delegate = CameraFrameDelegate(handlers: handlers, mapper: mapper)
-        output.setSampleBufferDelegate(delegate, queue: queue)
-        guard session.canAddOutput(output) else { throw AppleBackendError(operation: "AVCaptureSession addOutput", detail: chosen.name) }
-        session.addOutput(output)
-        session.commitConfiguration()
-
-        let ended: @Sendable (String) -> Void = { reason in
-            delegate.end(AppleBackendError(operation: "camera \(chosen.name)", detail: reason))
+        output.setSampleBufferDelegate(delegate, queue: run.queue)
+        try run.start(device: device, output: output, delegate: delegate) { stop in
+            delegate.end(stop.error(source: "camera \(chosen.name)"))
         }
-        let center = NotificationCenter.default
-        let observers = [
-            center.addObserver(forName: .AVCaptureSessionRuntimeError, object: session, queue: nil) { _ in
-                ended("the capture session stopped with a runtime error")
-            },
-            center.addObserver(forName: .AVCaptureDeviceWasDisconnected, object: device, queue: nil) { _ in
-                ended("the camera was disconnected")
-            },
-        ]
-        lock.lock()
-        self.session = session
-        self.delegate = delegate
-        self.observers = observers
-        lock.unlock()
-        session.startRunning()
     }
 
     /// Stops the session and waits until no frame is being delivered.
-    public func stop() {
-        lock.lock()
-        let session = self.session
-        let observers = self.observers
-        self.session = nil
-        self.observers = []
-        lock.unlock()
-        for observer in observers { NotificationCenter.default.removeObserver(observer) }
-        session?.stopRunning()
-        queue.sync {}
-    }
+    public func stop() { run.stop() }
 
     private static func devices() -> [AVCaptureDevice] {
         var types: [AVCaptureDevice.DeviceType] = [.builtInWideAngleCamera]

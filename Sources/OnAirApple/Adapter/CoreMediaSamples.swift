@@ -3,6 +3,7 @@
 #if canImport(VideoToolbox)
 import CoreFoundation
 import CoreMedia
+import CoreVideo
 #else
 import AppleAPIStubs
 #endif
@@ -54,6 +55,37 @@ enum CoreMediaSamples {
     }
 
     /// Calls `body` with C arrays of pointers to and sizes of `sets` (alive for the call).
+    /// Sets `key` to true on the buffer's one sample (NotSync: MP4's `stss` lists the others;
+    /// DisplayImmediately: the player, not the layer's timebase, decides when a picture shows).
+    static func attach(_ key: CFString, to buffer: CMSampleBuffer) {
+        guard let attachments = CMSampleBufferGetSampleAttachmentsArray(buffer, createIfNecessary: true),
+            CFArrayGetCount(attachments) > 0
+        else { return }
+        let dictionary = unsafeBitCast(CFArrayGetValueAtIndex(attachments, 0), to: CFMutableDictionary.self)
+        CFDictionarySetValue(
+            dictionary, Unmanaged.passUnretained(key).toOpaque(), Unmanaged.passUnretained(kCFBooleanTrue).toOpaque())
+    }
+
+    /// A ready sample buffer holding `image` (a decoded picture) at `pts`, shown as soon as it is enqueued.
+    static func displayBuffer(_ image: CVImageBuffer, pts: MediaTime) throws -> CMSampleBuffer {
+        var format: CMVideoFormatDescription?
+        var status = CMVideoFormatDescriptionCreateForImageBuffer(
+            allocator: kCFAllocatorDefault, imageBuffer: image, formatDescriptionOut: &format)
+        guard status == noErr, let format else {
+            throw AppleBackendError(operation: "CMVideoFormatDescriptionCreateForImageBuffer", status: status)
+        }
+        var timing = CMSampleTimingInfo(
+            duration: .invalid, presentationTimeStamp: CoreFoundationValues.time(pts), decodeTimeStamp: .invalid)
+        var buffer: CMSampleBuffer?
+        status = CMSampleBufferCreateReadyWithImageBuffer(
+            allocator: kCFAllocatorDefault, imageBuffer: image, formatDescription: format, sampleTiming: &timing, sampleBufferOut: &buffer)
+        guard status == noErr, let buffer else {
+            throw AppleBackendError(operation: "CMSampleBufferCreateReadyWithImageBuffer", status: status)
+        }
+        attach(kCMSampleAttachmentKey_DisplayImmediately, to: buffer)
+        return buffer
+    }
+
     private static func withPointers<R>(
         to sets: [[UInt8]], _ body: (UnsafePointer<UnsafePointer<UInt8>>, UnsafePointer<Int>) -> R
     ) -> R {

@@ -13,7 +13,8 @@ import OnAirBitstream
 import OnAirCore
 
 /// H.264 decoding on VTDecompressionSession for the player: packets in (any H.264 form), NV12
-/// `VideoFrame`s out to `handler`. `H264DecoderFeed` decides when to make a new format
+/// `VideoFrame`s out to `handler`, or the decoder's own image buffers (`DecodedPicture`) out to a
+/// `PlaybackView`'s player without a copy. `H264DecoderFeed` decides when to make a new format
 /// description and what to skip (before parameter sets, mid-GOP, after a decode error); this type
 /// only converts and calls. Not yet built on a Mac: see docs/APPLE.md.
 public final class VideoToolboxH264Decoder {
@@ -24,7 +25,12 @@ public final class VideoToolboxH264Decoder {
 
     /// A decoder handing each decoded picture to `handler` (on VideoToolbox's thread).
     public init(handler: @escaping @Sendable (VideoFrame) -> Void) {
-        frames = DecodedFrames(handler: handler)
+        frames = DecodedFrames(output: .frames(handler))
+    }
+
+    /// A decoder handing each decoded image buffer, as VideoToolbox made it, to `pictures`.
+    public init(pictures: @escaping @Sendable (DecodedPicture) -> Void) {
+        frames = DecodedFrames(output: .pictures(pictures))
     }
 
     deinit {
@@ -90,13 +96,25 @@ public final class VideoToolboxH264Decoder {
     }
 }
 
-/// Decoded pictures from the session's output handler, turned into `VideoFrame`s.
+/// One decoded picture as VideoToolbox made it: its image buffer and presentation time.
+public struct DecodedPicture: @unchecked Sendable {
+    /// The image (NV12); VideoToolbox does not touch it again.
+    public let image: CVImageBuffer
+    /// Its presentation time.
+    public let pts: MediaTime
+}
+
+/// Decoded pictures from the session's output handler, as they are or turned into `VideoFrame`s.
 final class DecodedFrames: @unchecked Sendable {
+    enum Output {
+        case frames(@Sendable (VideoFrame) -> Void)
+        case pictures(@Sendable (DecodedPicture) -> Void)
+    }
     private let lock = NSLock()
-    private let handler: @Sendable (VideoFrame) -> Void
+    private let output: Output
     private var failure: AppleBackendError?
 
-    init(handler: @escaping @Sendable (VideoFrame) -> Void) { self.handler = handler }
+    init(output: Output) { self.output = output }
 
     func receive(status: OSStatus, image: CVImageBuffer?, pts: CMTime) {
         guard status == noErr else {
@@ -106,6 +124,14 @@ final class DecodedFrames: @unchecked Sendable {
             return
         }
         guard let image, let time = CoreFoundationValues.mediaTime(pts) else { return }
+        let handler: @Sendable (VideoFrame) -> Void
+        switch output {
+        case .pictures(let pictures):
+            pictures(DecodedPicture(image: image, pts: time))
+            return
+        case .frames(let frames):
+            handler = frames
+        }
         CVPixelBufferLockBaseAddress(image, .readOnly)
         defer { CVPixelBufferUnlockBaseAddress(image, .readOnly) }
         let height = CVPixelBufferGetHeight(image)

@@ -1,3 +1,4 @@
+#if os(Linux)
 import CFFmpeg
 import OnAirCore
 
@@ -46,3 +47,4 @@ extension FFmpegError {
         error as? FFmpegError ?? FFmpegError(code: onair_averror(22), operation: "\(error)")
     }
 }
+#endif

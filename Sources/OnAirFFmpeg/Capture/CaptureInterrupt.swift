@@ -1,3 +1,4 @@
+#if os(Linux)
 import CFFmpeg
 import Foundation
 
@@ -45,3 +46,4 @@ public final class CaptureInterrupt: InterruptCondition, @unchecked Sendable {
     /// Raised: the pending libavformat call gives up.
     override var shouldInterrupt: Bool { isRaised }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import OnAirCore
 
@@ -116,3 +117,4 @@ final class CaptureRunner: @unchecked Sendable {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import OnAirCore
 
@@ -29,3 +30,4 @@ final class CaptureRunnerSlot: @unchecked Sendable {
         runner?.stop()
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import CFFmpeg
 import Foundation
 import OnAirCore
@@ -159,3 +160,4 @@ public enum DeviceDiscovery {
         return process.terminationStatus == 0 ? String(decoding: data, as: UTF8.self) : nil
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import CFFmpeg
 
 #if canImport(Glibc)
@@ -50,3 +51,4 @@ enum DeviceLibrary {
         return .success(Functions(listInputSources: list, freeList: free))
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import OnAirCore
 
@@ -173,3 +174,4 @@ public final class DeviceSource: CaptureSource, @unchecked Sendable {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import OnAirCore
 
 /// Puts one device stream's timestamps on the session's `CaptureClock`.
@@ -39,3 +40,4 @@ struct DeviceTimestampMapper {
         return mapped
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import OnAirCore
 
 /// A capture device found by `DeviceDiscovery`, described in libavdevice's terms.
@@ -22,3 +23,4 @@ public struct DiscoveredDevice: Sendable, Hashable, Codable {
         self.formats = formats
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import OnAirCore
 
@@ -176,3 +177,4 @@ private struct Plan: Sendable {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import CFFmpeg
 import OnAirCore
 
@@ -106,3 +107,4 @@ enum MediaBufferReference {
         return reference
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import CFFmpeg
 
 /// Owns one `AVCodecContext` and frees it in `deinit`.
@@ -59,3 +60,4 @@ final class CodecContext {
         return Array(UnsafeBufferPointer(start: data, count: Int(pointer.pointee.extradata_size)))
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import CFFmpeg
 import OnAirCore
 
@@ -41,3 +42,4 @@ func check(_ code: Int32, _ operation: @autoclosure () -> String) throws(FFmpegE
     if code < 0 { throw FFmpegError(code: code, operation: operation()) }
     return code
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import CFFmpeg
 import Foundation
 
@@ -76,3 +77,4 @@ enum FFmpegLogCapture {
         return (result, lines)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import CFFmpeg
 
 /// How much libav* prints on stderr by itself (its own statistics, warnings, errors).
@@ -18,3 +19,4 @@ public enum FFmpegLogLevel: Sendable {
         }
     }
 }
+#endif

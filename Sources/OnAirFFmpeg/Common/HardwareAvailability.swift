@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 
 /// Which hardware H.264 encoders `H264Encoder` may try. Normally all of them (each is opened to
@@ -35,3 +36,4 @@ public struct HardwareAvailability: Sendable {
         return allowing(Set(value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }))
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import CFFmpeg
 
 /// Something libavformat may ask, from inside a blocking call, whether to give up now; the one
@@ -17,3 +18,4 @@ public class InterruptCondition: @unchecked Sendable {
             }, opaque: Unmanaged.passUnretained(self).toOpaque())
     }
 }
+#endif

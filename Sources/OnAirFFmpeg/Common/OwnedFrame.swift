@@ -1,3 +1,4 @@
+#if os(Linux)
 import CFFmpeg
 import OnAirCore
 
@@ -49,3 +50,4 @@ func withBasePointers<R>(
         withBasePointers(planes.dropFirst(), collected + [bytes.baseAddress?.assumingMemoryBound(to: UInt8.self)], body)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import CFFmpeg
 
 /// Owns one `AVPacket` and frees it in `deinit`.
@@ -25,3 +26,4 @@ final class OwnedPacket {
         return Array(UnsafeBufferPointer(start: data, count: Int(packet.pointee.size)))
     }
 }
+#endif

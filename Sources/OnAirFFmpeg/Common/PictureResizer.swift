@@ -1,3 +1,4 @@
+#if os(Linux)
 import CFFmpeg
 import OnAirCore
 
@@ -50,3 +51,4 @@ public final class PictureResizer {
         return result
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import CFFmpeg
 import OnAirCore
 
@@ -51,3 +52,4 @@ extension VideoPixelFormat {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import CFFmpeg
 import OnAirCore
 
@@ -87,3 +88,4 @@ final class SampleResampler {
         if produced > 0 { fifo.write(converted, samples: Int(produced)) }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import CFFmpeg
 import Foundation
 import OnAirCore
@@ -87,3 +88,4 @@ enum HardwareDecoderSetup {
         return true
     }
 }
+#endif

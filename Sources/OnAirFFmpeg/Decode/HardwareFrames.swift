@@ -1,3 +1,4 @@
+#if os(Linux)
 import CFFmpeg
 import Foundation
 
@@ -51,3 +52,4 @@ final class HardwareFrames {
         return upload
     }
 }
+#endif

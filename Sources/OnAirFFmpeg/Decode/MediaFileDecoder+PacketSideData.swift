@@ -1,3 +1,4 @@
+#if os(Linux)
 import CFFmpeg
 
 extension MediaFileDecoder {
@@ -13,3 +14,4 @@ extension MediaFileDecoder {
         }
     }
 }
+#endif

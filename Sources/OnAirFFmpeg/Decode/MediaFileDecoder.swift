@@ -1,3 +1,4 @@
+#if os(Linux)
 import CFFmpeg
 import OnAirBitstream
 import OnAirCore
@@ -258,3 +259,4 @@ public final class MediaFileDecoder {
         }
     }
 }
+#endif

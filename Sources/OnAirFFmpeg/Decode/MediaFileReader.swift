@@ -1,3 +1,4 @@
+#if os(Linux)
 import CFFmpeg
 import OnAirCore
 
@@ -272,3 +273,4 @@ public final class MediaFileReader {
         )
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import CFFmpeg
 import OnAirCore
 
@@ -68,3 +69,4 @@ public final class PCMConverter {
         _ = try check(swr_set_compensation(context, Int32(delta), Int32(distance)), "adjust the audio speed")
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import CFFmpeg
 import OnAirCore
 
@@ -225,3 +226,4 @@ final class StreamDecoder {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 /// Notices a stream that takes over from the one being decoded: a new program in a joined
 /// MPEG-TS (the second recording's streams have other PIDs, and the first one's fall silent) or a
 /// live multiplex whose program was replaced. A stream of the same kind is a candidate while the
@@ -47,3 +48,4 @@ struct StreamTakeover {
         return taken
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 /// Makes one continuous timeline of an input whose timestamps jump: two recordings joined byte
 /// for byte, a sender that restarted, a new program in an MPEG-TS. Each jump starts a new
 /// *segment* whose timestamps are all shifted by one offset, for audio and video together, so
@@ -201,3 +202,4 @@ struct TimelineJoiner<Item> {
         return Output(item: held.item, track: held.track, offset: offset, startsSegment: startsSegment)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import CFFmpeg
 import OnAirCore
 
@@ -59,3 +60,4 @@ public final class AACEncoder {
         return [(2 << 3) | (index >> 1), ((index & 1) << 7) | (configuration << 3)]
     }
 }
+#endif

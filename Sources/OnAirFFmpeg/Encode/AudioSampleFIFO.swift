@@ -1,3 +1,4 @@
+#if os(Linux)
 import CFFmpeg
 
 /// A first-in first-out store of converted samples that regroups them into encoder-sized frames.
@@ -44,3 +45,4 @@ final class AudioSampleFIFO {
         }
     }
 }
+#endif

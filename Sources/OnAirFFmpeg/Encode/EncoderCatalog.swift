@@ -1,3 +1,4 @@
+#if os(Linux)
 import CFFmpeg
 import OnAirCore
 
@@ -40,3 +41,4 @@ public enum EncoderCatalog {
         return entries
     }
 }
+#endif

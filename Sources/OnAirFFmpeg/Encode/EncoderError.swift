@@ -1,3 +1,4 @@
+#if os(Linux)
 import OnAirCore
 
 /// Why an encoder could not be created or could not encode.
@@ -40,3 +41,4 @@ func checkEncoder(_ code: Int32, _ operation: @autoclosure () -> String) throws(
     if code < 0 { throw EncoderError.ffmpeg(FFmpegError(code: code, operation: operation())) }
     return code
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 /// Which H.264 encoder an `H264Encoder` uses and why each earlier candidate was passed over.
 public struct EncoderSelection: Sendable, CustomStringConvertible {
     /// The hardware encoders `auto` tries, in order, before falling back to libx264.
@@ -25,3 +26,4 @@ public struct EncoderSelection: Sendable, CustomStringConvertible {
         return (chosen.isEmpty ? "none" : chosen) + (tried.isEmpty ? "" : " (skipped \(tried))")
     }
 }
+#endif

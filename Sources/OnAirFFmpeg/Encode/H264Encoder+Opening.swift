@@ -1,3 +1,4 @@
+#if os(Linux)
 import CFFmpeg
 import OnAirCore
 
@@ -116,3 +117,4 @@ extension H264Encoder {
         }
     }
 }
+#endif

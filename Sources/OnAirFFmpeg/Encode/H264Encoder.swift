@@ -1,3 +1,4 @@
+#if os(Linux)
 import CFFmpeg
 import Foundation
 import OnAirBitstream
@@ -244,3 +245,4 @@ public final class H264Encoder {
         units.flatMap { AnnexB.longStartCode + $0 }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import CFFmpeg
 import OnAirCore
 
@@ -64,3 +65,4 @@ public final class OpusEncoder {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import CFFmpeg
 import OnAirCore
 
@@ -208,3 +209,4 @@ final class SampledAudioEncoder {
         return preferred.first(where: supported.contains) ?? supported.first ?? AV_SAMPLE_FMT_FLTP
     }
 }
+#endif

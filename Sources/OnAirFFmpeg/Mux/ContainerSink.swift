@@ -1,3 +1,4 @@
+#if os(Linux)
 import OnAirBitstream
 import OnAirCore
 
@@ -145,3 +146,4 @@ public final class ContainerSink: PacketSink {
         try writer?.finish()
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import CFFmpeg
 import OnAirCore
 
@@ -49,3 +50,4 @@ extension ContainerWriter {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import CFFmpeg
 import OnAirCore
 
@@ -79,3 +80,4 @@ extension ContainerWriter {
         }
     }
 }
+#endif

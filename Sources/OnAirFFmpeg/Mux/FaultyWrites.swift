@@ -1,3 +1,4 @@
+#if os(Linux)
 import CFFmpeg
 import Foundation
 import OnAirCore
@@ -37,3 +38,4 @@ enum FaultyWrites {
         pb.pointee.write_packet = entry.original
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import CFFmpeg
 import OnAirCore
 
@@ -55,3 +56,4 @@ public final class MemoryOutput {
         header = take()
     }
 }
+#endif

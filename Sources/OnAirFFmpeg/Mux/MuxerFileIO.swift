@@ -1,3 +1,4 @@
+#if os(Linux)
 import CFFmpeg
 import Foundation
 import OnAirCore
@@ -116,3 +117,4 @@ final class MuxerFileIO {
             UnsafeMutablePointer<AVIOContext>?
         ) -> Int32
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import CFFmpeg
 
 /// A muxer output that hands each chunk of the container to a Swift function instead of an
@@ -62,3 +63,4 @@ public final class PacketOutput: @unchecked Sendable {
         }
     }
 }
+#endif

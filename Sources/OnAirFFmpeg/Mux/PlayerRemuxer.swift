@@ -1,3 +1,4 @@
+#if os(Linux)
 import CFFmpeg
 import OnAirBitstream
 import OnAirCore
@@ -182,3 +183,4 @@ public final class PlayerRemuxer {
         try check(closed, "close \(destination)")
     }
 }
+#endif

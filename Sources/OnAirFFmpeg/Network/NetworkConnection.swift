@@ -1,3 +1,4 @@
+#if os(Linux)
 import CFFmpeg
 import OnAirCore
 
@@ -115,3 +116,4 @@ extension String {
         return result + rest
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import CFFmpeg
 import Foundation
 
@@ -45,3 +46,4 @@ public final class NetworkDeadline: InterruptCondition, @unchecked Sendable {
     /// Expired or cancelled: the pending libavformat call gives up.
     override var shouldInterrupt: Bool { hasExpired }
 }
+#endif

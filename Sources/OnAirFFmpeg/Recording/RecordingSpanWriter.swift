@@ -1,3 +1,4 @@
+#if os(Linux)
 import CFFmpeg
 import Foundation
 import OnAirCore
@@ -214,3 +215,4 @@ public final class RecordingSpanWriter {
         try writer?.finish()
     }
 }
+#endif

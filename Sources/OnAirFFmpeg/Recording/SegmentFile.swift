@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import OnAirCore
 
@@ -82,3 +83,4 @@ final class SegmentFile {
             error: .writeFailed(destination: path, reason: "\(operation): \(String(cString: strerror(code)))"), code: code)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import CFFmpeg
 import Foundation
 import OnAirCore
@@ -292,3 +293,4 @@ public final class SegmentedRecorder: PacketSink {
     }
 
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import CFFmpeg
 import OnAirCore
 
@@ -95,3 +96,4 @@ public enum KeyframeJPEG {
         return Array(UnsafeBufferPointer(start: packet.pointee.data, count: Int(packet.pointee.size)))
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import OnAirCore
 
 extension PlaybackError {
@@ -13,3 +14,4 @@ extension PlaybackError {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import OnAirCore
 
 /// Why `onair play` could not receive, decode or write.
@@ -31,3 +32,4 @@ public enum PlaybackError: OnAirError, Equatable {
         return false
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 
 /// How the player opens an input: which URLs are live, and the libavformat options that keep
@@ -70,3 +71,4 @@ package enum PlaybackInput {
         return options
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 /// What `onair play --json` prints at the end: totals, the streams received and the latency.
 public struct PlaybackReport: Sendable, Codable, Equatable {
     /// A received video stream.
@@ -127,3 +128,4 @@ public struct PlaybackReport: Sendable, Codable, Equatable {
         case latencyMs = "latency_ms"
     }
 }
+#endif

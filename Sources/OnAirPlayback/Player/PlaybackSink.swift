@@ -1,3 +1,4 @@
+#if os(Linux)
 import OnAirCore
 
 /// Where the player hands decoded media when something shows or plays it (the window and the
@@ -25,3 +26,4 @@ extension PlaybackSink {
     /// By default a jump needs nothing: the joined timeline runs on.
     public func timestampsJumped() {}
 }
+#endif

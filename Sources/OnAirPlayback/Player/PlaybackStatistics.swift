@@ -1,3 +1,4 @@
+#if os(Linux)
 /// The receiver's state, once a second and at the end: what `onair play --stats-json` writes.
 public struct PlaybackStatistics: Sendable, Codable, Equatable {
     /// Wall-clock seconds since the player started.
@@ -39,3 +40,4 @@ public struct PlaybackStatistics: Sendable, Codable, Equatable {
         case latencyMs = "latency_ms"
     }
 }
+#endif

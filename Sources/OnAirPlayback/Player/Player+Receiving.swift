@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import OnAirCore
 
@@ -162,4 +163,5 @@ extension Player {
         return Double(difference) / 1_000_000
     }
 }
+#endif
 #endif

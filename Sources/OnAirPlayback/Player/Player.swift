@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import OnAirCore
 
@@ -234,4 +235,5 @@ public final class Player: @unchecked Sendable {
         return (a, b)
     }
 }
+#endif
 #endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 /// The low-water mark of a live player's audio queue: the least audio found waiting at the
 /// arrivals of the last `window` seconds.
 ///
@@ -32,3 +33,4 @@ package struct AudioQueueWatermark: Sendable {
     /// The least level recorded in the window, nil before any arrival.
     public var lowWater: Double? { levels.map(\.queued).min() }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 /// Tells the start-up backlog of a live input from live frames, so latency measures the live
 /// stream rather than the first packets the demuxer held while probing.
 ///
@@ -39,3 +40,4 @@ package struct BacklogDetector: Sendable {
         return isDrained
     }
 }
+#endif

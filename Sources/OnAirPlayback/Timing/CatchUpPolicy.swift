@@ -1,3 +1,4 @@
+#if os(Linux)
 /// How a live player keeps its delay near the target: what to do with the audio arriving, given
 /// how much was queued ahead of the device at this arrival and at its lowest over the last
 /// moments (`AudioQueueWatermark`).
@@ -47,3 +48,4 @@ package struct CatchUpPolicy: Sendable, Equatable {
         return samples > 0 ? .shorten(samples: samples) : .play
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 /// How far ahead of the master clock the window picks its frame: the time an upload and present
 /// take (a 720p picture through a software renderer takes tens of milliseconds), smoothed, so a
 /// frame reaches the screen when its sound is heard rather than that much after.
@@ -13,3 +14,4 @@ package enum DisplayLead {
         return lead + (clamped - lead) * weight
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 /// Counts freezes in received video: a gap between consecutive presentation times longer than
 /// `gapFactor` frame durations, or a wall-clock stall with no new frame for longer than
 /// `stallSeconds` while the input should still be delivering.
@@ -46,3 +47,4 @@ package struct FreezeDetector: Sendable {
         return true
     }
 }
+#endif

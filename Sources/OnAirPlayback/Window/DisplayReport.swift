@@ -1,3 +1,4 @@
+#if os(Linux)
 /// What the window and the speakers did (`onair play --json`, under "display", when playing to them).
 public struct DisplayReport: Sendable, Codable, Equatable {
     /// Frames shown in the window.
@@ -47,3 +48,4 @@ public struct DisplayReport: Sendable, Codable, Equatable {
         case displayLeadMs = "display_lead_ms"
     }
 }
+#endif

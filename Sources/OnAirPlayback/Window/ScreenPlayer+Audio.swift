@@ -1,8 +1,10 @@
+#if os(Linux)
 import Foundation
 
 #if canImport(OnAirSDL) && canImport(OnAirFFmpeg)
 import OnAirCore
 import OnAirFFmpeg
+import OnAirLive
 import OnAirSDL
 
 /// The sound (the player's receiving thread): for a live input keeps the queue near the
@@ -77,4 +79,5 @@ extension ScreenPlayer {
         }
     }
 }
+#endif
 #endif

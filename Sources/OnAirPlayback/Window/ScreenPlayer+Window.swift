@@ -1,8 +1,10 @@
+#if os(Linux)
 import Foundation
 
 #if canImport(OnAirSDL) && canImport(OnAirFFmpeg)
 import OnAirCore
 import OnAirFFmpeg
+import OnAirLive
 import OnAirSDL
 
 /// The window (the calling thread): events, choosing the frame due by the master clock, the
@@ -180,4 +182,5 @@ extension ScreenPlayer {
         return lines
     }
 }
+#endif
 #endif

@@ -1,8 +1,10 @@
+#if os(Linux)
 import Foundation
 
 #if canImport(OnAirSDL) && canImport(OnAirFFmpeg)
 import OnAirCore
 import OnAirFFmpeg
+import OnAirLive
 import OnAirSDL
 
 /// Shows what a `Player` decodes in a window and plays its sound, in sync with the audio clock
@@ -215,4 +217,5 @@ public final class ScreenPlayer: PlaybackSink, @unchecked Sendable {
         }
     }
 }
+#endif
 #endif

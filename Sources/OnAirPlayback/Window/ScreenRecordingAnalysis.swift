@@ -1,3 +1,4 @@
+#if os(Linux)
 #if canImport(OnAirFFmpeg)
 import OnAirAnalysis
 import OnAirCore
@@ -91,4 +92,5 @@ public enum ScreenRecordingAnalysis {
 
     private static func round(_ value: Double) -> Double { (value * 100).rounded() / 100 }
 }
+#endif
 #endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import OnAirAnalysis
 
 /// What a recording of a player's screen and speakers shows (see `ScreenRecordingAnalysis`).
@@ -36,3 +37,4 @@ public struct ScreenRecordingReport: Sendable, Codable, Equatable {
         case latencyMs = "latency_ms"
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import OnAirCore
 import OnAirLive
@@ -82,3 +83,4 @@ package final class WAVWriter {
         return data
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import OnAirCore
 import OnAirLive
@@ -52,3 +53,4 @@ package final class Y4MWriter {
         try PlaybackError.writing(path) { try file.close() }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import OnAirCore
 import OnAirHTTP
@@ -217,3 +218,4 @@ package final class ServeAccessPolicy: @unchecked Sendable {
         return .read
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -81,3 +82,4 @@ public struct ServeAddressRange: Sendable, Hashable, CustomStringConvertible {
         return String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 /// A user, range or password hash that cannot be taken.
 public struct ServeAuthError: Error, CustomStringConvertible, Equatable {
     /// What is wrong.
@@ -5,3 +6,4 @@ public struct ServeAuthError: Error, CustomStringConvertible, Equatable {
     /// Creates an error saying `description`.
     public init(_ description: String) { self.description = description }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 /// What admitted a viewer: the way in it remembers, so a reload that withdraws it can cut the
 /// viewer (`ServeAccessPolicy.stillAdmits`). Never the secret itself: a token is known by a number
 /// the policy gives it when it first appears and keeps while the token stays in the list.
@@ -18,3 +19,4 @@ public enum ServeCredential: Sendable, Hashable, CustomStringConvertible {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 
 /// Counts failed authentications per client address over a sliding minute; an address with
@@ -87,3 +88,4 @@ package final class ServeFailureLimiter: @unchecked Sendable {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import CArgon2
 
 /// argon2id password hashes in the PHC string format (`$argon2id$v=19$m=…,t=…,p=…$SALT$HASH`),
@@ -60,3 +61,4 @@ public enum ServePasswordHash {
         return argon2id_verify(hash, bytes, bytes.count) == ARGON2_OK.rawValue
     }
 }
+#endif

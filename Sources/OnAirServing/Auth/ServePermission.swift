@@ -1,3 +1,4 @@
+#if os(Linux)
 /// What a user of `onair serve` may do.
 public enum ServePermission: String, Sendable, CaseIterable, Hashable {
     /// Watch the live streams (HTTP, HLS, WHEP) and open the page and its statistics.
@@ -9,3 +10,4 @@ public enum ServePermission: String, Sendable, CaseIterable, Hashable {
     /// Reload, kick viewers and other administration.
     case admin
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 /// One user of `onair serve`: a name, an argon2id password hash (never the password), what the user
 /// may do, and optionally the addresses the user may come from.
 public struct ServeUser: Sendable, Hashable {
@@ -47,3 +48,4 @@ public struct ServeUser: Sendable, Hashable {
         addresses.isEmpty || addresses.contains { $0.contains(address) }
     }
 }
+#endif

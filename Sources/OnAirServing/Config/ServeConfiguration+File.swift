@@ -1,3 +1,4 @@
+#if os(Linux)
 import OnAirServeConfig
 
 extension ServeConfiguration {
@@ -49,3 +50,4 @@ extension ServeConfiguration {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 #if canImport(OnAirHTTP)
 import OnAirHTTP
 
@@ -23,4 +24,5 @@ extension ServeConfiguration {
         return (try? HTTPListenAddress(host: host, port: port))?.url(scheme: scheme, port: port) ?? "\(scheme)://\(host):\(port)"
     }
 }
+#endif
 #endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import OnAirServeConfig
 
 /// What `onair serve` listens on and the limits it keeps.
@@ -62,3 +63,4 @@ extension ServeConfiguration {
         case off
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 #if canImport(OnAirHTTP)
 import OnAirHTTP
 
@@ -22,4 +23,5 @@ final class ServeHTTPStream: HTTPStreamSource {
         viewer.close()
     }
 }
+#endif
 #endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 #if canImport(OnAirHTTP)
 import Foundation
 import OnAirHTTP
@@ -46,4 +47,5 @@ package enum ServeRedirect {
         return "https://\(name):\(httpsPort)\(escaped.hasPrefix("/") ? escaped : "/" + escaped)"
     }
 }
+#endif
 #endif

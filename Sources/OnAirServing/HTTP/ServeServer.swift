@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 
 #if canImport(OnAirHTTP)
@@ -340,4 +341,5 @@ package final class ServeServer: @unchecked Sendable {
         return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text
     }
 }
+#endif
 #endif

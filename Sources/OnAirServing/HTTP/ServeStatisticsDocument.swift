@@ -1,3 +1,4 @@
+#if os(Linux)
 import OnAirLive
 
 /// What `GET /stats.json` answers: the encoder's figures, the totals and one entry per viewer.
@@ -17,3 +18,4 @@ package struct ServeStatisticsDocument: Sendable, Codable {
     /// One entry per WebRTC (WHEP) viewer served now (nil without the WebRTC face).
     public var webrtcViewers: [WebRTCViewerStatistics]? = nil
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import OnAirCore
 
@@ -117,3 +118,4 @@ package final class ServeProgressSink: PacketSink, @unchecked Sendable {
     /// Nothing to finish.
     package func finish() throws {}
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import OnAirServeConfig
 
@@ -68,4 +69,5 @@ package final class ServeObservability: Sendable {
             status: status, headers: [("Content-Type", "application/json"), ("Cache-Control", "no-cache")], body: .bytes(body))
     }
 }
+#endif
 #endif

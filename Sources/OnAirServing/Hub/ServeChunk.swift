@@ -1,3 +1,4 @@
+#if os(Linux)
 import OnAirCore
 
 /// A run of bytes of one served stream: one muxed packet (MPEG-TS) or fragment (MP4), shared by
@@ -23,3 +24,4 @@ package struct ServeChunk: Sendable {
         self.published = published
     }
 }
+#endif

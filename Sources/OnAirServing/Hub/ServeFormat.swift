@@ -1,3 +1,4 @@
+#if os(Linux)
 /// A container `onair serve` produces once and fans out to its viewers.
 package enum ServeFormat: String, Sendable, CaseIterable, Codable {
     /// MPEG-TS (`/live.ts`, SRT callers).
@@ -39,3 +40,4 @@ package enum ServeFormat: String, Sendable, CaseIterable, Codable {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import OnAirLive
 
 extension ServeHub {
@@ -6,3 +7,4 @@ extension ServeHub {
     /// Totals since the start (OnAirLive's `ViewerTotals`).
     public typealias Totals = ViewerTotals
 }
+#endif

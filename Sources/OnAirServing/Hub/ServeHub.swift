@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 
 /// The fan-out hub of `onair serve`: one stream per container, fed by one muxer each from the one
@@ -209,3 +210,4 @@ public final class ServeHub: @unchecked Sendable {
         for stream in streams.values { stream.finishAll(.serverStopped) }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 /// Paces what a viewer without flow control (RTSP over UDP) is sent at its join: the keyframe
 /// cache (up to a GOP of media, a megabyte at 720p and 4 Mb/s) would otherwise leave at once,
 /// faster than a player's socket receive buffer (ffmpeg asks for 384 KiB, GStreamer 512 KiB) is
@@ -27,3 +28,4 @@ struct ServeJoinPacer: Sendable {
         return max(0, due - now)
     }
 }
+#endif

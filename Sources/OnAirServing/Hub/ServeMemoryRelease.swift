@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 
 #if canImport(Glibc)
@@ -119,3 +120,4 @@ package final class ServeMemoryRelease: @unchecked Sendable {
         #endif
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import OnAirCore
 
@@ -158,4 +159,5 @@ package final class ServeMuxSink: PacketSink {
         try container.finish()
     }
 }
+#endif
 #endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import OnAirCore
 import OnAirLive
@@ -192,4 +193,5 @@ package final class ServeOutputs: @unchecked Sendable {
         try? FileManager.default.removeItem(atPath: hlsDirectory)
     }
 }
+#endif
 #endif

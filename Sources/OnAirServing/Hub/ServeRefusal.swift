@@ -1,3 +1,4 @@
+#if os(Linux)
 import OnAirCore
 
 /// Why a viewer was not admitted.
@@ -18,3 +19,4 @@ package enum ServeRefusal: OnAirError, Equatable {
         }
     }
 }
+#endif

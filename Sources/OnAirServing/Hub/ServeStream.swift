@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 
 /// One served container: its header, the keyframe cache (the last keyframe and every chunk after
@@ -80,3 +81,4 @@ final class ServeStream: @unchecked Sendable {
         for viewer in targets { viewer.finish(reason) }
     }
 }
+#endif

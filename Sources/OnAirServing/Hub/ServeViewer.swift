@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 
 /// One viewer of a served stream with its own bounded queue of shared chunks.
@@ -328,3 +329,4 @@ package final class ServeViewer: @unchecked Sendable {
             packetsSent: format == .elementary ? chunksTaken : nil)
     }
 }
+#endif

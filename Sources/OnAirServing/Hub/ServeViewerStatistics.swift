@@ -1,3 +1,4 @@
+#if os(Linux)
 /// One viewer's entry in `/stats.json`.
 package struct ServeViewerStatistics: Sendable, Codable, Equatable {
     /// The viewer's number.
@@ -35,3 +36,4 @@ package struct ServeViewerStatistics: Sendable, Codable, Equatable {
     /// on a token about to be removed can be counted first.
     public var admittedBy: String?
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 /// Writes the Prometheus text exposition format (version 0.0.4): one `# HELP` and `# TYPE` line
 /// per family, then its samples; label values and help text escaped as the format says.
 package struct PrometheusExposition: Sendable {
@@ -51,3 +52,4 @@ package struct PrometheusExposition: Sendable {
         escapedHelp(text).replacingOccurrences(of: "\"", with: "\\\"")
     }
 }
+#endif

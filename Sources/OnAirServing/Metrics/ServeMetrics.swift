@@ -1,3 +1,4 @@
+#if os(Linux)
 import OnAirLive
 
 /// `/metrics` of `onair serve`: the `/stats.json` document, the health judge's counts and the
@@ -112,3 +113,4 @@ package enum ServeMetrics {
             Double(encoder.networkDroppedPackets))
     }
 }
+#endif

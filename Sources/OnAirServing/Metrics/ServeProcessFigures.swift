@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 
 /// The process's own figures for `/metrics` (Prometheus's standard `process_*` names), read
@@ -54,3 +55,4 @@ package struct ServeProcessFigures: Sendable, Equatable {
         return boot + ticks / Double(sysconf(Int32(_SC_CLK_TCK)))
     }()
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import OnAirCore
 
@@ -237,4 +238,5 @@ final class FileStream: HTTPStreamSource, @unchecked Sendable {
         lock.unlock()
     }
 }
+#endif
 #endif

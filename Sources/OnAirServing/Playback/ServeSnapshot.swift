@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import OnAirCore
 
@@ -72,4 +73,5 @@ package final class ServeSnapshot: PacketSink, @unchecked Sendable {
         return try cache.image(source: number) { try KeyframeJPEG.jpeg(of: packet) }
     }
 }
+#endif
 #endif

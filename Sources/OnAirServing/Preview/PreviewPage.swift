@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 
 /// The browser preview that `onair serve` answers on `GET /`: one self-contained HTML document
@@ -105,3 +106,4 @@ package enum PreviewPage {
             .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import OnAirCore
 
@@ -68,3 +69,4 @@ package final class ServeElementarySink: PacketSink, @unchecked Sendable {
     /// Nothing to finish: the hub ends its streams itself.
     public func finish() throws {}
 }
+#endif

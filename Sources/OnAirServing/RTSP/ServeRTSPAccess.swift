@@ -1,3 +1,4 @@
+#if os(Linux)
 #if canImport(OnAirGStreamer) && canImport(OnAirHTTP)
 import Foundation
 import OnAirGStreamer
@@ -87,4 +88,5 @@ final class ServeRTSPAccess: @unchecked Sendable {
         return .user(numberedUsers[key] ?? "")
     }
 }
+#endif
 #endif

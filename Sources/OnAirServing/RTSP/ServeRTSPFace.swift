@@ -1,3 +1,4 @@
+#if os(Linux)
 #if canImport(OnAirGStreamer) && canImport(OnAirHTTP)
 import Foundation
 import OnAirCore
@@ -225,4 +226,5 @@ package final class ServeRTSPFace: RTSPServerDelegate, @unchecked Sendable {
         feeders.wait()
     }
 }
+#endif
 #endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 #if canImport(OnAirGStreamer)
 import Foundation
 import OnAirCore
@@ -309,4 +310,5 @@ final class ServeRTSPFeed: @unchecked Sendable {
         return (pts, max(0, nanoseconds(packet.dts)), Int64((packet.duration.seconds * 1e9).rounded()))
     }
 }
+#endif
 #endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import OnAirBitstream
 import OnAirCore
 
@@ -35,3 +36,4 @@ enum ServeRTSPPipeline {
             + "rate=(int)\(parsed.outputSampleRate),channels=(int)\(parsed.outputChannels)"
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import OnAirCore
 import OnAirSRT
@@ -184,3 +185,4 @@ package final class ServeSRTListener: @unchecked Sendable {
         group.wait()
     }
 }
+#endif

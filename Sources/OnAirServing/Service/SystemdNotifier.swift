@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 
 /// systemd's notification protocol, spoken directly (no libsystemd): each message is one datagram
@@ -92,3 +93,4 @@ package final class ServeWatchdog: @unchecked Sendable {
         if sendStatus { notifier.send("STATUS=" + status()) }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import OnAirHTTP
 
@@ -133,3 +134,4 @@ public struct ServeTLSError: Error, CustomStringConvertible {
     public var description: String
     init(_ description: String) { self.description = description }
 }
+#endif

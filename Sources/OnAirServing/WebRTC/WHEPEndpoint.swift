@@ -1,3 +1,4 @@
+#if os(Linux)
 #if canImport(OnAirGStreamer) && canImport(OnAirHTTP) && canImport(OnAirFFmpeg)
 import Foundation
 import OnAirCore
@@ -127,4 +128,5 @@ package struct WHEPEndpoint: Sendable {
         ] + (any ? [] : [("Vary", "Origin")])
     }
 }
+#endif
 #endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 #if canImport(OnAirGStreamer)
 import OnAirCore
 import OnAirGStreamer
@@ -64,4 +65,5 @@ package struct WebRTCCodecChoice: Sendable, Equatable {
         }
     }
 }
+#endif
 #endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 /// How the WebRTC face of `onair serve` (WHEP viewers at `/whep`) is set up.
 public struct WebRTCConfiguration: Sendable {
     /// UDP ports viewers' ICE may use (nil: any the system gives).
@@ -23,3 +24,4 @@ public struct WebRTCConfiguration: Sendable {
     /// The defaults: any port, no STUN or TURN, any origin.
     public init() {}
 }
+#endif

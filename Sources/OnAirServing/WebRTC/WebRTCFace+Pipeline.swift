@@ -1,3 +1,4 @@
+#if os(Linux)
 #if canImport(OnAirGStreamer) && canImport(OnAirHTTP) && canImport(OnAirFFmpeg)
 /// What a viewer's pipeline and its SDP answer are made of.
 extension WebRTCFace {
@@ -51,4 +52,5 @@ extension WebRTCFace {
         return (video, audio)
     }
 }
+#endif
 #endif

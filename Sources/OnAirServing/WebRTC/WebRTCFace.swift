@@ -1,3 +1,4 @@
+#if os(Linux)
 #if canImport(OnAirGStreamer) && canImport(OnAirHTTP) && canImport(OnAirFFmpeg)
 import Foundation
 import OnAirCore
@@ -279,4 +280,5 @@ package final class WebRTCFace: PacketSink, @unchecked Sendable {
     }
 }
 
+#endif
 #endif

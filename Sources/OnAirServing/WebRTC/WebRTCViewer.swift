@@ -1,3 +1,4 @@
+#if os(Linux)
 #if canImport(OnAirGStreamer)
 import Foundation
 import OnAirCore
@@ -133,4 +134,5 @@ final class WebRTCViewer: @unchecked Sendable {
     }
 }
 
+#endif
 #endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 /// Decides, packet by packet, what one WebRTC viewer takes: nothing before its handshake, then from
 /// a keyframe on everything while what waits for it stays under `limit` bytes.
 ///
@@ -64,3 +65,4 @@ package struct WebRTCViewerGate: Sendable, Equatable {
         }
     }
 }
+#endif

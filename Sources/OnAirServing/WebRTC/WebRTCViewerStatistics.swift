@@ -1,3 +1,4 @@
+#if os(Linux)
 /// One WebRTC viewer in `/stats.json`.
 package struct WebRTCViewerStatistics: Sendable, Codable, Equatable {
     /// The session id (the last segment of its /whep resource).
@@ -31,3 +32,4 @@ package struct WebRTCViewerStatistics: Sendable, Codable, Equatable {
     /// What admitted it: `token #N`, `user NAME` or `anyone` (never a secret).
     public var admittedBy: String
 }
+#endif

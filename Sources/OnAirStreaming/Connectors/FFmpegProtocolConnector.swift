@@ -1,3 +1,4 @@
+#if os(Linux)
 import OnAirCore
 
 #if canImport(OnAirFFmpeg)
@@ -42,4 +43,5 @@ struct FFmpegProtocolConnector: NetworkConnector {
         return (target.isListener ? nil : host, UInt16(port))
     }
 }
+#endif
 #endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import OnAirCore
 
 #if canImport(OnAirFFmpeg)
@@ -15,3 +16,4 @@ protocol NetworkConnector: Sendable {
     /// Lets go of what outlives single connections (a bound listener).
     func close()
 }
+#endif

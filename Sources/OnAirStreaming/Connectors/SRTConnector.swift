@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import OnAirCore
 import OnAirSRT
@@ -73,4 +74,5 @@ final class SRTConnector: NetworkConnector, @unchecked Sendable {
         listener = nil
     }
 }
+#endif
 #endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 
 #if canImport(OnAirHTTP)
@@ -62,4 +63,5 @@ package final class HLSFileServer: @unchecked Sendable {
         }
     }
 }
+#endif
 #endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import OnAirCore
 
@@ -48,4 +49,5 @@ package enum HLSOutput {
         return ContainerSink(destination: playlist, format: "hls", streams: streams, options: muxerOptions)
     }
 }
+#endif
 #endif

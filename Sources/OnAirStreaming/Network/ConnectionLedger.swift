@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import OnAirLive
 
@@ -47,3 +48,4 @@ struct ConnectionLedger {
         self.offlineSince = nil
     }
 }
+#endif

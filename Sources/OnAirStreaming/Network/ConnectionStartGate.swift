@@ -1,3 +1,4 @@
+#if os(Linux)
 import OnAirCore
 
 /// Decides, packet by packet, what a fresh connection of a network output may send: nothing until
@@ -55,3 +56,4 @@ package struct ConnectionStartGate {
         return true
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import OnAirCore
 
 /// Until the first connection of a caller URL is made: the packets since the latest keyframe (for
@@ -42,3 +43,4 @@ struct FirstConnectionHold {
         return ([], backlog.count)
     }
 }
+#endif

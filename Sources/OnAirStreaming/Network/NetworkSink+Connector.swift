@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import OnAirCore
 import OnAirFFmpeg
@@ -65,3 +66,4 @@ extension NetworkSink {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 extension NetworkSink {
     /// A TCP send buffer of about an eighth of a second at `streamBitRate` (at least 16 KiB), so
     /// a slow link backs up in the queue adaptive bitrate and the backlog bound measure instead of
@@ -24,3 +25,4 @@ extension NetworkSink {
         Int64(Double(max(streamBitRate, 1)) * 2 / 8)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import OnAirCore
 import OnAirLive
@@ -249,3 +250,4 @@ public final class NetworkSink: ReconnectingSink, @unchecked Sendable {
 
     static var now: Double { ProcessInfo.processInfo.systemUptime }
 }
+#endif

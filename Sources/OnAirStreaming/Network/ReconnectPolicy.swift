@@ -1,3 +1,4 @@
+#if os(Linux)
 /// How a network sink connects, notices a dead or stalled peer, and tries again.
 ///
 /// After a failure it waits `initialDelay`, then twice as long after each further failure, at
@@ -22,3 +23,4 @@ public struct ReconnectPolicy: Sendable, Codable, Equatable {
         return min(delay, maximumDelay)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import OnAirCore
 
 /// A streaming destination could not be used.
@@ -38,3 +39,4 @@ public enum StreamError: OnAirError, Equatable {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import OnAirCore
 import OnAirSRT
@@ -55,3 +56,4 @@ struct StreamErrorWording: Sendable {
         return .connectFailed(destination: target.displayName, reason: describe(error))
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 
 /// A streaming destination as FFmpeg URL syntax: `rtmp://host:port/app/key` or
@@ -143,3 +144,4 @@ public struct StreamTarget: Sendable, Equatable {
         return options
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import OnAirSRT
 
@@ -77,3 +78,4 @@ struct SRTEndpoint: Sendable {
     /// The largest message: the payload size, 1316 bytes (seven TS packets) by default.
     var payloadSize: Int { Int(options.payloadSize ?? 1316) }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 /// Decides when the next message may be handed to an SRT socket so that it still reaches the
 /// receiver within the latency agreed with it.
 ///
@@ -113,3 +114,4 @@ struct SRTSendGate {
         return true
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 #if canImport(Glibc)
 import Foundation
 import Glibc
@@ -145,4 +146,5 @@ struct TCPSocketProbe: Sendable {
             lostPackets: Int(read(Offset.totalRetransmits, as: UInt32.self)))
     }
 }
+#endif
 #endif

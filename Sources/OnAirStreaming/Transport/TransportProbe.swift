@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import OnAirLive
 import OnAirSRT
@@ -109,3 +110,4 @@ final class TransportProbe: @unchecked Sendable {
         #endif
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 #if canImport(OnAirFFmpeg)
 import Foundation
 import OnAirCore
@@ -71,4 +72,5 @@ private final class OpusBox: @unchecked Sendable {
     let encoder: OpusEncoder
     init(_ encoder: OpusEncoder) { self.encoder = encoder }
 }
+#endif
 #endif

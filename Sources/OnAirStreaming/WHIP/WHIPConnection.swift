@@ -1,3 +1,4 @@
+#if os(Linux)
 #if canImport(OnAirGStreamer) && canImport(OnAirHTTP)
 import Foundation
 import OnAirCore
@@ -191,4 +192,5 @@ final class WHIPConnection: @unchecked Sendable {
         return parts.joined(separator: " ")
     }
 }
+#endif
 #endif

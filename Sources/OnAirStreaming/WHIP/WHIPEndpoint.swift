@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 
 /// A WHIP endpoint (RFC 9725) as `onair stream` names it: `whip+http://host:port/path` or
@@ -59,3 +60,4 @@ public struct WHIPEndpoint: Sendable, Equatable {
         return (directory.isEmpty ? "/" : directory) + location
     }
 }
+#endif

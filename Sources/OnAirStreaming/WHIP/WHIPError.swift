@@ -1,3 +1,4 @@
+#if os(Linux)
 import OnAirCore
 
 /// Why publishing to a WHIP endpoint failed, in words a user can act on.
@@ -28,3 +29,4 @@ public enum WHIPError: OnAirError, Equatable {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 #if canImport(OnAirHTTP)
 import Foundation
 import OnAirHTTP
@@ -218,4 +219,5 @@ struct WHIPHTTPClient: Sendable {
         }
     }
 }
+#endif
 #endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import OnAirLive
 
 /// Turns what a WebRTC sender learns from the receiver's RTCP reports (packets lost, round trip)
@@ -45,3 +46,4 @@ package struct WHIPLinkGauge: Sendable {
             minimumRoundTripTime: minimumRoundTrip, droppedPackets: dropped, lostPackets: lost)
     }
 }
+#endif

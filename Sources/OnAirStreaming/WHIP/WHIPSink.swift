@@ -1,3 +1,4 @@
+#if os(Linux)
 #if canImport(OnAirGStreamer) && canImport(OnAirFFmpeg) && canImport(OnAirHTTP)
 import Foundation
 import OnAirBitstream
@@ -276,4 +277,5 @@ package final class WHIPSink: ReconnectingSink, @unchecked Sendable {
 
     private static var now: Double { ProcessInfo.processInfo.systemUptime }
 }
+#endif
 #endif
