@@ -24,12 +24,13 @@ import Testing
 
     static let root = Tools.packageRoot
 
-    /// The README and every article of the catalog.
+    /// The README, the guides in docs/ and every article of the catalog.
     static func documents() throws -> [URL] {
-        let catalog = root.appendingPathComponent("Sources/OnAir/OnAir.docc")
-        let articles = try FileManager.default.contentsOfDirectory(at: catalog, includingPropertiesForKeys: nil)
-            .filter { $0.pathExtension == "md" }.sorted { $0.path < $1.path }
-        return [root.appendingPathComponent("README.md")] + articles
+        func markdown(in folder: String) throws -> [URL] {
+            try FileManager.default.contentsOfDirectory(at: root.appendingPathComponent(folder), includingPropertiesForKeys: nil)
+                .filter { $0.pathExtension == "md" }.sorted { $0.path < $1.path }
+        }
+        return [root.appendingPathComponent("README.md")] + (try markdown(in: "docs")) + (try markdown(in: "Sources/OnAir/OnAir.docc"))
     }
 
     static func snippets() throws -> [Snippet] {
@@ -107,7 +108,7 @@ import Testing
 
     @Test func everyBlockCompilesAndTheRecordingOnesRun() throws {
         let snippets = try Self.snippets()
-        // The README's library section and the six articles each show code.
+        // The README's example, the library guide and the six articles each show code.
         #expect(snippets.count >= 8, "found \(snippets)")
         let bin = try Self.programs.get()
         for snippet in snippets where !snippet.writes.isEmpty {
