@@ -16,7 +16,10 @@ cd "$(dirname "$0")/.."
 out=$(realpath "${1:-.}")
 onair=${ONAIR_EXECUTABLE:-$(scripts/build.sh)}
 arch=$(dpkg --print-architecture)
-version="0.1.0+git$(git log -1 --format=%cd --date=format:%Y%m%d).$(git rev-parse --short HEAD)"
+# The tool's own version (onair --version), then the commit it was built from.
+release=$("$onair" --version | awk '$1 == "onair" {print $2}')
+[ -n "$release" ] || { echo "package-deb: $onair --version printed no version" >&2; exit 1; }
+version="$release+git$(git log -1 --format=%cd --date=format:%Y%m%d).$(git rev-parse --short HEAD)"
 root=$(mktemp -d)
 trap 'rm -rf "$root"' EXIT
 chmod 0755 "$root"
