@@ -36,6 +36,10 @@ size=${SIZE:-1280x720}
 fps=${FPS:-25}
 preset=${PRESET:-veryfast}
 segment=2
+# wrk is the bench's alone (scripts/setup.sh leaves it out): installed here when missing, as root.
+if ! command -v wrk >/dev/null && [ "$(id -u)" -eq 0 ]; then
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends wrk >&2
+fi
 for tool in nginx wrk ffprobe curl; do
     command -v "$tool" >/dev/null || { echo "edge_scale: needs $tool (apt-get install nginx-light wrk ffmpeg curl)" >&2; exit 1; }
 done
