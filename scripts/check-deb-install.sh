@@ -6,7 +6,8 @@
 # starts there (the GStreamer plugins it loads at run time) and answers ffprobe and /healthz, `apt-get remove onair` keeps
 # /etc/onair/onair.yml (edited, so a conffile) and the recordings in /var/lib/onair, and
 # `apt-get purge onair` removes both. No systemd runs in the root (the maintainer scripts must
-# cope); the recordings are put where the units' StateDirectory puts them under DynamicUser=yes
+# cope); for remove, a reinstall (an upgrade) and purge a stand-in systemctl writes down what the
+# maintainer scripts ask of systemd (stop on remove, try-restart on upgrade); the recordings are put where the units' StateDirectory puts them under DynamicUser=yes
 # (/var/lib/private/onair, /var/lib/onair a link to it).
 #
 # Run as root. The package registry this machine's apt uses is the only network it needs (the
@@ -146,10 +147,23 @@ else
 fi
 wait "$serve" || { echo "FAIL onair serve exited non-zero"; tail -20 "$work/serve.log"; failures=$((failures + 1)); }
 
+# From here the maintainer scripts see systemd (/run/systemd/system) and call a systemctl that only
+# writes down what it was asked, in place of the real one (the dependencies bring systemd's package;
+# they are installed, so only onair's scripts run from here).
+mkdir -p "$root/run/systemd/system"
+systemctl_path=$(chroot "$root" sh -c 'command -v systemctl' || echo /usr/bin/systemctl)
+[ -e "$root$systemctl_path" ] && mv "$root$systemctl_path" "$root$systemctl_path.real"
+printf '#!/bin/sh\necho "$*" >> /var/log/systemctl-calls\n' > "$root$systemctl_path"
+chmod 0755 "$root$systemctl_path"
+calls() { cat "$root/var/log/systemctl-calls" 2>/dev/null | tr '\n' ';'; rm -f "$root/var/log/systemctl-calls"; }
+
 step "apt-get remove onair"
 # An edited configuration, as a user leaves it: remove must keep it (and the recordings).
 in_root 'sed -i "s/^max-viewers: 32/max-viewers: 7/" /etc/onair/onair.yml'
 in_root 'apt-get remove -y -q onair' > "$work/remove.log" 2>&1 || { echo "FAIL apt-get remove onair"; tail -20 "$work/remove.log"; exit 1; }
+said=$(calls)
+expect "remove: the units are stopped, then systemd reloaded (systemctl: $said)" \
+    "[ '$said' = 'stop onair.service onair@*.service;daemon-reload;' ]"
 expect "remove: /usr/bin/onair and the units are gone" \
     "[ ! -e '$root/usr/bin/onair' ] && [ ! -e '$root/lib/systemd/system/onair.service' ] && [ ! -e '$root/lib/systemd/system/onair@.service' ]"
 expect "remove: the package is left in state rc (configuration kept)" \
@@ -163,8 +177,15 @@ in_root "apt-get install -y -q --no-install-recommends /tmp/$(basename "$deb")" 
 expect "reinstall: /etc/onair/onair.yml still has the edit (no prompt, no .dpkg-new)" \
     "grep -q '^max-viewers: 7' '$root/etc/onair/onair.yml' && [ ! -e '$root/etc/onair/onair.yml.dpkg-new' ]"
 
+said=$(calls)
+expect "reinstall (an upgrade from the kept version): running units restarted (systemctl: $said)" \
+    "[ '$said' = 'daemon-reload;try-restart onair.service onair@*.service;' ]"
+
 step "apt-get purge onair"
 in_root 'apt-get purge -y -q onair' > "$work/purge.log" 2>&1 || { echo "FAIL apt-get purge onair"; tail -20 "$work/purge.log"; exit 1; }
+said=$(calls)
+expect "purge: the units are stopped, then systemd reloaded (systemctl: $said)" \
+    "[ '$said' = 'stop onair.service onair@*.service;daemon-reload;daemon-reload;' ]"
 expect "purge: the package is unknown to dpkg" "! chroot '$root' dpkg-query -W -f='\${db:Status-Abbrev}' onair 2>/dev/null | grep -q ."
 expect "purge: /etc/onair is gone" "[ ! -e '$root/etc/onair' ]"
 expect "purge: /var/lib/onair and /var/lib/private/onair (the recordings) are gone" \

@@ -79,10 +79,17 @@ Description: live camera server: capture, encode once, serve many viewers
  metrics, a health check and a systemd unit (Type=notify, watchdog).
 CONTROL
 echo /etc/onair/onair.yml > "$root/DEBIAN/conffiles"
+# An upgrade ($2: the version configured before) restarts the units that run, so they run the new
+# binary; a first install starts nothing (`systemctl enable --now onair` once the config is edited).
 cat > "$root/DEBIAN/postinst" <<'SCRIPT'
 #!/bin/sh
 set -e
-if [ -d /run/systemd/system ]; then systemctl daemon-reload || true; fi
+if [ -d /run/systemd/system ]; then
+    systemctl daemon-reload || true
+    if [ "$1" = configure ] && [ -n "$2" ]; then
+        systemctl try-restart onair.service 'onair@*.service' || true
+    fi
+fi
 exit 0
 SCRIPT
 cat > "$root/DEBIAN/postrm" <<'SCRIPT'
