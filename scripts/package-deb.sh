@@ -16,7 +16,10 @@ cd "$(dirname "$0")/.."
 out=$(realpath "${1:-.}")
 onair=${ONAIR_EXECUTABLE:-$(scripts/build.sh)}
 arch=$(dpkg --print-architecture)
-version="0.1.0+git$(git log -1 --format=%cd --date=format:%Y%m%d).$(git rev-parse --short HEAD)"
+# The tool's own version (onair --version), then the commit it was built from.
+release=$("$onair" --version | awk '$1 == "onair" {print $2}')
+[ -n "$release" ] || { echo "package-deb: $onair --version printed no version" >&2; exit 1; }
+version="$release+git$(git log -1 --format=%cd --date=format:%Y%m%d).$(git rev-parse --short HEAD)"
 root=$(mktemp -d)
 trap 'rm -rf "$root"' EXIT
 chmod 0755 "$root"
@@ -76,10 +79,17 @@ Description: live camera server: capture, encode once, serve many viewers
  metrics, a health check and a systemd unit (Type=notify, watchdog).
 CONTROL
 echo /etc/onair/onair.yml > "$root/DEBIAN/conffiles"
+# An upgrade ($2: the version configured before) restarts the units that run, so they run the new
+# binary; a first install starts nothing (`systemctl enable --now onair` once the config is edited).
 cat > "$root/DEBIAN/postinst" <<'SCRIPT'
 #!/bin/sh
 set -e
-if [ -d /run/systemd/system ]; then systemctl daemon-reload || true; fi
+if [ -d /run/systemd/system ]; then
+    systemctl daemon-reload || true
+    if [ "$1" = configure ] && [ -n "$2" ]; then
+        systemctl try-restart onair.service 'onair@*.service' || true
+    fi
+fi
 exit 0
 SCRIPT
 cat > "$root/DEBIAN/postrm" <<'SCRIPT'

@@ -10,6 +10,10 @@ enum OnAirTool {
         EncodersCommand.self, DevicesCommand.self, HashPasswordCommand.self,
     ]
 
+    /// The release of this tool (`onair --version`); scripts/package-deb.sh makes the package's
+    /// version from it.
+    static let version = "0.1.0"
+
     static func main() {
         var arguments = Array(CommandLine.arguments.dropFirst())
         let verbose = arguments.contains("--verbose")
@@ -18,6 +22,10 @@ enum OnAirTool {
         guard let name = arguments.first, name != "--help", name != "-h", name != "help" else {
             print(overview)
             exit(arguments.isEmpty ? 2 : 0)
+        }
+        if name == "--version" {
+            print("onair \(version)")
+            exit(0)
         }
         arguments.removeFirst()
         guard let command = commands.first(where: { $0.name == name }) else {
@@ -48,7 +56,9 @@ enum OnAirTool {
         for command in commands {
             text += "  " + command.name.padding(toLength: width, withPad: " ", startingAt: 0) + command.summary + "\n"
         }
-        text += "\nRun 'onair COMMAND --help' for a command's options; --verbose shows FFmpeg's own messages."
+        text +=
+            "\nRun 'onair COMMAND --help' for a command's options; --verbose shows FFmpeg's own messages;\n"
+            + "'onair --version' prints the version."
         return text
     }
 

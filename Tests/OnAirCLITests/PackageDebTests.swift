@@ -46,6 +46,10 @@ import Testing
         let unpacked = dir.appendingPathComponent("root")
         try #require(try Tools.run("dpkg-deb", ["-x", deb, unpacked.path]).status == 0)
         let binary = unpacked.appendingPathComponent("usr/bin/onair").path
+        // The package's version starts with the tool's own (`onair --version`).
+        let version = try Tools.run(binary, ["--version"])
+        let release = version.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines).replacingOccurrences(of: "onair ", with: "")
+        #expect(version.status == 0 && !release.isEmpty && fields.contains("Version: \(release)+git"), "\(version.stdoutText)")
         let help = try Tools.run(binary, ["serve", "--help"])
         #expect(help.status == 0 && help.stdoutText.contains("--config FILE"))
         // The shipped configuration is one the packaged binary accepts.
