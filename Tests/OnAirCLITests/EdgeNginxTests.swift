@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import OnAirTestSupport
 import Testing
@@ -94,3 +95,4 @@ import Testing
         #expect(upstream.allSatisfy { $0[1] == "200" }, "\(upstream)")
     }
 }
+#endif
