@@ -3,7 +3,7 @@
 /// and those that need a restart.
 public struct ServeConfigReload: Sendable, Equatable {
     /// The keys a reload applies while serving.
-    public static let live: Set<String> = ["max-viewers", "viewer-timeout", "bitrate", "data-rate-limit", "token"]
+    public static let live: Set<String> = ["max-viewers", "viewer-timeout", "bitrate", "data-rate-limit", "token", "users"]
     /// Changed keys applied live, in table order.
     public let applied: [String]
     /// Changed keys that need a restart, in table order.

@@ -2,6 +2,10 @@ import Foundation
 import OnAirCore
 import OnAirLive
 
+#if canImport(OnAirServing)
+import OnAirServing
+#endif
+
 /// A live session made by `SessionBuilder`: capture, one encode, every output, and (when
 /// serving) the viewers, with the run loop, its stop conditions and failure reporting.
 ///
@@ -28,8 +32,10 @@ public final class Session: @unchecked Sendable {
     private let viewerTotals: (@Sendable () -> ViewerTotals)?
     /// Sets the serving limits of a reload (max viewers, viewer timeout); nil when not serving.
     var servingLimits: (@Sendable (Int, Double) -> Void)?
-    /// Puts a reload's tokens in force and cuts the viewers of removed ones; nil when not serving.
-    var servingTokens: (@Sendable ([String]) -> TokenReload)?
+    #if canImport(OnAirServing)
+    /// Puts a reload's tokens and users in force and cuts the viewers they no longer admit; nil when not serving.
+    var servingCredentials: (@Sendable ([String]?, [ServeUser]?) -> TokenReload)?
+    #endif
     private let lock = NSLock()
     /// Signalled by a stop request, the sources' end, an error or a failed output, so the monitor
     /// acts at once; otherwise it wakes once a second for the statistics.
@@ -78,9 +84,10 @@ public final class Session: @unchecked Sendable {
         return true
     }
 
-    /// What a reload of the tokens did.
+    /// What a reload of the tokens or users did.
     public struct TokenReload: Sendable, Equatable {
-        /// Viewers cut, on every face, because the token that admitted them was removed.
+        /// Viewers cut, on every face, because the token that admitted them was removed, or the
+        /// user that admitted them was removed or lost its password or `read` permission.
         public var cut: Int
         /// Those of SRT and RTSP, whose passphrase and password (the first token at start) stay
         /// until a restart, that admit no one any more: that token was removed.
@@ -91,8 +98,22 @@ public final class Session: @unchecked Sendable {
     /// every viewer admitted by a token not in it is cut; the others keep playing. Nil when not serving.
     @discardableResult
     public func reloadTokens(_ tokens: [String]) -> TokenReload? {
-        servingTokens?(tokens)
+        #if canImport(OnAirServing)
+        servingCredentials?(tokens, nil)
+        #else
+        nil
+        #endif
     }
+
+    #if canImport(OnAirServing)
+    /// Applies a reload's tokens and users (nil: unchanged): requests from now on need one of them,
+    /// and every viewer admitted by a token no longer listed, or by a user removed, whose password
+    /// changed or who lost `read`, is cut on every face; the others keep playing. Nil when not serving.
+    @discardableResult
+    public func reloadCredentials(tokens: [String]?, users: [ServeUser]?) -> TokenReload? {
+        servingCredentials?(tokens, users)
+    }
+    #endif
 
     /// Applies a reload's video bit rate and data-rate limits before the next frame, without a new
     /// encoder (see `LiveSession.setBitRate`).

@@ -168,7 +168,9 @@ public struct SessionBuilder: Sendable {
                 serve.server.setEncoderStatistics { [weak session] in session?.latestStatistics }
                 serve.notifySystemd { [weak session] in session?.latestStatistics }
                 session.servingLimits = { serve.hub.setLimits(maxViewers: $0, viewerTimeout: $1) }
-                session.servingTokens = { Session.TokenReload(cut: serve.setTokens($0), lockedFaces: serve.lockedFaces) }
+                session.servingCredentials = {
+                    Session.TokenReload(cut: serve.setCredentials(tokens: $0, users: $1), lockedFaces: serve.lockedFaces)
+                }
                 serve.webRTC?.setKeyFrameRequester { [weak live] in live?.forceKeyFrame() }
             }
         }

@@ -136,13 +136,15 @@ package final class ServeOutputs: @unchecked Sendable {
         notifier.send("READY=1\nSTATUS=serving on port \(server.port)")
     }
 
-    /// Puts `tokens` in force (a reload) on every face and cuts every viewer admitted by a token
-    /// no longer listed; the others keep playing. Returns how many were cut. SRT's passphrase for
-    /// new callers becomes the newest token (the last listed).
+    /// Puts a reload's `tokens` and `users` (nil: unchanged) in force on every face and cuts every
+    /// viewer admitted by a token no longer listed, or by a user removed or whose password or `read`
+    /// permission changed; the others keep playing. Returns how many were cut. SRT's passphrase
+    /// for new callers becomes the newest token (the last listed).
     @discardableResult
-    package func setTokens(_ tokens: [String]) -> Int {
+    package func setCredentials(tokens: [String]?, users: [ServeUser]?) -> Int {
         let access = server.access
-        access.setTokens(tokens)
+        if let tokens { access.setTokens(tokens) }
+        if let users { access.setUsers(users) }
         rtsp?.setTokens(access.numberedTokens) { access.stillAdmits($0) }
         srt?.setTokens(access.numberedTokens)
         let admits = { (credential: ServeCredential) in access.stillAdmits(credential) }
