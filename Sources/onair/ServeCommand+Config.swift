@@ -71,10 +71,7 @@ final class ReloadWatch: @unchecked Sendable {
                     ? "their token was removed"
                     : tokensChanged ? "their token or user was withdrawn" : "their user was removed or lost its password or read permission"
                 line += "; \(tokens.cut) viewer\(tokens.cut == 1 ? "" : "s") cut (\(why))"
-                if !tokens.lockedFaces.isEmpty {
-                    let verb = tokens.lockedFaces.count == 1 ? "admits" : "admit"
-                    line += "; \(tokens.lockedFaces.joined(separator: " and ")) \(verb) no one until a restart (its tokens changed)"
-                }
+                for locked in tokens.lockedFaces { line += "; \(locked.face) admits no one until \(locked.until)" }
             }
             Console.status(line)
         } catch {

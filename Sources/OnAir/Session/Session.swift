@@ -89,9 +89,17 @@ public final class Session: @unchecked Sendable {
         /// Viewers cut, on every face, because the token that admitted them was removed, or the
         /// user that admitted them was removed or lost its password or `read` permission.
         public var cut: Int
-        /// Those of SRT and RTSP, whose passphrase and password (the first token at start) stay
-        /// until a restart, that admit no one any more: that token was removed.
-        public var lockedFaces: [String]
+        /// The faces (SRT, RTSP) that admit no one now, each with what would open it again (e.g.
+        /// RTSP started without a token cannot ask for one: `a restart (…)`).
+        public var lockedFaces: [LockedFace]
+    }
+
+    /// A face that admits no one after a reload, and what would open it again.
+    public struct LockedFace: Sendable, Equatable {
+        /// `SRT` or `RTSP`.
+        public var face: String
+        /// What opens it again, to follow "until" in a sentence.
+        public var until: String
     }
 
     /// Applies a reload's token list: requests from now on need one of `tokens` (none: open), and

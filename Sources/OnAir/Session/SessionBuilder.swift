@@ -169,7 +169,9 @@ public struct SessionBuilder: Sendable {
                 serve.notifySystemd { [weak session] in session?.latestStatistics }
                 session.servingLimits = { serve.hub.setLimits(maxViewers: $0, viewerTimeout: $1) }
                 session.servingCredentials = {
-                    Session.TokenReload(cut: serve.setCredentials(tokens: $0, users: $1), lockedFaces: serve.lockedFaces)
+                    Session.TokenReload(
+                        cut: serve.setCredentials(tokens: $0, users: $1),
+                        lockedFaces: serve.lockedFaces.map { Session.LockedFace(face: $0.face, until: $0.until) })
                 }
                 serve.webRTC?.setKeyFrameRequester { [weak live] in live?.forceKeyFrame() }
             }
