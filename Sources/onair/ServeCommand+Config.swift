@@ -60,6 +60,15 @@ final class ReloadWatch: @unchecked Sendable {
                 session.reloadBitRate(average: video.averageBitRate, dataRateLimits: video.dataRateLimits)
             }
             var line = "reload: " + (plan?.summary ?? "done")
+            if let plan, !plan.restartEncode.isEmpty {
+                do {
+                    if try !session.restartVideoEncode(fresh.settings, restartingCapture: plan.restartCapture) {
+                        line += " (no video: nothing restarted)"
+                    }
+                } catch {
+                    line += "; the new encode could not start (\(error)): the running one goes on"
+                }
+            }
             let tokensChanged = plan?.applied.contains("token") ?? false, usersChanged = plan?.applied.contains("users") ?? false
             if tokensChanged || usersChanged, let serving = fresh.settings.serving,
                 let tokens = session.reloadCredentials(

@@ -204,3 +204,28 @@ extension ServeConfigTests {
         #expect(users.applied == ["users"] && users.needRestart == [])
     }
 }
+
+extension ServeConfigTests {
+    @Test func aReloadRestartsTheEncodeForSizeRateAndCodecSettingsAndSaysWhatChanged() throws {
+        let old = try Self.resolve("size: 640x360\nfps: 30\nbitrate: 1M\n")
+        let new = try Self.resolve("size: 1280x720\nfps: 30\nbitrate: 2M\nprofile: main\nkeyint: 30\nrtsp-port: 8554\n")
+        let plan = ServeConfigReload(from: old, to: new)
+        #expect(plan.applied == ["bitrate"])
+        #expect(plan.restartEncode == ["size 640x360 → 1280x720", "keyint 60 → 30", "profile high → main"])
+        #expect(plan.needRestart == ["rtsp-port"])
+        #expect(
+            plan.summary
+                == "applied bitrate; restarted the encode for: size 640x360 → 1280x720, keyint 60 → 30, profile high → main; needs a restart (not applied): rtsp-port"
+        )
+        #expect(plan.restartCapture, "a new size reopens the capture at that size")
+        // A new video source or frame rate reopens the capture too; a new preset only the encoder;
+        // the audio source needs a restart of the server.
+        let sources = ServeConfigReload(
+            from: old,
+            to: try Self.resolve("size: 640x360\nfps: 25\nbitrate: 1M\nvideo: v4l2:/dev/video0\naudio: none\npreset: ultrafast\n"))
+        #expect(sources.restartEncode == ["video synthetic → v4l2:/dev/video0", "fps 30 → 25", "preset veryfast → ultrafast"])
+        #expect(sources.restartCapture && sources.needRestart == ["audio"])
+        let preset = ServeConfigReload(from: old, to: try Self.resolve("size: 640x360\nfps: 30\nbitrate: 1M\npreset: fast\n"))
+        #expect(preset.restartEncode == ["preset veryfast → fast"] && !preset.restartCapture)
+    }
+}

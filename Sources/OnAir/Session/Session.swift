@@ -36,6 +36,8 @@ public final class Session: @unchecked Sendable {
     /// Puts a reload's tokens and users in force and cuts the viewers they no longer admit; nil when not serving.
     var servingCredentials: (@Sendable ([String]?, [ServeUser]?) -> TokenReload)?
     #endif
+    /// Opens the sources settings name (a reload's capture restart); nil for an app's own sources.
+    var sourceMaker: (@Sendable (SessionSettings) throws -> [any CaptureSource])?
     private let lock = NSLock()
     /// Signalled by a stop request, the sources' end, an error or a failed output, so the monitor
     /// acts at once; otherwise it wakes once a second for the statistics.
@@ -122,6 +124,31 @@ public final class Session: @unchecked Sendable {
         servingCredentials?(tokens, users)
     }
     #endif
+
+    /// Restarts the video encode with `fresh`'s video encoder settings (a reload changed the picture
+    /// size, frame rate or codec settings), adjusted as the session's outputs need (keyframe
+    /// spacing, no B-frames when serving): the new encoder is opened here (a setting it refuses
+    /// throws, and the running one stays), then takes over before the next frame with a keyframe;
+    /// viewers and outputs stay connected. With `restartingCapture`, the sources `fresh.video` and
+    /// `fresh.audio` name are opened at the new size and rate in place of the running ones (not for
+    /// an app's own sources: their frames are scaled). False without video.
+    @discardableResult
+    public func restartVideoEncode(_ fresh: SessionSettings, restartingCapture: Bool) throws -> Bool {
+        guard live.currentVideoSettings != nil else { return false }
+        guard fresh.video != .none else {
+            throw SettingsError(field: "video", value: "none", allowed: "a source: turning video off needs a restart")
+        }
+        var adjusted = settings
+        adjusted.videoEncoder = fresh.videoEncoder
+        adjusted.video = fresh.video
+        adjusted.audio = fresh.audio
+        let opened = try EncoderFactory.encoders(video: adjusted.effectiveVideoEncoder, audio: nil)
+        guard let encoder = opened.video else { return false }
+        let sources = try restartingCapture ? sourceMaker.map { try $0(adjusted) } : nil
+        live.replaceVideoEncoder(encoder)
+        if let sources { try live.replaceSources(sources) }
+        return true
+    }
 
     /// Applies a reload's video bit rate and data-rate limits before the next frame, without a new
     /// encoder (see `LiveSession.setBitRate`).

@@ -60,7 +60,7 @@ public struct SessionBuilder: Sendable {
         if customSources == nil { try settings.validate() } else { try validateForCustomSources(settings) }
         settings.videoEncoder = settings.effectiveVideoEncoder
         let fanOut = SessionEventFanOut(handler: handler)
-        let sources = try customSources ?? makeSources(settings)
+        let sources = try customSources ?? Self.makeSources(settings)
         let kinds = Set(sources.flatMap(\.mediaTypes))
         let video = kinds.contains(.video) ? settings.videoEncoder : nil
         let audio = kinds.contains(.audio) ? settings.audioEncoder : nil
@@ -209,6 +209,7 @@ public struct SessionBuilder: Sendable {
             servedEndpoints: endpoints, hlsServerURL: hlsURL, waitingForReceivers: waiting,
             viewerTotals: viewerTotals, teardown: teardown)
         for hook in connect { hook(session, live) }
+        if customSources == nil { session.sourceMaker = { try SessionBuilder.makeSources($0) } }
         return session
     }
 
@@ -223,7 +224,8 @@ public struct SessionBuilder: Sendable {
         try check.validate()
     }
 
-    private func makeSources(_ settings: SessionSettings) throws -> [any CaptureSource] {
+    /// The sources `settings.video` and `settings.audio` name, opened at the encoder's size and rate.
+    static func makeSources(_ settings: SessionSettings) throws -> [any CaptureSource] {
         let encoding = (video: settings.videoEncoder, audio: settings.audioEncoder)
         return try SourceSpec.makeSource(
             video: settings.video, audio: settings.audio,
