@@ -142,7 +142,16 @@ public final class Session: @unchecked Sendable {
         adjusted.videoEncoder = fresh.videoEncoder
         adjusted.video = fresh.video
         adjusted.audio = fresh.audio
-        let opened = try EncoderFactory.encoders(video: adjusted.effectiveVideoEncoder, audio: nil)
+        let video = adjusted.effectiveVideoEncoder
+        #if canImport(OnAirServing)
+        // WHEP offers are answered for the profile the face was made with.
+        if settings.serving?.server.webRTC != nil, video.profileLevel.profile != settings.videoEncoder.profileLevel.profile {
+            throw SettingsError(
+                field: "profile", value: video.profileLevel.profile.rawValue,
+                allowed: "\(settings.videoEncoder.profileLevel.profile.rawValue) while serving WebRTC (a new profile needs a restart)")
+        }
+        #endif
+        let opened = try EncoderFactory.encoders(video: video, audio: nil)
         guard let encoder = opened.video else { return false }
         let sources = try restartingCapture ? sourceMaker.map { try $0(adjusted) } : nil
         live.replaceVideoEncoder(encoder)
