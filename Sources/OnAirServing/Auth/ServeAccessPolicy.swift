@@ -1,6 +1,7 @@
 import Foundation
 import OnAirCore
 import OnAirHTTP
+import OnAirServeConfig
 
 /// Who may do what on the HTTP faces of `onair serve`: the verdict on one request's credentials,
 /// made in Swift (libmicrohttpd only hands the header over).
@@ -225,9 +226,7 @@ package final class ServeAccessPolicy: @unchecked Sendable {
 
     /// The address of a peer written `ADDRESS:PORT` or `[ADDRESS]:PORT`.
     public static func address(ofPeer peer: String) -> String {
-        if peer.hasPrefix("["), let close = peer.firstIndex(of: "]") { return String(peer[peer.index(after: peer.startIndex)..<close]) }
-        if let colon = peer.lastIndex(of: ":"), peer.firstIndex(of: ":") == colon { return String(peer[..<colon]) }
-        return peer
+        ServeAddressRange.host(ofPeer: peer)
     }
 
     /// The permission a path of the HTTP face needs: `/metrics` metrics, `/list`, `/get`,

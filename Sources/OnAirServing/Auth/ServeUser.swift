@@ -1,3 +1,5 @@
+import OnAirServeConfig
+
 /// One user of `onair serve`: a name, an argon2id password hash (never the password), what the user
 /// may do, and optionally the addresses the user may come from.
 public struct ServeUser: Sendable, Hashable {
@@ -36,7 +38,7 @@ public struct ServeUser: Sendable, Hashable {
         self.passwordHash = passwordHash
         self.permissions = granted
         self.addresses = try addresses.map { text in
-            do { return try ServeAddressRange(text) } catch let error as ServeAuthError {
+            do { return try ServeAddressRange(text) } catch let error as ServeAddressRange.ParseError {
                 throw ServeAuthError("user '\(name)': \(error.description)")
             }
         }
