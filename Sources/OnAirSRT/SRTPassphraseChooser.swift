@@ -5,7 +5,9 @@ import Foundation
 /// Chooses the passphrase of each caller a listener accepts, as it connects (libsrt's listen
 /// callback sets it on the new connection before its key exchange), so the passphrase can change
 /// while listening: `choose` answers with the passphrase and a tag the owner reads back with
-/// `tag(of:)` once the caller is accepted, or nil to refuse the caller.
+/// `tag(of:)` once the caller is accepted, or nil to refuse the caller. An empty passphrase lets the
+/// caller in unencrypted (libsrt clears the one the listener had), so a listener started open can
+/// ask for a passphrase later and one started with a passphrase can stop asking.
 public final class SRTPassphraseChooser: @unchecked Sendable {
     private let choose: @Sendable (_ streamID: String?) -> (passphrase: String, tag: Int)?
     private let lock = NSLock()
@@ -22,6 +24,7 @@ public final class SRTPassphraseChooser: @unchecked Sendable {
     /// libsrt's listen callback: 0 lets the caller go on (with the passphrase set), -1 refuses it.
     func connecting(_ socket: SRTSOCKET, streamID: String?) -> Int32 {
         guard let chosen = choose(streamID) else { return -1 }
+        // Length 0 clears the passphrase the connection took from the listener.
         let length = Int32(chosen.passphrase.utf8.count)
         let status = chosen.passphrase.withCString { srt_setsockflag(socket, SRTO_PASSPHRASE, $0, length) }
         guard status != SRT_ERROR else { return -1 }

@@ -191,7 +191,12 @@ public struct ServeConfigKey: Sendable {
         case .boolean:
             return Self.boolean(text) == nil ? "takes true or false (got '\(text)')" : nil
         case .addressRange:
-            return ServeConfigAddressRange(text) == nil ? "takes an address range such as 192.168.1.0/24 or ::1 (got '\(text)')" : nil
+            do {
+                _ = try ServeAddressRange(text)
+                return nil
+            } catch {
+                return "takes an address range such as 192.168.1.0/24 or ::1: \(error)"
+            }
         case .node:
             return nil
         }

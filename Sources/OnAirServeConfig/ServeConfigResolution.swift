@@ -95,9 +95,9 @@ public struct ServeConfigResolution: Sendable {
     package func node(_ name: String) -> ServeConfigNode? { settings[name]?.node }
 
     /// The address ranges under `name` (`metrics-addresses` or `health-addresses`): loopback when not set.
-    public func addressRanges(_ name: String) -> [ServeConfigAddressRange] {
-        guard let values = settings[name]?.values else { return ServeConfigAddressRange.loopback }
-        return values.compactMap { ServeConfigAddressRange($0) }
+    public func addressRanges(_ name: String) -> [ServeAddressRange] {
+        guard let values = settings[name]?.values else { return ServeAddressRange.loopback }
+        return values.compactMap { try? ServeAddressRange($0) }
     }
 
     /// The effective configuration as YAML (itself a valid configuration file), every key in

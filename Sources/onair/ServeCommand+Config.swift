@@ -61,15 +61,27 @@ final class ReloadWatch: @unchecked Sendable {
                 session.reloadBitRate(average: video.averageBitRate, dataRateLimits: video.dataRateLimits)
             }
             var line = "reload: " + (plan?.summary ?? "done")
-            if plan?.applied.contains("token") ?? false, let serving = fresh.settings.serving,
-                let tokens = session.reloadTokens(serving.server.tokens)
-            {
-                // How many, never which token (the log may go to a journal).
-                line += "; \(tokens.cut) viewer\(tokens.cut == 1 ? "" : "s") cut (their token was removed)"
-                if !tokens.lockedFaces.isEmpty {
-                    let verb = tokens.lockedFaces.count == 1 ? "admits" : "admit"
-                    line += "; \(tokens.lockedFaces.joined(separator: " and ")) \(verb) no one until a restart (its tokens changed)"
+            if let plan, !plan.restartEncode.isEmpty {
+                do {
+                    if try !session.restartVideoEncode(fresh.settings, restartingCapture: plan.restartCapture) {
+                        line += " (no video: nothing restarted)"
+                    }
+                } catch {
+                    line += "; the new encode could not start (\(error)): the running one goes on"
                 }
+            }
+            let tokensChanged = plan?.applied.contains("token") ?? false, usersChanged = plan?.applied.contains("users") ?? false
+            if tokensChanged || usersChanged, let serving = fresh.settings.serving,
+                let tokens = session.reloadCredentials(
+                    tokens: tokensChanged ? serving.server.tokens : nil, users: usersChanged ? serving.server.users : nil)
+            {
+                // How many, never which token or user (the log may go to a journal).
+                let why =
+                    !usersChanged
+                    ? "their token was removed"
+                    : tokensChanged ? "their token or user was withdrawn" : "their user was removed or lost its password or read permission"
+                line += "; \(tokens.cut) viewer\(tokens.cut == 1 ? "" : "s") cut (\(why))"
+                for locked in tokens.lockedFaces { line += "; \(locked.face) admits no one until \(locked.until)" }
             }
             Console.status(line)
         } catch {

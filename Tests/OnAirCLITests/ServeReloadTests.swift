@@ -27,11 +27,11 @@ import Testing
         #expect(server.process.process.isRunning)
         #expect(waitUntil(timeout: 10) { totals()["viewers"] as? Int == 1 })
 
-        try "max-viewers: 1\nkeyint: 30\n".write(to: file, atomically: true, encoding: .utf8)
+        try "max-viewers: 1\nhls-time: 3\n".write(to: file, atomically: true, encoding: .utf8)
         kill(server.process.process.processIdentifier, SIGHUP)
         #expect(
             waitUntil(timeout: 10) {
-                server.process.stderr.contains("reload: applied max-viewers; needs a restart (not applied): keyint")
+                server.process.stderr.contains("reload: applied max-viewers; needs a restart (not applied): hls-time")
             }, "\(server.process.stderr)")
         let bytesBefore = (try? server.statistics())?["viewers"] as? [[String: Any]]
         #expect(try server.get("/live.ts").status == 503)  // the maximum is now 1, and one watches

@@ -1,5 +1,6 @@
 #if os(Linux)
 import Foundation
+import OnAirServeConfig
 import OnAirServing
 import OnAirTestSupport
 import Testing
@@ -54,7 +55,7 @@ import Testing
         #expect(try ServeAddressRange("0.0.0.0/0").contains("203.0.113.9"))
         #expect(v6.description == "2001:db8::/32")
         for bad in ["192.168.1.0/33", "192.168.1.1/24", "host.example", "1.2.3.4/", "1.2.3.4/x", "::/129", ""] {
-            #expect(throws: ServeAuthError.self, "\(bad)") { try ServeAddressRange(bad) }
+            #expect(throws: ServeAddressRange.ParseError.self, "\(bad)") { try ServeAddressRange(bad) }
         }
     }
 

@@ -39,7 +39,7 @@ import Testing
         #expect(access.credential(forKey: 2) == .token(2))
         #expect(access.credential(forKey: 0) == .anyone)
         #expect(access.credential(forKey: ServeRTSPAccess.anyoneNumber) == .anyone)
-        #expect(access.credential(forKey: ServeRTSPAccess.firstUserNumber + 99) == .user(""))
+        #expect(access.credential(forKey: ServeRTSPAccess.firstUserNumber + 99) == .user("", revision: 0))
         #expect(access.hasUsers)
     }
 

@@ -14,10 +14,9 @@ import Testing
         return Int(result.stdoutText) ?? 0
     }
 
-    @Test func permissionsRangesWrongPasswordsAndABlockedAddressBesideOneThatPlays() async throws {
-        let dir = try Tools.temporaryDirectory("serve-users")
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let port = try FreePort.loopback()
+    /// A session serving synthetic media on `port` to `users` (`/metrics` not open to loopback
+    /// here, so the users' permissions decide it), built, not started.
+    static func session(port: Int, users: [ServeUser]) async throws -> Session {
         var settings = SessionSettings()
         settings.video = .synthetic
         settings.audio = .synthetic
@@ -25,16 +24,24 @@ import Testing
         settings.videoEncoder.preset = "ultrafast"
         var serving = ServingSettings()
         serving.server.port = port
-        // /metrics not open to loopback here, so the users' permissions decide it.
         serving.server.metricsAddresses = []
-        serving.server.users = [
-            try ServeUser(name: "alice", passwordHash: try ServePasswordHash.make("alice-pw"), permissions: ["read"]),
-            try ServeUser(
-                name: "far", passwordHash: try ServePasswordHash.make("far-pw"), permissions: ["read", "metrics"],
-                addresses: ["192.0.2.0/24"]),
-        ]
+        serving.server.users = users
         settings.serving = serving
-        let session = try await SessionBuilder(settings).build()
+        return try await SessionBuilder(settings).build()
+    }
+
+    @Test func permissionsRangesWrongPasswordsAndABlockedAddressBesideOneThatPlays() async throws {
+        let dir = try Tools.temporaryDirectory("serve-users")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let port = try FreePort.loopback()
+        let session = try await Self.session(
+            port: port,
+            users: [
+                try ServeUser(name: "alice", passwordHash: try ServePasswordHash.make("alice-pw"), permissions: ["read"]),
+                try ServeUser(
+                    name: "far", passwordHash: try ServePasswordHash.make("far-pw"), permissions: ["read", "metrics"],
+                    addresses: ["192.0.2.0/24"]),
+            ])
         try session.start()
         defer { _ = try? session.stop() }
         #expect(waitUntil(timeout: 10) { (try? Self.status(port, "/stats.json", ["-u", "alice:alice-pw"])) == 200 })
@@ -65,6 +72,49 @@ import Testing
         #expect(
             (frames.stdoutText.split(whereSeparator: \.isNewline).compactMap { Int($0) }.first ?? 0) >= 60,
             "alice on 127.0.0.2: \(frames.stdoutText) \(frames.stderr)")
+    }
+}
+
+extension ServeUsersServerTests {
+    /// A reload of the users while two users watch: the one whose password changed is cut at once
+    /// (counted), the other plays on; the old password is refused from then on, the new one opens.
+    @Test func aReloadCutsTheViewerOfAChangedPasswordAndKeepsTheOther() async throws {
+        let dir = try Tools.temporaryDirectory("serve-users-reload")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let port = try FreePort.loopback()
+        let bob = try ServeUser(name: "bob", passwordHash: try ServePasswordHash.make("bob-pw"), permissions: ["read"])
+        let session = try await Self.session(
+            port: port,
+            users: [try ServeUser(name: "alice", passwordHash: try ServePasswordHash.make("old-pw"), permissions: ["read"]), bob])
+        try session.start()
+        defer { _ = try? session.stop() }
+        #expect(waitUntil(timeout: 10) { (try? Self.status(port, "/stats.json", ["-u", "bob:bob-pw"])) == 200 })
+        func viewer(_ credentials: String) throws -> Process {
+            let process = Tools.process(
+                "curl", ["-s", "-m", "20", "-u", credentials, "-o", "/dev/null", "http://127.0.0.1:\(port)/live.ts"])
+            try process.runUnblocked()
+            return process
+        }
+        let alice = try viewer("alice:old-pw"), bobViewer = try viewer("bob:bob-pw")
+        defer { for process in [alice, bobViewer] where process.isRunning { process.terminate() } }
+        #expect(waitUntil(timeout: 10) { Self.viewerCount(port) == 2 })
+
+        let changed = try ServeUser(name: "alice", passwordHash: try ServePasswordHash.make("new-pw"), permissions: ["read"])
+        #expect(session.reloadCredentials(tokens: nil, users: [changed, bob])?.cut == 1)
+        #expect(waitUntil(timeout: 3) { !alice.isRunning }, "alice's viewer still plays")
+        #expect(bobViewer.isRunning)
+        #expect(try Self.status(port, "/stats.json", ["-u", "alice:old-pw"]) == 401)
+        #expect(try Self.status(port, "/stats.json", ["-u", "alice:new-pw"]) == 200)
+        #expect(Self.viewerCount(port) == 1)
+    }
+}
+
+extension ServeUsersServerTests {
+    /// How many viewers `/stats.json` counts (asked as bob).
+    static func viewerCount(_ port: Int) -> Int? {
+        let reply = try? Tools.run("curl", ["-s", "-m", "5", "-u", "bob:bob-pw", "http://127.0.0.1:\(port)/stats.json"])
+        let document = reply.flatMap { try? JSONSerialization.jsonObject(with: $0.stdout) as? [String: Any] }
+        return (document?["totals"] as? [String: Any])?["viewers"] as? Int
     }
 }
 #endif

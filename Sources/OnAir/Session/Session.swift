@@ -2,6 +2,10 @@ import Foundation
 import OnAirCore
 import OnAirLive
 
+#if canImport(OnAirServing)
+import OnAirServing
+#endif
+
 /// A live session made by `SessionBuilder`: capture, one encode, every output, and (when
 /// serving) the viewers, with the run loop, its stop conditions and failure reporting.
 ///
@@ -28,8 +32,12 @@ public final class Session: @unchecked Sendable {
     private let viewerTotals: (@Sendable () -> ViewerTotals)?
     /// Sets the serving limits of a reload (max viewers, viewer timeout); nil when not serving.
     var servingLimits: (@Sendable (Int, Double) -> Void)?
-    /// Puts a reload's tokens in force and cuts the viewers of removed ones; nil when not serving.
-    var servingTokens: (@Sendable ([String]) -> TokenReload)?
+    #if canImport(OnAirServing)
+    /// Puts a reload's tokens and users in force and cuts the viewers they no longer admit; nil when not serving.
+    var servingCredentials: (@Sendable ([String]?, [ServeUser]?) -> TokenReload)?
+    #endif
+    /// Opens the sources settings name (a reload's capture restart); nil for an app's own sources.
+    var sourceMaker: (@Sendable (SessionSettings) throws -> [any CaptureSource])?
     private let lock = NSLock()
     /// Signalled by a stop request, the sources' end, an error or a failed output, so the monitor
     /// acts at once; otherwise it wakes once a second for the statistics.
@@ -78,20 +86,77 @@ public final class Session: @unchecked Sendable {
         return true
     }
 
-    /// What a reload of the tokens did.
+    /// What a reload of the tokens or users did.
     public struct TokenReload: Sendable, Equatable {
-        /// Viewers cut, on every face, because the token that admitted them was removed.
+        /// Viewers cut, on every face, because the token that admitted them was removed, or the
+        /// user that admitted them was removed or lost its password or `read` permission.
         public var cut: Int
-        /// Those of SRT and RTSP, whose passphrase and password (the first token at start) stay
-        /// until a restart, that admit no one any more: that token was removed.
-        public var lockedFaces: [String]
+        /// The faces (SRT, RTSP) that admit no one now, each with what would open it again (e.g.
+        /// RTSP started without a token cannot ask for one: `a restart (…)`).
+        public var lockedFaces: [LockedFace]
+    }
+
+    /// A face that admits no one after a reload, and what would open it again.
+    public struct LockedFace: Sendable, Equatable {
+        /// `SRT` or `RTSP`.
+        public var face: String
+        /// What opens it again, to follow "until" in a sentence.
+        public var until: String
     }
 
     /// Applies a reload's token list: requests from now on need one of `tokens` (none: open), and
     /// every viewer admitted by a token not in it is cut; the others keep playing. Nil when not serving.
     @discardableResult
     public func reloadTokens(_ tokens: [String]) -> TokenReload? {
-        servingTokens?(tokens)
+        #if canImport(OnAirServing)
+        servingCredentials?(tokens, nil)
+        #else
+        nil
+        #endif
+    }
+
+    #if canImport(OnAirServing)
+    /// Applies a reload's tokens and users (nil: unchanged): requests from now on need one of them,
+    /// and every viewer admitted by a token no longer listed, or by a user removed, whose password
+    /// changed or who lost `read`, is cut on every face; the others keep playing. Nil when not serving.
+    @discardableResult
+    public func reloadCredentials(tokens: [String]?, users: [ServeUser]?) -> TokenReload? {
+        servingCredentials?(tokens, users)
+    }
+    #endif
+
+    /// Restarts the video encode with `fresh`'s video encoder settings (a reload changed the picture
+    /// size, frame rate or codec settings), adjusted as the session's outputs need (keyframe
+    /// spacing, no B-frames when serving): the new encoder is opened here (a setting it refuses
+    /// throws, and the running one stays), then takes over before the next frame with a keyframe;
+    /// viewers and outputs stay connected. With `restartingCapture`, the sources `fresh.video` and
+    /// `fresh.audio` name are opened at the new size and rate in place of the running ones (not for
+    /// an app's own sources: their frames are scaled). False without video.
+    @discardableResult
+    public func restartVideoEncode(_ fresh: SessionSettings, restartingCapture: Bool) throws -> Bool {
+        guard live.currentVideoSettings != nil else { return false }
+        guard fresh.video != .none else {
+            throw SettingsError(field: "video", value: "none", allowed: "a source: turning video off needs a restart")
+        }
+        var adjusted = settings
+        adjusted.videoEncoder = fresh.videoEncoder
+        adjusted.video = fresh.video
+        adjusted.audio = fresh.audio
+        let video = adjusted.effectiveVideoEncoder
+        #if canImport(OnAirServing)
+        // WHEP offers are answered for the profile the face was made with.
+        if settings.serving?.server.webRTC != nil, video.profileLevel.profile != settings.videoEncoder.profileLevel.profile {
+            throw SettingsError(
+                field: "profile", value: video.profileLevel.profile.rawValue,
+                allowed: "\(settings.videoEncoder.profileLevel.profile.rawValue) while serving WebRTC (a new profile needs a restart)")
+        }
+        #endif
+        let opened = try EncoderFactory.encoders(video: video, audio: nil)
+        guard let encoder = opened.video else { return false }
+        let sources = try restartingCapture ? sourceMaker.map { try $0(adjusted) } : nil
+        live.replaceVideoEncoder(encoder)
+        if let sources { try live.replaceSources(sources) }
+        return true
     }
 
     /// Applies a reload's video bit rate and data-rate limits before the next frame, without a new

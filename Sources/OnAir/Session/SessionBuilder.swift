@@ -62,7 +62,7 @@ public struct SessionBuilder: Sendable {
         if customSources == nil { try settings.validate() } else { try validateForCustomSources(settings) }
         settings.videoEncoder = settings.effectiveVideoEncoder
         let fanOut = SessionEventFanOut(handler: handler)
-        let sources = try customSources ?? makeSources(settings)
+        let sources = try customSources ?? Self.makeSources(settings)
         let kinds = Set(sources.flatMap(\.mediaTypes))
         let video = kinds.contains(.video) ? settings.videoEncoder : nil
         let audio = kinds.contains(.audio) ? settings.audioEncoder : nil
@@ -187,7 +187,11 @@ public struct SessionBuilder: Sendable {
                 serve.server.setEncoderStatistics { [weak session] in session?.latestStatistics }
                 serve.notifySystemd { [weak session] in session?.latestStatistics }
                 session.servingLimits = { serve.hub.setLimits(maxViewers: $0, viewerTimeout: $1) }
-                session.servingTokens = { Session.TokenReload(cut: serve.setTokens($0), lockedFaces: serve.lockedFaces) }
+                session.servingCredentials = {
+                    Session.TokenReload(
+                        cut: serve.setCredentials(tokens: $0, users: $1),
+                        lockedFaces: serve.lockedFaces.map { Session.LockedFace(face: $0.face, until: $0.until) })
+                }
                 serve.webRTC?.setKeyFrameRequester { [weak live] in live?.forceKeyFrame() }
             }
         }
@@ -224,6 +228,7 @@ public struct SessionBuilder: Sendable {
             servedEndpoints: endpoints, hlsServerURL: hlsURL, waitingForReceivers: waiting,
             viewerTotals: viewerTotals, teardown: teardown)
         for hook in connect { hook(session, live) }
+        if customSources == nil { session.sourceMaker = { try SessionBuilder.makeSources($0) } }
         return session
     }
 
@@ -238,7 +243,8 @@ public struct SessionBuilder: Sendable {
         try check.validate()
     }
 
-    private func makeSources(_ settings: SessionSettings) throws -> [any CaptureSource] {
+    /// The sources `settings.video` and `settings.audio` name, opened at the encoder's size and rate.
+    static func makeSources(_ settings: SessionSettings) throws -> [any CaptureSource] {
         let encoding = (video: settings.videoEncoder, audio: settings.audioEncoder)
         return try SourceSpec.makeSource(
             video: settings.video, audio: settings.audio,

@@ -39,8 +39,10 @@ package struct SegmentSchedule: Sendable {
         self.hasVideo = hasVideo
     }
 
-    /// The decision for a packet of media time `time` (seconds).
-    public mutating func decide(isVideo: Bool, isKeyframe: Bool, time: Double) -> Decision {
+    /// The decision for a packet of media time `time` (seconds). With `cutNow` (the stream's
+    /// parameters changed: a restarted encode), a segment under way is cut at this packet if a
+    /// segment may start here, whatever its length.
+    public mutating func decide(isVideo: Bool, isKeyframe: Bool, time: Double, cutNow: Bool = false) -> Decision {
         let canStart = hasVideo ? (isVideo && isKeyframe) : true
         guard let start = segmentStart else {
             guard canStart else { return .skip }
@@ -48,7 +50,7 @@ package struct SegmentSchedule: Sendable {
             partStart = time
             return .start
         }
-        if canStart && time - start >= segmentDuration - Self.slack {
+        if canStart && (cutNow || time - start >= segmentDuration - Self.slack) {
             segmentStart = time
             partStart = time
             return .cut

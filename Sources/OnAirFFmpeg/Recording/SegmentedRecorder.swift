@@ -30,6 +30,8 @@ public final class SegmentedRecorder: PacketSink {
     /// The segment being written, for the timer's sweeps (under `sweepLock`).
     private var writingPath: String?
     private var descriptions: [MediaType: FormatDescription] = [:]
+    /// A stream's parameters changed while a segment is written: cut at the next keyframe.
+    private var parametersChanged = false
     private var heldBack: [MediaType: EncodedPacket] = [:]
     private var origin: Double?
     private var current: Segment?
@@ -111,7 +113,12 @@ public final class SegmentedRecorder: PacketSink {
     /// resumes with a new segment at the first keyframe once retention or anyone else has made
     /// room for more than a part; `finish` reports the full disk if it never came back.
     public func write(_ packet: EncodedPacket) throws {
-        if let description = packet.formatDescription { descriptions[packet.mediaType] = description }
+        if let description = packet.formatDescription {
+            // A restarted encode (a reload's new size or codec settings): a new segment starts at
+            // its first keyframe, so each file has one set of parameters.
+            if current != nil, let previous = descriptions[packet.mediaType], previous != description { parametersChanged = true }
+            descriptions[packet.mediaType] = description
+        }
         guard expected.contains(packet.mediaType) else { return }
         if let paused {
             guard canResume(at: packet) else { return }
@@ -156,7 +163,10 @@ public final class SegmentedRecorder: PacketSink {
         // (AAC comes out an encoder delay later): the muxer waits for it with the packets.
         let time = packet.dts.seconds
         if settings.format == .fmp4, let origin, time < origin { return }
-        switch schedule.decide(isVideo: packet.mediaType == .video, isKeyframe: packet.isKeyframe, time: time) {
+        let decision = schedule.decide(
+            isVideo: packet.mediaType == .video, isKeyframe: packet.isKeyframe, time: time, cutNow: parametersChanged)
+        if decision != .append { parametersChanged = false }
+        switch decision {
         case .skip: return
         case .start:
             // One timeline for the whole recording, across a pause too.

@@ -7,12 +7,29 @@ extension LiveSession {
         encodersDone.startThread(named: name, stackSize: 4 << 20, body)
     }
 
-    func runVideo(_ encoder: any VideoEncoding) {
+    func runVideo(_ first: any VideoEncoding) {
+        var encoder = first
         var failed = false
         var schedule = KeyFrameSchedule(
             interval: encoder.settings.maxKeyFrameIntervalDuration, frameRate: encoder.settings.expectedFrameRate)
         while let frame = videoQueue.pop() {
             guard !failed else { continue }
+            lock.lock()
+            let replacement = pendingVideoEncoder
+            pendingVideoEncoder = nil
+            lock.unlock()
+            if let replacement {
+                // The old encoder's last packets go out before the new one's first keyframe.
+                do { deliver(try encoder.flush()) } catch { notices?("the replaced video encoder failed to flush: \(error)") }
+                encoder = replacement
+                schedule = KeyFrameSchedule(
+                    interval: encoder.settings.maxKeyFrameIntervalDuration, frameRate: encoder.settings.expectedFrameRate)
+                lock.lock()
+                runningVideoEncoder = replacement
+                pendingKeyFrame = true
+                appliedBitRate = replacement.settings.averageBitRate
+                lock.unlock()
+            }
             lock.lock()
             let force = pendingKeyFrame || schedule.isDue(at: frame.pts.seconds)
             pendingKeyFrame = false

@@ -36,6 +36,10 @@ extension LiveSession {
         stats.residentBytes = ResidentMemory.current()
         stats.targetBitRate = configuration.video?.averageBitRate ?? 0
         if let applied = appliedBitRateSnapshot() { stats.targetBitRate = applied }
+        if let video = currentVideoSettings {
+            stats.videoWidth = video.width
+            stats.videoHeight = video.height
+        }
         for case let sink as any ReconnectingSink in runners.map(\.sink) {
             let connection = sink.connectionStatistics
             stats.networkConnected += connection.isConnected ? 1 : 0

@@ -19,7 +19,15 @@ public final class LiveSession: @unchecked Sendable {
     }
     /// Under `lock`: replaced by `start()`, read by `statistics()` from any thread.
     private var captureClock = CaptureClock()
-    let sources: [any CaptureSource]
+    /// The sources delivering now, under `lock` (`replaceSources` swaps them).
+    private var sources: [any CaptureSource]
+    /// Counts `replaceSources` calls, under `lock`: the end of a replaced source is not the end of capture.
+    private var sourceGeneration = 0
+    /// Held while sources are replaced and while `stop()` stops them, so neither sees half of the other.
+    private let sourceSwap = NSLock()
+    /// The capture time of the last video frame taken, and after a source swap the earliest the
+    /// next may have (half a frame interval later), under `lock`.
+    private var lastVideoTime: Double?, earliestVideoAfterSwap: Double?
     let runners: [SinkRunner]
     let links: NetworkLinks
     var adaptive: AdaptiveBitrateLoop?
@@ -33,6 +41,10 @@ public final class LiveSession: @unchecked Sendable {
     private var failure: (any Error)?
     var pendingKeyFrame = false
     var pendingBitRate: (average: Int, limits: [DataRateLimit])?
+    /// A video encoder to take over at the next frame (`replaceVideoEncoder`), under `lock`.
+    var pendingVideoEncoder: (any VideoEncoding)?
+    /// The video encoder running now (the first, or the last that took over), under `lock`.
+    var runningVideoEncoder: (any VideoEncoding)?
     private var activeSources = 0
     private var videoReachedEnd = false, audioReachedEnd = false
     var counters = Counters()
@@ -82,6 +94,7 @@ public final class LiveSession: @unchecked Sendable {
             throw SettingsError(field: "audioEncoder", value: "none", allowed: "an encoder for the audio settings")
         }
         self.videoEncoder = configuration.openingVideo == nil ? nil : videoEncoder
+        runningVideoEncoder = self.videoEncoder
         self.audioEncoder = configuration.audio == nil ? nil : audioEncoder
         func report(_ sink: any PacketSink) -> (@Sendable (any Error) -> Void)? {
             guard let outputFailed else { return nil }
@@ -130,7 +143,25 @@ public final class LiveSession: @unchecked Sendable {
     }
 
     /// Which encoder runs the video and why.
-    public var videoEncoderSummary: String? { videoEncoder?.summary }
+    public var videoEncoderSummary: String? { lock.withLock { runningVideoEncoder }?.summary }
+
+    /// The settings of the video encoder running now (nil without video).
+    public var currentVideoSettings: VideoEncoderSettings? {
+        lock.lock()
+        defer { lock.unlock() }
+        return runningVideoEncoder?.settings
+    }
+
+    /// Restarts the video encode with `encoder` (a reload changed its size, frame rate or codec
+    /// settings): before the next frame the running encoder is flushed (its last packets go out
+    /// first) and `encoder` takes over, starting with a keyframe that carries its parameter sets;
+    /// timestamps go on from the capture clock. The sinks see one stream whose parameters change
+    /// at that keyframe. Frames already captured at another size are scaled by the new encoder.
+    public func replaceVideoEncoder(_ encoder: any VideoEncoding) {
+        lock.lock()
+        pendingVideoEncoder = encoder
+        lock.unlock()
+    }
 
     /// Starts sinks, encoders and sources.
     public func start() throws {
@@ -138,29 +169,81 @@ public final class LiveSession: @unchecked Sendable {
         links.start()
         if videoEncoder != nil { startThread("onair.encode.video") { [self] in runVideo(videoEncoder!) } }
         if audioEncoder != nil { startThread("onair.encode.audio") { [self] in runAudio(audioEncoder!) } }
-        lock.lock()
-        activeSources = sources.count
-        lock.unlock()
         let clock = CaptureClock()
         lock.lock()
+        activeSources = sources.count
         captureClock = clock
+        let sources = self.sources
         lock.unlock()
         adaptive?.start()
-        let handlers = CaptureHandlers(
-            video: { [self] frame in accept(frame) },
-            audio: { [self] buffer in accept(buffer) },
-            ended: { [self] error in sourceEnded(error) },
-            skippedFrames: { [self] count in
-                lock.lock()
-                counters.skippedAtSource += count
-                lock.unlock()
-            })
+        let handlers = handlers(generation: 0)
         for source in sources {
             do {
                 try source.start(clock: clock, handlers: handlers)
             } catch {
                 record(error)
                 try? stop()
+                throw error
+            }
+        }
+    }
+
+    private func handlers(generation: Int) -> CaptureHandlers {
+        CaptureHandlers(
+            video: { [self] frame in accept(frame) },
+            audio: { [self] buffer in accept(buffer) },
+            ended: { [self] error in sourceEnded(error, generation: generation) },
+            skippedFrames: { [self] count in
+                lock.lock()
+                counters.skippedAtSource += count
+                lock.unlock()
+            })
+    }
+
+    /// Replaces the running sources with `new` (a reload changed what or how to capture): the old
+    /// ones stop (their end is not the end of capture), then the new ones start on the same capture
+    /// clock, so timestamps go on. When one of `new` cannot start, the old ones start again and the
+    /// error is thrown (if they cannot either, the session has failed). Call after `start()`.
+    public func replaceSources(_ new: [any CaptureSource]) throws {
+        sourceSwap.lock()
+        defer { sourceSwap.unlock() }
+        lock.lock()
+        guard !stopped, !sourcesHaveEnded else {
+            lock.unlock()
+            return
+        }
+        let old = sources
+        let clock = captureClock
+        sourceGeneration += 1  // the old sources' end, as they stop, is not the end of capture
+        lock.unlock()
+        for source in old { source.stop() }
+        lock.withLock {
+            let rate = pendingVideoEncoder?.settings.expectedFrameRate ?? runningVideoEncoder?.settings.expectedFrameRate ?? 30
+            earliestVideoAfterSwap = lastVideoTime.map { $0 + 0.5 / max(rate, 1) }
+        }
+        do {
+            try start(new, clock: clock)
+        } catch {
+            do { try start(old, clock: clock) } catch { record(error) }
+            throw error
+        }
+    }
+
+    /// Starts `sources` as the session's own (a new generation); on failure stops those started.
+    private func start(_ sources: [any CaptureSource], clock: CaptureClock) throws {
+        lock.lock()
+        sourceGeneration += 1
+        let generation = sourceGeneration
+        self.sources = sources
+        activeSources = sources.count
+        lock.unlock()
+        let handlers = handlers(generation: generation)
+        for (index, source) in sources.enumerated() {
+            do {
+                try source.start(clock: clock, handlers: handlers)
+            } catch {
+                lock.withLock { sourceGeneration += 1 }  // their end, as they stop, is not the end of capture
+                for started in sources.prefix(index) { started.stop() }
                 throw error
             }
         }
@@ -223,7 +306,9 @@ public final class LiveSession: @unchecked Sendable {
         lock.unlock()
         if !already {
             adaptive?.stop()
-            for source in sources { source.stop() }
+            sourceSwap.withLock {
+                for source in lock.withLock({ sources }) { source.stop() }
+            }
             videoQueue.close()
             audioQueue.close()
             encodersDone.wait()
@@ -261,6 +346,16 @@ public final class LiveSession: @unchecked Sendable {
             return
         }
         lock.lock()
+        // A replaced source's successor may capture its first frame within the last one's slot.
+        if let earliest = earliestVideoAfterSwap {
+            guard frame.pts.seconds >= earliest else {
+                counters.skippedAtSource += 1
+                lock.unlock()
+                return
+            }
+            earliestVideoAfterSwap = nil
+        }
+        lastVideoTime = frame.pts.seconds
         counters.framesIn += 1
         lock.unlock()
         videoQueue.push(frame, overflow: configuration.dropLateVideo ? .dropOldest : .wait)
@@ -313,7 +408,13 @@ public final class LiveSession: @unchecked Sendable {
         }
     }
 
-    private func sourceEnded(_ error: (any Error)?) {
+    private func sourceEnded(_ error: (any Error)?, generation: Int) {
+        lock.lock()
+        guard generation == sourceGeneration else {
+            lock.unlock()
+            return  // a replaced source, stopped on purpose
+        }
+        lock.unlock()
         if let error { record(error) }
         lock.lock()
         activeSources -= 1

@@ -30,6 +30,8 @@ public struct LiveStatistics: Sendable, Codable, Equatable {
     public var residentBytes = 0
     /// The encoder's current average bitrate target (changes with adaptive bitrate).
     public var targetBitRate = 0
+    /// The picture size the video encoder running now makes (a reload may restart it at another); nil without video.
+    public var videoWidth: Int?, videoHeight: Int?
     /// Network outputs connected now.
     public var networkConnected = 0
     /// Network connections re-established after one was lost, since the start (all network outputs).
@@ -68,7 +70,7 @@ public struct LiveStatistics: Sendable, Codable, Equatable {
         case videoQueue = "video_queue", audioQueue = "audio_queue", sinkQueue = "sink_queue"
         case sinkDroppedPackets = "sink_dropped_packets"
         case residentBytes = "resident_bytes"
-        case targetBitRate = "target_bitrate"
+        case targetBitRate = "target_bitrate", videoWidth = "video_width", videoHeight = "video_height"
         case networkConnected = "network_connected", reconnects, offlineSeconds = "offline_seconds"
         case networkDroppedPackets = "network_dropped_packets", backlogSkips = "backlog_skips"
         case networkBytesSent = "network_bytes_sent", networkQueueSeconds = "network_queue_seconds"

@@ -2,6 +2,7 @@
 import Foundation
 import OnAirCore
 import OnAirHTTP
+import OnAirServeConfig
 
 /// Who may do what on the HTTP faces of `onair serve`: the verdict on one request's credentials,
 /// made in Swift (libmicrohttpd only hands the header over).
@@ -14,7 +15,9 @@ import OnAirHTTP
 /// The tokens are a list so they can be rotated (issue 33): a reload adds the new one
 /// (`setTokens`), clients move to it, a second reload removes the old one, and the viewers it
 /// admitted are cut (`stillAdmits` says which). Each token is known by a number
-/// (`ServeCredential.token`) given when it first appears and kept while it stays listed.
+/// (`ServeCredential.token`) given when it first appears and kept while it stays listed. The users
+/// change the same way (`setUsers`): a viewer admitted by a user who was removed, whose password
+/// changed or who lost `read` is cut; each user's entry has a revision for that (`ServeUserRoster`).
 ///
 /// Answers: no credentials → 401; wrong credentials → 401 (counted against the address); a right
 /// user without the permission, or from outside the user's ranges → 403; an address with
@@ -22,8 +25,12 @@ import OnAirHTTP
 /// Passwords and tokens are compared in constant time and never logged; each failure logs one
 /// line in `ServeAccessPolicy.failureLine`'s format.
 package final class ServeAccessPolicy: @unchecked Sendable {
-    /// The users.
-    public let users: [ServeUser]
+    /// The users in force.
+    public var users: [ServeUser] {
+        lock.lock()
+        defer { lock.unlock() }
+        return roster.users
+    }
     /// The tokens (`--token`, repeatable), each holding every permission.
     public var tokens: [String] {
         lock.lock()
@@ -39,6 +46,8 @@ package final class ServeAccessPolicy: @unchecked Sendable {
     /// The tokens in force with their numbers, and the number the next new one gets.
     private var listed: [(secret: String, number: Int)] = []
     private var nextTokenNumber = 1
+    /// The users in force and their revisions.
+    private var roster: ServeUserRoster
     /// Basic credentials recently verified (the header's value → the user), so a player fetching a
     /// segment every two seconds does not pay for an argon2id run each time. Bounded; entries expire.
     private var verified: [String: (user: String, until: Double)] = [:]
@@ -63,7 +72,7 @@ package final class ServeAccessPolicy: @unchecked Sendable {
         limiter: ServeFailureLimiter = ServeFailureLimiter(),
         log: @escaping @Sendable (String) -> Void = { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
     ) {
-        self.users = users
+        roster = ServeUserRoster(users)
         self.openAddresses = openAddresses
         self.limiter = limiter
         self.log = log
@@ -88,12 +97,27 @@ package final class ServeAccessPolicy: @unchecked Sendable {
         listed = kept
     }
 
+    /// Puts `users` in force from the next request on (a reload). Returns the names whose viewers
+    /// are to be cut (`stillAdmits` rejects them): users removed, or whose password or `read`
+    /// permission changed. Passwords verified before are checked again.
+    @discardableResult
+    public func setUsers(_ users: [ServeUser]) -> Set<String> {
+        lock.lock()
+        defer { lock.unlock() }
+        verified.removeAll()
+        return roster.update(to: users)
+    }
+
     /// Whether a viewer admitted by `credential` may stay under the credentials in force now: a
-    /// token still listed, a user still configured, or anyone while the server asks for nothing.
+    /// token still listed, a user still configured with the same password and `read`, or anyone
+    /// while the server asks for nothing.
     public func stillAdmits(_ credential: ServeCredential) -> Bool {
         switch credential {
         case .anyone: return isOpen
-        case .user(let name): return users.contains { $0.name == name }
+        case .user(let name, let revision):
+            lock.lock()
+            defer { lock.unlock() }
+            return roster.admits(name, revision: revision)
         case .token(let number):
             lock.lock()
             defer { lock.unlock() }
@@ -122,7 +146,7 @@ package final class ServeAccessPolicy: @unchecked Sendable {
     public var isOpen: Bool {
         lock.lock()
         defer { lock.unlock() }
-        return users.isEmpty && listed.isEmpty
+        return roster.users.isEmpty && listed.isEmpty
     }
 
     /// The line logged for each failed authentication: `onair auth: failed from ADDRESS (METHOD)`,
@@ -147,10 +171,10 @@ package final class ServeAccessPolicy: @unchecked Sendable {
         let header = authorization ?? ""
         switch HTTPAuthorization(header) {
         case .basic(let user, let password):
-            guard let found = authenticate(user, password, header: header) else { return failed(address, method: "basic") }
+            guard let (found, revision) = authenticate(user, password, header: header) else { return failed(address, method: "basic") }
             guard found.admits(address) else { return .forbidden("user \(found.name) may not connect from \(address)") }
             guard found.permissions.contains(permission) else { return .forbidden("user \(found.name) lacks '\(permission.rawValue)'") }
-            return .allowed(who: .user(found.name))
+            return .allowed(who: .user(found.name, revision: revision))
         case .bearer(let bearer):
             guard let number = tokenNumber(bearer) else { return failed(address, method: "bearer") }
             return .allowed(who: .token(number))
@@ -178,24 +202,30 @@ package final class ServeAccessPolicy: @unchecked Sendable {
         return .unauthorized
     }
 
-    /// The user whose name and password these are, or nil. Unknown names cost an argon2id run too.
-    private func authenticate(_ name: String, _ password: String, header: String) -> ServeUser? {
+    /// The user whose name and password these are, with the revision the password was checked
+    /// against, or nil. Unknown names cost an argon2id run too.
+    private func authenticate(_ name: String, _ password: String, header: String) -> (ServeUser, revision: Int)? {
         let time = ProcessInfo.processInfo.systemUptime
         lock.lock()
-        if let cached = verified[header], cached.until > time {
+        if let cached = verified[header], cached.until > time,
+            let user = roster.users.first(where: { $0.name == cached.user }), let revision = roster.revision(of: user.name)
+        {
             lock.unlock()
-            return users.first { $0.name == cached.user }
+            return (user, revision)
         }
+        let user = roster.users.first { ConstantTime.equal($0.name, name) }
+        let revision = user.flatMap { roster.revision(of: $0.name) } ?? 0
         lock.unlock()
-        let user = users.first { ConstantTime.equal($0.name, name) }
         let hash = user?.passwordHash ?? Self.decoy
         guard ServePasswordHash.verify(password, hash: hash), let user else { return nil }
         lock.lock()
+        defer { lock.unlock() }
+        // A reload while the hash was checked: the password is judged again at the next request.
+        guard roster.revision(of: user.name) == revision else { return (user, revision) }
         if verified.count >= Self.verifiedCapacity { verified = verified.filter { $0.value.until > time } }
         if verified.count >= Self.verifiedCapacity { verified.removeAll() }
         verified[header] = (user.name, time + Self.verifiedLifetime)
-        lock.unlock()
-        return user
+        return (user, revision)
     }
 
     /// A hash no password matches in practice, checked for unknown names so they take as long as known ones.
@@ -203,9 +233,7 @@ package final class ServeAccessPolicy: @unchecked Sendable {
 
     /// The address of a peer written `ADDRESS:PORT` or `[ADDRESS]:PORT`.
     public static func address(ofPeer peer: String) -> String {
-        if peer.hasPrefix("["), let close = peer.firstIndex(of: "]") { return String(peer[peer.index(after: peer.startIndex)..<close]) }
-        if let colon = peer.lastIndex(of: ":"), peer.firstIndex(of: ":") == colon { return String(peer[..<colon]) }
-        return peer
+        ServeAddressRange.host(ofPeer: peer)
     }
 
     /// The permission a path of the HTTP face needs: `/metrics` metrics, `/list`, `/get`,

@@ -5,8 +5,10 @@
 public enum ServeCredential: Sendable, Hashable, CustomStringConvertible {
     /// No credentials were asked for (an open server, or an address range open for the permission).
     case anyone
-    /// A user of the config file, by name.
-    case user(String)
+    /// A user of the config file, by name, and the revision of that user's entry it was admitted
+    /// under (`ServeAccessPolicy.setUsers` gives a new one when the password or the `read`
+    /// permission changes, so a reload cuts the viewers admitted under the old one).
+    case user(String, revision: Int = 1)
     /// A token, by its number (`token #1` is the first one the server was given).
     case token(Int)
 
@@ -14,7 +16,7 @@ public enum ServeCredential: Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .anyone: "anyone"
-        case .user(let name): "user \(name)"
+        case .user(let name, _): "user \(name)"
         case .token(let number): "token #\(number)"
         }
     }

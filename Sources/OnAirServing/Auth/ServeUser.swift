@@ -1,4 +1,6 @@
 #if os(Linux)
+import OnAirServeConfig
+
 /// One user of `onair serve`: a name, an argon2id password hash (never the password), what the user
 /// may do, and optionally the addresses the user may come from.
 public struct ServeUser: Sendable, Hashable {
@@ -37,7 +39,7 @@ public struct ServeUser: Sendable, Hashable {
         self.passwordHash = passwordHash
         self.permissions = granted
         self.addresses = try addresses.map { text in
-            do { return try ServeAddressRange(text) } catch let error as ServeAuthError {
+            do { return try ServeAddressRange(text) } catch let error as ServeAddressRange.ParseError {
                 throw ServeAuthError("user '\(name)': \(error.description)")
             }
         }

@@ -42,9 +42,9 @@ public struct ServeConfiguration: Sendable {
     /// Addresses that need no credentials for a permission (e.g. `.metrics: ServeAddressRange.loopback`).
     public var openAddresses: [ServePermission: [ServeAddressRange]] = [:]
     /// Who may read `/metrics` without the token (loopback unless `metrics-addresses` says otherwise).
-    public var metricsAddresses = ServeConfigAddressRange.loopback
+    public var metricsAddresses = ServeAddressRange.loopback
     /// Who may read `/healthz` and `/readyz` without the token (loopback unless `health-addresses` says otherwise).
-    public var healthAddresses = ServeConfigAddressRange.loopback
+    public var healthAddresses = ServeAddressRange.loopback
     /// Creates the defaults.
     public init() {}
 }

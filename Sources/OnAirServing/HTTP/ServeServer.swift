@@ -177,6 +177,7 @@ package final class ServeServer: @unchecked Sendable {
         if let response = observability?.answer(request, credentials: access.isOpen ? nil : { self.authorize($0) }) {
             return response
         }
+        if let whep, let response = whep.answerCut(request) { return response }
         let credential: ServeCredential
         switch admission(request) {
         case .refused(var refusal):

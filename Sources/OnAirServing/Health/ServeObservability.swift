@@ -14,9 +14,9 @@ package final class ServeObservability: Sendable {
     /// The paths answered here.
     package static let paths: Set<String> = ["/metrics", "/healthz", "/readyz"]
     /// Who may read `/metrics`.
-    package let metricsAddresses: [ServeConfigAddressRange]
+    package let metricsAddresses: [ServeAddressRange]
     /// Who may read `/healthz` and `/readyz`.
-    package let healthAddresses: [ServeConfigAddressRange]
+    package let healthAddresses: [ServeAddressRange]
     /// The health judge.
     package let health: ServeHealth?
     private let document: @Sendable () -> ServeStatisticsDocument
@@ -24,7 +24,7 @@ package final class ServeObservability: Sendable {
 
     /// Paths over `document` (the `/stats.json` figures) and `health`.
     package init(
-        metricsAddresses: [ServeConfigAddressRange], healthAddresses: [ServeConfigAddressRange], health: ServeHealth?, maxViewers: Int,
+        metricsAddresses: [ServeAddressRange], healthAddresses: [ServeAddressRange], health: ServeHealth?, maxViewers: Int,
         document: @escaping @Sendable () -> ServeStatisticsDocument
     ) {
         self.metricsAddresses = metricsAddresses
@@ -40,9 +40,9 @@ package final class ServeObservability: Sendable {
     /// response refuses it; without it such a request gets 403.
     package func answer(_ request: HTTPRequest, credentials: ((HTTPRequest) -> HTTPResponse?)? = nil) -> HTTPResponse? {
         guard Self.paths.contains(request.path) else { return nil }
-        let host = ServeConfigAddressRange.host(ofPeer: request.peer)
+        let host = ServeAddressRange.host(ofPeer: request.peer)
         let allowed = request.path == "/metrics" ? metricsAddresses : healthAddresses
-        if !ServeConfigAddressRange.any(allowed, contains: host) {
+        if !ServeAddressRange.any(allowed, contains: host) {
             guard let credentials else { return .text(403, "not from an allowed address") }
             if let refusal = credentials(request) { return refusal }
         }

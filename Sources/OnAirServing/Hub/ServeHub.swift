@@ -173,6 +173,13 @@ public final class ServeHub: @unchecked Sendable {
         streams[format]?.setHeader(bytes)
     }
 
+    /// Starts `format`'s stream over for a new header (the encode restarted with parameters the
+    /// container holds in its header): its viewers end after what they have queued, and may
+    /// reconnect. Returns how many were ended.
+    func restartStream(_ format: ServeFormat) -> Int {
+        streams[format]?.restart(.streamChanged) ?? 0
+    }
+
     /// Publishes a chunk of a stream to its cache and viewers.
     func publish(_ chunk: ServeChunk, to format: ServeFormat) {
         streams[format]?.publish(chunk)

@@ -71,7 +71,16 @@ package final class ServeMuxSink: PacketSink {
 
     /// Muxes one encoded packet into the shared stream the hub hands to viewers.
     public func write(_ packet: EncodedPacket) throws {
-        if let description = packet.formatDescription { descriptions[packet.mediaType] = description }
+        if let description = packet.formatDescription {
+            // A restarted encode (a reload's new size or codec settings): MPEG-TS carries the new
+            // parameter sets in band; fragmented MP4 needs a new init segment, so its stream starts over.
+            if format == .fragmentedMP4, started, packet.mediaType == .video,
+                let previous = descriptions[.video], previous != description
+            {
+                try startOver()
+            }
+            descriptions[packet.mediaType] = description
+        }
         if !started {
             guard expected.allSatisfy({ descriptions[$0] != nil }) else { return }
             if expected.contains(.video) && !(packet.mediaType == .video && packet.isKeyframe) { return }
@@ -95,6 +104,30 @@ package final class ServeMuxSink: PacketSink {
             if startsFragment && fragments >= fragmentsPerMuxer { try replaceMuxer() }
         }
         try mux(forwarded)
+    }
+
+    /// Ends the muxer and its viewers' streams (they get what was muxed, then the end) and starts
+    /// afresh at the next keyframe, with a new init segment.
+    private func startOver() throws {
+        for type in [MediaType.video, .audio] {
+            if let last = heldBack.removeValue(forKey: type) { try mux(last) }
+        }
+        try container.flush()
+        publish(output.take())
+        try container.finish()
+        let ended = hub.restartStream(format)
+        FileHandle.standardError.write(
+            Data(
+                "serve: the encode restarted with a new init segment: \(ended) /live.mp4 viewer\(ended == 1 ? "" : "s") ended (they may reconnect)\n"
+                    .utf8))
+        output = try MemoryOutput()
+        container = Self.container(format: format, streams: expected, output: output, continuing: false)
+        described = []
+        fragments = 0
+        started = false
+        headerSent = false
+        expectedHeader = nil
+        origin = nil
     }
 
     /// Ends the muxer (what it still holds is published; its trailer is not) and starts a fresh one

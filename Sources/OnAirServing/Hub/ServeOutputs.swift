@@ -33,6 +33,8 @@ package final class ServeOutputs: @unchecked Sendable {
     public let hlsDirectory: String
     /// What the outputs were built with.
     private let configuration: ServeConfiguration
+    /// Whether the RTSP face was started asking for credentials (a token or users; only then can it ask for one).
+    private let rtspAsksCredentials: Bool
 
     /// Builds the outputs for `streams` of about `streamBitRate` bits per second. Without an
     /// explicit queue bound, each viewer may hold 4 s of stream (at least 1 MiB: a joining viewer's
@@ -43,6 +45,7 @@ package final class ServeOutputs: @unchecked Sendable {
         hlsSegmentDuration: Double = 2, explicitQueueBytes: Int? = nil, profile: H264Profile = .baseline
     ) throws {
         var configuration = configuration
+        rtspAsksCredentials = !configuration.tokens.isEmpty || !configuration.users.isEmpty
         configuration.limits.viewerQueueBytes = explicitQueueBytes ?? max(1024 * 1024, streamBitRate / 8 * 4)
         self.configuration = configuration
         let hub = ServeHub(
@@ -111,7 +114,7 @@ package final class ServeOutputs: @unchecked Sendable {
             webRTC?.setCredentialCheck { access.stillAdmits($0) }
             rtsp?.setAccess(access)
             rtsp?.setTokens(access.numberedTokens) { access.stillAdmits($0) }
-            srt?.setTokens(access.numberedTokens)
+            srt?.setTokens(access.numberedTokens, open: access.isOpen)
         } catch {
             srt?.stop()
             webRTC?.stop()
@@ -163,24 +166,36 @@ package final class ServeOutputs: @unchecked Sendable {
         notifier.send("READY=1\nSTATUS=serving on port \(server.port)")
     }
 
-    /// Puts `tokens` in force (a reload) on every face and cuts every viewer admitted by a token
-    /// no longer listed; the others keep playing. Returns how many were cut. SRT's passphrase for
-    /// new callers becomes the newest token (the last listed).
+    /// Puts a reload's `tokens` and `users` (nil: unchanged) in force on every face and cuts every
+    /// viewer admitted by a token no longer listed, or by a user removed or whose password or `read`
+    /// permission changed; the others keep playing. Returns how many were cut. SRT's passphrase
+    /// for new callers becomes the newest token (the last listed).
     @discardableResult
-    package func setTokens(_ tokens: [String]) -> Int {
+    package func setCredentials(tokens: [String]?, users: [ServeUser]?) -> Int {
         let access = server.access
-        access.setTokens(tokens)
+        if let tokens { access.setTokens(tokens) }
+        if let users { access.setUsers(users) }
         rtsp?.setTokens(access.numberedTokens) { access.stillAdmits($0) }
-        srt?.setTokens(access.numberedTokens)
+        srt?.setTokens(access.numberedTokens, open: access.isOpen)
         let admits = { (credential: ServeCredential) in access.stillAdmits(credential) }
         return hub.cutViewers(stillAdmits: admits) + (webRTC?.cutViewers(stillAdmits: admits) ?? 0)
     }
 
-    /// The faces that admit no one any more until a restart: SRT and RTSP started without tokens
-    /// when a reload added some, or started with tokens when a reload left none they can take.
-    package var lockedFaces: [String] {
-        let srtLocked = srt?.isLocked(open: server.access.isOpen) == true
-        return (srtLocked ? ["SRT"] : []) + (rtsp?.isLocked == true ? ["RTSP"] : [])
+    /// The faces that admit no one now, each with what would open it again: SRT when credentials
+    /// are asked for and no listed token can be its passphrase (10–79 characters; users it cannot
+    /// check); RTSP started without a token once credentials are asked for (it cannot ask for any
+    /// until a restart), or started with tokens when a reload left none.
+    package var lockedFaces: [(face: String, until: String)] {
+        var locked: [(face: String, until: String)] = []
+        if srt?.isLocked == true { locked.append(("SRT", "a reload lists a token of 10–79 characters (its passphrase)")) }
+        if rtsp?.isLocked == true {
+            // Started with a token, the face asks for one and takes the list a reload gives.
+            locked.append(
+                rtspAsksCredentials
+                    ? ("RTSP", "a reload lists a token again")
+                    : ("RTSP", "a restart (started without a token, it cannot ask for one) or a reload that asks for no credentials"))
+        }
+        return locked
     }
 
     /// Ends every viewer, stops the server and removes the HLS directory.

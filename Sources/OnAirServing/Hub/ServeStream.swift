@@ -73,6 +73,21 @@ final class ServeStream: @unchecked Sendable {
         return published
     }
 
+    /// Starts the stream over (a new header follows): the viewers attached get no more chunks and
+    /// end once their queues are sent (`reason`); the header and the keyframe cache are dropped.
+    /// Returns how many viewers were ended.
+    func restart(_ reason: ServeViewer.EndReason) -> Int {
+        lock.lock()
+        let targets = Array(viewers.values)
+        viewers = [:]
+        header = nil
+        cache = []
+        cacheBytes = 0
+        lock.unlock()
+        for viewer in targets { viewer.finish(reason) }
+        return targets.count
+    }
+
     /// Ends every attached viewer's stream.
     func finishAll(_ reason: ServeViewer.EndReason) {
         lock.lock()

@@ -19,6 +19,9 @@ package final class ServeViewer: @unchecked Sendable {
         case left = "left"
         /// A reload withdrew the token (or user) that admitted the viewer, and it was cut.
         case credentialWithdrawn = "credential withdrawn"
+        /// The encode restarted with parameters its container cannot change mid-stream (fragmented
+        /// MP4's init segment): the viewer got everything before the change and was ended.
+        case streamChanged = "stream changed"
     }
 
     /// A number unique among the server's viewers.
@@ -264,6 +267,7 @@ package final class ServeViewer: @unchecked Sendable {
         switch ended {
         case .tooSlow?: return cutDetail
         case .credentialWithdrawn?: return "its credential was withdrawn"
+        case .streamChanged?: return "the encode restarted with a new init segment: reconnect"
         default: return nil
         }
     }

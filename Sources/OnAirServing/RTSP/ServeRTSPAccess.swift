@@ -17,8 +17,8 @@ final class ServeRTSPAccess: @unchecked Sendable {
 
     private let lock = NSLock()
     private var policy: ServeAccessPolicy?
-    private var userNumbers: [String: Int] = [:]
-    private var numberedUsers: [Int: String] = [:]
+    private var userNumbers: [ServeCredential: Int] = [:]
+    private var numberedUsers: [Int: ServeCredential] = [:]
 
     /// The hooks the RTSP servers call.
     var hooks: RTSPAccessHooks {
@@ -61,31 +61,31 @@ final class ServeRTSPAccess: @unchecked Sendable {
         current?.recordFailure(address: peer, method: "rtsp-\(scheme)")
     }
 
-    /// The key number standing for `credential`.
+    /// The key number standing for `credential` (a user's name and entry revision get one each).
     func number(for credential: ServeCredential) -> Int {
         switch credential {
         case .anyone: return Self.anyoneNumber
         case .token(let number): return number
-        case .user(let name):
+        case .user:
             lock.lock()
             defer { lock.unlock() }
-            if let known = userNumbers[name] { return known }
+            if let known = userNumbers[credential] { return known }
             let number = Self.firstUserNumber + userNumbers.count
-            userNumbers[name] = number
-            numberedUsers[number] = name
+            userNumbers[credential] = number
+            numberedUsers[number] = credential
             return number
         }
     }
 
     /// What a key number stands for: 0 (no credentials) and the open number are `anyone`, a user's
-    /// number that user, any other a token.
+    /// number that user (at the entry's revision it logged in under), any other a token.
     func credential(forKey key: Int) -> ServeCredential {
         if key <= 0 || key == Self.anyoneNumber { return .anyone }
         guard key >= Self.firstUserNumber else { return .token(key) }
         lock.lock()
         defer { lock.unlock() }
         // A number never given stands for no one a policy admits.
-        return .user(numberedUsers[key] ?? "")
+        return numberedUsers[key] ?? .user("", revision: 0)
     }
 }
 #endif

@@ -9,8 +9,9 @@ import OnAirSRT
 ///
 /// With a passphrase, callers without it (or with another) are refused by libsrt's handshake. The
 /// passphrase is chosen as each caller connects (`SRTPassphraseChooser`), so a reload can change
-/// it (`setTokens`: the newest token, the last listed; a caller's key exchange allows one); each
-/// caller remembers the token it came with.
+/// it (`setTokens`: the newest token, the last listed; a caller's key exchange allows one), add
+/// one to a listener started open, or take it away when the server becomes open; each caller
+/// remembers the token it came with (`anyone` when none was asked).
 package final class ServeSRTListener: @unchecked Sendable {
     /// The UDP port listened on.
     public let port: Int
@@ -21,8 +22,9 @@ package final class ServeSRTListener: @unchecked Sendable {
     private var stopped = false
     private var callers: [Int: SRTSocket] = [:]
     private var failure: SRTError?
-    /// The passphrase new callers need and its token's number (nil: none is valid, callers are
-    /// refused); unused when the listener asks for none.
+    /// What new callers need: the passphrase and its token's number (an empty passphrase, number
+    /// 0: none, the server is open); nil: no caller is let in (credentials are asked for and no
+    /// listed token can be a passphrase).
     private var passphrase: (secret: String, number: Int)?
     /// Set in `init` before accepting starts, never changed.
     private var chooser: SRTPassphraseChooser?
@@ -49,12 +51,11 @@ package final class ServeSRTListener: @unchecked Sendable {
         listener = try SRTSocket.listen(host: host, port: UInt16(port), backlog: 16, options: options)
         self.port = Int(listener.localPort)
         self.hub = hub
-        self.passphrase = passphrase.map { ($0, number) }
-        if passphrase != nil {
-            let made = SRTPassphraseChooser { [weak self] _ in self?.currentPassphrase }
-            try listener.choosePassphrases(made)
-            chooser = made
-        }
+        self.passphrase = passphrase.map { ($0, number) } ?? ("", 0)
+        // The chooser is set even without a passphrase, so a reload can ask for one.
+        let made = SRTPassphraseChooser { [weak self] _ in self?.currentPassphrase }
+        chooser = made
+        try listener.choosePassphrases(made)
         group.startThread(named: "onair.serve.srt.accept") { [self] in acceptCallers() }
     }
 
@@ -65,22 +66,21 @@ package final class ServeSRTListener: @unchecked Sendable {
     }
 
     /// Puts the newest of `tokens` that can be a passphrase (10–79 characters) in force for callers
-    /// from now on; callers connected are not touched (the hub cuts those of a removed token).
-    /// False when the listener asks for no passphrase (until a restart) or none of `tokens` can be one.
+    /// from now on, or no passphrase when the server is `open`; callers connected are not touched
+    /// (the hub cuts those of a removed token). False when credentials are asked for and none of
+    /// `tokens` can be a passphrase: no caller is let in until a reload lists one.
     @discardableResult
-    func setTokens(_ tokens: [(secret: String, number: Int)]) -> Bool {
-        guard chooser != nil else { return false }
-        let newest = tokens.last { (10...79).contains($0.secret.count) }
+    func setTokens(_ tokens: [(secret: String, number: Int)], open: Bool) -> Bool {
+        let chosen = open ? ("", 0) : tokens.last { (10...79).contains($0.secret.count) }
         lock.lock()
-        passphrase = newest
+        passphrase = chosen
         lock.unlock()
-        return newest != nil
+        return chosen != nil
     }
 
-    /// Whether the listener lets no caller in any more: it asks for a passphrase and no listed
-    /// token can be one, or (started without) the hub asks for credentials it cannot check.
-    func isLocked(open: Bool) -> Bool {
-        guard chooser != nil else { return !open }
+    /// Whether the listener lets no caller in now: credentials are asked for and no listed token
+    /// can be a passphrase (a users-only server, or tokens too short or long).
+    var isLocked: Bool {
         lock.lock()
         defer { lock.unlock() }
         return passphrase == nil
@@ -113,16 +113,11 @@ package final class ServeSRTListener: @unchecked Sendable {
                 return
             }
             guard let caller else { continue }
-            let credential: ServeCredential
-            if let chooser {
-                guard let number = chooser.tag(of: caller) else {
-                    caller.close()  // accepted with no passphrase chosen: never expected
-                    continue
-                }
-                credential = .token(number)
-            } else {
-                credential = .anyone
+            guard let number = chooser?.tag(of: caller) else {
+                caller.close()  // accepted with no passphrase chosen: never expected
+                continue
             }
+            let credential: ServeCredential = number == 0 ? .anyone : .token(number)
             let viewer: ServeViewer
             do {
                 viewer = try hub.openViewer(format: .mpegTS, transport: "srt", peer: caller.endpoint, credential: credential)

@@ -25,6 +25,22 @@ package struct WHEPEndpoint: Sendable {
     /// Whether `path` is the endpoint's.
     public static func handles(_ path: String) -> Bool { path == "/whep" || path.hasPrefix("/whep/") }
 
+    /// The session a `DELETE` of `path` ends (`/whep/ID`), or nil.
+    static func sessionID(_ path: String) -> String? {
+        guard path.hasPrefix("/whep/") else { return nil }
+        let id = path.dropFirst("/whep/".count)
+        return id.isEmpty || id.contains("/") ? nil : String(id)
+    }
+
+    /// A session a reload cut: its client's own `DELETE` ends nothing more and is not judged by
+    /// the credentials that reload withdrew (a failed login otherwise, counted against the address).
+    func answerCut(_ request: HTTPRequest) -> HTTPResponse? {
+        guard request.method == "DELETE", let id = Self.sessionID(request.path), face.wasCut(id) else { return nil }
+        var response = HTTPResponse.text(200, "ended (cut at a reload: its credentials were withdrawn)")
+        response.headers += corsHeaders(origin: request.headers["origin"])
+        return response
+    }
+
     /// The methods the endpoint answers.
     public static let methods: Set<String> = ["POST", "DELETE", "PATCH", "OPTIONS"]
 

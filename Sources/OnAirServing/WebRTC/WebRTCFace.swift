@@ -44,6 +44,8 @@ package final class WebRTCFace: PacketSink, @unchecked Sendable {
         return withdrawnCount
     }
     private var withdrawnCount = 0
+    /// The sessions cut at a reload, whose own DELETE is answered without credentials.
+    private var cutSessions = WHEPCutSessions()
     private var stillAdmits: (@Sendable (ServeCredential) -> Bool)?
 
     /// A face for `streams` of a `profile` encode; host candidates on `localAddress` (nil: every interface).
@@ -173,6 +175,14 @@ package final class WebRTCFace: PacketSink, @unchecked Sendable {
         return viewer != nil
     }
 
+    /// Whether `id` is a session a reload cut (forgotten once asked): its client's DELETE needs no
+    /// credentials, which that reload withdrew.
+    func wasCut(_ id: String) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return cutSessions.take(id)
+    }
+
     /// Sets the judge of credentials `addViewer` asks at admission (the access policy's `stillAdmits`).
     func setCredentialCheck(_ stillAdmits: @escaping @Sendable (ServeCredential) -> Bool) {
         lock.lock()
@@ -185,7 +195,10 @@ package final class WebRTCFace: PacketSink, @unchecked Sendable {
     func cutViewers(stillAdmits: (ServeCredential) -> Bool) -> Int {
         lock.lock()
         let withdrawn = viewers.values.filter { !stillAdmits($0.credential) }
-        for viewer in withdrawn { viewers[viewer.id] = nil }
+        for viewer in withdrawn {
+            viewers[viewer.id] = nil
+            cutSessions.insert(viewer.id)
+        }
         withdrawnCount += withdrawn.count
         lock.unlock()
         for viewer in withdrawn { viewer.close() }

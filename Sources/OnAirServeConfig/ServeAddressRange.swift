@@ -7,7 +7,15 @@ import Darwin
 
 /// A range of IPv4 or IPv6 addresses in CIDR notation (`192.168.1.0/24`, `2001:db8::/32`; a bare
 /// address is a range of one). An IPv4 range also holds the IPv4-mapped IPv6 form of its addresses.
+/// The one parser of address ranges in `onair serve`: users' `addresses`, `metrics-addresses`,
+/// `health-addresses`.
 public struct ServeAddressRange: Sendable, Hashable, CustomStringConvertible {
+    /// Why a text is not an address range.
+    public struct ParseError: Error, CustomStringConvertible, Equatable {
+        /// What is wrong.
+        public var description: String
+    }
+
     /// The network's address bytes (4 or 16), host bits cleared.
     let network: [UInt8]
     /// The prefix length in bits.
@@ -17,19 +25,19 @@ public struct ServeAddressRange: Sendable, Hashable, CustomStringConvertible {
     public init(_ text: String) throws {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
         guard (1...2).contains(parts.count), let bytes = Self.bytes(of: String(parts[0])) else {
-            throw ServeAuthError("'\(text)' is not an IPv4 or IPv6 address range (ADDRESS/BITS)")
+            throw ParseError(description: "'\(text)' is not an IPv4 or IPv6 address range (ADDRESS/BITS)")
         }
         let bits = bytes.count * 8
         var prefix = bits
         if parts.count == 2 {
             guard let value = Int(parts[1]), (0...bits).contains(value), parts[1].allSatisfy(\.isNumber) else {
-                throw ServeAuthError("'\(text)': the prefix length must be 0–\(bits)")
+                throw ParseError(description: "'\(text)': the prefix length must be 0–\(bits)")
             }
             prefix = value
         }
         guard Self.masked(bytes, prefix) == bytes else {
-            throw ServeAuthError(
-                "'\(text)' has bits set past its /\(prefix): did you mean \(Self.show(Self.masked(bytes, prefix)))/\(prefix)?")
+            throw ParseError(
+                description: "'\(text)' has bits set past its /\(prefix): did you mean \(Self.show(Self.masked(bytes, prefix)))/\(prefix)?")
         }
         network = bytes
         self.prefix = prefix
@@ -45,10 +53,22 @@ public struct ServeAddressRange: Sendable, Hashable, CustomStringConvertible {
         return bytes.count == network.count && Self.masked(bytes, prefix) == network
     }
 
+    /// Whether any of `ranges` holds `address`.
+    public static func any(_ ranges: [ServeAddressRange], contains address: String) -> Bool {
+        ranges.contains { $0.contains(address) }
+    }
+
+    /// The address of a peer written `ADDRESS:PORT` or `[ADDRESS]:PORT` (as the HTTP server gives it).
+    public static func host(ofPeer peer: String) -> String {
+        if peer.hasPrefix("["), let close = peer.firstIndex(of: "]") { return String(peer[peer.index(after: peer.startIndex)..<close]) }
+        if let colon = peer.lastIndex(of: ":"), peer.firstIndex(of: ":") == colon { return String(peer[..<colon]) }
+        return peer
+    }
+
     /// The range as `ADDRESS/BITS`.
     public var description: String { "\(Self.show(network))/\(prefix)" }
 
-    /// Loopback: 127.0.0.0/8 and ::1.
+    /// Loopback: 127.0.0.0/8 and ::1 (the default of `metrics-addresses` and `health-addresses`).
     public static let loopback: [ServeAddressRange] = [
         ServeAddressRange(network: [127, 0, 0, 0], prefix: 8),
         ServeAddressRange(network: Array(repeating: 0, count: 15) + [1], prefix: 128),
