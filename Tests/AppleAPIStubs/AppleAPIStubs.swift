@@ -16,8 +16,15 @@
 //     VTCompressionOutputCallback is only passed as nil.
 //   - Imported C functions never warn about an unused result, so those returning a status here are
 //     @discardableResult.
-// Signatures marked "checked" were compared with the page's text in the docs corpus when written;
-// the others follow the same pages from knowledge and must be confirmed by the first Mac build.
+//   - A `class let` on a page (an imported global constant) is a `static let` here.
+// Signatures marked "checked" were compared with the page's text in the docs corpus (the search
+// tool's copy of developer.apple.com); the others follow the same pages from knowledge and must be
+// confirmed by the first Mac build. The audit of 3 Dec 2026 compared 36 more (every declaration
+// added for the microphone and PlaybackView, and the multi-argument functions of the encoders, the
+// audio queue and the writer); it found one declaration made to fit: the capture notifications
+// were the deprecated `NSNotification.Name.AVCaptureSessionRuntimeError` /
+// `.AVCaptureDeviceWasDisconnected` under pages that give `AVCaptureSession.runtimeErrorNotification`
+// and `AVCaptureDevice.wasDisconnectedNotification`; they now follow the pages.
 
 import Foundation  // URL, as AVFoundation's declarations use it (Linux Foundation has no CF types)
 
@@ -43,7 +50,7 @@ public enum CFNumberType: Int {
     case sInt64Type = 4
     case float64Type = 6
 }
-/// Page: https://developer.apple.com/documentation/corefoundation/cfnumbercreate(_:_:_:)
+/// Page: https://developer.apple.com/documentation/corefoundation/cfnumbercreate(_:_:_:)  (checked)
 public func CFNumberCreate(_ allocator: CFAllocator!, _ theType: CFNumberType, _ valuePtr: UnsafeRawPointer!) -> CFNumber! { CFNumber() }
 /// Page: https://developer.apple.com/documentation/corefoundation/cfboolean
 public final class CFBoolean { init() {} }
@@ -308,12 +315,12 @@ public typealias AudioConverterRef = OpaquePointer
 public typealias AudioConverterPropertyID = UInt32
 /// Page: https://developer.apple.com/documentation/audiotoolbox/kaudioconverterencodebitrate
 public var kAudioConverterEncodeBitRate: AudioConverterPropertyID { 0x6272_6174 }
-/// Page: https://developer.apple.com/documentation/audiotoolbox/audioconverternew(_:_:_:)
+/// Page: https://developer.apple.com/documentation/audiotoolbox/audioconverternew(_:_:_:)  (checked)
 public func AudioConverterNew(
     _ inSourceFormat: UnsafePointer<AudioStreamBasicDescription>, _ inDestinationFormat: UnsafePointer<AudioStreamBasicDescription>,
     _ outAudioConverter: UnsafeMutablePointer<AudioConverterRef?>
 ) -> OSStatus { 0 }
-/// Page: https://developer.apple.com/documentation/audiotoolbox/audioconvertersetproperty(_:_:_:_:)
+/// Page: https://developer.apple.com/documentation/audiotoolbox/audioconvertersetproperty(_:_:_:_:)  (checked)
 public func AudioConverterSetProperty(
     _ inAudioConverter: AudioConverterRef, _ inPropertyID: AudioConverterPropertyID, _ inPropertyDataSize: UInt32,
     _ inPropertyData: UnsafeRawPointer
@@ -380,7 +387,7 @@ public func VTCompressionSessionEncodeFrame(
     frameProperties: CFDictionary?, infoFlagsOut: UnsafeMutablePointer<VTEncodeInfoFlags>?,
     outputHandler: @escaping VTCompressionOutputHandler
 ) -> OSStatus { 0 }
-/// Page: https://developer.apple.com/documentation/videotoolbox/vtcompressionsessioncompleteframes(_:untilpresentationtimestamp:)
+/// Page: https://developer.apple.com/documentation/videotoolbox/vtcompressionsessioncompleteframes(_:untilpresentationtimestamp:)  (checked)
 public func VTCompressionSessionCompleteFrames(
     _ session: VTCompressionSession, untilPresentationTimeStamp completeUntilPresentationTimeStamp: CMTime
 ) -> OSStatus { 0 }
@@ -531,11 +538,11 @@ open class AVAssetWriter {
     open func canAdd(_ input: AVAssetWriterInput) -> Bool { false }
     /// Page: https://developer.apple.com/documentation/avfoundation/avassetwriter/add(_:)-(avassetwriterinput)
     open func add(_ input: AVAssetWriterInput) {}
-    /// Page: https://developer.apple.com/documentation/avfoundation/avassetwriter/startwriting()
+    /// Page: https://developer.apple.com/documentation/avfoundation/avassetwriter/startwriting()  (checked)
     open func startWriting() -> Bool { false }
     /// Page: https://developer.apple.com/documentation/avfoundation/avassetwriter/startsession(atsourcetime:)
     open func startSession(atSourceTime startTime: CMTime) {}
-    /// Page: https://developer.apple.com/documentation/avfoundation/avassetwriter/finishwriting(completionhandler:)
+    /// Page: https://developer.apple.com/documentation/avfoundation/avassetwriter/finishwriting(completionhandler:)  (checked)
     open func finishWriting(completionHandler handler: @escaping @Sendable () -> Void) {}
 }
 /// Page: https://developer.apple.com/documentation/avfoundation/avassetwriterinput
@@ -548,7 +555,7 @@ open class AVAssetWriterInput {
     open var isReadyForMoreMediaData: Bool { false }
     /// Page: https://developer.apple.com/documentation/avfoundation/avassetwriterinput/append(_:)
     open func append(_ sampleBuffer: CMSampleBuffer) -> Bool { false }
-    /// Page: https://developer.apple.com/documentation/avfoundation/avassetwriterinput/markasfinished()
+    /// Page: https://developer.apple.com/documentation/avfoundation/avassetwriterinput/markasfinished()  (checked)
     open func markAsFinished() {}
 }
 /// Page: https://developer.apple.com/documentation/coremedia/cmaudioformatdescription
@@ -561,7 +568,7 @@ public func CMAudioFormatDescriptionCreate(
     layout: UnsafePointer<AudioChannelLayout>?, magicCookieSize: Int, magicCookie: UnsafeRawPointer?, extensions: CFDictionary?,
     formatDescriptionOut: UnsafeMutablePointer<CMAudioFormatDescription?>
 ) -> OSStatus { 0 }
-/// Page: https://developer.apple.com/documentation/coremedia/cmsamplebuffergetsampleattachmentsarray(_:createifnecessary:)
+/// Page: https://developer.apple.com/documentation/coremedia/cmsamplebuffergetsampleattachmentsarray(_:createifnecessary:)  (checked)
 public func CMSampleBufferGetSampleAttachmentsArray(_ sbuf: CMSampleBuffer, createIfNecessary: Bool) -> CFArray? { nil }
 /// Page: https://developer.apple.com/documentation/coremedia/kcmsampleattachmentkey_notsync
 public var kCMSampleAttachmentKey_NotSync: CFString { CFString("NotSync") }
@@ -602,7 +609,7 @@ public func AudioQueueNewOutput(
     _ inUserData: UnsafeMutableRawPointer?, _ inCallbackRunLoop: CFRunLoop?, _ inCallbackRunLoopMode: CFString?, _ inFlags: UInt32,
     _ outAQ: UnsafeMutablePointer<AudioQueueRef?>
 ) -> OSStatus { 0 }
-/// Page: https://developer.apple.com/documentation/audiotoolbox/audioqueueallocatebuffer(_:_:_:)
+/// Page: https://developer.apple.com/documentation/audiotoolbox/audioqueueallocatebuffer(_:_:_:)  (checked)
 public func AudioQueueAllocateBuffer(
     _ inAQ: AudioQueueRef, _ inBufferByteSize: UInt32, _ outBuffer: UnsafeMutablePointer<AudioQueueBufferRef?>
 ) -> OSStatus { 0 }
@@ -686,12 +693,12 @@ open class AVCaptureDevice {
     }
     /// Page: https://developer.apple.com/documentation/avfoundation/avcapturedevice/discoverysession
     open class DiscoverySession {
-        /// Page: https://developer.apple.com/documentation/avfoundation/avcapturedevice/discoverysession/init(devicetypes:mediatype:position:)
+        /// Page: https://developer.apple.com/documentation/avfoundation/avcapturedevice/discoverysession/init(devicetypes:mediatype:position:)  (checked)
         public init(deviceTypes: [AVCaptureDevice.DeviceType], mediaType: AVMediaType?, position: AVCaptureDevice.Position) {}
-        /// Page: https://developer.apple.com/documentation/avfoundation/avcapturedevice/discoverysession/devices
+        /// Page: https://developer.apple.com/documentation/avfoundation/avcapturedevice/discoverysession/devices  (checked)
         open var devices: [AVCaptureDevice] { [] }
     }
-    /// Page: https://developer.apple.com/documentation/avfoundation/avcapturedevice/uniqueid
+    /// Page: https://developer.apple.com/documentation/avfoundation/avcapturedevice/uniqueid  (checked)
     open var uniqueID: String { "" }
     /// Page: https://developer.apple.com/documentation/avfoundation/avcapturedevice/localizedname
     open var localizedName: String { "" }
@@ -712,7 +719,7 @@ open class AVCaptureDevice {
 open class AVCaptureInput {}
 /// Page: https://developer.apple.com/documentation/avfoundation/avcapturedeviceinput
 open class AVCaptureDeviceInput: AVCaptureInput {
-    /// Page: https://developer.apple.com/documentation/avfoundation/avcapturedeviceinput/init(device:)
+    /// Page: https://developer.apple.com/documentation/avfoundation/avcapturedeviceinput/init(device:)  (checked)
     public init(device: AVCaptureDevice) throws {}
 }
 /// Page: https://developer.apple.com/documentation/avfoundation/avcaptureoutput

@@ -28,7 +28,7 @@ import OnAirFFmpeg
 
     @Test func rejectsMalformedSpecsClearly() {
         let cases: [(String, SourceSpecError)] = [
-            ("camera", .unknownKind(text: "camera")),
+            ("webcam", .unknownKind(text: "webcam")),
             ("", .unknownKind(text: "")),
             ("v4l2:", .missingArgument(kind: "v4l2", example: "v4l2:/dev/video0")),
             ("pulse", .missingArgument(kind: "pulse", example: "pulse:default")),

@@ -1,8 +1,11 @@
 import OnAirCore
+import OnAirLive
 
 #if canImport(OnAirFFmpeg)
 import OnAirFFmpeg
-import OnAirLive
+#endif
+#if canImport(AVFoundation) && canImport(OnAirApple)
+import OnAirApple
 #endif
 
 extension SourceSpec {
@@ -68,6 +71,19 @@ extension SourceSpec {
             return DeviceSource.microphone(kind: .pulse, device: source, sampleRate: sampleRate, channels: channels)
         case .file(let path):
             return try fileSource(path: path, mediaTypes: [mediaType], size: size, text: spec.description)
+        case .camera, .microphone:
+            throw SourceSpecError.unsupportedOnThisPlatform(text: spec.description)
+        }
+        #elseif canImport(AVFoundation) && canImport(OnAirApple)
+        // AVCaptureSession: the camera by position or unique ID at the session's size and rate
+        // (CameraSelection picks the format), the microphone in its own format.
+        switch spec {
+        case .synthetic, .none: return nil
+        case .camera(let camera):
+            return CameraCaptureSource(spec: camera, width: size.width, height: size.height, frameRate: frameRate)
+        case .microphone(let device):
+            return MicrophoneCaptureSource(uniqueID: device == "default" ? "" : device)
+        default: throw SourceSpecError.unsupportedOnThisPlatform(text: spec.description)
         }
         #else
         switch spec {

@@ -1,7 +1,8 @@
 import OnAirCore
 
 /// A capture source as named on the command line (`--video`, `--audio`): `synthetic`,
-/// `v4l2:/dev/videoN`, `x11:DISPLAY`, `alsa:DEVICE`, `pulse:SOURCE`, `file:PATH` or `none`.
+/// `v4l2:/dev/videoN`, `x11:DISPLAY`, `alsa:DEVICE`, `pulse:SOURCE`, `file:PATH` or `none` (Linux),
+/// `camera[:front|back|UNIQUE-ID]` or `microphone[:UNIQUE-ID]` (AVCaptureSession, Apple platforms).
 public enum SourceSpec: Sendable, Hashable, CustomStringConvertible {
     /// Generated test pattern and tone.
     case synthetic
@@ -15,6 +16,10 @@ public enum SourceSpec: Sendable, Hashable, CustomStringConvertible {
     case pulse(source: String)
     /// Anything FFmpeg reads, played at real time.
     case file(path: String)
+    /// An AVCaptureSession camera (Apple platforms): `front`, `back`, a unique ID, or `default` for the first.
+    case camera(spec: String)
+    /// An AVCaptureSession microphone (Apple platforms): a unique ID, or `default` for the system's.
+    case microphone(device: String)
     /// No source for this kind of media.
     case none
 
@@ -48,6 +53,10 @@ public enum SourceSpec: Sendable, Hashable, CustomStringConvertible {
             self = .pulse(source: try Self.required(argument, kind: "pulse", example: "pulse:default"))
         case "file":
             self = .file(path: try Self.required(argument, kind: "file", example: "file:clip.mp4"))
+        case "camera":
+            self = .camera(spec: argument.map(String.init).flatMap { $0.isEmpty ? nil : $0 } ?? "default")
+        case "microphone":
+            self = .microphone(device: argument.map(String.init).flatMap { $0.isEmpty ? nil : $0 } ?? "default")
         default:
             throw .unknownKind(text: text)
         }
@@ -86,8 +95,8 @@ public enum SourceSpec: Sendable, Hashable, CustomStringConvertible {
     public var mediaTypes: Set<MediaType> {
         switch self {
         case .synthetic, .file: return [.video, .audio]
-        case .v4l2, .x11: return [.video]
-        case .alsa, .pulse: return [.audio]
+        case .v4l2, .x11, .camera: return [.video]
+        case .alsa, .pulse, .microphone: return [.audio]
         case .none: return []
         }
     }
@@ -102,6 +111,8 @@ public enum SourceSpec: Sendable, Hashable, CustomStringConvertible {
         case .alsa(let device): return "alsa:\(device)"
         case .pulse(let source): return "pulse:\(source)"
         case .file(let path): return "file:\(path)"
+        case .camera(let spec): return "camera:\(spec)"
+        case .microphone(let device): return "microphone:\(device)"
         }
     }
 }

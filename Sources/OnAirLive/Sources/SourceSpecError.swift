@@ -12,12 +12,14 @@ public enum SourceSpecError: OnAirError, Equatable {
     case invalidArgument(text: String, problem: String)
     /// The source cannot deliver the media it was asked for (e.g. `--video pulse:default`).
     case wrongMediaType(text: String, wanted: MediaType)
-    /// Device capture is not available in this build (only Linux with FFmpeg for now).
+    /// The source is not available in this build (v4l2/x11/alsa/pulse/file need Linux with FFmpeg;
+    /// camera/microphone need AVFoundation).
     case unsupportedOnThisPlatform(text: String)
 
     /// The accepted forms, for help and error text.
     public static let forms =
-        "synthetic, v4l2:/dev/videoN, x11:DISPLAY (e.g. x11::0 or x11::99.0+0,0), alsa:DEVICE, pulse:SOURCE, file:PATH, none"
+        "synthetic, v4l2:/dev/videoN, x11:DISPLAY (e.g. x11::0 or x11::99.0+0,0), alsa:DEVICE, pulse:SOURCE, file:PATH, none; "
+        + "on Apple platforms camera[:front|back|ID], microphone[:ID]"
 
     /// Always true: the source specification is the caller's.
     public var isInvalidSettings: Bool { true }
