@@ -33,4 +33,16 @@ for target in OnAirTests OnAirAppleTests OnAirBitstreamTests; do
     swift_check -typecheck -module-name "$target" $files
     echo "$target: $(echo "$files" | wc -l) of $(find "Tests/$target" -name '*.swift' | wc -l) files"
 done
+# OnAir's Apple branches (EncoderFactory picking VideoToolbox/AudioToolbox, camera:/microphone: specs
+# making the AVCaptureSession sources), against OnAirApple built with its adapter on the stubs of
+# scripts/apple-stub-check.sh: a stub check of those branches, not an SDK build.
+stubbed="$work/stubbed"
+mkdir -p "$stubbed"
+for module in OnAirCore OnAirBitstream OnAirLive; do cp -R "$built/$module.swiftmodule" "$stubbed/"; done
+swift_stub() { swiftc -parse-as-library -swift-version 6 -warnings-as-errors -package-name "$package_name" -D ONAIR_APPLE_STUBS -I "$stubbed" "$@"; }
+swiftc -parse-as-library -swift-version 6 -D ONAIR_APPLE_STUBS -module-name AppleAPIStubs -emit-module \
+    -emit-module-path "$stubbed/AppleAPIStubs.swiftmodule" Tests/AppleAPIStubs/AppleAPIStubs.swift
+swift_stub -emit-module -module-name OnAirApple -emit-module-path "$stubbed/OnAirApple.swiftmodule" $(find Sources/OnAirApple -name '*.swift' | sort)
+swift_stub -typecheck -module-name OnAir $(apple_files Sources/OnAir)
+echo "OnAir with OnAirApple's adapter on the stubs: EncoderFactory's and capture-by-spec's Apple branches type-check (stub check)"
 echo "APPLE-SHAPE CHECK passed (not an SDK build: docs/APPLE.md says what only a Mac verifies)"

@@ -4,7 +4,7 @@ import OnAirLive
 #if canImport(OnAirFFmpeg)
 import OnAirFFmpeg
 #endif
-#if canImport(AVFoundation) && canImport(OnAirApple)
+#if (canImport(AVFoundation) || ONAIR_APPLE_STUBS) && canImport(OnAirApple)
 import OnAirApple
 #endif
 
@@ -74,7 +74,7 @@ extension SourceSpec {
         case .camera, .microphone:
             throw SourceSpecError.unsupportedOnThisPlatform(text: spec.description)
         }
-        #elseif canImport(AVFoundation) && canImport(OnAirApple)
+        #elseif (canImport(AVFoundation) || ONAIR_APPLE_STUBS) && canImport(OnAirApple)
         // AVCaptureSession: the camera by position or unique ID at the session's size and rate
         // (CameraSelection picks the format), the microphone in its own format.
         switch spec {

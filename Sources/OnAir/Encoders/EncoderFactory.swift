@@ -1,6 +1,6 @@
 import OnAirCore
 
-#if canImport(VideoToolbox) && canImport(OnAirApple)
+#if (canImport(VideoToolbox) || ONAIR_APPLE_STUBS) && canImport(OnAirApple)
 import OnAirApple
 #endif
 #if canImport(OnAirFFmpeg)
@@ -13,7 +13,7 @@ package enum EncoderFactory {
     /// An H.264 encoder for `settings`, validated first.
     public static func videoEncoder(settings: VideoEncoderSettings) throws -> any VideoEncoding {
         try settings.validate()
-        #if canImport(VideoToolbox) && canImport(OnAirApple)
+        #if (canImport(VideoToolbox) || ONAIR_APPLE_STUBS) && canImport(OnAirApple)
         return try VideoToolboxH264Encoder(settings: settings)
         #elseif canImport(OnAirFFmpeg)
         return try H264Encoder(settings: settings)
@@ -33,7 +33,7 @@ package enum EncoderFactory {
     /// An AAC encoder for `settings`, validated first.
     public static func audioEncoder(settings: AudioEncoderSettings) throws -> any AudioEncoding {
         try settings.validate()
-        #if canImport(AudioToolbox) && canImport(OnAirApple)
+        #if (canImport(AudioToolbox) || ONAIR_APPLE_STUBS) && canImport(OnAirApple)
         return try AudioToolboxAACEncoder(settings: settings)
         #elseif canImport(OnAirFFmpeg)
         return try AACEncoder(settings: settings)
