@@ -38,7 +38,10 @@ public final class ContainerSink: PacketSink {
         self.options = options
     }
 
-    private var usesAVCC: Bool { format != "mpegts" }
+    /// MPEG-TS (also as HLS segments) takes Annex-B with the parameter sets in band, so a stream
+    /// whose parameters change (a restarted encode) carries the new ones; the other containers
+    /// take AVCC samples with the parameter sets in their header.
+    private var usesAVCC: Bool { format != "mpegts" && !(format == "hls" && options["hls_segment_type"] != "fmp4") }
 
     /// Writes one encoded packet; until every expected stream has sent its first packet, packets wait (and the header
     /// is written once they all have).
