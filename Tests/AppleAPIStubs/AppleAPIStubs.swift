@@ -30,54 +30,54 @@ import Foundation  // URL, as AVFoundation's declarations use it (Linux Foundati
 
 // MARK: CoreFoundation
 
-/// Page: https://developer.apple.com/documentation/corefoundation/cftyperef
+/// Page: https://developer.apple.com/documentation/corefoundation/cftyperef  (checked)
 public typealias CFTypeRef = AnyObject
-/// Page: https://developer.apple.com/documentation/corefoundation/cfindex
+/// Page: https://developer.apple.com/documentation/corefoundation/cfindex  (checked)
 public typealias CFIndex = Int
-/// Page: https://developer.apple.com/documentation/corefoundation/cfallocator
+/// Page: https://developer.apple.com/documentation/corefoundation/cfallocator  (checked)
 public final class CFAllocator { init() {} }
-/// Page: https://developer.apple.com/documentation/corefoundation/kcfallocatordefault
+/// Page: https://developer.apple.com/documentation/corefoundation/kcfallocatordefault  (checked)
 public var kCFAllocatorDefault: CFAllocator! { CFAllocator() }
-/// Page: https://developer.apple.com/documentation/corefoundation/cfstring
+/// Page: https://developer.apple.com/documentation/corefoundation/cfstring  (checked)
 public final class CFString {
     let value: String
     init(_ value: String) { self.value = value }
 }
-/// Page: https://developer.apple.com/documentation/corefoundation/cfnumber
+/// Page: https://developer.apple.com/documentation/corefoundation/cfnumber  (checked)
 public final class CFNumber { init() {} }
-/// Page: https://developer.apple.com/documentation/corefoundation/cfnumbertype
+/// Page: https://developer.apple.com/documentation/corefoundation/cfnumbertype  (checked: `enum CFNumberType`; the cases are float64Type (page) and sInt64Type (kCFNumberSInt64Type); raw values from the C header, not on the page)
 public enum CFNumberType: Int {
     case sInt64Type = 4
     case float64Type = 6
 }
 /// Page: https://developer.apple.com/documentation/corefoundation/cfnumbercreate(_:_:_:)  (checked)
 public func CFNumberCreate(_ allocator: CFAllocator!, _ theType: CFNumberType, _ valuePtr: UnsafeRawPointer!) -> CFNumber! { CFNumber() }
-/// Page: https://developer.apple.com/documentation/corefoundation/cfboolean
+/// Page: https://developer.apple.com/documentation/corefoundation/cfboolean  (checked)
 public final class CFBoolean { init() {} }
-/// Page: https://developer.apple.com/documentation/corefoundation/kcfbooleantrue
+/// Page: https://developer.apple.com/documentation/corefoundation/kcfbooleantrue  (checked: declaration as listed on the CFBoolean "Boolean Values" page)
 public var kCFBooleanTrue: CFBoolean! { CFBoolean() }
-/// Page: https://developer.apple.com/documentation/corefoundation/kcfbooleanfalse
+/// Page: https://developer.apple.com/documentation/corefoundation/kcfbooleanfalse  (checked: declaration as listed on the CFBoolean "Boolean Values" page)
 public var kCFBooleanFalse: CFBoolean! { CFBoolean() }
-/// Page: https://developer.apple.com/documentation/corefoundation/cfarray
+/// Page: https://developer.apple.com/documentation/corefoundation/cfarray  (checked)
 public final class CFArray { init() {} }
-/// Page: https://developer.apple.com/documentation/corefoundation/cfarraycallbacks
+/// Page: https://developer.apple.com/documentation/corefoundation/cfarraycallbacks  (checked)
 public struct CFArrayCallBacks { init() {} }
-/// Page: https://developer.apple.com/documentation/corefoundation/kcftypearraycallbacks
+/// Page: https://developer.apple.com/documentation/corefoundation/kcftypearraycallbacks  (checked)
 public var kCFTypeArrayCallBacks: CFArrayCallBacks { CFArrayCallBacks() }
-/// Page: https://developer.apple.com/documentation/corefoundation/cfarraycreate(_:_:_:_:)
+/// Page: https://developer.apple.com/documentation/corefoundation/cfarraycreate(_:_:_:_:)  (checked)
 public func CFArrayCreate(
     _ allocator: CFAllocator!, _ values: UnsafeMutablePointer<UnsafeRawPointer?>!, _ numValues: CFIndex,
     _ callBacks: UnsafePointer<CFArrayCallBacks>!
 ) -> CFArray! { CFArray() }
-/// Page: https://developer.apple.com/documentation/corefoundation/cfdictionary
+/// Page: https://developer.apple.com/documentation/corefoundation/cfdictionary  (checked)
 public final class CFDictionary { init() {} }
-/// Page: https://developer.apple.com/documentation/corefoundation/cfdictionarykeycallbacks
+/// Page: https://developer.apple.com/documentation/corefoundation/cfdictionarykeycallbacks  (not checked: page not in the docs corpus)
 public struct CFDictionaryKeyCallBacks { init() {} }
-/// Page: https://developer.apple.com/documentation/corefoundation/cfdictionaryvaluecallbacks
+/// Page: https://developer.apple.com/documentation/corefoundation/cfdictionaryvaluecallbacks  (not checked: page not in the docs corpus)
 public struct CFDictionaryValueCallBacks { init() {} }
-/// Page: https://developer.apple.com/documentation/corefoundation/kcftypedictionarykeycallbacks
+/// Page: https://developer.apple.com/documentation/corefoundation/kcftypedictionarykeycallbacks  (checked)
 public var kCFTypeDictionaryKeyCallBacks: CFDictionaryKeyCallBacks { CFDictionaryKeyCallBacks() }
-/// Page: https://developer.apple.com/documentation/corefoundation/kcftypedictionaryvaluecallbacks
+/// Page: https://developer.apple.com/documentation/corefoundation/kcftypedictionaryvaluecallbacks  (checked)
 public var kCFTypeDictionaryValueCallBacks: CFDictionaryValueCallBacks { CFDictionaryValueCallBacks() }
 /// Page: https://developer.apple.com/documentation/corefoundation/cfdictionarycreate(_:_:_:_:_:_:)  (checked)
 public func CFDictionaryCreate(
@@ -87,70 +87,70 @@ public func CFDictionaryCreate(
 ) -> CFDictionary! { CFDictionary() }
 
 // MARK: MacTypes
-/// Page: https://developer.apple.com/documentation/kernel/osstatus
+/// Page: https://developer.apple.com/documentation/kernel/osstatus  (not checked: page not in the docs corpus)
 public typealias OSStatus = Int32
-/// Page: https://developer.apple.com/documentation/kernel/ostype
+/// Page: https://developer.apple.com/documentation/kernel/ostype  (not checked: page not in the docs corpus)
 public typealias OSType = UInt32
-/// Page: https://developer.apple.com/documentation/kernel/fourcharcode
+/// Page: https://developer.apple.com/documentation/kernel/fourcharcode  (not checked: page not in the docs corpus)
 public typealias FourCharCode = UInt32
-/// Page: https://developer.apple.com/documentation/kernel/noerr
+/// Page: https://developer.apple.com/documentation/kernel/noerr  (not checked: page not in the docs corpus)
 public var noErr: Int { 0 }
 
 // MARK: CoreMedia
-/// Page: https://developer.apple.com/documentation/coremedia/cmtimevalue
+/// Page: https://developer.apple.com/documentation/coremedia/cmtimevalue  (checked)
 public typealias CMTimeValue = Int64
-/// Page: https://developer.apple.com/documentation/coremedia/cmtimescale
+/// Page: https://developer.apple.com/documentation/coremedia/cmtimescale  (checked)
 public typealias CMTimeScale = Int32
-/// Page: https://developer.apple.com/documentation/coremedia/cmitemcount
-public typealias CMItemCount = Int
-/// Page: https://developer.apple.com/documentation/coremedia/cmblockbufferflags
+/// Page: https://developer.apple.com/documentation/coremedia/cmitemcount  (checked: fixed, the page gives `typealias CMItemCount = CFIndex`)
+public typealias CMItemCount = CFIndex
+/// Page: https://developer.apple.com/documentation/coremedia/cmblockbufferflags  (checked)
 public typealias CMBlockBufferFlags = UInt32
-/// Page: https://developer.apple.com/documentation/coremedia/cmvideocodectype
+/// Page: https://developer.apple.com/documentation/coremedia/cmvideocodectype  (checked)
 public typealias CMVideoCodecType = FourCharCode
-/// Page: https://developer.apple.com/documentation/coremedia/kcmvideocodectype_h264
+/// Page: https://developer.apple.com/documentation/coremedia/kcmvideocodectype_h264  (not checked: page not in the docs corpus)
 public var kCMVideoCodecType_H264: CMVideoCodecType { 0x6176_6331 }
-/// Page: https://developer.apple.com/documentation/coremedia/cmtime
+/// Page: https://developer.apple.com/documentation/coremedia/cmtime  (checked: `struct CMTime` (Sendable is this stub's conformance))
 public struct CMTime: Sendable {
-    /// Page: https://developer.apple.com/documentation/coremedia/cmtime/value
+    /// Page: https://developer.apple.com/documentation/coremedia/cmtime/value  (checked)
     public var value: CMTimeValue
-    /// Page: https://developer.apple.com/documentation/coremedia/cmtime/timescale
+    /// Page: https://developer.apple.com/documentation/coremedia/cmtime/timescale  (checked)
     public var timescale: CMTimeScale
-    /// Page: https://developer.apple.com/documentation/coremedia/cmtime/init(value:timescale:)
+    /// Page: https://developer.apple.com/documentation/coremedia/cmtime/init(value:timescale:)  (checked)
     public init(value: CMTimeValue, timescale: CMTimeScale) {
         self.value = value
         self.timescale = timescale
     }
-    /// Page: https://developer.apple.com/documentation/coremedia/cmtime/invalid
+    /// Page: https://developer.apple.com/documentation/coremedia/cmtime/invalid  (checked)
     public static let invalid = CMTime(value: 0, timescale: 0)
-    /// Page: https://developer.apple.com/documentation/coremedia/cmtime/isvalid
+    /// Page: https://developer.apple.com/documentation/coremedia/cmtime/isvalid  (not checked: page not in the docs corpus)
     public var isValid: Bool { timescale != 0 }
 }
-/// Page: https://developer.apple.com/documentation/coremedia/cmsampletiminginfo
+/// Page: https://developer.apple.com/documentation/coremedia/cmsampletiminginfo  (checked)
 public struct CMSampleTimingInfo {
-    /// Page: https://developer.apple.com/documentation/coremedia/cmsampletiminginfo/init(duration:presentationtimestamp:decodetimestamp:)
+    /// Page: https://developer.apple.com/documentation/coremedia/cmsampletiminginfo/init(duration:presentationtimestamp:decodetimestamp:)  (checked)
     public init(duration: CMTime, presentationTimeStamp: CMTime, decodeTimeStamp: CMTime) {}
 }
-/// Page: https://developer.apple.com/documentation/coremedia/cmsamplebuffer
+/// Page: https://developer.apple.com/documentation/coremedia/cmsamplebuffer  (checked)
 public final class CMSampleBuffer { init() {} }
-/// Page: https://developer.apple.com/documentation/coremedia/cmblockbuffer
+/// Page: https://developer.apple.com/documentation/coremedia/cmblockbuffer  (checked)
 public final class CMBlockBuffer { init() {} }
-/// Page: https://developer.apple.com/documentation/coremedia/cmformatdescription
+/// Page: https://developer.apple.com/documentation/coremedia/cmformatdescription  (checked)
 public final class CMFormatDescription { init() {} }
-/// Page: https://developer.apple.com/documentation/coremedia/cmvideoformatdescription
+/// Page: https://developer.apple.com/documentation/coremedia/cmvideoformatdescription  (not checked: page not in the docs corpus)
 public typealias CMVideoFormatDescription = CMFormatDescription
 /// Page: https://developer.apple.com/documentation/coremedia/cmblockbuffercustomblocksource  (checked)
 public struct CMBlockBufferCustomBlockSource { init() {} }
-/// Page: https://developer.apple.com/documentation/coremedia/cmsamplebuffergetdatabuffer(_:)
+/// Page: https://developer.apple.com/documentation/coremedia/cmsamplebuffergetdatabuffer(_:)  (checked)
 public func CMSampleBufferGetDataBuffer(_ sbuf: CMSampleBuffer) -> CMBlockBuffer? { nil }
-/// Page: https://developer.apple.com/documentation/coremedia/cmsamplebuffergetformatdescription(_:)
+/// Page: https://developer.apple.com/documentation/coremedia/cmsamplebuffergetformatdescription(_:)  (checked)
 public func CMSampleBufferGetFormatDescription(_ sbuf: CMSampleBuffer) -> CMFormatDescription? { nil }
-/// Page: https://developer.apple.com/documentation/coremedia/cmsamplebuffergetpresentationtimestamp(_:)
+/// Page: https://developer.apple.com/documentation/coremedia/cmsamplebuffergetpresentationtimestamp(_:)  (checked)
 public func CMSampleBufferGetPresentationTimeStamp(_ sbuf: CMSampleBuffer) -> CMTime { .invalid }
-/// Page: https://developer.apple.com/documentation/coremedia/cmsamplebuffergetdecodetimestamp(_:)
+/// Page: https://developer.apple.com/documentation/coremedia/cmsamplebuffergetdecodetimestamp(_:)  (checked)
 public func CMSampleBufferGetDecodeTimeStamp(_ sbuf: CMSampleBuffer) -> CMTime { .invalid }
-/// Page: https://developer.apple.com/documentation/coremedia/cmsamplebuffergetduration(_:)
+/// Page: https://developer.apple.com/documentation/coremedia/cmsamplebuffergetduration(_:)  (checked)
 public func CMSampleBufferGetDuration(_ sbuf: CMSampleBuffer) -> CMTime { .invalid }
-/// Page: https://developer.apple.com/documentation/coremedia/cmblockbuffergetdatalength(_:)
+/// Page: https://developer.apple.com/documentation/coremedia/cmblockbuffergetdatalength(_:)  (checked)
 public func CMBlockBufferGetDataLength(_ theBuffer: CMBlockBuffer) -> Int { 0 }
 /// Page: https://developer.apple.com/documentation/coremedia/cmblockbuffercopydatabytes(_:atoffset:datalength:destination:)  (checked)
 @discardableResult
@@ -193,29 +193,29 @@ public func CMVideoFormatDescriptionCreateFromH264ParameterSets(
 ) -> OSStatus { 0 }
 
 // MARK: CoreVideo
-/// Page: https://developer.apple.com/documentation/corevideo/cvbuffer
+/// Page: https://developer.apple.com/documentation/corevideo/cvbuffer  (checked)
 public final class CVBuffer { init() {} }
-/// Page: https://developer.apple.com/documentation/corevideo/cvimagebuffer
+/// Page: https://developer.apple.com/documentation/corevideo/cvimagebuffer  (checked)
 public typealias CVImageBuffer = CVBuffer
-/// Page: https://developer.apple.com/documentation/corevideo/cvpixelbuffer
+/// Page: https://developer.apple.com/documentation/corevideo/cvpixelbuffer  (checked)
 public typealias CVPixelBuffer = CVImageBuffer
-/// Page: https://developer.apple.com/documentation/corevideo/cvreturn
+/// Page: https://developer.apple.com/documentation/corevideo/cvreturn  (checked)
 public typealias CVReturn = Int32
-/// Page: https://developer.apple.com/documentation/corevideo/kcvreturnsuccess
+/// Page: https://developer.apple.com/documentation/corevideo/kcvreturnsuccess  (checked)
 public var kCVReturnSuccess: CVReturn { 0 }
-/// Page: https://developer.apple.com/documentation/corevideo/cvoptionflags
+/// Page: https://developer.apple.com/documentation/corevideo/cvoptionflags  (checked)
 public typealias CVOptionFlags = UInt64
-/// Page: https://developer.apple.com/documentation/corevideo/kcvpixelformattype_420ypcbcr8biplanarvideorange
+/// Page: https://developer.apple.com/documentation/corevideo/kcvpixelformattype_420ypcbcr8biplanarvideorange  (not checked: page not in the docs corpus)
 public var kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange: OSType { 0x3432_3076 }
-/// Page: https://developer.apple.com/documentation/corevideo/kcvpixelformattype_32bgra
+/// Page: https://developer.apple.com/documentation/corevideo/kcvpixelformattype_32bgra  (not checked: page not in the docs corpus)
 public var kCVPixelFormatType_32BGRA: OSType { 0x4247_5241 }
-/// Page: https://developer.apple.com/documentation/corevideo/kcvpixelbufferpixelformattypekey
+/// Page: https://developer.apple.com/documentation/corevideo/kcvpixelbufferpixelformattypekey  (checked)
 public var kCVPixelBufferPixelFormatTypeKey: CFString { CFString("PixelFormatType") }
-/// Page: https://developer.apple.com/documentation/corevideo/cvpixelbufferlockflags
+/// Page: https://developer.apple.com/documentation/corevideo/cvpixelbufferlockflags  (checked)
 public struct CVPixelBufferLockFlags: OptionSet, Sendable {
     public let rawValue: CVOptionFlags
     public init(rawValue: CVOptionFlags) { self.rawValue = rawValue }
-    /// Page: https://developer.apple.com/documentation/corevideo/cvpixelbufferlockflags/readonly
+    /// Page: https://developer.apple.com/documentation/corevideo/cvpixelbufferlockflags/readonly  (checked: the page gives `static var readOnly: CVPixelBufferLockFlags { get }`; a `static let` here, same use)
     public static let readOnly = CVPixelBufferLockFlags(rawValue: 1)
 }
 /// Page: https://developer.apple.com/documentation/corevideo/cvpixelbuffercreate(_:_:_:_:_:_:)  (checked)
@@ -223,39 +223,39 @@ public func CVPixelBufferCreate(
     _ allocator: CFAllocator?, _ width: Int, _ height: Int, _ pixelFormatType: OSType, _ pixelBufferAttributes: CFDictionary?,
     _ pixelBufferOut: UnsafeMutablePointer<CVPixelBuffer?>
 ) -> CVReturn { 0 }
-/// Page: https://developer.apple.com/documentation/corevideo/cvpixelbufferlockbaseaddress(_:_:)
+/// Page: https://developer.apple.com/documentation/corevideo/cvpixelbufferlockbaseaddress(_:_:)  (checked)
 @discardableResult
 public func CVPixelBufferLockBaseAddress(_ pixelBuffer: CVPixelBuffer, _ lockFlags: CVPixelBufferLockFlags) -> CVReturn { 0 }
-/// Page: https://developer.apple.com/documentation/corevideo/cvpixelbufferunlockbaseaddress(_:_:)
+/// Page: https://developer.apple.com/documentation/corevideo/cvpixelbufferunlockbaseaddress(_:_:)  (checked)
 @discardableResult
 public func CVPixelBufferUnlockBaseAddress(_ pixelBuffer: CVPixelBuffer, _ unlockFlags: CVPixelBufferLockFlags) -> CVReturn { 0 }
-/// Page: https://developer.apple.com/documentation/corevideo/cvpixelbuffergetbaseaddress(_:)
+/// Page: https://developer.apple.com/documentation/corevideo/cvpixelbuffergetbaseaddress(_:)  (checked)
 public func CVPixelBufferGetBaseAddress(_ pixelBuffer: CVPixelBuffer) -> UnsafeMutableRawPointer? { nil }
-/// Page: https://developer.apple.com/documentation/corevideo/cvpixelbuffergetbytesperrow(_:)
+/// Page: https://developer.apple.com/documentation/corevideo/cvpixelbuffergetbytesperrow(_:)  (checked)
 public func CVPixelBufferGetBytesPerRow(_ pixelBuffer: CVPixelBuffer) -> Int { 0 }
-/// Page: https://developer.apple.com/documentation/corevideo/cvpixelbuffergetbaseaddressofplane(_:_:)
+/// Page: https://developer.apple.com/documentation/corevideo/cvpixelbuffergetbaseaddressofplane(_:_:)  (checked)
 public func CVPixelBufferGetBaseAddressOfPlane(_ pixelBuffer: CVPixelBuffer, _ planeIndex: Int) -> UnsafeMutableRawPointer? { nil }
-/// Page: https://developer.apple.com/documentation/corevideo/cvpixelbuffergetbytesperrowofplane(_:_:)
+/// Page: https://developer.apple.com/documentation/corevideo/cvpixelbuffergetbytesperrowofplane(_:_:)  (checked)
 public func CVPixelBufferGetBytesPerRowOfPlane(_ pixelBuffer: CVPixelBuffer, _ planeIndex: Int) -> Int { 0 }
-/// Page: https://developer.apple.com/documentation/corevideo/cvpixelbuffergetwidth(_:)
+/// Page: https://developer.apple.com/documentation/corevideo/cvpixelbuffergetwidth(_:)  (not checked: page not in the docs corpus)
 public func CVPixelBufferGetWidth(_ pixelBuffer: CVPixelBuffer) -> Int { 0 }
-/// Page: https://developer.apple.com/documentation/corevideo/cvpixelbuffergetheight(_:)
+/// Page: https://developer.apple.com/documentation/corevideo/cvpixelbuffergetheight(_:)  (checked)
 public func CVPixelBufferGetHeight(_ pixelBuffer: CVPixelBuffer) -> Int { 0 }
 
 // MARK: CoreAudioTypes / AudioToolbox
-/// Page: https://developer.apple.com/documentation/coreaudiotypes/audioformatid
+/// Page: https://developer.apple.com/documentation/coreaudiotypes/audioformatid  (checked)
 public typealias AudioFormatID = UInt32
-/// Page: https://developer.apple.com/documentation/coreaudiotypes/audioformatflags
+/// Page: https://developer.apple.com/documentation/coreaudiotypes/audioformatflags  (checked)
 public typealias AudioFormatFlags = UInt32
-/// Page: https://developer.apple.com/documentation/coreaudiotypes/kaudioformatlinearpcm
+/// Page: https://developer.apple.com/documentation/coreaudiotypes/kaudioformatlinearpcm  (checked)
 public var kAudioFormatLinearPCM: AudioFormatID { 0x6C70_636D }
-/// Page: https://developer.apple.com/documentation/coreaudiotypes/kaudioformatmpeg4aac
+/// Page: https://developer.apple.com/documentation/coreaudiotypes/kaudioformatmpeg4aac  (not checked: page not in the docs corpus)
 public var kAudioFormatMPEG4AAC: AudioFormatID { 0x6161_6320 }
-/// Page: https://developer.apple.com/documentation/coreaudiotypes/kaudioformatflagisfloat
+/// Page: https://developer.apple.com/documentation/coreaudiotypes/kaudioformatflagisfloat  (not checked: page not in the docs corpus)
 public var kAudioFormatFlagIsFloat: AudioFormatFlags { 1 }
-/// Page: https://developer.apple.com/documentation/coreaudiotypes/kaudioformatflagispacked
+/// Page: https://developer.apple.com/documentation/coreaudiotypes/kaudioformatflagispacked  (checked)
 public var kAudioFormatFlagIsPacked: AudioFormatFlags { 8 }
-/// Page: https://developer.apple.com/documentation/coreaudiotypes/audiostreambasicdescription
+/// Page: https://developer.apple.com/documentation/coreaudiotypes/audiostreambasicdescription  (checked)
 public struct AudioStreamBasicDescription {
     public var mSampleRate: Float64
     public var mFormatID: AudioFormatID
@@ -266,7 +266,7 @@ public struct AudioStreamBasicDescription {
     public var mChannelsPerFrame: UInt32
     public var mBitsPerChannel: UInt32
     public var mReserved: UInt32
-    /// Page: https://developer.apple.com/documentation/coreaudiotypes/audiostreambasicdescription/init(msamplerate:mformatid:mformatflags:mbytesperpacket:mframesperpacket:mbytesperframe:mchannelsperframe:mbitsperchannel:mreserved:)
+    /// Page: https://developer.apple.com/documentation/coreaudiotypes/audiostreambasicdescription/init(msamplerate:mformatid:mformatflags:mbytesperpacket:mframesperpacket:mbytesperframe:mchannelsperframe:mbitsperchannel:mreserved:)  (not checked: page not in the docs corpus)
     public init(
         mSampleRate: Float64, mFormatID: AudioFormatID, mFormatFlags: AudioFormatFlags, mBytesPerPacket: UInt32,
         mFramesPerPacket: UInt32, mBytesPerFrame: UInt32, mChannelsPerFrame: UInt32, mBitsPerChannel: UInt32, mReserved: UInt32
@@ -282,38 +282,38 @@ public struct AudioStreamBasicDescription {
         self.mReserved = mReserved
     }
 }
-/// Page: https://developer.apple.com/documentation/coreaudiotypes/audiostreampacketdescription
+/// Page: https://developer.apple.com/documentation/coreaudiotypes/audiostreampacketdescription  (checked)
 public struct AudioStreamPacketDescription {
-    /// Page: https://developer.apple.com/documentation/coreaudiotypes/audiostreampacketdescription/init()
+    /// Page: https://developer.apple.com/documentation/coreaudiotypes/audiostreampacketdescription/init()  (not checked: page not in the docs corpus)
     public init() {}
 }
-/// Page: https://developer.apple.com/documentation/coreaudiotypes/audiobuffer
+/// Page: https://developer.apple.com/documentation/coreaudiotypes/audiobuffer  (checked)
 public struct AudioBuffer {
     public var mNumberChannels: UInt32
     public var mDataByteSize: UInt32
     public var mData: UnsafeMutableRawPointer?
-    /// Page: https://developer.apple.com/documentation/coreaudiotypes/audiobuffer/init(mnumberchannels:mdatabytesize:mdata:)
+    /// Page: https://developer.apple.com/documentation/coreaudiotypes/audiobuffer/init(mnumberchannels:mdatabytesize:mdata:)  (not checked: page not in the docs corpus)
     public init(mNumberChannels: UInt32, mDataByteSize: UInt32, mData: UnsafeMutableRawPointer?) {
         self.mNumberChannels = mNumberChannels
         self.mDataByteSize = mDataByteSize
         self.mData = mData
     }
 }
-/// Page: https://developer.apple.com/documentation/coreaudiotypes/audiobufferlist
+/// Page: https://developer.apple.com/documentation/coreaudiotypes/audiobufferlist  (checked)
 public struct AudioBufferList {
     public var mNumberBuffers: UInt32
     public var mBuffers: AudioBuffer
-    /// Page: https://developer.apple.com/documentation/coreaudiotypes/audiobufferlist/init(mnumberbuffers:mbuffers:)
+    /// Page: https://developer.apple.com/documentation/coreaudiotypes/audiobufferlist/init(mnumberbuffers:mbuffers:)  (not checked: page not in the docs corpus)
     public init(mNumberBuffers: UInt32, mBuffers: AudioBuffer) {
         self.mNumberBuffers = mNumberBuffers
         self.mBuffers = mBuffers
     }
 }
-/// Page: https://developer.apple.com/documentation/audiotoolbox/audioconverterref
+/// Page: https://developer.apple.com/documentation/audiotoolbox/audioconverterref  (not checked: page not in the docs corpus)
 public typealias AudioConverterRef = OpaquePointer
-/// Page: https://developer.apple.com/documentation/audiotoolbox/audioconverterpropertyid
+/// Page: https://developer.apple.com/documentation/audiotoolbox/audioconverterpropertyid  (not checked: page not in the docs corpus)
 public typealias AudioConverterPropertyID = UInt32
-/// Page: https://developer.apple.com/documentation/audiotoolbox/kaudioconverterencodebitrate
+/// Page: https://developer.apple.com/documentation/audiotoolbox/kaudioconverterencodebitrate  (checked)
 public var kAudioConverterEncodeBitRate: AudioConverterPropertyID { 0x6272_6174 }
 /// Page: https://developer.apple.com/documentation/audiotoolbox/audioconverternew(_:_:_:)  (checked)
 public func AudioConverterNew(
@@ -325,7 +325,7 @@ public func AudioConverterSetProperty(
     _ inAudioConverter: AudioConverterRef, _ inPropertyID: AudioConverterPropertyID, _ inPropertyDataSize: UInt32,
     _ inPropertyData: UnsafeRawPointer
 ) -> OSStatus { 0 }
-/// Page: https://developer.apple.com/documentation/audiotoolbox/audioconverterdispose(_:)
+/// Page: https://developer.apple.com/documentation/audiotoolbox/audioconverterdispose(_:)  (checked)
 @discardableResult
 public func AudioConverterDispose(_ inAudioConverter: AudioConverterRef) -> OSStatus { 0 }
 /// Page: https://developer.apple.com/documentation/audiotoolbox/audioconvertercomplexinputdataproc  (checked; a C function pointer in the SDK)
@@ -341,23 +341,23 @@ public func AudioConverterFillComplexBuffer(
 ) -> OSStatus { 0 }
 
 // MARK: VideoToolbox
-/// Page: https://developer.apple.com/documentation/videotoolbox/vtsession
+/// Page: https://developer.apple.com/documentation/videotoolbox/vtsession  (checked)
 public typealias VTSession = CFTypeRef
-/// Page: https://developer.apple.com/documentation/videotoolbox/vtcompressionsession
+/// Page: https://developer.apple.com/documentation/videotoolbox/vtcompressionsession  (checked)
 public final class VTCompressionSession { init() {} }
-/// Page: https://developer.apple.com/documentation/videotoolbox/vtdecompressionsession
+/// Page: https://developer.apple.com/documentation/videotoolbox/vtdecompressionsession  (checked)
 public final class VTDecompressionSession { init() {} }
-/// Page: https://developer.apple.com/documentation/videotoolbox/vtencodeinfoflags
+/// Page: https://developer.apple.com/documentation/videotoolbox/vtencodeinfoflags  (checked)
 public struct VTEncodeInfoFlags: OptionSet {
     public let rawValue: UInt32
     public init(rawValue: UInt32) { self.rawValue = rawValue }
 }
-/// Page: https://developer.apple.com/documentation/videotoolbox/vtdecodeinfoflags
+/// Page: https://developer.apple.com/documentation/videotoolbox/vtdecodeinfoflags  (checked)
 public struct VTDecodeInfoFlags: OptionSet {
     public let rawValue: UInt32
     public init(rawValue: UInt32) { self.rawValue = rawValue }
 }
-/// Page: https://developer.apple.com/documentation/videotoolbox/vtdecodeframeflags
+/// Page: https://developer.apple.com/documentation/videotoolbox/vtdecodeframeflags  (checked)
 public struct VTDecodeFrameFlags: OptionSet {
     public let rawValue: UInt32
     public init(rawValue: UInt32) { self.rawValue = rawValue }
@@ -368,7 +368,7 @@ public typealias VTCompressionOutputCallback = (UnsafeMutableRawPointer?, Unsafe
 public typealias VTCompressionOutputHandler = @Sendable (OSStatus, VTEncodeInfoFlags, CMSampleBuffer?) -> Void
 /// Page: https://developer.apple.com/documentation/videotoolbox/vtdecompressionoutputhandler  (checked)
 public typealias VTDecompressionOutputHandler = @Sendable (OSStatus, VTDecodeInfoFlags, CVImageBuffer?, CMTime, CMTime) -> Void
-/// Page: https://developer.apple.com/documentation/videotoolbox/vtdecompressionoutputcallbackrecord
+/// Page: https://developer.apple.com/documentation/videotoolbox/vtdecompressionoutputcallbackrecord  (checked)
 public struct VTDecompressionOutputCallbackRecord { init() {} }
 /// Page: https://developer.apple.com/documentation/videotoolbox/vtcompressionsessioncreate(allocator:width:height:codectype:encoderspecification:imagebufferattributes:compresseddataallocator:outputcallback:refcon:compressionsessionout:)  (checked)
 public func VTCompressionSessionCreate(
@@ -379,7 +379,7 @@ public func VTCompressionSessionCreate(
 ) -> OSStatus { 0 }
 /// Page: https://developer.apple.com/documentation/videotoolbox/vtsessionsetproperty(_:key:value:)  (checked)
 public func VTSessionSetProperty(_ session: VTSession, key propertyKey: CFString, value propertyValue: CFTypeRef?) -> OSStatus { 0 }
-/// Page: https://developer.apple.com/documentation/videotoolbox/vtcompressionsessionpreparetoencodeframes(_:)
+/// Page: https://developer.apple.com/documentation/videotoolbox/vtcompressionsessionpreparetoencodeframes(_:)  (checked)
 public func VTCompressionSessionPrepareToEncodeFrames(_ session: VTCompressionSession) -> OSStatus { 0 }
 /// Page: https://developer.apple.com/documentation/videotoolbox/vtcompressionsessionencodeframe(_:imagebuffer:presentationtimestamp:duration:frameproperties:infoflagsout:outputhandler:)  (checked)
 public func VTCompressionSessionEncodeFrame(
@@ -391,7 +391,7 @@ public func VTCompressionSessionEncodeFrame(
 public func VTCompressionSessionCompleteFrames(
     _ session: VTCompressionSession, untilPresentationTimeStamp completeUntilPresentationTimeStamp: CMTime
 ) -> OSStatus { 0 }
-/// Page: https://developer.apple.com/documentation/videotoolbox/vtcompressionsessioninvalidate(_:)
+/// Page: https://developer.apple.com/documentation/videotoolbox/vtcompressionsessioninvalidate(_:)  (checked)
 public func VTCompressionSessionInvalidate(_ session: VTCompressionSession) {}
 /// Page: https://developer.apple.com/documentation/videotoolbox/vtdecompressionsessioncreate(allocator:formatdescription:decoderspecification:imagebufferattributes:outputcallback:decompressionsessionout:)  (checked)
 public func VTDecompressionSessionCreate(
@@ -410,81 +410,81 @@ public func VTDecompressionSessionDecodeFrame(
 public func VTDecompressionSessionCanAcceptFormatDescription(
     _ session: VTDecompressionSession, formatDescription newFormatDesc: CMFormatDescription
 ) -> Bool { false }
-/// Page: https://developer.apple.com/documentation/videotoolbox/vtdecompressionsessionwaitforasynchronousframes(_:)
+/// Page: https://developer.apple.com/documentation/videotoolbox/vtdecompressionsessionwaitforasynchronousframes(_:)  (checked)
 @discardableResult
 public func VTDecompressionSessionWaitForAsynchronousFrames(_ session: VTDecompressionSession) -> OSStatus { 0 }
-/// Page: https://developer.apple.com/documentation/videotoolbox/vtdecompressionsessioninvalidate(_:)
+/// Page: https://developer.apple.com/documentation/videotoolbox/vtdecompressionsessioninvalidate(_:)  (checked)
 public func VTDecompressionSessionInvalidate(_ session: VTDecompressionSession) {}
-/// Page: https://developer.apple.com/documentation/videotoolbox/kvtencodeframeoptionkey_forcekeyframe
+/// Page: https://developer.apple.com/documentation/videotoolbox/kvtencodeframeoptionkey_forcekeyframe  (checked)
 public var kVTEncodeFrameOptionKey_ForceKeyFrame: CFString { CFString("ForceKeyFrame") }
-/// Page: https://developer.apple.com/documentation/videotoolbox/kvtvideoencoderspecification_requirehardwareacceleratedvideoencoder
+/// Page: https://developer.apple.com/documentation/videotoolbox/kvtvideoencoderspecification_requirehardwareacceleratedvideoencoder  (checked: `let …: CFString`; the page gives iOS 17.4 (also iPadOS/Mac Catalyst/tvOS 17.4, macOS 10.9), as the stub's iOS 17.4 availability)
 @available(iOS 17.4, *)
 public var kVTVideoEncoderSpecification_RequireHardwareAcceleratedVideoEncoder: CFString { CFString("RequireHardwareAcceleratedVideoEncoder") }
-/// Page: https://developer.apple.com/documentation/videotoolbox/kvtcompressionpropertykey_realtime
+/// Page: https://developer.apple.com/documentation/videotoolbox/kvtcompressionpropertykey_realtime  (checked)
 public var kVTCompressionPropertyKey_RealTime: CFString { CFString("RealTime") }
-/// Page: https://developer.apple.com/documentation/videotoolbox/kvtcompressionpropertykey_profilelevel
+/// Page: https://developer.apple.com/documentation/videotoolbox/kvtcompressionpropertykey_profilelevel  (checked)
 public var kVTCompressionPropertyKey_ProfileLevel: CFString { CFString("ProfileLevel") }
-/// Page: https://developer.apple.com/documentation/videotoolbox/kvtcompressionpropertykey_allowframereordering
+/// Page: https://developer.apple.com/documentation/videotoolbox/kvtcompressionpropertykey_allowframereordering  (checked)
 public var kVTCompressionPropertyKey_AllowFrameReordering: CFString { CFString("AllowFrameReordering") }
-/// Page: https://developer.apple.com/documentation/videotoolbox/kvtcompressionpropertykey_maxkeyframeinterval
+/// Page: https://developer.apple.com/documentation/videotoolbox/kvtcompressionpropertykey_maxkeyframeinterval  (checked)
 public var kVTCompressionPropertyKey_MaxKeyFrameInterval: CFString { CFString("MaxKeyFrameInterval") }
-/// Page: https://developer.apple.com/documentation/videotoolbox/kvtcompressionpropertykey_maxkeyframeintervalduration
+/// Page: https://developer.apple.com/documentation/videotoolbox/kvtcompressionpropertykey_maxkeyframeintervalduration  (checked)
 public var kVTCompressionPropertyKey_MaxKeyFrameIntervalDuration: CFString { CFString("MaxKeyFrameIntervalDuration") }
-/// Page: https://developer.apple.com/documentation/videotoolbox/kvtcompressionpropertykey_expectedframerate
+/// Page: https://developer.apple.com/documentation/videotoolbox/kvtcompressionpropertykey_expectedframerate  (checked)
 public var kVTCompressionPropertyKey_ExpectedFrameRate: CFString { CFString("ExpectedFrameRate") }
-/// Page: https://developer.apple.com/documentation/videotoolbox/kvtcompressionpropertykey_averagebitrate
+/// Page: https://developer.apple.com/documentation/videotoolbox/kvtcompressionpropertykey_averagebitrate  (checked)
 public var kVTCompressionPropertyKey_AverageBitRate: CFString { CFString("AverageBitRate") }
-/// Page: https://developer.apple.com/documentation/videotoolbox/kvtcompressionpropertykey_dataratelimits
+/// Page: https://developer.apple.com/documentation/videotoolbox/kvtcompressionpropertykey_dataratelimits  (checked)
 public var kVTCompressionPropertyKey_DataRateLimits: CFString { CFString("DataRateLimits") }
 
 // kVTProfileLevel_H264_… (the plan's names after the prefix)
-/// Page: https://developer.apple.com/documentation/videotoolbox/kvtprofilelevel_h264_baseline_1_3
+/// Page: https://developer.apple.com/documentation/videotoolbox/kvtprofilelevel_h264_baseline_1_3  (not checked: page not in the docs corpus)
 public var kVTProfileLevel_H264_Baseline_1_3: CFString { CFString("H264_Baseline_1_3") }
-/// Page: https://developer.apple.com/documentation/videotoolbox/kvtprofilelevel_h264_baseline_3_0
+/// Page: https://developer.apple.com/documentation/videotoolbox/kvtprofilelevel_h264_baseline_3_0  (not checked: page not in the docs corpus)
 public var kVTProfileLevel_H264_Baseline_3_0: CFString { CFString("H264_Baseline_3_0") }
-/// Page: https://developer.apple.com/documentation/videotoolbox/kvtprofilelevel_h264_baseline_3_1
+/// Page: https://developer.apple.com/documentation/videotoolbox/kvtprofilelevel_h264_baseline_3_1  (not checked: page not in the docs corpus)
 public var kVTProfileLevel_H264_Baseline_3_1: CFString { CFString("H264_Baseline_3_1") }
-/// Page: https://developer.apple.com/documentation/videotoolbox/kvtprofilelevel_h264_baseline_3_2
+/// Page: https://developer.apple.com/documentation/videotoolbox/kvtprofilelevel_h264_baseline_3_2  (not checked: page not in the docs corpus)
 public var kVTProfileLevel_H264_Baseline_3_2: CFString { CFString("H264_Baseline_3_2") }
-/// Page: https://developer.apple.com/documentation/videotoolbox/kvtprofilelevel_h264_baseline_4_0
+/// Page: https://developer.apple.com/documentation/videotoolbox/kvtprofilelevel_h264_baseline_4_0  (not checked: page not in the docs corpus)
 public var kVTProfileLevel_H264_Baseline_4_0: CFString { CFString("H264_Baseline_4_0") }
-/// Page: https://developer.apple.com/documentation/videotoolbox/kvtprofilelevel_h264_baseline_4_1
+/// Page: https://developer.apple.com/documentation/videotoolbox/kvtprofilelevel_h264_baseline_4_1  (not checked: page not in the docs corpus)
 public var kVTProfileLevel_H264_Baseline_4_1: CFString { CFString("H264_Baseline_4_1") }
-/// Page: https://developer.apple.com/documentation/videotoolbox/kvtprofilelevel_h264_baseline_4_2
+/// Page: https://developer.apple.com/documentation/videotoolbox/kvtprofilelevel_h264_baseline_4_2  (not checked: page not in the docs corpus)
 public var kVTProfileLevel_H264_Baseline_4_2: CFString { CFString("H264_Baseline_4_2") }
-/// Page: https://developer.apple.com/documentation/videotoolbox/kvtprofilelevel_h264_baseline_5_0
+/// Page: https://developer.apple.com/documentation/videotoolbox/kvtprofilelevel_h264_baseline_5_0  (not checked: page not in the docs corpus)
 public var kVTProfileLevel_H264_Baseline_5_0: CFString { CFString("H264_Baseline_5_0") }
-/// Page: https://developer.apple.com/documentation/videotoolbox/kvtprofilelevel_h264_baseline_5_1
+/// Page: https://developer.apple.com/documentation/videotoolbox/kvtprofilelevel_h264_baseline_5_1  (not checked: page not in the docs corpus)
 public var kVTProfileLevel_H264_Baseline_5_1: CFString { CFString("H264_Baseline_5_1") }
-/// Page: https://developer.apple.com/documentation/videotoolbox/kvtprofilelevel_h264_baseline_5_2
+/// Page: https://developer.apple.com/documentation/videotoolbox/kvtprofilelevel_h264_baseline_5_2  (not checked: page not in the docs corpus)
 public var kVTProfileLevel_H264_Baseline_5_2: CFString { CFString("H264_Baseline_5_2") }
-/// Page: https://developer.apple.com/documentation/videotoolbox/kvtprofilelevel_h264_baseline_autolevel
+/// Page: https://developer.apple.com/documentation/videotoolbox/kvtprofilelevel_h264_baseline_autolevel  (not checked: page not in the docs corpus)
 public var kVTProfileLevel_H264_Baseline_AutoLevel: CFString { CFString("H264_Baseline_AutoLevel") }
-/// Page: https://developer.apple.com/documentation/videotoolbox/kvtprofilelevel_h264_main_3_0
+/// Page: https://developer.apple.com/documentation/videotoolbox/kvtprofilelevel_h264_main_3_0  (not checked: page not in the docs corpus)
 public var kVTProfileLevel_H264_Main_3_0: CFString { CFString("H264_Main_3_0") }
-/// Page: https://developer.apple.com/documentation/videotoolbox/kvtprofilelevel_h264_main_3_1
+/// Page: https://developer.apple.com/documentation/videotoolbox/kvtprofilelevel_h264_main_3_1  (not checked: page not in the docs corpus)
 public var kVTProfileLevel_H264_Main_3_1: CFString { CFString("H264_Main_3_1") }
-/// Page: https://developer.apple.com/documentation/videotoolbox/kvtprofilelevel_h264_main_3_2
+/// Page: https://developer.apple.com/documentation/videotoolbox/kvtprofilelevel_h264_main_3_2  (not checked: page not in the docs corpus)
 public var kVTProfileLevel_H264_Main_3_2: CFString { CFString("H264_Main_3_2") }
-/// Page: https://developer.apple.com/documentation/videotoolbox/kvtprofilelevel_h264_main_4_0
+/// Page: https://developer.apple.com/documentation/videotoolbox/kvtprofilelevel_h264_main_4_0  (not checked: page not in the docs corpus)
 public var kVTProfileLevel_H264_Main_4_0: CFString { CFString("H264_Main_4_0") }
-/// Page: https://developer.apple.com/documentation/videotoolbox/kvtprofilelevel_h264_main_4_1
+/// Page: https://developer.apple.com/documentation/videotoolbox/kvtprofilelevel_h264_main_4_1  (not checked: page not in the docs corpus)
 public var kVTProfileLevel_H264_Main_4_1: CFString { CFString("H264_Main_4_1") }
-/// Page: https://developer.apple.com/documentation/videotoolbox/kvtprofilelevel_h264_main_4_2
+/// Page: https://developer.apple.com/documentation/videotoolbox/kvtprofilelevel_h264_main_4_2  (not checked: page not in the docs corpus)
 public var kVTProfileLevel_H264_Main_4_2: CFString { CFString("H264_Main_4_2") }
-/// Page: https://developer.apple.com/documentation/videotoolbox/kvtprofilelevel_h264_main_5_0
+/// Page: https://developer.apple.com/documentation/videotoolbox/kvtprofilelevel_h264_main_5_0  (not checked: page not in the docs corpus)
 public var kVTProfileLevel_H264_Main_5_0: CFString { CFString("H264_Main_5_0") }
-/// Page: https://developer.apple.com/documentation/videotoolbox/kvtprofilelevel_h264_main_5_1
+/// Page: https://developer.apple.com/documentation/videotoolbox/kvtprofilelevel_h264_main_5_1  (not checked: page not in the docs corpus)
 public var kVTProfileLevel_H264_Main_5_1: CFString { CFString("H264_Main_5_1") }
-/// Page: https://developer.apple.com/documentation/videotoolbox/kvtprofilelevel_h264_main_5_2
+/// Page: https://developer.apple.com/documentation/videotoolbox/kvtprofilelevel_h264_main_5_2  (not checked: page not in the docs corpus)
 public var kVTProfileLevel_H264_Main_5_2: CFString { CFString("H264_Main_5_2") }
-/// Page: https://developer.apple.com/documentation/videotoolbox/kvtprofilelevel_h264_main_autolevel
+/// Page: https://developer.apple.com/documentation/videotoolbox/kvtprofilelevel_h264_main_autolevel  (not checked: page not in the docs corpus)
 public var kVTProfileLevel_H264_Main_AutoLevel: CFString { CFString("H264_Main_AutoLevel") }
-/// Page: https://developer.apple.com/documentation/videotoolbox/kvtprofilelevel_h264_high_3_0
+/// Page: https://developer.apple.com/documentation/videotoolbox/kvtprofilelevel_h264_high_3_0  (not checked: page not in the docs corpus)
 public var kVTProfileLevel_H264_High_3_0: CFString { CFString("H264_High_3_0") }
-/// Page: https://developer.apple.com/documentation/videotoolbox/kvtprofilelevel_h264_high_3_1
+/// Page: https://developer.apple.com/documentation/videotoolbox/kvtprofilelevel_h264_high_3_1  (not checked: page not in the docs corpus)
 public var kVTProfileLevel_H264_High_3_1: CFString { CFString("H264_High_3_1") }
-/// Page: https://developer.apple.com/documentation/videotoolbox/kvtprofilelevel_h264_high_3_2
+/// Page: https://developer.apple.com/documentation/videotoolbox/kvtprofilelevel_h264_high_3_2  (not checked: page not in the docs corpus)
 public var kVTProfileLevel_H264_High_3_2: CFString { CFString("H264_High_3_2") }
 /// Page: https://developer.apple.com/documentation/videotoolbox/kvtprofilelevel_h264_high_4_0
 public var kVTProfileLevel_H264_High_4_0: CFString { CFString("H264_High_4_0") }
