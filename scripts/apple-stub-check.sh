@@ -4,8 +4,8 @@
 # Apple APIs the adapter uses, each taken from its documentation page. It catches typos, argument
 # labels, optionality, pointer kinds and Sendable mistakes; it cannot catch differences between the
 # stubs and the real SDK. Only a Mac build (scripts/apple-check.sh) verifies the adapter.
-#   scripts/apple-stub-check.sh        (builds OnAirBitstream first for its module)
-# With ONAIR_STUB_CHECK_MODULES=<dir> it builds nothing and takes OnAirCore/OnAirBitstream from that
+#   scripts/apple-stub-check.sh        (builds OnAirLive, and with it OnAirCore and OnAirBitstream, for their modules)
+# With ONAIR_STUB_CHECK_MODULES=<dir> it builds nothing and takes OnAirCore/OnAirBitstream/OnAirLive from that
 # directory (how OnAirAppleTests' StubCheckTests runs it, inside `swift test`).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -13,7 +13,7 @@ echo "STUB CHECK (not an SDK build): OnAirApple against Tests/AppleAPIStubs"
 if [ -n "${ONAIR_STUB_CHECK_MODULES:-}" ]; then
     modules=$ONAIR_STUB_CHECK_MODULES
 else
-    swift build --target OnAirBitstream >&2
+    swift build --target OnAirLive >&2
     modules=$(swift build --show-bin-path)/Modules
 fi
 # `package` declarations need SwiftPM's package name (the package directory's identity).
