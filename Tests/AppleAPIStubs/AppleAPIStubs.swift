@@ -18,8 +18,9 @@
 //     @discardableResult.
 //   - A `class let` on a page (an imported global constant) is a `static let` here.
 // Signatures marked "checked" were compared with the page's text in the docs corpus (the search
-// tool's copy of developer.apple.com); the others follow the same pages from knowledge and must be
-// confirmed by the first Mac build. The audit of 3 Dec 2026 compared 36 more (every declaration
+// tool's copy of developer.apple.com); those marked "not checked: page not in the docs corpus"
+// follow the same pages from knowledge and must be confirmed by the first Mac build. Every
+// declaration carries one mark or the other. The audit of 3 Dec 2026 compared 36 more (every declaration
 // added for the microphone and PlaybackView, and the multi-argument functions of the encoders, the
 // audio queue and the writer); it found one declaration made to fit: the capture notifications
 // were the deprecated `NSNotification.Name.AVCaptureSessionRuntimeError` /
@@ -486,81 +487,81 @@ public var kVTProfileLevel_H264_High_3_0: CFString { CFString("H264_High_3_0") }
 public var kVTProfileLevel_H264_High_3_1: CFString { CFString("H264_High_3_1") }
 /// Page: https://developer.apple.com/documentation/videotoolbox/kvtprofilelevel_h264_high_3_2  (not checked: page not in the docs corpus)
 public var kVTProfileLevel_H264_High_3_2: CFString { CFString("H264_High_3_2") }
-/// Page: https://developer.apple.com/documentation/videotoolbox/kvtprofilelevel_h264_high_4_0
+/// Page: https://developer.apple.com/documentation/videotoolbox/kvtprofilelevel_h264_high_4_0  (not checked: page not in the docs corpus)
 public var kVTProfileLevel_H264_High_4_0: CFString { CFString("H264_High_4_0") }
-/// Page: https://developer.apple.com/documentation/videotoolbox/kvtprofilelevel_h264_high_4_1
+/// Page: https://developer.apple.com/documentation/videotoolbox/kvtprofilelevel_h264_high_4_1  (not checked: page not in the docs corpus)
 public var kVTProfileLevel_H264_High_4_1: CFString { CFString("H264_High_4_1") }
-/// Page: https://developer.apple.com/documentation/videotoolbox/kvtprofilelevel_h264_high_4_2
+/// Page: https://developer.apple.com/documentation/videotoolbox/kvtprofilelevel_h264_high_4_2  (not checked: page not in the docs corpus)
 public var kVTProfileLevel_H264_High_4_2: CFString { CFString("H264_High_4_2") }
-/// Page: https://developer.apple.com/documentation/videotoolbox/kvtprofilelevel_h264_high_5_0
+/// Page: https://developer.apple.com/documentation/videotoolbox/kvtprofilelevel_h264_high_5_0  (not checked: page not in the docs corpus)
 public var kVTProfileLevel_H264_High_5_0: CFString { CFString("H264_High_5_0") }
-/// Page: https://developer.apple.com/documentation/videotoolbox/kvtprofilelevel_h264_high_5_1
+/// Page: https://developer.apple.com/documentation/videotoolbox/kvtprofilelevel_h264_high_5_1  (not checked: page not in the docs corpus)
 public var kVTProfileLevel_H264_High_5_1: CFString { CFString("H264_High_5_1") }
-/// Page: https://developer.apple.com/documentation/videotoolbox/kvtprofilelevel_h264_high_5_2
+/// Page: https://developer.apple.com/documentation/videotoolbox/kvtprofilelevel_h264_high_5_2  (not checked: page not in the docs corpus)
 public var kVTProfileLevel_H264_High_5_2: CFString { CFString("H264_High_5_2") }
-/// Page: https://developer.apple.com/documentation/videotoolbox/kvtprofilelevel_h264_high_autolevel
+/// Page: https://developer.apple.com/documentation/videotoolbox/kvtprofilelevel_h264_high_autolevel  (not checked: page not in the docs corpus)
 public var kVTProfileLevel_H264_High_AutoLevel: CFString { CFString("H264_High_AutoLevel") }
 
 // MARK: AVFoundation (the AVAssetWriter sink)
-/// Page: https://developer.apple.com/documentation/avfoundation/avfiletype
+/// Page: https://developer.apple.com/documentation/avfoundation/avfiletype  (checked)
 public struct AVFileType: RawRepresentable, Hashable, Sendable {
     public let rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }
-    /// Page: https://developer.apple.com/documentation/avfoundation/avfiletype/mp4
+    /// Page: https://developer.apple.com/documentation/avfoundation/avfiletype/mp4  (checked)
     public static let mp4 = AVFileType(rawValue: "public.mpeg-4")
-    /// Page: https://developer.apple.com/documentation/avfoundation/avfiletype/mov
+    /// Page: https://developer.apple.com/documentation/avfoundation/avfiletype/mov  (checked)
     public static let mov = AVFileType(rawValue: "com.apple.quicktime-movie")
 }
-/// Page: https://developer.apple.com/documentation/avfoundation/avmediatype
+/// Page: https://developer.apple.com/documentation/avfoundation/avmediatype  (checked)
 public struct AVMediaType: RawRepresentable, Hashable, Sendable {
     public let rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }
-    /// Page: https://developer.apple.com/documentation/avfoundation/avmediatype/video
+    /// Page: https://developer.apple.com/documentation/avfoundation/avmediatype/video  (not checked: page not in the docs corpus)
     public static let video = AVMediaType(rawValue: "vide")
-    /// Page: https://developer.apple.com/documentation/avfoundation/avmediatype/audio
+    /// Page: https://developer.apple.com/documentation/avfoundation/avmediatype/audio  (checked)
     public static let audio = AVMediaType(rawValue: "soun")
 }
-/// Page: https://developer.apple.com/documentation/avfoundation/avassetwriter
+/// Page: https://developer.apple.com/documentation/avfoundation/avassetwriter  (checked)
 open class AVAssetWriter {
-    /// Page: https://developer.apple.com/documentation/avfoundation/avassetwriter/status-swift.enum
+    /// Page: https://developer.apple.com/documentation/avfoundation/avassetwriter/status-swift.enum  (checked: cases unknown, writing, completed, failed, cancelled)
     public enum Status: Int, Sendable {
         case unknown = 0, writing, completed, failed, cancelled
     }
     /// Page: https://developer.apple.com/documentation/avfoundation/avassetwriter/init(outputurl:filetype:)  (checked)
     public init(outputURL: URL, fileType outputFileType: AVFileType) throws {}
-    /// Page: https://developer.apple.com/documentation/avfoundation/avassetwriter/moviefragmentinterval
+    /// Page: https://developer.apple.com/documentation/avfoundation/avassetwriter/moviefragmentinterval  (checked)
     open var movieFragmentInterval: CMTime = .invalid
-    /// Page: https://developer.apple.com/documentation/avfoundation/avassetwriter/status-swift.property
+    /// Page: https://developer.apple.com/documentation/avfoundation/avassetwriter/status-swift.property  (checked)
     open var status: AVAssetWriter.Status { .unknown }
-    /// Page: https://developer.apple.com/documentation/avfoundation/avassetwriter/error
+    /// Page: https://developer.apple.com/documentation/avfoundation/avassetwriter/error  (checked)
     open var error: (any Error)? { nil }
-    /// Page: https://developer.apple.com/documentation/avfoundation/avassetwriter/canadd(_:)-(avassetwriterinput)
+    /// Page: https://developer.apple.com/documentation/avfoundation/avassetwriter/canadd(_:)-(avassetwriterinput)  (checked: the corpus stores the page as avassetwriter/canadd(_:)-6al7j)
     open func canAdd(_ input: AVAssetWriterInput) -> Bool { false }
-    /// Page: https://developer.apple.com/documentation/avfoundation/avassetwriter/add(_:)-(avassetwriterinput)
+    /// Page: https://developer.apple.com/documentation/avfoundation/avassetwriter/add(_:)-(avassetwriterinput)  (checked: the corpus stores the page as avassetwriter/add(_:)-4c4d0)
     open func add(_ input: AVAssetWriterInput) {}
     /// Page: https://developer.apple.com/documentation/avfoundation/avassetwriter/startwriting()  (checked)
     open func startWriting() -> Bool { false }
-    /// Page: https://developer.apple.com/documentation/avfoundation/avassetwriter/startsession(atsourcetime:)
+    /// Page: https://developer.apple.com/documentation/avfoundation/avassetwriter/startsession(atsourcetime:)  (checked)
     open func startSession(atSourceTime startTime: CMTime) {}
     /// Page: https://developer.apple.com/documentation/avfoundation/avassetwriter/finishwriting(completionhandler:)  (checked)
     open func finishWriting(completionHandler handler: @escaping @Sendable () -> Void) {}
 }
-/// Page: https://developer.apple.com/documentation/avfoundation/avassetwriterinput
+/// Page: https://developer.apple.com/documentation/avfoundation/avassetwriterinput  (checked)
 open class AVAssetWriterInput {
     /// Page: https://developer.apple.com/documentation/avfoundation/avassetwriterinput/init(mediatype:outputsettings:sourceformathint:)  (checked)
     public init(mediaType: AVMediaType, outputSettings: [String: Any]?, sourceFormatHint: CMFormatDescription?) {}
-    /// Page: https://developer.apple.com/documentation/avfoundation/avassetwriterinput/expectsmediadatainrealtime
+    /// Page: https://developer.apple.com/documentation/avfoundation/avassetwriterinput/expectsmediadatainrealtime  (checked)
     open var expectsMediaDataInRealTime: Bool = false
-    /// Page: https://developer.apple.com/documentation/avfoundation/avassetwriterinput/isreadyformoremediadata
+    /// Page: https://developer.apple.com/documentation/avfoundation/avassetwriterinput/isreadyformoremediadata  (checked)
     open var isReadyForMoreMediaData: Bool { false }
-    /// Page: https://developer.apple.com/documentation/avfoundation/avassetwriterinput/append(_:)
+    /// Page: https://developer.apple.com/documentation/avfoundation/avassetwriterinput/append(_:)  (checked)
     open func append(_ sampleBuffer: CMSampleBuffer) -> Bool { false }
     /// Page: https://developer.apple.com/documentation/avfoundation/avassetwriterinput/markasfinished()  (checked)
     open func markAsFinished() {}
 }
-/// Page: https://developer.apple.com/documentation/coremedia/cmaudioformatdescription
+/// Page: https://developer.apple.com/documentation/coremedia/cmaudioformatdescription  (not checked: page not in the docs corpus)
 public typealias CMAudioFormatDescription = CMFormatDescription
-/// Page: https://developer.apple.com/documentation/coreaudiotypes/audiochannellayout
+/// Page: https://developer.apple.com/documentation/coreaudiotypes/audiochannellayout  (checked: `struct AudioChannelLayout`; its fields are not used here and left out)
 public struct AudioChannelLayout { init() {} }
 /// Page: https://developer.apple.com/documentation/coremedia/cmaudioformatdescriptioncreate(allocator:asbd:layoutsize:layout:magiccookiesize:magiccookie:extensions:formatdescriptionout:)  (checked)
 public func CMAudioFormatDescriptionCreate(
@@ -570,36 +571,36 @@ public func CMAudioFormatDescriptionCreate(
 ) -> OSStatus { 0 }
 /// Page: https://developer.apple.com/documentation/coremedia/cmsamplebuffergetsampleattachmentsarray(_:createifnecessary:)  (checked)
 public func CMSampleBufferGetSampleAttachmentsArray(_ sbuf: CMSampleBuffer, createIfNecessary: Bool) -> CFArray? { nil }
-/// Page: https://developer.apple.com/documentation/coremedia/kcmsampleattachmentkey_notsync
+/// Page: https://developer.apple.com/documentation/coremedia/kcmsampleattachmentkey_notsync  (checked: `let` on the page)
 public var kCMSampleAttachmentKey_NotSync: CFString { CFString("NotSync") }
-/// Page: https://developer.apple.com/documentation/corefoundation/cfmutabledictionary
+/// Page: https://developer.apple.com/documentation/corefoundation/cfmutabledictionary  (checked: `class CFMutableDictionary`)
 public final class CFMutableDictionary { init() {} }
-/// Page: https://developer.apple.com/documentation/corefoundation/cfarraygetcount(_:)
+/// Page: https://developer.apple.com/documentation/corefoundation/cfarraygetcount(_:)  (checked)
 public func CFArrayGetCount(_ theArray: CFArray!) -> CFIndex { 0 }
-/// Page: https://developer.apple.com/documentation/corefoundation/cfarraygetvalueatindex(_:_:)
+/// Page: https://developer.apple.com/documentation/corefoundation/cfarraygetvalueatindex(_:_:)  (checked)
 public func CFArrayGetValueAtIndex(_ theArray: CFArray!, _ idx: CFIndex) -> UnsafeRawPointer! { nil }
-/// Page: https://developer.apple.com/documentation/corefoundation/cfdictionarysetvalue(_:_:_:)
+/// Page: https://developer.apple.com/documentation/corefoundation/cfdictionarysetvalue(_:_:_:)  (checked)
 public func CFDictionarySetValue(_ theDict: CFMutableDictionary!, _ key: UnsafeRawPointer!, _ value: UnsafeRawPointer!) {}
 
 // MARK: AudioToolbox audio queue (the sound output)
-/// Page: https://developer.apple.com/documentation/corefoundation/cfrunloop
+/// Page: https://developer.apple.com/documentation/corefoundation/cfrunloop  (not checked: page not in the docs corpus)
 public final class CFRunLoop { init() {} }
-/// Page: https://developer.apple.com/documentation/coreaudiotypes/audiotimestamp
+/// Page: https://developer.apple.com/documentation/coreaudiotypes/audiotimestamp  (checked: `struct AudioTimeStamp`; its fields are not used here and left out)
 public struct AudioTimeStamp { init() {} }
-/// Page: https://developer.apple.com/documentation/audiotoolbox/audioqueueref
+/// Page: https://developer.apple.com/documentation/audiotoolbox/audioqueueref  (checked)
 public typealias AudioQueueRef = OpaquePointer
-/// Page: https://developer.apple.com/documentation/audiotoolbox/audioqueuebuffer
+/// Page: https://developer.apple.com/documentation/audiotoolbox/audioqueuebuffer  (checked: `struct AudioQueueBuffer`; only the fields used here)
 public struct AudioQueueBuffer {
-    /// Page: https://developer.apple.com/documentation/audiotoolbox/audioqueuebuffer/maudiodatabytescapacity
+    /// Page: https://developer.apple.com/documentation/audiotoolbox/audioqueuebuffer/maudiodatabytescapacity  (checked: `var … { get }` on the page, a `let` here)
     public let mAudioDataBytesCapacity: UInt32
-    /// Page: https://developer.apple.com/documentation/audiotoolbox/audioqueuebuffer/maudiodata
+    /// Page: https://developer.apple.com/documentation/audiotoolbox/audioqueuebuffer/maudiodata  (checked: `var … { get }` on the page, a `let` here)
     public let mAudioData: UnsafeMutableRawPointer
-    /// Page: https://developer.apple.com/documentation/audiotoolbox/audioqueuebuffer/maudiodatabytesize
+    /// Page: https://developer.apple.com/documentation/audiotoolbox/audioqueuebuffer/maudiodatabytesize  (checked)
     public var mAudioDataByteSize: UInt32
-    /// Page: https://developer.apple.com/documentation/audiotoolbox/audioqueuebuffer/muserdata
+    /// Page: https://developer.apple.com/documentation/audiotoolbox/audioqueuebuffer/muserdata  (checked)
     public var mUserData: UnsafeMutableRawPointer?
 }
-/// Page: https://developer.apple.com/documentation/audiotoolbox/audioqueuebufferref
+/// Page: https://developer.apple.com/documentation/audiotoolbox/audioqueuebufferref  (not checked: page not in the docs corpus)
 public typealias AudioQueueBufferRef = UnsafeMutablePointer<AudioQueueBuffer>
 /// Page: https://developer.apple.com/documentation/audiotoolbox/audioqueueoutputcallback  (checked; a C function pointer in the SDK)
 public typealias AudioQueueOutputCallback = (UnsafeMutableRawPointer?, AudioQueueRef, AudioQueueBufferRef) -> Void
@@ -613,85 +614,85 @@ public func AudioQueueNewOutput(
 public func AudioQueueAllocateBuffer(
     _ inAQ: AudioQueueRef, _ inBufferByteSize: UInt32, _ outBuffer: UnsafeMutablePointer<AudioQueueBufferRef?>
 ) -> OSStatus { 0 }
-/// Page: https://developer.apple.com/documentation/audiotoolbox/audioqueueenqueuebuffer(_:_:_:_:)
+/// Page: https://developer.apple.com/documentation/audiotoolbox/audioqueueenqueuebuffer(_:_:_:_:)  (checked; `@discardableResult` here as Swift treats imported C results)
 @discardableResult
 public func AudioQueueEnqueueBuffer(
     _ inAQ: AudioQueueRef, _ inBuffer: AudioQueueBufferRef, _ inNumPacketDescs: UInt32,
     _ inPacketDescs: UnsafePointer<AudioStreamPacketDescription>?
 ) -> OSStatus { 0 }
-/// Page: https://developer.apple.com/documentation/audiotoolbox/audioqueuestart(_:_:)
+/// Page: https://developer.apple.com/documentation/audiotoolbox/audioqueuestart(_:_:)  (checked)
 public func AudioQueueStart(_ inAQ: AudioQueueRef, _ inStartTime: UnsafePointer<AudioTimeStamp>?) -> OSStatus { 0 }
-/// Page: https://developer.apple.com/documentation/audiotoolbox/audioqueuestop(_:_:)
+/// Page: https://developer.apple.com/documentation/audiotoolbox/audioqueuestop(_:_:)  (checked; `@discardableResult` here as Swift treats imported C results)
 @discardableResult
 public func AudioQueueStop(_ inAQ: AudioQueueRef, _ inImmediate: Bool) -> OSStatus { 0 }
-/// Page: https://developer.apple.com/documentation/audiotoolbox/audioqueuedispose(_:_:)
+/// Page: https://developer.apple.com/documentation/audiotoolbox/audioqueuedispose(_:_:)  (checked; `@discardableResult` here as Swift treats imported C results)
 @discardableResult
 public func AudioQueueDispose(_ inAQ: AudioQueueRef, _ inImmediate: Bool) -> OSStatus { 0 }
 
 // MARK: AVFoundation capture (the camera source)
-/// Page: https://developer.apple.com/documentation/corefoundation/cfstringencoding
+/// Page: https://developer.apple.com/documentation/corefoundation/cfstringencoding  (checked)
 public typealias CFStringEncoding = UInt32
-/// Page: https://developer.apple.com/documentation/corefoundation/cfstringbuiltinencodings
+/// Page: https://developer.apple.com/documentation/corefoundation/cfstringbuiltinencodings  (checked: `enum CFStringBuiltInEncodings`)
 public enum CFStringBuiltInEncodings: CFStringEncoding {
-    /// Page: https://developer.apple.com/documentation/corefoundation/cfstringbuiltinencodings/utf8
+    /// Page: https://developer.apple.com/documentation/corefoundation/cfstringbuiltinencodings/utf8  (checked: `case UTF8`; the raw value is not on the page)
     case UTF8 = 0x0800_0100
 }
-/// Page: https://developer.apple.com/documentation/corefoundation/cfstringgetcstring(_:_:_:_:)
+/// Page: https://developer.apple.com/documentation/corefoundation/cfstringgetcstring(_:_:_:_:)  (checked)
 public func CFStringGetCString(
     _ theString: CFString!, _ buffer: UnsafeMutablePointer<CChar>!, _ bufferSize: CFIndex, _ encoding: CFStringEncoding
 ) -> Bool { false }
-/// Page: https://developer.apple.com/documentation/coremedia/cmclock
+/// Page: https://developer.apple.com/documentation/coremedia/cmclock  (checked: `class CMClock`)
 public final class CMClock { init() {} }
-/// Page: https://developer.apple.com/documentation/coremedia/cmclockgethosttimeclock()
+/// Page: https://developer.apple.com/documentation/coremedia/cmclockgethosttimeclock()  (checked)
 public func CMClockGetHostTimeClock() -> CMClock { CMClock() }
-/// Page: https://developer.apple.com/documentation/coremedia/cmclockgettime(_:)
+/// Page: https://developer.apple.com/documentation/coremedia/cmclockgettime(_:)  (checked)
 public func CMClockGetTime(_ clock: CMClock) -> CMTime { .invalid }
 extension CMTime {
-    /// Page: https://developer.apple.com/documentation/coremedia/cmtime/seconds
+    /// Page: https://developer.apple.com/documentation/coremedia/cmtime/seconds  (checked)
     public var seconds: Double { 0 }
 }
-/// Page: https://developer.apple.com/documentation/coremedia/cmvideodimensions
+/// Page: https://developer.apple.com/documentation/coremedia/cmvideodimensions  (checked: `struct CMVideoDimensions` with `width` and `height`)
 public struct CMVideoDimensions {
     public var width: Int32
     public var height: Int32
 }
-/// Page: https://developer.apple.com/documentation/coremedia/cmvideoformatdescriptiongetdimensions(_:)
+/// Page: https://developer.apple.com/documentation/coremedia/cmvideoformatdescriptiongetdimensions(_:)  (checked)
 public func CMVideoFormatDescriptionGetDimensions(_ videoDesc: CMVideoFormatDescription) -> CMVideoDimensions {
     CMVideoDimensions(width: 0, height: 0)
 }
-/// Page: https://developer.apple.com/documentation/coremedia/cmsamplebuffergetimagebuffer(_:)
+/// Page: https://developer.apple.com/documentation/coremedia/cmsamplebuffergetimagebuffer(_:)  (checked)
 public func CMSampleBufferGetImageBuffer(_ sbuf: CMSampleBuffer) -> CVImageBuffer? { nil }
-/// Page: https://developer.apple.com/documentation/corevideo/cvpixelbuffergetpixelformattype(_:)
+/// Page: https://developer.apple.com/documentation/corevideo/cvpixelbuffergetpixelformattype(_:)  (checked)
 public func CVPixelBufferGetPixelFormatType(_ pixelBuffer: CVPixelBuffer) -> OSType { 0 }
-/// Page: https://developer.apple.com/documentation/avfoundation/avframeraterange
+/// Page: https://developer.apple.com/documentation/avfoundation/avframeraterange  (checked: `class AVFrameRateRange`)
 open class AVFrameRateRange {
-    /// Page: https://developer.apple.com/documentation/avfoundation/avframeraterange/maxframerate
+    /// Page: https://developer.apple.com/documentation/avfoundation/avframeraterange/maxframerate  (checked)
     open var maxFrameRate: Float64 { 0 }
 }
-/// Page: https://developer.apple.com/documentation/avfoundation/avcapturedevice
+/// Page: https://developer.apple.com/documentation/avfoundation/avcapturedevice  (checked: `class AVCaptureDevice`)
 open class AVCaptureDevice {
-    /// Page: https://developer.apple.com/documentation/avfoundation/avcapturedevice/position-swift.enum
+    /// Page: https://developer.apple.com/documentation/avfoundation/avcapturedevice/position-swift.enum  (checked: `enum Position`, cases unspecified, back, front, `init?(rawValue: Int)`)
     public enum Position: Int, Sendable {
         case unspecified = 0, back, front
     }
-    /// Page: https://developer.apple.com/documentation/avfoundation/avcapturedevice/devicetype-swift.struct
+    /// Page: https://developer.apple.com/documentation/avfoundation/avcapturedevice/devicetype-swift.struct  (checked: `struct DeviceType`)
     public struct DeviceType: RawRepresentable, Hashable, Sendable {
         public let rawValue: String
         public init(rawValue: String) { self.rawValue = rawValue }
-        /// Page: https://developer.apple.com/documentation/avfoundation/avcapturedevice/devicetype-swift.struct/builtinwideanglecamera
+        /// Page: https://developer.apple.com/documentation/avfoundation/avcapturedevice/devicetype-swift.struct/builtinwideanglecamera  (checked)
         public static let builtInWideAngleCamera = DeviceType(rawValue: "AVCaptureDeviceTypeBuiltInWideAngleCamera")
-        /// Page: https://developer.apple.com/documentation/avfoundation/avcapturedevice/devicetype-swift.struct/external
+        /// Page: https://developer.apple.com/documentation/avfoundation/avcapturedevice/devicetype-swift.struct/external  (checked: iOS 17, macOS 14 (also Mac Catalyst 17, tvOS 17, visionOS 2.1))
         @available(iOS 17.0, macOS 14.0, *)
         public static let external = DeviceType(rawValue: "AVCaptureDeviceTypeExternal")
     }
-    /// Page: https://developer.apple.com/documentation/avfoundation/avcapturedevice/format
+    /// Page: https://developer.apple.com/documentation/avfoundation/avcapturedevice/format  (checked: `class Format`)
     open class Format {
-        /// Page: https://developer.apple.com/documentation/avfoundation/avcapturedevice/format/formatdescription
+        /// Page: https://developer.apple.com/documentation/avfoundation/avcapturedevice/format/formatdescription  (checked)
         open var formatDescription: CMFormatDescription { CMFormatDescription() }
-        /// Page: https://developer.apple.com/documentation/avfoundation/avcapturedevice/format/videosupportedframerateranges
+        /// Page: https://developer.apple.com/documentation/avfoundation/avcapturedevice/format/videosupportedframerateranges  (checked)
         open var videoSupportedFrameRateRanges: [AVFrameRateRange] { [] }
     }
-    /// Page: https://developer.apple.com/documentation/avfoundation/avcapturedevice/discoverysession
+    /// Page: https://developer.apple.com/documentation/avfoundation/avcapturedevice/discoverysession  (checked: `class DiscoverySession`)
     open class DiscoverySession {
         /// Page: https://developer.apple.com/documentation/avfoundation/avcapturedevice/discoverysession/init(devicetypes:mediatype:position:)  (checked)
         public init(deviceTypes: [AVCaptureDevice.DeviceType], mediaType: AVMediaType?, position: AVCaptureDevice.Position) {}
@@ -700,37 +701,37 @@ open class AVCaptureDevice {
     }
     /// Page: https://developer.apple.com/documentation/avfoundation/avcapturedevice/uniqueid  (checked)
     open var uniqueID: String { "" }
-    /// Page: https://developer.apple.com/documentation/avfoundation/avcapturedevice/localizedname
+    /// Page: https://developer.apple.com/documentation/avfoundation/avcapturedevice/localizedname  (checked)
     open var localizedName: String { "" }
-    /// Page: https://developer.apple.com/documentation/avfoundation/avcapturedevice/position-swift.property
+    /// Page: https://developer.apple.com/documentation/avfoundation/avcapturedevice/position-swift.property  (checked)
     open var position: AVCaptureDevice.Position { .unspecified }
-    /// Page: https://developer.apple.com/documentation/avfoundation/avcapturedevice/formats
+    /// Page: https://developer.apple.com/documentation/avfoundation/avcapturedevice/formats  (checked)
     open var formats: [AVCaptureDevice.Format] { [] }
-    /// Page: https://developer.apple.com/documentation/avfoundation/avcapturedevice/activeformat
+    /// Page: https://developer.apple.com/documentation/avfoundation/avcapturedevice/activeformat  (checked)
     open var activeFormat: AVCaptureDevice.Format = Format()
-    /// Page: https://developer.apple.com/documentation/avfoundation/avcapturedevice/activevideominframeduration
+    /// Page: https://developer.apple.com/documentation/avfoundation/avcapturedevice/activevideominframeduration  (checked)
     open var activeVideoMinFrameDuration: CMTime = .invalid
-    /// Page: https://developer.apple.com/documentation/avfoundation/avcapturedevice/lockforconfiguration()
+    /// Page: https://developer.apple.com/documentation/avfoundation/avcapturedevice/lockforconfiguration()  (checked)
     open func lockForConfiguration() throws {}
-    /// Page: https://developer.apple.com/documentation/avfoundation/avcapturedevice/unlockforconfiguration()
+    /// Page: https://developer.apple.com/documentation/avfoundation/avcapturedevice/unlockforconfiguration()  (checked)
     open func unlockForConfiguration() {}
 }
-/// Page: https://developer.apple.com/documentation/avfoundation/avcaptureinput
+/// Page: https://developer.apple.com/documentation/avfoundation/avcaptureinput  (checked: `class AVCaptureInput`)
 open class AVCaptureInput {}
-/// Page: https://developer.apple.com/documentation/avfoundation/avcapturedeviceinput
+/// Page: https://developer.apple.com/documentation/avfoundation/avcapturedeviceinput  (not checked: page not found in the docs corpus)
 open class AVCaptureDeviceInput: AVCaptureInput {
     /// Page: https://developer.apple.com/documentation/avfoundation/avcapturedeviceinput/init(device:)  (checked)
     public init(device: AVCaptureDevice) throws {}
 }
-/// Page: https://developer.apple.com/documentation/avfoundation/avcaptureoutput
+/// Page: https://developer.apple.com/documentation/avfoundation/avcaptureoutput  (checked: `class AVCaptureOutput`)
 open class AVCaptureOutput {}
-/// Page: https://developer.apple.com/documentation/avfoundation/avcaptureconnection
+/// Page: https://developer.apple.com/documentation/avfoundation/avcaptureconnection  (checked: `class AVCaptureConnection`)
 open class AVCaptureConnection {}
-/// Page: https://developer.apple.com/documentation/avfoundation/avcapturevideodataoutputsamplebufferdelegate
+/// Page: https://developer.apple.com/documentation/avfoundation/avcapturevideodataoutputsamplebufferdelegate  (checked: `protocol … : NSObjectProtocol`)
 public protocol AVCaptureVideoDataOutputSampleBufferDelegate: NSObjectProtocol {
-    /// Page: https://developer.apple.com/documentation/avfoundation/avcapturevideodataoutputsamplebufferdelegate/captureoutput(_:didoutput:from:)
+    /// Page: https://developer.apple.com/documentation/avfoundation/avcapturevideodataoutputsamplebufferdelegate/captureoutput(_:didoutput:from:)  (checked; `optional func` on the page, modelled by the extension's default below)
     func captureOutput(_ output: AVCaptureOutput, didOutput sampleBuffer: CMSampleBuffer, from connection: AVCaptureConnection)
-    /// Page: https://developer.apple.com/documentation/avfoundation/avcapturevideodataoutputsamplebufferdelegate/captureoutput(_:diddrop:from:)
+    /// Page: https://developer.apple.com/documentation/avfoundation/avcapturevideodataoutputsamplebufferdelegate/captureoutput(_:diddrop:from:)  (checked; `optional func` on the page, modelled by the extension's default below)
     func captureOutput(_ output: AVCaptureOutput, didDrop sampleBuffer: CMSampleBuffer, from connection: AVCaptureConnection)
 }
 extension AVCaptureVideoDataOutputSampleBufferDelegate {
@@ -739,36 +740,36 @@ extension AVCaptureVideoDataOutputSampleBufferDelegate {
     /// (Both methods are optional in the SDK.)
     public func captureOutput(_ output: AVCaptureOutput, didDrop sampleBuffer: CMSampleBuffer, from connection: AVCaptureConnection) {}
 }
-/// Page: https://developer.apple.com/documentation/avfoundation/avcapturevideodataoutput
+/// Page: https://developer.apple.com/documentation/avfoundation/avcapturevideodataoutput  (checked: `class AVCaptureVideoDataOutput`)
 open class AVCaptureVideoDataOutput: AVCaptureOutput {
     public override init() {}
-    /// Page: https://developer.apple.com/documentation/avfoundation/avcapturevideodataoutput/videosettings
+    /// Page: https://developer.apple.com/documentation/avfoundation/avcapturevideodataoutput/videosettings  (checked)
     open var videoSettings: [String: Any]! = [:]
-    /// Page: https://developer.apple.com/documentation/avfoundation/avcapturevideodataoutput/alwaysdiscardslatevideoframes
+    /// Page: https://developer.apple.com/documentation/avfoundation/avcapturevideodataoutput/alwaysdiscardslatevideoframes  (checked)
     open var alwaysDiscardsLateVideoFrames: Bool = true
-    /// Page: https://developer.apple.com/documentation/avfoundation/avcapturevideodataoutput/setsamplebufferdelegate(_:queue:)
+    /// Page: https://developer.apple.com/documentation/avfoundation/avcapturevideodataoutput/setsamplebufferdelegate(_:queue:)  (checked; `dispatch_queue_t?` on the page is DispatchQueue in Swift)
     open func setSampleBufferDelegate(
         _ sampleBufferDelegate: (any AVCaptureVideoDataOutputSampleBufferDelegate)?, queue sampleBufferCallbackQueue: DispatchQueue?
     ) {}
 }
-/// Page: https://developer.apple.com/documentation/avfoundation/avcapturesession
+/// Page: https://developer.apple.com/documentation/avfoundation/avcapturesession  (checked: `class AVCaptureSession`)
 open class AVCaptureSession {
     public init() {}
-    /// Page: https://developer.apple.com/documentation/avfoundation/avcapturesession/beginconfiguration()
+    /// Page: https://developer.apple.com/documentation/avfoundation/avcapturesession/beginconfiguration()  (checked)
     open func beginConfiguration() {}
-    /// Page: https://developer.apple.com/documentation/avfoundation/avcapturesession/commitconfiguration()
+    /// Page: https://developer.apple.com/documentation/avfoundation/avcapturesession/commitconfiguration()  (checked)
     open func commitConfiguration() {}
-    /// Page: https://developer.apple.com/documentation/avfoundation/avcapturesession/canaddinput(_:)
+    /// Page: https://developer.apple.com/documentation/avfoundation/avcapturesession/canaddinput(_:)  (not checked: page not found in the docs corpus)
     open func canAddInput(_ input: AVCaptureInput) -> Bool { false }
-    /// Page: https://developer.apple.com/documentation/avfoundation/avcapturesession/addinput(_:)
+    /// Page: https://developer.apple.com/documentation/avfoundation/avcapturesession/addinput(_:)  (checked)
     open func addInput(_ input: AVCaptureInput) {}
-    /// Page: https://developer.apple.com/documentation/avfoundation/avcapturesession/canaddoutput(_:)
+    /// Page: https://developer.apple.com/documentation/avfoundation/avcapturesession/canaddoutput(_:)  (checked)
     open func canAddOutput(_ output: AVCaptureOutput) -> Bool { false }
-    /// Page: https://developer.apple.com/documentation/avfoundation/avcapturesession/addoutput(_:)
+    /// Page: https://developer.apple.com/documentation/avfoundation/avcapturesession/addoutput(_:)  (checked)
     open func addOutput(_ output: AVCaptureOutput) {}
-    /// Page: https://developer.apple.com/documentation/avfoundation/avcapturesession/startrunning()
+    /// Page: https://developer.apple.com/documentation/avfoundation/avcapturesession/startrunning()  (checked)
     open func startRunning() {}
-    /// Page: https://developer.apple.com/documentation/avfoundation/avcapturesession/stoprunning()
+    /// Page: https://developer.apple.com/documentation/avfoundation/avcapturesession/stoprunning()  (checked)
     open func stopRunning() {}
 }
 extension AVCaptureSession {
@@ -796,7 +797,7 @@ public protocol AVCaptureAudioDataOutputSampleBufferDelegate: NSObjectProtocol {
     /// Page: https://developer.apple.com/documentation/avfoundation/avcaptureaudiodataoutputsamplebufferdelegate/captureoutput(_:didoutput:from:)  (checked; optional in the SDK)
     func captureOutput(_ output: AVCaptureOutput, didOutput sampleBuffer: CMSampleBuffer, from connection: AVCaptureConnection)
 }
-/// Page: https://developer.apple.com/documentation/avfoundation/avcaptureaudiodataoutput
+/// Page: https://developer.apple.com/documentation/avfoundation/avcaptureaudiodataoutput  (checked: `class AVCaptureAudioDataOutput`, with `init()`)
 open class AVCaptureAudioDataOutput: AVCaptureOutput {
     public override init() {}
     /// Page: https://developer.apple.com/documentation/avfoundation/avcaptureaudiodataoutput/setsamplebufferdelegate(_:queue:)  (checked; `dispatch_queue_t?` on the page is DispatchQueue in Swift)
@@ -804,7 +805,7 @@ open class AVCaptureAudioDataOutput: AVCaptureOutput {
         _ sampleBufferDelegate: (any AVCaptureAudioDataOutputSampleBufferDelegate)?, queue sampleBufferCallbackQueue: DispatchQueue?
     ) {}
 }
-/// Page: https://developer.apple.com/documentation/coremedia/cmsamplebuffergetnumsamples(_:)
+/// Page: https://developer.apple.com/documentation/coremedia/cmsamplebuffergetnumsamples(_:)  (checked)
 public func CMSampleBufferGetNumSamples(_ sbuf: CMSampleBuffer) -> CMItemCount { 0 }
 /// Page: https://developer.apple.com/documentation/coremedia/cmaudioformatdescriptiongetstreambasicdescription(_:)  (checked)
 public func CMAudioFormatDescriptionGetStreamBasicDescription(_ desc: CMAudioFormatDescription) -> UnsafePointer<AudioStreamBasicDescription>? { nil }
@@ -841,24 +842,25 @@ public func CMSampleBufferCreateReadyWithImageBuffer(
     allocator: CFAllocator?, imageBuffer: CVImageBuffer, formatDescription: CMVideoFormatDescription,
     sampleTiming: UnsafePointer<CMSampleTimingInfo>, sampleBufferOut: UnsafeMutablePointer<CMSampleBuffer?>
 ) -> OSStatus { 0 }
-/// Page: https://developer.apple.com/documentation/coremedia/kcmsampleattachmentkey_displayimmediately
+/// Page: https://developer.apple.com/documentation/coremedia/kcmsampleattachmentkey_displayimmediately  (checked: `let` on the page)
 public var kCMSampleAttachmentKey_DisplayImmediately: CFString { CFString("DisplayImmediately") }
-/// Page: https://developer.apple.com/documentation/quartzcore/calayer
-@MainActor open class CALayer {
+/// Page: https://developer.apple.com/documentation/quartzcore/calayer  (checked: `class CALayer`; fixed: the stub had `@MainActor`, which the page does not show)
+open class CALayer {
     public init() {}
-    /// Page: https://developer.apple.com/documentation/quartzcore/calayer/frame
+    /// Page: https://developer.apple.com/documentation/quartzcore/calayer/frame  (checked)
     open var frame: CGRect = .zero
-    /// Page: https://developer.apple.com/documentation/quartzcore/calayer/addsublayer(_:)
+    /// Page: https://developer.apple.com/documentation/quartzcore/calayer/addsublayer(_:)  (checked)
     open func addSublayer(_ layer: CALayer) {}
 }
-/// Page: https://developer.apple.com/documentation/avfoundation/avlayervideogravity
+/// Page: https://developer.apple.com/documentation/avfoundation/avlayervideogravity  (checked: `struct AVLayerVideoGravity`)
 public struct AVLayerVideoGravity: RawRepresentable, Hashable, Sendable {
     public let rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }
-    /// Page: https://developer.apple.com/documentation/avfoundation/avlayervideogravity/resizeaspect
+    /// Page: https://developer.apple.com/documentation/avfoundation/avlayervideogravity/resizeaspect  (checked)
     public static let resizeAspect = AVLayerVideoGravity(rawValue: "AVLayerVideoGravityResizeAspect")
 }
-/// Page: https://developer.apple.com/documentation/avfoundation/avsamplebuffervideorenderer
+/// Page: https://developer.apple.com/documentation/avfoundation/avsamplebuffervideorenderer  (checked: `class AVSampleBufferVideoRenderer`, iOS 17 / macOS 14; fixed: added that availability)
+@available(iOS 17.0, macOS 14.0, *)
 open class AVSampleBufferVideoRenderer {
     /// Page: https://developer.apple.com/documentation/avfoundation/avsamplebuffervideorenderer/enqueue(_:)  (checked)
     open func enqueue(_ sampleBuffer: CMSampleBuffer) {}
@@ -868,7 +870,7 @@ open class AVSampleBufferVideoRenderer {
 /// Page: https://developer.apple.com/documentation/avfoundation/avsamplebufferdisplaylayer  (checked: `@MainActor class`)
 @MainActor open class AVSampleBufferDisplayLayer: CALayer {
     public override init() {}
-    /// Page: https://developer.apple.com/documentation/avfoundation/avsamplebufferdisplaylayer/videogravity
+    /// Page: https://developer.apple.com/documentation/avfoundation/avsamplebufferdisplaylayer/videogravity  (checked)
     open var videoGravity: AVLayerVideoGravity = .resizeAspect
     /// Page: https://developer.apple.com/documentation/avfoundation/avsamplebufferdisplaylayer/samplebufferrenderer  (checked)
     @available(iOS 17.0, macOS 14.0, *)
@@ -881,33 +883,33 @@ open class AVSampleBufferVideoRenderer {
     open func flush() {}
 }
 #if !ONAIR_APPLE_STUBS_APPKIT
-/// Page: https://developer.apple.com/documentation/uikit/uiview
+/// Page: https://developer.apple.com/documentation/uikit/uiview  (checked: `@MainActor class UIView`)
 @MainActor open class UIView {
-    /// Page: https://developer.apple.com/documentation/uikit/uiview/init(frame:)
+    /// Page: https://developer.apple.com/documentation/uikit/uiview/init(frame:)  (checked)
     public init(frame: CGRect) {}
-    /// Page: https://developer.apple.com/documentation/uikit/uiview/init(coder:)
+    /// Page: https://developer.apple.com/documentation/uikit/uiview/init(coder:)  (not checked: page not found in the docs corpus)
     public required init?(coder: NSCoder) {}
-    /// Page: https://developer.apple.com/documentation/uikit/uiview/layer
+    /// Page: https://developer.apple.com/documentation/uikit/uiview/layer  (checked)
     open var layer: CALayer { CALayer() }
-    /// Page: https://developer.apple.com/documentation/uikit/uiview/bounds
+    /// Page: https://developer.apple.com/documentation/uikit/uiview/bounds  (checked)
     open var bounds: CGRect = .zero
-    /// Page: https://developer.apple.com/documentation/uikit/uiview/layoutsubviews()
+    /// Page: https://developer.apple.com/documentation/uikit/uiview/layoutsubviews()  (checked)
     open func layoutSubviews() {}
 }
 #else
-/// Page: https://developer.apple.com/documentation/appkit/nsview
+/// Page: https://developer.apple.com/documentation/appkit/nsview  (checked: `@MainActor class NSView`)
 @MainActor open class NSView {
-    /// Page: https://developer.apple.com/documentation/appkit/nsview/init(frame:)
+    /// Page: https://developer.apple.com/documentation/appkit/nsview/init(frame:)  (checked: `init(frame frameRect: NSRect)` on the page; NSRect is CGRect in Swift)
     public init(frame frameRect: CGRect) {}
-    /// Page: https://developer.apple.com/documentation/appkit/nsview/init(coder:)
+    /// Page: https://developer.apple.com/documentation/appkit/nsview/init(coder:)  (checked: `init?(coder: NSCoder)`; `required` here as Swift requires of an NSCoding subclass)
     public required init?(coder: NSCoder) {}
-    /// Page: https://developer.apple.com/documentation/appkit/nsview/wantslayer
+    /// Page: https://developer.apple.com/documentation/appkit/nsview/wantslayer  (checked)
     open var wantsLayer: Bool = false
-    /// Page: https://developer.apple.com/documentation/appkit/nsview/layer
+    /// Page: https://developer.apple.com/documentation/appkit/nsview/layer  (checked)
     open var layer: CALayer?
-    /// Page: https://developer.apple.com/documentation/appkit/nsview/bounds
+    /// Page: https://developer.apple.com/documentation/appkit/nsview/bounds  (checked: `var bounds: NSRect { get set }`; NSRect is CGRect in Swift)
     open var bounds: CGRect = .zero
-    /// Page: https://developer.apple.com/documentation/appkit/nsview/layout()
+    /// Page: https://developer.apple.com/documentation/appkit/nsview/layout()  (checked)
     open func layout() {}
 }
 #endif
