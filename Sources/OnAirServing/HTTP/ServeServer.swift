@@ -38,9 +38,11 @@ package final class ServeServer: @unchecked Sendable {
     private var observability: ServeObservability?
 
     /// Starts listening. `hlsDirectory` holds the live HLS playlist `stream.m3u8` and its segments.
+    /// `loadedTLS`: `configuration.tls` already read (by an owner that shares it with RTSPS), else
+    /// it is read here.
     public init(
         configuration: ServeConfiguration, hub: ServeHub, hlsDirectory: String?, srtPort: Int? = nil,
-        webRTC: WebRTCFace? = nil
+        webRTC: WebRTCFace? = nil, loadedTLS: ServeTLS.Loaded? = nil
     ) throws {
         self.configuration = configuration
         self.hub = hub
@@ -60,7 +62,7 @@ package final class ServeServer: @unchecked Sendable {
         http.idleTimeout = max(1, Int(configuration.limits.viewerTimeout.rounded(.up)) + 5)
         http.connectionMemoryLimit = 32 * 1024
         http.sendBufferBytes = 64 * 1024
-        tls = try configuration.tls?.load(host: configuration.host)
+        tls = try loadedTLS ?? configuration.tls?.load(host: configuration.host)
         http.tls = tls?.credentials
         if webRTC != nil { http.methods.formUnion(WHEPEndpoint.methods) }
         let server = try HTTPServer(
@@ -95,10 +97,15 @@ package final class ServeServer: @unchecked Sendable {
     /// Reads the TLS certificate and key again (a renewal) and presents them from the next handshake
     /// on; viewers already connected keep going. Returns the new certificate's fingerprint.
     public func reloadCertificate() throws -> String {
+        try reloadedCertificate().fingerprint
+    }
+
+    /// `reloadCertificate()`, giving what was read (for RTSPS to present the same).
+    package func reloadedCertificate() throws -> ServeTLS.Loaded {
         guard let source = configuration.tls, let server else { throw ServeTLSError("TLS is not on") }
         let loaded = try source.load(host: configuration.host)
         try server.reloadCertificate(loaded.credentials)
-        return loaded.fingerprint
+        return loaded
     }
 
     /// The port listened on.

@@ -90,11 +90,14 @@ package final class ServeOutputs: @unchecked Sendable {
         }
         self.srt = srt
         let rtsp: ServeRTSPFace?
+        // Read once, for HTTPS and RTSPS alike (a self-signed pair is made here at the first start).
+        let loadedTLS: ServeTLS.Loaded?
         do {
+            loadedTLS = try configuration.tls?.load(host: configuration.host)
             if configuration.servesRTSP {
                 rtsp = try ServeRTSPFace(
                     configuration: configuration, port: configuration.rtspPort, tlsPort: configuration.rtspsPort,
-                    tls: try Self.rtspsPEM(configuration), hub: hub, source: elementary)
+                    tls: try Self.rtspsPEM(configuration, loadedTLS), hub: hub, source: elementary)
             } else {
                 rtsp = nil
             }
@@ -107,7 +110,7 @@ package final class ServeOutputs: @unchecked Sendable {
         do {
             server = try ServeServer(
                 configuration: configuration, hub: hub, hlsDirectory: hlsDirectory, srtPort: srt?.port,
-                webRTC: webRTC)
+                webRTC: webRTC, loadedTLS: loadedTLS)
             server.serveObservability(health: health)
             let access = server.access
             hub.setCredentialCheck { access.stillAdmits($0) }
@@ -123,22 +126,21 @@ package final class ServeOutputs: @unchecked Sendable {
         }
     }
 
-    /// The certificate and key (PEM) RTSPS presents: HTTPS's, nil without `rtspsPort`.
-    static func rtspsPEM(_ configuration: ServeConfiguration) throws -> String? {
+    /// The certificate and key (PEM) RTSPS presents: HTTPS's (`loaded`), nil without `rtspsPort`.
+    static func rtspsPEM(_ configuration: ServeConfiguration, _ loaded: ServeTLS.Loaded?) throws -> String? {
         guard configuration.rtspsPort != nil else { return nil }
-        guard let tls = configuration.tls else {
+        guard let credentials = loaded?.credentials else {
             throw ServeTLSError("--rtsps-port serves RTSP over TLS: it needs --tls-cert/--tls-key or --tls-self-signed")
         }
-        let loaded = try tls.load(host: configuration.host).credentials
-        return loaded.certificatePEM + (loaded.certificatePEM.hasSuffix("\n") ? "" : "\n") + loaded.keyPEM
+        return credentials.certificatePEM + (credentials.certificatePEM.hasSuffix("\n") ? "" : "\n") + credentials.keyPEM
     }
 
-    /// Reads the TLS certificate and key again (a renewal) for HTTPS and RTSPS: new connections get
-    /// them, those open keep theirs. Returns the certificate's SHA-256 fingerprint.
+    /// Reads the TLS certificate and key again (a renewal) once, for HTTPS and RTSPS: new
+    /// connections get them, those open keep theirs. Returns the certificate's SHA-256 fingerprint.
     package func reloadCertificate() throws -> String {
-        let fingerprint = try server.reloadCertificate()
-        if let rtsp, rtsp.tlsPort != nil, let pem = try Self.rtspsPEM(configuration) { try rtsp.setTLS(pem) }
-        return fingerprint
+        let loaded = try server.reloadedCertificate()
+        if let rtsp, rtsp.tlsPort != nil, let pem = try Self.rtspsPEM(configuration, loaded) { try rtsp.setTLS(pem) }
+        return loaded.fingerprint
     }
 
     /// `video` as serving needs it: no B-frames (fragmented MP4 in browsers, low delay for every
