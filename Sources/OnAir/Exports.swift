@@ -1,4 +1,3 @@
-@_exported import OnAirBitstream
 @_exported import OnAirCore
 @_exported import OnAirLive
 

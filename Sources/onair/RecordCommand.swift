@@ -44,7 +44,7 @@ struct RecordCommand: Command {
         var options = OutputOptions()
         options.faststart = arguments.flag("--faststart")
         if let time = try arguments.option("--hls-time") {
-            options.hlsSegmentDuration = try EncodingOptions.number(time, "--hls-time")
+            options.hlsSegmentDuration = .seconds(try EncodingOptions.number(time, "--hls-time"))
         }
         if let size = try arguments.option("--hls-list-size") {
             guard let value = Int(size), value >= 0 else { throw UsageError("--hls-list-size takes a whole number ≥ 0") }

@@ -105,7 +105,7 @@ struct ServeCommand: Command {
         if let text = try arguments.option("--viewer-timeout") {
             let value = try EncodingOptions.number(text, "--viewer-timeout")
             guard value > 0 else { throw UsageError("--viewer-timeout must be positive") }
-            configuration.limits.viewerTimeout = value
+            configuration.limits.viewerTimeout = .seconds(value)
         }
         var serving = ServingSettings()
         serving.viewerQueueBytes = try arguments.option("--viewer-queue").map { text in
@@ -134,8 +134,8 @@ struct ServeCommand: Command {
         configuration.tls = try Self.tls(&arguments)
         let recording = try RecordingArguments.parse(&arguments)
         let profileGiven = arguments.contains("--profile")
-        serving.hlsSegmentDuration = try arguments.option("--hls-time").map { try EncodingOptions.number($0, "--hls-time") } ?? 2
-        guard serving.hlsSegmentDuration > 0 else { throw UsageError("--hls-time must be positive") }
+        serving.hlsSegmentDuration = .seconds(try arguments.option("--hls-time").map { try EncodingOptions.number($0, "--hls-time") } ?? 2)
+        guard serving.hlsSegmentDuration > .zero else { throw UsageError("--hls-time must be positive") }
         serving.server = configuration
         var encoding = try EncodingOptions(arguments: &arguments, realTimeDefault: true)
         // Every WebRTC client decodes Constrained Baseline: with --webrtc it is the default.

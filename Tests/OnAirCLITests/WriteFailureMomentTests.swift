@@ -90,7 +90,7 @@ import Testing
     private func transcode(_ kind: Kind, _ clip: String, to output: String, healthy: String, reason: String) throws {
         var options = SinkFactory.ContainerOptions()
         options.faststart = kind == .mp4Faststart
-        options.hlsSegmentDuration = 1
+        options.hlsSegmentDuration = .seconds(1)
         options.hlsFragmentedMP4 = kind == .hlsFMP4
         let video = VideoEncoderSettings(
             width: 160, height: 120, expectedFrameRate: 25, averageBitRate: 300_000,

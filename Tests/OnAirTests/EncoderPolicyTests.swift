@@ -26,7 +26,7 @@ import Testing
         var video = VideoEncoderSettings()
         video.maxKeyFrameIntervalDuration = 5
         var options = SinkFactory.ContainerOptions()
-        options.hlsSegmentDuration = 2
+        options.hlsSegmentDuration = .seconds(2)
         #expect(SinkFactory.videoSettings(video, for: ["out.mp4", "out.ts"], options: options).maxKeyFrameIntervalDuration == 5)
         #expect(SinkFactory.videoSettings(video, for: ["out.mp4", "live/x.m3u8"], options: options).maxKeyFrameIntervalDuration == 2)
         #expect(SinkFactory.videoSettings(video, for: ["hls:live"], options: options).maxKeyFrameIntervalDuration == 2)

@@ -8,12 +8,12 @@ import Testing
     static let utc = TimeZone(identifier: "UTC")!
 
     @Test func durationsTakeSecondsOrAUnit() throws {
-        #expect(try RecordingQuantity.duration("90") == 90)
-        #expect(try RecordingQuantity.duration("1.5") == 1.5)
-        #expect(try RecordingQuantity.duration("30s") == 30)
-        #expect(try RecordingQuantity.duration("10m") == 600)
-        #expect(try RecordingQuantity.duration("1h") == 3600)
-        #expect(try RecordingQuantity.duration("7d") == 7 * 86_400)
+        #expect(try RecordingQuantity.duration("90") == .seconds(90))
+        #expect(try RecordingQuantity.duration("1.5") == .milliseconds(1500))
+        #expect(try RecordingQuantity.duration("30s") == .seconds(30))
+        #expect(try RecordingQuantity.duration("10m") == .seconds(600))
+        #expect(try RecordingQuantity.duration("1h") == .seconds(3600))
+        #expect(try RecordingQuantity.duration("7d") == .seconds(7 * 86_400))
         for bad in ["", "-1", "1x", "1hh", "h", ".", "1.2.3", "nan", "inf", "1e5", " ", "1 h", String(repeating: "9", count: 40)] {
             #expect(throws: RecordingSettingError.self, "\(bad)") { try RecordingQuantity.duration(bad) }
         }

@@ -15,7 +15,7 @@ import Testing
     }
 
     @Test func ageDeletesWhatEndedLongerAgoOldestFirst() {
-        let policy = RetentionPolicy(deleteAfter: 150)
+        let policy = RetentionPolicy(deleteAfter: .seconds(150))
         let all = Self.segments(5)  // ends at 60, 120, 180, 240, 300
         let chosen = policy.choose(all, now: Self.t0.addingTimeInterval(300), writing: "s4", freeBytes: nil)
         #expect(chosen.map(\.path) == ["s0", "s1"])
@@ -38,7 +38,7 @@ import Testing
         #expect(policy.choose(all, now: Self.t0, writing: "s4", freeBytes: 1000).isEmpty)
         #expect(policy.choose(all, now: Self.t0, writing: "s4", freeBytes: nil).isEmpty)  // unknown: nothing
         // Rules add up: age removes s0, the free-space rule counts its bytes as freed already.
-        let both = RetentionPolicy(deleteAfter: 200, minFreeBytes: 1000)
+        let both = RetentionPolicy(deleteAfter: .seconds(200), minFreeBytes: 1000)
         #expect(both.choose(all, now: Self.t0.addingTimeInterval(300), writing: "s4", freeBytes: 500).map(\.path) == ["s0", "s1"])
     }
 

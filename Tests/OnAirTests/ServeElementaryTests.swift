@@ -49,7 +49,7 @@ import Testing
     @Test func aViewerWhoseTransportStoppedTakingSkipsAndIsCut() throws {
         var limits = ServeHub.Limits()
         limits.viewerQueueBytes = 100
-        limits.viewerTimeout = 0.2
+        limits.viewerTimeout = .milliseconds(200)
         let hub = ServeHub(formats: [.elementary], limits: limits)
         let sink = ServeElementarySink(streams: [.video], hub: hub)
         try sink.write(Self.packet(.video, index: 0, key: true))

@@ -90,7 +90,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         var settings = RecordingSettings(template: try RecordPathTemplate(directory.path + "/%path/%Y-%m-%d_%H-%M-%S-%f"))
         settings.format = .mpegts
-        settings.segmentDuration = 60
+        settings.segmentDuration = .seconds(60)
         let recorder = try SegmentedRecorder(settings: settings, streams: [.video], now: { Date(timeIntervalSince1970: 1_700_000_000) })
         for packet in try Self.packets() { try recorder.write(packet) }
         try recorder.finish()

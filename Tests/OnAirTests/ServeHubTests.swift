@@ -40,7 +40,7 @@ import Testing
     @Test func aFullQueueSkipsToTheNextKeyframeAndAStuckViewerIsCut() throws {
         var limits = ServeHub.Limits()
         limits.viewerQueueBytes = 100
-        limits.viewerTimeout = 0.2
+        limits.viewerTimeout = .milliseconds(200)
         let hub = ServeHub(formats: [.mpegTS], limits: limits)
         hub.publish(Self.chunk(10, key: true), to: .mpegTS)
         let viewer = try hub.openViewer(format: .mpegTS, transport: "test", peer: "slow")

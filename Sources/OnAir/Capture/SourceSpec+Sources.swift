@@ -15,7 +15,7 @@ extension SourceSpec {
     ///
     /// Video is captured and delivered at `size` and `frameRate`; microphones are asked for
     /// `sampleRate` and `channels` (files deliver their own audio format).
-    public static func makeSource(
+    package static func makeSource(
         video: SourceSpec, audio: SourceSpec,
         size: (width: Int, height: Int), frameRate: Double,
         sampleRate: Int, channels: Int,

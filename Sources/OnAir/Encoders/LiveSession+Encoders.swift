@@ -4,7 +4,7 @@ import OnAirLive
 extension LiveSession {
     /// Sets up a session whose encoders `EncoderFactory` opens from `configuration` (settings
     /// validated, hardware first), before anything runs; see the initializer that takes encoders.
-    public convenience init(
+    package convenience init(
         configuration: Configuration, sources: [any CaptureSource], sinks: [any PacketSink],
         networkSinks: [any PacketSink] = [],
         bitRateDecisions: (@Sendable (BitrateDecision) -> Void)? = nil,

@@ -5,7 +5,7 @@ import OnAirStreaming
 #endif
 
 /// What an output kind needs to make its sink.
-public struct OutputContext: Sendable {
+package struct OutputContext: Sendable {
     /// The output as named: a path or a URL.
     public var name: String
     /// The streams the session produces, already narrowed to what the kind carries.

@@ -14,7 +14,7 @@ public struct OutputKind: Sendable {
     /// What the kind is, in a few words, for help texts.
     public let summary: String
     /// File or network destination.
-    public let role: OutputRole
+    package let role: OutputRole
     /// The streams it can carry.
     public let streams: Set<MediaType>
     /// How the stream leaves: its container or bitstream form (e.g. "mp4 (AVCC)", "Annex-B").
@@ -27,7 +27,7 @@ public struct OutputKind: Sendable {
 
     /// Declares a kind; `keyFrameSpacing` gives the longest gap between keyframes the kind needs
     /// (nil: any), `make` its sink.
-    public init(
+    package init(
         name: String, summary: String, role: OutputRole, streams: Set<MediaType>, form: String,
         matches: @escaping @Sendable (String) -> Bool,
         keyFrameSpacing: @escaping @Sendable (OutputOptions) -> Double? = { _ in nil },
@@ -47,10 +47,10 @@ public struct OutputKind: Sendable {
     public func accepts(_ output: String) -> Bool { matches(output) }
 
     /// The longest gap between keyframes this kind needs with `options`, or nil when any will do.
-    public func requiredKeyFrameSpacing(options: OutputOptions) -> Double? { keyFrameSpacing(options) }
+    public func requiredKeyFrameSpacing(options: OutputOptions) -> Duration? { keyFrameSpacing(options).map { .seconds($0) } }
 
     /// Makes the sink for `context`.
-    public func makeSink(_ context: OutputContext) throws -> any PacketSink { try make(context) }
+    package func makeSink(_ context: OutputContext) throws -> any PacketSink { try make(context) }
 
     /// A kind matched by file extension (case-insensitive).
     static func byExtension(_ extensions: Set<String>) -> @Sendable (String) -> Bool {

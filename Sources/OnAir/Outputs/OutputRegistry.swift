@@ -66,7 +66,7 @@ public enum OutputRegistry {
         name: "hls", summary: "HLS playlist and segments that each start on a keyframe", role: .file,
         streams: [.video, .audio], form: "MPEG-TS or fMP4 segments",
         matches: { hlsPlaylist(for: $0) != nil },
-        keyFrameSpacing: { $0.hlsSegmentDuration },
+        keyFrameSpacing: { $0.hlsSegmentDuration.inSeconds },
         make: { context in
             #if canImport(OnAirFFmpeg)
             guard let playlist = hlsPlaylist(for: context.name) else { throw SinkError.unknownOutput(context.name) }

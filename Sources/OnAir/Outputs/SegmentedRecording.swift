@@ -10,7 +10,7 @@ import OnAirFFmpeg
 /// waits rather than lose one).
 extension OutputRegistry {
     /// The sink that records `streams` as `settings` say; `log` hears deletions and finished segments.
-    public static func segmentedRecorder(
+    package static func segmentedRecorder(
         _ settings: RecordingSettings, streams: Set<MediaType>, log: @escaping @Sendable (String) -> Void
     ) throws -> any PacketSink {
         #if canImport(OnAirFFmpeg)

@@ -27,7 +27,7 @@ package enum SinkFactory {
     ) -> VideoEncoderSettings {
         let spacings = outputs.compactMap { try? OutputRegistry.kind(for: $0).requiredKeyFrameSpacing(options: options) }
         guard let spacing = spacings.min() else { return video }
-        return video.withKeyFrames(atLeastEvery: spacing)
+        return video.withKeyFrames(atLeastEvery: spacing.inSeconds)
     }
 
     /// The streams an output can carry: `.h264` only video, `.aac` only audio, containers both.

@@ -103,7 +103,7 @@ public final class AppSource: CaptureSource, @unchecked Sendable {
     }
 
     /// Called by the session: from now on `send` delivers to `handlers`, stamped on `clock`.
-    public func start(clock: CaptureClock, handlers: CaptureHandlers) throws {
+    package func start(clock: CaptureClock, handlers: CaptureHandlers) throws {
         lock.lock()
         self.clock = clock
         self.handlers = handlers

@@ -7,7 +7,7 @@ public struct ServingSettings: Sendable {
     /// Address, port, token, viewer limits, SRT port.
     public var server = ServeConfiguration()
     /// Seconds per live HLS segment (keyframes come at least this often).
-    public var hlsSegmentDuration = 2.0
+    public var hlsSegmentDuration: Duration = .seconds(2)
     /// Bytes that may wait for one viewer before it skips, or nil for 4 s of the stream (at least 1 MiB).
     public var viewerQueueBytes: Int?
 

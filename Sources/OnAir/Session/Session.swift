@@ -31,7 +31,7 @@ public final class Session: @unchecked Sendable {
     private let teardown: @Sendable () -> Void
     private let viewerTotals: (@Sendable () -> ViewerTotals)?
     /// Sets the serving limits of a reload (max viewers, viewer timeout); nil when not serving.
-    var servingLimits: (@Sendable (Int, Double) -> Void)?
+    var servingLimits: (@Sendable (Int, Duration) -> Void)?
     #if canImport(OnAirServing)
     /// Puts a reload's tokens and users in force and cuts the viewers they no longer admit; nil when not serving.
     var servingCredentials: (@Sendable ([String]?, [ServeUser]?) -> TokenReload)?
@@ -80,7 +80,7 @@ public final class Session: @unchecked Sendable {
     /// Applies a reload's serving limits without touching viewers: the most viewers at once
     /// (admission from now on) and the viewer timeout (viewers from now on). False when not serving.
     @discardableResult
-    public func reloadServing(maxViewers: Int, viewerTimeout: Double) -> Bool {
+    public func reloadServing(maxViewers: Int, viewerTimeout: Duration) -> Bool {
         guard let servingLimits else { return false }
         servingLimits(maxViewers, viewerTimeout)
         return true

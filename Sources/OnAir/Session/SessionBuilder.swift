@@ -36,7 +36,12 @@ public struct SessionBuilder: Sendable {
 
     /// Uses the app's own sources instead of `settings.video`/`settings.audio`; the session
     /// encodes video when one of them delivers video, audio when one delivers audio.
-    public func sources(_ sources: [any CaptureSource]) -> SessionBuilder {
+    public func sources(_ sources: [AppSource]) -> SessionBuilder {
+        self.sources(any: sources)
+    }
+
+    /// Uses `sources` (any capture source of the package) instead of the settings' specs.
+    package func sources(any sources: [any CaptureSource]) -> SessionBuilder {
         var copy = self
         copy.sources = sources
         return copy
@@ -142,7 +147,7 @@ public struct SessionBuilder: Sendable {
             let serve = try ServeOutputs(
                 configuration: serving.server, streams: streams,
                 streamBitRate: (video?.averageBitRate ?? 0) + (audio?.bitRate ?? 0),
-                hlsSegmentDuration: serving.hlsSegmentDuration, explicitQueueBytes: serving.viewerQueueBytes,
+                hlsSegmentDuration: serving.hlsSegmentDuration.inSeconds, explicitQueueBytes: serving.viewerQueueBytes,
                 profile: video?.profileLevel.profile ?? .baseline)
             teardowns.append { serve.stop() }
             outputFailed = { serve.health.outputFailed($0.destination, reason: "\($0.error)") }

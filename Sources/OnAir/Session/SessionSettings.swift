@@ -50,11 +50,11 @@ public struct SessionSettings: Sendable {
         var video = SinkFactory.videoSettings(videoEncoder, for: outputs, options: fileOptions)
         #if canImport(OnAirServing)
         if let serving {
-            video = video.withKeyFrames(atLeastEvery: serving.hlsSegmentDuration)
+            video = video.withKeyFrames(atLeastEvery: serving.hlsSegmentDuration.inSeconds)
             video.allowFrameReordering = false
         }
         #endif
-        if let recording { video = video.withKeyFrames(atLeastEvery: recording.segmentDuration) }
+        if let recording { video = video.withKeyFrames(atLeastEvery: recording.segmentDuration.inSeconds) }
         #if canImport(OnAirStreaming)
         if outputs.contains(where: WHIPEndpoint.accepts) {
             // Every WebRTC receiver decodes Constrained Baseline (profile-level-id 42e01f); one encode serves all outputs.

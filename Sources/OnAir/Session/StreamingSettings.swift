@@ -39,7 +39,7 @@ public struct StreamingSettings: Sendable {
     }
 
     /// Checks the bounds; throws `SettingsError` naming the field.
-    public func validate() throws {
+    public func validate() throws(SettingsError) {
         for (field, rate) in [("minimumBitRate", minimumBitRate), ("maximumBitRate", maximumBitRate)] {
             if let rate, rate <= 0 { throw SettingsError(field: field, value: "\(rate)", allowed: "a positive bitrate") }
         }

@@ -147,7 +147,7 @@ public final class FileTranscoder: @unchecked Sendable {
     /// about twice a second and at the end (on the calling thread). A sink that fails is reported
     /// to `outputFailed` at once and left behind while the others carry on; the run then ends with
     /// `OutputsFailedError` naming it (or with the error itself once every sink has failed).
-    public func run(
+    package func run(
         sinks: [any PacketSink], report: (Progress) -> Void = { _ in },
         outputFailed: @escaping (OutputFailure) -> Void = { _ in }
     ) throws {

@@ -42,7 +42,7 @@ public final class CameraCaptureSource: CaptureSource, @unchecked Sendable {
     }
 
     /// Opens the camera and starts the session; returns once it runs.
-    public func start(clock: CaptureClock, handlers: CaptureHandlers) throws {
+    package func start(clock: CaptureClock, handlers: CaptureHandlers) throws {
         let devices = Self.devices()
         let chosen = try CameraSelection.camera(for: request, among: devices.map(Self.descriptor))
         guard let device = devices.first(where: { $0.uniqueID == chosen.uniqueID }) else { return }

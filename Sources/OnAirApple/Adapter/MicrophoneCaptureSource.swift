@@ -31,7 +31,7 @@ public final class MicrophoneCaptureSource: CaptureSource, @unchecked Sendable {
     }
 
     /// Opens the microphone and starts the session; returns once it runs.
-    public func start(clock: CaptureClock, handlers: CaptureHandlers) throws {
+    package func start(clock: CaptureClock, handlers: CaptureHandlers) throws {
         let found = uniqueID.isEmpty ? AVCaptureDevice.default(for: .audio) : AVCaptureDevice(uniqueID: uniqueID)
         guard let device = found else {
             throw AppleBackendError(operation: "microphone", detail: uniqueID.isEmpty ? "no audio capture device" : "no device \(uniqueID)")

@@ -8,7 +8,7 @@
 /// stretching or squeezing at most `maximumStretch` so the pitch change cannot be heard; an error
 /// beyond `maximumGap` (a clock reset) is not filled: the output continues without a gap and later
 /// inputs are measured from the input's new time.
-public struct AudioTimingCorrection: Sendable, Equatable {
+package struct AudioTimingCorrection: Sendable, Equatable {
     /// Largest mismatch, in seconds, absorbed by resampling; larger ones insert silence or cut samples.
     public var hardThreshold: Double
     /// Mismatch, in seconds, below which nothing is corrected (timestamp rounding).

@@ -4,7 +4,7 @@ import Foundation
 ///
 /// Sources stamp what they capture with `now()`, or convert their device's own wall-clock
 /// timestamps with `time(fromWallClockMicroseconds:)`, so both streams sit on the same timeline.
-public struct CaptureClock: Sendable {
+package struct CaptureClock: Sendable {
     private let originNanoseconds: UInt64
     private let wallClockAtOrigin: Double
 

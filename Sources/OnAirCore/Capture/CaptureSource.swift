@@ -1,6 +1,6 @@
 /// Where a source sends what it captures. The closures are called on the source's own thread,
 /// in capture order per stream, and must not block for long.
-public struct CaptureHandlers: Sendable {
+package struct CaptureHandlers: Sendable {
     /// Receives each captured picture, stamped on the session's `CaptureClock`.
     public var video: @Sendable (VideoFrame) -> Void
     /// Receives each captured run of samples, stamped on the session's `CaptureClock`.
@@ -29,7 +29,7 @@ public struct CaptureHandlers: Sendable {
 ///
 /// `start` returns once capture is running on the source's own thread; `stop` returns after the
 /// source has delivered its last item. A source may deliver video, audio or both.
-public protocol CaptureSource: AnyObject, Sendable {
+package protocol CaptureSource: AnyObject, Sendable {
     /// What the source is, for statistics and errors (e.g. "x11::99", "pulse:default").
     var name: String { get }
     /// The kinds of media it delivers.

@@ -1,5 +1,5 @@
 /// What became of hardware decoding for one decoder.
-public struct HardwareDecodingOutcome: Sendable, Equatable {
+package struct HardwareDecodingOutcome: Sendable, Equatable {
     /// No hardware, nothing tried.
     public init() {}
     /// The device type that decodes ("vaapi"), or nil for software.

@@ -29,7 +29,7 @@ public struct RecordPathTemplate: Sendable, Equatable {
 
     /// Reads `text`; throws `RecordingSettingError.badTemplate` for an unknown placeholder, a
     /// template that cannot tell two seconds apart, or two variable fields side by side.
-    public init(_ text: String, timeZone: TimeZone = .current) throws {
+    public init(_ text: String, timeZone: TimeZone = .current) throws(RecordingSettingError) {
         func bad(_ reason: String) -> RecordingSettingError { .badTemplate(template: text, reason: reason) }
         guard !text.isEmpty, text.utf8.count <= 1024 else { throw bad("empty or longer than 1024 bytes") }
         var pieces: [Piece] = []
@@ -85,7 +85,7 @@ public struct RecordPathTemplate: Sendable, Equatable {
 
     /// Checks a stream's path name for `%path`: 1–128 characters of letters, digits, `-`, `_`, `.`
     /// and `/` between names, never `.` or `..` as a name, never a leading `/`.
-    public static func validatePathName(_ name: String) throws {
+    public static func validatePathName(_ name: String) throws(RecordingSettingError) {
         let allowed = name.unicodeScalars.allSatisfy { scalar in
             (scalar.value < 128) && (CharacterSet.alphanumerics.contains(scalar) || "-_./".unicodeScalars.contains(scalar))
         }

@@ -2,7 +2,7 @@ import Foundation
 
 /// One segment file found on disk: where, when it starts (from its name), how big it is and when
 /// it was last written (from the directory entry: no file is opened).
-public struct RecordedSegment: Sendable, Equatable {
+package struct RecordedSegment: Sendable, Equatable {
     /// The file's path.
     public var path: String
     /// The start its name gives.

@@ -7,8 +7,8 @@ import Foundation
 /// powers of 1000 (`500M`, `1.5G`; `K` and `g` are read alike). Both refuse negatives, NaN,
 /// infinity, empty text and anything after the unit.
 public enum RecordingQuantity {
-    /// Seconds for `text`; throws `RecordingSettingError.badDuration`.
-    public static func duration(_ text: String) throws -> Double {
+    /// The duration `text` says; throws `RecordingSettingError.badDuration`.
+    public static func duration(_ text: String) throws(RecordingSettingError) -> Duration {
         guard let (number, unit) = split(text) else { throw RecordingSettingError.badDuration(text) }
         let factor: Double
         switch unit {
@@ -20,11 +20,11 @@ public enum RecordingQuantity {
         }
         let seconds = number * factor
         guard seconds.isFinite, seconds <= 100 * 365 * 86_400 else { throw RecordingSettingError.badDuration(text) }
-        return seconds
+        return .seconds(seconds)
     }
 
     /// Bytes for `text`; throws `RecordingSettingError.badSize`.
-    public static func size(_ text: String) throws -> Int64 {
+    public static func size(_ text: String) throws(RecordingSettingError) -> Int64 {
         guard let (number, unit) = split(text) else { throw RecordingSettingError.badSize(text) }
         let factor: Double
         switch unit.lowercased() {

@@ -21,11 +21,11 @@ public struct RecordingSettings: Sendable, Equatable {
     public var pathName = "live"
     /// The container.
     public var format = Format.fmp4
-    /// Seconds a segment lasts at least (cut on the next keyframe; default an hour).
-    public var segmentDuration = 3600.0
-    /// Seconds between flushes to disk, each followed by an fsync (default 1): what a killed
-    /// process or a pulled plug may lose.
-    public var partDuration = 1.0
+    /// How long a segment lasts at least (cut on the next keyframe; default an hour).
+    public var segmentDuration: Duration = .seconds(3600)
+    /// The time between flushes to disk, each followed by an fsync (default a second): what a
+    /// killed process or a pulled plug may lose.
+    public var partDuration: Duration = .seconds(1)
     /// Which old segments are deleted.
     public var retention = RetentionPolicy()
     /// Run with `/bin/sh -c` after each segment is complete, with `ONAIR_SEGMENT_PATH` and
@@ -38,11 +38,13 @@ public struct RecordingSettings: Sendable, Equatable {
         self.template = template
     }
 
-    /// Checks the figures; throws `SettingsError`-like `RecordingSettingError` or a description.
-    public func validate() throws {
+    /// Checks the path name and the durations; throws the `RecordingSettingError` naming the bad one.
+    public func validate() throws(RecordingSettingError) {
         try RecordPathTemplate.validatePathName(pathName)
-        guard segmentDuration >= 0.1, segmentDuration.isFinite else { throw RecordingSettingError.badDuration("\(segmentDuration)") }
-        guard partDuration >= 0.05, partDuration <= segmentDuration else { throw RecordingSettingError.badDuration("\(partDuration)") }
+        guard segmentDuration >= .milliseconds(100) else { throw RecordingSettingError.badDuration("\(segmentDuration)") }
+        guard partDuration >= .milliseconds(50), partDuration <= segmentDuration else {
+            throw RecordingSettingError.badDuration("\(partDuration)")
+        }
     }
 
     /// The segment index these settings write.
@@ -51,7 +53,7 @@ public struct RecordingSettings: Sendable, Equatable {
 
 /// Runs a recording's segment-complete command without waiting for it (its exit is collected on
 /// a thread of its own), so an upload never holds up the recording.
-public enum SegmentHook {
+package enum SegmentHook {
     /// Starts `command` for the segment at `path` lasting `duration` seconds; returns false (and
     /// says why through `log`) when it cannot be started.
     @discardableResult

@@ -4,15 +4,15 @@ import Foundation
 /// or while the file system has less than `minFreeBytes` free. The oldest go first and the one
 /// being written never. Pure: `choose` takes the time and the free space as arguments.
 public struct RetentionPolicy: Sendable, Equatable {
-    /// Delete segments that ended longer ago than this (seconds), or nil.
-    public var deleteAfter: Double?
+    /// Delete segments that ended longer ago than this, or nil.
+    public var deleteAfter: Duration?
     /// Keep all segments together under this many bytes, or nil.
     public var maxBytes: Int64?
     /// Keep at least this many bytes free on the recording's file system, or nil.
     public var minFreeBytes: Int64?
 
     /// A policy; nil everywhere keeps everything.
-    public init(deleteAfter: Double? = nil, maxBytes: Int64? = nil, minFreeBytes: Int64? = nil) {
+    public init(deleteAfter: Duration? = nil, maxBytes: Int64? = nil, minFreeBytes: Int64? = nil) {
         self.deleteAfter = deleteAfter
         self.maxBytes = maxBytes
         self.minFreeBytes = minFreeBytes
@@ -24,13 +24,13 @@ public struct RetentionPolicy: Sendable, Equatable {
     /// The segments to delete, oldest first, from `segments` (oldest first) at `now`, with
     /// `freeBytes` free (nil: unknown, the free-space rule is skipped); `writing` is never chosen.
     /// A segment's end is the next one's start, or its last write for the newest.
-    public func choose(_ segments: [RecordedSegment], now: Date, writing: String?, freeBytes: Int64?) -> [RecordedSegment] {
+    package func choose(_ segments: [RecordedSegment], now: Date, writing: String?, freeBytes: Int64?) -> [RecordedSegment] {
         let candidates = segments.enumerated().filter { $0.element.path != writing }
         var chosen = Set<Int>()
         if let deleteAfter {
             for (index, segment) in candidates {
                 let end = index + 1 < segments.count ? segments[index + 1].start : segment.modified
-                if now.timeIntervalSince(end) > deleteAfter { chosen.insert(index) }
+                if now.timeIntervalSince(end) > deleteAfter.inSeconds { chosen.insert(index) }
             }
         }
         if let maxBytes {
@@ -54,7 +54,7 @@ public struct RetentionPolicy: Sendable, Equatable {
 /// Applies a `RetentionPolicy` to a recording's files: scans them by name, deletes what the
 /// policy chooses, removes the folders left empty (up to the template's root) and logs each
 /// deletion. The clock and the free-space reading are injected.
-public final class RetentionSweeper: @unchecked Sendable {
+package final class RetentionSweeper: @unchecked Sendable {
     /// Where the segments are.
     package let index: SegmentIndex
     /// What to delete.

@@ -7,7 +7,7 @@ import Foundation
 /// `SegmentStartBox.userType`, version 0 (1 byte), then two big-endian signed 64-bit numbers: the
 /// wall-clock start in microseconds since 1970 and the media time of the segment's first sample
 /// in microseconds (the `tfdt` of its first fragment, on the recording's own timeline). 41 bytes.
-public struct SegmentStartBox: Sendable, Equatable {
+package struct SegmentStartBox: Sendable, Equatable {
     /// The box's user type: OnAir's segment start, version-independent.
     public static let userType: [UInt8] = [
         0x6f, 0x6e, 0x61, 0x69, 0x72, 0x2d, 0x73, 0x65, 0x67, 0x2d, 0x73, 0x74, 0x61, 0x72, 0x74, 0x31,

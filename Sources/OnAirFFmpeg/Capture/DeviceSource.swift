@@ -103,7 +103,7 @@ public final class DeviceSource: CaptureSource, @unchecked Sendable {
     }
 
     /// Opens the device and starts delivering to `handlers` on a capture thread, stamped on `clock`.
-    public func start(clock: CaptureClock, handlers: CaptureHandlers) throws(CaptureError) {
+    package func start(clock: CaptureClock, handlers: CaptureHandlers) throws(CaptureError) {
         let runner = try slot.claim(sourceName: name, handlers: handlers, outputSize: outputSize)
         let kind = kind, device = device, name = name
         // Devices describe their streams in their header: probing would only buffer about a second

@@ -42,7 +42,7 @@ public final class FileSource: CaptureSource, @unchecked Sendable {
     }
 
     /// Opens the file and starts delivering its decoded frames to `handlers` on a reading thread, stamped on `clock`.
-    public func start(clock: CaptureClock, handlers: CaptureHandlers) throws(CaptureError) {
+    package func start(clock: CaptureClock, handlers: CaptureHandlers) throws(CaptureError) {
         if mediaTypes.isEmpty {
             throw .invalidConfiguration(source: name, problem: "choose video, audio or both")
         }

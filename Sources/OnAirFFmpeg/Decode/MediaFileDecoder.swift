@@ -81,7 +81,7 @@ public final class MediaFileDecoder {
     /// `MediaFileReader.Packet.readWhileProbing`).
     public private(set) var lastVideoPacketReadWhileProbing: Bool?
     /// Whether the video decoder runs on hardware, and what was tried.
-    public var videoHardware: HardwareDecodingOutcome? { video?.hardware }
+    package var videoHardware: HardwareDecodingOutcome? { video?.hardware }
     /// The libavcodec decoders in use ("h264", "aac", …), video first.
     public var decoderNames: [String] { [video?.decoderName, audio?.decoderName].compactMap { $0 } }
     /// The input's demuxer ("mpegts", "mov,mp4,m4a,3gp,3g2,mj2", "hls", …).

@@ -23,7 +23,7 @@ public final class AACEncoder {
     /// The AudioSpecificConfig, also attached to the first packet.
     public var formatDescription: FormatDescription { core.formatDescription }
     /// How the sample count is kept on the input's timestamps.
-    public var timingCorrection: AudioTimingCorrection { core.timingCorrection }
+    package var timingCorrection: AudioTimingCorrection { core.timingCorrection }
     /// Samples of silence inserted for holes so far.
     public var insertedSilenceSamples: Int64 { core.insertedSilenceSamples }
     /// Samples cut for overlaps so far.
@@ -32,7 +32,7 @@ public final class AACEncoder {
     public var clockJumps: Int { core.clockJumps }
 
     /// Validates `settings` and opens the encoder (`aac` unless another AAC encoder is named).
-    public init(
+    package init(
         settings: AudioEncoderSettings, encoderName: String = "aac",
         timingCorrection: AudioTimingCorrection = AudioTimingCorrection()
     ) throws(EncoderError) {

@@ -26,7 +26,7 @@ public final class OpusEncoder {
     public var formatDescription: FormatDescription { core.formatDescription }
 
     /// Validates `settings` (48 kHz, 1 or 2 channels, 6–510 kbit/s) and opens libopus with 20 ms frames.
-    public init(
+    package init(
         settings: AudioEncoderSettings = AudioEncoderSettings(sampleRate: 48_000, channels: 2, bitRate: 96_000),
         timingCorrection: AudioTimingCorrection = AudioTimingCorrection()
     ) throws(EncoderError) {

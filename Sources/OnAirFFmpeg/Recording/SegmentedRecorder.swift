@@ -13,7 +13,7 @@ import OnAirCore
 /// where segment N ends; `SegmentStartBox` after the `moov` ties that time to the wall clock.
 /// MPEG-TS segments keep the capture's timestamps. Packets are held back by one per stream in
 /// MP4, so each sample's duration is exactly the gap to the next (see `ServeMuxSink`).
-public final class SegmentedRecorder: PacketSink {
+package final class SegmentedRecorder: PacketSink {
     /// The template, for messages.
     public var destination: String { settings.template.text }
     /// The settings in force.
@@ -62,7 +62,7 @@ public final class SegmentedRecorder: PacketSink {
 
     /// A recorder of `streams` with `settings`; `now` is the wall clock (for names and retention),
     /// `freeBytes` the free-space reading, `log` hears deletions, completed segments and hook failures.
-    public init(
+    package init(
         settings: RecordingSettings, streams: Set<MediaType>, now: @escaping @Sendable () -> Date = { Date() },
         freeBytes: @escaping @Sendable (String) -> Int64? = RetentionSweeper.freeBytes(at:),
         log: @escaping @Sendable (String) -> Void = { _ in }
@@ -74,7 +74,8 @@ public final class SegmentedRecorder: PacketSink {
         self.log = log
         self.freeBytes = freeBytes
         schedule = SegmentSchedule(
-            segmentDuration: settings.segmentDuration, partDuration: settings.partDuration, hasVideo: streams.contains(.video))
+            segmentDuration: settings.segmentDuration.inSeconds, partDuration: settings.partDuration.inSeconds,
+            hasVideo: streams.contains(.video))
         sweeper =
             settings.retention.isActive
             ? RetentionSweeper(index: settings.index, policy: settings.retention, now: now, freeBytes: freeBytes, log: log) : nil
@@ -145,7 +146,8 @@ public final class SegmentedRecorder: PacketSink {
         current = nil
         heldBack = [:]
         schedule = SegmentSchedule(
-            segmentDuration: settings.segmentDuration, partDuration: settings.partDuration, hasVideo: expected.contains(.video))
+            segmentDuration: settings.segmentDuration.inSeconds, partDuration: settings.partDuration.inSeconds,
+            hasVideo: expected.contains(.video))
     }
 
     /// Whether a paused recording starts again at `packet`: a keyframe (or any packet without

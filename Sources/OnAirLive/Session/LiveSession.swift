@@ -8,7 +8,7 @@ import OnAirCore
 /// frame is dropped and counted (in real time) instead of queueing without bound; audio is never
 /// dropped; each sink writes on its own thread. One encode feeds all sinks. Timestamps are the
 /// sources' capture-clock times.
-public final class LiveSession: @unchecked Sendable {
+package final class LiveSession: @unchecked Sendable {
     /// How the session runs, as given.
     public let configuration: Configuration
     /// The capture timeline shared by every source; it starts at zero when `start()` starts the sources.

@@ -4,8 +4,8 @@ public struct OutputOptions: Sendable, Equatable {
     public var fragmentedMP4 = true
     /// Write a classic MP4 with the index at the front instead (needs a clean finish).
     public var faststart = false
-    /// HLS outputs: the target segment duration in seconds (segments start on keyframes).
-    public var hlsSegmentDuration = 2.0
+    /// HLS outputs: the target segment duration (segments start on keyframes).
+    public var hlsSegmentDuration: Duration = .seconds(2)
     /// HLS outputs: how many segments the playlist lists (0 keeps them all, a VOD-style playlist).
     public var hlsListSize = 6
     /// HLS outputs: fragmented-MP4 (CMAF) segments instead of MPEG-TS.

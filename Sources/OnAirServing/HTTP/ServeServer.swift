@@ -59,7 +59,7 @@ package final class ServeServer: @unchecked Sendable {
         // Room for every viewer plus requests for pages, playlists, segments and statistics.
         http.connectionLimit = configuration.limits.maxViewers + 64
         http.perAddressLimit = configuration.perAddressLimit
-        http.idleTimeout = max(1, Int(configuration.limits.viewerTimeout.rounded(.up)) + 5)
+        http.idleTimeout = max(1, Int(configuration.limits.viewerTimeout.inSeconds.rounded(.up)) + 5)
         http.connectionMemoryLimit = 32 * 1024
         http.sendBufferBytes = 64 * 1024
         tls = try loadedTLS ?? configuration.tls?.load(host: configuration.host)

@@ -10,8 +10,8 @@ public final class ServeHub: @unchecked Sendable {
     public struct Limits: Sendable {
         /// Viewers served at once, all transports together.
         public var maxViewers = 32
-        /// Seconds a viewer may stay behind before it is cut.
-        public var viewerTimeout = 5.0
+        /// How long a viewer may stay behind before it is cut.
+        public var viewerTimeout: Duration = .seconds(5)
         /// The most bytes waiting for one viewer before it skips to the next keyframe.
         public var viewerQueueBytes = 1024 * 1024
         /// The default limits.
@@ -84,7 +84,7 @@ public final class ServeHub: @unchecked Sendable {
         }
         let viewer = ServeViewer(
             id: nextID, transport: transport, format: format, peer: peer, credential: credential,
-            timeout: currentLimits.viewerTimeout, capacityBytes: currentLimits.viewerQueueBytes
+            timeout: currentLimits.viewerTimeout.inSeconds, capacityBytes: currentLimits.viewerQueueBytes
         ) { [weak self] gone in
             self?.remove(gone, from: stream)
         }
@@ -130,7 +130,7 @@ public final class ServeHub: @unchecked Sendable {
 
     /// Changes the most viewers at once and the viewer timeout (a reload): admission follows at
     /// once, viewers already served keep theirs; none is cut for a lower maximum.
-    package func setLimits(maxViewers: Int, viewerTimeout: Double) {
+    package func setLimits(maxViewers: Int, viewerTimeout: Duration) {
         lock.lock()
         currentLimits.maxViewers = maxViewers
         currentLimits.viewerTimeout = viewerTimeout

@@ -55,7 +55,7 @@ package final class ServeOutputs: @unchecked Sendable {
         hlsDirectory = (NSTemporaryDirectory() as NSString).appendingPathComponent(
             "onair-serve-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
         var options = OutputOptions()
-        options.hlsSegmentDuration = hlsSegmentDuration
+        options.hlsSegmentDuration = .seconds(hlsSegmentDuration)
         options.hlsListSize = 6
         let playlist = (hlsDirectory as NSString).appendingPathComponent("stream.m3u8")
         let elementary = ServeElementarySink(streams: streams, hub: hub)

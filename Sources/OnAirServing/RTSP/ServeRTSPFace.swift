@@ -65,7 +65,7 @@ package final class ServeRTSPFace: RTSPServerDelegate, @unchecked Sendable {
         settings.path = ServeRTSPPipeline.path
         settings.credentials = configuration.token.map { (Self.user, $0) }
         settings.access = asksCredentials ? access.hooks : nil
-        settings.sessionTimeout = max(10, Int(configuration.limits.viewerTimeout.rounded(.up)) * 2)
+        settings.sessionTimeout = max(10, Int(configuration.limits.viewerTimeout.inSeconds.rounded(.up)) * 2)
         settings.contentLengthLimit = 16 * 1024
         settings.connectionLimit = configuration.limits.maxViewers + 64
         let plain = Self.plainHost(configuration, tls: tls != nil)

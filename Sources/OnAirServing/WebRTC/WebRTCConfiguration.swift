@@ -12,10 +12,10 @@ public struct WebRTCConfiguration: Sendable {
     public var turnServer: String?
     /// Origins whose pages may call the endpoint (CORS); `["*"]`: any (the default: the Bearer token, not a cookie, guards it).
     public var allowedOrigins: [String] = ["*"]
-    /// Seconds without RTCP from a viewer before it is dropped (RFC 7675's consent expiry is 30 s).
-    public var consentTimeout: Double = 30
-    /// Seconds between forced keyframes at most often, however many viewers ask.
-    public var keyFrameInterval: Double = 1
+    /// How long a viewer may send no RTCP before it is dropped (RFC 7675's consent expiry is 30 s).
+    public var consentTimeout: Duration = .seconds(30)
+    /// The shortest time between forced keyframes, however many viewers ask.
+    public var keyFrameInterval: Duration = .seconds(1)
     /// Bytes waiting for one viewer before it skips to the next keyframe.
     public var viewerQueueBytes = 2 * 1024 * 1024
     /// Opus bit rate for the WebRTC audio.

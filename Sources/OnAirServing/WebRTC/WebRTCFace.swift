@@ -58,7 +58,7 @@ package final class WebRTCFace: PacketSink, @unchecked Sendable {
         self.streams = streams
         self.profile = profile
         self.localAddress = localAddress
-        coalescer = KeyFrameCoalescer(minimumInterval: configuration.keyFrameInterval)
+        coalescer = KeyFrameCoalescer(minimumInterval: configuration.keyFrameInterval.inSeconds)
         if streams.contains(.audio) {
             opus = try OpusFeed(bitRate: configuration.opusBitRate, name: "onair-webrtc-opus") { [weak self] packet in
                 guard let self else { return }
@@ -281,7 +281,7 @@ package final class WebRTCFace: PacketSink, @unchecked Sendable {
         let figures = viewer.peer.figures
         if viewer.peer.failure != nil || figures.iceConnectionState == 4 || figures.iceConnectionState == 6 { return true }
         let age = Double(DispatchTime.now().uptimeNanoseconds - viewer.started.uptimeNanoseconds) / 1e9
-        return (figures.secondsSinceRTCP ?? age) > configuration.consentTimeout
+        return (figures.secondsSinceRTCP ?? age) > configuration.consentTimeout.inSeconds
     }
 
     /// Seconds of the monotonic clock.

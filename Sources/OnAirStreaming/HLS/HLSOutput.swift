@@ -17,8 +17,8 @@ package enum HLSOutput {
         playlist: String, streams: Set<MediaType>,
         options: OutputOptions
     ) throws -> any PacketSink {
-        guard options.hlsSegmentDuration > 0, options.hlsSegmentDuration <= 3600 else {
-            throw SettingsError(field: "hlsSegmentDuration", value: "\(options.hlsSegmentDuration)", allowed: "0 < S ≤ 3600")
+        guard options.hlsSegmentDuration > .zero, options.hlsSegmentDuration <= .seconds(3600) else {
+            throw SettingsError(field: "hlsSegmentDuration", value: "\(options.hlsSegmentDuration.inSeconds)", allowed: "0 < S ≤ 3600")
         }
         guard options.hlsListSize >= 0 else {
             throw SettingsError(field: "hlsListSize", value: "\(options.hlsListSize)", allowed: "0 (all) or more")
@@ -33,7 +33,7 @@ package enum HLSOutput {
         }
         let prefix = directory.isEmpty ? "" : directory + "/"
         var muxerOptions: [String: String] = [
-            "hls_time": String(format: "%g", options.hlsSegmentDuration),
+            "hls_time": String(format: "%g", options.hlsSegmentDuration.inSeconds),
             "hls_list_size": "\(options.hlsListSize)",
             // Every segment starts with a keyframe; the playlist says so.
             "hls_flags": "independent_segments" + (options.hlsListSize > 0 ? "+delete_segments" : ""),
