@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 import OnAir
 import OnAirTestSupport
@@ -36,3 +37,4 @@ import Testing
         #expect(session.failedOutputs.isEmpty)
     }
 }
+#endif
