@@ -22,7 +22,7 @@ public struct LiveStatistics: Sendable, Codable, Equatable {
     /// The median encode time of keyframes alone, in milliseconds (a keyframe costs an encoder several times a
     /// predicted frame). Zero until a keyframe was encoded.
     public var keyFrameEncodeLatencyMs: Double = 0
-    /// Video keyframes made on request since the start (a viewer joining or asking, a reconnecting
+    /// Video keyframes made on request since the start (a WebRTC viewer joining or asking, a reconnecting
     /// output, a restarted encode), not those the keyframe interval makes.
     public var keyFramesForced = 0
     /// Bytes the segmented recordings wrote and segments their retention deleted since the start

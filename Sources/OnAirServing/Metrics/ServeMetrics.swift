@@ -91,7 +91,7 @@ package enum ServeMetrics {
         out.add("onair_encoder_audio_frames_total", .counter, "Audio frames encoded.", Double(encoder.audioFramesOut))
         out.add(
             "onair_encoder_keyframes_forced_total", .counter,
-            "Video keyframes made on request (viewers joining or asking, outputs reconnecting, encode restarts).",
+            "Video keyframes made on request (WebRTC viewers joining or asking, outputs reconnecting, encode restarts).",
             Double(encoder.keyFramesForced))
         out.add("onair_encoder_frames_dropped_total", .counter, "Video frames dropped before the encoder.", Double(encoder.droppedFrames))
         out.add(
