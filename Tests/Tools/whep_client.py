@@ -9,7 +9,8 @@ With --out FILE it writes what it decoded to a NUT file (raw video, PCM) whose t
 sender's clock after RTCP lip-sync mapping (each stream's RTP time through its latest sender
 report's NTP/RTP pair), so `onair probe --sync FILE` measures A/V as the viewer would play it.
 Prints one JSON object: the HTTP status, frames and audio frames decoded, decode errors logged,
-sender reports seen, the picture size, and the status of the DELETE.
+sender reports seen, the picture size (the last, and `sizes`: each run of one size in order as
+[width, height, frames], so a size change mid-session shows as two runs), and the status of the DELETE.
 """
 import argparse
 import asyncio
@@ -133,6 +134,7 @@ async def main():
     received = {"video": [], "audio": []}
     counts = {"video": 0, "audio": 0}
     size = None
+    sizes = []
     tasks = []
 
     @pc.on("track")
@@ -147,6 +149,10 @@ async def main():
                 counts[track.kind] += 1
                 if track.kind == "video":
                     size = (frame.width, frame.height)
+                    if sizes and sizes[-1][:2] == [frame.width, frame.height]:
+                        sizes[-1][2] += 1
+                    else:
+                        sizes.append([frame.width, frame.height, 1])
                 if args.out:
                     if track.kind == "video":
                         received["video"].append((frame.pts, frame.reformat(format="yuv420p")))
@@ -174,7 +180,7 @@ async def main():
         result["delete_status"] = delete_status
     result.update({"video_frames": counts["video"], "audio_frames": counts["audio"], "decode_errors": errors.count,
                    "decode_messages": errors.messages, "sender_reports": {k: len(v) for k, v in sender_reports.items()},
-                   "size": size, "ice": pc.iceConnectionState})
+                   "size": size, "sizes": sizes, "ice": pc.iceConnectionState})
     transceivers = pc.getTransceivers()
     await pc.close()
     for task in tasks:

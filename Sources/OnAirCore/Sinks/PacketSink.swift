@@ -10,3 +10,24 @@ package protocol PacketSink: AnyObject {
     /// Completes the output.
     func finish() throws
 }
+
+/// A sink that writes recording files (a segmented recording): its figures since it started, read
+/// from any thread for the session's statistics.
+package protocol RecordingFiguresSink: PacketSink {
+    /// Bytes written to the recording's files and segments its retention deleted, since the start.
+    var recordingFigures: RecordingFigures { get }
+}
+
+/// What a recording wrote and deleted since it started (counters: they only grow).
+public struct RecordingFigures: Sendable, Equatable {
+    /// Bytes written to the recording's files.
+    public var bytesWritten: Int64 = 0
+    /// Segments the retention policy deleted.
+    public var segmentsDeleted = 0
+
+    /// None yet.
+    public init(bytesWritten: Int64 = 0, segmentsDeleted: Int = 0) {
+        self.bytesWritten = bytesWritten
+        self.segmentsDeleted = segmentsDeleted
+    }
+}

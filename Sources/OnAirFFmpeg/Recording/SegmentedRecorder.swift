@@ -13,7 +13,7 @@ import OnAirCore
 /// where segment N ends; `SegmentStartBox` after the `moov` ties that time to the wall clock.
 /// MPEG-TS segments keep the capture's timestamps. Packets are held back by one per stream in
 /// MP4, so each sample's duration is exactly the gap to the next (see `ServeMuxSink`).
-package final class SegmentedRecorder: PacketSink {
+package final class SegmentedRecorder: RecordingFiguresSink {
     /// The template, for messages.
     public var destination: String { settings.template.text }
     /// The settings in force.
@@ -29,6 +29,8 @@ package final class SegmentedRecorder: PacketSink {
     private let sweepLock = NSLock()
     /// The segment being written, for the timer's sweeps (under `sweepLock`).
     private var writingPath: String?
+    /// Bytes written and segments deleted (under `sweepLock`: the timer's sweeps count too).
+    private var figures = RecordingFigures()
     private var descriptions: [MediaType: FormatDescription] = [:]
     /// A stream's parameters changed while a segment is written: cut at the next keyframe.
     private var parametersChanged = false
@@ -97,7 +99,16 @@ package final class SegmentedRecorder: PacketSink {
         guard let sweeper else { return }
         sweepLock.lock()
         defer { sweepLock.unlock() }
-        sweeper.sweep(writing: keepingCurrent ? writingPath : nil)
+        figures.segmentsDeleted += sweeper.sweep(writing: keepingCurrent ? writingPath : nil).count
+    }
+
+    /// Bytes written to the segments and segments the retention deleted, since the start.
+    public var recordingFigures: RecordingFigures { sweepLock.withLock { figures } }
+
+    /// Writes `bytes` to `file` and counts them.
+    private func write(_ bytes: [UInt8], to file: SegmentFile) throws {
+        try file.write(bytes)
+        sweepLock.withLock { figures.bytesWritten += Int64(bytes.count) }
     }
 
     private func setWritingPath(_ path: String?) {
@@ -270,13 +281,13 @@ package final class SegmentedRecorder: PacketSink {
     private func drain() throws {
         guard var segment = current else { return }
         if !segment.headerWritten, let header = segment.output.header {
-            try segment.file.write(header)
+            try write(header, to: segment.file)
             segment.headerWritten = true
             current = segment
         }
         guard segment.headerWritten else { return }
         let bytes = segment.output.take()
-        if !bytes.isEmpty { try segment.file.write(bytes) }
+        if !bytes.isEmpty { try write(bytes, to: segment.file) }
     }
 
     private func closeSegment(endingAt end: Double, next: EncodedPacket?) throws {

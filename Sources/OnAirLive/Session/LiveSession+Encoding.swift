@@ -32,6 +32,7 @@ extension LiveSession {
             }
             lock.lock()
             let force = pendingKeyFrame || schedule.isDue(at: frame.pts.seconds)
+            if pendingKeyFrame { counters.keyFramesForced += 1 }
             pendingKeyFrame = false
             let bitRate = pendingBitRate
             pendingBitRate = nil

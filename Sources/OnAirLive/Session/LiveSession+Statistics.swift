@@ -29,6 +29,7 @@ extension LiveSession {
         stats.encodeLatencyP50Ms = (latency.percentile(50) ?? 0) * 1000
         stats.encodeLatencyP99Ms = (latency.percentile(99) ?? 0) * 1000
         stats.keyFrameEncodeLatencyMs = (keyLatency.percentile(50) ?? 0) * 1000
+        stats.keyFramesForced = current.keyFramesForced
         stats.videoQueue = videoQueue.depth
         stats.audioQueue = audioQueue.depth
         stats.sinkQueue = runners.map(\.queue.depth).max() ?? 0
@@ -48,6 +49,11 @@ extension LiveSession {
             stats.networkDroppedPackets += connection.droppedPackets
             stats.backlogSkips += connection.backlogSkips
             stats.networkBytesSent += connection.bytesSent
+        }
+        for case let sink as any RecordingFiguresSink in runners.map(\.sink) {
+            let figures = sink.recordingFigures
+            stats.recordingBytesWritten = (stats.recordingBytesWritten ?? 0) + figures.bytesWritten
+            stats.recordingSegmentsDeleted = (stats.recordingSegmentsDeleted ?? 0) + figures.segmentsDeleted
         }
         // Everything between the encoder and the wire: OnAir's queue and the transport's buffer.
         (stats.networkQueueSeconds, stats.networkQueueBytes) = links.worstBacklog

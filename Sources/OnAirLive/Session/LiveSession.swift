@@ -64,6 +64,7 @@ package final class LiveSession: @unchecked Sendable {
         var videoBytes = 0, audioBytes = 0
         var encodeSeconds = 0.0, encodedFrames = 0
         var skippedAtSource = 0
+        var keyFramesForced = 0
     }
     /// Per-frame encode times since the start, every frame and keyframes alone (bounded memory;
     /// under `lock`, kept apart from `counters`, which are copied once a second).

@@ -22,6 +22,12 @@ public struct LiveStatistics: Sendable, Codable, Equatable {
     /// The median encode time of keyframes alone, in milliseconds (a keyframe costs an encoder several times a
     /// predicted frame). Zero until a keyframe was encoded.
     public var keyFrameEncodeLatencyMs: Double = 0
+    /// Video keyframes made on request since the start (a WebRTC viewer joining or asking, a reconnecting
+    /// output, a restarted encode), not those the keyframe interval makes.
+    public var keyFramesForced = 0
+    /// Bytes the segmented recordings wrote and segments their retention deleted since the start
+    /// (nil without a segmented recording).
+    public var recordingBytesWritten: Int64?, recordingSegmentsDeleted: Int?
     /// Items waiting in the video and audio encoder queues, and the deepest sink queue.
     public var videoQueue = 0, audioQueue = 0, sinkQueue = 0
     /// Packets a sink dropped (a stalled network sink), since the start.
@@ -66,7 +72,8 @@ public struct LiveStatistics: Sendable, Codable, Equatable {
         case videoBitRate = "video_bitrate", audioBitRate = "audio_bitrate"
         case encodeLatencyMs = "encode_latency_ms"
         case encodeLatencyP50Ms = "encode_latency_p50_ms", encodeLatencyP99Ms = "encode_latency_p99_ms"
-        case keyFrameEncodeLatencyMs = "keyframe_encode_latency_ms"
+        case keyFrameEncodeLatencyMs = "keyframe_encode_latency_ms", keyFramesForced = "keyframes_forced"
+        case recordingBytesWritten = "recording_bytes_written", recordingSegmentsDeleted = "recording_segments_deleted"
         case videoQueue = "video_queue", audioQueue = "audio_queue", sinkQueue = "sink_queue"
         case sinkDroppedPackets = "sink_dropped_packets"
         case residentBytes = "resident_bytes"

@@ -36,6 +36,8 @@ package final class ServeServer: @unchecked Sendable {
     private var snapshot: ServeSnapshot?
     /// `/metrics`, `/healthz`, `/readyz` (issue 33), answered before the token check to the address ranges allowed.
     private var observability: ServeObservability?
+    /// The discontinuities encode restarts put in `/live.m3u8` (set by the owner of the HLS sink).
+    private var hlsDiscontinuities: ServeHLSDiscontinuities?
 
     /// Starts listening. `hlsDirectory` holds the live HLS playlist `stream.m3u8` and its segments.
     /// `loadedTLS`: `configuration.tls` already read (by an owner that shares it with RTSPS), else
@@ -164,6 +166,11 @@ package final class ServeServer: @unchecked Sendable {
         lock.unlock()
     }
 
+    /// Serves `/live.m3u8` with the discontinuities `discontinuities` notes (see `ServeHLSSink`).
+    package func serveHLSDiscontinuities(_ discontinuities: ServeHLSDiscontinuities) {
+        lock.withLock { hlsDiscontinuities = discontinuities }
+    }
+
     /// Ends every viewer's stream and stops listening.
     public func stop() {
         hub.close()
@@ -248,9 +255,10 @@ package final class ServeServer: @unchecked Sendable {
             guard let hlsDirectory, let file = HLSFileServer.file(named: "stream.m3u8", in: hlsDirectory) else {
                 return .text(404, "the playlist is not ready yet")
             }
+            let tagged = lock.withLock { hlsDiscontinuities }?.playlist(file.bytes) ?? file.bytes
             return HTTPResponse(
                 status: 200, headers: [("Content-Type", file.contentType), ("Cache-Control", "no-cache")],
-                body: .bytes(Self.playlist(file.bytes, query: query)))
+                body: .bytes(Self.playlist(tagged, query: query)))
         default:
             guard path.segments.count == 1, let hlsDirectory, Self.isSegmentName(path.segments[0]),
                 let file = HLSFileServer.file(named: path.segments[0], in: hlsDirectory)

@@ -59,6 +59,7 @@ package final class ServeOutputs: @unchecked Sendable {
         options.hlsListSize = 6
         let playlist = (hlsDirectory as NSString).appendingPathComponent("stream.m3u8")
         let elementary = ServeElementarySink(streams: streams, hub: hub)
+        let hlsDiscontinuities = ServeHLSDiscontinuities()
         let health = ServeHealth(streams: streams)
         self.health = health
         // WHEP viewers: host candidates on the listening address unless it is every interface.
@@ -72,7 +73,9 @@ package final class ServeOutputs: @unchecked Sendable {
             [
                 try ServeMuxSink(format: .mpegTS, streams: streams, hub: hub),
                 try ServeMuxSink(format: .fragmentedMP4, streams: streams, hub: hub),
-                try HLSOutput.sink(playlist: playlist, streams: streams, options: options),
+                ServeHLSSink(
+                    try HLSOutput.sink(playlist: playlist, streams: streams, options: options), playlist: playlist,
+                    discontinuities: hlsDiscontinuities),
             ] + (configuration.servesRTSP ? [elementary] : [])
             + (webRTC.map { [$0] } ?? []) + [ServeProgressSink(health: health)]
         // SRT callers need the newest token (the last listed) as passphrase when there is one; the
@@ -112,6 +115,7 @@ package final class ServeOutputs: @unchecked Sendable {
                 configuration: configuration, hub: hub, hlsDirectory: hlsDirectory, srtPort: srt?.port,
                 webRTC: webRTC, loadedTLS: loadedTLS)
             server.serveObservability(health: health)
+            server.serveHLSDiscontinuities(hlsDiscontinuities)
             let access = server.access
             hub.setCredentialCheck { access.stillAdmits($0) }
             webRTC?.setCredentialCheck { access.stillAdmits($0) }

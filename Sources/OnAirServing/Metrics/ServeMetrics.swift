@@ -89,6 +89,10 @@ package enum ServeMetrics {
         out.add("onair_capture_frames_total", .counter, "Video frames the capture delivered.", Double(encoder.framesIn))
         out.add("onair_encoder_frames_total", .counter, "Video frames encoded.", Double(encoder.framesOut))
         out.add("onair_encoder_audio_frames_total", .counter, "Audio frames encoded.", Double(encoder.audioFramesOut))
+        out.add(
+            "onair_encoder_keyframes_forced_total", .counter,
+            "Video keyframes made on request (WebRTC viewers joining or asking, outputs reconnecting, encode restarts).",
+            Double(encoder.keyFramesForced))
         out.add("onair_encoder_frames_dropped_total", .counter, "Video frames dropped before the encoder.", Double(encoder.droppedFrames))
         out.add(
             "onair_capture_frames_skipped_total", .counter, "Video frames the source skipped (late or repeated).",
@@ -107,6 +111,13 @@ package enum ServeMetrics {
         )
         out.add(
             "onair_outputs_packets_dropped_total", .counter, "Packets the file outputs' queue dropped.", Double(encoder.sinkDroppedPackets))
+        if let written = encoder.recordingBytesWritten {
+            out.add("onair_recording_bytes_written_total", .counter, "Bytes written to the segmented recording's files.", Double(written))
+        }
+        if let deleted = encoder.recordingSegmentsDeleted {
+            out.add(
+                "onair_recording_segments_deleted_total", .counter, "Recording segments the retention policy deleted.", Double(deleted))
+        }
         out.add("onair_outputs_reconnects_total", .counter, "Reconnects of network outputs.", Double(encoder.reconnects))
         out.add(
             "onair_outputs_network_packets_dropped_total", .counter, "Packets network outputs dropped.",
