@@ -14,8 +14,8 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         var settings = RecordingSettings(template: try RecordPathTemplate(directory.path + "/%path/%Y-%m-%d_%H-%M-%S-%f"))
         settings.format = .mpegts
-        settings.segmentDuration = 0.5
-        settings.partDuration = 0.25
+        settings.segmentDuration = .milliseconds(500)
+        settings.partDuration = .milliseconds(250)
         settings.retention = RetentionPolicy(maxBytes: 1)  // every complete segment goes at the next sweep
         let lines = Lines()  // RecordingRetentionTests
         let recorder = try SegmentedRecorder(
