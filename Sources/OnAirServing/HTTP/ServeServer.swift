@@ -10,7 +10,8 @@ import OnAirStreaming
 /// statistics and the index page, with the access policy's verdict (users, token) on every path.
 ///
 /// Served: `/` (a page), `/live.ts`, `/live.mp4` (continuous), `/live.m3u8` and its
-/// `segment_N.ts` files, `/stats.json`. Anything else is 404; no directory is ever listed.
+/// `segment_N.ts` files, `/stats.json`; with a recording `/list`, `/get` and the media of a span's
+/// HLS playlist (`/playback/ID.mp4`). Anything else is 404; no directory is ever listed.
 package final class ServeServer: @unchecked Sendable {
     /// The configuration in force.
     public let configuration: ServeConfiguration
