@@ -28,6 +28,10 @@ package enum SpanPlaylist {
     /// Fragments are cut at the first keyframe at least this long (seconds) after the previous cut.
     public static let fragmentDuration = 4.0
 
+    /// The most items a playlist lists (a day of 4 s fragments is 21,600; more means a span
+    /// broken by very many gaps, answered 413: ask for a shorter one).
+    public static let maximumFragments = 30_000
+
     /// The name of a built span's file under `/playback/` (its id: 1 to 16 lowercase hex digits).
     public static func mediaName(id: String) -> String { id + ".mp4" }
 

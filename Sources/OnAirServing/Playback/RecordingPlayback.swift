@@ -113,6 +113,9 @@ package final class RecordingPlayback: @unchecked Sendable {
             guard asked.format == .hls, let layout = file.layout else {
                 return Self.ranged(file: file.path, size: file.size, range: request.headers["range"])
             }
+            guard layout.fragments.count <= SpanPlaylist.maximumFragments else {
+                return .text(413, "the span has \(layout.fragments.count) pieces, more than one playlist lists: ask for a shorter one")
+            }
             let uri = "playback/\(SpanPlaylist.mediaName(id: file.id))\(query)"
             let playlist = SpanPlaylist.text(initSize: layout.initSize, fragments: layout.fragments, uri: uri)
             return HTTPResponse(
