@@ -56,7 +56,8 @@ import Testing
         }
         #expect(fromCommand["record-max-size"] == "400G" && fromCommand["record-delete-after"] == "30d", "\(fromCommand)")
         // A bad quantity in the file is named with its line and key, as any other key's.
-        try (String(contentsOf: file, encoding: .utf8) + "\nrecord-part-duration: soon\n").write(to: file, atomically: true, encoding: .utf8)
+        try (String(contentsOf: file, encoding: .utf8) + "\nrecord-part-duration: soon\n").write(
+            to: file, atomically: true, encoding: .utf8)
         let refused = try Tools.run(Tools.onairExecutable, ["serve", "--config", file.path, "--print-config"])
         #expect(refused.status == 2 && refused.stderr.contains(":11: key 'record-part-duration': takes a duration"), "\(refused.stderr)")
     }
