@@ -5,7 +5,8 @@ import OnAirCore
 /// at its first two newlines into a query value, a `Range` header and a segment file name. RFC 3339
 /// times that parse must format back to the same instant; a query accepted by `/get` has a path
 /// that is a stream name (no `..`, no leading `/`) and a span of at most a day; a byte range lies
-/// within the body; a file name read back by a template gives a start the template writes back.
+/// within the body; a span's HLS file name (`/playback/ID.mp4`) is accepted only as it is written;
+/// a file name read back by a template gives a start the template writes back.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let text = String(decoding: UnsafeBufferPointer(start: data, count: size), as: UTF8.self)
@@ -27,6 +28,11 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             guard !accepted.path.hasPrefix("/"), !accepted.path.split(separator: "/").contains(where: { $0 == ".." || $0 == "." }),
                 let start = accepted.start, let end = accepted.end, end > start, end.timeIntervalSince(start) <= PlaybackQuery.maximumSpan
             else { fatalError("accepted \(query)") }
+        }
+    }
+    if let id = SpanPlaylist.mediaID(name) {
+        guard id.count <= 16, id.allSatisfy({ "0123456789abcdef".contains($0) }), SpanPlaylist.mediaName(id: id) == name else {
+            fatalError("span file name '\(name)' accepted as '\(id)'")
         }
     }
     for bodySize in [Int64(0), 1, 1000] {

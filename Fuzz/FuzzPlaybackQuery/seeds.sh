@@ -14,4 +14,6 @@ done <<'SEEDS'
 ../../etc\nbytes=5-1\n20261202053145+0100
 2026-02-30T25:61:61Z\nbytes=0-,1-2\nrec/live/9999-99-99/99-99-99-999999
 live\nbytes=99999999999999999999-\n%s
+hls\nbytes=0-1023\n0123456789abcdef.mp4
+9f0a\nbytes=1024-\n../9f0a.mp4
 SEEDS

@@ -1,5 +1,6 @@
 #if os(Linux)
 import Foundation
+import OnAirCore
 
 /// One key of the serve configuration file: its name (a serve flag's long name without the
 /// dashes), how it is written (scalar, list, boolean, or a structured key with no flag) and what
@@ -39,6 +40,10 @@ public struct ServeConfigKey: Sendable {
         case dataRateLimit
         /// Numbers separated by commas.
         case numbers
+        /// A recording's DURATION: seconds or a number with `s`/`m`/`h`/`d` (`RecordingQuantity`).
+        case duration
+        /// A recording's SIZE: bytes or a number with `k`/`M`/`G`/`T` (`RecordingQuantity`).
+        case byteSize
         /// One of the words.
         case choice([String])
         /// `true` or `false` (also yes/no, on/off).
@@ -112,6 +117,15 @@ public struct ServeConfigKey: Sendable {
         ServeConfigKey("hls-time", .positive, default: "2"),
         ServeConfigKey("output", .list, .text(maximumLength: 4096), flags: ["--output", "-o"]),
         ServeConfigKey("stats-json", .text(maximumLength: 4096)),
+        // Segmented recording: DURATION and SIZE in RecordingQuantity's one syntax.
+        ServeConfigKey("record-path", .text(maximumLength: 4096)),
+        ServeConfigKey("record-format", .choice(["fmp4", "mpegts"]), default: "fmp4"),
+        ServeConfigKey("record-segment-duration", .duration, default: "1h"),
+        ServeConfigKey("record-part-duration", .duration, default: "1s"),
+        ServeConfigKey("record-delete-after", .duration),
+        ServeConfigKey("record-max-size", .byteSize),
+        ServeConfigKey("record-min-free", .byteSize),
+        ServeConfigKey("on-segment-complete", .text(maximumLength: 4096)),
         ServeConfigKey("size", .size),
         ServeConfigKey("fps", .positive),
         ServeConfigKey("bitrate", .rate, default: "2.5M"),
@@ -186,6 +200,12 @@ public struct ServeConfigKey: Sendable {
                 return "takes numbers separated by commas (got '\(text)')"
             }
             return nil
+        case .duration:
+            return (try? RecordingQuantity.duration(text)) == nil
+                ? "takes a duration: seconds or a number with s, m, h or d (got '\(text)')" : nil
+        case .byteSize:
+            return (try? RecordingQuantity.size(text)) == nil
+                ? "takes a size: bytes or a number with k, M, G or T, powers of 1000 (got '\(text)')" : nil
         case .choice(let words):
             return words.contains(text.lowercased()) ? nil : "takes \(words.joined(separator: ", ")) (got '\(text)')"
         case .boolean:

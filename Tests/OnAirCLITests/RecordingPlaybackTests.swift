@@ -69,6 +69,28 @@ import Testing
         let partBytes = try Data(contentsOf: dir.appendingPathComponent("part"))
         #expect(partBytes == whole.body[100..<1100])
 
+        // The span from the first segment's start (a keyframe) across a boundary and the gap as HLS:
+        // a VOD playlist that ffmpeg decodes, a discontinuity where the gap was, the span asked less
+        // the gap within a frame (15 fps).
+        let hlsEnd = segments[3].start.addingTimeInterval(1)
+        let hlsQuery =
+            "/get?path=live&start=\(PlaybackQuery.formatRFC3339(segments[0].start))"
+            + "&duration=\(hlsEnd.timeIntervalSince(segments[0].start))&format=hls"
+        let playlist = try server.get(hlsQuery)
+        #expect(playlist.status == 200)
+        let playlistText = String(decoding: playlist.body, as: UTF8.self)
+        #expect(playlistText.contains("#EXT-X-PLAYLIST-TYPE:VOD") && playlistText.hasSuffix("#EXT-X-ENDLIST\n"), "\(playlistText)")
+        #expect(playlistText.components(separatedBy: "#EXT-X-DISCONTINUITY").count == 2, "\(playlistText)")
+        #expect(try RecordCommandTests.decodesCleanly(server.url(hlsQuery)).isEmpty)
+        let hlsPackets = try SegmentedRecordingTests.videoPackets(server.url(hlsQuery)).sorted { $0.pts < $1.pts }
+        #expect(hlsPackets.first?.key == true)
+        let hlsPlayed = (hlsPackets.last.map { $0.pts + $0.duration } ?? 0) - (hlsPackets.first?.pts ?? 0)
+        let hlsRecorded = hlsEnd.timeIntervalSince(segments[0].start) - segments[2].start.timeIntervalSince(segments[1].start)
+        #expect(abs(hlsPlayed - hlsRecorded) <= 1.0 / 15 + 1e-3, "played \(hlsPlayed) s of \(hlsRecorded) s recorded")
+        #expect(try server.get("/get?path=live&start=2001-01-01T00:00:00Z&duration=5&format=hls").status == 404)
+        #expect(try server.get("/playback/0.mp4").status == 404)
+        #expect(try server.get("/playback/..%2f..%2fetc%2fpasswd").status == 404)
+
         // Refusals.
         #expect(try server.get("/get?path=live&start=yesterday&duration=5").status == 400)
         #expect(try server.get("/get?path=../../etc&start=\(PlaybackQuery.formatRFC3339(start))&duration=5").status == 400)

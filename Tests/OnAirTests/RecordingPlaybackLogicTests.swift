@@ -44,6 +44,42 @@ import Testing
             try PlaybackQuery.list(["path": "live", "start": "2026-11-30T00:53:20Z", "end": "2026-11-30T00:53:19Z"])
         }
         #expect(try PlaybackQuery.list(["path": "live"]).start == nil)
+        #expect(try PlaybackQuery.get(["path": "live", "start": "2026-11-30T00:53:20Z", "duration": "1", "format": "hls"]).format == .hls)
+    }
+
+    @Test func aSpansPlaylistIsVideoOnDemandWithADiscontinuityWhereTheGapWas() {
+        let pieces = PlaybackPlan.pieces(Self.recording(), start: Self.t0.addingTimeInterval(150), end: Self.t0.addingTimeInterval(500))
+        let back = PlaybackPlan.pieces(Self.recording(), start: Self.t0.addingTimeInterval(30), end: Self.t0.addingTimeInterval(100))
+        #expect(SpanPlaylist.gapBefore(pieces) == [false, true])
+        #expect(SpanPlaylist.gapBefore(back) == [false, false])
+        #expect(SpanPlaylist.mediaID(SpanPlaylist.mediaName(id: "9f0a")) == "9f0a")
+        for bad in ["9f0a", "9F0A.mp4", ".mp4", "0123456789abcdef0.mp4", "../9f.mp4", "9f0a.mp4.mp4", "9f0a.ts"] {
+            #expect(SpanPlaylist.mediaID(bad) == nil, "\(bad)")
+        }
+        let fragments = [
+            SpanPlaylist.Fragment(offset: 700, size: 1000, duration: 4, afterGap: false),
+            SpanPlaylist.Fragment(offset: 1700, size: 500, duration: 4.5, afterGap: true),
+        ]
+        let text = SpanPlaylist.text(initSize: 700, fragments: fragments, uri: "get?x=1")
+        #expect(
+            text == """
+                #EXTM3U
+                #EXT-X-VERSION:7
+                #EXT-X-TARGETDURATION:5
+                #EXT-X-MEDIA-SEQUENCE:0
+                #EXT-X-PLAYLIST-TYPE:VOD
+                #EXT-X-INDEPENDENT-SEGMENTS
+                #EXT-X-MAP:URI="get?x=1",BYTERANGE="700@0"
+                #EXTINF:4.000000,
+                #EXT-X-BYTERANGE:1000@700
+                get?x=1
+                #EXT-X-DISCONTINUITY
+                #EXTINF:4.500000,
+                #EXT-X-BYTERANGE:500@1700
+                get?x=1
+                #EXT-X-ENDLIST
+
+                """)
     }
 
     /// Segments of 60 s back to back, a 5-minute gap after the third.

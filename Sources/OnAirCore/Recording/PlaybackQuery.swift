@@ -9,6 +9,8 @@ package struct PlaybackQuery: Sendable, Equatable {
         case fmp4
         /// A regular MP4 with its index in front, answering `Range` requests.
         case mp4
+        /// An HLS playlist (VOD) of the span, its media byte ranges of one fragmented MP4 built for it.
+        case hls
     }
 
     /// Why a query was refused (the answer is 400 with this text).
@@ -49,7 +51,7 @@ package struct PlaybackQuery: Sendable, Equatable {
         else { throw Refusal(description: "duration must be seconds, more than 0 and at most \(Int(maximumSpan))") }
         var format = Format.fmp4
         if let text = query["format"] {
-            guard let value = Format(rawValue: text) else { throw Refusal(description: "format must be fmp4 or mp4") }
+            guard let value = Format(rawValue: text) else { throw Refusal(description: "format must be fmp4, mp4 or hls") }
             format = value
         }
         return PlaybackQuery(path: path, start: start, end: start.addingTimeInterval(duration), format: format)

@@ -12,6 +12,10 @@ import OnAirCore
 /// segments is skipped, not filled. Times are segment-relative: a segment's first video packet
 /// is its start. Packets are held back one per stream so each sample lasts exactly until the
 /// next (as the recorder does). Recordings in fragmented MP4 or MPEG-TS are read alike.
+///
+/// For HLS (`writeFragments(to:)`) the fragmented MP4 goes to a file with fragments cut before a
+/// video keyframe, at least `SpanPlaylist.fragmentDuration` apart and at the first keyframe after
+/// a skipped gap, and the file's layout (init size, each fragment's bytes and duration) comes back.
 public final class RecordingSpanWriter {
     private var pieces: [PlaybackPlan.Piece]
     private var reader: MediaFileReader?
@@ -29,6 +33,20 @@ public final class RecordingSpanWriter {
     /// Packets buffered until the piece's `from` is reached (the GOP before it).
     private var gop: [(MediaFileReader.Packet, Double)] = []
     private var finished = false
+    /// HLS: the file written, its size so far, the init section's size and the fragments closed.
+    private var fragmentFile: FileHandle?
+    private var written: Int64 = 0
+    private var initSize: Int64 = 0
+    private var fragments: [SpanPlaylist.Fragment] = []
+    /// HLS: where the open fragment starts (bytes, output seconds), whether a gap came before it,
+    /// whether it holds a sample yet.
+    private var fragmentOffset: Int64 = 0
+    private var cutAt = 0.0
+    private var openAfterGap = false
+    private var openHasSamples = false
+    /// Whether a gap lies before each piece still to come, and before the one being read.
+    private var gapBefore: [Bool]
+    private var pieceFollowsGap = false
 
     private struct PieceState {
         var origin: Double?
@@ -43,11 +61,13 @@ public final class RecordingSpanWriter {
         var pts: Int64
         var duration: Int64
         var key: Bool
+        var afterGap = false
     }
 
     /// A writer over `pieces` (in order); throws when the first segment cannot be read.
     package init(pieces: [PlaybackPlan.Piece]) throws {
         self.pieces = pieces
+        gapBefore = SpanPlaylist.gapBefore(pieces)
         guard !pieces.isEmpty else { throw FFmpegError(code: onair_averror(2), operation: "stitch an empty span") }
     }
 
@@ -82,6 +102,49 @@ public final class RecordingSpanWriter {
         try writer.end()
     }
 
+    /// Makes the span into a fragmented MP4 at `path` for an HLS playlist: the init section's size
+    /// and the fragments (`SpanPlaylist.text`).
+    package static func writeFragments(pieces: [PlaybackPlan.Piece], to path: String) throws -> (
+        initSize: Int64, fragments: [SpanPlaylist.Fragment]
+    ) {
+        let writer = try RecordingSpanWriter(pieces: pieces)
+        guard FileManager.default.createFile(atPath: path, contents: nil), let file = FileHandle(forWritingAtPath: path) else {
+            throw FFmpegError(code: onair_averror(13), operation: "create \(path)")
+        }
+        defer { try? file.close() }
+        writer.fragmentFile = file
+        while try writer.step(flushEvery: nil) {}
+        try writer.end()
+        return (writer.initSize, writer.fragments)
+    }
+
+    /// HLS: closes the open fragment at `time` (output seconds) and notes where it lies.
+    private func cutFragment(at time: Double, nextAfterGap: Bool) throws {
+        try writer?.flush()
+        try drainToFile()
+        fragments.append(
+            SpanPlaylist.Fragment(offset: fragmentOffset, size: written - fragmentOffset, duration: time - cutAt, afterGap: openAfterGap))
+        fragmentOffset = written
+        cutAt = time
+        openAfterGap = nextAfterGap
+        openHasSamples = false
+    }
+
+    /// HLS: appends what the muxer wrote to the file, the init section first.
+    private func drainToFile() throws {
+        guard let fragmentFile, let output else { return }
+        if !headerSent, let header = output.header {
+            headerSent = true
+            try fragmentFile.write(contentsOf: header)
+            written += Int64(header.count)
+            initSize = written
+            fragmentOffset = written
+        }
+        let bytes = output.take()
+        try fragmentFile.write(contentsOf: bytes)
+        written += Int64(bytes.count)
+    }
+
     /// Reads and writes one packet; false when every piece is done.
     private func step(flushEvery: Double?) throws -> Bool {
         if reader == nil {
@@ -91,6 +154,7 @@ public final class RecordingSpanWriter {
             pieceState = PieceState()
             gop = []
             try prepareWriter(opened)
+            pieceFollowsGap = gapBefore.first ?? false
             for type in [MediaType.video, .audio] { pieceBase[type] = outputEnd.values.max() ?? 0 }
         }
         guard let reader, let piece = pieces.first else { return false }
@@ -179,15 +243,26 @@ public final class RecordingSpanWriter {
             previous.duration = dts - previous.dts
             try write(previous)
         }
+        let afterGap = pieceFollowsGap && mapped.type == .video && packet.isKeyframe
+        if afterGap { pieceFollowsGap = false }
         heldBack[mapped.track] = Held(
-            track: mapped.track, data: packet.data, dts: dts, pts: max(pts, dts), duration: duration, key: packet.isKeyframe)
+            track: mapped.track, data: packet.data, dts: dts, pts: max(pts, dts), duration: duration, key: packet.isKeyframe,
+            afterGap: afterGap)
         let end = Int64((Double(dts + duration) / scale * 90_000).rounded())
         outputEnd[mapped.type] = max(outputEnd[mapped.type] ?? 0, end)
     }
 
     private func write(_ held: Held) throws {
         guard let writer else { return }
-        let scale = Int32(trackOf.values.first { $0.track == held.track }?.scale ?? 90_000)
+        let mapped = trackOf.values.first { $0.track == held.track }
+        let scale = Int32(mapped?.scale ?? 90_000)
+        if fragmentFile != nil, held.key, mapped?.type == .video {
+            let time = Double(held.dts) / Double(scale)
+            if openHasSamples && (held.afterGap || time - cutAt >= SpanPlaylist.fragmentDuration - 1e-6) {
+                try cutFragment(at: time, nextAfterGap: held.afterGap)
+            }
+        }
+        openHasSamples = true
         try writer.write(
             track: held.track, data: held.data, pts: MediaTime(value: held.pts, timescale: scale),
             dts: MediaTime(value: held.dts, timescale: scale), duration: MediaTime(value: held.duration, timescale: scale),
@@ -201,6 +276,7 @@ public final class RecordingSpanWriter {
         pieceState = nil
         gop = []
         if !pieces.isEmpty { pieces.removeFirst() }
+        if !gapBefore.isEmpty { gapBefore.removeFirst() }
         // The next piece starts where the longest stream of this one ended.
         let end = outputEnd.values.max() ?? 0
         for type in [MediaType.video, .audio] { outputEnd[type] = end }
@@ -212,7 +288,11 @@ public final class RecordingSpanWriter {
         for track in heldBack.keys.sorted() {
             if let held = heldBack.removeValue(forKey: track) { try write(held) }
         }
+        if fragmentFile != nil, openHasSamples {
+            try cutFragment(at: Double(outputEnd[.video] ?? outputEnd[.audio] ?? 0) / 90_000, nextAfterGap: false)
+        }
         try writer?.finish()
+        try drainToFile()
     }
 }
 #endif

@@ -10,7 +10,8 @@ import OnAirStreaming
 /// statistics and the index page, with the access policy's verdict (users, token) on every path.
 ///
 /// Served: `/` (a page), `/live.ts`, `/live.mp4` (continuous), `/live.m3u8` and its
-/// `segment_N.ts` files, `/stats.json`. Anything else is 404; no directory is ever listed.
+/// `segment_N.ts` files, `/stats.json`; with a recording `/list`, `/get` and the media of a span's
+/// HLS playlist (`/playback/ID.mp4`). Anything else is 404; no directory is ever listed.
 package final class ServeServer: @unchecked Sendable {
     /// The configuration in force.
     public let configuration: ServeConfiguration
@@ -232,7 +233,14 @@ package final class ServeServer: @unchecked Sendable {
             lock.unlock()
             guard let playback else { return .text(404, "not found") }
             hub.responseFinished()  // a stitched span's buffers are freed right after
-            return path.segments == ["list"] ? playback.list(request, query: query) : playback.get(request)
+            return path.segments == ["list"] ? playback.list(request, query: query) : playback.get(request, query: query)
+        case let segments where segments.count == 2 && segments[0] == "playback":
+            lock.lock()
+            let playback = self.playback
+            lock.unlock()
+            guard let playback else { return .text(404, "not found") }
+            hub.responseFinished()
+            return playback.media(named: segments[1], request: request)
         case ["snapshot.jpg"]:
             lock.lock()
             let snapshot = self.snapshot
@@ -310,11 +318,13 @@ package final class ServeServer: @unchecked Sendable {
     /// The paths where `?token=` is still taken, because the clients of those URLs may be unable to
     /// send a header: players given a bare URL (VLC, `<video src>`, Safari's HLS with its segment
     /// URIs), the preview page's own requests, recordings' playback (MediaMTX's `/list` and
-    /// `/get` URLs handed to players) and `/snapshot.jpg` (a camera's still-image URL). Not WHEP
+    /// `/get` URLs handed to players, and the media of a span's HLS playlist under `/playback/`)
+    /// and `/snapshot.jpg` (a camera's still-image URL). Not WHEP
     /// and not `/metrics`: those need a header.
     static func takesQueryToken(_ path: String) -> Bool {
         ["/", "/live.ts", "/live.mp4", "/live.m3u8", "/stats.json", "/list", "/get", "/snapshot.jpg"].contains(path)
             || (path.hasPrefix("/") && isSegmentName(String(path.dropFirst())))
+            || (path.hasPrefix("/playback/") && RecordingPlayback.isMediaName(String(path.dropFirst("/playback/".count))))
     }
 
     private func stream(_ format: ServeFormat, request: HTTPRequest, credential: ServeCredential) -> HTTPResponse {

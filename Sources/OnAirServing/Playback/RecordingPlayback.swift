@@ -10,7 +10,9 @@ import OnAirHTTP
 /// `GET /list?path=P[&start=&end=]` answers `[{"start", "duration", "url"}]` (runs of recording
 /// without a gap, RFC 3339 times, seconds), `GET /get?path=P&start=T&duration=S[&format=fmp4|mp4]`
 /// the span stitched across segments with gaps skipped: fragmented MP4 streamed as it is made, or
-/// a regular MP4 (index in front) that answers `Range` with 206. Listing reads file names and
+/// a regular MP4 (index in front) that answers `Range` with 206, or (`format=hls`) an HLS playlist
+/// whose media are byte ranges of one fragmented MP4 of the span built for it
+/// (`/playback/ID.mp4`, answering `Range`). Listing reads file names and
 /// `stat` only. A bad query is 400, nothing recorded in the span 404; `path` is a stream name,
 /// never a file path (anything else is 400).
 package final class RecordingPlayback: @unchecked Sendable {
@@ -19,10 +21,21 @@ package final class RecordingPlayback: @unchecked Sendable {
     private let cacheDirectory: String
     private let lock = NSLock()
     /// Built MP4 files by span key, oldest first (at most `cachedFiles`).
-    private var cache: [(key: String, path: String, size: Int64)] = []
+    private var cache: [Built] = []
     private let building = NSLock()
     /// How many built MP4 spans are kept for further Range requests.
     package static let cachedFiles = 4
+
+    /// A span's file built once for the requests that follow: a regular MP4, or for HLS a
+    /// fragmented one with its layout.
+    private struct Built {
+        var key: String
+        /// The id in a playlist's media URIs (`/playback/ID.mp4`).
+        var id: String
+        var path: String
+        var size: Int64
+        var layout: (initSize: Int64, fragments: [SpanPlaylist.Fragment])?
+    }
 
     /// Playback of `recording`; built MP4 spans go under `cacheDirectory` (made; emptied by `stop`).
     package init(recording: RecordingSettings, cacheDirectory: String? = nil) {
@@ -64,8 +77,8 @@ package final class RecordingPlayback: @unchecked Sendable {
             body: .bytes(Array(("[" + entries.joined(separator: ",") + "]").utf8)))
     }
 
-    /// The answer to `/get`.
-    package func get(_ request: HTTPRequest) -> HTTPResponse {
+    /// The answer to `/get`; `query` (the token the client came with) is added to a playlist's URIs.
+    package func get(_ request: HTTPRequest, query: String = "") -> HTTPResponse {
         let asked: PlaybackQuery
         do {
             asked = try PlaybackQuery.get(request.query)
@@ -87,45 +100,80 @@ package final class RecordingPlayback: @unchecked Sendable {
             } catch {
                 return .text(500, "cannot read the recording: \(error)")
             }
-        case .mp4:
+        case .mp4, .hls:
+            let fragmented = asked.format == .hls
             let key =
-                "\(asked.path)|\(start.timeIntervalSince1970)|\(end.timeIntervalSince1970)|\(pieces.map(\.path).joined(separator: ","))"
-            let file: (path: String, size: Int64)
+                "\(asked.path)|\(start.timeIntervalSince1970)|\(end.timeIntervalSince1970)|\(fragmented)|\(pieces.map(\.path).joined(separator: ","))"
+            let file: Built
             do {
-                file = try builtFile(key: key, pieces: pieces)
+                file = try builtFile(key: key, pieces: pieces, fragmented: fragmented)
             } catch {
                 return .text(500, "cannot stitch the recording: \(error)")
             }
-            return Self.ranged(file: file.path, size: file.size, range: request.headers["range"])
+            guard asked.format == .hls, let layout = file.layout else {
+                return Self.ranged(file: file.path, size: file.size, range: request.headers["range"])
+            }
+            guard layout.fragments.count <= SpanPlaylist.maximumFragments else {
+                return .text(413, "the span has \(layout.fragments.count) pieces, more than one playlist lists: ask for a shorter one")
+            }
+            let uri = "playback/\(SpanPlaylist.mediaName(id: file.id))\(query)"
+            let playlist = SpanPlaylist.text(initSize: layout.initSize, fragments: layout.fragments, uri: uri)
+            return HTTPResponse(
+                status: 200, headers: [("Content-Type", "application/vnd.apple.mpegurl"), ("Cache-Control", "no-cache")],
+                body: .bytes(Array(playlist.utf8)))
         }
     }
 
-    /// The MP4 of a span, built once and kept for the Range requests that follow.
-    private func builtFile(key: String, pieces: [PlaybackPlan.Piece]) throws -> (path: String, size: Int64) {
+    /// The answer to `/playback/NAME`: the fragmented MP4 an HLS playlist was made from (by the id
+    /// in its name, so a recording grown since does not move its byte ranges), whole or in part.
+    package func media(named name: String, request: HTTPRequest) -> HTTPResponse {
+        guard let id = SpanPlaylist.mediaID(name) else { return .text(404, "not found") }
+        lock.lock()
+        let hit = cache.first { $0.id == id && $0.layout != nil }
+        lock.unlock()
+        guard let hit, FileManager.default.fileExists(atPath: hit.path) else {
+            return .text(404, "that span is gone: ask for its playlist again")
+        }
+        return Self.ranged(file: hit.path, size: hit.size, range: request.headers["range"])
+    }
+
+    /// Whether `name` may be a span's file under `/playback/` (`SpanPlaylist.mediaName(id:)`).
+    static func isMediaName(_ name: String) -> Bool { SpanPlaylist.mediaID(name) != nil }
+
+    /// The file of a span (a regular MP4, or `fragmented` for HLS), built once and kept for the
+    /// requests that follow.
+    private func builtFile(key: String, pieces: [PlaybackPlan.Piece], fragmented: Bool) throws -> Built {
         building.lock()
         defer { building.unlock() }
         lock.lock()
         if let hit = cache.first(where: { $0.key == key }), FileManager.default.fileExists(atPath: hit.path) {
             lock.unlock()
-            return (hit.path, hit.size)
+            return hit
         }
         lock.unlock()
         try FileManager.default.createDirectory(atPath: cacheDirectory, withIntermediateDirectories: true)
-        let path = (cacheDirectory as NSString).appendingPathComponent("span-\(UUID().uuidString).mp4")
+        let id = String(UInt64.random(in: 0...UInt64.max), radix: 16)
+        let path = (cacheDirectory as NSString).appendingPathComponent("span-\(id).mp4")
+        var layout: (initSize: Int64, fragments: [SpanPlaylist.Fragment])?
         do {
-            try RecordingSpanWriter.writeFile(pieces: pieces, to: path)
+            if fragmented {
+                layout = try RecordingSpanWriter.writeFragments(pieces: pieces, to: path)
+            } else {
+                try RecordingSpanWriter.writeFile(pieces: pieces, to: path)
+            }
         } catch {
             try? FileManager.default.removeItem(atPath: path)
             throw error
         }
         let size = ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.int64Value ?? 0
+        let built = Built(key: key, id: id, path: path, size: size, layout: layout)
         lock.lock()
-        cache.append((key, path, size))
+        cache.append(built)
         while cache.count > Self.cachedFiles {
             try? FileManager.default.removeItem(atPath: cache.removeFirst().path)
         }
         lock.unlock()
-        return (path, size)
+        return built
     }
 
     /// A file answered whole (200, streamed) or in part (206) as `range` asks.
