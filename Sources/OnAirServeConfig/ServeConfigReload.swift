@@ -5,7 +5,14 @@
 /// those that need a restart of the server.
 public struct ServeConfigReload: Sendable, Equatable {
     /// The keys a reload applies while serving.
-    public static let live: Set<String> = ["max-viewers", "viewer-timeout", "bitrate", "data-rate-limit", "token", "users"]
+    public static let live = Set(["max-viewers", "viewer-timeout", "bitrate", "data-rate-limit", "token", "users"])
+        .union(recording)
+    /// Of those, the recording's keys (applied by `Session.reloadRecording`; the path template and
+    /// the format decide where and how files are written, and need a restart).
+    public static let recording: Set<String> = [
+        "record-segment-duration", "record-part-duration", "record-delete-after", "record-max-size",
+        "record-min-free", "on-segment-complete",
+    ]
     /// The keys a reload applies by restarting the video encode (a new encoder whose first frame
     /// is a keyframe, on the same connections): picture size, frame rate, codec settings.
     public static let encode: Set<String> = [

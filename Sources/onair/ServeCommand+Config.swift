@@ -61,6 +61,11 @@ final class ReloadWatch: @unchecked Sendable {
                 session.reloadBitRate(average: video.averageBitRate, dataRateLimits: video.dataRateLimits)
             }
             var line = "reload: " + (plan?.summary ?? "done")
+            if let plan, !plan.applied.filter(ServeConfigReload.recording.contains).isEmpty {
+                if !(fresh.settings.recording.map { session.reloadRecording($0) } ?? false) {
+                    line += " (the recording's settings could not be applied: the running ones go on)"
+                }
+            }
             if let plan, !plan.restartEncode.isEmpty {
                 do {
                     if try !session.restartVideoEncode(fresh.settings, restartingCapture: plan.restartCapture) {

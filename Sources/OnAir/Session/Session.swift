@@ -32,6 +32,8 @@ public final class Session: @unchecked Sendable {
     private let viewerTotals: (@Sendable () -> ViewerTotals)?
     /// Sets the serving limits of a reload (max viewers, viewer timeout); nil when not serving.
     var servingLimits: (@Sendable (Int, Duration) -> Void)?
+    /// Applies a reload's recording settings; nil when not recording.
+    var recordingReload: (@Sendable (RecordingSettings) -> Bool)?
     #if canImport(OnAirServing)
     /// Puts a reload's tokens and users in force and cuts the viewers they no longer admit; nil when not serving.
     var servingCredentials: (@Sendable ([String]?, [ServeUser]?) -> TokenReload)?
@@ -84,6 +86,15 @@ public final class Session: @unchecked Sendable {
         guard let servingLimits else { return false }
         servingLimits(maxViewers, viewerTimeout)
         return true
+    }
+
+    /// Applies a reload's recording settings without a gap in the recording: retention (a pass
+    /// runs at once), the segment and part durations (the segment under way is cut by the new
+    /// length) and the segment-complete command. False when the session does not record, or when
+    /// `settings` change the template, path name or format (those need a new session).
+    @discardableResult
+    public func reloadRecording(_ settings: RecordingSettings) -> Bool {
+        recordingReload?(settings) ?? false
     }
 
     /// What a reload of the tokens or users did.

@@ -137,6 +137,9 @@ public struct SessionBuilder: Sendable {
         #endif
         /// Hooks that need the finished session (statistics for the server, keyframe requests).
         var connect: [(Session, LiveSession) -> Void] = []
+        if let recorder = fileSinks.lazy.compactMap({ $0 as? any RecordingFiguresSink }).first {
+            connect.append { session, _ in session.recordingReload = { recorder.reload($0) } }
+        }
         var teardowns: [@Sendable () -> Void] = []
         var endpoints: ServedEndpoints?
         var viewerTotals: (@Sendable () -> ViewerTotals)?

@@ -57,8 +57,10 @@ public struct RetentionPolicy: Sendable, Equatable {
 package final class RetentionSweeper: @unchecked Sendable {
     /// Where the segments are.
     package let index: SegmentIndex
-    /// What to delete.
-    public let policy: RetentionPolicy
+    /// What to delete (a reload may change it: `setPolicy`).
+    public var policy: RetentionPolicy { lock.withLock { current } }
+    private var current: RetentionPolicy
+    private let lock = NSLock()
     private let now: @Sendable () -> Date
     private let freeBytes: @Sendable (String) -> Int64?
     private let log: @Sendable (String) -> Void
@@ -71,15 +73,21 @@ package final class RetentionSweeper: @unchecked Sendable {
         log: @escaping @Sendable (String) -> Void = { _ in }
     ) {
         self.index = index
-        self.policy = policy
+        self.current = policy
         self.now = now
         self.freeBytes = freeBytes
         self.log = log
     }
 
+    /// Applies `policy` from the next pass on.
+    package func setPolicy(_ policy: RetentionPolicy) {
+        lock.withLock { current = policy }
+    }
+
     /// One pass: returns the paths deleted. `writing` (the segment being written) is kept.
     @discardableResult
     public func sweep(writing: String?) -> [String] {
+        let policy = self.policy
         guard policy.isActive else { return [] }
         let root = index.template.root(pathName: index.pathName)
         let segments = index.scan()

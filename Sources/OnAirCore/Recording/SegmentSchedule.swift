@@ -19,10 +19,11 @@ package struct SegmentSchedule: Sendable {
         case append
     }
 
-    /// Seconds a segment lasts at least (cut on the next keyframe).
-    public let segmentDuration: Double
-    /// Seconds of media between flushes to disk.
-    public let partDuration: Double
+    /// Seconds a segment lasts at least (cut on the next keyframe); a reload may change it, and
+    /// the segment under way is then cut by the new length.
+    public var segmentDuration: Double
+    /// Seconds of media between flushes to disk (a reload may change it).
+    public var partDuration: Double
     /// Whether the recording has video (segments then start on video keyframes only).
     public let hasVideo: Bool
     /// Media time the current segment started at, nil before the first.

@@ -13,9 +13,12 @@ package protocol PacketSink: AnyObject {
 
 /// A sink that writes recording files (a segmented recording): its figures since it started, read
 /// from any thread for the session's statistics.
-package protocol RecordingFiguresSink: PacketSink {
+package protocol RecordingFiguresSink: PacketSink, Sendable {
     /// Bytes written to the recording's files and segments its retention deleted, since the start.
     var recordingFigures: RecordingFigures { get }
+    /// Applies a reload's recording settings while recording (retention, durations, the
+    /// segment-complete command); false when they change what cannot change without a restart.
+    func reload(_ settings: RecordingSettings) -> Bool
 }
 
 /// What a recording wrote and deleted since it started (counters: they only grow).

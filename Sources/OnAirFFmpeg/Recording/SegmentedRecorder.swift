@@ -13,17 +13,19 @@ import OnAirCore
 /// where segment N ends; `SegmentStartBox` after the `moov` ties that time to the wall clock.
 /// MPEG-TS segments keep the capture's timestamps. Packets are held back by one per stream in
 /// MP4, so each sample's duration is exactly the gap to the next (see `ServeMuxSink`).
-package final class SegmentedRecorder: RecordingFiguresSink {
+package final class SegmentedRecorder: RecordingFiguresSink, @unchecked Sendable {
     /// The template, for messages.
     public var destination: String { settings.template.text }
-    /// The settings in force.
-    public let settings: RecordingSettings
+    /// The settings in force (changed by `reload` at the next packet; read on the writing thread).
+    public private(set) var settings: RecordingSettings
+    /// Settings a reload gave, taken up at the next packet (under `sweepLock`).
+    private var pending: RecordingSettings?
     private let expected: Set<MediaType>
     private var schedule: SegmentSchedule
     private var anchor = WallClockAnchor()
     private let now: @Sendable () -> Date
     private let log: @Sendable (String) -> Void
-    private let sweeper: RetentionSweeper?
+    private let sweeper: RetentionSweeper
     /// Sweeps every `sweepInterval` on a timer, packets or not (a stalled source, a full disk).
     private var sweepTimer: DispatchSourceTimer?
     private let sweepLock = NSLock()
@@ -71,6 +73,7 @@ package final class SegmentedRecorder: RecordingFiguresSink {
     ) throws {
         try settings.validate()
         self.settings = settings
+        self.snapshot = settings
         self.expected = streams
         self.now = now
         self.log = log
@@ -78,16 +81,14 @@ package final class SegmentedRecorder: RecordingFiguresSink {
         schedule = SegmentSchedule(
             segmentDuration: settings.segmentDuration.inSeconds, partDuration: settings.partDuration.inSeconds,
             hasVideo: streams.contains(.video))
-        sweeper =
-            settings.retention.isActive
-            ? RetentionSweeper(index: settings.index, policy: settings.retention, now: now, freeBytes: freeBytes, log: log) : nil
-        if sweeper != nil {
-            let timer = DispatchSource.makeTimerSource(queue: DispatchQueue.global(qos: .utility))
-            timer.schedule(deadline: .now() + Self.sweepInterval, repeating: Self.sweepInterval)
-            timer.setEventHandler { [weak self] in self?.sweep(keepingCurrent: true) }
-            timer.resume()
-            sweepTimer = timer
-        }
+        // The sweeper and its timer exist even without retention (a pass then does nothing), so
+        // that a reload can turn retention on.
+        sweeper = RetentionSweeper(index: settings.index, policy: settings.retention, now: now, freeBytes: freeBytes, log: log)
+        let timer = DispatchSource.makeTimerSource(queue: DispatchQueue.global(qos: .utility))
+        timer.schedule(deadline: .now() + Self.sweepInterval, repeating: Self.sweepInterval)
+        timer.setEventHandler { [weak self] in self?.sweep(keepingCurrent: true) }
+        timer.resume()
+        sweepTimer = timer
     }
 
     deinit {
@@ -96,11 +97,33 @@ package final class SegmentedRecorder: RecordingFiguresSink {
 
     /// One retention pass; the segment being written is kept (`keepingCurrent`) or there is none.
     private func sweep(keepingCurrent: Bool) {
-        guard let sweeper else { return }
         sweepLock.lock()
         defer { sweepLock.unlock() }
         figures.segmentsDeleted += sweeper.sweep(writing: keepingCurrent ? writingPath : nil).count
     }
+
+    /// What a reload may change while recording: retention (from the next pass; one runs at once
+    /// on the timer's queue), the segment and part durations (the segment under way is cut by the
+    /// new length) and the segment-complete command. The template, path name and format decide
+    /// where and how files are written: a change of those is refused (false), nothing applied.
+    @discardableResult
+    package func reload(_ fresh: RecordingSettings) -> Bool {
+        guard (try? fresh.validate()) != nil, fresh.template == settingsSnapshot.template,
+            fresh.pathName == settingsSnapshot.pathName, fresh.format == settingsSnapshot.format
+        else { return false }
+        sweepLock.withLock {
+            pending = fresh
+            snapshot = fresh
+        }
+        sweeper.setPolicy(fresh.retention)
+        // The timer fires now, then every `sweepInterval` again.
+        sweepTimer?.schedule(deadline: .now(), repeating: Self.sweepInterval)
+        return true
+    }
+
+    /// The settings as last given (at the start or by a reload), for other threads.
+    private var settingsSnapshot: RecordingSettings { sweepLock.withLock { snapshot } }
+    private var snapshot: RecordingSettings
 
     /// Bytes written to the segments and segments the retention deleted, since the start.
     public var recordingFigures: RecordingFigures { sweepLock.withLock { figures } }
@@ -125,6 +148,14 @@ package final class SegmentedRecorder: RecordingFiguresSink {
     /// resumes with a new segment at the first keyframe once retention or anyone else has made
     /// room for more than a part; `finish` reports the full disk if it never came back.
     public func write(_ packet: EncodedPacket) throws {
+        if let fresh = sweepLock.withLock({ () -> RecordingSettings? in
+            defer { pending = nil }
+            return pending
+        }) {
+            settings = fresh
+            schedule.segmentDuration = fresh.segmentDuration.inSeconds
+            schedule.partDuration = fresh.partDuration.inSeconds
+        }
         if let description = packet.formatDescription {
             // A restarted encode (a reload's new size or codec settings): a new segment starts at
             // its first keyframe, so each file has one set of parameters.
