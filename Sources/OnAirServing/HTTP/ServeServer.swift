@@ -34,6 +34,10 @@ package final class ServeServer: @unchecked Sendable {
     private var playback: RecordingPlayback?
     /// `/snapshot.jpg`, when set.
     private var snapshot: ServeSnapshot?
+    /// `/NAME/snapshot.jpg` of each further encode, when set.
+    private var renditionSnapshots: [String: ServeSnapshot] = [:]
+    /// The further encodes' names (`/sub.ts`, … : `ServeRenditionRoute`).
+    private let renditions: [String]
     /// `/metrics`, `/healthz`, `/readyz` (issue 33), answered before the token check to the address ranges allowed.
     private var observability: ServeObservability?
 
@@ -46,6 +50,7 @@ package final class ServeServer: @unchecked Sendable {
     ) throws {
         self.configuration = configuration
         self.hub = hub
+        renditions = hub.renditions
         access = ServeAccessPolicy(users: configuration.users, tokens: configuration.tokens, openAddresses: configuration.openAddresses)
         // The access policy checks WHEP's credentials before the endpoint sees a request.
         whep = webRTC.map { face in
@@ -132,6 +137,11 @@ package final class ServeServer: @unchecked Sendable {
         lock.unlock()
     }
 
+    /// Answers `/NAME/snapshot.jpg` of the further encode `rendition` from `snapshot`.
+    package func setSnapshot(_ snapshot: ServeSnapshot, rendition: String) {
+        lock.withLock { renditionSnapshots[rendition] = snapshot }
+    }
+
     /// The statistics document as `/stats.json` gives it.
     public func statistics() -> ServeStatisticsDocument {
         lock.lock()
@@ -207,6 +217,9 @@ package final class ServeServer: @unchecked Sendable {
             request.query["token"].flatMap { given in
                 access.tokenNumber(given) != nil ? "?token=" + Self.percentEncoded(given) : nil
             } ?? ""
+        if let route = ServeRenditionRoute(path.segments, renditions: renditions) {
+            return answer(route, request: request, credential: credential, query: query)
+        }
         switch path.segments {
         case []:
             var formats = ServeFormat.allCases.filter { hub.serves($0) && $0 != .elementary }.map { "live.\($0.rawValue)" }
@@ -227,14 +240,7 @@ package final class ServeServer: @unchecked Sendable {
             hub.responseFinished()  // a stitched span's buffers are freed right after
             return path.segments == ["list"] ? playback.list(request, query: query) : playback.get(request)
         case ["snapshot.jpg"]:
-            lock.lock()
-            let snapshot = self.snapshot
-            lock.unlock()
-            guard let snapshot else { return .text(404, "not found") }
-            hub.responseFinished()
-            guard let image = try? snapshot.jpeg() else { return .text(503, "no picture yet") }
-            return HTTPResponse(
-                status: 200, headers: [("Content-Type", "image/jpeg"), ("Cache-Control", "no-cache")], body: .bytes(image))
+            return image(of: lock.withLock { snapshot })
         case ["stats.json"]:
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
@@ -280,7 +286,10 @@ package final class ServeServer: @unchecked Sendable {
     /// only on `takesQueryToken` paths.
     private func admission(_ request: HTTPRequest) -> Admission {
         guard request.method != "OPTIONS", !access.isOpen else { return .allowed(.anyone) }
-        let queryToken = Self.takesQueryToken(request.path) ? request.query["token"] : nil
+        let takesToken =
+            Self.takesQueryToken(request.path)
+            || HTTPPath(request.path).map { ServeRenditionRoute($0.segments, renditions: renditions) != nil } == true
+        let queryToken = takesToken ? request.query["token"] : nil
         let verdict = access.verdict(
             permission: ServeAccessPolicy.permission(forPath: request.path), address: ServeAccessPolicy.address(ofPeer: request.peer),
             authorization: request.headers["authorization"], queryToken: queryToken)
@@ -309,10 +318,47 @@ package final class ServeServer: @unchecked Sendable {
             || (path.hasPrefix("/") && isSegmentName(String(path.dropFirst())))
     }
 
-    private func stream(_ format: ServeFormat, request: HTTPRequest, credential: ServeCredential) -> HTTPResponse {
+    /// A further encode's stream, playlist, segment or snapshot.
+    private func answer(_ route: ServeRenditionRoute, request: HTTPRequest, credential: ServeCredential, query: String) -> HTTPResponse {
+        switch route {
+        case .stream(let rendition, let format):
+            guard hub.serves(format, rendition: rendition) else { return .text(404, "not found") }
+            return stream(format, rendition: rendition, request: request, credential: credential)
+        case .playlist(let rendition):
+            hub.responseFinished()
+            guard let hlsDirectory,
+                let file = HLSFileServer.file(named: "stream.m3u8", in: Self.hlsDirectory(of: rendition, in: hlsDirectory))
+            else { return .text(404, "the playlist is not ready yet") }
+            return HTTPResponse(
+                status: 200, headers: [("Content-Type", file.contentType), ("Cache-Control", "no-cache")],
+                body: .bytes(Self.playlist(file.bytes, query: query, folder: rendition + "/")))
+        case .segment(let rendition, let name):
+            guard let hlsDirectory, let file = HLSFileServer.file(named: name, in: Self.hlsDirectory(of: rendition, in: hlsDirectory))
+            else { return .text(404, "not found") }
+            hub.responseFinished()
+            return HTTPResponse(
+                status: 200, headers: [("Content-Type", file.contentType), ("Cache-Control", "no-cache")], body: .bytes(file.bytes))
+        case .snapshot(let rendition):
+            return image(of: lock.withLock { renditionSnapshots[rendition] })
+        }
+    }
+
+    /// `snapshot`'s JPEG (404 without one, 503 before the first keyframe).
+    private func image(of snapshot: ServeSnapshot?) -> HTTPResponse {
+        guard let snapshot else { return .text(404, "not found") }
+        hub.responseFinished()
+        guard let image = try? snapshot.jpeg() else { return .text(503, "no picture yet") }
+        return HTTPResponse(
+            status: 200, headers: [("Content-Type", "image/jpeg"), ("Cache-Control", "no-cache")], body: .bytes(image))
+    }
+
+    private func stream(
+        _ format: ServeFormat, rendition: String = ServeHub.main, request: HTTPRequest, credential: ServeCredential
+    ) -> HTTPResponse {
         let viewer: ServeViewer
         do {
-            viewer = try hub.openViewer(format: format, transport: "http", peer: request.peer, credential: credential)
+            viewer = try hub.openViewer(
+                format: format, rendition: rendition, transport: "http", peer: request.peer, credential: credential)
         } catch ServeRefusal.credentialWithdrawn {
             return .text(401, "credentials needed: the token was withdrawn")
         } catch {
@@ -325,6 +371,11 @@ package final class ServeServer: @unchecked Sendable {
             body: .stream(ServeHTTPStream(viewer)))
     }
 
+    /// Where a further encode's live HLS is written: a folder named after it in the main one's.
+    package static func hlsDirectory(of rendition: String, in directory: String) -> String {
+        (directory as NSString).appendingPathComponent(rendition)
+    }
+
     /// `segment_N.ts` as the HLS muxer names them.
     static func isSegmentName(_ name: String) -> Bool {
         guard name.hasPrefix("segment_"), name.hasSuffix(".ts") else { return false }
@@ -332,13 +383,14 @@ package final class ServeServer: @unchecked Sendable {
         return !number.isEmpty && number.count <= 12 && number.allSatisfy { $0 >= "0" && $0 <= "9" }
     }
 
-    /// The playlist with `query` (the token) added to every URI line.
-    static func playlist(_ bytes: [UInt8], query: String) -> [UInt8] {
-        guard !query.isEmpty else { return bytes }
+    /// The playlist with `query` (the token) added to every URI line, and `folder` before it
+    /// (a further encode's segments are under its name: `sub/segment_3.ts`).
+    static func playlist(_ bytes: [UInt8], query: String, folder: String = "") -> [UInt8] {
+        guard !query.isEmpty || !folder.isEmpty else { return bytes }
         let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
         let rewritten = lines.map { line -> String in
             let text = String(line)
-            return text.isEmpty || text.hasPrefix("#") ? text : text + query
+            return text.isEmpty || text.hasPrefix("#") ? text : folder + text + query
         }
         return Array(rewritten.joined(separator: "\n").utf8)
     }

@@ -19,6 +19,9 @@ package final class ServeOutputs: @unchecked Sendable {
     public let server: ServeServer
     /// The sinks to hand to the session (the muxers and the HLS output).
     public let sinks: [any PacketSink]
+    /// The sinks of each further encode (`renditions`), by name: the same forms as the main
+    /// encode's, served under the name (`/sub.ts`, `/sub.mp4`, `/sub.m3u8`, `rtsp://…/sub`).
+    package let renditionSinks: [String: [any PacketSink]]
     /// The SRT listener for callers (when `configuration.srtPort` is set).
     public let srt: ServeSRTListener?
     /// The RTSP face (when `configuration.rtspPort` is set).
@@ -39,10 +42,12 @@ package final class ServeOutputs: @unchecked Sendable {
     /// Builds the outputs for `streams` of about `streamBitRate` bits per second. Without an
     /// explicit queue bound, each viewer may hold 4 s of stream (at least 1 MiB: a joining viewer's
     /// first burst is up to a whole GOP from the keyframe cache) before skipping. `profile` is the
-    /// encode's H.264 profile, which WebRTC viewers' offers must be able to decode.
+    /// encode's H.264 profile, which WebRTC viewers' offers must be able to decode. `renditions`
+    /// names the further encodes of the capture, each served under its name.
     public init(
         configuration: ServeConfiguration, streams: Set<MediaType>, streamBitRate: Int,
-        hlsSegmentDuration: Double = 2, explicitQueueBytes: Int? = nil, profile: H264Profile = .baseline
+        hlsSegmentDuration: Double = 2, explicitQueueBytes: Int? = nil, profile: H264Profile = .baseline,
+        renditions: [String] = []
     ) throws {
         var configuration = configuration
         rtspAsksCredentials = !configuration.tokens.isEmpty || !configuration.users.isEmpty
@@ -50,7 +55,7 @@ package final class ServeOutputs: @unchecked Sendable {
         self.configuration = configuration
         let hub = ServeHub(
             formats: configuration.servesRTSP ? [.mpegTS, .fragmentedMP4, .elementary] : [.mpegTS, .fragmentedMP4],
-            limits: configuration.limits)
+            renditions: renditions, limits: configuration.limits)
         self.hub = hub
         hlsDirectory = (NSTemporaryDirectory() as NSString).appendingPathComponent(
             "onair-serve-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
@@ -75,6 +80,22 @@ package final class ServeOutputs: @unchecked Sendable {
                 try HLSOutput.sink(playlist: playlist, streams: streams, options: options),
             ] + (configuration.servesRTSP ? [elementary] : [])
             + (webRTC.map { [$0] } ?? []) + [ServeProgressSink(health: health)]
+        // Each further encode: the same containers and HLS (in a folder of its own), its own RTSP path.
+        var renditionSinks: [String: [any PacketSink]] = [:]
+        var renditionSources: [ServeElementarySink] = []
+        for name in renditions {
+            let elementary = ServeElementarySink(streams: streams, hub: hub, rendition: name)
+            if configuration.servesRTSP { renditionSources.append(elementary) }
+            let folder = ServeServer.hlsDirectory(of: name, in: hlsDirectory)
+            renditionSinks[name] =
+                [
+                    try ServeMuxSink(format: .mpegTS, streams: streams, hub: hub, rendition: name),
+                    try ServeMuxSink(format: .fragmentedMP4, streams: streams, hub: hub, rendition: name),
+                    try HLSOutput.sink(
+                        playlist: (folder as NSString).appendingPathComponent("stream.m3u8"), streams: streams, options: options),
+                ] + (configuration.servesRTSP ? [elementary] : [])
+        }
+        self.renditionSinks = renditionSinks
         // SRT callers need the newest token (the last listed) as passphrase when there is one; the
         // access policy numbers the tokens from 1 in their order.
         let srt: ServeSRTListener?
@@ -97,7 +118,7 @@ package final class ServeOutputs: @unchecked Sendable {
             if configuration.servesRTSP {
                 rtsp = try ServeRTSPFace(
                     configuration: configuration, port: configuration.rtspPort, tlsPort: configuration.rtspsPort,
-                    tls: try Self.rtspsPEM(configuration, loadedTLS), hub: hub, source: elementary)
+                    tls: try Self.rtspsPEM(configuration, loadedTLS), hub: hub, source: elementary, renditions: renditionSources)
             } else {
                 rtsp = nil
             }
