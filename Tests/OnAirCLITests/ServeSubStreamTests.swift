@@ -15,7 +15,7 @@ import Testing
         // 768x432 → 384x216: the frame code's cells (12 px, then 6) scale with the picture.
         let made = try Tools.run(
             Tools.onairExecutable,
-            ["record", "--fast", "--size", "768x432", "--fps", "30", "--duration", "5", "--preset", "ultrafast", "-o", file("source.ts")])
+            ["record", "--fast", "--size", "768x432", "--fps", "30", "--duration", "6", "--preset", "ultrafast", "-o", file("source.ts")])
         try #require(made.status == 0, "\(made.stderr)")
         try #require(mkfifo(file("fifo.ts"), 0o600) == 0)
         let feeder = try StreamTestProcess(
@@ -34,6 +34,12 @@ import Testing
         }
         try #require(waitUntil(timeout: 10) { StreamTestPorts.accepts(port) }, "\(server.stderr)")
         let base = "http://127.0.0.1:\(port)"
+        // The copies start once the sub stream's MPEG-TS has begun (its first keyframe after the audio's first packet).
+        let started = {
+            (try? Tools.run("curl", ["-s", "-o", "/dev/null", "-w", "%{size_download}", "-m", "1", base + "/sub.ts"]))
+                .flatMap { Int($0.stdoutText) } ?? 0 > 0
+        }
+        #expect(waitUntil(timeout: 10, started), "\(server.stderr)")
         let copies = [
             ("sub", try StreamTestProcess("curl", ["-s", "-m", "3", "-o", file("sub.ts"), base + "/sub.ts"], stderrPath: file("c1.log"))),
             (
@@ -74,6 +80,36 @@ import Testing
             let expectedSkips = name == "live" ? 0 : (frames - 1) * 5
             #expect(abs(skipped - expectedSkips) <= 2, "\(name): \(frames) frame codes, \(skipped) skipped between them")
         }
+    }
+
+    /// WHEP of the sub stream at `/sub/whep` (aiortc, two viewers at once): the sub picture at its rate,
+    /// while `/live/whep`, the alias of `/whep`, gives the main one; each session ends by its own Location.
+    @Test(.enabled(if: ServeWebRTCTests.available)) func whepOfTheSubStreamAndTheLiveAlias() throws {
+        let dir = try Tools.temporaryDirectory("substream-whep")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let server = try ServeTestServer(
+            directory: dir, duration: 20, arguments: ["--webrtc", "--sub-size", "160x120", "--sub-fps", "5", "--sub-bitrate", "200k"])
+        defer { _ = server.finish(timeout: 0) }
+        let results = try [("/sub/whep", "sub"), ("/live/whep", "live")].map { path, name in
+            try StreamTestProcess(
+                Tools.aiortcPython, [ServeWebRTCTests.client, "--url", server.url(path), "--seconds", "4"],
+                stderrPath: dir.appendingPathComponent(name + ".log").path,
+                stdoutPath: dir.appendingPathComponent(name + ".json").path)
+        }
+        for viewer in results { #expect(viewer.wait(timeout: 30)) }
+        func summary(_ name: String) -> [String: Any] {
+            let text = (try? String(contentsOf: dir.appendingPathComponent(name + ".json"), encoding: .utf8)) ?? ""
+            let line = text.split(separator: "\n").last.map(String.init) ?? ""
+            return (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]) ?? [:]
+        }
+        let sub = summary("sub"), live = summary("live")
+        #expect(sub["status"] as? Int == 201 && (sub["location"] as? String)?.hasPrefix("/sub/whep/") == true, "\(sub)")
+        #expect(sub["size"] as? [Int] == [160, 120] && sub["delete_status"] as? Int == 200, "\(sub)")
+        #expect(live["size"] as? [Int] == [320, 240] && live["delete_status"] as? Int == 200, "\(live)")
+        // 4 s at 5 fps against 15 fps: the sub stream's frames are about a third of the main one's.
+        let subFrames = sub["video_frames"] as? Int ?? 0, liveFrames = live["video_frames"] as? Int ?? 0
+        #expect(subFrames >= 8 && subFrames <= 30 && liveFrames >= 2 * subFrames, "sub \(subFrames), live \(liveFrames) frames")
+        #expect(sub["decode_errors"] as? Int == 0 && live["decode_errors"] as? Int == 0)
     }
 }
 #endif

@@ -183,8 +183,9 @@ public struct SessionBuilder: Sendable {
             if serve.server.tls != nil { endpoints?.reloadCertificate = { try serve.reloadCertificate() } }
             viewerTotals = {
                 var totals = serve.hub.statistics().totals
-                // WebRTC viewers live in their face: their cuts at a token's removal count too.
-                totals.cutCredentialWithdrawn += serve.webRTC?.cutCredentialWithdrawn ?? 0
+                // WebRTC viewers live in their faces: their cuts at a token's removal count too.
+                let faces = [serve.webRTC].compactMap { $0 } + serve.renditionFaces.values
+                totals.cutCredentialWithdrawn += faces.map(\.cutCredentialWithdrawn).reduce(0, +)
                 return totals
             }
             if streams.contains(.video) {
@@ -204,6 +205,7 @@ public struct SessionBuilder: Sendable {
             }
             // WebRTC viewers get Opus from the same capture, encoded once beside the AAC.
             audioEncoder = audioEncoder.map { serve.webRTC?.audioTap(wrapping: $0) ?? $0 }
+            for face in serve.renditionFaces.values { audioEncoder = audioEncoder.map { face.audioTap(wrapping: $0) } }
             connect.append { session, live in
                 serve.server.setEncoderStatistics { [weak session] in session?.latestStatistics }
                 serve.notifySystemd { [weak session] in session?.latestStatistics }
@@ -214,6 +216,7 @@ public struct SessionBuilder: Sendable {
                         lockedFaces: serve.lockedFaces.map { Session.LockedFace(face: $0.face, until: $0.until) })
                 }
                 serve.webRTC?.setKeyFrameRequester { [weak live] in live?.forceKeyFrame() }
+                for (name, face) in serve.renditionFaces { face.setKeyFrameRequester { [weak live] in live?.forceKeyFrame(rendition: name) } }
             }
         }
         #endif

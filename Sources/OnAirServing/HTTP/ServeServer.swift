@@ -23,6 +23,8 @@ package final class ServeServer: @unchecked Sendable {
     private var redirect: HTTPServer?
     private let srtPort: Int?
     private let whep: WHEPEndpoint?
+    /// WHEP of each further encode (`/sub/whep`), by the path before `/whep`.
+    private let renditionWHEP: [String: WHEPEndpoint]
     /// libmicrohttpd's latest messages (the last 16) and how many it gave, for `/stats.json`.
     private var messages: [String] = []
     private var messageCount = 0
@@ -46,18 +48,24 @@ package final class ServeServer: @unchecked Sendable {
     /// it is read here.
     public init(
         configuration: ServeConfiguration, hub: ServeHub, hlsDirectory: String?, srtPort: Int? = nil,
-        webRTC: WebRTCFace? = nil, loadedTLS: ServeTLS.Loaded? = nil
+        webRTC: WebRTCFace? = nil, renditionFaces: [String: WebRTCFace] = [:], loadedTLS: ServeTLS.Loaded? = nil
     ) throws {
         self.configuration = configuration
         self.hub = hub
         renditions = hub.renditions
         access = ServeAccessPolicy(users: configuration.users, tokens: configuration.tokens, openAddresses: configuration.openAddresses)
         // The access policy checks WHEP's credentials before the endpoint sees a request.
-        whep = webRTC.map { face in
-            WHEPEndpoint(face: face, token: nil, maxViewers: configuration.limits.maxViewers) { [hub] in
-                hub.statistics().viewers.count
+        // The hub's viewers and those of every other face count against `maxViewers`.
+        let faces = [webRTC].compactMap { $0 } + renditionFaces.values
+        let endpoint = { (face: WebRTCFace, prefix: String) in
+            var endpoint = WHEPEndpoint(face: face, token: nil, maxViewers: configuration.limits.maxViewers) { [hub] in
+                hub.statistics().viewers.count + faces.filter { $0 !== face }.map(\.viewerCount).reduce(0, +)
             }
+            endpoint.pathPrefix = prefix
+            return endpoint
         }
+        whep = webRTC.map { endpoint($0, "") }
+        renditionWHEP = Dictionary(uniqueKeysWithValues: renditionFaces.map { ("/" + $0.key, endpoint($0.value, "/" + $0.key)) })
         self.hlsDirectory = hlsDirectory
         self.srtPort = srtPort
         var http = HTTPServerConfiguration(address: try HTTPListenAddress(host: configuration.host, port: configuration.port))
@@ -151,12 +159,13 @@ package final class ServeServer: @unchecked Sendable {
         let figures = hub.statistics()
         var totals = figures.totals
         // WebRTC viewers live in their face, not the hub: their cuts at a token's removal count too.
-        totals.cutCredentialWithdrawn += whep?.face.cutCredentialWithdrawn ?? 0
+        let faces = ([whep].compactMap { $0 } + renditionWHEP.values).map(\.face)
+        totals.cutCredentialWithdrawn += faces.map(\.cutCredentialWithdrawn).reduce(0, +)
         return ServeStatisticsDocument(
             encoder: provider?(), totals: totals,
             requestsTimedOut: server?.requestsTimedOut ?? 0, httpMessages: count,
             recentHTTPMessages: recent, viewers: figures.viewers,
-            webrtcViewers: whep?.face.statistics())
+            webrtcViewers: faces.isEmpty ? nil : faces.flatMap { $0.statistics() })
     }
 
     /// Answers `/metrics`, `/healthz` and `/readyz` with `health` as judge (see `ServeObservability`).
@@ -194,18 +203,19 @@ package final class ServeServer: @unchecked Sendable {
         if let response = observability?.answer(request, credentials: access.isOpen ? nil : { self.authorize($0) }) {
             return response
         }
-        if let whep, let response = whep.answerCut(request) { return response }
+        let whepRoute = whepRoute(request)
+        if let (whep, inner) = whepRoute, let response = whep.answerCut(inner) { return response }
         let credential: ServeCredential
         switch admission(request) {
         case .refused(var refusal):
             // A page on another origin reads WHEP's 401/403/429 only with the CORS fields.
-            if let whep, WHEPEndpoint.handles(request.path) { refusal.headers += whep.corsHeaders(origin: request.headers["origin"]) }
+            if let (whep, _) = whepRoute { refusal.headers += whep.corsHeaders(origin: request.headers["origin"]) }
             return refusal
         case .allowed(let who):
             credential = who
         }
         // WHEP carries its credentials in a header, not in the query.
-        if let whep, WHEPEndpoint.handles(request.path) { return whep.answer(request, credential: credential) }
+        if let (whep, inner) = whepRoute { return whep.answer(inner, credential: credential) }
         guard request.method == "GET" || request.method == "HEAD" else {
             var refused = HTTPResponse.text(405, "method not allowed")
             refused.headers.append(("Allow", "GET, HEAD"))
@@ -316,6 +326,19 @@ package final class ServeServer: @unchecked Sendable {
     static func takesQueryToken(_ path: String) -> Bool {
         ["/", "/live.ts", "/live.mp4", "/live.m3u8", "/stats.json", "/list", "/get", "/snapshot.jpg"].contains(path)
             || (path.hasPrefix("/") && isSegmentName(String(path.dropFirst())))
+    }
+
+    /// The WHEP endpoint of a request and the request as it sees it (`/whep…`): `/whep` and its
+    /// alias `/live/whep` the main encode's, `/sub/whep` a further encode's.
+    private func whepRoute(_ request: HTTPRequest) -> (WHEPEndpoint, HTTPRequest)? {
+        if let whep, WHEPEndpoint.handles(request.path) { return (whep, request) }
+        let routes = renditionWHEP.merging(whep.map { ["/" + ServeHub.main: $0] } ?? [:]) { first, _ in first }
+        for (prefix, endpoint) in routes where request.path.hasPrefix(prefix + "/") {
+            var inner = request
+            inner.path = String(request.path.dropFirst(prefix.count))
+            if WHEPEndpoint.handles(inner.path) { return (endpoint, inner) }
+        }
+        return nil
     }
 
     /// A further encode's stream, playlist, segment or snapshot.

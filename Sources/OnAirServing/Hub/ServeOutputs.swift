@@ -28,6 +28,8 @@ package final class ServeOutputs: @unchecked Sendable {
     public let rtsp: ServeRTSPFace?
     /// The WebRTC face (WHEP at `/whep`, when `configuration.webRTC` is set).
     public let webRTC: WebRTCFace?
+    /// The WebRTC face of each further encode (WHEP at `/NAME/whep`), by name.
+    package let renditionFaces: [String: WebRTCFace]
     /// The health judge (`/healthz`, the systemd watchdog), fed by a progress sink among `sinks`.
     public let health: ServeHealth
     /// systemd's notification socket (`NOTIFY_SOCKET`), when the service manager gave one.
@@ -72,7 +74,22 @@ package final class ServeOutputs: @unchecked Sendable {
             try WebRTCFace(configuration: $0, streams: streams, profile: profile, localAddress: candidateAddress)
         }
         self.webRTC = webRTC
-        if let webRTC { hub.setExternalViewers { webRTC.viewerCount } }
+        var renditionFaces: [String: WebRTCFace] = [:]
+        do {
+            for name in renditions {
+                renditionFaces[name] = try configuration.webRTC.map {
+                    try WebRTCFace(configuration: $0, streams: streams, profile: profile, localAddress: candidateAddress)
+                }
+            }
+        } catch {
+            for face in [webRTC] + Array(renditionFaces.values) { face?.stop() }
+            throw error
+        }
+        self.renditionFaces = renditionFaces
+        let faces = [webRTC].compactMap { $0 } + renditionFaces.values
+        // Every face's viewers count against the one limit.
+        if !faces.isEmpty { hub.setExternalViewers { faces.map(\.viewerCount).reduce(0, +) } }
+        let stopFaces = { for face in faces { face.stop() } }
         sinks =
             [
                 try ServeMuxSink(format: .mpegTS, streams: streams, hub: hub),
@@ -93,7 +110,7 @@ package final class ServeOutputs: @unchecked Sendable {
                     try ServeMuxSink(format: .fragmentedMP4, streams: streams, hub: hub, rendition: name),
                     try HLSOutput.sink(
                         playlist: (folder as NSString).appendingPathComponent("stream.m3u8"), streams: streams, options: options),
-                ] + (configuration.servesRTSP ? [elementary] : [])
+                ] + (configuration.servesRTSP ? [elementary] : []) + (renditionFaces[name].map { [$0] } ?? [])
         }
         self.renditionSinks = renditionSinks
         // SRT callers need the newest token (the last listed) as passphrase when there is one; the
@@ -106,7 +123,7 @@ package final class ServeOutputs: @unchecked Sendable {
                     number: configuration.tokens.count, hub: hub)
             }
         } catch {
-            webRTC?.stop()
+            stopFaces()
             throw error
         }
         self.srt = srt
@@ -124,24 +141,24 @@ package final class ServeOutputs: @unchecked Sendable {
             }
         } catch {
             srt?.stop()
-            webRTC?.stop()
+            stopFaces()
             throw error
         }
         self.rtsp = rtsp
         do {
             server = try ServeServer(
                 configuration: configuration, hub: hub, hlsDirectory: hlsDirectory, srtPort: srt?.port,
-                webRTC: webRTC, loadedTLS: loadedTLS)
+                webRTC: webRTC, renditionFaces: renditionFaces, loadedTLS: loadedTLS)
             server.serveObservability(health: health)
             let access = server.access
             hub.setCredentialCheck { access.stillAdmits($0) }
-            webRTC?.setCredentialCheck { access.stillAdmits($0) }
+            for face in faces { face.setCredentialCheck { access.stillAdmits($0) } }
             rtsp?.setAccess(access)
             rtsp?.setTokens(access.numberedTokens) { access.stillAdmits($0) }
             srt?.setTokens(access.numberedTokens, open: access.isOpen)
         } catch {
             srt?.stop()
-            webRTC?.stop()
+            stopFaces()
             rtsp?.stop()
             throw error
         }
@@ -201,7 +218,8 @@ package final class ServeOutputs: @unchecked Sendable {
         rtsp?.setTokens(access.numberedTokens) { access.stillAdmits($0) }
         srt?.setTokens(access.numberedTokens, open: access.isOpen)
         let admits = { (credential: ServeCredential) in access.stillAdmits(credential) }
-        return hub.cutViewers(stillAdmits: admits) + (webRTC?.cutViewers(stillAdmits: admits) ?? 0)
+        let faces = [webRTC].compactMap { $0 } + renditionFaces.values
+        return hub.cutViewers(stillAdmits: admits) + faces.map { $0.cutViewers(stillAdmits: admits) }.reduce(0, +)
     }
 
     /// The faces that admit no one now, each with what would open it again: SRT when credentials
@@ -228,6 +246,7 @@ package final class ServeOutputs: @unchecked Sendable {
         srt?.stop()
         rtsp?.stop()
         webRTC?.stop()
+        for face in renditionFaces.values { face.stop() }
         try? FileManager.default.removeItem(atPath: hlsDirectory)
     }
 }
