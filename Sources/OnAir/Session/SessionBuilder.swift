@@ -216,7 +216,9 @@ public struct SessionBuilder: Sendable {
                         lockedFaces: serve.lockedFaces.map { Session.LockedFace(face: $0.face, until: $0.until) })
                 }
                 serve.webRTC?.setKeyFrameRequester { [weak live] in live?.forceKeyFrame() }
-                for (name, face) in serve.renditionFaces { face.setKeyFrameRequester { [weak live] in live?.forceKeyFrame(rendition: name) } }
+                for (name, face) in serve.renditionFaces {
+                    face.setKeyFrameRequester { [weak live] in live?.forceKeyFrame(rendition: name) }
+                }
             }
         }
         #endif
