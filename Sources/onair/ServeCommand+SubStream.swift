@@ -4,8 +4,9 @@ import OnAir
 extension ServeCommand {
     static let subStreamHelp = """
           --sub-size WxH               also serve a sub stream: a second H.264 encode of the same capture
-                                       at this size, at /sub.ts, /sub.mp4, /sub.m3u8, /sub/snapshot.jpg and
-                                       rtsp://ADDR:N/sub (same paths as /live; its own keyframes; the same AAC)
+                                       at this size, at /sub.ts, /sub.mp4, /sub.m3u8, /sub/snapshot.jpg,
+                                       rtsp://ADDR:N/sub, WHEP /sub/whep and SRT with streamid=sub (its own
+                                       keyframes; the same AAC as /live); /live/whep is /whep
           --sub-fps N                  the sub stream's frame rate (default 5; frames taken from the capture)
           --sub-bitrate R              the sub stream's bitrate (default: the main bitrate scaled by pixels
                                        per second, at least 300k)

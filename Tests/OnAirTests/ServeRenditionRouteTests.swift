@@ -23,6 +23,16 @@ import Testing
         #expect(ServeRenditionRoute(["sub.ts"], renditions: []) == nil)
     }
 
+    @Test func anSRTCallerChoosesTheSubStreamByItsStreamID() {
+        let names = ["sub"]
+        for (id, expected) in [
+            (nil, "live"), ("", "live"), ("live", "live"), ("sub", "sub"), ("#!::r=sub,m=request", "sub"), ("#!::m=request,r=sub", "sub"),
+            ("#!::m=request", "live"), ("#!::r=live", "live"), ("other", nil), ("#!::r=other", nil), ("sub/x", nil),
+        ] as [(String?, String?)] {
+            #expect(ServeSRTListener.rendition(forStreamID: id, renditions: names) == expected, "\(id ?? "nil")")
+        }
+    }
+
     @Test func aSubPlaylistNamesItsSegmentsInItsFolder() {
         let playlist = Array("#EXTM3U\n#EXTINF:2.0,\nsegment_3.ts\n".utf8)
         let text = String(decoding: ServeServer.playlist(playlist, query: "?token=t", folder: "sub/"), as: UTF8.self)
