@@ -103,11 +103,8 @@ package final class ServeSRTListener: @unchecked Sendable {
     /// main one; a further encode's name (`sub`), alone or as SRT's access-control form
     /// `#!::r=sub[,m=request…]`, that encode; anything else none (the caller is refused).
     package static func rendition(forStreamID streamID: String?, renditions: [String]) -> String? {
-        guard var name = streamID, !name.isEmpty else { return ServeHub.main }
-        if name.hasPrefix("#!::") {
-            let pairs = name.dropFirst(4).split(separator: ",").map { $0.split(separator: "=", maxSplits: 1) }
-            guard let resource = pairs.first(where: { $0.count == 2 && $0[0] == "r" }) else { return ServeHub.main }
-            name = String(resource[1])
+        guard let name = SRTStreamID.resource(streamID) else {
+            return (streamID?.utf8.count ?? 0) > SRTStreamID.maximumLength ? nil : ServeHub.main
         }
         return name == ServeHub.main || renditions.contains(name) ? name : nil
     }
