@@ -150,7 +150,7 @@ struct onair_rtsp_server {
     guint server_source;
     GSource *cleanup;
     onair_rtsp_callbacks callbacks;
-    char *path;
+    char **paths;  // the served paths, NULL-terminated
     int session_timeout;
     unsigned header_limit;
     onair_rtsp_guard_callbacks guard;
@@ -204,8 +204,8 @@ static void on_element_added(GstBin *bin, GstElement *element, gpointer data) {
 }
 
 static void on_media_configure(GstRTSPMediaFactory *factory, GstRTSPMedia *media, gpointer data) {
-    (void)factory;
     onair_rtsp_server *self = data;
+    const char *path = g_object_get_data(G_OBJECT(factory), "onair-path");
     // Each client's media is its own: sent as fast as the client's queue gives it, not paced
     // again by the clock (the packets are live already).
     gst_rtsp_media_set_rate_control(media, FALSE);
@@ -223,7 +223,7 @@ static void on_media_configure(GstRTSPMediaFactory *factory, GstRTSPMedia *media
     gst_object_unref(element);
     if (client) g_object_ref(client);
     g_signal_connect(media, "unprepared", G_CALLBACK(on_unprepared), self);
-    self->callbacks.media_configured(self->callbacks.context, media, video, audio, client, peer_of(client));
+    self->callbacks.media_configured(self->callbacks.context, media, video, audio, client, peer_of(client), path ? path : "");
 }
 
 // A CSeq that is not a plain decimal number is malformed (gst-rtsp-server itself reads it with atoi).
@@ -293,7 +293,9 @@ static GstRTSPStatusCode on_pre_describe(GstRTSPClient *client, GstRTSPContext *
     onair_rtsp_server *self = data;
     GstRTSPStatusCode code = check_request(self, ctx);
     if (code != GST_RTSP_STS_OK) return code;
-    if (!ctx->uri || !ctx->uri->abspath || strcmp(ctx->uri->abspath, self->path) != 0) return GST_RTSP_STS_NOT_FOUND;
+    if (!ctx->uri || !ctx->uri->abspath || !g_strv_contains((const gchar *const *)self->paths, ctx->uri->abspath)) {
+        return GST_RTSP_STS_NOT_FOUND;
+    }
     return (GstRTSPStatusCode)self->callbacks.admit(self->callbacks.context, client, peer_of(client));
 }
 
@@ -359,7 +361,7 @@ onair_rtsp_server *onair_rtsp_server_new(onair_gst_loop *loop, const onair_rtsp_
     onair_rtsp_server *self = g_new0(onair_rtsp_server, 1);
     self->callbacks = callbacks;
     self->context = g_main_context_ref(loop->context);
-    self->path = g_strdup(options->path);
+    self->paths = g_strsplit(options->path, " ", 0);
     self->session_timeout = options->session_timeout;
     self->header_limit = options->header_limit;
     self->guard = options->guard;
@@ -369,11 +371,6 @@ onair_rtsp_server *onair_rtsp_server_new(onair_gst_loop *loop, const onair_rtsp_
     gst_rtsp_server_set_address(self->server, options->address);
     gst_rtsp_server_set_service(self->server, service);
     gst_rtsp_server_set_content_length_limit(self->server, options->content_length_limit);
-
-    GstRTSPMediaFactory *factory = gst_rtsp_media_factory_new();
-    gst_rtsp_media_factory_set_launch(factory, options->launch);
-    gst_rtsp_media_factory_set_shared(factory, FALSE);
-    g_signal_connect(factory, "media-configure", G_CALLBACK(on_media_configure), self);
 
     self->frame_bytes = options->tls_pem ? 4 + TLS_FRAME_OVERHEAD : 4;
     GTlsCertificate *certificate = NULL;
@@ -388,7 +385,6 @@ onair_rtsp_server *onair_rtsp_server_new(onair_gst_loop *loop, const onair_rtsp_
         GTlsBackend *backend = g_tls_backend_get_default();
         if (!backend || !g_tls_backend_supports_tls(backend)) {
             copy_message(error, error_size, "RTSPS needs GLib's TLS backend: apt-get install glib-networking");
-            g_object_unref(factory);
             onair_rtsp_server_free(self);
             return NULL;
         }
@@ -397,12 +393,9 @@ onair_rtsp_server *onair_rtsp_server_new(onair_gst_loop *loop, const onair_rtsp_
         if (!certificate) {
             copy_message(error, error_size, failure ? failure->message : "the RTSPS certificate cannot be read");
             g_clear_error(&failure);
-            g_object_unref(factory);
             onair_rtsp_server_free(self);
             return NULL;
         }
-        // Media only inside the TLS connection: no plain RTP beside it over UDP.
-        gst_rtsp_media_factory_set_protocols(factory, GST_RTSP_LOWER_TRANS_TCP);
     }
     if (options->keys.admit) {
         self->auth = onair_rtsp_keys_new(&options->keys, options->allow_basic);
@@ -416,15 +409,28 @@ onair_rtsp_server *onair_rtsp_server_new(onair_gst_loop *loop, const onair_rtsp_
     if (self->auth) {
         if (certificate) gst_rtsp_auth_set_tls_certificate(self->auth, certificate);
         gst_rtsp_server_set_auth(self->server, self->auth);
-        gst_rtsp_media_factory_add_role(factory, "viewer",
-                                        GST_RTSP_PERM_MEDIA_FACTORY_ACCESS, G_TYPE_BOOLEAN, TRUE,
-                                        GST_RTSP_PERM_MEDIA_FACTORY_CONSTRUCT, G_TYPE_BOOLEAN, TRUE, NULL);
     }
-    if (certificate) g_object_unref(certificate);
 
+    // One factory per path, each building a pipeline of its own per client from the same launch.
     GstRTSPMountPoints *mounts = gst_rtsp_server_get_mount_points(self->server);
-    gst_rtsp_mount_points_add_factory(mounts, options->path, factory);
+    for (char **path = self->paths; *path; path++) {
+        if (**path == '\0') continue;
+        GstRTSPMediaFactory *factory = gst_rtsp_media_factory_new();
+        gst_rtsp_media_factory_set_launch(factory, options->launch);
+        gst_rtsp_media_factory_set_shared(factory, FALSE);
+        g_object_set_data_full(G_OBJECT(factory), "onair-path", g_strdup(*path), g_free);
+        g_signal_connect(factory, "media-configure", G_CALLBACK(on_media_configure), self);
+        // Media only inside the TLS connection: no plain RTP beside it over UDP.
+        if (certificate) gst_rtsp_media_factory_set_protocols(factory, GST_RTSP_LOWER_TRANS_TCP);
+        if (self->auth) {
+            gst_rtsp_media_factory_add_role(factory, "viewer",
+                                            GST_RTSP_PERM_MEDIA_FACTORY_ACCESS, G_TYPE_BOOLEAN, TRUE,
+                                            GST_RTSP_PERM_MEDIA_FACTORY_CONSTRUCT, G_TYPE_BOOLEAN, TRUE, NULL);
+        }
+        gst_rtsp_mount_points_add_factory(mounts, *path, factory);  // takes the factory
+    }
     g_object_unref(mounts);
+    if (certificate) g_object_unref(certificate);
 
     GstRTSPSessionPool *pool = gst_rtsp_server_get_session_pool(self->server);
     g_signal_connect(self->server, "client-connected", G_CALLBACK(on_client_connected), self);
@@ -491,7 +497,7 @@ void onair_rtsp_server_free(onair_rtsp_server *server) {
     g_object_unref(server->server);
     if (server->auth) g_object_unref(server->auth);
     g_main_context_unref(server->context);
-    g_free(server->path);
+    g_strfreev(server->paths);
     g_free(server);
 }
 

@@ -14,6 +14,8 @@ public struct RTSPClientMedia: Sendable {
     public let client: RTSPClientHandle?
     /// The client's IP address.
     public let peer: String
+    /// The served path the media was built for ("/live").
+    public let path: String
     /// The media itself, held while this value lives.
     let media: RTSPMediaReference?
 

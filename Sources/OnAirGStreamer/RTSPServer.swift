@@ -3,7 +3,7 @@ import CGStreamer
 import Foundation
 import OnAirCore
 
-/// An RTSP server on gst-rtsp-server serving one path, with a pipeline of its own for every
+/// An RTSP server on gst-rtsp-server serving one path (or a few), with a pipeline of its own for every
 /// client (the media is not shared), so the owner feeds each client from that client's queue.
 ///
 /// Listens as soon as it is made; answers on its own GLib loop thread. `stop()` closes every
@@ -47,8 +47,9 @@ public final class RTSPServer: @unchecked Sendable {
             admit: { context, client, peer in
                 RTSPServerEvents.from(context).admit(client: client, peer: peer)
             },
-            media_configured: { context, media, video, audio, client, peer in
-                RTSPServerEvents.from(context).configured(media: media, video: video, audio: audio, client: client, peer: peer)
+            media_configured: { context, media, video, audio, client, peer, path in
+                RTSPServerEvents.from(context).configured(
+                    media: media, video: video, audio: audio, client: client, peer: peer, path: path)
             },
             play: { context, media, key in
                 RTSPServerEvents.from(context).play(media: media, key: Int(key))
@@ -63,7 +64,7 @@ public final class RTSPServer: @unchecked Sendable {
                 RTSPServerEvents.from(context).closed(client: client)
             })
         let made: OpaquePointer? = configuration.host.withCString { host in
-            configuration.path.withCString { path in
+            ([configuration.path] + configuration.otherPaths).joined(separator: " ").withCString { path in
                 configuration.launch.withCString { launch in
                     var options = onair_rtsp_options(
                         address: host, port: Int32(configuration.port), path: path, launch: launch, keys: keyCallbacks,

@@ -5,8 +5,11 @@ public struct RTSPServerConfiguration: Sendable {
     public var host = "127.0.0.1"
     /// The TCP port (0: the system picks one).
     public var port = 8554
-    /// The one path served, e.g. "/live".
+    /// The path served, e.g. "/live".
     public var path = "/live"
+    /// Further paths served beside `path` (a sub stream's "/sub"), each a mount of its own with the
+    /// same `launch`; `RTSPClientMedia.path` tells a client's media which. No spaces.
+    public var otherPaths: [String] = []
     /// The per-client pipeline in gst-launch syntax: `appsrc name=video` / `appsrc name=audio`
     /// feeding payloaders `pay0`, `pay1`, all inside `( … )`.
     public var launch: String

@@ -36,7 +36,7 @@ final class RTSPServerEvents: @unchecked Sendable {
 
     func configured(
         media: UnsafeMutableRawPointer?, video: UnsafeMutableRawPointer?, audio: UnsafeMutableRawPointer?,
-        client: UnsafeMutableRawPointer?, peer: UnsafePointer<CChar>?
+        client: UnsafeMutableRawPointer?, peer: UnsafePointer<CChar>?, path: UnsafePointer<CChar>?
     ) {
         let address = peer.map { String(cString: $0) } ?? ""
         let configured = RTSPClientMedia(
@@ -44,7 +44,7 @@ final class RTSPServerEvents: @unchecked Sendable {
             video: video.map { GStreamerAppSource(taking: $0) },
             audio: audio.map { GStreamerAppSource(taking: $0) },
             client: client.map { RTSPClientHandle(taking: $0, peer: address) }, peer: address,
-            media: media.map { RTSPMediaReference(borrowing: $0) })
+            path: path.map { String(cString: $0) } ?? "", media: media.map { RTSPMediaReference(borrowing: $0) })
         current?.rtspServer(configured: configured)
     }
 

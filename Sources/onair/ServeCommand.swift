@@ -10,7 +10,7 @@ struct ServeCommand: Command {
     static let help = """
         Usage: onair serve [--video SRC] [--audio SRC] [--listen ADDR:PORT] [--max-viewers N] [--token T]
                            [--srt-port N] [--rtsp-port N] [--rtsps-port N] [--viewer-timeout S] [--duration S] [-o FILE …]
-                           [--record-path TEMPLATE …] [encoder flags]
+                           [--sub-size WxH [--sub-fps N] [--sub-bitrate R]] [--record-path TEMPLATE …] [encoder flags]
 
         Captures video and audio, encodes them once (H.264 + AAC, no B-frames) and serves them to every
         viewer that connects, while also recording any -o files from the same encode:
@@ -66,7 +66,7 @@ struct ServeCommand: Command {
           -o, --output FILE            also record to a file (repeatable)
           --stats-json FILE            the once-a-second statistics as JSON lines
 
-        """ + RecordingArguments.help + EncodingOptions.help + "\n" + configHelp
+        """ + subStreamHelp + RecordingArguments.help + EncodingOptions.help + "\n" + configHelp
 
     let settings: SessionSettings
     let statsJSON: String?
@@ -133,6 +133,7 @@ struct ServeCommand: Command {
         configuration.webRTC = try Self.webRTC(&arguments)
         configuration.tls = try Self.tls(&arguments)
         let recording = try RecordingArguments.parse(&arguments)
+        let renditions = try Self.subStream(&arguments)
         let profileGiven = arguments.contains("--profile")
         serving.hlsSegmentDuration = .seconds(try arguments.option("--hls-time").map { try EncodingOptions.number($0, "--hls-time") } ?? 2)
         guard serving.hlsSegmentDuration > .zero else { throw UsageError("--hls-time must be positive") }
@@ -148,6 +149,7 @@ struct ServeCommand: Command {
         settings.outputs = outputs
         settings.serving = serving
         settings.recording = recording
+        settings.renditions = renditions
         settings.streaming.adaptiveBitRate = false
         self.settings = settings
         printedConfig = config.print ? config.resolution.printed() : nil
@@ -174,10 +176,14 @@ struct ServeCommand: Command {
                 let host = served.isLoopback ? served.host : "ADDR"
                 Console.status("SRT callers: srt://\(host):\(port)?mode=caller\(served.hasToken ? "&passphrase=…" : "")")
             }
+            for name in served.renditions {
+                let url = shown("\(served.baseURL)/\(name).ts\(served.query)")
+                Console.status("sub stream: \(url) (also .mp4, .m3u8, /\(name)/snapshot.jpg)")
+            }
             if let port = served.rtspPort {
                 let host = served.rtspHost ?? (served.isLoopback ? served.host : "ADDR")
-                Console.status(
-                    "RTSP: rtsp://\(host):\(port)/live\(served.hasToken ? " (user \(served.rtspUser), the token as password)" : "")")
+                let paths = (["live"] + served.renditions).map { "rtsp://\(host):\(port)/\($0)" }.joined(separator: ", ")
+                Console.status("RTSP: \(paths)\(served.hasToken ? " (user \(served.rtspUser), the token as password)" : "")")
             }
             if let port = served.rtspsPort {
                 let host = served.isLoopback ? served.host : "ADDR"

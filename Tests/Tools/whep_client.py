@@ -18,6 +18,7 @@ import json
 import logging
 import sys
 import urllib.error
+import urllib.parse
 import urllib.request
 from fractions import Fraction
 
@@ -175,8 +176,9 @@ async def main():
     await pc.setRemoteDescription(RTCSessionDescription(sdp=body.decode(), type="answer"))
     await asyncio.sleep(args.seconds)
     if not args.no_delete and location:
-        base = args.url.split("/whep")[0]
-        delete_status, _, _ = await loop.run_in_executor(None, request, "DELETE", base + location, args.token)
+        # The Location resolved against the endpoint's URL (RFC 3986), as a browser would.
+        session = urllib.parse.urljoin(args.url, location)
+        delete_status, _, _ = await loop.run_in_executor(None, request, "DELETE", session, args.token)
         result["delete_status"] = delete_status
     result.update({"video_frames": counts["video"], "audio_frames": counts["audio"], "decode_errors": errors.count,
                    "decode_messages": errors.messages, "sender_reports": {k: len(v) for k, v in sender_reports.items()},

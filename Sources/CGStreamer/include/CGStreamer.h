@@ -81,12 +81,13 @@ onair_gst_clock_reading onair_gst_element_clock_reading(void *element);
 /// Calls from the server's loop thread into the owner. `context` is the owner's pointer.
 typedef struct onair_rtsp_callbacks {
     void *context;
-    /// A DESCRIBE of the served path from `client` (at `peer`): an RTSP status code, 200 to admit.
+    /// A DESCRIBE of a served path from `client` (at `peer`): an RTSP status code, 200 to admit.
     int (*admit)(void *context, void *client, const char *peer);
     /// A client's own media was built: its appsrcs (NULL when the stream is absent, each a new
-    /// reference the owner releases) and the client it belongs to (a new reference, too).
+    /// reference the owner releases), the client it belongs to (a new reference, too) and the
+    /// served path it was built for ("/live").
     void (*media_configured)(void *context, void *media, void *video_source, void *audio_source,
-                             void *client, const char *peer);
+                             void *client, const char *peer, const char *path);
     /// A PLAY of a client's media: an RTSP status code, 200 to let it play. `key` is the number of
     /// the key (password) that admitted the request, 0 without credentials.
     int (*play)(void *context, void *media, int key);
@@ -138,7 +139,7 @@ void onair_rtsp_response_add_challenge(void *response, const char *value);
 typedef struct onair_rtsp_options {
     const char *address;     // "127.0.0.1", "::1", "0.0.0.0"
     int port;                // 0: the system picks one
-    const char *path;        // "/live"
+    const char *path;        // "/live", or several paths separated by spaces ("/live /sub"), each its own mount
     const char *launch;      // gst-launch description of the per-client payloading pipeline
     onair_rtsp_keys_callbacks keys;  // the credential check (`admit` NULL: no credentials needed)
     int allow_basic;         // Basic is offered besides Digest

@@ -28,6 +28,8 @@ public struct ServedEndpoints: Sendable {
     public var tlsCertificateMade: String?
     /// The port of the plain-HTTP listener that redirects to HTTPS (`redirectListen`), or nil.
     public var redirectPort: Int?
+    /// The further encodes served beside `live` (`SessionSettings.renditions`' names: `/sub.ts`, `rtsp://…/sub`).
+    public var renditions: [String] = []
     /// Re-reads the TLS certificate and key for new connections (SIGHUP); returns the new fingerprint.
     public var reloadCertificate: (@Sendable () throws -> String)?
 

@@ -86,6 +86,10 @@ public struct SessionBuilder: Sendable {
         }
         // Encoders open (and settings are checked) before any output file is created.
         let encoders = try EncoderFactory.encoders(video: configuration.openingVideo, audio: audio)
+        // The further encodes of the same capture (only with video), each with an encoder of its own.
+        let renditions = video.map { main in settings.renditions.map { ($0, $0.encoderSettings(main: main)) } } ?? []
+        let renditionEncoders = try renditions.map { try EncoderFactory.videoEncoder(settings: $0.1) }
+        var renditionSinks: [String: [any PacketSink]] = [:]
         // Bounded whether or not the bitrate adapts: a backlog hidden in the kernel's buffer would
         // escape both adaptive bitrate and the backlog bound.
         #if canImport(OnAirStreaming)
@@ -121,6 +125,16 @@ public struct SessionBuilder: Sendable {
                     made.append(output)
                 }
             }
+            for (rendition, _) in renditions {
+                for output in rendition.outputs {
+                    let kind = try OutputRegistry.kind(for: output)
+                    let context = OutputContext(
+                        name: output, streams: streams.intersection(kind.streams), options: settings.fileOptions,
+                        streaming: settings.streaming, sendBufferBytes: nil, connectionEvents: { _ in })
+                    renditionSinks[rendition.name, default: []].append(try kind.makeSink(context))
+                    made.append(output)
+                }
+            }
             if let recording = settings.recording {
                 fileSinks.append(
                     try OutputRegistry.segmentedRecorder(recording, streams: streams) { fanOut.send(.notice($0)) })
@@ -151,10 +165,11 @@ public struct SessionBuilder: Sendable {
                 configuration: serving.server, streams: streams,
                 streamBitRate: (video?.averageBitRate ?? 0) + (audio?.bitRate ?? 0),
                 hlsSegmentDuration: serving.hlsSegmentDuration.inSeconds, explicitQueueBytes: serving.viewerQueueBytes,
-                profile: video?.profileLevel.profile ?? .baseline)
+                profile: video?.profileLevel.profile ?? .baseline, renditions: renditions.map(\.0.name))
             teardowns.append { serve.stop() }
             outputFailed = { serve.health.outputFailed($0.destination, reason: "\($0.error)") }
             fileSinks += serve.sinks
+            for (name, sinks) in serve.renditionSinks { renditionSinks[name, default: []] += sinks }
             serve.hub.setViewerObserver { event in fanOut.send(.viewer(event)) }
             let server = serving.server
             endpoints = ServedEndpoints(
@@ -167,6 +182,7 @@ public struct SessionBuilder: Sendable {
             endpoints?.tlsCertificateMade = serve.server.tls?.madeCertificate
             endpoints?.redirectPort = serve.server.redirectPort
             endpoints?.rtspsPort = serve.rtsp?.tlsPort
+            endpoints?.renditions = renditions.map(\.0.name)
             if let rtsp = serve.rtsp, let plain = ServeRTSPFace.plainHost(server, tls: server.tls != nil), plain != server.host,
                 rtsp.port != 0
             {
@@ -175,14 +191,20 @@ public struct SessionBuilder: Sendable {
             if serve.server.tls != nil { endpoints?.reloadCertificate = { try serve.reloadCertificate() } }
             viewerTotals = {
                 var totals = serve.hub.statistics().totals
-                // WebRTC viewers live in their face: their cuts at a token's removal count too.
-                totals.cutCredentialWithdrawn += serve.webRTC?.cutCredentialWithdrawn ?? 0
+                // WebRTC viewers live in their faces: their cuts at a token's removal count too.
+                let faces = [serve.webRTC].compactMap { $0 } + serve.renditionFaces.values
+                totals.cutCredentialWithdrawn += faces.map(\.cutCredentialWithdrawn).reduce(0, +)
                 return totals
             }
             if streams.contains(.video) {
                 let snapshot = ServeSnapshot()
                 fileSinks.append(snapshot)
                 serve.server.setSnapshot(snapshot)
+                for (rendition, _) in renditions {
+                    let sub = ServeSnapshot()
+                    renditionSinks[rendition.name, default: []].append(sub)
+                    serve.server.setSnapshot(sub, rendition: rendition.name)
+                }
             }
             if let recording = settings.recording {
                 let playback = RecordingPlayback(recording: recording)
@@ -191,6 +213,7 @@ public struct SessionBuilder: Sendable {
             }
             // WebRTC viewers get Opus from the same capture, encoded once beside the AAC.
             audioEncoder = audioEncoder.map { serve.webRTC?.audioTap(wrapping: $0) ?? $0 }
+            for face in serve.renditionFaces.values { audioEncoder = audioEncoder.map { face.audioTap(wrapping: $0) } }
             connect.append { session, live in
                 serve.server.setEncoderStatistics { [weak session] in session?.latestStatistics }
                 serve.notifySystemd { [weak session] in session?.latestStatistics }
@@ -201,6 +224,9 @@ public struct SessionBuilder: Sendable {
                         lockedFaces: serve.lockedFaces.map { Session.LockedFace(face: $0.face, until: $0.until) })
                 }
                 serve.webRTC?.setKeyFrameRequester { [weak live] in live?.forceKeyFrame() }
+                for (name, face) in serve.renditionFaces {
+                    face.setKeyFrameRequester { [weak live] in live?.forceKeyFrame(rendition: name) }
+                }
             }
         }
         #endif
@@ -230,6 +256,9 @@ public struct SessionBuilder: Sendable {
         } catch {
             teardown()
             throw error
+        }
+        for ((rendition, _), encoder) in zip(renditions, renditionEncoders) {
+            live.addRendition(name: rendition.name, encoder: encoder, sinks: renditionSinks[rendition.name] ?? [])
         }
         let session = Session(
             settings: settings, live: live, fileOutputs: made, fanOut: fanOut,

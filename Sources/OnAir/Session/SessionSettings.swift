@@ -19,6 +19,9 @@ public struct SessionSettings: Sendable {
     /// Outputs by path or URL: files by extension (`.mp4`, `.ts`, `.h264`, `….m3u8`, …),
     /// network destinations by scheme (`rtmp://`, `srt://`, …); see `OutputRegistry`.
     public var outputs: [String] = []
+    /// Further video encodes of the same capture (a sub stream), each with its own size, frame
+    /// rate, bitrate, keyframes and outputs; served under its name when the session serves.
+    public var renditions: [VideoRendition] = []
     /// How files are written (MP4 layout, HLS segmenting).
     public var fileOptions = OutputOptions()
     /// How network outputs reconnect, adapt and bound their backlog.
@@ -93,6 +96,10 @@ public struct SessionSettings: Sendable {
         #endif
         try streaming.validate()
         try recording?.validate()
+        for rendition in renditions { try rendition.validate(main: effectiveVideoEncoder) }
+        if Set(renditions.map(\.name)).count != renditions.count {
+            throw SettingsError(field: "renditions.name", value: renditions.map(\.name).joined(separator: ", "), allowed: "each name once")
+        }
     }
 
     /// Whether the session serves viewers itself.

@@ -104,9 +104,12 @@ extension LiveSession {
                 counters.audioBytes += packet.byteCount
             }
         }
+        let lanes = self.lanes
         lock.unlock()
         for packet in packets {
             for runner in runners { runner.enqueue(packet) }
+            // The further encodes' sinks carry the same sound.
+            if packet.mediaType == .audio { for lane in lanes { lane.deliver([packet]) } }
         }
     }
 }

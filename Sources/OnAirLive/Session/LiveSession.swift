@@ -29,6 +29,12 @@ package final class LiveSession: @unchecked Sendable {
     /// next may have (half a frame interval later), under `lock`.
     private var lastVideoTime: Double?, earliestVideoAfterSwap: Double?
     let runners: [SinkRunner]
+    /// The further video encodes of the capture (`addRendition`), under `lock`; added before `start()`.
+    var lanes: [RenditionLane] = []
+    /// Every sink's runner: the main encode's and the further encodes'.
+    var allRunners: [SinkRunner] { runners + lock.withLock { lanes }.flatMap(\.runners) }
+    /// Reports a sink's failure (nil: nobody listens).
+    let failureReporter: (any PacketSink) -> (@Sendable (any Error) -> Void)?
     let links: NetworkLinks
     var adaptive: AdaptiveBitrateLoop?
     let videoEncoder: (any VideoEncoding)?
@@ -97,11 +103,12 @@ package final class LiveSession: @unchecked Sendable {
         self.videoEncoder = configuration.openingVideo == nil ? nil : videoEncoder
         runningVideoEncoder = self.videoEncoder
         self.audioEncoder = configuration.audio == nil ? nil : audioEncoder
-        func report(_ sink: any PacketSink) -> (@Sendable (any Error) -> Void)? {
+        let report = { (sink: any PacketSink) -> (@Sendable (any Error) -> Void)? in
             guard let outputFailed else { return nil }
             let destination = sink.destination
             return { error in outputFailed(OutputFailure(destination: destination, error: error)) }
         }
+        failureReporter = report
         links = NetworkLinks(
             sinks: networkSinks, capacity: configuration.sinkQueueCapacity,
             maximumBacklog: configuration.maximumNetworkBacklog, failed: report)
@@ -166,9 +173,10 @@ package final class LiveSession: @unchecked Sendable {
 
     /// Starts sinks, encoders and sources.
     public func start() throws {
-        for runner in runners { runner.start() }
+        for runner in allRunners { runner.start() }
         links.start()
         if videoEncoder != nil { startThread("onair.encode.video") { [self] in runVideo(videoEncoder!) } }
+        for lane in lock.withLock({ lanes }) { startThread("onair.encode.\(lane.name)") { [self] in runLane(lane) } }
         if audioEncoder != nil { startThread("onair.encode.audio") { [self] in runAudio(audioEncoder!) } }
         let clock = CaptureClock()
         lock.lock()
@@ -289,12 +297,13 @@ package final class LiveSession: @unchecked Sendable {
         lock.unlock()
         if let failure { return failure }
         let failures = outputFailures
-        return !runners.isEmpty && failures.count == runners.count ? OutputsFailedError(failures: failures) : nil
+        let count = allRunners.count
+        return count > 0 && failures.count == count ? OutputsFailedError(failures: failures) : nil
     }
 
     /// The outputs that have failed so far; the others carry on.
     public var outputFailures: [OutputFailure] {
-        runners.compactMap { runner in runner.error.map { OutputFailure(destination: runner.sink.destination, error: $0) } }
+        allRunners.compactMap { runner in runner.error.map { OutputFailure(destination: runner.sink.destination, error: $0) } }
     }
 
     /// Stops capture, encodes what is queued, flushes the encoders and finishes every sink.
@@ -311,9 +320,10 @@ package final class LiveSession: @unchecked Sendable {
                 for source in lock.withLock({ sources }) { source.stop() }
             }
             videoQueue.close()
+            for lane in lock.withLock({ lanes }) { lane.queue.close() }
             audioQueue.close()
             encodersDone.wait()
-            for runner in runners { runner.finish() }
+            for runner in allRunners { runner.finish() }
             links.stop()
         }
         if let error { throw error }
@@ -358,8 +368,12 @@ package final class LiveSession: @unchecked Sendable {
         }
         lastVideoTime = frame.pts.seconds
         counters.framesIn += 1
+        let lanes = self.lanes
         lock.unlock()
-        videoQueue.push(frame, overflow: configuration.dropLateVideo ? .dropOldest : .wait)
+        let overflow: BoundedQueue<VideoFrame>.OverflowPolicy = configuration.dropLateVideo ? .dropOldest : .wait
+        videoQueue.push(frame, overflow: overflow)
+        // The further encodes take the same frame (shared, not copied) at their own rates.
+        for lane in lanes where lane.takes(frame.pts.seconds) { lane.queue.push(frame, overflow: overflow) }
     }
 
     private func accept(_ buffer: PCMBuffer) {

@@ -24,6 +24,8 @@ package final class ServeServer: @unchecked Sendable {
     private var redirect: HTTPServer?
     private let srtPort: Int?
     private let whep: WHEPEndpoint?
+    /// WHEP of each further encode (`/sub/whep`), by the path before `/whep`.
+    private let renditionWHEP: [String: WHEPEndpoint]
     /// libmicrohttpd's latest messages (the last 16) and how many it gave, for `/stats.json`.
     private var messages: [String] = []
     private var messageCount = 0
@@ -35,6 +37,10 @@ package final class ServeServer: @unchecked Sendable {
     private var playback: RecordingPlayback?
     /// `/snapshot.jpg`, when set.
     private var snapshot: ServeSnapshot?
+    /// `/NAME/snapshot.jpg` of each further encode, when set.
+    private var renditionSnapshots: [String: ServeSnapshot] = [:]
+    /// The further encodes' names (`/sub.ts`, … : `ServeRenditionRoute`).
+    private let renditions: [String]
     /// `/metrics`, `/healthz`, `/readyz` (issue 33), answered before the token check to the address ranges allowed.
     private var observability: ServeObservability?
     /// The discontinuities encode restarts put in `/live.m3u8` (set by the owner of the HLS sink).
@@ -45,17 +51,24 @@ package final class ServeServer: @unchecked Sendable {
     /// it is read here.
     public init(
         configuration: ServeConfiguration, hub: ServeHub, hlsDirectory: String?, srtPort: Int? = nil,
-        webRTC: WebRTCFace? = nil, loadedTLS: ServeTLS.Loaded? = nil
+        webRTC: WebRTCFace? = nil, renditionFaces: [String: WebRTCFace] = [:], loadedTLS: ServeTLS.Loaded? = nil
     ) throws {
         self.configuration = configuration
         self.hub = hub
+        renditions = hub.renditions
         access = ServeAccessPolicy(users: configuration.users, tokens: configuration.tokens, openAddresses: configuration.openAddresses)
         // The access policy checks WHEP's credentials before the endpoint sees a request.
-        whep = webRTC.map { face in
-            WHEPEndpoint(face: face, token: nil, maxViewers: configuration.limits.maxViewers) { [hub] in
-                hub.statistics().viewers.count
+        // The hub's viewers and those of every other face count against `maxViewers`.
+        let faces = [webRTC].compactMap { $0 } + renditionFaces.values
+        let endpoint = { (face: WebRTCFace, prefix: String) in
+            var endpoint = WHEPEndpoint(face: face, token: nil, maxViewers: configuration.limits.maxViewers) { [hub] in
+                hub.statistics().viewers.count + faces.filter { $0 !== face }.map(\.viewerCount).reduce(0, +)
             }
+            endpoint.pathPrefix = prefix
+            return endpoint
         }
+        whep = webRTC.map { endpoint($0, "") }
+        renditionWHEP = Dictionary(uniqueKeysWithValues: renditionFaces.map { ("/" + $0.key, endpoint($0.value, "/" + $0.key)) })
         self.hlsDirectory = hlsDirectory
         self.srtPort = srtPort
         var http = HTTPServerConfiguration(address: try HTTPListenAddress(host: configuration.host, port: configuration.port))
@@ -135,6 +148,11 @@ package final class ServeServer: @unchecked Sendable {
         lock.unlock()
     }
 
+    /// Answers `/NAME/snapshot.jpg` of the further encode `rendition` from `snapshot`.
+    package func setSnapshot(_ snapshot: ServeSnapshot, rendition: String) {
+        lock.withLock { renditionSnapshots[rendition] = snapshot }
+    }
+
     /// The statistics document as `/stats.json` gives it.
     public func statistics() -> ServeStatisticsDocument {
         lock.lock()
@@ -144,12 +162,13 @@ package final class ServeServer: @unchecked Sendable {
         let figures = hub.statistics()
         var totals = figures.totals
         // WebRTC viewers live in their face, not the hub: their cuts at a token's removal count too.
-        totals.cutCredentialWithdrawn += whep?.face.cutCredentialWithdrawn ?? 0
+        let faces = ([whep].compactMap { $0 } + renditionWHEP.values).map(\.face)
+        totals.cutCredentialWithdrawn += faces.map(\.cutCredentialWithdrawn).reduce(0, +)
         return ServeStatisticsDocument(
             encoder: provider?(), totals: totals,
             requestsTimedOut: server?.requestsTimedOut ?? 0, httpMessages: count,
             recentHTTPMessages: recent, viewers: figures.viewers,
-            webrtcViewers: whep?.face.statistics())
+            webrtcViewers: faces.isEmpty ? nil : faces.flatMap { $0.statistics() })
     }
 
     /// Answers `/metrics`, `/healthz` and `/readyz` with `health` as judge (see `ServeObservability`).
@@ -192,18 +211,19 @@ package final class ServeServer: @unchecked Sendable {
         if let response = observability?.answer(request, credentials: access.isOpen ? nil : { self.authorize($0) }) {
             return response
         }
-        if let whep, let response = whep.answerCut(request) { return response }
+        let whepRoute = whepRoute(request)
+        if let (whep, inner) = whepRoute, let response = whep.answerCut(inner) { return response }
         let credential: ServeCredential
         switch admission(request) {
         case .refused(var refusal):
             // A page on another origin reads WHEP's 401/403/429 only with the CORS fields.
-            if let whep, WHEPEndpoint.handles(request.path) { refusal.headers += whep.corsHeaders(origin: request.headers["origin"]) }
+            if let (whep, _) = whepRoute { refusal.headers += whep.corsHeaders(origin: request.headers["origin"]) }
             return refusal
         case .allowed(let who):
             credential = who
         }
         // WHEP carries its credentials in a header, not in the query.
-        if let whep, WHEPEndpoint.handles(request.path) { return whep.answer(request, credential: credential) }
+        if let (whep, inner) = whepRoute { return whep.answer(inner, credential: credential) }
         guard request.method == "GET" || request.method == "HEAD" else {
             var refused = HTTPResponse.text(405, "method not allowed")
             refused.headers.append(("Allow", "GET, HEAD"))
@@ -215,6 +235,9 @@ package final class ServeServer: @unchecked Sendable {
             request.query["token"].flatMap { given in
                 access.tokenNumber(given) != nil ? "?token=" + Self.percentEncoded(given) : nil
             } ?? ""
+        if let route = ServeRenditionRoute(path.segments, renditions: renditions) {
+            return answer(route, request: request, credential: credential, query: query)
+        }
         switch path.segments {
         case []:
             var formats = ServeFormat.allCases.filter { hub.serves($0) && $0 != .elementary }.map { "live.\($0.rawValue)" }
@@ -242,14 +265,7 @@ package final class ServeServer: @unchecked Sendable {
             hub.responseFinished()
             return playback.media(named: segments[1], request: request)
         case ["snapshot.jpg"]:
-            lock.lock()
-            let snapshot = self.snapshot
-            lock.unlock()
-            guard let snapshot else { return .text(404, "not found") }
-            hub.responseFinished()
-            guard let image = try? snapshot.jpeg() else { return .text(503, "no picture yet") }
-            return HTTPResponse(
-                status: 200, headers: [("Content-Type", "image/jpeg"), ("Cache-Control", "no-cache")], body: .bytes(image))
+            return image(of: lock.withLock { snapshot })
         case ["stats.json"]:
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
@@ -296,7 +312,10 @@ package final class ServeServer: @unchecked Sendable {
     /// only on `takesQueryToken` paths.
     private func admission(_ request: HTTPRequest) -> Admission {
         guard request.method != "OPTIONS", !access.isOpen else { return .allowed(.anyone) }
-        let queryToken = Self.takesQueryToken(request.path) ? request.query["token"] : nil
+        let takesToken =
+            Self.takesQueryToken(request.path)
+            || HTTPPath(request.path).map { ServeRenditionRoute($0.segments, renditions: renditions) != nil } == true
+        let queryToken = takesToken ? request.query["token"] : nil
         let verdict = access.verdict(
             permission: ServeAccessPolicy.permission(forPath: request.path), address: ServeAccessPolicy.address(ofPeer: request.peer),
             authorization: request.headers["authorization"], queryToken: queryToken)
@@ -327,10 +346,60 @@ package final class ServeServer: @unchecked Sendable {
             || (path.hasPrefix("/playback/") && RecordingPlayback.isMediaName(String(path.dropFirst("/playback/".count))))
     }
 
-    private func stream(_ format: ServeFormat, request: HTTPRequest, credential: ServeCredential) -> HTTPResponse {
+    /// The WHEP endpoint of a request and the request as it sees it (`/whep…`): `/whep` and its
+    /// alias `/live/whep` the main encode's, `/sub/whep` a further encode's.
+    private func whepRoute(_ request: HTTPRequest) -> (WHEPEndpoint, HTTPRequest)? {
+        if let whep, WHEPEndpoint.handles(request.path) { return (whep, request) }
+        let routes = renditionWHEP.merging(whep.map { ["/" + ServeHub.main: $0] } ?? [:]) { first, _ in first }
+        for (prefix, endpoint) in routes where request.path.hasPrefix(prefix + "/") {
+            var inner = request
+            inner.path = String(request.path.dropFirst(prefix.count))
+            if WHEPEndpoint.handles(inner.path) { return (endpoint, inner) }
+        }
+        return nil
+    }
+
+    /// A further encode's stream, playlist, segment or snapshot.
+    private func answer(_ route: ServeRenditionRoute, request: HTTPRequest, credential: ServeCredential, query: String) -> HTTPResponse {
+        switch route {
+        case .stream(let rendition, let format):
+            guard hub.serves(format, rendition: rendition) else { return .text(404, "not found") }
+            return stream(format, rendition: rendition, request: request, credential: credential)
+        case .playlist(let rendition):
+            hub.responseFinished()
+            guard let hlsDirectory,
+                let file = HLSFileServer.file(named: "stream.m3u8", in: Self.hlsDirectory(of: rendition, in: hlsDirectory))
+            else { return .text(404, "the playlist is not ready yet") }
+            return HTTPResponse(
+                status: 200, headers: [("Content-Type", file.contentType), ("Cache-Control", "no-cache")],
+                body: .bytes(Self.playlist(file.bytes, query: query, folder: rendition + "/")))
+        case .segment(let rendition, let name):
+            guard let hlsDirectory, let file = HLSFileServer.file(named: name, in: Self.hlsDirectory(of: rendition, in: hlsDirectory))
+            else { return .text(404, "not found") }
+            hub.responseFinished()
+            return HTTPResponse(
+                status: 200, headers: [("Content-Type", file.contentType), ("Cache-Control", "no-cache")], body: .bytes(file.bytes))
+        case .snapshot(let rendition):
+            return image(of: lock.withLock { renditionSnapshots[rendition] })
+        }
+    }
+
+    /// `snapshot`'s JPEG (404 without one, 503 before the first keyframe).
+    private func image(of snapshot: ServeSnapshot?) -> HTTPResponse {
+        guard let snapshot else { return .text(404, "not found") }
+        hub.responseFinished()
+        guard let image = try? snapshot.jpeg() else { return .text(503, "no picture yet") }
+        return HTTPResponse(
+            status: 200, headers: [("Content-Type", "image/jpeg"), ("Cache-Control", "no-cache")], body: .bytes(image))
+    }
+
+    private func stream(
+        _ format: ServeFormat, rendition: String = ServeHub.main, request: HTTPRequest, credential: ServeCredential
+    ) -> HTTPResponse {
         let viewer: ServeViewer
         do {
-            viewer = try hub.openViewer(format: format, transport: "http", peer: request.peer, credential: credential)
+            viewer = try hub.openViewer(
+                format: format, rendition: rendition, transport: "http", peer: request.peer, credential: credential)
         } catch ServeRefusal.credentialWithdrawn {
             return .text(401, "credentials needed: the token was withdrawn")
         } catch {
@@ -343,6 +412,11 @@ package final class ServeServer: @unchecked Sendable {
             body: .stream(ServeHTTPStream(viewer)))
     }
 
+    /// Where a further encode's live HLS is written: a folder named after it in the main one's.
+    package static func hlsDirectory(of rendition: String, in directory: String) -> String {
+        (directory as NSString).appendingPathComponent(rendition)
+    }
+
     /// `segment_N.ts` as the HLS muxer names them.
     static func isSegmentName(_ name: String) -> Bool {
         guard name.hasPrefix("segment_"), name.hasSuffix(".ts") else { return false }
@@ -350,13 +424,14 @@ package final class ServeServer: @unchecked Sendable {
         return !number.isEmpty && number.count <= 12 && number.allSatisfy { $0 >= "0" && $0 <= "9" }
     }
 
-    /// The playlist with `query` (the token) added to every URI line.
-    static func playlist(_ bytes: [UInt8], query: String) -> [UInt8] {
-        guard !query.isEmpty else { return bytes }
+    /// The playlist with `query` (the token) added to every URI line, and `folder` before it
+    /// (a further encode's segments are under its name: `sub/segment_3.ts`).
+    static func playlist(_ bytes: [UInt8], query: String, folder: String = "") -> [UInt8] {
+        guard !query.isEmpty || !folder.isEmpty else { return bytes }
         let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
         let rewritten = lines.map { line -> String in
             let text = String(line)
-            return text.isEmpty || text.hasPrefix("#") ? text : text + query
+            return text.isEmpty || text.hasPrefix("#") ? text : folder + text + query
         }
         return Array(rewritten.joined(separator: "\n").utf8)
     }

@@ -26,7 +26,8 @@ public final class ServeHub: @unchecked Sendable {
     }
     private var currentLimits: Limits
     private let lock = NSLock()
-    private let streams: [ServeFormat: ServeStream]
+    /// The streams by rendition (the main encode's name, `ServeHub.main`, and each further encode's) and format.
+    private let streams: [String: [ServeFormat: ServeStream]]
     private var viewers: [Int: ServeViewer] = [:]
     private var nextID = 1
     private var totals = Totals()
@@ -41,16 +42,25 @@ public final class ServeHub: @unchecked Sendable {
     /// Whether a credential still admits (the access policy's judge; nil: every one does).
     private var stillAdmits: (@Sendable (ServeCredential) -> Bool)?
 
-    /// A hub for the given formats.
-    package init(formats: Set<ServeFormat>, limits: Limits = Limits()) {
+    /// The main encode's name: the path prefix of its streams (`/live.ts`, `rtsp://…/live`).
+    package static let main = "live"
+
+    /// A hub for the given formats, of the main encode and of each further encode in `renditions`
+    /// (their names, the path prefixes of their streams: `sub` serves `/sub.ts`).
+    package init(formats: Set<ServeFormat>, renditions: [String] = [], limits: Limits = Limits()) {
         currentLimits = limits
-        var streams: [ServeFormat: ServeStream] = [:]
-        for format in formats { streams[format] = ServeStream(format: format) }
+        var streams: [String: [ServeFormat: ServeStream]] = [:]
+        for name in [Self.main] + renditions {
+            for format in formats { streams[name, default: [:]][format] = ServeStream(format: format) }
+        }
         self.streams = streams
     }
 
-    /// Whether the hub produces `format`.
-    package func serves(_ format: ServeFormat) -> Bool { streams[format] != nil }
+    /// Whether the hub produces `format` (of the rendition `rendition`).
+    package func serves(_ format: ServeFormat, rendition: String = ServeHub.main) -> Bool { streams[rendition]?[format] != nil }
+
+    /// The further encodes' names (every rendition but the main one).
+    package var renditions: [String] { streams.keys.filter { $0 != Self.main }.sorted() }
 
     /// Sets how many viewers a face outside the hub serves now (WebRTC), so `maxViewers` counts them;
     /// `count` must not call back into the hub.
@@ -63,9 +73,10 @@ public final class ServeHub: @unchecked Sendable {
     /// Admits a viewer of `format` (throws `ServeRefusal` when full or stopping), remembering what
     /// admitted it; the transport reads from it and calls `close()` when done.
     package func openViewer(
-        format: ServeFormat, transport: String, peer: String, credential: ServeCredential = .anyone
+        format: ServeFormat, rendition: String = ServeHub.main, transport: String, peer: String,
+        credential: ServeCredential = .anyone
     ) throws -> ServeViewer {
-        guard let stream = streams[format] else { throw ServeRefusal.stopping }
+        guard let stream = streams[rendition]?[format] else { throw ServeRefusal.stopping }
         lock.lock()
         guard !closed else {
             lock.unlock()
@@ -169,20 +180,20 @@ public final class ServeHub: @unchecked Sendable {
     }
 
     /// Sets a stream's container header.
-    func setHeader(_ bytes: [UInt8], for format: ServeFormat) {
-        streams[format]?.setHeader(bytes)
+    func setHeader(_ bytes: [UInt8], for format: ServeFormat, rendition: String = ServeHub.main) {
+        streams[rendition]?[format]?.setHeader(bytes)
     }
 
     /// Starts `format`'s stream over for a new header (the encode restarted with parameters the
     /// container holds in its header): its viewers end after what they have queued, and may
     /// reconnect. Returns how many were ended.
-    func restartStream(_ format: ServeFormat) -> Int {
-        streams[format]?.restart(.streamChanged) ?? 0
+    func restartStream(_ format: ServeFormat, rendition: String = ServeHub.main) -> Int {
+        streams[rendition]?[format]?.restart(.streamChanged) ?? 0
     }
 
     /// Publishes a chunk of a stream to its cache and viewers.
-    func publish(_ chunk: ServeChunk, to format: ServeFormat) {
-        streams[format]?.publish(chunk)
+    func publish(_ chunk: ServeChunk, to format: ServeFormat, rendition: String = ServeHub.main) {
+        streams[rendition]?[format]?.publish(chunk)
     }
 
     /// Every viewer's figures and the totals.
@@ -214,7 +225,7 @@ public final class ServeHub: @unchecked Sendable {
         lock.lock()
         closed = true
         lock.unlock()
-        for stream in streams.values { stream.finishAll(.serverStopped) }
+        for stream in streams.values.flatMap(\.values) { stream.finishAll(.serverStopped) }
     }
 }
 #endif

@@ -27,8 +27,10 @@ import OnAirFFmpeg
 /// the byte stream a viewer gets stays one continuous fMP4 stream.
 package final class ServeMuxSink: PacketSink {
     /// "serve" and the container format, for progress lines and errors.
-    public var destination: String { "serve \(format.rawValue)" }
+    public var destination: String { rendition == ServeHub.main ? "serve \(format.rawValue)" : "serve \(rendition).\(format.rawValue)" }
     private let format: ServeFormat
+    /// The encode whose stream this is (`ServeHub.main`, or a further encode's name).
+    private let rendition: String
     private let hub: ServeHub
     private let expected: Set<MediaType>
     private var output: MemoryOutput
@@ -50,8 +52,11 @@ package final class ServeMuxSink: PacketSink {
 
     /// A muxer of `format` for the given streams, publishing to `hub`; an fMP4 muxer is replaced
     /// at the first keyframe after `fragmentsPerMuxer` fragments (1800: a minute at 30 fps).
-    public init(format: ServeFormat, streams: Set<MediaType>, hub: ServeHub, fragmentsPerMuxer: Int = 1800) throws {
+    public init(
+        format: ServeFormat, streams: Set<MediaType>, hub: ServeHub, rendition: String = ServeHub.main, fragmentsPerMuxer: Int = 1800
+    ) throws {
         self.format = format
+        self.rendition = rendition
         self.hub = hub
         self.expected = streams
         self.fragmentsPerMuxer = max(1, fragmentsPerMuxer)
@@ -115,7 +120,7 @@ package final class ServeMuxSink: PacketSink {
         try container.flush()
         publish(output.take())
         try container.finish()
-        let ended = hub.restartStream(format)
+        let ended = hub.restartStream(format, rendition: rendition)
         FileHandle.standardError.write(
             Data(
                 "serve: the encode restarted with a new init segment: \(ended) /live.mp4 viewer\(ended == 1 ? "" : "s") ended (they may reconnect)\n"
@@ -170,7 +175,7 @@ package final class ServeMuxSink: PacketSink {
             self.expectedHeader = nil
         } else if !headerSent, let header = output.header {
             headerSent = true
-            hub.setHeader(header, for: format)
+            hub.setHeader(header, for: format, rendition: rendition)
         }
         publish(output.take())
     }
@@ -180,7 +185,7 @@ package final class ServeMuxSink: PacketSink {
         hub.publish(
             ServeChunk(
                 bytes: bytes, isKeyframe: keyframeOwed || (!expected.contains(.video) && headerSent),
-                published: ProcessInfo.processInfo.systemUptime), to: format)
+                published: ProcessInfo.processInfo.systemUptime), to: format, rendition: rendition)
         keyframeOwed = false
     }
 

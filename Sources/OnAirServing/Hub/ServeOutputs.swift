@@ -19,12 +19,17 @@ package final class ServeOutputs: @unchecked Sendable {
     public let server: ServeServer
     /// The sinks to hand to the session (the muxers and the HLS output).
     public let sinks: [any PacketSink]
+    /// The sinks of each further encode (`renditions`), by name: the same forms as the main
+    /// encode's, served under the name (`/sub.ts`, `/sub.mp4`, `/sub.m3u8`, `rtsp://…/sub`).
+    package let renditionSinks: [String: [any PacketSink]]
     /// The SRT listener for callers (when `configuration.srtPort` is set).
     public let srt: ServeSRTListener?
     /// The RTSP face (when `configuration.rtspPort` is set).
     public let rtsp: ServeRTSPFace?
     /// The WebRTC face (WHEP at `/whep`, when `configuration.webRTC` is set).
     public let webRTC: WebRTCFace?
+    /// The WebRTC face of each further encode (WHEP at `/NAME/whep`), by name.
+    package let renditionFaces: [String: WebRTCFace]
     /// The health judge (`/healthz`, the systemd watchdog), fed by a progress sink among `sinks`.
     public let health: ServeHealth
     /// systemd's notification socket (`NOTIFY_SOCKET`), when the service manager gave one.
@@ -39,10 +44,12 @@ package final class ServeOutputs: @unchecked Sendable {
     /// Builds the outputs for `streams` of about `streamBitRate` bits per second. Without an
     /// explicit queue bound, each viewer may hold 4 s of stream (at least 1 MiB: a joining viewer's
     /// first burst is up to a whole GOP from the keyframe cache) before skipping. `profile` is the
-    /// encode's H.264 profile, which WebRTC viewers' offers must be able to decode.
+    /// encode's H.264 profile, which WebRTC viewers' offers must be able to decode. `renditions`
+    /// names the further encodes of the capture, each served under its name.
     public init(
         configuration: ServeConfiguration, streams: Set<MediaType>, streamBitRate: Int,
-        hlsSegmentDuration: Double = 2, explicitQueueBytes: Int? = nil, profile: H264Profile = .baseline
+        hlsSegmentDuration: Double = 2, explicitQueueBytes: Int? = nil, profile: H264Profile = .baseline,
+        renditions: [String] = []
     ) throws {
         var configuration = configuration
         rtspAsksCredentials = !configuration.tokens.isEmpty || !configuration.users.isEmpty
@@ -50,7 +57,7 @@ package final class ServeOutputs: @unchecked Sendable {
         self.configuration = configuration
         let hub = ServeHub(
             formats: configuration.servesRTSP ? [.mpegTS, .fragmentedMP4, .elementary] : [.mpegTS, .fragmentedMP4],
-            limits: configuration.limits)
+            renditions: renditions, limits: configuration.limits)
         self.hub = hub
         hlsDirectory = (NSTemporaryDirectory() as NSString).appendingPathComponent(
             "onair-serve-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
@@ -68,7 +75,22 @@ package final class ServeOutputs: @unchecked Sendable {
             try WebRTCFace(configuration: $0, streams: streams, profile: profile, localAddress: candidateAddress)
         }
         self.webRTC = webRTC
-        if let webRTC { hub.setExternalViewers { webRTC.viewerCount } }
+        var renditionFaces: [String: WebRTCFace] = [:]
+        do {
+            for name in renditions {
+                renditionFaces[name] = try configuration.webRTC.map {
+                    try WebRTCFace(configuration: $0, streams: streams, profile: profile, localAddress: candidateAddress)
+                }
+            }
+        } catch {
+            for face in [webRTC] + Array(renditionFaces.values) { face?.stop() }
+            throw error
+        }
+        self.renditionFaces = renditionFaces
+        let faces = [webRTC].compactMap { $0 } + renditionFaces.values
+        // Every face's viewers count against the one limit.
+        if !faces.isEmpty { hub.setExternalViewers { faces.map(\.viewerCount).reduce(0, +) } }
+        let stopFaces = { for face in faces { face.stop() } }
         sinks =
             [
                 try ServeMuxSink(format: .mpegTS, streams: streams, hub: hub),
@@ -78,6 +100,22 @@ package final class ServeOutputs: @unchecked Sendable {
                     discontinuities: hlsDiscontinuities),
             ] + (configuration.servesRTSP ? [elementary] : [])
             + (webRTC.map { [$0] } ?? []) + [ServeProgressSink(health: health)]
+        // Each further encode: the same containers and HLS (in a folder of its own), its own RTSP path.
+        var renditionSinks: [String: [any PacketSink]] = [:]
+        var renditionSources: [ServeElementarySink] = []
+        for name in renditions {
+            let elementary = ServeElementarySink(streams: streams, hub: hub, rendition: name)
+            if configuration.servesRTSP { renditionSources.append(elementary) }
+            let folder = ServeServer.hlsDirectory(of: name, in: hlsDirectory)
+            renditionSinks[name] =
+                [
+                    try ServeMuxSink(format: .mpegTS, streams: streams, hub: hub, rendition: name),
+                    try ServeMuxSink(format: .fragmentedMP4, streams: streams, hub: hub, rendition: name),
+                    try HLSOutput.sink(
+                        playlist: (folder as NSString).appendingPathComponent("stream.m3u8"), streams: streams, options: options),
+                ] + (configuration.servesRTSP ? [elementary] : []) + (renditionFaces[name].map { [$0] } ?? [])
+        }
+        self.renditionSinks = renditionSinks
         // SRT callers need the newest token (the last listed) as passphrase when there is one; the
         // access policy numbers the tokens from 1 in their order.
         let srt: ServeSRTListener?
@@ -88,7 +126,7 @@ package final class ServeOutputs: @unchecked Sendable {
                     number: configuration.tokens.count, hub: hub)
             }
         } catch {
-            webRTC?.stop()
+            stopFaces()
             throw error
         }
         self.srt = srt
@@ -100,31 +138,31 @@ package final class ServeOutputs: @unchecked Sendable {
             if configuration.servesRTSP {
                 rtsp = try ServeRTSPFace(
                     configuration: configuration, port: configuration.rtspPort, tlsPort: configuration.rtspsPort,
-                    tls: try Self.rtspsPEM(configuration, loadedTLS), hub: hub, source: elementary)
+                    tls: try Self.rtspsPEM(configuration, loadedTLS), hub: hub, source: elementary, renditions: renditionSources)
             } else {
                 rtsp = nil
             }
         } catch {
             srt?.stop()
-            webRTC?.stop()
+            stopFaces()
             throw error
         }
         self.rtsp = rtsp
         do {
             server = try ServeServer(
                 configuration: configuration, hub: hub, hlsDirectory: hlsDirectory, srtPort: srt?.port,
-                webRTC: webRTC, loadedTLS: loadedTLS)
+                webRTC: webRTC, renditionFaces: renditionFaces, loadedTLS: loadedTLS)
             server.serveObservability(health: health)
             server.serveHLSDiscontinuities(hlsDiscontinuities)
             let access = server.access
             hub.setCredentialCheck { access.stillAdmits($0) }
-            webRTC?.setCredentialCheck { access.stillAdmits($0) }
+            for face in faces { face.setCredentialCheck { access.stillAdmits($0) } }
             rtsp?.setAccess(access)
             rtsp?.setTokens(access.numberedTokens) { access.stillAdmits($0) }
             srt?.setTokens(access.numberedTokens, open: access.isOpen)
         } catch {
             srt?.stop()
-            webRTC?.stop()
+            stopFaces()
             rtsp?.stop()
             throw error
         }
@@ -184,7 +222,8 @@ package final class ServeOutputs: @unchecked Sendable {
         rtsp?.setTokens(access.numberedTokens) { access.stillAdmits($0) }
         srt?.setTokens(access.numberedTokens, open: access.isOpen)
         let admits = { (credential: ServeCredential) in access.stillAdmits(credential) }
-        return hub.cutViewers(stillAdmits: admits) + (webRTC?.cutViewers(stillAdmits: admits) ?? 0)
+        let faces = [webRTC].compactMap { $0 } + renditionFaces.values
+        return hub.cutViewers(stillAdmits: admits) + faces.map { $0.cutViewers(stillAdmits: admits) }.reduce(0, +)
     }
 
     /// The faces that admit no one now, each with what would open it again: SRT when credentials
@@ -211,6 +250,7 @@ package final class ServeOutputs: @unchecked Sendable {
         srt?.stop()
         rtsp?.stop()
         webRTC?.stop()
+        for face in renditionFaces.values { face.stop() }
         try? FileManager.default.removeItem(atPath: hlsDirectory)
     }
 }

@@ -12,8 +12,10 @@ import OnAirCore
 /// later before that client takes a viewer slot.
 package final class ServeElementarySink: PacketSink, @unchecked Sendable {
     /// Names the sink in errors.
-    public var destination: String { "serve rtsp" }
+    public var destination: String { rendition == ServeHub.main ? "serve rtsp" : "serve rtsp \(rendition)" }
     private let hub: ServeHub
+    /// The encode whose packets these are (`ServeHub.main`, or a further encode's name).
+    package let rendition: String
     private let expected: Set<MediaType>
     private let lock = NSLock()
     private var latest: [MediaType: FormatDescription] = [:]
@@ -21,8 +23,9 @@ package final class ServeElementarySink: PacketSink, @unchecked Sendable {
     private var started = false
 
     /// A sink of the given streams publishing to `hub`'s elementary stream.
-    public init(streams: Set<MediaType>, hub: ServeHub) {
+    public init(streams: Set<MediaType>, hub: ServeHub, rendition: String = ServeHub.main) {
         self.hub = hub
+        self.rendition = rendition
         expected = streams
     }
 
@@ -63,7 +66,7 @@ package final class ServeElementarySink: PacketSink, @unchecked Sendable {
         hub.publish(
             ServeChunk(
                 bytes: packet.data, isKeyframe: isKeyframe,
-                published: ProcessInfo.processInfo.systemUptime, packet: packet), to: .elementary)
+                published: ProcessInfo.processInfo.systemUptime, packet: packet), to: .elementary, rendition: rendition)
     }
 
     /// Nothing to finish: the hub ends its streams itself.

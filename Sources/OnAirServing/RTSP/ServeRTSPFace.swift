@@ -35,7 +35,8 @@ package final class ServeRTSPFace: RTSPServerDelegate, @unchecked Sendable {
     /// The TCP port RTSPS listens on, nil without RTSPS.
     public var tlsPort: Int? { servers.tls?.port }
     private let hub: ServeHub
-    private let source: ServeElementarySink
+    /// The elementary streams by served path: `/live` and each further encode's (`/sub`).
+    private let sources: [String: ServeElementarySink]
     private let lock = NSLock()
     private let feeders = DispatchGroup()
     private var servers: (plain: RTSPServer?, tls: RTSPServer?) = (nil, nil)
@@ -49,20 +50,24 @@ package final class ServeRTSPFace: RTSPServerDelegate, @unchecked Sendable {
 
     /// Listens on `configuration.host`:`port` (0 picks one; nil: no plain RTSP, or only on
     /// loopback as `configuration.rtspPlain` says when TLS is on) and, with `tls` (the certificate
-    /// and key, PEM), RTSPS on `tlsPort`, for the streams `source` publishes.
+    /// and key, PEM), RTSPS on `tlsPort`, for the streams `source` publishes at `/live` and each of
+    /// `renditions` publishes at `/` and its rendition's name (`/sub`).
     public init(
         configuration: ServeConfiguration, port: Int?, tlsPort: Int? = nil, tls: String? = nil, hub: ServeHub,
-        source: ServeElementarySink
+        source: ServeElementarySink, renditions: [ServeElementarySink] = []
     ) throws {
         for given in [port, tlsPort].compactMap({ $0 }) where !(0...65_535).contains(given) {
             throw SettingsError(field: "rtspPort", value: "\(given)", allowed: "0…65535")
         }
         self.hub = hub
-        self.source = source
+        var sources = [ServeRTSPPipeline.path: source]
+        for rendition in renditions { sources["/" + rendition.rendition] = rendition }
+        self.sources = sources
         asksCredentials = !configuration.tokens.isEmpty || !configuration.users.isEmpty
         try GStreamerLibrary.require(elements: ["appsrc", "rtph264pay", "rtpmp4gpay"])
         var settings = RTSPServerConfiguration(launch: ServeRTSPPipeline.launch(streams: source.streams))
         settings.path = ServeRTSPPipeline.path
+        settings.otherPaths = renditions.map { "/" + $0.rendition }
         settings.credentials = configuration.token.map { (Self.user, $0) }
         settings.access = asksCredentials ? access.hooks : nil
         settings.sessionTimeout = max(10, Int(configuration.limits.viewerTimeout.inSeconds.rounded(.up)) * 2)
@@ -130,6 +135,7 @@ package final class ServeRTSPFace: RTSPServerDelegate, @unchecked Sendable {
 
     /// Starts the client's feed (it primes the pipeline for the SDP).
     public func rtspServer(configured media: RTSPClientMedia) {
+        guard let source = sources[media.path] ?? sources[ServeRTSPPipeline.path] else { return endSources(of: media) }
         let feed = ServeRTSPFeed(media: media, source: source)
         lock.lock()
         let running = servers.plain != nil || servers.tls != nil
@@ -179,7 +185,10 @@ package final class ServeRTSPFace: RTSPServerDelegate, @unchecked Sendable {
         guard let feed else { return 503 }
         do {
             let hub = self.hub
-            try feed.play { try hub.openViewer(format: .elementary, transport: "rtsp", peer: feed.peer, credential: credential) }
+            try feed.play {
+                try hub.openViewer(
+                    format: .elementary, rendition: feed.rendition, transport: "rtsp", peer: feed.peer, credential: credential)
+            }
             return 200
         } catch ServeRefusal.credentialWithdrawn {
             return 403

@@ -53,6 +53,8 @@ final class ServeRTSPFeed: @unchecked Sendable {
 
     /// The client's IP address.
     var peer: String { media.peer }
+    /// The encode the client watches (`ServeHub.main`, or a further encode's name).
+    var rendition: String { source.rendition }
 
     /// A feed of `media` from the streams `source` publishes.
     init(media: RTSPClientMedia, source: ServeElementarySink) {

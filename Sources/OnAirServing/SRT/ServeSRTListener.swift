@@ -99,7 +99,18 @@ package final class ServeSRTListener: @unchecked Sendable {
         return stopped
     }
 
+    /// Which encode a caller asks for by its stream id (`SRTO_STREAMID`): none, empty or `live` the
+    /// main one; a further encode's name (`sub`), alone or as SRT's access-control form
+    /// `#!::r=sub[,m=request…]`, that encode; anything else none (the caller is refused).
+    package static func rendition(forStreamID streamID: String?, renditions: [String]) -> String? {
+        guard let name = SRTStreamID.resource(streamID) else {
+            return (streamID?.utf8.count ?? 0) > SRTStreamID.maximumLength ? nil : ServeHub.main
+        }
+        return name == ServeHub.main || renditions.contains(name) ? name : nil
+    }
+
     private func acceptCallers() {
+        let renditions = hub.renditions
         while !isStopped {
             let caller: SRTSocket?
             do {
@@ -118,9 +129,14 @@ package final class ServeSRTListener: @unchecked Sendable {
                 continue
             }
             let credential: ServeCredential = number == 0 ? .anyone : .token(number)
+            guard let rendition = Self.rendition(forStreamID: caller.streamID, renditions: renditions) else {
+                caller.close()  // a stream id naming no stream served
+                continue
+            }
             let viewer: ServeViewer
             do {
-                viewer = try hub.openViewer(format: .mpegTS, transport: "srt", peer: caller.endpoint, credential: credential)
+                viewer = try hub.openViewer(
+                    format: .mpegTS, rendition: rendition, transport: "srt", peer: caller.endpoint, credential: credential)
             } catch {
                 caller.close()  // full, stopping or its token withdrawn: the caller sees the connection end
                 continue

@@ -21,6 +21,8 @@ package struct WHEPEndpoint: Sendable {
     let maxViewers: Int
     /// How many viewers the other transports serve now (the hub's count).
     let otherViewers: @Sendable () -> Int
+    /// What comes before `/whep` in the sessions' `Location` (a further encode's `/sub`; "" for the main one).
+    var pathPrefix = ""
 
     /// Whether `path` is the endpoint's.
     public static func handles(_ path: String) -> Bool { path == "/whep" || path.hasPrefix("/whep/") }
@@ -107,7 +109,7 @@ package struct WHEPEndpoint: Sendable {
             return HTTPResponse(
                 status: 201,
                 headers: [
-                    ("Content-Type", "application/sdp"), ("Location", "/whep/\(id)"),
+                    ("Content-Type", "application/sdp"), ("Location", "\(pathPrefix)/whep/\(id)"),
                     ("Cache-Control", "no-cache"),
                 ],
                 body: .bytes(Array(answer.utf8)))
