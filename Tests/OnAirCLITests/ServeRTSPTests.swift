@@ -36,6 +36,18 @@ import Testing
             ], stderrPath: log.path)
     }
 
+    /// The errors gst-launch printed (`output` its standard output, `errors` its standard error),
+    /// but those of its own shutdown: after the interrupt that ends its run and the EOS it waits
+    /// for, rtspsrc sends PAUSE and TEARDOWN, and a connection the server has closed by then fails
+    /// them with "Could not send message" (seen once in a fresh-clone CI run, after 10 s of clean
+    /// decoding). An error while playing ends the run before the interrupt, so it still counts, as
+    /// does any other kind of error.
+    static func decodeErrors(output: String, errors: String) -> [String] {
+        let endedByInterrupt = output.contains("handling interrupt") && output.contains("Got EOS from element")
+        let reported = (output + "\n" + errors).components(separatedBy: "ERROR").dropFirst()
+        return reported.filter { !(endedByInterrupt && $0.contains("Could not send message")) }.map { String($0.prefix(200)) }
+    }
+
     static func request(_ port: Int, _ kind: String) throws -> Int {
         Int(try Tools.run("python3", [clients, "request", "\(port)", kind]).stdoutText.trimmingCharacters(in: .whitespacesAndNewlines))
             ?? -1
@@ -102,7 +114,9 @@ import Testing
         #expect(server.finish(timeout: 60), "serve did not stop at its duration: \(server.process.stderr)")
 
         let decodeLog = (try? String(contentsOfFile: dir.appendingPathComponent("gst-decode.out").path, encoding: .utf8)) ?? ""
-        #expect(!decodeLog.contains("ERROR") && !decoder.stderr.contains("ERROR"), "gst-launch decodebin: \(decodeLog) \(decoder.stderr)")
+        #expect(
+            Self.decodeErrors(output: decodeLog, errors: decoder.stderr).isEmpty,
+            "gst-launch decodebin: \(decodeLog) \(decoder.stderr)")
         let recorded = try ServeCommandTests.videoCoverage(recording, fps: 15)
         let lines = try String(contentsOfFile: dir.appendingPathComponent("stats.jsonl").path, encoding: .utf8).split(separator: "\n")
         let final = try #require(lines.last.flatMap { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] })
