@@ -46,8 +46,10 @@ PY
 listing_from=$(python3 -c "import time; print(time.strftime('%Y-%m-%dT%H:%M:%SZ', time.gmtime(time.time() - 27 * 86400)))")
 listing_to=$(python3 -c "import time; print(time.strftime('%Y-%m-%dT%H:%M:%SZ', time.gmtime(time.time() - 27 * 86400 + 3600)))")
 
+# (grep reads the whole help: with -q it would stop at the match, the tool would get SIGPIPE and
+# pipefail would count the pipeline as failed.)
 sub=()
-if "$ONAIR" serve --help 2>&1 | grep -q -- '--sub-size'; then sub=(--sub-size 640x360 --sub-fps 5); fi
+if "$ONAIR" serve --help 2>&1 | grep -- '--sub-size' >/dev/null; then sub=(--sub-size 640x360 --sub-fps 5); fi
 echo "recording soak: ${duration} s at ${size} ${fps} fps${sub:+ + sub stream ${sub[*]}}, 1-minute segments," \
     "--record-max-size ${max_size} (work dir $work)"
 "$ONAIR" serve --listen "127.0.0.1:$port" --size "$size" --fps "$fps" --duration "$duration" "${sub[@]}" \
