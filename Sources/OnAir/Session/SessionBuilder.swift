@@ -37,11 +37,6 @@ public struct SessionBuilder: Sendable {
     /// Uses the app's own sources instead of `settings.video`/`settings.audio`; the session
     /// encodes video when one of them delivers video, audio when one delivers audio.
     public func sources(_ sources: [AppSource]) -> SessionBuilder {
-        self.sources(any: sources)
-    }
-
-    /// Uses `sources` (any capture source of the package) instead of the settings' specs.
-    package func sources(any sources: [any CaptureSource]) -> SessionBuilder {
         var copy = self
         copy.sources = sources
         return copy

@@ -73,7 +73,7 @@ package final class SegmentedRecorder: RecordingFiguresSink, @unchecked Sendable
     ) throws {
         try settings.validate()
         self.settings = settings
-        self.snapshot = settings
+        self.started = settings
         self.expected = streams
         self.now = now
         self.log = log
@@ -108,22 +108,19 @@ package final class SegmentedRecorder: RecordingFiguresSink, @unchecked Sendable
     /// where and how files are written: a change of those is refused (false), nothing applied.
     @discardableResult
     package func reload(_ fresh: RecordingSettings) -> Bool {
-        guard (try? fresh.validate()) != nil, fresh.template == settingsSnapshot.template,
-            fresh.pathName == settingsSnapshot.pathName, fresh.format == settingsSnapshot.format
+        guard (try? fresh.validate()) != nil, fresh.template == started.template,
+            fresh.pathName == started.pathName, fresh.format == started.format
         else { return false }
-        sweepLock.withLock {
-            pending = fresh
-            snapshot = fresh
-        }
+        sweepLock.withLock { pending = fresh }
         sweeper.setPolicy(fresh.retention)
         // The timer fires now, then every `sweepInterval` again.
         sweepTimer?.schedule(deadline: .now(), repeating: Self.sweepInterval)
         return true
     }
 
-    /// The settings as last given (at the start or by a reload), for other threads.
-    private var settingsSnapshot: RecordingSettings { sweepLock.withLock { snapshot } }
-    private var snapshot: RecordingSettings
+    /// The settings at the start: their template, path name and format stay for the whole
+    /// recording (a reload may not change them), so `reload` reads them from any thread.
+    private let started: RecordingSettings
 
     /// Bytes written to the segments and segments the retention deleted, since the start.
     public var recordingFigures: RecordingFigures { sweepLock.withLock { figures } }
