@@ -11,7 +11,7 @@ public struct ServeConfigReload: Sendable, Equatable {
     /// the format decide where and how files are written, and need a restart).
     public static let recording: Set<String> = [
         "record-segment-duration", "record-part-duration", "record-delete-after", "record-max-size",
-        "record-min-free", "on-segment-complete",
+        "record-min-free", "record-clock-sync", "on-segment-complete",
     ]
     /// The keys a reload applies by restarting the video encode (a new encoder whose first frame
     /// is a keyframe, on the same connections): picture size, frame rate, codec settings.

@@ -9,6 +9,8 @@ struct CaptureArguments {
     let duration: Double?
     /// The synthetic audio's sample-clock offset against the capture clock, in ppm (a test signal).
     let syntheticAudioPPM: Double
+    /// Where the media time line starts (`--timeline-start`, seconds; a diagnostic).
+    let timelineStart: Double
 
     init(arguments: inout ArgumentList) throws {
         let video = try arguments.option("--video")
@@ -22,6 +24,8 @@ struct CaptureArguments {
         }
         duration = try arguments.option("--duration").map { try EncodingOptions.number($0, "--duration") }
         if let duration, duration <= 0 { throw UsageError("--duration must be positive") }
+        timelineStart = try arguments.option("--timeline-start").map { try EncodingOptions.number($0, "--timeline-start") } ?? 0
+        guard (0...10_000_000).contains(timelineStart) else { throw UsageError("--timeline-start takes 0…10000000 seconds") }
         syntheticAudioPPM =
             try arguments.option("--synthetic-audio-ppm").map { try EncodingOptions.number($0, "--synthetic-audio-ppm") } ?? 0
         if syntheticAudioPPM != 0 {

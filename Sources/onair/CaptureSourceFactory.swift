@@ -11,6 +11,9 @@ enum CaptureSourceFactory {
           --synthetic-audio-ppm N    test signal: the synthetic microphone's sample clock runs N parts
                                      per million fast (negative: slow) against the capture clock, as a
                                      real device's does; the beep stays on each whole second (default 0)
+          --timeline-start S         diagnostic: the media time line starts at S seconds (default 0), e.g.
+                                     95433 puts the MPEG-TS wrap (2^33 at 90 kHz) 10 s into the run,
+                                     47712 RTP's (2^32); see docs/serving.md "Clocks"
         """
 
     /// The session settings for the capture flags and the encoder flags (no outputs yet).
@@ -25,6 +28,7 @@ enum CaptureSourceFactory {
         settings.audioEncoder = encoding.audio
         settings.duration = capture.duration.map { .seconds($0) }
         settings.syntheticAudioClockOffsetPPM = capture.syntheticAudioPPM
+        settings.timelineStart = .seconds(capture.timelineStart)
         return settings
     }
 }

@@ -15,6 +15,9 @@ enum RecordingArguments {
           --record-delete-after D      delete segments older than D
           --record-max-size SIZE       delete the oldest while all segments take more than SIZE
           --record-min-free SIZE       delete the oldest while the disk has less than SIZE free
+          --record-clock-sync wait|ignore  wait (default): deleting by age waits while the kernel says the
+                                       wall clock is not synchronized (no NTP yet); ignore: a device that
+                                       never synchronizes (ages then rest on an unchecked clock)
           --on-segment-complete CMD    run CMD (sh -c) after each segment, with ONAIR_SEGMENT_PATH and
                                        ONAIR_SEGMENT_DURATION (also MTX_SEGMENT_PATH, MTX_SEGMENT_DURATION)
                                        DURATION: seconds or a number with s/m/h/d; SIZE: bytes or a number
@@ -32,8 +35,9 @@ enum RecordingArguments {
         let maxSize = try arguments.option("--record-max-size")
         let minFree = try arguments.option("--record-min-free")
         let hook = try arguments.option("--on-segment-complete")
+        let clockSync = try arguments.option("--record-clock-sync")
         guard let template else {
-            let given = [format, segment, part, deleteAfter, maxSize, minFree, hook].contains { $0 != nil }
+            let given = [format, segment, part, deleteAfter, maxSize, minFree, hook, clockSync].contains { $0 != nil }
             if given { throw UsageError("the --record-… flags and --on-segment-complete need --record-path") }
             return nil
         }
@@ -49,6 +53,11 @@ enum RecordingArguments {
         settings.retention = RetentionPolicy(
             deleteAfter: try deleteAfter.map(RecordingQuantity.duration),
             maxBytes: try maxSize.map(RecordingQuantity.size), minFreeBytes: try minFree.map(RecordingQuantity.size))
+        switch clockSync {
+        case nil, "wait": break
+        case "ignore": settings.retention.waitsForClockSync = false
+        default: throw UsageError("--record-clock-sync takes wait or ignore")
+        }
         if let hook {
             guard !hook.isEmpty else { throw UsageError("--on-segment-complete needs a command") }
             settings.onSegmentComplete = hook

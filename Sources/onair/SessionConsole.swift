@@ -46,6 +46,11 @@ enum SessionConsole {
         case .outputFailed(let failure): report(failure)
         case .bitRateChanged(let decision): Console.status(decision.summary)
         case .notice(let text): Console.status(text)
+        case .clockStepped(let step):
+            let seconds = String(format: "%.3f", abs(step.inSeconds))
+            Console.status(
+                "clock: the wall clock stepped \(step > .zero ? "forward" : "back") \(seconds) s; recording starts and ages keep to the monotonic time line"
+            )
         case let .connection(destination, event): Console.status(describe(event, destination: destination))
         case let .viewer(.left(id, transport, peer, cut?)):
             Console.status("viewer \(id) (\(transport), \(peer)) cut: \(cut)")

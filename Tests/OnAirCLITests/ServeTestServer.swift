@@ -9,8 +9,12 @@ final class ServeTestServer {
     let directory: URL
 
     /// Starts `onair serve` with a small synthetic picture and `arguments`; waits until it answers.
-    /// `bareListen` gives `--listen PORT` only, to see the default address.
-    init(directory: URL, duration: Int, arguments: [String] = [], bareListen: Bool = false) throws {
+    /// `bareListen` gives `--listen PORT` only, to see the default address; `environment` is added
+    /// to the server's.
+    init(
+        directory: URL, duration: Int, arguments: [String] = [], bareListen: Bool = false, environment: [String: String] = [:],
+        log: String = "serve.log"
+    ) throws {
         self.directory = directory
         port = try StreamTestPorts.free()
         let base = [
@@ -19,7 +23,7 @@ final class ServeTestServer {
         ]
         process = try StreamTestProcess(
             Tools.onairExecutable, base + arguments,
-            stderrPath: directory.appendingPathComponent("serve.log").path)
+            stderrPath: directory.appendingPathComponent(log).path, environment: environment)
         let port = self.port
         guard waitUntil(timeout: 20, { StreamTestPorts.accepts(port) }) else {
             throw StreamTestError("onair serve did not listen: \(process.stderr)")

@@ -12,10 +12,15 @@ final class StreamTestProcess {
     private let input = Pipe()
 
     /// Starts `executable` (a path or a name on PATH) with `arguments`; stderr goes to `stderrPath`
-    /// and stdout to `stdoutPath` (or nowhere).
-    init(_ executable: String, _ arguments: [String], stderrPath: String, stdoutPath: String? = nil) throws {
+    /// and stdout to `stdoutPath` (or nowhere); `environment` is added to this process's own.
+    init(
+        _ executable: String, _ arguments: [String], stderrPath: String, stdoutPath: String? = nil, environment: [String: String] = [:]
+    ) throws {
         self.stderrPath = stderrPath
         process = Tools.process(executable, arguments)
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         _ = FileManager.default.createFile(atPath: stderrPath, contents: nil)
         process.standardError = FileHandle(forWritingAtPath: stderrPath)
         if let stdoutPath {

@@ -38,6 +38,9 @@ import Testing
             #expect(text.contains(required), "\(unit) lacks \(required)")
         }
         #expect(!text.contains("PrivateUsers=yes") && !text.contains("MemoryDenyWriteExecute=yes"))
+        // Recording names and retention need the wall clock set: after time-sync.target (issue 43).
+        let after = text.split(separator: "\n").first { $0.hasPrefix("After=") }.map { $0.split(separator: "=")[1].split(separator: " ") }
+        #expect(after?.contains("time-sync.target") == true, "\(unit): \(after ?? [])")
     }
 
     @Test func readyWatchdogFromFramesAndSilenceWhileTheSourceStalls() throws {

@@ -26,6 +26,28 @@ import Testing
         }
     }
 
+    /// A wall clock the kernel says is not synchronized (injected) is a warning: degraded, still
+    /// healthy; `/metrics` counts the clock's steps and says whether it is synchronized (issue 43).
+    @Test func anUnsynchronizedWallClockIsDegradedAndItsStepsAreCounted() {
+        let clock = ManualClock()
+        let health = ServeHealth(streams: [.video]) { clock.now }
+        health.packetWritten(.video)
+        let synchronized = Locked(false)
+        let wall = Locked(Date(timeIntervalSince1970: 1_796_000_000))
+        let anchored = AnchoredClock(
+            wall: { wall.current }, monotonic: { 0 }, synchronized: { synchronized.current })
+        health.watch(clock: anchored)
+        let verdict = health.verdict()
+        #expect(verdict.status == "degraded" && verdict.isHealthy, "\(verdict)")
+        #expect(verdict.warnings.first?.contains("not synchronized") == true)
+        wall.withLock { $0 = $0.addingTimeInterval(-3600) }
+        _ = anchored.now()
+        let text = ServeMetrics.text(document: Self.document(), health: health, process: .current(), maxViewers: 8)
+        #expect(text.contains("onair_clock_steps_total 1") && text.contains("onair_clock_synchronized 0"), "\(text)")
+        synchronized.withLock { $0 = true }
+        #expect(health.verdict() == ServeHealth.Verdict(status: "ok", reasons: []))
+    }
+
     @Test func aStreamWithoutPacketsForMoreThanTwoSecondsOrAFailedOutputIsUnhealthy() {
         let clock = ManualClock()
         let health = ServeHealth(streams: [.video, .audio], stallLimit: 2) { clock.now }

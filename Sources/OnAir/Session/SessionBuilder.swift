@@ -1,6 +1,7 @@
 import Foundation
 import OnAirCore
 import OnAirLive
+
 #if canImport(OnAirStreaming)
 import OnAirStreaming
 #endif
@@ -62,6 +63,9 @@ public struct SessionBuilder: Sendable {
         if customSources == nil { try settings.validate() } else { try validateForCustomSources(settings) }
         settings.videoEncoder = settings.effectiveVideoEncoder
         let fanOut = SessionEventFanOut(handler: handler)
+        // The session's anchored time line: recording starts and ages, the health's clock check.
+        let clock = settings.clock ?? AnchoredClock()
+        clock.observeSteps { fanOut.send(.clockStepped(by: $0)) }
         let sources = try customSources ?? Self.makeSources(settings)
         let kinds = Set(sources.flatMap(\.mediaTypes))
         let video = kinds.contains(.video) ? settings.videoEncoder : nil
@@ -72,6 +76,7 @@ public struct SessionBuilder: Sendable {
 
         var configuration = LiveSession.Configuration(video: video, audio: audio)
         configuration.duration = settings.duration?.inSeconds
+        configuration.timelineStart = settings.timelineStart.inSeconds
         configuration.dropLateVideo = !settings.asFastAsPossible
         configuration.maximumNetworkBacklog = settings.streaming.maximumBacklog?.inSeconds
         let outputKinds = try settings.outputs.map { try OutputRegistry.kind(for: $0) }
@@ -132,7 +137,7 @@ public struct SessionBuilder: Sendable {
             }
             if let recording = settings.recording {
                 fileSinks.append(
-                    try OutputRegistry.segmentedRecorder(recording, streams: streams) { fanOut.send(.notice($0)) })
+                    try OutputRegistry.segmentedRecorder(recording, streams: streams, clock: clock) { fanOut.send(.notice($0)) })
             }
         } catch {
             for output in made { try? FileManager.default.removeItem(atPath: output) }
@@ -156,12 +161,15 @@ public struct SessionBuilder: Sendable {
         var outputFailed: @Sendable (OutputFailure) -> Void = { _ in }
         #if canImport(OnAirServing)
         if let serving = settings.serving {
+            var configured = serving.server
+            configured.timelineStart = settings.timelineStart.inSeconds
             let serve = try ServeOutputs(
-                configuration: serving.server, streams: streams,
+                configuration: configured, streams: streams,
                 streamBitRate: (video?.averageBitRate ?? 0) + (audio?.bitRate ?? 0),
                 hlsSegmentDuration: serving.hlsSegmentDuration.inSeconds, explicitQueueBytes: serving.viewerQueueBytes,
                 profile: video?.profileLevel.profile ?? .baseline, renditions: renditions.map(\.0.name))
             teardowns.append { serve.stop() }
+            serve.health.watch(clock: clock)
             outputFailed = { serve.health.outputFailed($0.destination, reason: "\($0.error)") }
             fileSinks += serve.sinks
             for (name, sinks) in serve.renditionSinks { renditionSinks[name, default: []] += sinks }

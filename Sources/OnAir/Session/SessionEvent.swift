@@ -1,4 +1,5 @@
 import OnAirLive
+
 #if canImport(OnAirStreaming)
 import OnAirStreaming
 #endif
@@ -18,6 +19,9 @@ public enum SessionEvent: Sendable {
     case viewer(ViewerEvent)
     /// A live control was clamped or refused, or another remark worth a line.
     case notice(String)
+    /// The wall clock stepped (forward when positive): names follow it, while recording starts,
+    /// `/list` and retention ages keep to the anchored time line (docs/serving.md, "Clocks").
+    case clockStepped(by: Duration)
     /// The session stopped (the last event: every output is finished and the streams end).
     case stopped(StopReason)
 }

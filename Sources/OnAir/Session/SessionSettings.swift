@@ -1,4 +1,5 @@
 import OnAirLive
+
 #if canImport(OnAirStreaming)
 import OnAirStreaming
 #endif
@@ -36,6 +37,13 @@ public struct SessionSettings: Sendable {
     public var hlsServePort: Int?
     /// Stop after this much media, or run until stopped.
     public var duration: Duration?
+    /// Where the media time line starts (default zero): a diagnostic that puts the MPEG-TS
+    /// timestamps' wrap (2^33 at 90 kHz, about 26.5 h) or RTP's (2^32, about 13.25 h) a few seconds
+    /// into a run (docs/serving.md, "Clocks"). From 0 to 10^7 seconds.
+    public var timelineStart: Duration = .zero
+    /// The session's anchored time line (nil: the system's clocks); tests inject one to step the
+    /// wall clock or set the kernel's synchronization state.
+    package var clock: AnchoredClock?
     /// The synthetic source as fast as the encoders go (media time; needs `duration`): nothing
     /// is dropped and the encoder makes the source wait. For tests and tools (`@_spi(Testing)`).
     @_spi(Testing) public var asFastAsPossible = false
@@ -79,6 +87,9 @@ public struct SessionSettings: Sendable {
             throw SettingsError(field: "outputs", value: "[]", allowed: "at least one output, or serving")
         }
         if let duration, duration <= .zero { throw SettingsError(field: "duration", value: "\(duration)", allowed: "positive") }
+        if timelineStart < .zero || timelineStart > .seconds(10_000_000) {
+            throw SettingsError(field: "timelineStart", value: "\(timelineStart)", allowed: "0 to 10,000,000 seconds")
+        }
         if asFastAsPossible {
             guard (video == .synthetic || video == .none) && (audio == .synthetic || audio == .none) else {
                 throw SettingsError(field: "asFastAsPossible", value: "true", allowed: "with the synthetic source only")

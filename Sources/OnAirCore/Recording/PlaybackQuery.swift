@@ -167,11 +167,10 @@ package enum PlaybackPlan {
     /// Segments closer than this (seconds) count as back to back.
     public static let joinTolerance = 1.0
 
-    /// A segment's end: its last write, but never past the next segment's start.
+    /// A segment's end: its own duration after its start, or (before the journal) its last
+    /// write, never past the next segment's start.
     static func end(of index: Int, in segments: [RecordedSegment]) -> Date {
-        let modified = segments[index].modified
-        let end = index + 1 < segments.count ? min(modified, segments[index + 1].start) : modified
-        return max(end, segments[index].start)
+        segments[index].end(next: index + 1 < segments.count ? segments[index + 1] : nil)
     }
 
     /// The runs of recording that overlap `start`…`end` (either open), clipped to them. Segments
@@ -187,7 +186,9 @@ package enum PlaybackPlan {
             if let start { from = max(from, start) }
             if let end { to = min(to, end) }
             guard to > from else { continue }
-            if let last = spans.last, from.timeIntervalSince(last.start.addingTimeInterval(last.duration)) <= joinTolerance {
+            if let last = spans.last, index > 0, segments[index - 1].continues(into: segments[index]),
+                from.timeIntervalSince(last.start.addingTimeInterval(last.duration)) <= joinTolerance
+            {
                 spans[spans.count - 1].duration = to.timeIntervalSince(last.start)
             } else {
                 spans.append(Span(start: from, duration: to.timeIntervalSince(from)))

@@ -131,6 +131,11 @@ public struct RecordPathTemplate: Sendable, Equatable {
         return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
     }
 
+    /// The name a segment gets when `path` (without its extension) is taken already: the wall
+    /// clock stepped back and the same second came again. `_2`, `_3`… after the name, which
+    /// `startTime(of:pathName:)` reads back to the same start: a file is never replaced.
+    public static func duplicateSuffix(_ attempt: Int) -> String { attempt <= 1 ? "" : "_\(attempt)" }
+
     /// The directory every segment of `pathName` lies under: the template's folders up to the
     /// first time field (`recordings/live` for `recordings/%path/%Y-%m-%d/%H-%M-%S`; `.` when none).
     public func root(pathName: String) -> String {
@@ -211,6 +216,11 @@ public struct RecordPathTemplate: Sendable, Equatable {
                 default: values.micros = value
                 }
             }
+        }
+        // A name written again after the wall clock stepped back gets `_N` (`duplicateSuffix`).
+        if at < path.count, path[at] == 95, path.count - at - 1 >= 1, path.count - at - 1 <= 4 {
+            at += 1
+            guard digits(path.count - at) != nil else { return nil }
         }
         guard at == path.count else { return nil }
         let micros = Double(values.micros) / 1_000_000

@@ -1,23 +1,49 @@
 import Foundation
 
-/// One segment file found on disk: where, when it starts (from its name), how big it is and when
-/// it was last written (from the directory entry: no file is opened).
+/// One segment file found on disk: where, when it starts, how big it is and when it was last
+/// written (from the directory entry: no file is opened). The start and duration are the
+/// journal's (`SegmentJournal`: the anchored time line) where it knows the segment, else the
+/// start its name gives and no duration.
 package struct RecordedSegment: Sendable, Equatable {
     /// The file's path.
     public var path: String
-    /// The start its name gives.
+    /// The start on the anchored time line (or, for a segment the journal does not know, its name's).
     public var start: Date
     /// Bytes on disk.
     public var size: Int64
-    /// The last write, which for a finished segment is about its end.
+    /// The last write, which for a finished segment is about its end (on the wall clock).
     public var modified: Date
+    /// Its own duration (seconds of media) where the journal has it: so far for one being written.
+    public var duration: Double?
+    /// The recorder that wrote it and the clock steps it had seen: runs are joined only within one
+    /// recorder and epoch, never across a clock step.
+    public var run: String?
+    /// See `run`.
+    public var epoch = 0
 
     /// A segment of the given figures.
-    public init(path: String, start: Date, size: Int64, modified: Date) {
+    public init(path: String, start: Date, size: Int64, modified: Date, duration: Double? = nil, run: String? = nil, epoch: Int = 0) {
         self.path = path
         self.start = start
         self.size = size
         self.modified = modified
+        self.duration = duration
+        self.run = run
+        self.epoch = epoch
+    }
+
+    /// Its end: start plus its own duration; without one (a segment from before the journal),
+    /// its last write but never past `next`'s start nor before its own start.
+    public func end(next: RecordedSegment?) -> Date {
+        if let duration { return start.addingTimeInterval(duration) }
+        let end = next.map { min(modified, $0.start) } ?? modified
+        return max(end, start)
+    }
+
+    /// Whether `next` goes on the same run of recording as this one: the same recorder and
+    /// clock epoch (or both from before the journal).
+    public func continues(into next: RecordedSegment) -> Bool {
+        run == next.run && epoch == next.epoch
     }
 }
 
@@ -45,7 +71,7 @@ package struct SegmentIndex: Sendable {
     /// for all (no file is opened), but only the segments in the range, the one before it and
     /// the one after it are `stat`ed for their size and last write.
     public func scan(from: Date?, to: Date?) -> [RecordedSegment] {
-        let named = names()
+        let named = entries()
         var low = 0, high = named.count
         if let from {
             // The last segment starting at or before `from` may still run into the range.
@@ -69,14 +95,23 @@ package struct SegmentIndex: Sendable {
             var info = stat()
             guard lstat(entry.path, &info) == 0 else { return nil }
             let modified = Date(timeIntervalSince1970: Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9)
-            return RecordedSegment(path: entry.path, start: entry.start, size: Int64(info.st_size), modified: modified)
+            return RecordedSegment(
+                path: entry.path, start: entry.start, size: Int64(info.st_size), modified: modified, duration: entry.entry?.duration,
+                run: entry.entry?.run, epoch: entry.entry?.epoch ?? 0)
         }
     }
 
-    /// Every segment's path and start from the names under the template's root, oldest first.
-    public func names() -> [(path: String, start: Date)] {
+    /// The journal of this stream's segments under the template's root.
+    public var journal: SegmentJournal { SegmentJournal.at(root: template.root(pathName: pathName), pathName: pathName) }
+
+    /// Every segment's path, start and what the journal knows of it, oldest first.
+    public func names() -> [(path: String, start: Date)] { entries().map { ($0.path, $0.start) } }
+
+    private func entries() -> [(path: String, start: Date, entry: SegmentJournal.Entry?)] {
+        let journal = self.journal
+        let known = journal.entries()
         let root = template.root(pathName: pathName)
-        var found: [(path: String, start: Date)] = []
+        var found: [(path: String, start: Date, entry: SegmentJournal.Entry?)] = []
         var pending = [root]
         var offsets: [Int: Double] = [:]
         let pathNameBytes = Array(pathName.utf8)
@@ -107,7 +142,8 @@ package struct SegmentIndex: Sendable {
                 var written = Array(path.utf8.dropLast(name.utf8.count - name.utf8.distance(from: name.utf8.startIndex, to: dot)))
                 if dropsDotSlash, written.starts(with: [46, 47]) { written.removeFirst(2) }
                 guard let start = template.startTime(of: written, pathName: pathNameBytes, offsets: &offsets) else { continue }
-                found.append((path, start))
+                let entry = journal.relative(path).flatMap { known[$0] }
+                found.append((path, entry?.start ?? start, entry))
             }
         }
         return found.sorted { $0.start < $1.start }

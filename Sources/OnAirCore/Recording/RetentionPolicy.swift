@@ -10,27 +10,38 @@ public struct RetentionPolicy: Sendable, Equatable {
     public var maxBytes: Int64?
     /// Keep at least this many bytes free on the recording's file system, or nil.
     public var minFreeBytes: Int64?
+    /// Whether the age rule waits while the kernel says the wall clock is not synchronized (a
+    /// board without a real-time clock before NTP has set it): on by default. Off for a device
+    /// that never synchronizes, where ages are then judged on an unchecked clock.
+    public var waitsForClockSync = true
 
     /// A policy; nil everywhere keeps everything.
-    public init(deleteAfter: Duration? = nil, maxBytes: Int64? = nil, minFreeBytes: Int64? = nil) {
+    public init(deleteAfter: Duration? = nil, maxBytes: Int64? = nil, minFreeBytes: Int64? = nil, waitsForClockSync: Bool = true) {
         self.deleteAfter = deleteAfter
         self.maxBytes = maxBytes
         self.minFreeBytes = minFreeBytes
+        self.waitsForClockSync = waitsForClockSync
     }
 
     /// Whether the policy ever deletes anything.
     public var isActive: Bool { deleteAfter != nil || maxBytes != nil || minFreeBytes != nil }
 
-    /// The segments to delete, oldest first, from `segments` (oldest first) at `now`, with
-    /// `freeBytes` free (nil: unknown, the free-space rule is skipped); `writing` is never chosen.
-    /// A segment's end is the next one's start, or its last write for the newest.
-    package func choose(_ segments: [RecordedSegment], now: Date, writing: String?, freeBytes: Int64?) -> [RecordedSegment] {
+    /// The segments to delete, oldest first, from `segments` (oldest first) at `now` on the
+    /// anchored time line, with `freeBytes` free (nil: unknown, the free-space rule is skipped);
+    /// `writing` is never chosen. A segment's age is `age` where it gives one (the monotonic age
+    /// of a segment this process wrote), else `now` less its end (`RecordedSegment.end(next:)`).
+    /// Without `byAge` (the wall clock is not synchronized yet) the age rule waits.
+    package func choose(
+        _ segments: [RecordedSegment], now: Date, writing: String?, freeBytes: Int64?, byAge: Bool = true,
+        age: (RecordedSegment) -> Double? = { _ in nil }
+    ) -> [RecordedSegment] {
         let candidates = segments.enumerated().filter { $0.element.path != writing }
         var chosen = Set<Int>()
-        if let deleteAfter {
+        if let deleteAfter, byAge {
             for (index, segment) in candidates {
-                let end = index + 1 < segments.count ? segments[index + 1].start : segment.modified
-                if now.timeIntervalSince(end) > deleteAfter.inSeconds { chosen.insert(index) }
+                let next = index + 1 < segments.count ? segments[index + 1] : nil
+                let seconds = age(segment) ?? now.timeIntervalSince(segment.end(next: next))
+                if seconds > deleteAfter.inSeconds { chosen.insert(index) }
             }
         }
         if let maxBytes {
@@ -51,37 +62,67 @@ public struct RetentionPolicy: Sendable, Equatable {
     }
 }
 
-/// Applies a `RetentionPolicy` to a recording's files: scans them by name, deletes what the
-/// policy chooses, removes the folders left empty (up to the template's root) and logs each
-/// deletion. The clock and the free-space reading are injected.
-package final class RetentionSweeper: @unchecked Sendable {
+/// Applies a `RetentionPolicy` to a recording's files: scans them by name and journal, deletes
+/// what the policy chooses, removes the folders left empty (up to the template's root) and logs
+/// each deletion. Ages are read on the anchored time line (`AnchoredClock`), and for the segments
+/// this process wrote on the monotonic clock alone, so no step of the wall clock ages them; the
+/// age rule waits while the wall clock is not synchronized. The clock and the free-space reading
+/// are injected.
+package final class RetentionSweeper: Sendable {
     /// Where the segments are.
     package let index: SegmentIndex
     /// What to delete (a reload may change it: `setPolicy`).
-    public var policy: RetentionPolicy { lock.withLock { current } }
-    private var current: RetentionPolicy
-    private let lock = NSLock()
-    private let now: @Sendable () -> Date
+    public var policy: RetentionPolicy { state.withLock { $0.policy } }
+    private let state: Locked<State>
+    private let clock: AnchoredClock
     private let freeBytes: @Sendable (String) -> Int64?
     private let log: @Sendable (String) -> Void
 
-    /// A sweeper over `index` with `policy`; `freeBytes` reads the free space of the file system
-    /// holding a path (default: `statvfs`), `log` hears one line per deletion.
+    private struct State {
+        var policy: RetentionPolicy
+        /// The monotonic time each segment this process finished ended at.
+        var finished: [String: Double] = [:]
+        /// Whether the age rule is waiting for the clock (logged once each way).
+        var waiting = false
+    }
+
+    /// A sweeper over `index` with `policy` on `clock`'s time line; `freeBytes` reads the free
+    /// space of the file system holding a path (default: `statvfs`), `log` hears one line per
+    /// deletion and the age rule's waits.
     package init(
-        index: SegmentIndex, policy: RetentionPolicy, now: @escaping @Sendable () -> Date = { Date() },
+        index: SegmentIndex, policy: RetentionPolicy, clock: AnchoredClock = AnchoredClock(),
         freeBytes: @escaping @Sendable (String) -> Int64? = RetentionSweeper.freeBytes(at:),
         log: @escaping @Sendable (String) -> Void = { _ in }
     ) {
         self.index = index
-        self.current = policy
-        self.now = now
+        self.state = Locked(State(policy: policy))
+        self.clock = clock
         self.freeBytes = freeBytes
         self.log = log
     }
 
+    /// A sweeper whose time line is `now` itself, always synchronized (for tests of the rules).
+    package convenience init(
+        index: SegmentIndex, policy: RetentionPolicy, now: @escaping @Sendable () -> Date,
+        freeBytes: @escaping @Sendable (String) -> Int64? = RetentionSweeper.freeBytes(at:),
+        log: @escaping @Sendable (String) -> Void = { _ in }
+    ) {
+        let monotonic: @Sendable () -> Double = { now().timeIntervalSince1970 }
+        self.init(
+            index: index, policy: policy, clock: AnchoredClock(wall: now, monotonic: monotonic, synchronized: { true }),
+            freeBytes: freeBytes, log: log)
+    }
+
     /// Applies `policy` from the next pass on.
     package func setPolicy(_ policy: RetentionPolicy) {
-        lock.withLock { current = policy }
+        state.withLock { $0.policy = policy }
+    }
+
+    /// Notes that this process finished writing `path` now: its age is counted from here on the
+    /// monotonic clock.
+    package func finished(_ path: String) {
+        let now = clock.monotonic()
+        state.withLock { $0.finished[path] = now }
     }
 
     /// One pass: returns the paths deleted. `writing` (the segment being written) is kept.
@@ -92,7 +133,22 @@ package final class RetentionSweeper: @unchecked Sendable {
         let root = index.template.root(pathName: index.pathName)
         let segments = index.scan()
         let free = policy.minFreeBytes == nil ? nil : freeBytes(root)
-        let chosen = policy.choose(segments, now: now(), writing: writing, freeBytes: free)
+        let reading = clock.reading()
+        let byAge = !policy.waitsForClockSync || clock.synchronized()
+        let (finished, changed) = state.withLock { state -> ([String: Double], Bool?) in
+            guard policy.deleteAfter != nil, state.waiting == byAge else { return (state.finished, nil) }
+            state.waiting = !byAge
+            return (state.finished, state.waiting)
+        }
+        if let changed {
+            log(
+                changed
+                    ? "recording: retention by age waits: the kernel says the wall clock is not synchronized (size and free space still apply)"
+                    : "recording: the wall clock is synchronized: retention by age goes on")
+        }
+        let chosen = policy.choose(
+            segments, now: reading.line, writing: writing, freeBytes: free, byAge: byAge,
+            age: { segment in finished[segment.path].map { reading.monotonic - $0 } })
         var deleted: [String] = []
         for segment in chosen {
             if unlink(segment.path) == 0 {
@@ -102,6 +158,12 @@ package final class RetentionSweeper: @unchecked Sendable {
             } else {
                 log("recording: cannot delete \(segment.path): \(String(cString: strerror(errno)))")
             }
+        }
+        if !deleted.isEmpty {
+            let gone = Set(deleted)
+            state.withLock { state in for path in gone { state.finished[path] = nil } }
+            let journal = index.journal
+            index.journal.compact(keeping: Set(segments.filter { !gone.contains($0.path) }.compactMap { journal.relative($0.path) }))
         }
         return deleted
     }

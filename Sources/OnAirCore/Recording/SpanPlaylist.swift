@@ -47,13 +47,16 @@ package enum SpanPlaylist {
 
     /// The playlist: `uri` (the fragmented MP4, with the query it needs) for the init section's
     /// `initSize` bytes and for every fragment.
-    public static func text(initSize: Int64, fragments: [Fragment], uri: String) -> String {
+    /// `startOffset`: seconds from the first frame to the span's asked start (its fragments begin at
+    /// the keyframe before it), told to players as `EXT-X-START:TIME-OFFSET=…,PRECISE=YES`.
+    public static func text(initSize: Int64, fragments: [Fragment], uri: String, startOffset: Double = 0) -> String {
         let longest = fragments.map(\.duration).max() ?? 0
         var lines = [
             "#EXTM3U", "#EXT-X-VERSION:7", "#EXT-X-TARGETDURATION:\(max(1, Int(longest.rounded(.up))))",
             "#EXT-X-MEDIA-SEQUENCE:0", "#EXT-X-PLAYLIST-TYPE:VOD", "#EXT-X-INDEPENDENT-SEGMENTS",
             "#EXT-X-MAP:URI=\"\(uri)\",BYTERANGE=\"\(initSize)@0\"",
         ]
+        if startOffset > 0 { lines.insert(String(format: "#EXT-X-START:TIME-OFFSET=%.6f,PRECISE=YES", startOffset), at: 6) }
         lines.reserveCapacity(lines.count + fragments.count * 4 + 1)
         for fragment in fragments {
             if fragment.afterGap { lines.append("#EXT-X-DISCONTINUITY") }

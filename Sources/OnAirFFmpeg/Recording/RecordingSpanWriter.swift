@@ -13,6 +13,13 @@ import OnAirCore
 /// is its start. Packets are held back one per stream so each sample lasts exactly until the
 /// next (as the recorder does). Recordings in fragmented MP4 or MPEG-TS are read alike.
 ///
+/// A regular MP4 is cut to the frame: its output timeline is 0 at the span's start, the GOP before
+/// it at negative times, which the mov muxer hides behind an edit list (ffmpeg and GStreamer's
+/// qtdemux honour it), so the first frame shown is the one at the start and the duration is the
+/// span's. Fragmented output cannot hide frames that way: it starts at the keyframe at or before
+/// the start, `leadIn` seconds early (said in `/get`'s `X-OnAir-Start-Offset` and the span
+/// playlist's `EXT-X-START`).
+///
 /// For HLS (`writeFragments(to:)`) the fragmented MP4 goes to a file with fragments cut before a
 /// video keyframe, at least `SpanPlaylist.fragmentDuration` apart and at the first keyframe after
 /// a skipped gap, and the file's layout (init size, each fragment's bytes and duration) comes back.
@@ -47,11 +54,17 @@ public final class RecordingSpanWriter {
     /// Whether a gap lies before each piece still to come, and before the one being read.
     private var gapBefore: [Bool]
     private var pieceFollowsGap = false
+    /// Whether the output hides the GOP before the span's start behind an edit list (regular MP4).
+    private var precise = false
+    /// Seconds from the first frame written to the span's start (known once the first piece started).
+    package private(set) var leadIn: Double?
 
     private struct PieceState {
         var origin: Double?
         var firstKept: Double?
         var started = false
+        /// Seconds the piece's times move back: the first piece's lead-in in a precise output.
+        var shift = 0.0
     }
 
     private struct Held {
@@ -98,6 +111,7 @@ public final class RecordingSpanWriter {
     package static func writeFile(pieces: [PlaybackPlan.Piece], to path: String) throws {
         let writer = try RecordingSpanWriter(pieces: pieces)
         writer.filePath = path
+        writer.precise = true
         while try writer.step(flushEvery: nil) {}
         try writer.end()
     }
@@ -105,7 +119,7 @@ public final class RecordingSpanWriter {
     /// Makes the span into a fragmented MP4 at `path` for an HLS playlist: the init section's size
     /// and the fragments (`SpanPlaylist.text`).
     package static func writeFragments(pieces: [PlaybackPlan.Piece], to path: String) throws -> (
-        initSize: Int64, fragments: [SpanPlaylist.Fragment]
+        initSize: Int64, fragments: [SpanPlaylist.Fragment], leadIn: Double
     ) {
         let writer = try RecordingSpanWriter(pieces: pieces)
         guard FileManager.default.createFile(atPath: path, contents: nil), let file = FileHandle(forWritingAtPath: path) else {
@@ -115,7 +129,7 @@ public final class RecordingSpanWriter {
         writer.fragmentFile = file
         while try writer.step(flushEvery: nil) {}
         try writer.end()
-        return (writer.initSize, writer.fragments)
+        return (writer.initSize, writer.fragments, writer.leadIn ?? 0)
     }
 
     /// HLS: closes the open fragment at `time` (output seconds) and notes where it lies.
@@ -184,11 +198,17 @@ public final class RecordingSpanWriter {
             state.started = true
             let firstKept = gop.first?.1 ?? relative
             state.firstKept = firstKept
-            for (buffered, time) in gop where time >= firstKept { try emit(buffered, relative: time, firstKept: firstKept) }
+            if leadIn == nil {
+                leadIn = max(0, piece.from - firstKept)
+                if precise { state.shift = leadIn ?? 0 }
+            }
+            for (buffered, time) in gop where time >= firstKept {
+                try emit(buffered, relative: time, firstKept: firstKept + state.shift)
+            }
             gop = []
         } else {
             guard relative >= (state.firstKept ?? 0), relative < piece.to - 1e-6 else { return true }
-            try emit(packet, relative: relative, firstKept: state.firstKept ?? 0)
+            try emit(packet, relative: relative, firstKept: (state.firstKept ?? 0) + state.shift)
         }
         if let flushEvery, let writer, Double(outputEnd[.video] ?? outputEnd[.audio] ?? 0) / 90_000 - flushedAt >= flushEvery {
             try writer.flush()
@@ -217,7 +237,9 @@ public final class RecordingSpanWriter {
             throw FFmpegError(code: onair_averror_invaliddata(), operation: "find H.264 or AAC in \(pieces[0].path)")
         }
         if let filePath {
-            writer = try ContainerWriter(destination: filePath, format: "mp4", tracks: tracks, options: ["movflags": "+faststart"])
+            // Negative times kept (the mov muxer's edit list hides them), not shifted to zero.
+            writer = try ContainerWriter(
+                destination: filePath, format: "mp4", tracks: tracks, options: ["movflags": "+faststart", "use_editlist": "1"])
         } else {
             let memory = try MemoryOutput()
             output = memory

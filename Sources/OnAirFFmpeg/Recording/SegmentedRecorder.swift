@@ -5,8 +5,10 @@ import OnAirCore
 
 /// A recording that lasts: segments of `RecordingSettings.segmentDuration` cut on keyframes, back
 /// to back, each a complete file that plays alone (fragmented MP4 or MPEG-TS), named from its
-/// wall-clock start; every part (`partDuration`) is flushed and synced to the disk; old segments
-/// go by the retention policy, checked before each segment and every 10 s (a timer of its own).
+/// wall-clock start (`_2`… after a name the wall clock gives again: never a clobber), its start on
+/// the anchored time line and its duration noted in the recording's `SegmentJournal`; every part
+/// (`partDuration`) is flushed and synced to the disk; old segments go by the retention policy,
+/// checked before each segment and every 10 s (a timer of its own), with ages no clock step moves.
 ///
 /// MP4 segments share one timeline: times start at 0 at the recording's first keyframe and each
 /// segment's first fragment carries its own start (`frag_discont`), so segment N+1 begins exactly
@@ -22,8 +24,14 @@ package final class SegmentedRecorder: RecordingFiguresSink, @unchecked Sendable
     private var pending: RecordingSettings?
     private let expected: Set<MediaType>
     private var schedule: SegmentSchedule
+    /// Media time to the wall clock, for names.
     private var anchor = WallClockAnchor()
-    private let now: @Sendable () -> Date
+    /// Media time to the anchored time line, for starts in the journal and the start box.
+    private var lineAnchor = WallClockAnchor()
+    private let clock: AnchoredClock
+    private let journal: SegmentJournal
+    /// This recorder's id in the journal: runs are joined only within one.
+    private let run = String(UInt64.random(in: 0...UInt64.max), radix: 36)
     private let log: @Sendable (String) -> Void
     private let sweeper: RetentionSweeper
     /// Sweeps every `sweepInterval` on a timer, packets or not (a stalled source, a full disk).
@@ -47,6 +55,8 @@ package final class SegmentedRecorder: RecordingFiguresSink, @unchecked Sendable
     private var paused: SinkError?
     /// The most bytes one part took so far: the room a resumed recording needs at least.
     private var largestPart: Int64 = 0
+    /// The segment's media duration at the last part's flush.
+    private var syncedDuration = 0.0
     /// The segment's size at the last part's flush.
     private var sizeAtLastPart: Int64 = 0
     private let freeBytes: @Sendable (String) -> Int64?
@@ -59,15 +69,18 @@ package final class SegmentedRecorder: RecordingFiguresSink, @unchecked Sendable
         let container: ContainerSink
         let start: Double
         let wallStart: Date
+        /// Its start on the anchored time line.
+        let lineStart: Date
         var undescribed: Set<MediaType>
         var headerWritten = false
         var boxWritten = false
     }
 
-    /// A recorder of `streams` with `settings`; `now` is the wall clock (for names and retention),
-    /// `freeBytes` the free-space reading, `log` hears deletions, completed segments and hook failures.
+    /// A recorder of `streams` with `settings` on `clock` (names from its wall clock, starts and
+    /// ages on its anchored time line), `freeBytes` the free-space reading, `log` hears deletions,
+    /// completed segments, retention's waits for the clock and hook failures.
     package init(
-        settings: RecordingSettings, streams: Set<MediaType>, now: @escaping @Sendable () -> Date = { Date() },
+        settings: RecordingSettings, streams: Set<MediaType>, clock: AnchoredClock = AnchoredClock(),
         freeBytes: @escaping @Sendable (String) -> Int64? = RetentionSweeper.freeBytes(at:),
         log: @escaping @Sendable (String) -> Void = { _ in }
     ) throws {
@@ -75,7 +88,8 @@ package final class SegmentedRecorder: RecordingFiguresSink, @unchecked Sendable
         self.settings = settings
         self.started = settings
         self.expected = streams
-        self.now = now
+        self.clock = clock
+        self.journal = settings.index.journal
         self.log = log
         self.freeBytes = freeBytes
         schedule = SegmentSchedule(
@@ -83,7 +97,7 @@ package final class SegmentedRecorder: RecordingFiguresSink, @unchecked Sendable
             hasVideo: streams.contains(.video))
         // The sweeper and its timer exist even without retention (a pass then does nothing), so
         // that a reload can turn retention on.
-        sweeper = RetentionSweeper(index: settings.index, policy: settings.retention, now: now, freeBytes: freeBytes, log: log)
+        sweeper = RetentionSweeper(index: settings.index, policy: settings.retention, clock: clock, freeBytes: freeBytes, log: log)
         let timer = DispatchSource.makeTimerSource(queue: DispatchQueue.global(qos: .utility))
         timer.schedule(deadline: .now() + Self.sweepInterval, repeating: Self.sweepInterval)
         timer.setEventHandler { [weak self] in self?.sweep(keepingCurrent: true) }
@@ -91,9 +105,32 @@ package final class SegmentedRecorder: RecordingFiguresSink, @unchecked Sendable
         sweepTimer = timer
     }
 
+    /// A recorder whose wall clock is `now` (the monotonic clock the system's), for tests.
+    package convenience init(
+        settings: RecordingSettings, streams: Set<MediaType>, now: @escaping @Sendable () -> Date,
+        freeBytes: @escaping @Sendable (String) -> Int64? = RetentionSweeper.freeBytes(at:),
+        log: @escaping @Sendable (String) -> Void = { _ in }
+    ) throws {
+        try self.init(
+            settings: settings, streams: streams, clock: AnchoredClock(wall: now, synchronized: { true }), freeBytes: freeBytes, log: log)
+    }
+
     deinit {
         sweepTimer?.cancel()
     }
+
+    /// Writes to the journal; a failure (a full disk) costs the segment its place on the anchored
+    /// line (its name's time is read instead), not the recording.
+    private func noting(_ entry: () throws -> Void) {
+        do {
+            try entry()
+        } catch {
+            log("recording: cannot note the segment in \(journal.path): \(error)")
+        }
+    }
+
+    /// One retention pass now, as the timer makes them (the segment being written kept).
+    package func sweepRetention() { sweep(keepingCurrent: true) }
 
     /// One retention pass; the segment being written is kept (`keepingCurrent`) or there is none.
     private func sweep(keepingCurrent: Bool) {
@@ -180,6 +217,8 @@ package final class SegmentedRecorder: RecordingFiguresSink, @unchecked Sendable
         if let segment = current {
             setWritingPath(nil)
             try? segment.file.close()
+            sweeper.finished(segment.file.path)
+            noting { try journal.finished(segment.file.path, duration: syncedDuration) }
             log("recording: \(segment.file.path) ends early: \(error); waiting for room on the disk")
         }
         current = nil
@@ -220,7 +259,13 @@ package final class SegmentedRecorder: RecordingFiguresSink, @unchecked Sendable
         }
         try add(packet)
         lastEnd = max(lastEnd, time + packet.duration.seconds)
-        if schedule.partDue(at: time) { try flushPart() }
+        if schedule.partDue(at: time) {
+            try flushPart()
+            if let segment = current {
+                syncedDuration = max(0, time - segment.start)
+                journal.progressed(segment.file.path, duration: syncedDuration)
+            }
+        }
     }
 
     /// Closes the segment being written (what is held back goes in, then the trailer).
@@ -237,10 +282,19 @@ package final class SegmentedRecorder: RecordingFiguresSink, @unchecked Sendable
     }
 
     private func open(at time: Double) throws {
-        let wall = anchor.wallTime(media: time, now: now())
+        let wall = anchor.wallTime(media: time, now: clock.wall())
+        let lineStart = lineAnchor.wallTime(media: time, now: clock.now())
         sweep(keepingCurrent: false)  // before each new segment (the previous one is complete)
-        let path = settings.template.path(pathName: settings.pathName, start: wall) + "." + settings.format.fileExtension
+        let base = settings.template.path(pathName: settings.pathName, start: wall)
+        let fileExtension = "." + settings.format.fileExtension
+        var attempt = 1
+        // The wall clock stepped back and gave a name again: the next free suffix, never a clobber.
+        while access(base + RecordPathTemplate.duplicateSuffix(attempt) + fileExtension, F_OK) == 0 { attempt += 1 }
+        let path = base + RecordPathTemplate.duplicateSuffix(attempt) + fileExtension
+        if attempt > 1 { log("recording: \(base + fileExtension) exists (the wall clock went back): writing \(path)") }
         let file = try SegmentFile(path: path)
+        noting { try journal.started(path, start: lineStart, opened: wall, run: run, epoch: clock.steps) }
+        syncedDuration = 0
         sizeAtLastPart = 0
         setWritingPath(path)
         let output = try MemoryOutput()
@@ -251,7 +305,8 @@ package final class SegmentedRecorder: RecordingFiguresSink, @unchecked Sendable
         let container = ContainerSink(
             destination: path, format: settings.format == .fmp4 ? "mp4" : "mpegts", streams: expected, options: options,
             interleaved: false, output: output)
-        current = Segment(file: file, output: output, container: container, start: time, wallStart: wall, undescribed: expected)
+        current = Segment(
+            file: file, output: output, container: container, start: time, wallStart: wall, lineStart: lineStart, undescribed: expected)
     }
 
     /// Adds a packet to the current segment (MP4: the one held back before it of its stream).
@@ -281,7 +336,7 @@ package final class SegmentedRecorder: RecordingFiguresSink, @unchecked Sendable
         if settings.format == .fmp4, !segment.boxWritten, segment.output.header != nil {
             // Right after the header (fragments wait in the muxer until a flush), and through the
             // muxer's own output, so the positions it records (mfra) count the box.
-            let box = SegmentStartBox(wallClock: segment.wallStart, mediaSeconds: segment.start - (origin ?? 0)).bytes
+            let box = SegmentStartBox(wallClock: segment.lineStart, mediaSeconds: segment.start - (origin ?? 0)).bytes
             box.withUnsafeBufferPointer { avio_write(segment.output.context, $0.baseAddress, Int32($0.count)) }
             segment.boxWritten = true
             current = segment
@@ -337,6 +392,8 @@ package final class SegmentedRecorder: RecordingFiguresSink, @unchecked Sendable
         try drain()
         try segment.file.close()
         let duration = max(0, end - segment.start)
+        sweeper.finished(segment.file.path)
+        noting { try journal.finished(segment.file.path, duration: duration) }
         log("recording: wrote \(segment.file.path) (\(String(format: "%.3f", duration)) s, \(segment.file.size) bytes)")
         if let command = settings.onSegmentComplete {
             SegmentHook.run(command, path: segment.file.path, duration: duration, pathName: settings.pathName, log: log)

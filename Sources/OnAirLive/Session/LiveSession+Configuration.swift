@@ -22,6 +22,8 @@ extension LiveSession {
         public var maximumNetworkBacklog: Double? = 2
         /// Stop capturing at this much media time (seconds), or run until `stop()`.
         public var duration: Double?
+        /// Media time at the start, in seconds (a diagnostic: `--timeline-start`; default 0).
+        public var timelineStart = 0.0
         /// Adapt the video bitrate to what the network outputs carry, or nil for a fixed bitrate.
         public var adaptiveBitRate: AdaptiveBitrateSettings?
 

@@ -178,7 +178,7 @@ package final class LiveSession: @unchecked Sendable {
         if videoEncoder != nil { startThread("onair.encode.video") { [self] in runVideo(videoEncoder!) } }
         for lane in lock.withLock({ lanes }) { startThread("onair.encode.\(lane.name)") { [self] in runLane(lane) } }
         if audioEncoder != nil { startThread("onair.encode.audio") { [self] in runAudio(audioEncoder!) } }
-        let clock = CaptureClock()
+        let clock = CaptureClock(timelineStart: configuration.timelineStart)
         lock.lock()
         activeSources = sources.count
         captureClock = clock

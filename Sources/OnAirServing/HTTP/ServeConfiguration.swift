@@ -31,6 +31,10 @@ public struct ServeConfiguration: Sendable {
     public var rtspPlain = RTSPPlain.loopback
     /// The WebRTC face (WHEP viewers at `/whep`; nil: none). With `tokens`, WHEP requests need one as Bearer token.
     public var webRTC: WebRTCConfiguration?
+    /// The session's media time line start (`SessionSettings.timelineStart`, seconds): non-zero,
+    /// the RTSP face's video RTP timestamps start at it (90 kHz, modulo 2^32) instead of
+    /// GStreamer's random base, so `--timeline-start` puts RTP's wrap where it is asked too.
+    package var timelineStart = 0.0
     /// HTTPS for every HTTP face (page, streams, HLS, statistics, WHEP), nil: plain HTTP. With it the
     /// HTTP port speaks TLS only.
     public var tls: ServeTLS?

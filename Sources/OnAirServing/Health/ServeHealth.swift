@@ -8,14 +8,18 @@ import OnAirCore
 /// `stallLimit` seconds (since the start, before the first) makes it unhealthy, as does any
 /// output failure; it is healthy again once packets flow (a failed output stays a reason).
 ///
-/// The clock is injected, so the judgement is tested without waiting.
+/// A wall clock the kernel says is not synchronized (`watch(clock:)`) makes it degraded: still
+/// healthy (200), with the reason among `warnings`, since recording names and retention by age
+/// then wait on it. The clock is injected, so the judgement is tested without waiting.
 package final class ServeHealth: @unchecked Sendable {
     /// The verdict: healthy or not, and why not.
     package struct Verdict: Sendable, Equatable, Codable {
-        /// `ok` or `unhealthy`.
+        /// `ok`, `degraded` (healthy, with warnings) or `unhealthy`.
         package var status: String
         /// What stalled or failed (empty when healthy).
         package var reasons: [String]
+        /// What is not right but does not stop serving (the wall clock not synchronized).
+        package var warnings: [String] = []
         /// Whether the server is healthy.
         package var isHealthy: Bool { reasons.isEmpty }
     }
@@ -32,6 +36,8 @@ package final class ServeHealth: @unchecked Sendable {
     private var failures: [String] = []
     private var failureCount = 0
     private var listeners: [@Sendable (MediaType) -> Void] = []
+    /// The session's anchored time line, whose wall clock is judged.
+    private var wallClock: AnchoredClock?
 
     /// A judge for `streams`, stalled after `stallLimit` seconds, reading time from `clock` (seconds).
     package init(
@@ -70,6 +76,14 @@ package final class ServeHealth: @unchecked Sendable {
         lock.unlock()
     }
 
+    /// Judges `clock`'s wall clock too: degraded while the kernel says it is not synchronized.
+    package func watch(clock: AnchoredClock) {
+        lock.withLock { wallClock = clock }
+    }
+
+    /// The anchored time line watched, if any (for its step count on `/metrics`).
+    package var watchedClock: AnchoredClock? { lock.withLock { wallClock } }
+
     /// Output failures since the start.
     package var outputFailures: Int {
         lock.lock()
@@ -97,8 +111,16 @@ package final class ServeHealth: @unchecked Sendable {
             }
         }
         reasons += failures
+        let wallClock = self.wallClock
         lock.unlock()
-        return Verdict(status: reasons.isEmpty ? "ok" : "unhealthy", reasons: reasons)
+        var warnings: [String] = []
+        if let wallClock, !wallClock.synchronized() {
+            warnings.append(
+                "the kernel says the wall clock is not synchronized (adjtimex: STA_UNSYNC): recording names may be wrong and retention by age waits"
+            )
+        }
+        let status = !reasons.isEmpty ? "unhealthy" : warnings.isEmpty ? "ok" : "degraded"
+        return Verdict(status: status, reasons: reasons, warnings: warnings)
     }
 }
 

@@ -71,6 +71,14 @@ package enum ServeMetrics {
                 "onair_outputs_failed_total", .counter, "Outputs (-o recordings, network outputs) that failed.",
                 Double(health.outputFailures))
             out.add("onair_healthy", .gauge, "1 while /healthz answers 200, else 0.", health.verdict().isHealthy ? 1 : 0)
+            if let clock = health.watchedClock {
+                out.add(
+                    "onair_clock_steps_total", .counter, "Steps of the wall clock seen (recording keeps to the monotonic time line).",
+                    Double(clock.steps))
+                out.add(
+                    "onair_clock_synchronized", .gauge, "1 while the kernel says the wall clock is synchronized (NTP), else 0.",
+                    clock.synchronized() ? 1 : 0)
+            }
         }
         out.add(
             "onair_http_requests_timed_out_total", .counter, "HTTP requests cut because their header took too long.",

@@ -34,7 +34,7 @@ package final class RecordingPlayback: @unchecked Sendable {
         var id: String
         var path: String
         var size: Int64
-        var layout: (initSize: Int64, fragments: [SpanPlaylist.Fragment])?
+        var layout: (initSize: Int64, fragments: [SpanPlaylist.Fragment], leadIn: Double)?
     }
 
     /// Playback of `recording`; built MP4 spans go under `cacheDirectory` (made; emptied by `stop`).
@@ -93,10 +93,16 @@ package final class RecordingPlayback: @unchecked Sendable {
         switch asked.format {
         case .fmp4:
             do {
+                // The first chunk before the headers: it tells how far before `start` the keyframe is.
                 let writer = try RecordingSpanWriter(pieces: pieces)
+                let first = try writer.nextChunk() ?? []
                 return HTTPResponse(
-                    status: 200, headers: [("Content-Type", "video/mp4"), ("Cache-Control", "no-cache"), ("Accept-Ranges", "none")],
-                    body: .stream(SpanStream(writer)))
+                    status: 200,
+                    headers: [
+                        ("Content-Type", "video/mp4"), ("Cache-Control", "no-cache"), ("Accept-Ranges", "none"),
+                        (Self.startOffsetHeader, String(format: "%.6f", writer.leadIn ?? 0)),
+                    ],
+                    body: .stream(SpanStream(writer, first: first)))
             } catch {
                 return .text(500, "cannot read the recording: \(error)")
             }
@@ -117,12 +123,16 @@ package final class RecordingPlayback: @unchecked Sendable {
                 return .text(413, "the span has \(layout.fragments.count) pieces, more than one playlist lists: ask for a shorter one")
             }
             let uri = "playback/\(SpanPlaylist.mediaName(id: file.id))\(query)"
-            let playlist = SpanPlaylist.text(initSize: layout.initSize, fragments: layout.fragments, uri: uri)
+            let playlist = SpanPlaylist.text(initSize: layout.initSize, fragments: layout.fragments, uri: uri, startOffset: layout.leadIn)
             return HTTPResponse(
                 status: 200, headers: [("Content-Type", "application/vnd.apple.mpegurl"), ("Cache-Control", "no-cache")],
                 body: .bytes(Array(playlist.utf8)))
         }
     }
+
+    /// The header of a `format=fmp4` answer giving the seconds from its first frame to the asked
+    /// start (fragmented MP4 starts at the keyframe at or before it).
+    package static let startOffsetHeader = "X-OnAir-Start-Offset"
 
     /// The answer to `/playback/NAME`: the fragmented MP4 an HLS playlist was made from (by the id
     /// in its name, so a recording grown since does not move its byte ranges), whole or in part.
@@ -154,7 +164,7 @@ package final class RecordingPlayback: @unchecked Sendable {
         try FileManager.default.createDirectory(atPath: cacheDirectory, withIntermediateDirectories: true)
         let id = String(UInt64.random(in: 0...UInt64.max), radix: 16)
         let path = (cacheDirectory as NSString).appendingPathComponent("span-\(id).mp4")
-        var layout: (initSize: Int64, fragments: [SpanPlaylist.Fragment])?
+        var layout: (initSize: Int64, fragments: [SpanPlaylist.Fragment], leadIn: Double)?
         do {
             if fragmented {
                 layout = try RecordingSpanWriter.writeFragments(pieces: pieces, to: path)
@@ -219,8 +229,9 @@ final class SpanStream: HTTPStreamSource, @unchecked Sendable {
     private var pending: [UInt8] = []
     private var offset = 0
 
-    init(_ writer: RecordingSpanWriter) {
+    init(_ writer: RecordingSpanWriter, first: [UInt8] = []) {
         self.writer = writer
+        pending = first
     }
 
     func read(into buffer: UnsafeMutableRawBufferPointer) -> HTTPStreamRead {

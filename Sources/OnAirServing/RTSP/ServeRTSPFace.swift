@@ -65,7 +65,8 @@ package final class ServeRTSPFace: RTSPServerDelegate, @unchecked Sendable {
         self.sources = sources
         asksCredentials = !configuration.tokens.isEmpty || !configuration.users.isEmpty
         try GStreamerLibrary.require(elements: ["appsrc", "rtph264pay", "rtpmp4gpay"])
-        var settings = RTSPServerConfiguration(launch: ServeRTSPPipeline.launch(streams: source.streams))
+        var settings = RTSPServerConfiguration(
+            launch: ServeRTSPPipeline.launch(streams: source.streams, timelineStart: configuration.timelineStart))
         settings.path = ServeRTSPPipeline.path
         settings.otherPaths = renditions.map { "/" + $0.rendition }
         settings.credentials = configuration.token.map { (Self.user, $0) }

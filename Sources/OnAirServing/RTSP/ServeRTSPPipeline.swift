@@ -12,11 +12,14 @@ enum ServeRTSPPipeline {
     /// The gst-launch description for the given streams: `appsrc name=video` → `rtph264pay`
     /// (pay0, pt 96), `appsrc name=audio` → `rtpmp4gpay` (pay1 or pay0, pt 97). The sources are
     /// live, in time, never block and keep what they are given (the feed bounds them).
-    static func launch(streams: Set<MediaType>) -> String {
+    /// With a `timelineStart` (seconds) the video's RTP timestamps start there (90 kHz, modulo 2^32).
+    static func launch(streams: Set<MediaType>, timelineStart: Double = 0) -> String {
         var parts: [String] = []
         let source = "is-live=true format=time do-timestamp=false block=false max-bytes=0"
         if streams.contains(.video) {
-            parts.append("appsrc name=video \(source) ! rtph264pay name=pay0 pt=96 config-interval=0 aggregate-mode=zero-latency")
+            let base = timelineStart > 0 ? " timestamp-offset=\(UInt32(truncatingIfNeeded: Int64((timelineStart * 90_000).rounded())))" : ""
+            parts.append(
+                "appsrc name=video \(source) ! rtph264pay name=pay0 pt=96 config-interval=0 aggregate-mode=zero-latency\(base)")
         }
         if streams.contains(.audio) {
             parts.append("appsrc name=audio \(source) ! rtpmp4gpay name=pay\(parts.count) pt=97")

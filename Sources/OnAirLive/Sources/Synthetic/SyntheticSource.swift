@@ -108,16 +108,18 @@ package final class SyntheticSource: CaptureSource, @unchecked Sendable {
         // The wall clock at the capture clock's zero, read once: later wall times follow the
         // monotonic capture clock, so a wall-clock step does not show up as latency.
         let wallClockAtZero = Date().timeIntervalSince1970 - clock.elapsed
+        let timelineStart = clock.timelineStart
         var slot = 0
         var previous: MediaTime?
         while isRunning {
             // Like a camera's sensor timestamp, a frame carries the capture-clock time of its
             // slot, not the moment the generator got to it: scheduling jitter never reaches
             // the timestamps.
-            let captured = MediaTime(seconds: start + Double(slot) / frameRate)
+            let since = start + Double(slot) / frameRate
+            let captured = MediaTime(seconds: timelineStart + since)
             clock.sleep(until: captured)
-            if let duration, captured.seconds >= duration { break }
-            let wall = Int64(((wallClockAtZero + captured.seconds) * 1_000_000).rounded())
+            if let duration, since >= duration { break }
+            let wall = Int64(((wallClockAtZero + since) * 1_000_000).rounded())
             handlers.video(paint(video, index: slot, captureTime: captured, previous: previous, wallClock: wall))
             previous = captured
             // A slot already past is skipped (and reported), not delivered late.
@@ -145,6 +147,9 @@ package final class SyntheticSource: CaptureSource, @unchecked Sendable {
 
     private func runAudio(_ audio: SyntheticAudio, clock: CaptureClock, origin: Double, handlers: CaptureHandlers) {
         let rate = audio.deliveredRate
+        // Sample 0 at media time 0: a later timeline start begins further along the signal, so its
+        // beeps stay on whole seconds of capture time, where the video's flashes are.
+        let first = Int64((clock.timelineStart * rate).rounded())
         var next = Int64((origin * rate).rounded(.down))
         while isRunning {
             Thread.sleep(forTimeInterval: 0.01)
@@ -156,7 +161,7 @@ package final class SyntheticSource: CaptureSource, @unchecked Sendable {
             let chunk = Int64(max(1, audio.sampleRate / 100))
             while due > next, isRunning {
                 let count = min(chunk, due - next)
-                handlers.audio(audio.samples(startingAt: next, count: Int(count)))
+                handlers.audio(audio.samples(startingAt: first + next, count: Int(count)))
                 next += count
             }
             if let duration, Double(next) >= duration * rate { break }

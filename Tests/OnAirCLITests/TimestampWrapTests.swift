@@ -1,0 +1,121 @@
+#if os(Linux)
+import Foundation
+import OnAir
+import OnAirTestSupport
+
+@testable import OnAirServing
+import Testing
+
+/// The MPEG-TS wrap crossed on purpose (issue 43): `onair serve --timeline-start 95433` puts the
+/// 33-bit 90 kHz timestamps' wrap (2^33 / 90,000 = 95,443.7 s) 10.7 s into the run. One server,
+/// every client at once across it: ffmpeg copying `/live.ts`, the HLS playlist and an SRT caller,
+/// `onair play` on `/live.ts`, and the MPEG-TS segmented recording read back by `/list` and `/get`.
+@Suite struct TimestampWrapTests {
+    static let wrap = 8_589_934_592.0 / 90_000
+
+    /// ffmpeg's decode errors and the seconds of video it decoded from `file`.
+    static func decoded(_ file: String) throws -> (errors: String, seconds: Double) {
+        let decode = try Tools.run("ffmpeg", ["-hide_banner", "-nostdin", "-v", "error", "-i", file, "-f", "null", "-"])
+        let probe = try Tools.run(
+            "ffprobe",
+            ["-v", "error", "-select_streams", "v:0", "-count_frames", "-show_entries", "stream=nb_read_frames", "-of", "csv=p=0", file])
+        let frames = Double(probe.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+        return (decode.stderr, frames / 15)
+    }
+
+    @Test(.timeLimit(.minutes(3)))
+    func everyMPEGTSClientPlaysAcrossTheWrap() throws {
+        let dir = try Tools.temporaryDirectory("ts-wrap")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let srtPort = try StreamTestPorts.free()
+        let template = dir.path + "/rec/%path/%Y-%m-%d_%H-%M-%S-%f"
+        let server = try ServeTestServer(
+            directory: dir, duration: 30,
+            arguments: [
+                "--timeline-start", "95433", "--srt-port", "\(srtPort)", "--hls-time", "2", "--record-path", template,
+                "--record-format", "mpegts", "--record-segment-duration", "4s",
+            ])
+        defer { _ = server.finish(timeout: 0) }
+        // Every client from about 2 s to 24 s: across the wrap at 10.7 s.
+        let copies = ["http.ts", "hls.ts", "srt.ts"].map { dir.appendingPathComponent($0).path }
+        let inputs = [server.url("/live.ts"), server.url("/live.m3u8"), "srt://127.0.0.1:\(srtPort)?mode=caller&latency=200000"]
+        let readers = try zip(inputs, copies).enumerated().map { index, pair in
+            try StreamTestProcess(
+                "ffmpeg",
+                ["-hide_banner", "-nostdin", "-v", "error", "-i", pair.0, "-t", "20", "-c", "copy", "-f", "mpegts", "-y", pair.1],
+                stderrPath: dir.appendingPathComponent("reader-\(index).log").path)
+        }
+        let play = try Tools.run(
+            Tools.onairExecutable, ["play", server.url("/live.ts"), "--no-display", "--no-audio", "--json", "--duration", "20"])
+        for reader in readers { #expect(reader.wait(timeout: 30), "\(reader.stderr)") }
+        #expect(play.status == 0, "\(play.stderr)")
+        let report = try JSONSerialization.jsonObject(with: play.stdout) as? [String: Any] ?? [:]
+        #expect(report["decode_errors"] as? Int == 0 && report["freezes"] as? Int == 0, "onair play: \(report)")
+        for (copy, reader) in zip(copies, readers) {
+            let result = try Self.decoded(copy)
+            #expect(reader.stderr.isEmpty, "\(copy): \(reader.stderr)")
+            #expect(result.errors.isEmpty, "\(copy): \(result.errors)")
+            // No stall: about the 20 s asked (HLS starts a few segments back, SRT a latency later).
+            #expect(result.seconds >= 17, "\(copy): \(result.seconds) s of video")
+            let sync = try JoinedStreamTests.sync(copy)
+            let offsets = JoinedStreamTests.offsets(sync)
+            #expect(offsets.count >= 12 && offsets.allSatisfy { abs($0) < 60 }, "\(copy): A/V offsets \(offsets)")
+        }
+        #expect(server.finish(timeout: 40))
+        // The recording across the wrap: listed as one run, and a span over it decodes whole.
+        let segments = SegmentIndex(template: try RecordPathTemplate(template), pathName: "live").scan()
+        let spans = PlaybackPlan.spans(segments, start: nil, end: nil)
+        #expect(spans.count == 1 && abs((spans.first?.duration ?? 0) - 30) < 1.5, "\(spans)")
+        let reader = try ServeTestServer(
+            directory: dir, duration: 30, arguments: ["--record-path", template, "--record-format", "mpegts"], log: "serve-2.log")
+        defer { _ = reader.finish(timeout: 0) }
+        let first = try #require(spans.first)
+        let query =
+            "/get?path=live&start=\(PlaybackQuery.formatRFC3339(first.start.addingTimeInterval(4.5)))&duration=12&format=mp4"
+        let answer = try reader.get(query)
+        try #require(answer.status == 200, "\(String(decoding: answer.body.prefix(200), as: UTF8.self))")
+        let span = dir.appendingPathComponent("span.mp4").path
+        try answer.body.write(to: URL(fileURLWithPath: span))
+        let result = try Self.decoded(span)
+        #expect(result.errors.isEmpty, "\(result.errors)")
+        #expect(abs(result.seconds - 12) <= 1.0 / 15 + 1e-3, "\(result.seconds) s")
+    }
+
+    /// RTP's wrap (2^32 at 90 kHz, 47,721.9 s): with `--timeline-start 47712` the RTSP face's video
+    /// RTP timestamps start at the media time line (`ServeRTSPPipeline`), so they wrap 9.9 s in.
+    /// ffmpeg over UDP and over TCP and GStreamer's rtspsrc play across it.
+    @Test(.timeLimit(.minutes(2)))
+    func rtspClientsPlayAcrossTheRTPWrap() throws {
+        #expect(ServeRTSPPipeline.launch(streams: [.video], timelineStart: 47_712).contains("timestamp-offset=4294080000"))
+        let dir = try Tools.temporaryDirectory("rtp-wrap")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let rtspPort = try StreamTestPorts.free()
+        let server = try ServeTestServer(
+            directory: dir, duration: 25, arguments: ["--timeline-start", "47712", "--rtsp-port", "\(rtspPort)"])
+        defer { _ = server.finish(timeout: 0) }
+        let url = "rtsp://127.0.0.1:\(rtspPort)/live"
+        let copies = ["udp.ts", "tcp.ts", "gst.ts"].map { dir.appendingPathComponent($0).path }
+        var readers = try ["udp", "tcp"].enumerated().map { index, transport in
+            try StreamTestProcess(
+                "ffmpeg",
+                ["-hide_banner", "-nostdin", "-v", "error", "-rtsp_transport", transport, "-i", url, "-t", "18", "-c", "copy", "-y"]
+                    + [copies[index]],
+                stderrPath: dir.appendingPathComponent("\(transport).log").path)
+        }
+        readers.append(
+            try StreamTestProcess(
+                "timeout",
+                [
+                    "-s", "INT", "19", "gst-launch-1.0", "-q", "-e", "rtspsrc", "location=\(url)", "latency=200", "!", "rtph264depay",
+                    "!", "h264parse", "!", "mpegtsmux", "!", "filesink", "location=\(copies[2])",
+                ],
+                stderrPath: dir.appendingPathComponent("gst.log").path))
+        for reader in readers { #expect(reader.wait(timeout: 30), "\(reader.stderr)") }
+        for (copy, reader) in zip(copies, readers) {
+            let result = try Self.decoded(copy)
+            #expect(result.errors.isEmpty, "\(copy): \(result.errors) \(reader.stderr)")
+            #expect(result.seconds >= 15, "\(copy): \(result.seconds) s of video")
+        }
+    }
+}
+#endif
