@@ -200,7 +200,8 @@ import Testing
         let last = try #require(written.last?.components(separatedBy: "wrote ").last?.components(separatedBy: " (").first)
         #expect(segments.last?.path == last)
         // Every folder left holds a segment.
-        let folders = try FileManager.default.contentsOfDirectory(atPath: dir.path + "/live")
+        // (The recording's journal, `.onair-live.journal`, lies beside the folders.)
+        let folders = try FileManager.default.contentsOfDirectory(atPath: dir.path + "/live").filter { !$0.hasPrefix(".") }
         #expect(folders.count == segments.count, "\(folders.count) folders, \(segments.count) segments")
     }
 }

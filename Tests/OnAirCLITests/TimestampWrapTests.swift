@@ -14,12 +14,16 @@ import Testing
     static let wrap = 8_589_934_592.0 / 90_000
 
     /// ffmpeg's decode errors and the seconds of video it decoded from `file`.
+    /// (Frames keep the demuxer's 90 kHz time base: GStreamer's copy of an RTSP stream has frames
+    /// closer than a frame interval apart, which 1/15 s would round onto one another.)
     static func decoded(_ file: String) throws -> (errors: String, seconds: Double) {
-        let decode = try Tools.run("ffmpeg", ["-hide_banner", "-nostdin", "-v", "error", "-i", file, "-f", "null", "-"])
+        let decode = try Tools.run(
+            "ffmpeg", ["-hide_banner", "-nostdin", "-v", "error", "-i", file, "-enc_time_base", "demux", "-f", "null", "-"])
         let probe = try Tools.run(
             "ffprobe",
             ["-v", "error", "-select_streams", "v:0", "-count_frames", "-show_entries", "stream=nb_read_frames", "-of", "csv=p=0", file])
-        let frames = Double(probe.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+        // MPEG-TS gives the stream's count again under its program: the first line is the stream's.
+        let frames = probe.stdoutText.split(whereSeparator: \.isNewline).lazy.compactMap { Double($0) }.first ?? 0
         return (decode.stderr, frames / 15)
     }
 
@@ -36,7 +40,8 @@ import Testing
                 "--record-format", "mpegts", "--record-segment-duration", "4s",
             ])
         defer { _ = server.finish(timeout: 0) }
-        // Every client from about 2 s to 24 s: across the wrap at 10.7 s.
+        // Every client from about 3 s to 24 s, across the wrap at 10.7 s (once HLS has a segment).
+        #expect(waitUntil(timeout: 15) { (try? server.get("/live.m3u8").status) == 200 })
         let copies = ["http.ts", "hls.ts", "srt.ts"].map { dir.appendingPathComponent($0).path }
         let inputs = [server.url("/live.ts"), server.url("/live.m3u8"), "srt://127.0.0.1:\(srtPort)?mode=caller&latency=200000"]
         let readers = try zip(inputs, copies).enumerated().map { index, pair in
@@ -98,7 +103,10 @@ import Testing
         var readers = try ["udp", "tcp"].enumerated().map { index, transport in
             try StreamTestProcess(
                 "ffmpeg",
-                ["-hide_banner", "-nostdin", "-v", "error", "-rtsp_transport", transport, "-i", url, "-t", "18", "-c", "copy", "-y"]
+                [
+                    "-hide_banner", "-nostdin", "-v", "error", "-rtsp_transport", transport, "-i", url, "-t", "18", "-c", "copy",
+                    "-copyinkf", "-y",
+                ]
                     + [copies[index]],
                 stderrPath: dir.appendingPathComponent("\(transport).log").path)
         }
