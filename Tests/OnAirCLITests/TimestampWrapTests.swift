@@ -18,7 +18,7 @@ import Testing
     /// closer than a frame interval apart, which 1/15 s would round onto one another.)
     static func decoded(_ file: String) throws -> (errors: String, seconds: Double) {
         let decode = try Tools.run(
-            "ffmpeg", ["-hide_banner", "-nostdin", "-v", "error", "-i", file, "-enc_time_base", "demux", "-f", "null", "-"])
+            "ffmpeg", ["-hide_banner", "-nostdin", "-v", "error", "-i", file, "-enc_time_base", "-1", "-f", "null", "-"])
         let probe = try Tools.run(
             "ffprobe",
             ["-v", "error", "-select_streams", "v:0", "-count_frames", "-show_entries", "stream=nb_read_frames", "-of", "csv=p=0", file])
