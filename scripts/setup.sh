@@ -65,6 +65,12 @@ if ! python3 -c "import aiortc, av" 2>/dev/null && ! "$venv/bin/python3" -c "imp
     { [ -x "$venv/bin/python3" ] || python3 -m venv "$venv"; } && "$venv/bin/python3" -m pip install -q aiortc >&2 \
         || echo "setup: installing aiortc into $venv failed; the WebRTC tests will be skipped" >&2
 fi
+# onvif-zeep-async (PyPI): Home Assistant's ONVIF library, the client of ONVIFHomeAssistantTests
+# (Tests/Tools/onvif_client.py), in the same interpreter the tests find aiortc in.
+if ! python3 -c "import onvif, httpx" 2>/dev/null && ! "$venv/bin/python3" -c "import onvif, httpx" 2>/dev/null; then
+    { [ -x "$venv/bin/python3" ] || python3 -m venv "$venv"; } && "$venv/bin/python3" -m pip install -q onvif-zeep-async >&2 \
+        || echo "setup: installing onvif-zeep-async into $venv failed; the ONVIF client test will be skipped" >&2
+fi
 # promtool, unpacked only: `promtool check metrics` on serve's /metrics (ServeMetricsHealthTests).
 # Debian 13 packages it alone (promtool); Debian 12 only inside prometheus, whose installation
 # would start a Prometheus daemon where systemd runs.

@@ -66,7 +66,7 @@ struct ServeCommand: Command {
           -o, --output FILE            also record to a file (repeatable)
           --stats-json FILE            the once-a-second statistics as JSON lines
 
-        """ + subStreamHelp + RecordingArguments.help + EncodingOptions.help + "\n" + configHelp
+        """ + subStreamHelp + onvifHelp + RecordingArguments.help + EncodingOptions.help + "\n" + configHelp
 
     let settings: SessionSettings
     let statsJSON: String?
@@ -132,6 +132,7 @@ struct ServeCommand: Command {
         }
         configuration.webRTC = try Self.webRTC(&arguments)
         configuration.tls = try Self.tls(&arguments)
+        configuration.onvif = try Self.onvif(&arguments)
         let recording = try RecordingArguments.parse(&arguments)
         let renditions = try Self.subStream(&arguments)
         let profileGiven = arguments.contains("--profile")

@@ -209,6 +209,7 @@ public struct SessionBuilder: Sendable {
                     serve.server.setSnapshot(sub, rendition: rendition.name)
                 }
             }
+            serve.serveONVIF(video: video, audio: audio, renditions: renditions.map { ($0.0.name, $0.1) })
             if let recording = settings.recording {
                 let playback = RecordingPlayback(recording: recording)
                 serve.server.setPlayback(playback)

@@ -49,6 +49,8 @@ public struct ServeConfiguration: Sendable {
     public var metricsAddresses = ServeAddressRange.loopback
     /// Who may read `/healthz` and `/readyz` without the token (loopback unless `health-addresses` says otherwise).
     public var healthAddresses = ServeAddressRange.loopback
+    /// The ONVIF services under `/onvif/` (`--onvif`; nil: none).
+    public var onvif: ONVIFConfiguration?
     /// Creates the defaults.
     public init() {}
 }

@@ -45,6 +45,8 @@ package final class ServeServer: @unchecked Sendable {
     private var observability: ServeObservability?
     /// The discontinuities encode restarts put in `/live.m3u8` (set by the owner of the HLS sink).
     private var hlsDiscontinuities: ServeHLSDiscontinuities?
+    /// The ONVIF services under `/onvif/` (`--onvif`), when set.
+    private var onvif: ONVIFService?
 
     /// Starts listening. `hlsDirectory` holds the live HLS playlist `stream.m3u8` and its segments.
     /// `loadedTLS`: `configuration.tls` already read (by an owner that shares it with RTSPS), else
@@ -81,6 +83,7 @@ package final class ServeServer: @unchecked Sendable {
         tls = try loadedTLS ?? configuration.tls?.load(host: configuration.host)
         http.tls = tls?.credentials
         if webRTC != nil { http.methods.formUnion(WHEPEndpoint.methods) }
+        if configuration.onvif != nil { http.methods.insert("POST") }  // SOAP
         let server = try HTTPServer(
             configuration: http, messages: { [weak self] line in self?.record(line) },
             handler: { [weak self] request in self?.answer(request) ?? .text(503, "stopping") })
@@ -153,6 +156,11 @@ package final class ServeServer: @unchecked Sendable {
         lock.withLock { renditionSnapshots[rendition] = snapshot }
     }
 
+    /// Answers the ONVIF services under `/onvif/` (their own credentials: WS-Security, HTTP Digest).
+    package func setONVIF(_ service: ONVIFService) {
+        lock.withLock { onvif = service }
+    }
+
     /// The statistics document as `/stats.json` gives it.
     public func statistics() -> ServeStatisticsDocument {
         lock.lock()
@@ -210,6 +218,11 @@ package final class ServeServer: @unchecked Sendable {
         lock.unlock()
         if let response = observability?.answer(request, credentials: access.isOpen ? nil : { self.authorize($0) }) {
             return response
+        }
+        if ONVIFService.handles(request.path), let onvif = lock.withLock({ onvif }) {
+            return onvif.answer(request) { path in
+                image(of: lock.withLock { path == ServeHub.main ? snapshot : renditionSnapshots[path] })
+            }
         }
         let whepRoute = whepRoute(request)
         if let (whep, inner) = whepRoute, let response = whep.answerCut(inner) { return response }
