@@ -175,7 +175,7 @@ if fuzzing {
         "FuzzHTTPResponse": ["OnAirHTTP"], "FuzzHTTPAuthorization": ["OnAirHTTP"], "FuzzWebRTCOffer": ["OnAirGStreamer"],
         "FuzzH264SamplePackager": ["OnAirBitstream", "OnAirApple"], "FuzzPlaybackQuery": ["OnAirCore"],
         "FuzzServeConfig": ["OnAirServeConfig"], "FuzzRTSPGuard": ["OnAirCore"], "FuzzRTSPAuthorization": ["OnAirCore"],
-        "FuzzSRTStreamID": ["OnAirCore"],
+        "FuzzSRTStreamID": ["OnAirCore"], "FuzzHEVC": ["OnAirBitstream"],
     ]
     for (name, dependencies) in fuzzed.sorted(by: { $0.key < $1.key }) {
         targets.append(.executableTarget(name: name, dependencies: dependencies, path: "Fuzz/\(name)", exclude: ["seeds.sh"]))
