@@ -228,12 +228,20 @@ public final class H264Encoder {
             if parameterSets == nil { parameterSets = Self.parameterSets(fromExtradata: context.extradata) }
             if let sets = parameterSets { data = MediaBuffer(bytes: Self.annexB(sets.sps + sets.pps) + payload.bytes) }
         }
-        return EncodedPacket(
-            mediaType: .video, codec: .h264, payload: data,
+        return annexBPacket(.h264, data, pts: pts, dts: dts, duration: duration, isKeyframe: isIDR)
+    }
+
+    /// An Annex-B packet of `codec` with the encoder's microsecond times; a keyframe carries the
+    /// parameter sets as its format description.
+    private func annexBPacket(
+        _ codec: MediaCodec, _ data: MediaBuffer, pts: Int64, dts: Int64, duration: Int64, isKeyframe: Bool
+    ) -> EncodedPacket {
+        EncodedPacket(
+            mediaType: .video, codec: codec, payload: data,
             pts: MediaTime(value: pts, timescale: Self.microseconds),
             dts: MediaTime(value: dts, timescale: Self.microseconds),
             duration: MediaTime(value: duration, timescale: Self.microseconds),
-            isKeyframe: isIDR, formatDescription: isIDR ? parameterSets : nil,
+            isKeyframe: isKeyframe, formatDescription: isKeyframe ? parameterSets : nil,
             form: .annexB(parameterSetsInBand: true))
     }
 
@@ -248,13 +256,7 @@ public final class H264Encoder {
             if parameterSets == nil { parameterSets = Self.hevcDescription(HEVCByteStream.split(context.extradata).map(\.bytes)) }
             if let sets = parameterSets { data = MediaBuffer(bytes: Self.annexB(sets.parameterSets) + payload.bytes) }
         }
-        return EncodedPacket(
-            mediaType: .video, codec: .h265, payload: data,
-            pts: MediaTime(value: pts, timescale: Self.microseconds),
-            dts: MediaTime(value: dts, timescale: Self.microseconds),
-            duration: MediaTime(value: duration, timescale: Self.microseconds),
-            isKeyframe: isKeyframe, formatDescription: isKeyframe ? parameterSets : nil,
-            form: .annexB(parameterSetsInBand: true))
+        return annexBPacket(.h265, data, pts: pts, dts: dts, duration: duration, isKeyframe: isKeyframe)
     }
 
     /// SPS/PPS from Annex-B extradata (what encoders opened with a global header produce).
