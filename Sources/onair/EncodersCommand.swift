@@ -2,14 +2,14 @@
 import Foundation
 import OnAir
 
-/// `onair encoders`: every H.264 and AAC encoder FFmpeg knows, and whether it opens here.
+/// `onair encoders`: every H.264, H.265 and AAC encoder FFmpeg knows, and whether it opens here.
 struct EncodersCommand: Command {
     static let name = "encoders"
-    static let summary = "list H.264 and AAC encoders and whether each works on this machine"
+    static let summary = "list H.264, H.265 and AAC encoders and whether each works on this machine"
     static let help = """
         Usage: onair encoders [--json]
 
-        Tries to open every H.264 and AAC encoder FFmpeg knows (hardware ones included) with a small
+        Tries to open every H.264, H.265 and AAC encoder FFmpeg knows (hardware ones included) with a small
         default setting, and says which work here and, for the others, why not.
 
           --json    print a JSON array instead of a table
@@ -29,8 +29,8 @@ struct EncodersCommand: Command {
             print(String(decoding: try encoder.encode(entries), as: UTF8.self))
             return 0
         }
-        for codec in [MediaCodec.h264, .aac] {
-            print(codec == .h264 ? "H.264 encoders:" : "AAC encoders:")
+        for codec in [MediaCodec.h264, .h265, .aac] {
+            print(["h264": "H.264 encoders:", "h265": "H.265 encoders:"][codec.rawValue] ?? "AAC encoders:")
             for entry in entries where entry.codec == codec {
                 let kind = entry.isHardware ? "hardware" : "software"
                 let status = entry.opens ? "available" : "unavailable: \(entry.reason ?? "unknown reason")"

@@ -12,12 +12,13 @@ struct EncodingOptions {
           --data-rate-limit B:S        at most B bytes in any S seconds (repeatable; default 1.5 × bitrate over 1 s)
           --keyint N                   at most N frames between keyframes (default 60)
           --keyint-duration S          at most S seconds between keyframes (default 2; 0 = no limit)
-          --profile baseline|main|high (default high)
-          --level 3.1|auto             H.264 level (default auto: the smallest that fits)
+          --codec h264|h265            video codec (default h264; h265 is HEVC Main, libx265 or a hardware encoder)
+          --profile baseline|main|high (default high); with --codec h265: main (main10 is refused)
+          --level 3.1|auto             H.264 level (default auto: the smallest that fits; H.265: always auto)
           --bframes, --no-bframes      allow frame reordering (default off)
           --realtime, --no-realtime    real-time encoding, no frame delay (default on, except for encode)
           --force-keyframe-at T1,T2    force IDR frames at these times (seconds)
-          --encoder NAME|auto          FFmpeg encoder name, or auto (hardware first, then libx264)
+          --encoder NAME|auto          FFmpeg encoder name, or auto (hardware first, then libx264 or libx265)
           --preset NAME                x264 speed/quality preset (default veryfast)
           --no-video                   no video stream
         Audio:
@@ -72,6 +73,18 @@ struct EncodingOptions {
         }
         if let duration = try arguments.option("--keyint-duration") {
             video.maxKeyFrameIntervalDuration = try Self.number(duration, "--keyint-duration")
+        }
+        if let codec = try arguments.option("--codec") {
+            guard let parsed = VideoRendition.videoCodec(named: codec) else {
+                throw UsageError("--codec takes h264 or h265 (got '\(codec)')")
+            }
+            video.codec = parsed
+        }
+        if video.codec == .h265, let profile = try arguments.option("--profile") {
+            guard let parsed = HEVCProfileLevel(name: profile) else {
+                throw UsageError("--profile with --codec h265 takes main (got '\(profile)')")
+            }
+            video.hevcProfileLevel = parsed
         }
         if let profile = try arguments.option("--profile") {
             guard let parsed = H264Profile(rawValue: profile.lowercased()) else {

@@ -58,6 +58,11 @@ enum H264TestMedia {
         findBox("avcC", in: bytes, range: 0..<bytes.count)
     }
 
+    /// The payload of the first `hvcC` box in an MP4 file (under moov/…/stsd/hvc1 or hev1).
+    static func hvcCPayload(inMP4 bytes: [UInt8]) -> [UInt8]? {
+        findBox("hvcC", in: bytes, range: 0..<bytes.count)
+    }
+
     /// Searches boxes in `range` (and the containers among them) for one of type `target`.
     private static func findBox(_ target: String, in bytes: [UInt8], range: Range<Int>) -> [UInt8]? {
         var offset = range.lowerBound
@@ -78,7 +83,7 @@ enum H264TestMedia {
             switch type {
             case "moov", "trak", "mdia", "minf", "stbl": childOffset = 0
             case "stsd": childOffset = 8
-            case "avc1", "avc3": childOffset = 78
+            case "avc1", "avc3", "hvc1", "hev1": childOffset = 78
             default: childOffset = nil
             }
             if let childOffset, payload.lowerBound + childOffset <= payload.upperBound,

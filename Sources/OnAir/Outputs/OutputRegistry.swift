@@ -16,10 +16,10 @@ import OnAirStreaming
 public enum OutputRegistry {
     #if canImport(OnAirStreaming)
     /// The kinds, most specific first (HLS before the plain extensions, URLs before files).
-    public static let kinds: [OutputKind] = [whip] + network + [hls, annexB, adts] + containers
+    public static let kinds: [OutputKind] = [whip] + network + [hls, annexB, annexBHEVC, adts] + containers
     #else
     /// The kinds where OnAirStreaming is not built (Apple platforms for now): files only.
-    public static let kinds: [OutputKind] = [hls, annexB, adts] + containers
+    public static let kinds: [OutputKind] = [hls, annexB, annexBHEVC, adts] + containers
     #endif
 
     /// The kind for `output` (a path or URL); throws `SinkError.unknownOutput` when none takes it.
@@ -56,6 +56,11 @@ public enum OutputRegistry {
         name: "h264", summary: "raw H.264, Annex-B, SPS/PPS before every IDR", role: .file, streams: [.video],
         form: "Annex-B", matches: OutputKind.byExtension(["h264", "264"]),
         make: { context in try AnnexBFileSink(path: context.name) })
+
+    static let annexBHEVC = OutputKind(
+        name: "h265", summary: "raw H.265, Annex-B, VPS/SPS/PPS before every IDR", role: .file, streams: [.video],
+        form: "Annex-B", matches: OutputKind.byExtension(["h265", "265", "hevc"]),
+        make: { context in try HEVCAnnexBFileSink(path: context.name) })
 
     static let adts = OutputKind(
         name: "aac", summary: "raw AAC with a 7-byte ADTS header per frame", role: .file, streams: [.audio],

@@ -22,6 +22,9 @@ public struct VideoRendition: Sendable, Hashable {
     public var bitRate: Int?
     /// Files written from this encode (`.mp4`, `.ts`, …; no network outputs).
     public var outputs: [String]
+    /// The codec, or nil for the main encode's: main H.265 to record, a sub H.264 for browsers and
+    /// WebRTC is the usual camera.
+    public var codec: MediaCodec?
 
     /// A rendition `name` of `width`×`height` at `frameRate`.
     public init(name: String = "sub", width: Int, height: Int, frameRate: Double, bitRate: Int? = nil, outputs: [String] = []) {
@@ -45,7 +48,17 @@ public struct VideoRendition: Sendable, Hashable {
         settings.averageBitRate = rate
         settings.dataRateLimits = [.relative(to: rate)]
         settings.profileLevel.level = nil
+        if let codec { settings.codec = codec }
         return settings
+    }
+
+    /// The video codec a name means ("h264", "h265", "hevc", "avc"), nil for other names.
+    public static func videoCodec(named name: String) -> MediaCodec? {
+        switch name.lowercased() {
+        case "h264", "avc", "h.264": return .h264
+        case "h265", "hevc", "h.265": return .h265
+        default: return nil
+        }
     }
 
     /// Checks the name, size and rate (and the outputs' kinds); throws `SettingsError` naming the field.

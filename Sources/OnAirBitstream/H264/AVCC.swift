@@ -9,26 +9,9 @@ public enum AVCC {
     /// Throws when `lengthSize` is not 1, 2 or 4, when a length prefix or a unit runs past the
     /// end of the sample, and when a unit is empty or has its `forbidden_zero_bit` set.
     public static func units(in sample: [UInt8], lengthSize: Int) throws(BitstreamError) -> [H264NALUnit] {
-        try checkLengthSize(lengthSize)
         var units: [H264NALUnit] = []
-        var offset = 0
-        while offset < sample.count {
-            guard sample.count - offset >= lengthSize else {
-                throw BitstreamError.truncated("AVCC NAL unit length at offset \(offset)")
-            }
-            var length = 0
-            for index in offset..<(offset + lengthSize) {
-                length = length << 8 | Int(sample[index])
-            }
-            offset += lengthSize
-            guard length <= sample.count - offset else {
-                throw BitstreamError.truncated("AVCC NAL unit of \(length) bytes at offset \(offset - lengthSize)")
-            }
-            guard length > 0 else {
-                throw BitstreamError.invalidValue(field: "AVCC NAL unit length", value: 0, allowed: "1 or more")
-            }
-            units.append(try H264NALUnit(sample[offset..<(offset + length)]))
-            offset += length
+        for range in try LengthPrefixedFraming.ranges(in: sample, lengthSize: lengthSize, label: "AVCC") {
+            units.append(try H264NALUnit(sample[range]))
         }
         return units
     }
@@ -37,23 +20,7 @@ public enum AVCC {
     ///
     /// Throws when `lengthSize` is not 1, 2 or 4 or when a unit is too long for it.
     public static func sample(from units: [H264NALUnit], lengthSize: Int) throws(BitstreamError) -> [UInt8] {
-        try checkLengthSize(lengthSize)
-        let limit = lengthSize == 4 ? Int(UInt32.max) : (1 << (8 * lengthSize)) - 1
-        var output: [UInt8] = []
-        output.reserveCapacity(units.reduce(0) { $0 + $1.bytes.count + lengthSize })
-        for unit in units {
-            let length = unit.bytes.count
-            guard length <= limit else {
-                throw BitstreamError.invalidValue(
-                    field: "NAL unit length for \(lengthSize)-byte AVCC lengths",
-                    value: Int64(length), allowed: "0...\(limit)")
-            }
-            for shift in stride(from: 8 * (lengthSize - 1), through: 0, by: -8) {
-                output.append(UInt8(truncatingIfNeeded: length >> shift))
-            }
-            output.append(contentsOf: unit.bytes)
-        }
-        return output
+        try LengthPrefixedFraming.sample(from: units.map(\.bytes), lengthSize: lengthSize)
     }
 
     /// Converts one AVCC sample (one access unit) to Annex-B with x264's start codes

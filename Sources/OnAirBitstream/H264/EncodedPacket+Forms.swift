@@ -8,6 +8,7 @@ extension EncodedPacket {
     /// out; other codecs only have their own form.
     public func converted(to target: BitstreamForm) throws(BitstreamError) -> MediaBuffer {
         if target == form { return payload }
+        if codec == .h265 { return try convertedHEVC(to: target) }
         guard codec == .h264 else {
             throw BitstreamError.unsupported("\(codec.rawValue) in \(target) form (it is \(form))")
         }

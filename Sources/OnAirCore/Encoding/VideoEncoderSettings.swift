@@ -1,4 +1,4 @@
-/// How to encode H.264, in VideoToolbox's vocabulary (`averageBitRate`, `dataRateLimits`, …).
+/// How to encode H.264 or H.265, in VideoToolbox's vocabulary (`averageBitRate`, `dataRateLimits`, …).
 ///
 /// `averageBitRate` and `dataRateLimits` can change while encoding; every other field is fixed
 /// for the life of an encoder.
@@ -26,8 +26,12 @@ public struct VideoEncoderSettings: Sendable, Hashable, Codable {
     public var maxKeyFrameIntervalDuration: Double
     /// Whether B-frames (frames out of display order) may be used.
     public var allowFrameReordering: Bool
-    /// Profile and level (or automatic level).
+    /// The video codec: `.h264` (the default, so settings written before H.265 decode as they were) or `.h265`.
+    public var codec: MediaCodec = .h264
+    /// H.264 profile and level (or automatic level); unused for H.265.
     public var profileLevel: H264ProfileLevel
+    /// H.265 profile, with the level left to the encoder as VideoToolbox has it; unused for H.264.
+    public var hevcProfileLevel: HEVCProfileLevel = .mainAutoLevel
     /// Low latency: every frame's packet comes out before the next frame goes in (no lookahead, no B-frames).
     public var realTime: Bool
     /// `auto` to try hardware encoders first, or an FFmpeg encoder name such as `libx264`.
@@ -41,8 +45,9 @@ public struct VideoEncoderSettings: Sendable, Hashable, Codable {
         averageBitRate: Int = 2_500_000, dataRateLimits: [DataRateLimit]? = nil,
         maxKeyFrameInterval: Int = 60, maxKeyFrameIntervalDuration: Double = 2,
         allowFrameReordering: Bool = false, profileLevel: H264ProfileLevel = .auto(.high),
-        realTime: Bool = true, encoder: String = "auto", preset: String = "veryfast"
+        realTime: Bool = true, encoder: String = "auto", preset: String = "veryfast", codec: MediaCodec = .h264
     ) {
+        self.codec = codec
         self.width = width
         self.height = height
         self.expectedFrameRate = expectedFrameRate
@@ -66,11 +71,39 @@ public struct VideoEncoderSettings: Sendable, Hashable, Codable {
         return max(1, interval)
     }
 
+    /// The fields as they are encoded (the property names).
+    enum CodingKeys: String, CodingKey {
+        case width, height, expectedFrameRate, averageBitRate, dataRateLimits, maxKeyFrameInterval
+        case maxKeyFrameIntervalDuration, allowFrameReordering, codec, profileLevel, hevcProfileLevel, realTime, encoder, preset
+    }
+
+    /// Decodes settings; `codec` and `hevcProfileLevel` may be missing (settings from before H.265: H.264).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        width = try container.decode(Int.self, forKey: .width)
+        height = try container.decode(Int.self, forKey: .height)
+        expectedFrameRate = try container.decode(Double.self, forKey: .expectedFrameRate)
+        averageBitRate = try container.decode(Int.self, forKey: .averageBitRate)
+        dataRateLimits = try container.decode([DataRateLimit].self, forKey: .dataRateLimits)
+        maxKeyFrameInterval = try container.decode(Int.self, forKey: .maxKeyFrameInterval)
+        maxKeyFrameIntervalDuration = try container.decode(Double.self, forKey: .maxKeyFrameIntervalDuration)
+        allowFrameReordering = try container.decode(Bool.self, forKey: .allowFrameReordering)
+        codec = try container.decodeIfPresent(MediaCodec.self, forKey: .codec) ?? .h264
+        profileLevel = try container.decode(H264ProfileLevel.self, forKey: .profileLevel)
+        hevcProfileLevel = try container.decodeIfPresent(HEVCProfileLevel.self, forKey: .hevcProfileLevel) ?? .mainAutoLevel
+        realTime = try container.decode(Bool.self, forKey: .realTime)
+        encoder = try container.decode(String.self, forKey: .encoder)
+        preset = try container.decode(String.self, forKey: .preset)
+    }
+
     /// The level to encode at: the fixed one, or the smallest that fits.
     public var resolvedLevel: H264Level? { profileLevel.level ?? H264Level.smallest(fitting: self) }
 
     /// Checks every field; throws the first problem, naming the field and the allowed range.
     public func validate() throws(SettingsError) {
+        guard codec == .h264 || codec == .h265 else {
+            throw SettingsError(field: "codec", value: codec.rawValue, allowed: "h264 or h265")
+        }
         for (name, value) in [("width", width), ("height", height)] {
             guard value >= 2, value <= 16_384, value % 2 == 0 else {
                 throw SettingsError(field: name, value: "\(value)", allowed: "even, 2…16384 (4:2:0 chroma)")
@@ -103,7 +136,7 @@ public struct VideoEncoderSettings: Sendable, Hashable, Codable {
                 field: "maxKeyFrameIntervalDuration", value: "\(maxKeyFrameIntervalDuration)",
                 allowed: "≥ 0 seconds (0 = no limit)")
         }
-        if allowFrameReordering && profileLevel.profile == .baseline {
+        if codec == .h264 && allowFrameReordering && profileLevel.profile == .baseline {
             throw SettingsError(
                 field: "allowFrameReordering", value: "true",
                 allowed: "false with the baseline profile (Baseline has no B-frames)")
@@ -114,7 +147,9 @@ public struct VideoEncoderSettings: Sendable, Hashable, Codable {
         guard !encoder.isEmpty else {
             throw SettingsError(field: "encoder", value: "\"\"", allowed: "\"auto\" or an FFmpeg encoder name")
         }
-        if let level = profileLevel.level {
+        if codec == .h265 {
+            try validateHEVC()
+        } else if let level = profileLevel.level {
             if let problem = level.violation(of: self, profile: profileLevel.profile) { throw problem }
         } else if H264Level.smallest(fitting: self) == nil {
             throw SettingsError(

@@ -10,6 +10,8 @@ public enum MediaType: String, Sendable, Codable, Hashable {
 public enum MediaCodec: String, Sendable, Codable, Hashable {
     /// H.264 (ISO/IEC 14496-10), the video codec.
     case h264
+    /// H.265/HEVC (ITU-T H.265), the video codec that halves a recording's disk at the same picture.
+    case h265
     /// AAC (ISO/IEC 14496-3), the audio codec of files and most streams.
     case aac
     /// Opus (RFC 6716), for WebRTC viewers.

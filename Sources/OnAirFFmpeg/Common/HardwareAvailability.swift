@@ -1,7 +1,7 @@
 #if os(Linux)
 import Foundation
 
-/// Which hardware H.264 encoders `H264Encoder` may try. Normally all of them (each is opened to
+/// Which hardware H.264 and H.265 encoders `H264Encoder` may try. Normally all of them (each is opened to
 /// see whether this machine has it); tests inject a machine without them, or with only some, so
 /// they mean the same on a machine that has hardware encoders. The tool reads
 /// `ONAIR_HARDWARE_ENCODERS` (`none`, or a comma-separated list of the ones allowed).
@@ -23,7 +23,7 @@ public struct HardwareAvailability: Sendable {
     /// Only the hardware encoders in `names` may be tried.
     public static func allowing(_ names: Set<String>) -> HardwareAvailability {
         HardwareAvailability { name in
-            EncoderSelection.hardwareCandidates.contains(name) && !names.contains(name)
+            EncoderSelection.isHardwareCandidate(name) && !names.contains(name)
                 ? "hardware encoder turned off (ONAIR_HARDWARE_ENCODERS)" : nil
         }
     }

@@ -2,7 +2,7 @@
 import CFFmpeg
 import OnAirCore
 
-/// Every H.264 and AAC encoder this FFmpeg build knows, and whether each opens on this machine.
+/// Every H.264, H.265 and AAC encoder this FFmpeg build knows, and whether each opens on this machine.
 public enum EncoderCatalog {
     /// One encoder and its status here.
     public typealias Entry = EncoderAvailability
@@ -15,17 +15,18 @@ public enum EncoderCatalog {
         while let codec = av_codec_iterate(&opaque) {
             guard av_codec_is_encoder(codec) != 0 else { continue }
             let id = codec.pointee.id
-            guard id == AV_CODEC_ID_H264 || id == AV_CODEC_ID_AAC else { continue }
+            guard id == AV_CODEC_ID_H264 || id == AV_CODEC_ID_HEVC || id == AV_CODEC_ID_AAC else { continue }
             let name = String(cString: codec.pointee.name)
             let longName = codec.pointee.long_name.map { String(cString: $0) } ?? name
             let hardware =
                 codec.pointee.capabilities & Int32(AV_CODEC_CAP_HARDWARE) != 0
-                || EncoderSelection.hardwareCandidates.contains(name)
+                || EncoderSelection.isHardwareCandidate(name)
             var reason: String?
             do {
-                if id == AV_CODEC_ID_H264 {
+                if id == AV_CODEC_ID_H264 || id == AV_CODEC_ID_HEVC {
+                    let codec: MediaCodec = id == AV_CODEC_ID_HEVC ? .h265 : .h264
                     _ = try H264Encoder(
-                        settings: VideoEncoderSettings(width: 320, height: 240, averageBitRate: 500_000, encoder: name),
+                        settings: VideoEncoderSettings(width: 320, height: 240, averageBitRate: 500_000, encoder: name, codec: codec),
                         hardware: availability)
                 } else {
                     _ = try AACEncoder(settings: AudioEncoderSettings(), encoderName: name)
@@ -35,7 +36,8 @@ public enum EncoderCatalog {
             }
             entries.append(
                 Entry(
-                    name: name, longName: longName, codec: id == AV_CODEC_ID_H264 ? .h264 : .aac,
+                    name: name, longName: longName,
+                    codec: id == AV_CODEC_ID_H264 ? .h264 : id == AV_CODEC_ID_HEVC ? .h265 : .aac,
                     isHardware: hardware, opens: reason == nil, reason: reason))
         }
         return entries

@@ -1,10 +1,24 @@
 #if os(Linux)
-/// Which H.264 encoder an `H264Encoder` uses and why each earlier candidate was passed over.
+import OnAirCore
+
+/// Which H.264 or H.265 encoder an `H264Encoder` uses and why each earlier candidate was passed over.
 public struct EncoderSelection: Sendable, CustomStringConvertible {
-    /// The hardware encoders `auto` tries, in order, before falling back to libx264.
+    /// The hardware H.264 encoders `auto` tries, in order, before falling back to libx264.
     public static let hardwareCandidates = ["h264_videotoolbox", "h264_vaapi", "h264_nvenc", "h264_qsv", "h264_v4l2m2m"]
-    /// The software encoder `auto` falls back to.
+    /// The software H.264 encoder `auto` falls back to.
     public static let softwareFallback = "libx264"
+    /// The hardware H.265 encoders `auto` tries, in order, before falling back to libx265.
+    static let hevcHardwareCandidates = ["hevc_vaapi", "hevc_nvenc", "hevc_qsv", "hevc_v4l2m2m"]
+
+    /// What `auto` tries for `codec`, hardware first, the software encoder last.
+    static func candidates(for codec: MediaCodec) -> [String] {
+        codec == .h265 ? hevcHardwareCandidates + ["libx265"] : hardwareCandidates + [softwareFallback]
+    }
+
+    /// Whether `name` is one of the hardware encoders `auto` tries for either codec.
+    static func isHardwareCandidate(_ name: String) -> Bool {
+        hardwareCandidates.contains(name) || hevcHardwareCandidates.contains(name)
+    }
 
     /// The FFmpeg encoder name in use (empty when none opened).
     public let chosen: String
@@ -18,7 +32,7 @@ public struct EncoderSelection: Sendable, CustomStringConvertible {
     }
 
     /// Whether the chosen encoder is one of the hardware candidates.
-    public var isHardware: Bool { Self.hardwareCandidates.contains(chosen) }
+    public var isHardware: Bool { Self.isHardwareCandidate(chosen) }
 
     /// The encoder chosen and, for each one tried before it, why it was not.
     public var description: String {

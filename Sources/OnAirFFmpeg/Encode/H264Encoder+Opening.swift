@@ -13,8 +13,9 @@ extension H264Encoder {
         guard let codec = avcodec_find_encoder_by_name(name) else {
             throw .unavailable(encoder: name, reason: "not in this FFmpeg build")
         }
-        guard codec.pointee.id == AV_CODEC_ID_H264 else {
-            throw .unavailable(encoder: name, reason: "not an H.264 encoder")
+        let hevc = settings.codec == .h265
+        guard codec.pointee.id == (hevc ? AV_CODEC_ID_HEVC : AV_CODEC_ID_H264) else {
+            throw .unavailable(encoder: name, reason: hevc ? "not an H.265 encoder" : "not an H.264 encoder")
         }
         var hardware: HardwareFrames?
         var inputFormat = preferredSoftwareFormat(codec)
@@ -45,6 +46,12 @@ extension H264Encoder {
         let reorder = settings.allowFrameReordering && !settings.realTime && settings.profileLevel.profile != .baseline
         c.pointee.max_b_frames = reorder ? 3 : 0
         applyRates(settings, to: c)
+        if hevc {
+            if let preset = encoderPreset(settings.preset, for: name) { try context.setPrivateOption("preset", preset) }
+            try applyHEVCOptions(settings, name: name, reorder: reorder, to: context)
+            try context.open()
+            return (context, hardware, inputFormat)
+        }
         let profile = settings.profileLevel.profile
         c.pointee.profile = profile == .baseline ? FF_PROFILE_H264_CONSTRAINED_BASELINE : Int32(profile.profileIDC)
         c.pointee.level = Int32(level.levelIDC)
@@ -82,7 +89,7 @@ extension H264Encoder {
     /// The x264 preset name translated to the encoder's own vocabulary (nil: it has no preset option).
     private static func encoderPreset(_ preset: String, for name: String) -> String? {
         let index = VideoEncoderSettings.presets.firstIndex(of: preset) ?? 2
-        if name.hasPrefix("libx264") { return preset }
+        if name.hasPrefix("libx264") || name == "libx265" { return preset }
         if name.hasSuffix("_nvenc") { return ["p1", "p1", "p2", "p3", "p4", "p4", "p5", "p6", "p7", "p7"][index] }
         if name.hasSuffix("_qsv") {
             return ["veryfast", "veryfast", "veryfast", "faster", "fast", "medium", "slow", "slower", "veryslow", "veryslow"][index]

@@ -4,10 +4,12 @@ import Foundation
 import OnAirBitstream
 import OnAirCore
 
-/// Encodes `VideoFrame`s to H.264 with libavcodec: a hardware encoder when one opens, else libx264.
+/// Encodes `VideoFrame`s to H.264 with libavcodec — or to H.265 when `settings.codec` is `.h265` —
+/// with a hardware encoder when one opens, else libx264 (libx265).
 ///
 /// Every call blocks while FFmpeg works: use one encoder from one dedicated thread or serial queue,
-/// never from Swift's cooperative pool. Output is Annex-B with SPS/PPS before every IDR.
+/// never from Swift's cooperative pool. Output is Annex-B with the parameter sets before every
+/// keyframe (H.264: SPS/PPS before every IDR; H.265: VPS/SPS/PPS before every IDR, GOPs closed).
 ///
 /// A frame already in the encoder's size and pixel format whose planes live in memory at a stable
 /// address (pooled, decoded, captured or wrapped) is handed to libavcodec without a copy; the
@@ -19,7 +21,8 @@ public final class H264Encoder {
     public private(set) var settings: VideoEncoderSettings
     /// The encoder in use and why earlier candidates were skipped.
     public let selection: EncoderSelection
-    /// The level signalled in the SPS: the fixed one or the smallest that fits.
+    /// The H.264 level signalled in the SPS: the fixed one or the smallest that fits (for H.265 the
+    /// H.264 level of the same settings; libx265 signals its own).
     public let level: H264Level
 
     private let context: CodecContext
@@ -40,12 +43,11 @@ public final class H264Encoder {
         hardware: HardwareAvailability = .fromEnvironment
     ) throws(EncoderError) {
         do { try settings.validate() } catch { throw .invalidSettings(error) }
-        guard let level = settings.resolvedLevel else {
+        guard let level = settings.resolvedLevel ?? (settings.codec == .h265 ? .l62 : nil) else {
             throw .invalidSettings(SettingsError(field: "profileLevel", value: "\(settings.profileLevel)", allowed: "within level 6.2"))
         }
         let names =
-            settings.encoder == "auto"
-            ? EncoderSelection.hardwareCandidates + [EncoderSelection.softwareFallback] : [settings.encoder]
+            settings.encoder == "auto" ? EncoderSelection.candidates(for: settings.codec) : [settings.encoder]
         var rejected: [(name: String, reason: String)] = []
         var opened: (CodecContext, HardwareFrames?, AVPixelFormat)?
         for name in names {
@@ -137,7 +139,9 @@ public final class H264Encoder {
             return clamped
         }
         do { try changed.validate() } catch { throw .invalidSettings(error) }
-        if let problem = level.violation(of: changed, profile: changed.profileLevel.profile) { throw .invalidSettings(problem) }
+        if changed.codec == .h264, let problem = level.violation(of: changed, profile: changed.profileLevel.profile) {
+            throw .invalidSettings(problem)
+        }
         Self.applyRates(changed, to: context.pointer)
         settings = changed
     }
@@ -204,6 +208,7 @@ public final class H264Encoder {
             ? p.pointee.duration
             : Int64((Double(Self.microseconds) / settings.expectedFrameRate).rounded())
         let payload = AVPacketStorage.payload(takingFrom: p) ?? MediaBuffer(bytes: OwnedPacket.bytes(of: p))
+        if settings.codec == .h265 { return makeHEVCPacket(payload, pts: pts, dts: dts, duration: duration) }
         // The NAL unit types, read in the encoder's own buffer (OnAirBitstream's Annex-B reader).
         let (types, sps, pps) = payload.withUnsafeBytes { bytes -> ([UInt8], [[UInt8]], [[UInt8]]) in
             var types: [UInt8] = [], sps: [[UInt8]] = [], pps: [[UInt8]] = []
@@ -223,13 +228,35 @@ public final class H264Encoder {
             if parameterSets == nil { parameterSets = Self.parameterSets(fromExtradata: context.extradata) }
             if let sets = parameterSets { data = MediaBuffer(bytes: Self.annexB(sets.sps + sets.pps) + payload.bytes) }
         }
-        return EncodedPacket(
-            mediaType: .video, codec: .h264, payload: data,
+        return annexBPacket(.h264, data, pts: pts, dts: dts, duration: duration, isKeyframe: isIDR)
+    }
+
+    /// An Annex-B packet of `codec` with the encoder's microsecond times; a keyframe carries the
+    /// parameter sets as its format description.
+    private func annexBPacket(
+        _ codec: MediaCodec, _ data: MediaBuffer, pts: Int64, dts: Int64, duration: Int64, isKeyframe: Bool
+    ) -> EncodedPacket {
+        EncodedPacket(
+            mediaType: .video, codec: codec, payload: data,
             pts: MediaTime(value: pts, timescale: Self.microseconds),
             dts: MediaTime(value: dts, timescale: Self.microseconds),
             duration: MediaTime(value: duration, timescale: Self.microseconds),
-            isKeyframe: isIDR, formatDescription: isIDR ? parameterSets : nil,
+            isKeyframe: isKeyframe, formatDescription: isKeyframe ? parameterSets : nil,
             form: .annexB(parameterSetsInBand: true))
+    }
+
+    /// An H.265 packet: the parameter sets remembered from its keyframes (or the extradata of an
+    /// encoder opened with a global header) and put in front of a keyframe that lacks them.
+    private func makeHEVCPacket(_ payload: MediaBuffer, pts: Int64, dts: Int64, duration: Int64) -> EncodedPacket {
+        let (sets, isKeyframe) = payload.withUnsafeBytes { Self.hevcUnits(in: $0) }
+        var data = payload
+        if let description = Self.hevcDescription(sets) {
+            parameterSets = description
+        } else if isKeyframe {
+            if parameterSets == nil { parameterSets = Self.hevcDescription(HEVCByteStream.split(context.extradata).map(\.bytes)) }
+            if let sets = parameterSets { data = MediaBuffer(bytes: Self.annexB(sets.parameterSets) + payload.bytes) }
+        }
+        return annexBPacket(.h265, data, pts: pts, dts: dts, duration: duration, isKeyframe: isKeyframe)
     }
 
     /// SPS/PPS from Annex-B extradata (what encoders opened with a global header produce).

@@ -91,6 +91,14 @@ public final class ContainerSink: PacketSink {
             return .video(
                 width: parsed.width, height: parsed.height, frameRate: parsed.frameRate ?? 0,
                 extradata: extradata)
+        case let .h265(vps, spsBytes, pps):
+            let units = try (vps + spsBytes + pps).map(HEVCNALUnit.init)
+            guard let first = units.first(where: { $0.type == .sps }) else {
+                throw SinkError.missingFormatDescription(destination: "", codec: .h265)
+            }
+            let parsed = try HEVCSPS(first)
+            let extradata = avcc ? try HEVCDecoderConfigurationRecord(units: units).serialized() : HEVCByteStream.joinAnnexB(units)
+            return .video(.h265, width: parsed.width, height: parsed.height, frameRate: parsed.frameRate ?? 0, extradata: extradata)
         case let .aac(bytes):
             let config = try AudioSpecificConfig(parsing: bytes)
             return .audio(sampleRate: config.samplingFrequency, channels: config.outputChannels, extradata: bytes)
@@ -110,8 +118,8 @@ public final class ContainerSink: PacketSink {
             dts: packet.dts, duration: packet.duration, isKeyframe: packet.isKeyframe)
     }
 
-    /// A packet's bytes in the container's form: H.264 as AVCC samples (parameter sets left to the
-    /// avcC record) when `avcc`, else as they are (shared with `NetworkConnection`).
+    /// A packet's bytes in the container's form: H.264 (H.265) as AVCC (`hvc1`) samples, parameter
+    /// sets left to the avcC (hvcC) record, when `avcc`, else as they are (shared with `NetworkConnection`).
     static func payload(of packet: EncodedPacket, avcc: Bool) throws -> [UInt8] {
         try payloadBuffer(of: packet, avcc: avcc).bytes
     }
@@ -119,7 +127,7 @@ public final class ContainerSink: PacketSink {
     /// `payload(of:avcc:)` without a copy: the packet's own payload, or its AVCC conversion made
     /// once and shared with every other sink that needs it.
     static func payloadBuffer(of packet: EncodedPacket, avcc: Bool) throws -> MediaBuffer {
-        guard packet.codec == .h264 else { return packet.payload }
+        guard packet.codec == .h264 || packet.codec == .h265 else { return packet.payload }
         if avcc { return try packet.converted(to: .avcc) }
         if case .annexB = packet.form { return packet.payload }
         return try packet.converted(to: .annexB(parameterSetsInBand: true))

@@ -49,6 +49,9 @@ extension ContainerWriter {
         par.pointee.codec_type = track.mediaType == .video ? AVMEDIA_TYPE_VIDEO : AVMEDIA_TYPE_AUDIO
         switch track.codec {
         case .h264: par.pointee.codec_id = AV_CODEC_ID_H264
+        case .h265:
+            par.pointee.codec_id = AV_CODEC_ID_HEVC
+            try checkHEVC(par)
         case .aac: par.pointee.codec_id = AV_CODEC_ID_AAC
         case .opus: par.pointee.codec_id = AV_CODEC_ID_OPUS
         }

@@ -18,6 +18,10 @@ package final class AnnexBFileSink: PacketSink {
 
     /// Appends one H.264 packet as Annex-B, with the SPS and PPS in front of every IDR; other packets are left out.
     public func write(_ packet: EncodedPacket) throws {
+        if packet.codec == .h265 {
+            throw SinkError.writeFailed(
+                destination: destination, reason: "an .h264 file holds H.264 and this encode is H.265: name the file .h265 or .hevc")
+        }
         guard packet.codec == .h264 else { return }
         file.startPacket(packetsWritten)
         packetsWritten += 1
