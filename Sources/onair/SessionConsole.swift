@@ -47,7 +47,7 @@ enum SessionConsole {
         case .bitRateChanged(let decision): Console.status(decision.summary)
         case .notice(let text): Console.status(text)
         case .clockStepped(let step):
-            let seconds = String(format: "%.3f", abs(step.inSeconds))
+            let seconds = String(format: "%.3f", abs(Double(step.components.seconds) + Double(step.components.attoseconds) / 1e18))
             Console.status(
                 "clock: the wall clock stepped \(step > .zero ? "forward" : "back") \(seconds) s; recording starts and ages keep to the monotonic time line"
             )
