@@ -163,7 +163,7 @@ package final class RetentionSweeper: Sendable {
             let gone = Set(deleted)
             state.withLock { state in for path in gone { state.finished[path] = nil } }
             let journal = index.journal
-            index.journal.compact(keeping: Set(segments.filter { !gone.contains($0.path) }.compactMap { journal.relative($0.path) }))
+            journal.compact(keeping: Set(segments.filter { !gone.contains($0.path) }.compactMap { journal.relative($0.path) }))
         }
         return deleted
     }

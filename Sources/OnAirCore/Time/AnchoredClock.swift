@@ -106,11 +106,7 @@ package enum KernelClock {
     /// kernel's `STA_UNSYNC` or `STA_CLOCKERR`), true otherwise and where it cannot be asked.
     package static let isSynchronized: @Sendable () -> Bool = {
         #if os(Linux)
-        // Called through the symbol: Glibc's module map leaves out <sys/timex.h>. A zeroed struct
-        // timex (modes 0) only reads; 512 bytes hold it on every architecture (208 on x86_64).
-        typealias Call = @convention(c) (UnsafeMutableRawPointer) -> Int32
-        guard let symbol = dlsym(nil, "adjtimex") else { return true }  // RTLD_DEFAULT
-        let call = unsafeBitCast(symbol, to: Call.self)
+        guard let call = adjtimex else { return true }
         let buffer = UnsafeMutableRawPointer.allocate(byteCount: 512, alignment: 16)
         defer { buffer.deallocate() }
         buffer.initializeMemory(as: UInt8.self, repeating: 0, count: 512)
@@ -119,4 +115,14 @@ package enum KernelClock {
         return true
         #endif
     }
+
+    #if os(Linux)
+    /// `adjtimex`, looked up once through the symbol: Glibc's module map leaves out
+    /// <sys/timex.h>. A zeroed struct timex (modes 0) only reads; 512 bytes hold it on every
+    /// architecture (208 on x86_64).
+    private static let adjtimex: (@convention(c) (UnsafeMutableRawPointer) -> Int32)? = {
+        guard let symbol = dlsym(nil, "adjtimex") else { return nil }  // RTLD_DEFAULT
+        return unsafeBitCast(symbol, to: (@convention(c) (UnsafeMutableRawPointer) -> Int32).self)
+    }()
+    #endif
 }

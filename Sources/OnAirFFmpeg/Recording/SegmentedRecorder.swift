@@ -68,7 +68,6 @@ package final class SegmentedRecorder: RecordingFiguresSink, @unchecked Sendable
         let output: MemoryOutput
         let container: ContainerSink
         let start: Double
-        let wallStart: Date
         /// Its start on the anchored time line.
         let lineStart: Date
         var undescribed: Set<MediaType>
@@ -306,7 +305,7 @@ package final class SegmentedRecorder: RecordingFiguresSink, @unchecked Sendable
             destination: path, format: settings.format == .fmp4 ? "mp4" : "mpegts", streams: expected, options: options,
             interleaved: false, output: output)
         current = Segment(
-            file: file, output: output, container: container, start: time, wallStart: wall, lineStart: lineStart, undescribed: expected)
+            file: file, output: output, container: container, start: time, lineStart: lineStart, undescribed: expected)
     }
 
     /// Adds a packet to the current segment (MP4: the one held back before it of its stream).

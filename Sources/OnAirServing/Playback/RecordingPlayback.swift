@@ -12,7 +12,7 @@ import OnAirHTTP
 /// the span stitched across segments with gaps skipped: fragmented MP4 streamed as it is made, or
 /// a regular MP4 (index in front) that answers `Range` with 206, or (`format=hls`) an HLS playlist
 /// whose media are byte ranges of one fragmented MP4 of the span built for it
-/// (`/playback/ID.mp4`, answering `Range`). Listing reads file names and
+/// (`/playback/ID.mp4`, answering `Range`). Listing reads the recording's journal, file names and
 /// `stat` only. A bad query is 400, nothing recorded in the span 404; `path` is a stream name,
 /// never a file path (anything else is 400).
 package final class RecordingPlayback: @unchecked Sendable {
