@@ -124,7 +124,7 @@ var targets: [Target] = [
         ]
     ),
     .executableTarget(name: "onair", dependencies: ["OnAir"]),
-    .target(name: "OnAirTestSupport", path: "Tests/OnAirTestSupport"),
+    .target(name: "OnAirTestSupport", dependencies: ["OnAirCore"], path: "Tests/OnAirTestSupport"),
     .testTarget(name: "OnAirBitstreamTests", dependencies: ["OnAirBitstream", "OnAirTestSupport"]),
     .testTarget(
         name: "OnAirFFmpegTests", dependencies: [.target(name: "OnAirFFmpeg", condition: .when(platforms: [.linux])), "OnAirTestSupport"]),
