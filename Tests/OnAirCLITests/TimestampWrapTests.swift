@@ -88,16 +88,27 @@ import Testing
 
     /// RTP's wrap (2^32 at 90 kHz, 47,721.9 s): with `--timeline-start 47712` the RTSP face's video
     /// RTP timestamps start at the media time line (`ServeRTSPPipeline`), so they wrap 9.9 s in.
-    /// ffmpeg over UDP and over TCP and GStreamer's rtspsrc play across it.
+    /// ffmpeg over UDP and over TCP and GStreamer's rtspsrc play across it, and so does an aiortc
+    /// WHEP viewer (the WebRTC face's video payloader starts at the same place), whose sender
+    /// reports show the RTP timestamps wrapping.
     @Test(.timeLimit(.minutes(2)))
     func rtspClientsPlayAcrossTheRTPWrap() throws {
         #expect(ServeRTSPPipeline.launch(streams: [.video], timelineStart: 47_712).contains("timestamp-offset=4294080000"))
         let dir = try Tools.temporaryDirectory("rtp-wrap")
         defer { try? FileManager.default.removeItem(at: dir) }
         let rtspPort = try StreamTestPorts.free()
+        let webRTC = ServeWebRTCTests.available
         let server = try ServeTestServer(
-            directory: dir, duration: 25, arguments: ["--timeline-start", "47712", "--rtsp-port", "\(rtspPort)"])
+            directory: dir, duration: 25,
+            arguments: ["--timeline-start", "47712", "--rtsp-port", "\(rtspPort)"] + (webRTC ? ["--webrtc"] : []))
         defer { _ = server.finish(timeout: 0) }
+        let whep =
+            try webRTC
+            ? StreamTestProcess(
+                Tools.aiortcPython, [ServeWebRTCTests.client, "--url", server.url("/whep"), "--seconds", "16"],
+                stderrPath: dir.appendingPathComponent("whep.log").path, stdoutPath: dir.appendingPathComponent("whep.json").path)
+            : nil
+        defer { whep?.kill() }
         let url = "rtsp://127.0.0.1:\(rtspPort)/live"
         let copies = ["udp.ts", "tcp.ts", "gst.ts"].map { dir.appendingPathComponent($0).path }
         var readers = try ["udp", "tcp"].enumerated().map { index, transport in
@@ -123,6 +134,17 @@ import Testing
             let result = try Self.decoded(copy)
             #expect(result.errors.isEmpty, "\(copy): \(result.errors) \(reader.stderr)")
             #expect(result.seconds >= 15, "\(copy): \(result.seconds) s of video")
+        }
+        if let whep {
+            #expect(whep.wait(timeout: 30), "\(whep.stderr)")
+            let text = (try? String(contentsOfFile: dir.appendingPathComponent("whep.json").path, encoding: .utf8)) ?? ""
+            let last = text.split(whereSeparator: \.isNewline).last.map(String.init) ?? ""
+            let report = (try? JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any]) ?? [:]
+            // 16 s at 15 fps, a second or so of it before the first picture.
+            #expect(report["decode_errors"] as? Int == 0 && (report["video_frames"] as? Int ?? 0) >= 14 * 15, "WHEP: \(report)")
+            let video = ((report["sender_report_rtp"] as? [String: Any])?["video"] as? [Int]) ?? []
+            let wrapped = zip(video, video.dropFirst()).contains { $1 < $0 }
+            #expect(wrapped, "WHEP video sender reports' RTP timestamps: \(video)")
         }
     }
 }

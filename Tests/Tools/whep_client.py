@@ -182,7 +182,8 @@ async def main():
         result["delete_status"] = delete_status
     result.update({"video_frames": counts["video"], "audio_frames": counts["audio"], "decode_errors": errors.count,
                    "decode_messages": errors.messages, "sender_reports": {k: len(v) for k, v in sender_reports.items()},
-                   "size": size, "sizes": sizes, "ice": pc.iceConnectionState})
+                   "size": size, "sizes": sizes, "ice": pc.iceConnectionState,
+                   "sender_report_rtp": {k: [rtp for _, rtp in v] for k, v in sender_reports.items()}})
     transceivers = pc.getTransceivers()
     await pc.close()
     for task in tasks:

@@ -71,14 +71,16 @@ package final class ServeOutputs: @unchecked Sendable {
         self.health = health
         // WHEP viewers: host candidates on the listening address unless it is every interface.
         let candidateAddress = ["0.0.0.0", "::", "[::]"].contains(configuration.host) ? nil : configuration.host
-        let webRTC = try configuration.webRTC.map {
+        var webRTCConfiguration = configuration.webRTC
+        webRTCConfiguration?.timelineStart = configuration.timelineStart
+        let webRTC = try webRTCConfiguration.map {
             try WebRTCFace(configuration: $0, streams: streams, profile: profile, localAddress: candidateAddress)
         }
         self.webRTC = webRTC
         var renditionFaces: [String: WebRTCFace] = [:]
         do {
             for name in renditions {
-                renditionFaces[name] = try configuration.webRTC.map {
+                renditionFaces[name] = try webRTCConfiguration.map {
                     try WebRTCFace(configuration: $0, streams: streams, profile: profile, localAddress: candidateAddress)
                 }
             }

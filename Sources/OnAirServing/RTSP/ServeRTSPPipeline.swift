@@ -17,7 +17,7 @@ enum ServeRTSPPipeline {
         var parts: [String] = []
         let source = "is-live=true format=time do-timestamp=false block=false max-bytes=0"
         if streams.contains(.video) {
-            let base = timelineStart > 0 ? " timestamp-offset=\(UInt32(truncatingIfNeeded: Int64((timelineStart * 90_000).rounded())))" : ""
+            let base = timestampOffset(timelineStart)
             parts.append(
                 "appsrc name=video \(source) ! rtph264pay name=pay0 pt=96 config-interval=0 aggregate-mode=zero-latency\(base)")
         }
@@ -25,6 +25,14 @@ enum ServeRTSPPipeline {
             parts.append("appsrc name=audio \(source) ! rtpmp4gpay name=pay\(parts.count) pt=97")
         }
         return "( " + parts.joined(separator: " ") + " )"
+    }
+
+    /// A payloader's `timestamp-offset` property putting its first RTP timestamp at
+    /// `timelineStart` seconds (90 kHz, modulo 2^32), with a leading space; empty for 0 (the
+    /// payloader's own random base).
+    static func timestampOffset(_ timelineStart: Double) -> String {
+        guard timelineStart > 0 else { return "" }
+        return " timestamp-offset=\(UInt32(truncatingIfNeeded: Int64((timelineStart * 90_000).rounded())))"
     }
 
     /// The video source's caps: Annex-B access units.

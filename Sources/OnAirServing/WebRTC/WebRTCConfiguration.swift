@@ -20,6 +20,9 @@ public struct WebRTCConfiguration: Sendable {
     public var viewerQueueBytes = 2 * 1024 * 1024
     /// Opus bit rate for the WebRTC audio.
     public var opusBitRate = 96_000
+    /// The session's media time line start (seconds; set by the serving outputs): non-zero, the
+    /// video's RTP timestamps start there too, so a test crosses their wrap a few seconds in.
+    package var timelineStart = 0.0
 
     /// The defaults: any port, no STUN or TURN, any origin.
     public init() {}

@@ -15,7 +15,7 @@ extension WebRTCFace {
             parts.append(
                 "appsrc name=video is-live=true format=time max-bytes=0 caps=video/x-h264,stream-format=byte-stream,alignment=au"
                     + " ! rtph264pay pt=\(type) ssrc=\(ssrcs.video) config-interval=-1"
-                    + " aggregate-mode=zero-latency mtu=1200"
+                    + " aggregate-mode=zero-latency mtu=1200" + ServeRTSPPipeline.timestampOffset(configuration.timelineStart)
                     + " ! application/x-rtp,media=video,encoding-name=H264,payload=\(type),clock-rate=90000,ssrc=(uint)\(ssrcs.video)"
                     + " ! webrtc.")
         }
