@@ -9,7 +9,8 @@ import Testing
 /// The MPEG-TS wrap crossed on purpose (issue 43): `onair serve --timeline-start 95433` puts the
 /// 33-bit 90 kHz timestamps' wrap (2^33 / 90,000 = 95,443.7 s) 10.7 s into the run. One server,
 /// every client at once across it: ffmpeg copying `/live.ts`, the HLS playlist and an SRT caller,
-/// `onair play` on `/live.ts`, and the MPEG-TS segmented recording read back by `/list` and `/get`.
+/// GStreamer's demuxer on `/live.ts`, `onair play` on `/live.ts`, and the MPEG-TS segmented
+/// recording read back by `/list` and `/get`; beside it `onair stream` over UDP to ffmpeg.
 @Suite struct TimestampWrapTests {
     static let wrap = 8_589_934_592.0 / 90_000
 
@@ -50,9 +51,43 @@ import Testing
                 ["-hide_banner", "-nostdin", "-v", "error", "-i", pair.0, "-t", "20", "-c", "copy", "-f", "mpegts", "-y", pair.1],
                 stderrPath: dir.appendingPathComponent("reader-\(index).log").path)
         }
+        // GStreamer's demuxer into a sink that keeps to the clock: a timestamp that jumped at the
+        // wrap would hold it there, and the copy would come out short.
+        let gstCopy = dir.appendingPathComponent("gst.ts").path
+        let gst = try StreamTestProcess(
+            "timeout",
+            [
+                "-s", "INT", "21", "gst-launch-1.0", "-q", "-e", "souphttpsrc", "location=\(server.url("/live.ts"))", "!", "tsdemux",
+                "!", "h264parse", "!", "mpegtsmux", "!", "filesink", "sync=true", "location=\(gstCopy)",
+            ],
+            stderrPath: dir.appendingPathComponent("gst.log").path)
+        // `onair stream` over UDP (MPEG-TS) from a time line started at the same place, to ffmpeg.
+        let udpPort = try StreamTestPorts.free(udp: true)
+        let udpCopy = dir.appendingPathComponent("udp.ts").path
+        let udpReader = try StreamTestProcess(
+            "ffmpeg",
+            [
+                "-hide_banner", "-nostdin", "-v", "error", "-i", "udp://127.0.0.1:\(udpPort)?timeout=3000000&fifo_size=100000", "-c",
+                "copy", "-y", udpCopy,
+            ],
+            stderrPath: dir.appendingPathComponent("udp.log").path)
+        #expect(waitUntil(timeout: 10) { StreamTestPorts.udpBound(udpPort) }, "ffmpeg never bound")
+        let streamer = try StreamTestProcess(
+            Tools.onairExecutable,
+            [
+                "stream", "--timeline-start", "95433", "--duration", "20", "--size", "320x240", "--fps", "15", "--preset",
+                "ultrafast", "udp://127.0.0.1:\(udpPort)?pkt_size=1316",
+            ],
+            stderrPath: dir.appendingPathComponent("stream.log").path)
         let play = try Tools.run(
             Tools.onairExecutable, ["play", server.url("/live.ts"), "--no-display", "--no-audio", "--json", "--duration", "20"])
-        for reader in readers { #expect(reader.wait(timeout: 30), "\(reader.stderr)") }
+        for reader in readers + [gst, streamer, udpReader] { #expect(reader.wait(timeout: 30), "\(reader.stderr)") }
+        #expect(streamer.process.terminationStatus == 0, "\(streamer.stderr)")
+        for (copy, least) in [(gstCopy, 17.0), (udpCopy, 17.0)] {
+            let result = try Self.decoded(copy)
+            #expect(result.errors.isEmpty, "\(copy): \(result.errors)")
+            #expect(result.seconds >= least, "\(copy): \(result.seconds) s of video")
+        }
         #expect(play.status == 0, "\(play.stderr)")
         let report = try JSONSerialization.jsonObject(with: play.stdout) as? [String: Any] ?? [:]
         #expect(report["decode_errors"] as? Int == 0 && report["freezes"] as? Int == 0, "onair play: \(report)")
