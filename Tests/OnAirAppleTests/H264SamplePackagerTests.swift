@@ -43,12 +43,8 @@ import Testing
         return result.stdoutText.split(separator: "\n").filter { !$0.hasPrefix("#") }.map { String($0.split(separator: ",").last ?? "") }
     }
 
-    @Test(arguments: [2, 4])
+    @Test(.enabled(if: toolExists("ffmpeg"), "ffmpeg is not installed"), arguments: [2, 4])
     func annexBOutputIsTheX264StreamAndDecodes(lengthSize: Int) throws {
-        guard toolExists("ffmpeg") else {
-            print("skipped: ffmpeg not installed")
-            return
-        }
         let directory = try Tools.temporaryDirectory("onair-apple-packager")
         defer { try? FileManager.default.removeItem(at: directory) }
         let output = try Self.x264Output(lengthSize: lengthSize, in: directory)

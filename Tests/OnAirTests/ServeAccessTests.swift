@@ -197,11 +197,11 @@ import Testing
         #expect(lines.all.contains("onair auth: blocked 127.0.0.1 for 60 s after 10 failures"))
     }
 
-    @Test func theShippedFail2banFilterMatchesTheFailureLines() throws {
-        guard (try? Tools.run("fail2ban-regex", ["--version"]))?.status == 0 else {
-            print("skipped: fail2ban-regex is not installed (Debian's fail2ban package)")
-            return
-        }
+    @Test(
+        .enabled(
+            if: (try? Tools.run("fail2ban-regex", ["--version"]))?.status == 0,
+            "fail2ban-regex is not installed (Debian's fail2ban package)"))
+    func theShippedFail2banFilterMatchesTheFailureLines() throws {
         let lines = Lines()
         let policy = ServeAccessPolicy(tokens: ["t0ken"], log: { lines.append($0) })
         _ = policy.verdict(permission: .read, address: "203.0.113.5", authorization: "Bearer nope", queryToken: nil)
