@@ -2,32 +2,55 @@
 import Foundation
 import OnAirTestSupport
 
-/// A running `onair serve` for tests: started on a free loopback port, waited for, and stopped.
+/// A running `onair serve` for tests: started on port 0, its bound port read back from its
+/// "serving http://HOST:PORT/…" line (a port chosen beforehand could be taken by another lane's
+/// process before the server binds it), waited for, and stopped.
 final class ServeTestServer {
     let port: Int
     let process: StreamTestProcess
     let directory: URL
 
     /// Starts `onair serve` with a small synthetic picture and `arguments`; waits until it answers.
-    /// `bareListen` gives `--listen PORT` only, to see the default address; `environment` is added
-    /// to the server's.
+    /// `bareListen` gives `--listen 0` only (no address), to see the default address;
+    /// `environment` is added to the server's.
     init(
         directory: URL, duration: Int, arguments: [String] = [], bareListen: Bool = false, environment: [String: String] = [:],
         log: String = "serve.log"
     ) throws {
         self.directory = directory
-        port = try StreamTestPorts.free()
         let base = [
-            "serve", "--listen", bareListen ? "\(port)" : "127.0.0.1:\(port)", "--duration", "\(duration)", "--size", "320x240",
+            "serve", "--listen", bareListen ? "0" : "127.0.0.1:0", "--duration", "\(duration)", "--size", "320x240",
             "--fps", "15", "--bitrate", "600k", "--preset", "ultrafast",
         ]
-        process = try StreamTestProcess(
+        let process = try StreamTestProcess(
             Tools.onairExecutable, base + arguments,
             stderrPath: directory.appendingPathComponent(log).path, environment: environment)
-        let port = self.port
-        guard waitUntil(timeout: 20, { StreamTestPorts.accepts(port) }) else {
+        self.process = process
+        var bound: Int?
+        guard
+            waitUntil(
+                timeout: 20,
+                {
+                    bound = Self.boundPort(process.stderr)
+                    return bound != nil || !process.process.isRunning
+                }),
+            let port = bound, waitUntil(timeout: 10, { StreamTestPorts.accepts(port) })
+        else {
+            process.kill()
             throw StreamTestError("onair serve did not listen: \(process.stderr)")
         }
+        self.port = port
+    }
+
+    /// The port of the first "serving http(s)://HOST:PORT/" line of `log`.
+    static func boundPort(_ log: String) -> Int? {
+        for line in log.split(separator: "\n") where line.hasPrefix("serving http") {
+            guard let scheme = line.range(of: "://") else { continue }
+            let authority = line[scheme.upperBound...].prefix { $0 != "/" && $0 != " " && $0 != "," }
+            guard let colon = authority.lastIndex(of: ":") else { continue }
+            return Int(authority[authority.index(after: colon)...])
+        }
+        return nil
     }
 
     /// `http://127.0.0.1:PORT` + `path`.
