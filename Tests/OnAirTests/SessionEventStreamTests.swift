@@ -53,6 +53,30 @@ import Testing
         #expect(events.dropped == 1000 - 7)
     }
 
+    /// Two iterators of one stream waiting at once: each notice reaches one of them, none twice,
+    /// and the end wakes both (one waiter used to replace the other, whose wait never ended).
+    @Test(.timeLimit(.minutes(1)))
+    func twoReadersOfOneStreamShareItsEventsAndBothSeeItsEnd() async {
+        let fanOut = SessionEventFanOut(handler: nil)
+        let events = fanOut.stream()
+        let readers = (0..<2).map { _ in
+            Task {
+                var seen: [String] = []
+                var iterator = events.makeAsyncIterator()
+                while let event = await iterator.next() { seen.append(Self.describe(event)) }
+                return seen
+            }
+        }
+        // Both readers wait at once before anything is sent.
+        while events.buffer.waitingReaders < 2 { await Task.yield() }
+        for index in 0..<10 { fanOut.send(.notice("\(index)")) }
+        while events.buffer.waitingReaders < 2 { await Task.yield() }
+        fanOut.finish()
+        var all: [String] = []
+        for reader in readers { all += await reader.value }
+        #expect(all.sorted() == (0..<10).map { "notice \($0)" }.sorted(), "\(all)")
+    }
+
     @Test func eachSubscriberHasItsOwnQueueAndAWaitingReaderIsWokenInOrder() async {
         let fanOut = SessionEventFanOut(handler: nil)
         let first = fanOut.stream(), second = fanOut.stream()

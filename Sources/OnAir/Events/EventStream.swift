@@ -42,7 +42,11 @@ struct EventKinds<Event: Sendable>: Sendable {
     let isPinned: @Sendable (Event) -> Bool
 }
 
-/// One subscriber's queue behind an `EventStream` (see there for what is kept).
+/// One subscriber's queue behind an `EventStream` (see there for what is kept). Any number of
+/// iterators may read it at once: each event goes to one of them, the readers waiting in the
+/// order they came, and the end reaches every one of them.
+///
+/// `@unchecked Sendable`: every stored property is read and written under `lock`.
 final class EventBuffer<Event: Sendable>: @unchecked Sendable {
     private let lock = NSLock()
     private let capacity: Int
@@ -50,7 +54,7 @@ final class EventBuffer<Event: Sendable>: @unchecked Sendable {
     private var queue: [Event] = []
     private var head = 0
     private var statistics: Event?
-    private var waiter: CheckedContinuation<Event?, Never>?
+    private var waiters: [CheckedContinuation<Event?, Never>] = []
     private var finished = false
     private var droppedCount = 0
     /// Called once when the reader goes away (cancelled) or the stream ends.
@@ -63,12 +67,15 @@ final class EventBuffer<Event: Sendable>: @unchecked Sendable {
 
     var dropped: Int { lock.withLock { droppedCount } }
 
+    /// Readers waiting for an event now.
+    var waitingReaders: Int { lock.withLock { waiters.count } }
+
     /// Adds an event (from any thread): hands it to a waiting reader or keeps it.
     func add(_ event: Event) {
         lock.lock()
         guard !finished else { return lock.unlock() }
-        if let waiter {
-            self.waiter = nil
+        if !waiters.isEmpty {
+            let waiter = waiters.removeFirst()
             lock.unlock()
             waiter.resume(returning: event)
             return
@@ -86,17 +93,17 @@ final class EventBuffer<Event: Sendable>: @unchecked Sendable {
         lock.unlock()
     }
 
-    /// Ends the stream: a waiting reader gets nil, a later one the events still kept, then nil.
+    /// Ends the stream: the waiting readers get nil, a later one the events still kept, then nil.
     func finish() {
         lock.lock()
         guard !finished else { return lock.unlock() }
         finished = true
-        let waiter = self.waiter
-        self.waiter = nil
+        let waiting = waiters
+        waiters = []
         let termination = onTermination
         onTermination = nil
         lock.unlock()
-        waiter?.resume(returning: nil)
+        for waiter in waiting { waiter.resume(returning: nil) }
         termination?()
     }
 
@@ -111,7 +118,7 @@ final class EventBuffer<Event: Sendable>: @unchecked Sendable {
                     lock.unlock()
                     continuation.resume(returning: nil)
                 } else {
-                    waiter = continuation
+                    waiters.append(continuation)
                     lock.unlock()
                 }
             }
@@ -120,13 +127,8 @@ final class EventBuffer<Event: Sendable>: @unchecked Sendable {
         }
     }
 
-    /// The reading task was cancelled: its wait ends with nil, and so does the stream.
+    /// A reading task was cancelled: the stream ends, and every wait with nil.
     private func cancel() {
-        lock.lock()
-        let waiter = self.waiter
-        self.waiter = nil
-        lock.unlock()
-        waiter?.resume(returning: nil)
         finish()
     }
 
