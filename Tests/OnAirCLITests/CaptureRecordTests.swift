@@ -37,7 +37,7 @@ import Testing
         let errors = Pipe()
         recorder.standardError = errors
         try recorder.runUnblocked()
-        Thread.sleep(forTimeInterval: 2)
+        letTimePass(2, "two seconds of the first colour are recorded")
         try screen.paint("#0000ff")
         recorder.waitUntilExit()
         let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)

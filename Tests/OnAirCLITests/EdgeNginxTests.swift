@@ -81,7 +81,7 @@ import Testing
             #expect(states.filter { $0 == "MISS" }.count == 1 && states.filter { $0 == "HIT" }.count == 19, "\(path): \(states)")
         }
         // The playlist's second has passed: one viewer's request refreshes it, the others take the stale copy.
-        Thread.sleep(forTimeInterval: 2.2)
+        letTimePass(2.2, "the cached playlist goes stale")
         let second = try Self.fetchAtOnce(["/live.m3u8"], count: 20, port: edgePort)
         #expect(second.count == 20 && second.allSatisfy { $0.first == "200" }, "\(second)")
         nginx.kill()

@@ -87,7 +87,7 @@ import Testing
                 "--hls-list-size", "0", "--serve", "\(port)",
                 "-o", dir.appendingPathComponent("stream.m3u8").path,
             ])
-        Thread.sleep(forTimeInterval: 5)
+        letTimePass(5, "the recording writes a few segments")
         let outside = try Tools.run(
             "curl",
             [

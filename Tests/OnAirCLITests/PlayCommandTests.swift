@@ -116,7 +116,7 @@ final class BackgroundProcess: @unchecked Sendable {
         let port = Self.port()
         let player = BackgroundProcess(
             Tools.onairExecutable, ["play", "--no-display", "udp://127.0.0.1:\(port)", "--duration", "4", "--json"])
-        Thread.sleep(forTimeInterval: 0.5)
+        letTimePass(0.5, "the player listens before the sender sends")
         let sender = try Tools.run(
             "ffmpeg",
             [
@@ -138,7 +138,7 @@ final class BackgroundProcess: @unchecked Sendable {
                 "play", "--no-display", "--measure-latency", "udp://127.0.0.1:\(port)",
                 "--duration", "5", "--json",
             ])
-        Thread.sleep(forTimeInterval: 0.5)
+        letTimePass(0.5, "the player listens before the sender sends")
         let sender = try Tools.run(
             Tools.onairExecutable,
             [
@@ -173,7 +173,7 @@ final class BackgroundProcess: @unchecked Sendable {
                 "--preset", "ultrafast", "--keyint-duration", "2", "--no-adaptive",
                 "udp://127.0.0.1:\(port)",
             ])
-        Thread.sleep(forTimeInterval: 1.3)  // well inside the first 2 s GOP
+        letTimePass(1.3, "well inside the first 2 s GOP")
         let played = try Tools.run(
             Tools.onairExecutable,
             [

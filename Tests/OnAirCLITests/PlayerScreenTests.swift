@@ -61,10 +61,10 @@ import Testing
                     "stream", "--size", "\(size.width)x\(size.height)", "--duration", "\(recordSeconds + 10)",
                     "udp://127.0.0.1:\(port)?pkt_size=1316",
                 ]) : BackgroundProcess("true", [])
-        Thread.sleep(forTimeInterval: 0.5)
+        letTimePass(0.5, "the sender starts before the player")
         let url = file ?? "udp://127.0.0.1:\(port)"
         let playing = BackgroundProcess("env", environment + player.map { $0 == "URL" ? url : $0 })
-        Thread.sleep(forTimeInterval: 4)
+        letTimePass(4, "the player opens its window and plays")
         let recording = dir.appendingPathComponent("screen.nut").path
         let seconds = String(recordSeconds)
         let recorded = try Tools.run(
@@ -236,9 +236,9 @@ import Testing
                 ])
             #expect(sent.status == 0, "\(sent.stderr)")
         }
-        Thread.sleep(forTimeInterval: 1)
+        letTimePass(1, "the player waits for a stream")
         try send(3)  // at most 90 frames
-        Thread.sleep(forTimeInterval: 2)  // the stream stops; the window stays
+        letTimePass(2, "the stream stops; the window stays")
         try send(7)  // a new sender: timestamps start again
         // The player ends 14 s after its first frame (the duration, plus 2 s for a stalled input).
         let played = try player.result()

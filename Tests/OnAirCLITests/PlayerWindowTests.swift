@@ -115,7 +115,7 @@ import Testing
         let tone = dir.appendingPathComponent("tone.ts").path
         try Tools.ffmpeg(["-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000", "-t", "6", "-c:a", "aac", "-f", "mpegts", tone])
         let player = BackgroundProcess("env", rig.environment + [Tools.onairExecutable, "play", tone, "--json"])
-        Thread.sleep(forTimeInterval: 1.5)
+        letTimePass(1.5, "the player opens its sink and plays")
         // Two seconds of what the null sink plays, mono 16-bit.
         let heard = try Tools.run(
             "env",
@@ -171,14 +171,14 @@ import Testing
             if ids != [first] { print("keys: windows named 'onair play' before \(name): \(ids) (first was \(first))") }
             let sent = try Tools.run("env", ["DISPLAY=\(display.display)", "xdotool", "key", "--window", id, name])
             #expect(sent.status == 0, "xdotool key \(name) to window \(id): \(sent.stderr)")
-            Thread.sleep(forTimeInterval: 0.7)
+            letTimePass(0.7, "the key takes effect before the next one")
         }
         let shot = { try Self.screenshot(display, width: width, height: height) }
         // The screen read back until `condition` holds (a loaded machine may take a while to draw).
         let shotWhen = { (condition: ([UInt8]) -> Bool) throws -> [UInt8] in
             var picture = try shot()
             for _ in 0..<20 where !condition(picture) {
-                Thread.sleep(forTimeInterval: 0.5)
+                letTimePass(0.5, "the window draws the next pictures")
                 picture = try shot()
             }
             return picture
@@ -204,13 +204,13 @@ import Testing
         let standsStill = { () throws -> Bool in
             for _ in 0..<10 {
                 let before = try shot()
-                Thread.sleep(forTimeInterval: 1)
+                letTimePass(1, "a moving picture changes within a second; a paused one does not")
                 paused = try shot()
                 if paused == before { return true }
             }
             return false
         }
-        Thread.sleep(forTimeInterval: 2)
+        letTimePass(2, "the picture plays before it is paused")
         #expect(try press("space", standsStill), "the picture kept moving after space")
         let withOverlay = { try shotWhen { overlaid($0, paused).white > 100 } }
         _ = try press("i") { overlaid(try withOverlay(), paused).changed > 0 }

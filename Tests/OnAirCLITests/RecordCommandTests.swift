@@ -111,7 +111,7 @@ import Testing
         process.standardError = FileHandle.nullDevice
         try process.runUnblocked()
         let started = Date()
-        Thread.sleep(forTimeInterval: 6)
+        letTimePass(6, "six seconds recorded before the kill")
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
         let elapsed = Date().timeIntervalSince(started)
@@ -132,7 +132,7 @@ import Testing
         process.arguments = ["record", "--size", "320x240", "--faststart"] + files.flatMap { ["-o", $0] }
         process.standardError = FileHandle.nullDevice
         try process.runUnblocked()
-        Thread.sleep(forTimeInterval: 3)
+        letTimePass(3, "three seconds recorded before SIGTERM")
         process.terminate()
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)

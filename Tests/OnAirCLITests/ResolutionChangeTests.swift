@@ -70,7 +70,7 @@ import Testing
             stderrPath: dir.appendingPathComponent("publisher.log").path)
         defer { publisher.kill() }
         // The player joins within the first seconds (nginx starts it at a keyframe) and stays past the end.
-        Thread.sleep(forTimeInterval: 0.3)
+        letTimePass(0.3, "the publisher reaches nginx first")
         let played = try Tools.run(Tools.onairExecutable, ["play", nginx.url(), "--duration", "16", "--json"])
         let report = try Self.report(played)
         print("resolution change over RTMP: \(report.filter { $0.key != "video" })")

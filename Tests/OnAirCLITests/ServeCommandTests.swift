@@ -179,7 +179,7 @@ import Testing
         let page = try server.get("/?token=\(token)")
         #expect(page.status == 200 && String(decoding: page.body, as: UTF8.self).contains("/live.ts?token=\(token)"))
         // Join in the middle of a 4 s GOP: the keyframe comes from the cache at once.
-        Thread.sleep(forTimeInterval: 6)
+        letTimePass(6, "into the middle of the second 4 s GOP")
         let out = dir.appendingPathComponent("join.ts").path
         let viewer = try StreamTestProcess(
             "ffmpeg",

@@ -72,7 +72,7 @@ import Testing
             "python3", [ServeRTSPTests.clients, "stall", "\(port)", "20"],
             stderrPath: dir.appendingPathComponent("stall.log").path,
             stdoutPath: dir.appendingPathComponent("stall.json").path)
-        Thread.sleep(forTimeInterval: 1.5)
+        letTimePass(1.5, "the stalled client has stopped reading")
         let during = (udp: dir.appendingPathComponent("during-udp.json"), tcp: dir.appendingPathComponent("during-tcp.json"))
         let secondPlayers = [
             try Self.player(url, seconds: 10, out: during.udp), try Self.player(url + "?tcp", seconds: 10, out: during.tcp),

@@ -253,9 +253,13 @@ import Testing
         func viewers() -> Int { totals()["viewers"] as? Int ?? -1 }
         func read(_ name: String, timeout: Double = 15) -> [String: Any] {
             let path = dir.appendingPathComponent(name).path
-            _ = waitUntil(timeout: timeout) { FileManager.default.fileExists(atPath: path) }
-            Thread.sleep(forTimeInterval: 0.2)  // written whole by then (a few bytes of JSON)
-            return (try? JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path)))) as? [String: Any] ?? [:]
+            var object: [String: Any]?
+            // Until the file holds a whole JSON object (a few bytes, written at the client's end).
+            _ = waitUntil(timeout: timeout) {
+                object = (try? JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path)))) as? [String: Any]
+                return object != nil
+            }
+            return object ?? [:]
         }
         // A client that has DESCRIBEd and SET UP (interleaved TCP) but not PLAYed holds no slot.
         let steps = dir.appendingPathComponent("steps")

@@ -76,7 +76,7 @@ import Testing
             stderrPath: dir.appendingPathComponent("viewers.log").path, stdoutPath: clientOutput)
         defer { client.kill() }
         // The server's view of both viewers, near the end of their time (after DELETE they are gone).
-        Thread.sleep(forTimeInterval: Double(seconds) - 2)
+        letTimePass(Double(seconds) - 2, "the viewers play under loss until near their end")
         let stats = try namespace.run("curl", ["-s", "-m", "5", base + "/stats.json"])
         let document = try JSONSerialization.jsonObject(with: Data(stats.utf8)) as? [String: Any]
         let served = document?["webrtc_viewers"] as? [[String: Any]] ?? []

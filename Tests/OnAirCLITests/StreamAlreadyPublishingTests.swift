@@ -21,7 +21,7 @@ struct StreamAlreadyPublishingTests {
             ],
             stderrPath: dir.appendingPathComponent("ffmpeg.log").path)
         defer { holder.kill() }
-        Thread.sleep(forTimeInterval: 2)
+        letTimePass(2, "ffmpeg publishes the stream name first")
         let result = try Tools.run(
             Tools.onairExecutable,
             [

@@ -27,7 +27,7 @@ import Testing
         defer { puller.kill() }
         // onair's own player pulls the same stream at the same time.
         let player = BackgroundProcess(Self.onair, ["play", "--no-display", nginx.url(), "--duration", "9", "--json", "--timeout", "30"])
-        Thread.sleep(forTimeInterval: 0.5)
+        letTimePass(0.5, "the player starts before the stream is published")
         let result = try Tools.run(
             Self.onair, ["stream", "--duration", "10", "--size", "320x240", "--fps", "30", "--preset", "ultrafast", nginx.url()])
         #expect(result.status == 0, "\(result.stderr)")
@@ -86,13 +86,13 @@ import Testing
         }
         #expect(waitUntil(timeout: 15) { pull("before.ts") }, "never pullable: \(streamer.stderr)")
         nginx.stop()
-        Thread.sleep(forTimeInterval: 5)
+        letTimePass(5, "nginx stays down for five seconds")
         try nginx.start()
         let back = Date()
         var pulledAfter: Double?
         while Date().timeIntervalSince(back) < 15, pulledAfter == nil {
             let attempt = Date().timeIntervalSince(back)
-            if pull("after.ts") { pulledAfter = attempt } else { Thread.sleep(forTimeInterval: 0.1) }
+            if pull("after.ts") { pulledAfter = attempt } else { letTimePass(0.1, "polled: the time to pull is measured") }
         }
         let after = try #require(pulledAfter, "not pullable after nginx came back: \(streamer.stderr)")
         print("reconnect: pullable \(after) s after nginx returned")

@@ -70,7 +70,7 @@ import Testing
         let recording = dir.appendingPathComponent("rec.mp4").path
         let stream = try Self.stream(first.url, seconds: 24, dir: dir, log: "stream.log", extra: ["-o", recording])
         #expect(waitUntil(timeout: 30) { !first.events("session").isEmpty }, "no session: \(stream.stderr)")
-        Thread.sleep(forTimeInterval: 5)
+        letTimePass(5, "five seconds streamed to the first server")
         let before = first.stop().first ?? [:]
         #expect((before["video_frames"] as? Int ?? 0) >= 30 && before["first_frame_idr"] as? Bool == true, "\(before)")
         // The same endpoint comes back: onair notices the silence (no RTCP for 3 s) and publishes again.

@@ -73,7 +73,7 @@ import Testing
         let clock = CaptureClock()
         let recorder = CaptureRecorder()
         try source.start(clock: clock, handlers: recorder.handlers(clock: clock))
-        Thread.sleep(forTimeInterval: 1.1)
+        letTimePass(1.1, "the file plays past its end and loops")
         let stopStarted = Date()
         source.stop()
         #expect(Date().timeIntervalSince(stopStarted) < 0.3)

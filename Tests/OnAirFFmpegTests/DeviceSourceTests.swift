@@ -45,7 +45,7 @@ private func close(_ a: (y: Double, u: Double, v: Double), _ b: (y: Double, u: D
         let clock = CaptureClock()
         let recorder = CaptureRecorder()
         try source.start(clock: clock, handlers: recorder.handlers(clock: clock))
-        Thread.sleep(forTimeInterval: 1.0)
+        letTimePass(1.0, "a second of the red screen")
         let redFrames = recorder.frames
         try x.paint("#0000ff")
         let blue = yuv(0, 0, 255)
@@ -54,7 +54,7 @@ private func close(_ a: (y: Double, u: Double, v: Double), _ b: (y: Double, u: D
         source.stop()
         #expect(Date().timeIntervalSince(stopStarted) < 0.5, "stop() must return promptly")
         let countAfterStop = recorder.frames.count
-        Thread.sleep(forTimeInterval: 0.2)
+        letTimePass(0.2, "nothing may arrive after stop()")
         #expect(recorder.frames.count == countAfterStop, "nothing is delivered after stop()")
 
         #expect(redFrames.count >= 8, "about 15 frames in 1 s, got \(redFrames.count)")
@@ -92,7 +92,7 @@ private func close(_ a: (y: Double, u: Double, v: Double), _ b: (y: Double, u: D
         let clock = CaptureClock()
         let recorder = CaptureRecorder()
         try source.start(clock: clock, handlers: recorder.handlers(clock: clock))
-        Thread.sleep(forTimeInterval: 1.5)
+        letTimePass(1.5, "a second and a half of the tone")
         let stopStarted = Date()
         source.stop()
         #expect(Date().timeIntervalSince(stopStarted) < 0.5, "stop() must return promptly")

@@ -51,11 +51,11 @@ import Testing
                     let result = unit.withUnsafeBytes { video.push($0, pts: pts, dts: pts, duration: 1_000_000_000 / 15, isKeyframe: true) }
                     switch result {
                     case .accepted: index += 1
-                    case .notReady: Thread.sleep(forTimeInterval: 0.005)
+                    case .notReady: letTimePass(0.005, "the source takes no more yet")
                     case .ended, .failed: return
                     }
                     let due = start.addingTimeInterval(Double(index) / 15)
-                    if due > Date() { Thread.sleep(until: due) }
+                    letTimePass(until: due, "a live source's pace, 15 fps")
                 }
                 video.end()
             }

@@ -14,7 +14,7 @@ import Glibc
     /// Endless bytes, a few kilobytes at a time.
     final class Endless: HTTPStreamSource {
         func read(into buffer: UnsafeMutableRawBufferPointer) -> HTTPStreamRead {
-            usleep(5_000)  // the server's own pace, not a test wait
+            letTimePass(0.005, "a stand-in stream's own pace")
             let count = min(buffer.count, 4096)
             for index in 0..<count { buffer[index] = UInt8(index & 0xff) }
             return .bytes(count)

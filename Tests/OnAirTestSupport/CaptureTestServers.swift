@@ -10,16 +10,6 @@ public func toolExists(_ name: String) -> Bool {
     return path.split(separator: ":").contains { FileManager.default.isExecutableFile(atPath: "\($0)/\(name)") }
 }
 
-/// Polls `condition` every 50 ms until it holds or `timeout` seconds pass.
-public func waitUntil(timeout: Double, _ condition: () -> Bool) -> Bool {
-    let deadline = Date().addingTimeInterval(timeout)
-    while Date() < deadline {
-        if condition() { return true }
-        Thread.sleep(forTimeInterval: 0.05)
-    }
-    return condition()
-}
-
 /// A private Xvfb X server for one test: `Xvfb :N -screen 0 WxHx24 -nolisten tcp -noreset`.
 ///
 /// `-noreset` matters: without it the server resets when its last client disconnects, and the

@@ -101,7 +101,7 @@ import OnAirFFmpeg
             try? fm.removeItem(atPath: "/tmp/.X11-unix/X\(number)")
             try? fm.removeItem(atPath: "/tmp/.X\(number)-lock")
         }
-        for _ in 0..<100 where !fm.fileExists(atPath: "/tmp/.X11-unix/X\(number)") { Thread.sleep(forTimeInterval: 0.05) }
+        _ = waitUntil(timeout: 5) { fm.fileExists(atPath: "/tmp/.X11-unix/X\(number)") }
         let devices = CaptureDevices.list()
         let screen = devices.first { $0.spec == "x11::\(number)" }
         #expect(screen?.kind == .screen, "listed \(devices.map(\.spec))")

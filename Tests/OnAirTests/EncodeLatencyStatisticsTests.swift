@@ -23,7 +23,7 @@ import Testing
         func encode(_ frame: VideoFrame, forceKeyFrame: Bool) throws -> [EncodedPacket] {
             let isKey = index % interval == 0
             index += 1
-            Thread.sleep(forTimeInterval: isKey ? key : predicted)
+            letTimePass(isKey ? key : predicted, "a stand-in encoder's work")
             return [
                 EncodedPacket(
                     mediaType: .video, codec: .h264, data: [0, 0, 0, 1, isKey ? 0x65 : 0x41], pts: frame.pts,

@@ -1,5 +1,6 @@
 #if os(Linux)
 import Foundation
+import OnAirTestSupport
 import OnAirCore
 import Synchronization
 import Testing
@@ -58,7 +59,7 @@ import Testing
         #expect(viewer.statistics().skips == 1)
         #expect(!viewer.cutIfTooFarBehind())
         #expect(viewer.cutReason == nil)
-        Thread.sleep(forTimeInterval: 0.3)
+        letTimePass(0.3, "past the 200 ms viewer timeout (the hub reads the real clock)")
         let events = Mutex<[ServeHub.ViewerEvent]>([])
         hub.setViewerObserver { event in events.withLock { $0.append(event) } }
         #expect(viewer.cutIfTooFarBehind(context: "held back: 300000 bytes waiting"))

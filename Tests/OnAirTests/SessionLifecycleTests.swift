@@ -1,5 +1,6 @@
 import Foundation
 import OnAir
+import OnAirCore
 import OnAirTestSupport
 import Testing
 
@@ -204,26 +205,19 @@ import Testing
     }
 
     /// `build()` from 32 tasks at once, each blocked in opening its output (a FIFO nobody reads
-    /// for 300 ms), leaves the cooperative pool free: an unrelated task's 100 ms sleeps stay on time.
+    /// yet), leaves the cooperative pool free: a task started after them runs while they are all
+    /// still blocked. The FIFOs' reader opens them only once that task has run (or, should the
+    /// pool be stalled, after 10 s, and the test fails), so no timing decides the result.
     @Test(.timeLimit(.minutes(1)))
     func buildingFrom32TasksDoesNotStallTheCooperativePool() async throws {
         let dir = try Tools.temporaryDirectory("session-build-pool")
         defer { try? FileManager.default.removeItem(at: dir) }
         let paths = (0..<32).map { dir.appendingPathComponent("out\($0).h264").path }
         for path in paths { #expect(mkfifo(path, 0o600) == 0) }
-        let timer = Task {
-            var worst = Duration.zero
-            let clock = ContinuousClock()
-            for _ in 0..<5 {
-                let start = clock.now
-                try await Task.sleep(for: .milliseconds(100))
-                worst = max(worst, clock.now - start - .milliseconds(100))
-            }
-            return worst
-        }
-        // The readers open the FIFOs (which lets each build go on) 300 ms from now, on a thread.
+        let probeRan = DispatchSemaphore(value: 0)
+        let ranWhileBlocked = Locked(false)
         let readers = Thread {
-            Thread.sleep(forTimeInterval: 0.3)
+            ranWhileBlocked.withLock { $0 = probeRan.wait(timeout: .now() + 10) == .success }
             for path in paths {
                 let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
                 if descriptor >= 0 { Readers.keep(descriptor) }
@@ -239,11 +233,12 @@ import Testing
                     return try await SessionBuilder(settings).build()
                 }
             }
+            // Queued behind the 32 builds: it runs only if they left the pool's threads free.
+            Task { probeRan.signal() }
             return try await group.reduce(into: []) { $0.append($1) }
         }
-        let worst = try await timer.value
         #expect(sessions.count == 32)
-        #expect(worst < .milliseconds(50), "a 100 ms sleep overshot by \(worst) while 32 sessions were built")
+        #expect(ranWhileBlocked.current, "a task queued behind 32 blocked builds did not run until their FIFOs opened")
         // Stopped before they ran: each returns at once and leaves no file.
         for session in sessions { #expect(try session.stop().statistics.framesOut == 0) }
         #expect(paths.allSatisfy { !FileManager.default.fileExists(atPath: $0) })

@@ -1,5 +1,6 @@
 import Foundation
 import OnAir
+import OnAirTestSupport
 import Testing
 
 /// The real-time synthetic source starts its picture and sound together, so a recording's first
@@ -14,7 +15,7 @@ import Testing
         nonisolated(unsafe) var audio: Double?
         let both = DispatchSemaphore(value: 0)
         let clock = CaptureClock()
-        Thread.sleep(forTimeInterval: delay)
+        letTimePass(delay, "the capture clock runs before the source starts")
         try source.start(
             clock: clock,
             handlers: CaptureHandlers(
