@@ -27,7 +27,8 @@ enum ProbeFormatter {
 
     private static func video(_ s: ProbedStream) -> String {
         let chroma = ["4:0:0", "4:2:0", "4:2:2", "4:4:4"][min(max(s.chromaFormat ?? 1, 0), 3)]
-        var line = "video: H.264 \(s.profile)"
+        var line = "video: \(s.codec == "hevc" ? "H.265" : "H.264") \(s.profile)"
+        if let tier = s.tier { line += ", \(tier) tier" }
         if let level = s.level { line += " @ level \(format(level))" }
         line += ", \(s.width ?? 0)x\(s.height ?? 0)"
         if s.codedWidth != s.width || s.codedHeight != s.height {
@@ -37,7 +38,7 @@ enum ProbeFormatter {
         if let entropy = s.entropyCoding { line += ", \(entropy)" }
         line += (s.interlaced ?? false) ? ", interlaced" : ", progressive"
         if let rate = s.frameRate { line += ", \(format(rate)) fps" }
-        line += "\n       \(s.frames) frames, \(s.keyframes ?? 0) IDR, max GOP \(s.maxGop ?? 0)"
+        line += "\n       \(s.frames) frames, \(s.keyframes ?? 0) \(s.codec == "hevc" ? "IRAP" : "IDR"), max GOP \(s.maxGop ?? 0)"
         line += ", B-frames: \((s.bFrames ?? false) ? "yes" : "no")"
         line += ", " + String(format: "%.3f s, %.0f kb/s", s.duration, Double(s.bitRate) / 1000)
         if s.damaged > 0 { line += ", \(s.damaged) damaged units skipped" }

@@ -16,7 +16,8 @@ struct FFprobeSummary {
             summary["profile"] = stream["profile"]
             let duration = Double(stream["duration"] as? String ?? "")
             if type == "video" {
-                summary["level"] = Double(stream["level"] as? Int ?? 0) / 10
+                // ffprobe gives level_idc: H.264's is the level × 10, H.265's the level × 30.
+                summary["level"] = Double(stream["level"] as? Int ?? 0) / (stream["codec_name"] as? String == "hevc" ? 30 : 10)
                 summary["width"] = stream["width"]
                 summary["height"] = stream["height"]
                 let rate = Self.rational(stream["avg_frame_rate"] as? String)

@@ -22,6 +22,16 @@ struct ProbeCase: Sendable, CustomTestStringConvertible {
             ] + encoder)
     }
 
+    /// H.265 by libx265 (the independent encoder: ffmpeg's own call of it, not OnAir's).
+    static func hevc(_ name: String, size: String = "320x240", ext: String, _ extra: [String] = []) -> ProbeCase {
+        ProbeCase(
+            name: "hevc \(name) .\(ext)", fileExtension: ext,
+            ffmpegArguments: [
+                "-f", "lavfi", "-i", "testsrc2=size=\(size):rate=25", "-frames:v", "30",
+                "-c:v", "libx265", "-preset", "ultrafast", "-x265-params", "log-level=error",
+            ] + extra)
+    }
+
     static func audio(rate: Int, channels: Int, ext: String = "aac") -> ProbeCase {
         ProbeCase(
             name: "aac \(rate) Hz \(channels) ch .\(ext)", fileExtension: ext,
@@ -71,6 +81,9 @@ let probeCases: [ProbeCase] = [
     .audio(rate: 64000, channels: 1), .audio(rate: 88200, channels: 2), .audio(rate: 96000, channels: 2),
     .audio(rate: 44100, channels: 2, ext: "m4a"),
     .both(ext: "mp4"), .both(ext: "mov"), .both(ext: "ts"), .both(ext: "flv"),
+    .hevc("main", ext: "h265"), .hevc("main cropped, B-frames, GOP 10", size: "642x362", ext: "hevc", ["-g", "10", "-bf", "3"]),
+    .hevc("main hvc1", ext: "mp4", ["-tag:v", "hvc1"]), .hevc("main", ext: "mkv"),
+    .hevc("main 10", ext: "ts", ["-pix_fmt", "yuv420p10le"]),
 ]
 
 @Suite struct ProbeAgreementTests {

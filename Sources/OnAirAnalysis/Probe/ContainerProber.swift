@@ -3,7 +3,7 @@
 import OnAirBitstream
 import OnAirFFmpeg
 
-/// Probes a container file: libavformat demuxes, OnAir's parsers read the H.264 and AAC inside.
+/// Probes a container file: libavformat demuxes, OnAir's parsers read the H.264, H.265 and AAC inside.
 struct ContainerProber {
     let path: String
     let listUnits: Bool
@@ -13,6 +13,7 @@ struct ContainerProber {
         var stream: MediaFileReader.Stream
         var reportIndex: Int
         var h264: H264StreamAnalyzer?
+        var hevc: HEVCStreamAnalyzer?
         var aac: AACStreamAnalyzer?
         var avccLengthSize: Int?
         var audioConfig: AudioSpecificConfig?
@@ -30,7 +31,7 @@ struct ContainerProber {
             throw ProbeError.unsupportedContainer(path: path, reason: "\(error)")
         }
         var tracks: [Int: Track] = [:]
-        for stream in reader.streams where stream.codecName == "h264" || stream.codecName == "aac" {
+        for stream in reader.streams where ["h264", "hevc", "aac"].contains(stream.codecName) {
             var track = Track(stream: stream, reportIndex: tracks.count, lister: H264UnitLister(stream: tracks.count))
             if stream.codecName == "h264" {
                 track.h264 = H264StreamAnalyzer()
@@ -39,6 +40,12 @@ struct ContainerProber {
                     for unit in record.sequenceParameterSets + record.pictureParameterSets {
                         track.h264?.add(unit, countBytes: false)
                     }
+                }
+            } else if stream.codecName == "hevc" {
+                track.hevc = HEVCStreamAnalyzer()
+                if let record = try? HEVCDecoderConfigurationRecord(parsing: stream.extradata) {
+                    track.avccLengthSize = record.lengthSize
+                    for unit in record.parameterSets { track.hevc?.add(unit, countBytes: false) }
                 }
             } else {
                 track.aac = AACStreamAnalyzer()
@@ -57,6 +64,8 @@ struct ContainerProber {
             }
             if track.h264 != nil {
                 readVideo(packet, into: &track)
+            } else if track.hevc != nil {
+                readHEVC(packet, into: &track, units: &units)
             } else {
                 readAudio(packet, into: &track, units: &units)
             }
@@ -74,6 +83,13 @@ struct ContainerProber {
                     streams.append(report)
                 }
                 units += track.lister.units
+            } else if var hevc = track.hevc {
+                hevc.finish()
+                if let report = hevc.report(
+                    duration: duration, frameRate: track.stream.averageFrameRate, byteCount: track.packetBytes)
+                {
+                    streams.append(report)
+                }
             } else if let aac = track.aac, var report = aac.report(duration: duration) {
                 if let duration, duration > 0 { report.bitRate = Int((Double(track.packetBytes * 8) / duration).rounded()) }
                 streams.append(report)
@@ -97,6 +113,23 @@ struct ContainerProber {
         for unit in nalUnits {
             track.h264?.add(unit)
             if listUnits { track.lister.list(unit, offset: nil, pts: packet.pts) }
+        }
+    }
+
+    private func readHEVC(_ packet: MediaFileReader.Packet, into track: inout Track, units: inout [ProbedUnit]) {
+        let nalUnits: [HEVCNALUnit]
+        if let lengthSize = track.avccLengthSize {
+            guard let parsed = try? HEVCByteStream.units(inSample: packet.data, lengthSize: lengthSize) else {
+                track.hevc?.noteDamaged()
+                return
+            }
+            nalUnits = parsed
+        } else {
+            nalUnits = HEVCByteStream.split(packet.data)
+        }
+        for unit in nalUnits {
+            track.hevc?.add(unit)
+            if listUnits { units.append(HEVCStreamAnalyzer.listed(unit, stream: track.reportIndex, offset: nil, pts: packet.pts)) }
         }
     }
 

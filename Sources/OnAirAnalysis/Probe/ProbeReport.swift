@@ -3,7 +3,7 @@
 public struct ProbeReport: Sendable, Codable, Equatable {
     /// The container format ("h264", "adts", "mp4", "mpegts", "flv", …).
     public var format: String
-    /// The H.264 and AAC streams, in the file's order.
+    /// The H.264, H.265 and AAC streams, in the file's order.
     public var streams: [ProbedStream]
     /// Every NAL unit or ADTS frame, when asked for with `--units`.
     public var units: [ProbedUnit]?
@@ -15,12 +15,14 @@ public struct ProbeReport: Sendable, Codable, Equatable {
 public struct ProbedStream: Sendable, Codable, Equatable {
     /// "video" or "audio".
     public var type: String
-    /// "h264" or "aac".
+    /// "h264", "hevc" or "aac".
     public var codec: String
     /// ffprobe's profile name ("High", "Constrained Baseline", "LC", "HE-AAC", …).
     public var profile: String
-    /// level_idc / 10.
+    /// The level: level_idc / 10 for H.264, general_level_idc / 30 for H.265.
     public var level: Double?
+    /// H.265's tier, "Main" or "High" (nil for H.264 and audio).
+    public var tier: String?
     /// Displayed (cropped) width.
     public var width: Int?
     /// Displayed (cropped) height.
@@ -45,7 +47,7 @@ public struct ProbedStream: Sendable, Codable, Equatable {
     public var keyframes: Int?
     /// The longest run of pictures from one IDR up to the next (or the end).
     public var maxGop: Int?
-    /// Whether any picture has a B slice.
+    /// Whether any picture has a B slice (H.265: whether the SPS lets pictures be reordered).
     public var bFrames: Bool?
     /// Audio sample rate (the output rate for HE-AAC).
     public var sampleRate: Int?
@@ -59,7 +61,7 @@ public struct ProbedStream: Sendable, Codable, Equatable {
     public var damaged: Int
 
     enum CodingKeys: String, CodingKey {
-        case type, codec, profile, level, width, height
+        case type, codec, profile, level, tier, width, height
         case codedWidth = "coded_width", codedHeight = "coded_height"
         case chromaFormat = "chroma_format", bitDepth = "bit_depth"
         case entropyCoding = "entropy_coding", interlaced

@@ -11,7 +11,7 @@ import OnAirFFmpeg
 package enum ProbeError: OnAirError, Equatable {
     /// The file could not be read.
     case unreadable(path: String, reason: String)
-    /// The file holds no H.264 or AAC stream OnAir understands.
+    /// The file holds no H.264, H.265 or AAC stream OnAir understands.
     case noStreams(path: String)
     /// The container could not be opened on this platform.
     case unsupportedContainer(path: String, reason: String)
@@ -20,22 +20,24 @@ package enum ProbeError: OnAirError, Equatable {
     public var description: String {
         switch self {
         case let .unreadable(path, reason): return "cannot read \(path): \(reason)"
-        case let .noStreams(path): return "\(path): no H.264 or AAC stream found"
+        case let .noStreams(path): return "\(path): no H.264, H.265 or AAC stream found"
         case let .unsupportedContainer(path, reason): return "cannot open \(path): \(reason)"
         }
     }
 }
 
-/// Reads a media file with OnAir's own H.264 and AAC parsers and summarises its streams.
+/// Reads a media file with OnAir's own H.264, H.265 and AAC parsers and summarises its streams.
 ///
-/// Annex-B `.h264`/`.264` and ADTS `.aac` files are parsed directly; containers (MP4, MOV,
-/// MPEG-TS, FLV, …) are demuxed with libavformat and the H.264 and AAC inside parsed by us.
+/// Annex-B `.h264`/`.264`/`.h265`/`.hevc` and ADTS `.aac` files are parsed directly; containers
+/// (MP4, MOV, MPEG-TS, MKV, FLV, …) are demuxed with libavformat and the streams inside parsed by us.
 public enum Prober {
     /// Probes the file at `path`; with `listUnits`, every NAL unit and ADTS frame is listed too.
     public static func probe(path: String, listUnits: Bool = false) throws -> ProbeReport {
         switch URL(fileURLWithPath: path).pathExtension.lowercased() {
         case "h264", "264", "avc", "h26l":
             return try probeAnnexB(path: path, listUnits: listUnits)
+        case "h265", "265", "hevc":
+            return try probeHEVCAnnexB(path: path, listUnits: listUnits)
         case "aac", "adts":
             return try probeADTS(path: path, listUnits: listUnits)
         default:
@@ -68,6 +70,25 @@ public enum Prober {
             throw ProbeError.noStreams(path: path)
         }
         return ProbeReport(format: "h264", streams: [stream], units: listUnits ? lister.units : nil)
+    }
+
+    static func probeHEVCAnnexB(path: String, listUnits: Bool) throws -> ProbeReport {
+        let bytes = try readFile(path)
+        var analyzer = HEVCStreamAnalyzer()
+        var units: [ProbedUnit] = []
+        for range in AnnexB.nalUnitRanges(in: bytes) {
+            guard let unit = try? HEVCNALUnit(bytes[range]) else {
+                analyzer.noteDamaged()
+                continue
+            }
+            analyzer.add(unit)
+            if listUnits { units.append(HEVCStreamAnalyzer.listed(unit, stream: 0, offset: range.lowerBound, pts: nil)) }
+        }
+        analyzer.finish()
+        guard let stream = analyzer.report(duration: nil, frameRate: nil, byteCount: nil) else {
+            throw ProbeError.noStreams(path: path)
+        }
+        return ProbeReport(format: "hevc", streams: [stream], units: listUnits ? units : nil)
     }
 
     static func probeADTS(path: String, listUnits: Bool) throws -> ProbeReport {
