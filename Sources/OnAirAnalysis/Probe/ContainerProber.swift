@@ -99,37 +99,36 @@ struct ContainerProber {
         return ProbeReport(format: reader.formatName, streams: streams, units: listUnits ? units : nil)
     }
 
+    /// A video packet's NAL units: length-prefixed when the stream's configuration record gave a
+    /// length size, Annex-B otherwise; nil (counted as damaged by the caller) when they do not parse.
+    private func nalUnits<Unit>(
+        _ packet: MediaFileReader.Packet, lengthSize: Int?, prefixed: ([UInt8], Int) throws -> [Unit],
+        annexB: ([UInt8]) -> [Unit]
+    ) -> [Unit]? {
+        guard let lengthSize else { return annexB(packet.data) }
+        return try? prefixed(packet.data, lengthSize)
+    }
+
     private func readVideo(_ packet: MediaFileReader.Packet, into track: inout Track) {
-        let nalUnits: [H264NALUnit]
-        if let lengthSize = track.avccLengthSize {
-            guard let parsed = try? AVCC.units(in: packet.data, lengthSize: lengthSize) else {
-                track.h264?.noteDamaged()
-                return
-            }
-            nalUnits = parsed
-        } else {
-            nalUnits = AnnexB.split(packet.data)
-        }
-        for unit in nalUnits {
+        guard
+            let units = nalUnits(
+                packet, lengthSize: track.avccLengthSize, prefixed: { try AVCC.units(in: $0, lengthSize: $1) }, annexB: AnnexB.split)
+        else { return track.h264?.noteDamaged() ?? () }
+        for unit in units {
             track.h264?.add(unit)
             if listUnits { track.lister.list(unit, offset: nil, pts: packet.pts) }
         }
     }
 
-    private func readHEVC(_ packet: MediaFileReader.Packet, into track: inout Track, units: inout [ProbedUnit]) {
-        let nalUnits: [HEVCNALUnit]
-        if let lengthSize = track.avccLengthSize {
-            guard let parsed = try? HEVCByteStream.units(inSample: packet.data, lengthSize: lengthSize) else {
-                track.hevc?.noteDamaged()
-                return
-            }
-            nalUnits = parsed
-        } else {
-            nalUnits = HEVCByteStream.split(packet.data)
-        }
-        for unit in nalUnits {
+    private func readHEVC(_ packet: MediaFileReader.Packet, into track: inout Track, units listed: inout [ProbedUnit]) {
+        guard
+            let units = nalUnits(
+                packet, lengthSize: track.avccLengthSize, prefixed: { try HEVCByteStream.units(inSample: $0, lengthSize: $1) },
+                annexB: HEVCByteStream.split)
+        else { return track.hevc?.noteDamaged() ?? () }
+        for unit in units {
             track.hevc?.add(unit)
-            if listUnits { units.append(HEVCStreamAnalyzer.listed(unit, stream: track.reportIndex, offset: nil, pts: packet.pts)) }
+            if listUnits { listed.append(HEVCStreamAnalyzer.listed(unit, stream: track.reportIndex, offset: nil, pts: packet.pts)) }
         }
     }
 
