@@ -45,6 +45,8 @@ package final class ServeServer: @unchecked Sendable {
     private var observability: ServeObservability?
     /// The discontinuities encode restarts put in `/live.m3u8` (set by the owner of the HLS sink).
     private var hlsDiscontinuities: ServeHLSDiscontinuities?
+    /// The encodes' variants `/index.m3u8` lists, the main one first.
+    private var hlsVariants: [(uri: String, variant: ServeHLSVariant)] = []
     /// The ONVIF services under `/onvif/` (`--onvif`), when set.
     private var onvif: ONVIFService?
 
@@ -194,6 +196,11 @@ package final class ServeServer: @unchecked Sendable {
         lock.unlock()
     }
 
+    /// Serves `/index.m3u8`, the multivariant playlist of `variants` (each encode's media playlist URI and its measure).
+    package func serveHLSVariants(_ variants: [(uri: String, variant: ServeHLSVariant)]) {
+        lock.withLock { hlsVariants = variants }
+    }
+
     /// Serves `/live.m3u8` with the discontinuities `discontinuities` notes (see `ServeHLSSink`).
     package func serveHLSDiscontinuities(_ discontinuities: ServeHLSDiscontinuities) {
         lock.withLock { hlsDiscontinuities = discontinuities }
@@ -287,6 +294,13 @@ package final class ServeServer: @unchecked Sendable {
             return HTTPResponse(
                 status: 200, headers: [("Content-Type", "application/json"), ("Cache-Control", "no-cache")],
                 body: .bytes(body))
+        case ["index.m3u8"] where hlsDirectory != nil:
+            hub.responseFinished()
+            let variants = lock.withLock { hlsVariants }.compactMap { $0.variant.variant(uri: $0.uri) }
+            guard !variants.isEmpty else { return .text(404, "the playlist is not ready yet") }
+            return HTTPResponse(
+                status: 200, headers: [("Content-Type", "application/vnd.apple.mpegurl"), ("Cache-Control", "no-cache")],
+                body: .bytes(Self.playlist(Array(HLSMultivariantPlaylist(variants: variants).text.utf8), query: query)))
         case ["live.m3u8"] where hlsDirectory != nil:
             hub.responseFinished()  // each HLS request's thread and copies are freed right after
             guard let hlsDirectory, let file = HLSFileServer.file(named: "stream.m3u8", in: hlsDirectory) else {
@@ -354,7 +368,7 @@ package final class ServeServer: @unchecked Sendable {
     /// and `/snapshot.jpg` (a camera's still-image URL). Not WHEP
     /// and not `/metrics`: those need a header.
     static func takesQueryToken(_ path: String) -> Bool {
-        ["/", "/live.ts", "/live.mp4", "/live.m3u8", "/stats.json", "/list", "/get", "/snapshot.jpg"].contains(path)
+        ["/", "/live.ts", "/live.mp4", "/live.m3u8", "/index.m3u8", "/stats.json", "/list", "/get", "/snapshot.jpg"].contains(path)
             || (path.hasPrefix("/") && isSegmentName(String(path.dropFirst())))
             || (path.hasPrefix("/playback/") && RecordingPlayback.isMediaName(String(path.dropFirst("/playback/".count))))
     }
@@ -430,20 +444,30 @@ package final class ServeServer: @unchecked Sendable {
         (directory as NSString).appendingPathComponent(rendition)
     }
 
-    /// `segment_N.ts` as the HLS muxer names them.
+    /// The HLS files served: `segment_N.ts` as the HLS muxer names them, `segment_N.m4s` and the
+    /// init sections `init.mp4`, `init_N.mp4` as `FragmentedHLSWriter` names them.
     static func isSegmentName(_ name: String) -> Bool {
-        guard name.hasPrefix("segment_"), name.hasSuffix(".ts") else { return false }
-        let number = name.dropFirst("segment_".count).dropLast(".ts".count)
-        return !number.isEmpty && number.count <= 12 && number.allSatisfy { $0 >= "0" && $0 <= "9" }
+        let numbered = { (prefix: String, suffix: String) -> Bool in
+            guard name.hasPrefix(prefix), name.hasSuffix(suffix), name.count > prefix.count + suffix.count else { return false }
+            let number = name.dropFirst(prefix.count).dropLast(suffix.count)
+            return number.count <= 12 && number.allSatisfy { $0 >= "0" && $0 <= "9" }
+        }
+        return name == "init.mp4" || numbered("segment_", ".ts") || numbered("segment_", ".m4s") || numbered("init_", ".mp4")
     }
 
-    /// The playlist with `query` (the token) added to every URI line, and `folder` before it
-    /// (a further encode's segments are under its name: `sub/segment_3.ts`).
+    /// The playlist with `query` (the token) added to every URI (the URI lines and an
+    /// `EXT-X-MAP`'s `URI`), and `folder` before it (a further encode's segments are under its
+    /// name: `sub/segment_3.ts`).
     static func playlist(_ bytes: [UInt8], query: String, folder: String = "") -> [UInt8] {
         guard !query.isEmpty || !folder.isEmpty else { return bytes }
         let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
         let rewritten = lines.map { line -> String in
             let text = String(line)
+            if text.hasPrefix("#EXT-X-MAP:"), let start = text.range(of: "URI=\""),
+                let close = text[start.upperBound...].firstIndex(of: "\"")
+            {
+                return text[..<start.upperBound] + folder + text[start.upperBound..<close] + query + text[close...]
+            }
             return text.isEmpty || text.hasPrefix("#") ? text : folder + text + query
         }
         return Array(rewritten.joined(separator: "\n").utf8)
