@@ -181,7 +181,9 @@ public struct SessionBuilder: Sendable {
                 baseURL: server.baseURL(port: serve.server.port), query: server.token.map { "?token=\($0)" } ?? "",
                 srtPort: serve.srt?.port, rtspPort: serve.rtsp.flatMap { $0.port == 0 ? nil : $0.port },
                 rtspUser: ServeRTSPFace.user,
-                whepURL: serve.webRTC.map { _ in server.baseURL(port: serve.server.port) + "/whep" }, host: server.host,
+                // An H.265 main encode has no face: /whep is then answered by an H.264 sub stream's.
+                whepURL: serve.webRTC == nil && serve.renditionFaces.isEmpty ? nil : server.baseURL(port: serve.server.port) + "/whep",
+                host: server.host,
                 isLoopback: server.isLoopback, hasToken: server.token != nil)
             endpoints?.tlsFingerprint = serve.server.tls?.fingerprint
             endpoints?.tlsCertificateMade = serve.server.tls?.madeCertificate

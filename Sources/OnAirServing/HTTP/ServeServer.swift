@@ -26,6 +26,9 @@ package final class ServeServer: @unchecked Sendable {
     private let whep: WHEPEndpoint?
     /// WHEP of each further encode (`/sub/whep`), by the path before `/whep`.
     private let renditionWHEP: [String: WHEPEndpoint]
+    /// The endpoint that answers for an encode WebRTC does not carry (H.265): the main encode's,
+    /// else the first further encode's with a face; nil when no encode has one.
+    private let whepStandIn: WHEPEndpoint?
     /// libmicrohttpd's latest messages (the last 16) and how many it gave, for `/stats.json`.
     private var messages: [String] = []
     private var messageCount = 0
@@ -73,6 +76,7 @@ package final class ServeServer: @unchecked Sendable {
         }
         whep = webRTC.map { endpoint($0, "") }
         renditionWHEP = Dictionary(uniqueKeysWithValues: renditionFaces.map { ("/" + $0.key, endpoint($0.value, "/" + $0.key)) })
+        whepStandIn = whep ?? renditionWHEP.min { $0.key < $1.key }?.value
         self.hlsDirectory = hlsDirectory
         self.srtPort = srtPort
         var http = HTTPServerConfiguration(address: try HTTPListenAddress(host: configuration.host, port: configuration.port))
@@ -84,7 +88,7 @@ package final class ServeServer: @unchecked Sendable {
         http.sendBufferBytes = 64 * 1024
         tls = try loadedTLS ?? configuration.tls?.load(host: configuration.host)
         http.tls = tls?.credentials
-        if webRTC != nil { http.methods.formUnion(WHEPEndpoint.methods) }
+        if configuration.webRTC != nil { http.methods.formUnion(WHEPEndpoint.methods) }
         if configuration.onvif != nil { http.methods.insert("POST") }  // SOAP
         let server = try HTTPServer(
             configuration: http, messages: { [weak self] line in self?.record(line) },
@@ -244,6 +248,7 @@ package final class ServeServer: @unchecked Sendable {
         }
         // WHEP carries its credentials in a header, not in the query.
         if let (whep, inner) = whepRoute { return whep.answer(inner, credential: credential) }
+        if configuration.webRTC != nil, isWHEPPath(request.path) { return Self.noWebRTC(request.path) }
         guard request.method == "GET" || request.method == "HEAD" else {
             var refused = HTTPResponse.text(405, "method not allowed")
             refused.headers.append(("Allow", "GET, HEAD"))
@@ -374,16 +379,34 @@ package final class ServeServer: @unchecked Sendable {
     }
 
     /// The WHEP endpoint of a request and the request as it sees it (`/whep…`): `/whep` and its
-    /// alias `/live/whep` the main encode's, `/sub/whep` a further encode's.
+    /// alias `/live/whep` the main encode's, `/sub/whep` a further encode's. An encode WebRTC does
+    /// not carry (H.265) is answered by the stand-in's endpoint (the H.264 one), whose `Location`
+    /// names its own path; nil when there is none.
     private func whepRoute(_ request: HTTPRequest) -> (WHEPEndpoint, HTTPRequest)? {
-        if let whep, WHEPEndpoint.handles(request.path) { return (whep, request) }
+        if WHEPEndpoint.handles(request.path), let endpoint = whep ?? whepStandIn { return (endpoint, request) }
         let routes = renditionWHEP.merging(whep.map { ["/" + ServeHub.main: $0] } ?? [:]) { first, _ in first }
-        for (prefix, endpoint) in routes where request.path.hasPrefix(prefix + "/") {
+        for prefix in ["/" + ServeHub.main] + renditions.map({ "/" + $0 }) where request.path.hasPrefix(prefix + "/") {
             var inner = request
             inner.path = String(request.path.dropFirst(prefix.count))
-            if WHEPEndpoint.handles(inner.path) { return (endpoint, inner) }
+            if WHEPEndpoint.handles(inner.path), let endpoint = routes[prefix] ?? whepStandIn { return (endpoint, inner) }
         }
         return nil
+    }
+
+    /// Whether `path` is a WHEP path of the main encode or a further one (`/whep`, `/live/whep`, `/sub/whep/ID`).
+    private func isWHEPPath(_ path: String) -> Bool {
+        WHEPEndpoint.handles(path)
+            || (["/" + ServeHub.main] + renditions.map { "/" + $0 }).contains {
+                path.hasPrefix($0 + "/") && WHEPEndpoint.handles(String(path.dropFirst($0.count)))
+            }
+    }
+
+    /// WHEP for an encode WebRTC does not carry, with no H.264 encode beside it: 415 and why.
+    static func noWebRTC(_ path: String) -> HTTPResponse {
+        .text(
+            415,
+            "this stream is H.265 (HEVC), which WebRTC viewers are not sent (browsers decode H.264 over WebRTC): "
+                + "serve an H.264 sub stream beside it (--sub-size WxH --sub-codec h264) and WHEP plays that")
     }
 
     /// A further encode's stream, playlist, segment or snapshot.

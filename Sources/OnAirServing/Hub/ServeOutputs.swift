@@ -73,13 +73,15 @@ package final class ServeOutputs: @unchecked Sendable {
         self.health = health
         // WHEP viewers: host candidates on the listening address unless it is every interface.
         let candidateAddress = ["0.0.0.0", "::", "[::]"].contains(configuration.host) ? nil : configuration.host
-        let webRTC = try configuration.webRTC.map {
-            try WebRTCFace(configuration: $0, streams: streams, profile: profile, localAddress: candidateAddress)
+        // WebRTC carries H.264 only: an H.265 encode has no face (WHEP answers from an H.264 one, or 415).
+        let webRTC = try configuration.webRTC.flatMap { webRTC in
+            try codec(ServeHub.main) == .h264
+                ? WebRTCFace(configuration: webRTC, streams: streams, profile: profile, localAddress: candidateAddress) : nil
         }
         self.webRTC = webRTC
         var renditionFaces: [String: WebRTCFace] = [:]
         do {
-            for name in renditions {
+            for name in renditions where codec(name) == .h264 {
                 renditionFaces[name] = try configuration.webRTC.map {
                     try WebRTCFace(configuration: $0, streams: streams, profile: profile, localAddress: candidateAddress)
                 }
