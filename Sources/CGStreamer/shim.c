@@ -411,12 +411,15 @@ onair_rtsp_server *onair_rtsp_server_new(onair_gst_loop *loop, const onair_rtsp_
         gst_rtsp_server_set_auth(self->server, self->auth);
     }
 
-    // One factory per path, each building a pipeline of its own per client from the same launch.
+    // One factory per path, each building a pipeline of its own per client from its path's launch.
     GstRTSPMountPoints *mounts = gst_rtsp_server_get_mount_points(self->server);
-    for (char **path = self->paths; *path; path++) {
+    char **launches = g_strsplit(options->launch, "\n", 0);
+    guint launch_count = g_strv_length(launches);
+    guint index = 0;
+    for (char **path = self->paths; *path; path++, index++) {
         if (**path == '\0') continue;
         GstRTSPMediaFactory *factory = gst_rtsp_media_factory_new();
-        gst_rtsp_media_factory_set_launch(factory, options->launch);
+        gst_rtsp_media_factory_set_launch(factory, launch_count == 0 ? "" : launches[MIN(index, launch_count - 1)]);
         gst_rtsp_media_factory_set_shared(factory, FALSE);
         g_object_set_data_full(G_OBJECT(factory), "onair-path", g_strdup(*path), g_free);
         g_signal_connect(factory, "media-configure", G_CALLBACK(on_media_configure), self);
@@ -429,6 +432,7 @@ onair_rtsp_server *onair_rtsp_server_new(onair_gst_loop *loop, const onair_rtsp_
         }
         gst_rtsp_mount_points_add_factory(mounts, *path, factory);  // takes the factory
     }
+    g_strfreev(launches);
     g_object_unref(mounts);
     if (certificate) g_object_unref(certificate);
 

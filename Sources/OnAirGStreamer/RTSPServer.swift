@@ -65,7 +65,7 @@ public final class RTSPServer: @unchecked Sendable {
             })
         let made: OpaquePointer? = configuration.host.withCString { host in
             ([configuration.path] + configuration.otherPaths).joined(separator: " ").withCString { path in
-                configuration.launch.withCString { launch in
+                configuration.launchLines.withCString { launch in
                     var options = onair_rtsp_options(
                         address: host, port: Int32(configuration.port), path: path, launch: launch, keys: keyCallbacks,
                         allow_basic: configuration.allowBasic ? 1 : 0, session_timeout: Int32(configuration.sessionTimeout),

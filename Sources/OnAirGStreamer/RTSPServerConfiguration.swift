@@ -8,11 +8,19 @@ public struct RTSPServerConfiguration: Sendable {
     /// The path served, e.g. "/live".
     public var path = "/live"
     /// Further paths served beside `path` (a sub stream's "/sub"), each a mount of its own with the
-    /// same `launch`; `RTSPClientMedia.path` tells a client's media which. No spaces.
+    /// same `launch` unless `pathLaunches` names another; `RTSPClientMedia.path` tells a client's
+    /// media which. No spaces.
     public var otherPaths: [String] = []
     /// The per-client pipeline in gst-launch syntax: `appsrc name=video` / `appsrc name=audio`
     /// feeding payloaders `pay0`, `pay1`, all inside `( … )`.
     public var launch: String
+    /// The pipeline of a path that differs from `launch` (a sub stream in another codec), by path. No line breaks.
+    public var pathLaunches: [String: String] = [:]
+
+    /// The launch of every served path (`path`, then `otherPaths`), one a line, as the shim takes them.
+    var launchLines: String {
+        ([path] + otherPaths).map { pathLaunches[$0] ?? launch }.joined(separator: "\n")
+    }
     /// User name and password every request needs (nil: open, unless `access` is set).
     public var credentials: (user: String, password: String)?
     /// The keyring's user when `credentials` is nil but `access` is set.

@@ -3,7 +3,7 @@ import OnAir
 
 extension ServeCommand {
     static let subStreamHelp = """
-          --sub-size WxH               also serve a sub stream: a second H.264 encode of the same capture
+          --sub-size WxH               also serve a sub stream: a second encode of the same capture
                                        at this size, at /sub.ts, /sub.mp4, /sub.m3u8, /sub/snapshot.jpg,
                                        rtsp://ADDR:N/sub, WHEP /sub/whep and SRT with streamid=sub (its own
                                        keyframes; the same AAC as /live); /live/whep is /whep

@@ -12,11 +12,12 @@ struct ServeCommand: Command {
                            [--srt-port N] [--rtsp-port N] [--rtsps-port N] [--viewer-timeout S] [--duration S] [-o FILE …]
                            [--sub-size WxH [--sub-fps N] [--sub-bitrate R]] [--record-path TEMPLATE …] [encoder flags]
 
-        Captures video and audio, encodes them once (H.264 + AAC, no B-frames) and serves them to every
+        Captures video and audio, encodes them once (H.264 or H.265 + AAC, no B-frames) and serves them to every
         viewer that connects, while also recording any -o files from the same encode:
           http://ADDR:PORT/live.ts      MPEG-TS, one continuous response (ffplay, VLC, mpv, ffmpeg, onair play)
           http://ADDR:PORT/live.mp4     fragmented MP4: init segment, then one fragment per video frame
-          http://ADDR:PORT/live.m3u8    HLS (MPEG-TS segments starting on keyframes)
+          http://ADDR:PORT/live.m3u8    HLS (segments starting on keyframes: MPEG-TS, fMP4 for H.265)
+          http://ADDR:PORT/index.m3u8   HLS multivariant playlist: main and sub with CODECS, RESOLUTION
           http://ADDR:PORT/stats.json   encoder figures and one entry per viewer
           http://ADDR:PORT/snapshot.jpg the latest keyframe as a JPEG (at most one encode a second)
           http://ADDR:PORT/list, /get   with --record-path: the recording by time (MediaMTX's playback API)
@@ -39,7 +40,7 @@ struct ServeCommand: Command {
           --srt-port N                 also accept SRT callers on UDP port N (MPEG-TS, many at once:
                                        srt://ADDR:N?mode=caller; per-caller RTT, loss, send buffer in
                                        /stats.json)
-          --rtsp-port N                also serve rtsp://ADDR:N/live (H.264 + AAC over RTP, UDP or TCP as the
+          --rtsp-port N                also serve rtsp://ADDR:N/live (H.264/H.265 + AAC over RTP, UDP or TCP as the
                                        client asks; with --token: user onair, password T (any); beyond
                                        --max-viewers: 503)
           --rtsps-port N               with TLS: also serve rtsps://ADDR:N/live, the media inside the TLS
@@ -49,7 +50,8 @@ struct ServeCommand: Command {
                                        (the listen address too) or off
           --webrtc                     also serve WHEP viewers at ADDR:PORT/whep (WebRTC: H.264 + Opus;
                                        with --token as Bearer token; the encode is Constrained Baseline
-                                       unless --profile says otherwise)
+                                       unless --profile says otherwise); an H.265 stream's WHEP
+                                       plays the H.264 sub stream, or answers 415 without one
           --webrtc-ports MIN-MAX       UDP ports for WebRTC viewers (default: any)
           --webrtc-advertise ADDR      also offer ADDR as candidate (a public address forwarded to this host)
           --tls-cert FILE --tls-key FILE  HTTPS only on the HTTP port (page, streams, HLS, stats, WHEP):

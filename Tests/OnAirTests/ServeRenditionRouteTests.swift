@@ -55,3 +55,19 @@ import Testing
     }
 }
 #endif
+
+#if os(Linux)
+extension ServeRenditionRouteTests {
+    @Test func fragmentedMP4PlaylistsNameTheirInitSectionAndSegmentsInTheFolderWithTheToken() {
+        let playlist = Array("#EXTM3U\n#EXT-X-MAP:URI=\"init.mp4\"\n#EXTINF:2.0,\nsegment_3.m4s\n".utf8)
+        let text = String(decoding: ServeServer.playlist(playlist, query: "?token=t", folder: "sub/"), as: UTF8.self)
+        #expect(text == "#EXTM3U\n#EXT-X-MAP:URI=\"sub/init.mp4?token=t\"\n#EXTINF:2.0,\nsub/segment_3.m4s?token=t\n")
+        for name in ["init.mp4", "init_2.mp4", "segment_0.m4s", "segment_12.ts"] { #expect(ServeServer.isSegmentName(name), "\(name)") }
+        for name in ["init_.mp4", "init_x.mp4", "segment_.m4s", "segment_1.mp4", "stream.m3u8", "init.m4s"] {
+            #expect(!ServeServer.isSegmentName(name), "\(name)")
+        }
+        #expect(ServeRenditionRoute(["sub", "init.mp4"], renditions: ["sub"]) == .segment(rendition: "sub", name: "init.mp4"))
+        #expect(ServeHLSDiscontinuities.segmentNumber("segment_4.m4s") == nil && ServeHLSDiscontinuities.segmentNumber("segment_4.ts") == 4)
+    }
+}
+#endif

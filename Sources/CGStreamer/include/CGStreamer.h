@@ -140,7 +140,9 @@ typedef struct onair_rtsp_options {
     const char *address;     // "127.0.0.1", "::1", "0.0.0.0"
     int port;                // 0: the system picks one
     const char *path;        // "/live", or several paths separated by spaces ("/live /sub"), each its own mount
-    const char *launch;      // gst-launch description of the per-client payloading pipeline
+    const char *launch;      // gst-launch description of the per-client payloading pipeline; several
+                             // separated by newlines: one per path, in `path`'s order (the last
+                             // serves any path left)
     onair_rtsp_keys_callbacks keys;  // the credential check (`admit` NULL: no credentials needed)
     int allow_basic;         // Basic is offered besides Digest
     int session_timeout;     // seconds without a request or RTCP before a session is dropped; a

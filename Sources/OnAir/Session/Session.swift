@@ -155,6 +155,12 @@ public final class Session: @unchecked Sendable {
         adjusted.audio = fresh.audio
         let video = adjusted.effectiveVideoEncoder
         #if canImport(OnAirServing)
+        // The faces were made for the codec (RTSP's payloader, HLS's segments, WebRTC's faces).
+        if settings.serving != nil, video.codec != settings.effectiveVideoEncoder.codec {
+            throw SettingsError(
+                field: "codec", value: video.codec.rawValue,
+                allowed: "\(settings.effectiveVideoEncoder.codec.rawValue) while serving (a new codec needs a restart)")
+        }
         // WHEP offers are answered for the profile the face was made with.
         if settings.serving?.server.webRTC != nil, video.profileLevel.profile != settings.videoEncoder.profileLevel.profile {
             throw SettingsError(

@@ -167,7 +167,9 @@ public struct SessionBuilder: Sendable {
                 configuration: configured, streams: streams,
                 streamBitRate: (video?.averageBitRate ?? 0) + (audio?.bitRate ?? 0),
                 hlsSegmentDuration: serving.hlsSegmentDuration.inSeconds, explicitQueueBytes: serving.viewerQueueBytes,
-                profile: video?.profileLevel.profile ?? .baseline, renditions: renditions.map(\.0.name))
+                profile: video?.profileLevel.profile ?? .baseline, renditions: renditions.map(\.0.name),
+                codecs: Dictionary(
+                    [(ServeHub.main, video?.codec ?? .h264)] + renditions.map { ($0.0.name, $0.1.codec) }, uniquingKeysWith: { $1 }))
             teardowns.append { serve.stop() }
             serve.health.watch(clock: clock)
             outputFailed = { serve.health.outputFailed($0.destination, reason: "\($0.error)") }
@@ -179,7 +181,9 @@ public struct SessionBuilder: Sendable {
                 baseURL: server.baseURL(port: serve.server.port), query: server.token.map { "?token=\($0)" } ?? "",
                 srtPort: serve.srt?.port, rtspPort: serve.rtsp.flatMap { $0.port == 0 ? nil : $0.port },
                 rtspUser: ServeRTSPFace.user,
-                whepURL: serve.webRTC.map { _ in server.baseURL(port: serve.server.port) + "/whep" }, host: server.host,
+                // An H.265 main encode has no face: /whep is then answered by an H.264 sub stream's.
+                whepURL: serve.webRTC == nil && serve.renditionFaces.isEmpty ? nil : server.baseURL(port: serve.server.port) + "/whep",
+                host: server.host,
                 isLoopback: server.isLoopback, hasToken: server.token != nil)
             endpoints?.tlsFingerprint = serve.server.tls?.fingerprint
             endpoints?.tlsCertificateMade = serve.server.tls?.madeCertificate

@@ -222,11 +222,12 @@ public final class RecordingSpanWriter {
         var tracks: [ContainerWriter.Track] = []
         for stream in reader.streams {
             guard let type = stream.mediaType else { continue }
-            if type == .video, stream.codecName == "h264" {
+            if type == .video, let codec = ["h264": MediaCodec.h264, "hevc": .h265][stream.codecName] {
                 trackOf[stream.index] = (tracks.count, .video, 90_000)
                 tracks.append(
-                    .video(width: stream.width, height: stream.height, frameRate: stream.averageFrameRate ?? 0, extradata: stream.extradata)
-                )
+                    .video(
+                        codec, width: stream.width, height: stream.height, frameRate: stream.averageFrameRate ?? 0,
+                        extradata: stream.extradata))
             } else if type == .audio, stream.codecName == "aac", stream.sampleRate > 0 {
                 trackOf[stream.index] = (tracks.count, .audio, Int32(stream.sampleRate))
                 tracks.append(.audio(sampleRate: stream.sampleRate, channels: stream.channels, extradata: stream.extradata))
@@ -234,7 +235,7 @@ public final class RecordingSpanWriter {
         }
         guard writer == nil else { return }
         guard !tracks.isEmpty else {
-            throw FFmpegError(code: onair_averror_invaliddata(), operation: "find H.264 or AAC in \(pieces[0].path)")
+            throw FFmpegError(code: onair_averror_invaliddata(), operation: "find H.264, H.265 or AAC in \(pieces[0].path)")
         }
         if let filePath {
             // Negative times kept (the mov muxer's edit list hides them), not shifted to zero.

@@ -2,17 +2,17 @@
 import CFFmpeg
 import OnAirCore
 
-/// Decodes one H.264 keyframe (an IDR with its parameter sets) and encodes the picture as a JPEG
+/// Decodes one H.264 or H.265 keyframe (an IDR with its parameter sets) and encodes the picture as a JPEG
 /// with libavcodec's `mjpeg` encoder: the still image of a camera (`/snapshot.jpg`).
 public enum KeyframeJPEG {
     /// The JPEG of `packet`'s picture; `quality` is the encoder's scale, 2 (best) to 31.
     public static func jpeg(of packet: EncodedPacket, quality: Int = 3) throws -> [UInt8] {
-        guard packet.mediaType == .video, packet.codec == .h264, packet.isKeyframe else {
-            throw FFmpegError(code: onair_averror(22), operation: "a snapshot needs an H.264 keyframe")
+        guard packet.mediaType == .video, packet.codec == .h264 || packet.codec == .h265, packet.isKeyframe else {
+            throw FFmpegError(code: onair_averror(22), operation: "a snapshot needs an H.264 or H.265 keyframe")
         }
         // Annex-B with the parameter sets in band: all a decoder needs to start.
         let bytes = try ContainerSink.payload(of: packet, avcc: false)
-        let frame = try decode(bytes)
+        let frame = try decode(bytes, codec: packet.codec == .h265 ? AV_CODEC_ID_HEVC : AV_CODEC_ID_H264)
         defer {
             var pointer: UnsafeMutablePointer<AVFrame>? = frame
             av_frame_free(&pointer)
@@ -20,16 +20,16 @@ public enum KeyframeJPEG {
         return try encode(frame, quality: quality)
     }
 
-    private static func decode(_ bytes: [UInt8]) throws -> UnsafeMutablePointer<AVFrame> {
-        guard let codec = avcodec_find_decoder(AV_CODEC_ID_H264), let context = avcodec_alloc_context3(codec) else {
-            throw FFmpegError(code: onair_averror(12), operation: "allocate an H.264 decoder")
+    private static func decode(_ bytes: [UInt8], codec id: AVCodecID) throws -> UnsafeMutablePointer<AVFrame> {
+        guard let codec = avcodec_find_decoder(id), let context = avcodec_alloc_context3(codec) else {
+            throw FFmpegError(code: onair_averror(12), operation: "allocate a video decoder")
         }
         defer {
             var pointer: UnsafeMutablePointer<AVCodecContext>? = context
             avcodec_free_context(&pointer)
         }
         context.pointee.thread_count = 1
-        try check(avcodec_open2(context, codec, nil), "open the H.264 decoder")
+        try check(avcodec_open2(context, codec, nil), "open the video decoder")
         guard let packet = av_packet_alloc() else { throw FFmpegError(code: onair_averror(12), operation: "av_packet_alloc") }
         defer {
             var pointer: UnsafeMutablePointer<AVPacket>? = packet

@@ -59,7 +59,7 @@ package final class ServeHLSDiscontinuities: @unchecked Sendable {
 
     /// N of a URI line `segment_N.ts` (as the muxer names them), else nil.
     static func segmentNumber(_ line: String) -> Int? {
-        ServeServer.isSegmentName(line) ? Int(line.dropFirst("segment_".count).dropLast(".ts".count)) : nil
+        ServeServer.isSegmentName(line) && line.hasSuffix(".ts") ? Int(line.dropFirst("segment_".count).dropLast(".ts".count)) : nil
     }
 
     /// The segment numbers `playlist` lists (complete segments: the muxer lists one once it is cut).

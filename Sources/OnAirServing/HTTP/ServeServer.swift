@@ -26,6 +26,9 @@ package final class ServeServer: @unchecked Sendable {
     private let whep: WHEPEndpoint?
     /// WHEP of each further encode (`/sub/whep`), by the path before `/whep`.
     private let renditionWHEP: [String: WHEPEndpoint]
+    /// The endpoint that answers for an encode WebRTC does not carry (H.265): the main encode's,
+    /// else the first further encode's with a face; nil when no encode has one.
+    private let whepStandIn: WHEPEndpoint?
     /// libmicrohttpd's latest messages (the last 16) and how many it gave, for `/stats.json`.
     private var messages: [String] = []
     private var messageCount = 0
@@ -45,6 +48,8 @@ package final class ServeServer: @unchecked Sendable {
     private var observability: ServeObservability?
     /// The discontinuities encode restarts put in `/live.m3u8` (set by the owner of the HLS sink).
     private var hlsDiscontinuities: ServeHLSDiscontinuities?
+    /// The encodes' variants `/index.m3u8` lists, the main one first.
+    private var hlsVariants: [(uri: String, variant: ServeHLSVariant)] = []
     /// The ONVIF services under `/onvif/` (`--onvif`), when set.
     private var onvif: ONVIFService?
 
@@ -71,6 +76,7 @@ package final class ServeServer: @unchecked Sendable {
         }
         whep = webRTC.map { endpoint($0, "") }
         renditionWHEP = Dictionary(uniqueKeysWithValues: renditionFaces.map { ("/" + $0.key, endpoint($0.value, "/" + $0.key)) })
+        whepStandIn = whep ?? renditionWHEP.min { $0.key < $1.key }?.value
         self.hlsDirectory = hlsDirectory
         self.srtPort = srtPort
         var http = HTTPServerConfiguration(address: try HTTPListenAddress(host: configuration.host, port: configuration.port))
@@ -82,7 +88,7 @@ package final class ServeServer: @unchecked Sendable {
         http.sendBufferBytes = 64 * 1024
         tls = try loadedTLS ?? configuration.tls?.load(host: configuration.host)
         http.tls = tls?.credentials
-        if webRTC != nil { http.methods.formUnion(WHEPEndpoint.methods) }
+        if configuration.webRTC != nil { http.methods.formUnion(WHEPEndpoint.methods) }
         if configuration.onvif != nil { http.methods.insert("POST") }  // SOAP
         let server = try HTTPServer(
             configuration: http, messages: { [weak self] line in self?.record(line) },
@@ -194,6 +200,11 @@ package final class ServeServer: @unchecked Sendable {
         lock.unlock()
     }
 
+    /// Serves `/index.m3u8`, the multivariant playlist of `variants` (each encode's media playlist URI and its measure).
+    package func serveHLSVariants(_ variants: [(uri: String, variant: ServeHLSVariant)]) {
+        lock.withLock { hlsVariants = variants }
+    }
+
     /// Serves `/live.m3u8` with the discontinuities `discontinuities` notes (see `ServeHLSSink`).
     package func serveHLSDiscontinuities(_ discontinuities: ServeHLSDiscontinuities) {
         lock.withLock { hlsDiscontinuities = discontinuities }
@@ -237,6 +248,7 @@ package final class ServeServer: @unchecked Sendable {
         }
         // WHEP carries its credentials in a header, not in the query.
         if let (whep, inner) = whepRoute { return whep.answer(inner, credential: credential) }
+        if configuration.webRTC != nil, isWHEPPath(request.path) { return Self.noWebRTC(request.path) }
         guard request.method == "GET" || request.method == "HEAD" else {
             var refused = HTTPResponse.text(405, "method not allowed")
             refused.headers.append(("Allow", "GET, HEAD"))
@@ -287,6 +299,13 @@ package final class ServeServer: @unchecked Sendable {
             return HTTPResponse(
                 status: 200, headers: [("Content-Type", "application/json"), ("Cache-Control", "no-cache")],
                 body: .bytes(body))
+        case ["index.m3u8"] where hlsDirectory != nil:
+            hub.responseFinished()
+            let variants = lock.withLock { hlsVariants }.compactMap { $0.variant.variant(uri: $0.uri) }
+            guard !variants.isEmpty else { return .text(404, "the playlist is not ready yet") }
+            return HTTPResponse(
+                status: 200, headers: [("Content-Type", "application/vnd.apple.mpegurl"), ("Cache-Control", "no-cache")],
+                body: .bytes(Self.playlist(Array(HLSMultivariantPlaylist(variants: variants).text.utf8), query: query)))
         case ["live.m3u8"] where hlsDirectory != nil:
             hub.responseFinished()  // each HLS request's thread and copies are freed right after
             guard let hlsDirectory, let file = HLSFileServer.file(named: "stream.m3u8", in: hlsDirectory) else {
@@ -354,22 +373,40 @@ package final class ServeServer: @unchecked Sendable {
     /// and `/snapshot.jpg` (a camera's still-image URL). Not WHEP
     /// and not `/metrics`: those need a header.
     static func takesQueryToken(_ path: String) -> Bool {
-        ["/", "/live.ts", "/live.mp4", "/live.m3u8", "/stats.json", "/list", "/get", "/snapshot.jpg"].contains(path)
+        ["/", "/live.ts", "/live.mp4", "/live.m3u8", "/index.m3u8", "/stats.json", "/list", "/get", "/snapshot.jpg"].contains(path)
             || (path.hasPrefix("/") && isSegmentName(String(path.dropFirst())))
             || (path.hasPrefix("/playback/") && RecordingPlayback.isMediaName(String(path.dropFirst("/playback/".count))))
     }
 
     /// The WHEP endpoint of a request and the request as it sees it (`/whep…`): `/whep` and its
-    /// alias `/live/whep` the main encode's, `/sub/whep` a further encode's.
+    /// alias `/live/whep` the main encode's, `/sub/whep` a further encode's. An encode WebRTC does
+    /// not carry (H.265) is answered by the stand-in's endpoint (the H.264 one), whose `Location`
+    /// names its own path; nil when there is none.
     private func whepRoute(_ request: HTTPRequest) -> (WHEPEndpoint, HTTPRequest)? {
-        if let whep, WHEPEndpoint.handles(request.path) { return (whep, request) }
+        if WHEPEndpoint.handles(request.path), let endpoint = whep ?? whepStandIn { return (endpoint, request) }
         let routes = renditionWHEP.merging(whep.map { ["/" + ServeHub.main: $0] } ?? [:]) { first, _ in first }
-        for (prefix, endpoint) in routes where request.path.hasPrefix(prefix + "/") {
+        for prefix in ["/" + ServeHub.main] + renditions.map({ "/" + $0 }) where request.path.hasPrefix(prefix + "/") {
             var inner = request
             inner.path = String(request.path.dropFirst(prefix.count))
-            if WHEPEndpoint.handles(inner.path) { return (endpoint, inner) }
+            if WHEPEndpoint.handles(inner.path), let endpoint = routes[prefix] ?? whepStandIn { return (endpoint, inner) }
         }
         return nil
+    }
+
+    /// Whether `path` is a WHEP path of the main encode or a further one (`/whep`, `/live/whep`, `/sub/whep/ID`).
+    private func isWHEPPath(_ path: String) -> Bool {
+        WHEPEndpoint.handles(path)
+            || (["/" + ServeHub.main] + renditions.map { "/" + $0 }).contains {
+                path.hasPrefix($0 + "/") && WHEPEndpoint.handles(String(path.dropFirst($0.count)))
+            }
+    }
+
+    /// WHEP for an encode WebRTC does not carry, with no H.264 encode beside it: 415 and why.
+    static func noWebRTC(_ path: String) -> HTTPResponse {
+        .text(
+            415,
+            "this stream is H.265 (HEVC), which WebRTC viewers are not sent (browsers decode H.264 over WebRTC): "
+                + "serve an H.264 sub stream beside it (--sub-size WxH --sub-codec h264) and WHEP plays that")
     }
 
     /// A further encode's stream, playlist, segment or snapshot.
@@ -430,20 +467,30 @@ package final class ServeServer: @unchecked Sendable {
         (directory as NSString).appendingPathComponent(rendition)
     }
 
-    /// `segment_N.ts` as the HLS muxer names them.
+    /// The HLS files served: `segment_N.ts` as the HLS muxer names them, `segment_N.m4s` and the
+    /// init sections `init.mp4`, `init_N.mp4` as `FragmentedHLSWriter` names them.
     static func isSegmentName(_ name: String) -> Bool {
-        guard name.hasPrefix("segment_"), name.hasSuffix(".ts") else { return false }
-        let number = name.dropFirst("segment_".count).dropLast(".ts".count)
-        return !number.isEmpty && number.count <= 12 && number.allSatisfy { $0 >= "0" && $0 <= "9" }
+        let numbered = { (prefix: String, suffix: String) -> Bool in
+            guard name.hasPrefix(prefix), name.hasSuffix(suffix), name.count > prefix.count + suffix.count else { return false }
+            let number = name.dropFirst(prefix.count).dropLast(suffix.count)
+            return number.count <= 12 && number.allSatisfy { $0 >= "0" && $0 <= "9" }
+        }
+        return name == "init.mp4" || numbered("segment_", ".ts") || numbered("segment_", ".m4s") || numbered("init_", ".mp4")
     }
 
-    /// The playlist with `query` (the token) added to every URI line, and `folder` before it
-    /// (a further encode's segments are under its name: `sub/segment_3.ts`).
+    /// The playlist with `query` (the token) added to every URI (the URI lines and an
+    /// `EXT-X-MAP`'s `URI`), and `folder` before it (a further encode's segments are under its
+    /// name: `sub/segment_3.ts`).
     static func playlist(_ bytes: [UInt8], query: String, folder: String = "") -> [UInt8] {
         guard !query.isEmpty || !folder.isEmpty else { return bytes }
         let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
         let rewritten = lines.map { line -> String in
             let text = String(line)
+            if text.hasPrefix("#EXT-X-MAP:"), let start = text.range(of: "URI=\""),
+                let close = text[start.upperBound...].firstIndex(of: "\"")
+            {
+                return text[..<start.upperBound] + folder + text[start.upperBound..<close] + query + text[close...]
+            }
             return text.isEmpty || text.hasPrefix("#") ? text : folder + text + query
         }
         return Array(rewritten.joined(separator: "\n").utf8)

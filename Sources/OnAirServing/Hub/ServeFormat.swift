@@ -5,7 +5,7 @@ package enum ServeFormat: String, Sendable, CaseIterable, Codable {
     case mpegTS = "ts"
     /// Fragmented MP4: an init segment, then one fragment per video frame (`/live.mp4`).
     case fragmentedMP4 = "mp4"
-    /// No container: each chunk is one encoded packet (H.264 Annex-B access unit with parameter sets
+    /// No container: each chunk is one encoded packet (H.264/H.265 Annex-B access unit with parameter sets
     /// before IDRs, or a raw AAC frame), for faces that packetize themselves (RTSP).
     case elementary = "es"
 

@@ -46,7 +46,7 @@ package final class ServeMuxSink: PacketSink {
     private var started = false
     private var headerSent = false
     private var keyframeOwed = false
-    private var heldBack: [MediaType: EncodedPacket] = [:]
+    private var heldBack = SampleHoldBack()
     /// MP4: the first keyframe's decode time; earlier packets are left out and times start at 0 there.
     private var origin: Double?
 
@@ -99,11 +99,7 @@ package final class ServeMuxSink: PacketSink {
         var forwarded = packet
         if format == .fragmentedMP4 {
             let scale: Int32 = packet.mediaType == .video ? 90_000 : max(1, packet.dts.timescale)
-            forwarded = forwarded.retimed(scale: scale, origin: origin ?? 0)
-            let previous = heldBack[packet.mediaType]
-            heldBack[packet.mediaType] = forwarded
-            guard var previous else { return }
-            previous.duration = MediaTime(value: max(1, forwarded.dts.value - previous.dts.value), timescale: scale)
+            guard let previous = heldBack.next(forwarded.retimed(scale: scale, origin: origin ?? 0)) else { return }
             forwarded = previous
             let startsFragment = forwarded.mediaType == .video ? forwarded.isKeyframe : !expected.contains(.video)
             if startsFragment && fragments >= fragmentsPerMuxer { try replaceMuxer() }
@@ -114,9 +110,7 @@ package final class ServeMuxSink: PacketSink {
     /// Ends the muxer and its viewers' streams (they get what was muxed, then the end) and starts
     /// afresh at the next keyframe, with a new init segment.
     private func startOver() throws {
-        for type in [MediaType.video, .audio] {
-            if let last = heldBack.removeValue(forKey: type) { try mux(last) }
-        }
+        for last in heldBack.drain() { try mux(last) }
         try container.flush()
         publish(output.take())
         try container.finish()
@@ -191,9 +185,7 @@ package final class ServeMuxSink: PacketSink {
 
     /// Flushes the muxer and ends the stream for every viewer.
     public func finish() throws {
-        for type in [MediaType.video, .audio] {
-            if let last = heldBack.removeValue(forKey: type) { try mux(last) }
-        }
+        for last in heldBack.drain() { try mux(last) }
         try container.finish()
     }
 }

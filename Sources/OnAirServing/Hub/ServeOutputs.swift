@@ -7,8 +7,8 @@ import OnAirStreaming
 #if canImport(OnAirHTTP) && canImport(OnAirFFmpeg)
 
 /// Everything `onair serve` adds to a live session: the hub, one muxer sink per container (MPEG-TS,
-/// fragmented MP4), a live HLS output in a private directory, the HTTP server over them and,
-/// when asked, an SRT listener for callers.
+/// fragmented MP4), a live HLS output in a private directory (MPEG-TS segments for H.264, fMP4 for
+/// H.265), the HTTP server over them and, when asked, an SRT listener for callers.
 ///
 /// The sinks go to the `LiveSession` as ordinary sinks; the server starts at once and serves
 /// viewers as soon as the first keyframe is muxed.
@@ -45,12 +45,14 @@ package final class ServeOutputs: @unchecked Sendable {
     /// explicit queue bound, each viewer may hold 4 s of stream (at least 1 MiB: a joining viewer's
     /// first burst is up to a whole GOP from the keyframe cache) before skipping. `profile` is the
     /// encode's H.264 profile, which WebRTC viewers' offers must be able to decode. `renditions`
-    /// names the further encodes of the capture, each served under its name.
+    /// names the further encodes of the capture, each served under its name; `codecs` gives the
+    /// video codec of each encode by name (`ServeHub.main` for the main one), H.264 where it says none.
     public init(
         configuration: ServeConfiguration, streams: Set<MediaType>, streamBitRate: Int,
         hlsSegmentDuration: Double = 2, explicitQueueBytes: Int? = nil, profile: H264Profile = .baseline,
-        renditions: [String] = []
+        renditions: [String] = [], codecs: [String: MediaCodec] = [:]
     ) throws {
+        let codec = { (name: String) in codecs[name] ?? .h264 }
         var configuration = configuration
         rtspAsksCredentials = !configuration.tokens.isEmpty || !configuration.users.isEmpty
         configuration.limits.viewerQueueBytes = explicitQueueBytes ?? max(1024 * 1024, streamBitRate / 8 * 4)
@@ -65,7 +67,7 @@ package final class ServeOutputs: @unchecked Sendable {
         options.hlsSegmentDuration = .seconds(hlsSegmentDuration)
         options.hlsListSize = 6
         let playlist = (hlsDirectory as NSString).appendingPathComponent("stream.m3u8")
-        let elementary = ServeElementarySink(streams: streams, hub: hub)
+        let elementary = ServeElementarySink(streams: streams, hub: hub, codec: codec(ServeHub.main))
         let hlsDiscontinuities = ServeHLSDiscontinuities()
         let health = ServeHealth(streams: streams)
         self.health = health
@@ -73,13 +75,15 @@ package final class ServeOutputs: @unchecked Sendable {
         let candidateAddress = ["0.0.0.0", "::", "[::]"].contains(configuration.host) ? nil : configuration.host
         var webRTCConfiguration = configuration.webRTC
         webRTCConfiguration?.timelineStart = configuration.timelineStart
-        let webRTC = try webRTCConfiguration.map {
-            try WebRTCFace(configuration: $0, streams: streams, profile: profile, localAddress: candidateAddress)
+        // WebRTC carries H.264 only: an H.265 encode has no face (WHEP answers from an H.264 one, or 415).
+        let webRTC = try webRTCConfiguration.flatMap { webRTC in
+            try codec(ServeHub.main) == .h264
+                ? WebRTCFace(configuration: webRTC, streams: streams, profile: profile, localAddress: candidateAddress) : nil
         }
         self.webRTC = webRTC
         var renditionFaces: [String: WebRTCFace] = [:]
         do {
-            for name in renditions {
+            for name in renditions where codec(name) == .h264 {
                 renditionFaces[name] = try webRTCConfiguration.map {
                     try WebRTCFace(configuration: $0, streams: streams, profile: profile, localAddress: candidateAddress)
                 }
@@ -93,29 +97,41 @@ package final class ServeOutputs: @unchecked Sendable {
         // Every face's viewers count against the one limit.
         if !faces.isEmpty { hub.setExternalViewers { faces.map(\.viewerCount).reduce(0, +) } }
         let stopFaces = { for face in faces { face.stop() } }
+        // HLS: MPEG-TS segments from libavformat's hls muxer for H.264; fMP4 (the only HLS of
+        // H.265 Apple plays) from the writer of our own. Each encode's variant is measured for `/index.m3u8`.
+        var variants: [(uri: String, variant: ServeHLSVariant)] = []
+        let hls = { (playlist: String, name: String) throws -> [any PacketSink] in
+            let variant = ServeHLSVariant(segmentDuration: hlsSegmentDuration, bitRate: streamBitRate)
+            variants.append((name == ServeHub.main ? "live.m3u8" : name + ".m3u8", variant))
+            guard codec(name) == .h264 else {
+                return [
+                    try FragmentedHLSWriter(
+                        playlist: playlist, streams: streams, segmentDuration: hlsSegmentDuration, windowSize: options.hlsListSize),
+                    variant,
+                ]
+            }
+            let muxer = try HLSOutput.sink(playlist: playlist, streams: streams, options: options)
+            return [name == ServeHub.main ? ServeHLSSink(muxer, playlist: playlist, discontinuities: hlsDiscontinuities) : muxer, variant]
+        }
         sinks =
             [
                 try ServeMuxSink(format: .mpegTS, streams: streams, hub: hub),
                 try ServeMuxSink(format: .fragmentedMP4, streams: streams, hub: hub),
-                ServeHLSSink(
-                    try HLSOutput.sink(playlist: playlist, streams: streams, options: options), playlist: playlist,
-                    discontinuities: hlsDiscontinuities),
-            ] + (configuration.servesRTSP ? [elementary] : [])
+            ] + (try hls(playlist, ServeHub.main)) + (configuration.servesRTSP ? [elementary] : [])
             + (webRTC.map { [$0] } ?? []) + [ServeProgressSink(health: health)]
         // Each further encode: the same containers and HLS (in a folder of its own), its own RTSP path.
         var renditionSinks: [String: [any PacketSink]] = [:]
         var renditionSources: [ServeElementarySink] = []
         for name in renditions {
-            let elementary = ServeElementarySink(streams: streams, hub: hub, rendition: name)
+            let elementary = ServeElementarySink(streams: streams, hub: hub, rendition: name, codec: codec(name))
             if configuration.servesRTSP { renditionSources.append(elementary) }
             let folder = ServeServer.hlsDirectory(of: name, in: hlsDirectory)
             renditionSinks[name] =
                 [
                     try ServeMuxSink(format: .mpegTS, streams: streams, hub: hub, rendition: name),
                     try ServeMuxSink(format: .fragmentedMP4, streams: streams, hub: hub, rendition: name),
-                    try HLSOutput.sink(
-                        playlist: (folder as NSString).appendingPathComponent("stream.m3u8"), streams: streams, options: options),
-                ] + (configuration.servesRTSP ? [elementary] : []) + (renditionFaces[name].map { [$0] } ?? [])
+                ] + (try hls((folder as NSString).appendingPathComponent("stream.m3u8"), name))
+                + (configuration.servesRTSP ? [elementary] : []) + (renditionFaces[name].map { [$0] } ?? [])
         }
         self.renditionSinks = renditionSinks
         // SRT callers need the newest token (the last listed) as passphrase when there is one; the
@@ -156,6 +172,7 @@ package final class ServeOutputs: @unchecked Sendable {
                 webRTC: webRTC, renditionFaces: renditionFaces, loadedTLS: loadedTLS)
             server.serveObservability(health: health)
             server.serveHLSDiscontinuities(hlsDiscontinuities)
+            server.serveHLSVariants(variants)
             let access = server.access
             hub.setCredentialCheck { access.stillAdmits($0) }
             for face in faces { face.setCredentialCheck { access.stillAdmits($0) } }

@@ -2,7 +2,7 @@
 import Foundation
 import OnAirCore
 
-/// The elementary form of the hub: every encoded packet, unmuxed, published as one chunk
+/// The elementary form of the hub: every encoded packet (H.264 or H.265), unmuxed, published as one chunk
 /// (video keyframes marked), for faces that packetize themselves (RTSP). The stream starts at
 /// the first video keyframe; the hub's keyframe cache, per-viewer queues, skips and timeouts
 /// apply as for the muxed forms.
@@ -17,15 +17,18 @@ package final class ServeElementarySink: PacketSink, @unchecked Sendable {
     /// The encode whose packets these are (`ServeHub.main`, or a further encode's name).
     package let rendition: String
     private let expected: Set<MediaType>
+    /// The video codec of the encode (what the RTSP face payloads it with).
+    package let codec: MediaCodec
     private let lock = NSLock()
     private var latest: [MediaType: FormatDescription] = [:]
     private var latestAudio: EncodedPacket?
     private var started = false
 
-    /// A sink of the given streams publishing to `hub`'s elementary stream.
-    public init(streams: Set<MediaType>, hub: ServeHub, rendition: String = ServeHub.main) {
+    /// A sink of the given streams (video in `codec`) publishing to `hub`'s elementary stream.
+    public init(streams: Set<MediaType>, hub: ServeHub, rendition: String = ServeHub.main, codec: MediaCodec = .h264) {
         self.hub = hub
         self.rendition = rendition
+        self.codec = codec
         expected = streams
     }
 
@@ -56,7 +59,7 @@ package final class ServeElementarySink: PacketSink, @unchecked Sendable {
         }
         if packet.mediaType == .video, packet.form != .annexB(parameterSetsInBand: true) {
             throw SinkError.writeFailed(
-                destination: destination, reason: "needs H.264 as Annex-B with parameter sets in band, got \(packet.form)")
+                destination: destination, reason: "needs H.264 or H.265 as Annex-B with parameter sets in band, got \(packet.form)")
         }
         if !started {
             if expected.contains(.video) && !(packet.mediaType == .video && packet.isKeyframe) { return }

@@ -64,11 +64,18 @@ package final class ServeRTSPFace: RTSPServerDelegate, @unchecked Sendable {
         for rendition in renditions { sources["/" + rendition.rendition] = rendition }
         self.sources = sources
         asksCredentials = !configuration.tokens.isEmpty || !configuration.users.isEmpty
-        try GStreamerLibrary.require(elements: ["appsrc", "rtph264pay", "rtpmp4gpay"])
-        var settings = RTSPServerConfiguration(
-            launch: ServeRTSPPipeline.launch(streams: source.streams, timelineStart: configuration.timelineStart))
+        let codecs = Set(([source] + renditions).map(\.codec))
+        try GStreamerLibrary.require(elements: ["appsrc", "rtpmp4gpay"] + codecs.map { $0 == .h265 ? "rtph265pay" : "rtph264pay" })
+        let launch = { (sink: ServeElementarySink) in
+            ServeRTSPPipeline.launch(streams: sink.streams, codec: sink.codec, timelineStart: configuration.timelineStart)
+        }
+        var settings = RTSPServerConfiguration(launch: launch(source))
         settings.path = ServeRTSPPipeline.path
         settings.otherPaths = renditions.map { "/" + $0.rendition }
+        // A further encode in another codec (main H.265, sub H.264) has a payloader of its own.
+        for rendition in renditions where rendition.codec != source.codec {
+            settings.pathLaunches["/" + rendition.rendition] = launch(rendition)
+        }
         settings.credentials = configuration.token.map { (Self.user, $0) }
         settings.access = asksCredentials ? access.hooks : nil
         settings.sessionTimeout = max(10, Int(configuration.limits.viewerTimeout.inSeconds.rounded(.up)) * 2)

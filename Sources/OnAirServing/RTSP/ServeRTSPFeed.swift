@@ -215,7 +215,7 @@ final class ServeRTSPFeed: @unchecked Sendable {
             }
             if let target = media.video, let video {
                 let startCode: [UInt8] = [0, 0, 0, 1]
-                let bytes = (video.sps + video.pps).flatMap { startCode + $0 }
+                let bytes = video.parameterSets.flatMap { startCode + $0 }
                 guard
                     deliver(
                         { bytes.withUnsafeBytes($0) }, to: target, type: .video, isKeyframe: true, times: { stamp($0, 0) })
@@ -272,7 +272,7 @@ final class ServeRTSPFeed: @unchecked Sendable {
     private func setCaps(of target: GStreamerAppSource, for type: MediaType) -> Bool {
         do {
             if type == .video {
-                try target.setCaps(ServeRTSPPipeline.videoCaps)
+                try target.setCaps(ServeRTSPPipeline.videoCaps(codec: source.codec))
             } else {
                 guard let config = source.formatDescription(of: .audio)?.audioSpecificConfig, !config.isEmpty else { return false }
                 try target.setCaps(ServeRTSPPipeline.audioCaps(audioSpecificConfig: config))
