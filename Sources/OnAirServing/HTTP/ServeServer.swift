@@ -179,11 +179,12 @@ package final class ServeServer: @unchecked Sendable {
             webrtcViewers: faces.isEmpty ? nil : faces.flatMap { $0.statistics() })
     }
 
-    /// Answers `/metrics`, `/healthz` and `/readyz` with `health` as judge (see `ServeObservability`).
-    package func serveObservability(health: ServeHealth?) {
+    /// Answers `/metrics`, `/healthz` and `/readyz` with `health` as judge and `motion`'s counts
+    /// (see `ServeObservability`).
+    package func serveObservability(health: ServeHealth?, motion: ServeMotion? = nil) {
         let observability = ServeObservability(
             metricsAddresses: configuration.metricsAddresses, healthAddresses: configuration.healthAddresses, health: health,
-            maxViewers: configuration.limits.maxViewers
+            maxViewers: configuration.limits.maxViewers, motion: motion
         ) { [weak self] in
             self?.statistics()
                 ?? ServeStatisticsDocument(
