@@ -203,6 +203,7 @@ package final class ServeServer: @unchecked Sendable {
     /// Ends every viewer's stream and stops listening.
     public func stop() {
         hub.close()
+        lock.withLock { onvif }?.close()  // ONVIF's waiting PullMessages end: their threads are waited for
         lock.lock()
         let server = self.server
         self.server = nil

@@ -24,15 +24,17 @@ package enum ONVIFDeviceService {
                 + "<tt:UTCDateTime>\(time)</tt:UTCDateTime><tt:LocalDateTime>\(time)</tt:LocalDateTime>"
                 + "</tds:SystemDateAndTime></tds:GetSystemDateAndTimeResponse>"
         case "GetCapabilities":
-            return "<tds:GetCapabilitiesResponse><tds:Capabilities>\(deviceCapabilities(context))\(mediaCapabilities(context))"
+            return
+                "<tds:GetCapabilitiesResponse><tds:Capabilities>\(deviceCapabilities(context))\(eventsCapabilities(context))\(mediaCapabilities(context))"
                 + "</tds:Capabilities></tds:GetCapabilitiesResponse>"
         case "GetServices":
             let include = operation.childValue("IncludeCapability") == "true"
-            let services = [
-                (ONVIFSOAP.device, "device", serviceCapabilities(context)),
-                (ONVIFSOAP.media, "media", ONVIFMediaService.capabilities(context, prefix: "trt")),
-                (ONVIFSOAP.media2, "media2", ONVIFMedia2Service.capabilities(context)),
-            ]
+            let services =
+                [
+                    (ONVIFSOAP.device, "device", serviceCapabilities(context)),
+                    (ONVIFSOAP.media, "media", ONVIFMediaService.capabilities(context, prefix: "trt")),
+                    (ONVIFSOAP.media2, "media2", ONVIFMedia2Service.capabilities(context)),
+                ] + (context.events ? [(ONVIFSOAP.events, "events", ONVIFEventsService.capabilities)] : [])
             let entries = services.map { namespace, service, capabilities in
                 "<tds:Service>" + ONVIFSOAP.element("tds:Namespace", namespace) + ONVIFSOAP.element("tds:XAddr", context.address(service))
                     + (include ? "<tds:Capabilities>\(capabilities)</tds:Capabilities>" : "")
@@ -97,6 +99,14 @@ package enum ONVIFDeviceService {
             + "<tt:Security><tt:TLS1.1>false</tt:TLS1.1><tt:TLS1.2>\(context.secure)</tt:TLS1.2>"
             + no(["OnboardKeyGeneration", "AccessPolicyConfig", "X.509Token", "SAMLToken", "KerberosToken", "RELToken"])
             + "</tt:Security></tt:Device>"
+    }
+
+    /// GetCapabilities' `tt:Events` (PullPoint only), empty without the events service.
+    static func eventsCapabilities(_ context: ONVIFContext) -> String {
+        guard context.events else { return "" }
+        return "<tt:Events>" + ONVIFSOAP.element("tt:XAddr", context.address("events"))
+            + "<tt:WSSubscriptionPolicySupport>false</tt:WSSubscriptionPolicySupport><tt:WSPullPointSupport>true</tt:WSPullPointSupport>"
+            + "<tt:WSPausableSubscriptionManagerInterfaceSupport>false</tt:WSPausableSubscriptionManagerInterfaceSupport></tt:Events>"
     }
 
     /// GetCapabilities' `tt:Media`.

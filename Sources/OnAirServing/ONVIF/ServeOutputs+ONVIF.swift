@@ -5,7 +5,8 @@ import OnAirCore
 extension ServeOutputs {
     /// Answers the ONVIF services on the serve listener when the configuration asks for them
     /// (`--onvif`): a profile for the main encode (`video`, `audio`, from a capture of `video`'s
-    /// size) and one for each further encode in `renditions` (name and effective settings).
+    /// size) and one for each further encode in `renditions` (name and effective settings); the
+    /// events service too when `motion` is enabled (call after enabling it).
     package func serveONVIF(video: VideoEncoderSettings?, audio: AudioEncoderSettings?, renditions: [(String, VideoEncoderSettings)]) {
         let configuration = server.configuration
         guard let onvif = configuration.onvif, let video else { return }
@@ -20,11 +21,19 @@ extension ServeOutputs {
         let listener =
             configuration.isLoopback || !["0.0.0.0", "::", "[::]"].contains(configuration.host) ? configuration.host : "127.0.0.1"
         let host = listener.contains(":") && !listener.hasPrefix("[") ? "[\(listener)]" : listener
+        // The events service answers when motion is detected: its one source.
+        var events: ONVIFEvents?
+        if motion.figures.enabled {
+            let made = ONVIFEvents()
+            motion.listen { made.publish(isMotion: $0, at: $1) }
+            events = made
+        }
+        let identity = ONVIFIdentity(stateDirectory: onvif.stateDirectory)
         server.setONVIF(
             ONVIFService(
-                configuration: onvif, profiles: [main] + further, identity: ONVIFIdentity(stateDirectory: onvif.stateDirectory),
+                configuration: onvif, profiles: [main] + further, identity: identity,
                 rtsp: .init(port: plain, tlsPort: rtsp?.tlsPort, plainOnLoopbackOnly: loopbackOnly), secure: tls,
-                listener: "\(host):\(server.port)", access: server.access))
+                listener: "\(host):\(server.port)", access: server.access, events: events))
     }
 }
 #endif
