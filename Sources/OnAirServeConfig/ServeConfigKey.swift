@@ -116,6 +116,7 @@ public struct ServeConfigKey: Sendable {
         ServeConfigKey("onvif", .boolean(on: "--onvif", off: nil), .boolean, default: "false"),
         ServeConfigKey("onvif-advertise", .text(maximumLength: 255)),
         ServeConfigKey("onvif-secrets", .text(maximumLength: 4096)),
+        ServeConfigKey("onvif-discovery", .choice(["on", "off"])),
         ServeConfigKey("motion", .boolean(on: "--motion", off: nil), .boolean, default: "false"),
         ServeConfigKey("motion-sensitivity", .number(0...1), default: "0.5"),
         ServeConfigKey("motion-min-area", .number(0.001...1), default: "0.02"),

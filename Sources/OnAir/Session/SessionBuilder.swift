@@ -214,7 +214,9 @@ public struct SessionBuilder: Sendable {
                 serve.motion.enable()
                 servedMotion = { [motion = serve.motion] in motion.changed(isMotion: $0, at: $1) }
             }
-            serve.serveONVIF(video: video, audio: audio, renditions: renditions.map { ($0.0.name, $0.1) })
+            for notice in serve.serveONVIF(video: video, audio: audio, renditions: renditions.map { ($0.0.name, $0.1) }) {
+                fanOut.send(.notice(notice))
+            }
             if let recording = settings.recording {
                 let playback = RecordingPlayback(recording: recording)
                 serve.server.setPlayback(playback)

@@ -47,6 +47,8 @@ package final class ServeServer: @unchecked Sendable {
     private var hlsDiscontinuities: ServeHLSDiscontinuities?
     /// The ONVIF services under `/onvif/` (`--onvif`), when set.
     private var onvif: ONVIFService?
+    /// WS-Discovery for the ONVIF device (`--onvif-discovery`), when running.
+    private var discovery: WSDiscoveryResponder?
 
     /// Starts listening. `hlsDirectory` holds the live HLS playlist `stream.m3u8` and its segments.
     /// `loadedTLS`: `configuration.tls` already read (by an owner that shares it with RTSPS), else
@@ -161,6 +163,11 @@ package final class ServeServer: @unchecked Sendable {
         lock.withLock { onvif = service }
     }
 
+    /// Stops `responder` (its Bye) when the server stops.
+    package func setDiscovery(_ responder: WSDiscoveryResponder) {
+        lock.withLock { discovery = responder }
+    }
+
     /// The statistics document as `/stats.json` gives it.
     public func statistics() -> ServeStatisticsDocument {
         lock.lock()
@@ -204,6 +211,7 @@ package final class ServeServer: @unchecked Sendable {
     public func stop() {
         hub.close()
         lock.withLock { onvif }?.close()  // ONVIF's waiting PullMessages end: their threads are waited for
+        lock.withLock { discovery }?.stop()  // Bye
         lock.lock()
         let server = self.server
         self.server = nil

@@ -1,4 +1,6 @@
 #if os(Linux)
+import OnAirCore
+
 /// The SOAP 1.2 answers of the ONVIF services: the envelope with every namespace the bodies use,
 /// text escaped for XML, and faults as ONVIF's core specification writes them.
 package enum ONVIFSOAP {
@@ -81,21 +83,7 @@ package enum ONVIFSOAP {
     }
 
     /// `text` with `&`, `<`, `>`, `"` and `'` escaped (for element text and attribute values).
-    package static func escaped(_ text: String) -> String {
-        var out = ""
-        out.reserveCapacity(text.utf8.count)
-        for character in text {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&apos;"
-            default: out.append(character)
-            }
-        }
-        return out
-    }
+    package static func escaped(_ text: String) -> String { ONVIFXML.escaped(text) }
 
     /// `<tag>value</tag>`, the value escaped.
     package static func element(_ tag: String, _ value: String) -> String {
