@@ -44,39 +44,35 @@ public final class VideoToolboxH264Decoder {
 
     /// Decodes one packet (synchronously: its picture reaches the handler before this returns).
     public func decode(_ packet: EncodedPacket) throws {
-        if packet.codec == .h265 { return try decodeHEVC(packet) }
+        if packet.codec == .h265 {
+            for step in try hevcFeed.feed(packet) {
+                switch step {
+                case .configure(let parameterSets): try configure(CoreMediaSamples.hevcFormat(parameterSets: parameterSets))
+                case .decode(let sample, let pts, let dts, _): try decode(sample, pts, dts, packet) { $0.hevcFeed.decodeFailed() }
+                case .skip: break
+                }
+            }
+            return
+        }
         for step in try feed.feed(packet) {
             switch step {
-            case .configure(let sps, let pps):
-                try configure(CoreMediaSamples.h264Format(parameterSets: sps + pps))
-            case .decode(let sample, let pts, let dts, _):
-                do {
-                    try decode(sample: sample, pts: pts, dts: dts, duration: packet.duration)
-                } catch {
-                    feed.decodeFailed()
-                    throw error
-                }
-            case .skip:
-                break
+            case .configure(let sps, let pps): try configure(CoreMediaSamples.h264Format(parameterSets: sps + pps))
+            case .decode(let sample, let pts, let dts, _): try decode(sample, pts, dts, packet) { $0.feed.decodeFailed() }
+            case .skip: break
             }
         }
     }
 
-    private func decodeHEVC(_ packet: EncodedPacket) throws {
-        for step in try hevcFeed.feed(packet) {
-            switch step {
-            case .configure(let parameterSets):
-                try configure(CoreMediaSamples.hevcFormat(parameterSets: parameterSets))
-            case .decode(let sample, let pts, let dts, _):
-                do {
-                    try decode(sample: sample, pts: pts, dts: dts, duration: packet.duration)
-                } catch {
-                    hevcFeed.decodeFailed()
-                    throw error
-                }
-            case .skip:
-                break
-            }
+    /// Decodes one sample of `packet`; on failure tells the feed (`failed`) and throws.
+    private func decode(
+        _ sample: [UInt8], _ pts: MediaTime, _ dts: MediaTime, _ packet: EncodedPacket,
+        failed: (VideoToolboxH264Decoder) -> Void
+    ) throws {
+        do {
+            try decode(sample: sample, pts: pts, dts: dts, duration: packet.duration)
+        } catch {
+            failed(self)
+            throw error
         }
     }
 
