@@ -19,6 +19,9 @@ package enum ONVIFMediaService {
 
     /// The answer body to `operation`, or its fault.
     package static func answer(_ operation: SOAPElement, _ context: ONVIFContext) throws(ONVIFSOAP.Fault) -> String {
+        // Media ver10's encodings are JPEG, MPEG4 and H264: its profiles are the H.264 encodes.
+        var context = context
+        context.profiles = context.profiles.filter { $0.codec == .h264 }
         let profiles = context.profiles
         switch operation.name {
         case "GetServiceCapabilities":
