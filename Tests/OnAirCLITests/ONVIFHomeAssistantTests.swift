@@ -108,11 +108,12 @@ struct ONVIFHomeAssistantTests {
         let refused = try Self.client(port, password: "wrong")
         let subcodes = (refused["fault"] as? [String: Any])?["subcodes"] as? [String]
         #expect(subcodes?.first?.hasSuffix("}NotAuthorized") == true, "\(refused)")
-        // The same digest request twice: the second is a replay.
+        // The same digest request again from another address: a replay.
         let replay = (try Self.client(port, ["--replay"])["replay"] as? [[String: Any]]) ?? []
         #expect(replay.map { $0["status"] as? Int } == [200, 400])
         #expect((replay.last?["body"] as? String)?.contains("ter:NotAuthorized") == true)
         #expect(server?.process.stderr.contains("onair auth: failed from 127.0.0.1 (onvif-wsse)") == true)
+        #expect(server?.process.stderr.contains("onair auth: failed from 127.0.0.2 (onvif-wsse)") == true)
         // A restart keeps the identity Home Assistant keys the camera on.
         server?.process.kill()
         _ = server?.process.wait(timeout: 10)

@@ -157,7 +157,7 @@ package final class ONVIFService: Sendable {
         }
         let verdict = gate.withLock { gate in
             gate.accounts = accounts
-            return gate.check(token, wall: wall(), now: uptime(), secure: secure)
+            return gate.check(token, from: address, wall: wall(), now: uptime(), secure: secure)
         }
         switch verdict {
         case .admitted: return nil
