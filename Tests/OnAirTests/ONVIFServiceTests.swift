@@ -160,6 +160,9 @@ import Testing
         let (_, media) = Self.post(service, "/onvif/media_service", Self.envelope("<GetProfiles/>", password: "s3cret", nonce: "q"))
         #expect(!media.contains("token=\"main\"") && media.contains("<trt:Profiles token=\"sub\""))
         #expect(!media.contains("H265"))
+        // Its video source is still the capture, at the main encode's rate.
+        let (_, sources) = Self.post(service, "/onvif/media_service", Self.envelope("<GetVideoSources/>", password: "s3cret", nonce: "t"))
+        #expect(sources.contains("<tt:Framerate>30</tt:Framerate><tt:Resolution><tt:Width>1280</tt:Width>"))
         let streamURI = "<GetStreamUri><ProfileToken>main</ProfileToken></GetStreamUri>"
         let answers = ["media", "media2"].map {
             Self.post(service, "/onvif/\($0)_service", Self.envelope(streamURI, password: "s3cret", nonce: $0)).1
