@@ -15,8 +15,12 @@ public struct HTTPServerConfiguration: Sendable {
     /// Bytes of memory per connection; the request line and all header fields must fit in it
     /// (larger requests get 431 or 414 and are closed).
     public var connectionMemoryLimit = 32 * 1024
-    /// Stack of each connection's thread.
+    /// Stack of each of the server's threads (its event loop and its handler threads).
     public var threadStackSize = 256 * 1024
+    /// The most threads handlers run on at once (started as requests need them); a request
+    /// arriving while all are busy waits for one, its connection set aside. A handler that waits
+    /// for something (a long poll) should return a `.pending` body instead of holding its thread.
+    public var handlerThreads = 8
     /// The kernel send buffer of each connection (0: the system's default), so a slow reader's
     /// backlog stays in the application's queue where it is seen and bounded.
     public var sendBufferBytes = 0
