@@ -20,7 +20,7 @@ public struct HTTPServerConfiguration: Sendable {
     /// The most threads handlers run on at once (started as requests need them); a request
     /// arriving while all are busy waits for one, its connection set aside. A handler that waits
     /// for something (a long poll) should return a `.pending` body instead of holding its thread.
-    public var handlerThreads = 8
+    public var handlerThreads = 4
     /// The kernel send buffer of each connection (0: the system's default), so a slow reader's
     /// backlog stays in the application's queue where it is seen and bounded.
     public var sendBufferBytes = 0
