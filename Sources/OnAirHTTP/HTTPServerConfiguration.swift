@@ -7,7 +7,9 @@ public struct HTTPServerConfiguration: Sendable {
     public var connectionLimit = 128
     /// Connections open at once from one IP address (0: no per-address limit).
     public var perAddressLimit = 0
-    /// Seconds a connection may stay without any progress (nothing received or sent) before it is closed.
+    /// Seconds a connection may stay without any progress (nothing received or sent) before it is
+    /// closed. A connection set aside — waiting for its handler, a pending answer or a continuous
+    /// body's next bytes — is not idle.
     public var idleTimeout = 10
     /// Seconds a client has to send its whole request line and header (a request sent a byte at a
     /// time is cut after this, even though it never goes idle).
