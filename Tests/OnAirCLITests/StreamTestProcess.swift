@@ -36,6 +36,13 @@ final class StreamTestProcess {
     /// What the process wrote to stderr so far.
     var stderr: String { (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "" }
 
+    /// Waits until `ready` holds (up to `timeout` seconds), ending early if the process exits first,
+    /// so a peer that failed to start reports its own stderr instead of a bare timeout.
+    func waitReady(timeout: Double = 30, _ ready: () -> Bool) -> Bool {
+        waitUntil(timeout: timeout) { ready() || !process.isRunning }
+        return ready()
+    }
+
     /// Waits up to `timeout` seconds for the process to exit by itself; returns whether it did.
     @discardableResult
     func wait(timeout: Double) -> Bool {

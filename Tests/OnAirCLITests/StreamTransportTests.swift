@@ -29,7 +29,7 @@ import Testing
         let file = dir.appendingPathComponent("srt.ts").path
         let listener = try Self.ffmpeg("srt://127.0.0.1:\(port)?mode=listener&passphrase=\(Self.passphrase)", file, dir: dir)
         defer { listener.kill() }
-        #expect(waitUntil(timeout: 10) { StreamTestPorts.udpBound(port) }, "ffmpeg never listened")
+        #expect(listener.waitReady { StreamTestPorts.udpBound(port) }, "ffmpeg never listened: \(listener.stderr)")
         let result = try Tools.run(
             Self.onair,
             ["stream", "--duration", "6"] + Self.size
@@ -51,7 +51,7 @@ import Testing
                 + ["srt://127.0.0.1:\(port)?mode=listener&latency=20000&passphrase=\(Self.passphrase)"],
             stderrPath: dir.appendingPathComponent("onair.log").path)
         defer { streamer.kill() }
-        #expect(waitUntil(timeout: 10) { StreamTestPorts.udpBound(port) }, "onair never listened: \(streamer.stderr)")
+        #expect(streamer.waitReady { StreamTestPorts.udpBound(port) }, "onair never listened: \(streamer.stderr)")
         let file = dir.appendingPathComponent("srt.ts").path
         let caller = try Self.ffmpeg("srt://127.0.0.1:\(port)?passphrase=\(Self.passphrase)", file, dir: dir)
         defer { caller.kill() }
@@ -71,7 +71,7 @@ import Testing
             "srt://127.0.0.1:\(port)?mode=listener&passphrase=\(Self.passphrase)",
             dir.appendingPathComponent("never.ts").path, dir: dir)
         defer { listener.kill() }
-        #expect(waitUntil(timeout: 10) { StreamTestPorts.udpBound(port) }, "ffmpeg never listened")
+        #expect(listener.waitReady { StreamTestPorts.udpBound(port) }, "ffmpeg never listened: \(listener.stderr)")
         let result = try Tools.run(
             Self.onair,
             ["stream", "--duration", "5"] + Self.size
@@ -91,7 +91,7 @@ import Testing
         // `timeout` (µs) ends ffmpeg's input once packets stop arriving.
         let receiver = try Self.ffmpeg("udp://127.0.0.1:\(port)?timeout=3000000&fifo_size=100000", file, dir: dir)
         defer { receiver.kill() }
-        #expect(waitUntil(timeout: 10) { StreamTestPorts.udpBound(port) }, "ffmpeg never bound")
+        #expect(receiver.waitReady { StreamTestPorts.udpBound(port) }, "ffmpeg never bound: \(receiver.stderr)")
         let result = try Tools.run(Self.onair, ["stream", "--duration", "6"] + Self.size + ["udp://127.0.0.1:\(port)?pkt_size=1316"])
         #expect(result.status == 0, "\(result.stderr)")
         let media = try Self.received(receiver, file)
@@ -111,7 +111,7 @@ import Testing
             stderrPath: dir.appendingPathComponent("onair.log").path)
         defer { streamer.kill() }
         // Polling with a TCP connect would itself be the client: wait for the listening socket instead.
-        #expect(waitUntil(timeout: 10) { Self.tcpListening(port) }, "onair never listened: \(streamer.stderr)")
+        #expect(streamer.waitReady { Self.tcpListening(port) }, "onair never listened: \(streamer.stderr)")
         let file = dir.appendingPathComponent("tcp.ts").path
         let client = try Self.ffmpeg("tcp://127.0.0.1:\(port)", file, dir: dir)
         defer { client.kill() }
@@ -130,7 +130,7 @@ import Testing
         let file = dir.appendingPathComponent("tcp.ts").path
         let receiver = try Self.ffmpeg("tcp://127.0.0.1:\(port)?listen=1", file, dir: dir)
         defer { receiver.kill() }
-        #expect(waitUntil(timeout: 10) { Self.tcpListening(port) }, "ffmpeg never listened")
+        #expect(receiver.waitReady { Self.tcpListening(port) }, "ffmpeg never listened: \(receiver.stderr)")
         let result = try Tools.run(Self.onair, ["stream", "--duration", "6"] + Self.size + ["tcp://127.0.0.1:\(port)"])
         #expect(result.status == 0, "\(result.stderr)")
         let media = try Self.received(receiver, file)

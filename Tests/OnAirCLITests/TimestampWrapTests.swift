@@ -71,7 +71,7 @@ import Testing
                 "copy", "-y", udpCopy,
             ],
             stderrPath: dir.appendingPathComponent("udp.log").path)
-        #expect(waitUntil(timeout: 10) { StreamTestPorts.udpBound(udpPort) }, "ffmpeg never bound")
+        #expect(udpReader.waitReady { StreamTestPorts.udpBound(udpPort) }, "ffmpeg never bound: \(udpReader.stderr)")
         let streamer = try StreamTestProcess(
             Tools.onairExecutable,
             [
