@@ -50,6 +50,8 @@ package final class ServeServer: @unchecked Sendable {
     private var hlsDiscontinuities: ServeHLSDiscontinuities?
     /// The encodes' variants `/index.m3u8` lists, the main one first.
     private var hlsVariants: [(uri: String, variant: ServeHLSVariant)] = []
+    /// The Low-Latency HLS feeds of the encodes that have one, by name (`ServeLowLatencyHLS`).
+    private var lowLatencyHLS = ServeLowLatencyHLS(feeds: [:])
     /// The ONVIF services under `/onvif/` (`--onvif`), when set.
     private var onvif: ONVIFService?
 
@@ -203,6 +205,11 @@ package final class ServeServer: @unchecked Sendable {
     /// Serves `/index.m3u8`, the multivariant playlist of `variants` (each encode's media playlist URI and its measure).
     package func serveHLSVariants(_ variants: [(uri: String, variant: ServeHLSVariant)]) {
         lock.withLock { hlsVariants = variants }
+    }
+
+    /// Serves the playlists of the encodes with a feed as Low-Latency HLS (`ServeLowLatencyHLS`).
+    package func serveLowLatencyHLS(_ feeds: [String: LowLatencyHLSFeed]) {
+        lock.withLock { lowLatencyHLS = ServeLowLatencyHLS(feeds: feeds) }
     }
 
     /// Serves `/live.m3u8` with the discontinuities `discontinuities` notes (see `ServeHLSSink`).
