@@ -176,7 +176,7 @@ if fuzzing {
         "FuzzH264SamplePackager": ["OnAirBitstream", "OnAirApple"], "FuzzPlaybackQuery": ["OnAirCore"],
         "FuzzServeConfig": ["OnAirServeConfig"], "FuzzRTSPGuard": ["OnAirCore"], "FuzzRTSPAuthorization": ["OnAirCore"],
         "FuzzSRTStreamID": ["OnAirCore"], "FuzzSegmentJournal": ["OnAirCore"], "FuzzSOAPReader": ["OnAirCore"],
-        "FuzzHEVC": ["OnAirBitstream"],
+        "FuzzHEVC": ["OnAirBitstream"], "FuzzWSDiscovery": ["OnAirCore"],
     ]
     for (name, dependencies) in fuzzed.sorted(by: { $0.key < $1.key }) {
         targets.append(.executableTarget(name: name, dependencies: dependencies, path: "Fuzz/\(name)", exclude: ["seeds.sh"]))

@@ -71,6 +71,11 @@ if ! python3 -c "import onvif, httpx" 2>/dev/null && ! "$venv/bin/python3" -c "i
     { [ -x "$venv/bin/python3" ] || python3 -m venv "$venv"; } && "$venv/bin/python3" -m pip install -q onvif-zeep-async >&2 \
         || echo "setup: installing onvif-zeep-async into $venv failed; the ONVIF client test will be skipped" >&2
 fi
+# wsdiscovery (PyPI): the WS-Discovery client of ONVIFDiscoveryTests (Tests/Tools/wsdiscovery_probe.py).
+if ! python3 -c "import wsdiscovery" 2>/dev/null && ! "$venv/bin/python3" -c "import wsdiscovery" 2>/dev/null; then
+    { [ -x "$venv/bin/python3" ] || python3 -m venv "$venv"; } && "$venv/bin/python3" -m pip install -q WSDiscovery >&2 \
+        || echo "setup: installing wsdiscovery into $venv failed; the ONVIF discovery test will be skipped" >&2
+fi
 # promtool, unpacked only: `promtool check metrics` on serve's /metrics (ServeMetricsHealthTests).
 # Debian 13 packages it alone (promtool); Debian 12 only inside prometheus, whose installation
 # would start a Prometheus daemon where systemd runs.

@@ -7,6 +7,8 @@ public struct HTTPResponse: Sendable {
         case bytes([UInt8])
         /// A continuous body (chunked), read from the source until it ends or the peer leaves.
         case stream(any HTTPStreamSource)
+        /// An answer given later by whoever holds the pending response (see `HTTPPendingResponse`).
+        case pending(HTTPPendingResponse)
     }
 
     /// The HTTP status code.

@@ -17,7 +17,8 @@ import Darwin
 ///
 /// Every request goes to one handler, called on the connection's thread. Only the configuration's
 /// `methods` (`GET` and `HEAD` by default) reach it; others get 405. A body (POST, PATCH, PUT) is
-/// collected up to `maximumBodyBytes` (413 beyond) before the handler sees the request.
+/// collected up to `maximumBodyBytes` (413 beyond) before the handler sees the request. A handler
+/// that cannot answer yet returns a `.pending` body and answers through it later.
 public final class HTTPServer: @unchecked Sendable {
     /// Answers one request.
     public typealias Handler = @Sendable (HTTPRequest) -> HTTPResponse
@@ -287,9 +288,37 @@ public final class HTTPServer: @unchecked Sendable {
         return queue(response, on: connection)
     }
 
+    /// Holds the connection until the pending response is answered, the peer leaves or the server
+    /// stops (the connection's own thread waits: one per connection in this mode).
+    private func hold(_ pending: HTTPPendingResponse, on connection: OpaquePointer) -> MHD_Result {
+        let ready = DispatchSemaphore(value: 0)
+        pending.whenAnswered { ready.signal() }
+        let socket = onair_mhd_connection_fd(connection)
+        while ready.wait(timeout: .now() + .milliseconds(250)) == .timedOut {
+            let stopping = lock.withLock { stopped }
+            if stopping || Self.peerLeft(socket) {
+                pending.cancel()
+                return .NO
+            }
+        }
+        guard let response = pending.take() else { return .NO }
+        return queue(response, on: connection)
+    }
+
+    /// Whether the peer closed or reset the connection (a zero-timeout poll).
+    private static func peerLeft(_ socket: Int32) -> Bool {
+        guard socket >= 0 else { return false }
+        let readHangUp: Int16 = 0x2000  // POLLRDHUP, which Glibc exports only under _GNU_SOURCE
+        var entry = pollfd(fd: socket, events: readHangUp, revents: 0)
+        guard poll(&entry, 1, 0) > 0 else { return false }
+        return entry.revents & (readHangUp | Int16(POLLHUP | POLLERR | POLLNVAL)) != 0
+    }
+
     private func queue(_ response: HTTPResponse, on connection: OpaquePointer) -> MHD_Result {
         let made: OpaquePointer?
         switch response.body {
+        case .pending(let pending):
+            return hold(pending, on: connection)
         case .bytes(let bytes):
             made = bytes.withUnsafeBytes { raw in
                 MHD_create_response_from_buffer(

@@ -10,18 +10,30 @@ extension ServeCommand {
                                        (default: the Host the request came to)
           --onvif-secrets FILE         user:secret lines: ONVIF passwords of users (each needs 'read');
                                        password-equivalent, keep the file readable by the service only
+          --onvif-discovery on|off     answer WS-Discovery Probes (UDP 239.255.255.250:3702) on the local
+                                       subnets (default: on unless --listen is loopback)
 
         """
 
-    /// `--onvif`, `--onvif-advertise`, `--onvif-secrets`: the ONVIF services, or none without `--onvif`.
+    /// `--onvif`, `--onvif-advertise`, `--onvif-secrets`, `--onvif-discovery`: the ONVIF services,
+    /// or none without `--onvif`.
     static func onvif(_ arguments: inout ArgumentList) throws -> ONVIFConfiguration? {
         let advertise = try arguments.option("--onvif-advertise")
         let secrets = try arguments.option("--onvif-secrets")
+        let discovery = try arguments.option("--onvif-discovery")
         guard arguments.flag("--onvif") else {
-            if advertise != nil || secrets != nil { throw UsageError("--onvif-advertise and --onvif-secrets go with --onvif") }
+            if advertise != nil || secrets != nil || discovery != nil {
+                throw UsageError("--onvif-advertise, --onvif-secrets and --onvif-discovery go with --onvif")
+            }
             return nil
         }
         var onvif = ONVIFConfiguration(advertise: advertise)
+        switch discovery {
+        case nil: break
+        case "on": onvif.discovery = true
+        case "off": onvif.discovery = false
+        default: throw UsageError("--onvif-discovery takes on or off")
+        }
         if let advertise, advertise.isEmpty || advertise.utf8.count > 255 || advertise.contains("/") {
             throw UsageError("--onvif-advertise takes HOST or HOST:PORT")
         }

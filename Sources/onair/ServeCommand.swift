@@ -71,7 +71,7 @@ struct ServeCommand: Command {
           -o, --output FILE            also record to a file (repeatable)
           --stats-json FILE            the once-a-second statistics as JSON lines
 
-        """ + subStreamHelp + onvifHelp + RecordingArguments.help + EncodingOptions.help + "\n" + configHelp
+        """ + subStreamHelp + onvifHelp + motionHelp + RecordingArguments.help + EncodingOptions.help + "\n" + configHelp
 
     let settings: SessionSettings
     let statsJSON: String?
@@ -138,6 +138,7 @@ struct ServeCommand: Command {
         configuration.webRTC = try Self.webRTC(&arguments)
         configuration.tls = try Self.tls(&arguments)
         configuration.onvif = try Self.onvif(&arguments)
+        let motion = try Self.motion(&arguments)
         let recording = try RecordingArguments.parse(&arguments)
         let renditions = try Self.subStream(&arguments)
         let profileGiven = arguments.contains("--profile")
@@ -166,6 +167,7 @@ struct ServeCommand: Command {
         settings.outputs = outputs
         settings.serving = serving
         settings.recording = recording
+        settings.motion = motion
         settings.renditions = renditions
         settings.streaming.adaptiveBitRate = false
         self.settings = settings

@@ -51,6 +51,9 @@ enum SessionConsole {
             Console.status(
                 "clock: the wall clock stepped \(step > .zero ? "forward" : "back") \(seconds) s; recording starts and ages keep to the monotonic time line"
             )
+        case let .motion(isMotion, at):
+            let seconds = Double(at.components.seconds) + Double(at.components.attoseconds) / 1e18
+            Console.status("motion: \(isMotion ? "started" : "ended") at \(String(format: "%.1f", seconds)) s")
         case let .connection(destination, event): Console.status(describe(event, destination: destination))
         case let .viewer(.left(id, transport, peer, cut?)):
             Console.status("viewer \(id) (\(transport), \(peer)) cut: \(cut)")

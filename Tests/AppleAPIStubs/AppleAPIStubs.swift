@@ -110,6 +110,8 @@ public typealias CMBlockBufferFlags = UInt32
 public typealias CMVideoCodecType = FourCharCode
 /// Page: https://developer.apple.com/documentation/coremedia/kcmvideocodectype_h264  (not checked: page not in the docs corpus)
 public var kCMVideoCodecType_H264: CMVideoCodecType { 0x6176_6331 }
+/// Page: https://developer.apple.com/documentation/coremedia/kcmvideocodectype_hevc  (not checked: page not in the docs corpus; 'hvc1')
+public var kCMVideoCodecType_HEVC: CMVideoCodecType { 0x6876_6331 }
 /// Page: https://developer.apple.com/documentation/coremedia/cmtime  (checked: `struct CMTime` (Sendable is this stub's conformance))
 public struct CMTime: Sendable {
     /// Page: https://developer.apple.com/documentation/coremedia/cmtime/value  (checked)
@@ -181,6 +183,13 @@ public func CMSampleBufferCreateReady(
 /// Page: https://developer.apple.com/documentation/coremedia/cmvideoformatdescriptiongeth264parametersetatindex(_:parametersetindex:parametersetpointerout:parametersetsizeout:parametersetcountout:nalunitheaderlengthout:)  (checked)
 @discardableResult
 public func CMVideoFormatDescriptionGetH264ParameterSetAtIndex(
+    _ videoDesc: CMFormatDescription, parameterSetIndex: Int,
+    parameterSetPointerOut: UnsafeMutablePointer<UnsafePointer<UInt8>?>?, parameterSetSizeOut: UnsafeMutablePointer<Int>?,
+    parameterSetCountOut: UnsafeMutablePointer<Int>?, nalUnitHeaderLengthOut NALUnitHeaderLengthOut: UnsafeMutablePointer<Int32>?
+) -> OSStatus { 0 }
+/// Page: https://developer.apple.com/documentation/coremedia/cmvideoformatdescriptiongethevcparametersetatindex(_:parametersetindex:parametersetpointerout:parametersetsizeout:parametersetcountout:nalunitheaderlengthout:)  (checked)
+@discardableResult
+public func CMVideoFormatDescriptionGetHEVCParameterSetAtIndex(
     _ videoDesc: CMFormatDescription, parameterSetIndex: Int,
     parameterSetPointerOut: UnsafeMutablePointer<UnsafePointer<UInt8>?>?, parameterSetSizeOut: UnsafeMutablePointer<Int>?,
     parameterSetCountOut: UnsafeMutablePointer<Int>?, nalUnitHeaderLengthOut NALUnitHeaderLengthOut: UnsafeMutablePointer<Int32>?
@@ -501,6 +510,8 @@ public var kVTProfileLevel_H264_High_5_1: CFString { CFString("H264_High_5_1") }
 public var kVTProfileLevel_H264_High_5_2: CFString { CFString("H264_High_5_2") }
 /// Page: https://developer.apple.com/documentation/videotoolbox/kvtprofilelevel_h264_high_autolevel  (not checked: page not in the docs corpus)
 public var kVTProfileLevel_H264_High_AutoLevel: CFString { CFString("H264_High_AutoLevel") }
+/// Page: https://developer.apple.com/documentation/videotoolbox/kvtprofilelevel_hevc_main_autolevel  (checked)
+public var kVTProfileLevel_HEVC_Main_AutoLevel: CFString { CFString("HEVC_Main_AutoLevel") }
 
 // MARK: AVFoundation (the AVAssetWriter sink)
 /// Page: https://developer.apple.com/documentation/avfoundation/avfiletype  (checked)

@@ -105,6 +105,22 @@ import Testing
         #expect(try CompressionPropertyPlan(settings: settings)[.profileLevel] == .profileLevel("H264_Main_AutoLevel"))
     }
 
+    /// H.265: a session of `kCMVideoCodecType_HEVC` with `HEVC_Main_AutoLevel`, whatever H.264
+    /// profile the settings carry, and the same rate, keyframe and real-time properties; Main 10
+    /// is refused before any session is made.
+    @Test func hevcSessionWithTheMainProfileAndTheSameProperties() throws {
+        var settings = VideoEncoderSettings(maxKeyFrameInterval: 60, profileLevel: .auto(.high))
+        let h264 = try CompressionPropertyPlan(settings: settings)
+        #expect(h264.codecTypeName == "kCMVideoCodecType_H264")
+        settings.codec = .h265
+        let plan = try CompressionPropertyPlan(settings: settings)
+        #expect(plan.codec == .h265 && plan.codecTypeName == "kCMVideoCodecType_HEVC")
+        #expect(plan[.profileLevel] == .profileLevel("HEVC_Main_AutoLevel"))
+        #expect(plan.entries.filter { $0.key != .profileLevel } == h264.entries.filter { $0.key != .profileLevel })
+        settings.hevcProfileLevel = .main10AutoLevel
+        #expect(throws: SettingsError.self) { try CompressionPropertyPlan(settings: settings) }
+    }
+
     @Test func cameraAppCapIsTheOriginalBitCountInBytes() throws {
         let plan = try CompressionPropertyPlan(settings: Self.designs[0].settings)
         let originalBits = 1_440_000.0

@@ -156,9 +156,29 @@ import Testing
         #expect(lines.contains { $0.hasPrefix("process_open_fds ") && !$0.hasSuffix(" 0") })
     }
 
+    @Test func motionIsCountedOnlyWhileTheDetectorRuns() {
+        let motion = ServeMotion()
+        let off = ServeMetrics.text(document: Self.document(), health: nil, process: .current(), maxViewers: 8, motion: motion.figures)
+        #expect(!off.contains("onair_motion"))
+        motion.enable()
+        let heard = Locked<[Bool]>([])
+        motion.listen { isMotion, _ in heard.withLock { $0.append(isMotion) } }
+        motion.changed(isMotion: true, at: Date())
+        motion.changed(isMotion: false, at: Date())
+        motion.changed(isMotion: true, at: Date())
+        let lines = ServeMetrics.text(document: Self.document(), health: nil, process: .current(), maxViewers: 8, motion: motion.figures)
+            .split(separator: "\n")
+        #expect(lines.contains("onair_motion_events_total{change=\"started\"} 2"))
+        #expect(lines.contains("onair_motion_events_total{change=\"ended\"} 1"))
+        #expect(lines.contains("onair_motion_active 1"))
+        #expect(heard.current == [true, false, true])
+    }
+
     @Test(.enabled(if: Tools.executable(onPath: "promtool") != nil, "promtool is not installed (scripts/setup.sh fetches it)"))
     func promtoolFindsNothingToSay() throws {
-        let text = ServeMetrics.text(document: Self.document(), health: ServeHealth(streams: [.video]), process: .current(), maxViewers: 8)
+        let motion = ServeMotion.Figures(enabled: true, starts: 2, ends: 1, active: true)
+        let text = ServeMetrics.text(
+            document: Self.document(), health: ServeHealth(streams: [.video]), process: .current(), maxViewers: 8, motion: motion)
         let result = try Tools.run("promtool", ["check", "metrics"], stdin: Data(text.utf8))
         #expect(result.status == 0, "\(result.stdoutText)\(result.stderr)")
         #expect(result.stdoutText.isEmpty && result.stderr.isEmpty, "\(result.stdoutText)\(result.stderr)")

@@ -10,13 +10,11 @@ import OnAirFFmpeg
 /// Creates this platform's encoders: libavcodec (hardware first, then x264) on Linux; VideoToolbox
 /// (hardware required where the OS lets us ask) and AudioToolbox on Apple platforms.
 package enum EncoderFactory {
-    /// An H.264 (or, with FFmpeg, H.265) encoder for `settings`, validated first.
+    /// An H.264 or H.265 encoder for `settings`, validated first.
     public static func videoEncoder(settings: VideoEncoderSettings) throws -> any VideoEncoding {
         try settings.validate()
         #if (canImport(VideoToolbox) || ONAIR_APPLE_STUBS) && canImport(OnAirApple)
-        guard settings.codec == .h264 else {
-            throw SettingsError(field: "codec", value: "h265", allowed: "h264 with VideoToolbox (its HEVC encoder is not adapted yet)")
-        }
+        // The settings' codec picks the session's codec type and packager (not yet built on a Mac).
         return try VideoToolboxH264Encoder(settings: settings)
         #elseif canImport(OnAirFFmpeg)
         return try H264Encoder(settings: settings)

@@ -159,6 +159,7 @@ public struct SessionBuilder: Sendable {
         var viewerTotals: (@Sendable () -> ViewerTotals)?
         var hlsURL: String?
         var outputFailed: @Sendable (OutputFailure) -> Void = { _ in }
+        var servedMotion: (@Sendable (Bool, Date) -> Void)?
         #if canImport(OnAirServing)
         if let serving = settings.serving {
             var configured = serving.server
@@ -215,7 +216,13 @@ public struct SessionBuilder: Sendable {
                     serve.server.setSnapshot(sub, rendition: rendition.name)
                 }
             }
-            serve.serveONVIF(video: video, audio: audio, renditions: renditions.map { ($0.0.name, $0.1) })
+            if settings.motion != nil, video != nil {
+                serve.motion.enable()
+                servedMotion = { [motion = serve.motion] in motion.changed(isMotion: $0, at: $1) }
+            }
+            for notice in serve.serveONVIF(video: video, audio: audio, renditions: renditions.map { ($0.0.name, $0.1) }) {
+                fanOut.send(.notice(notice))
+            }
             if let recording = settings.recording {
                 let playback = RecordingPlayback(recording: recording)
                 serve.server.setPlayback(playback)
@@ -267,6 +274,9 @@ public struct SessionBuilder: Sendable {
             teardown()
             throw error
         }
+        if let motion = settings.motion, video != nil {
+            live.observeVideo(Self.motionWatch(motion, fanOut: fanOut, serving: servedMotion).observe)
+        }
         for ((rendition, _), encoder) in zip(renditions, renditionEncoders) {
             live.addRendition(name: rendition.name, encoder: encoder, sinks: renditionSinks[rendition.name] ?? [])
         }
@@ -277,6 +287,22 @@ public struct SessionBuilder: Sendable {
         for hook in connect { hook(session, live) }
         if customSources == nil { session.sourceMaker = { try SessionBuilder.makeSources($0) } }
         return session
+    }
+
+    /// The motion detector of `settings` on the capture: each change becomes a `.motion` event,
+    /// a run of the `--on-motion` command (queued, never waited for) and, when serving, a count
+    /// on `/metrics` and an ONVIF event (`serving`, with the wall-clock time).
+    private static func motionWatch(
+        _ settings: MotionSettings, fanOut: SessionEventFanOut, serving: (@Sendable (Bool, Date) -> Void)?
+    ) -> MotionWatch {
+        let hook = settings.onMotion.map { MotionHook(command: $0) { fanOut.send(.notice($0)) } }
+        return MotionWatch(
+            settings: settings.detector,
+            changed: { isMotion, time in
+                fanOut.send(.motion(isMotion: isMotion, at: .milliseconds(Int64((time * 1000).rounded()))))
+                hook?.run(isMotion: isMotion, at: time)
+                serving?(isMotion, Date())
+            }, notice: { fanOut.send(.notice($0)) })
     }
 
     private func validateForCustomSources(_ settings: SessionSettings) throws {

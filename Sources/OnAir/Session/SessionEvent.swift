@@ -22,6 +22,8 @@ public enum SessionEvent: Sendable {
     /// The wall clock stepped (forward when positive): names follow it, while recording starts,
     /// `/list` and retention ages keep to the anchored time line (docs/serving.md, "Clocks").
     case clockStepped(by: Duration)
+    /// Motion started (`isMotion`) or ended (`SessionSettings.motion`) at this capture time.
+    case motion(isMotion: Bool, at: Duration)
     /// The session stopped (the last event: every output is finished and the streams end).
     case stopped(StopReason)
 }

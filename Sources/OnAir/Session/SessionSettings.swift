@@ -33,6 +33,10 @@ public struct SessionSettings: Sendable {
     #endif
     /// A segmented recording (segments cut at keyframes, retention, sync to disk), or nil.
     public var recording: RecordingSettings?
+    /// Motion detection on the captured video (`onair serve --motion`), or nil: changes come as
+    /// `SessionEvent.motion`, run `MotionSettings.onMotion` and, when serving, feed `/metrics`
+    /// and the ONVIF events service.
+    public var motion: MotionSettings?
     /// Serve the first HLS output's directory over HTTP on 127.0.0.1 at this port, or nil.
     public var hlsServePort: Int?
     /// Stop after this much media, or run until stopped.
@@ -87,6 +91,7 @@ public struct SessionSettings: Sendable {
             throw SettingsError(field: "outputs", value: "[]", allowed: "at least one output, or serving")
         }
         if let duration, duration <= .zero { throw SettingsError(field: "duration", value: "\(duration)", allowed: "positive") }
+        try motion?.validate()
         if timelineStart < .zero || timelineStart > .seconds(10_000_000) {
             throw SettingsError(field: "timelineStart", value: "\(timelineStart)", allowed: "0 to 10,000,000 seconds")
         }

@@ -57,6 +57,7 @@ enum VideoToolboxConstants {
             "H264_High_5_1": kVTProfileLevel_H264_High_5_1,
             "H264_High_5_2": kVTProfileLevel_H264_High_5_2,
             "H264_High_AutoLevel": kVTProfileLevel_H264_High_AutoLevel,
+            "HEVC_Main_AutoLevel": kVTProfileLevel_HEVC_Main_AutoLevel,
         ]
     }
 }

@@ -12,10 +12,11 @@ import Foundation
 import OnAirBitstream
 import OnAirCore
 
-/// H.264 on VideoToolbox's VTCompressionSession, behind the same `VideoEncoding` protocol as the
-/// libavcodec encoder. Every decision is made by the portable core: the session's properties by
-/// `CompressionPropertyPlan`, forced keyframes by `KeyFramePolicy`, the packets by
-/// `H264SamplePackager`, the pixel copy by `PixelBufferFill`. This type only converts and calls.
+/// H.264 or H.265 (the settings' `codec`) on VideoToolbox's VTCompressionSession, behind the same
+/// `VideoEncoding` protocol as the libavcodec encoder. Every decision is made by the portable
+/// core: the session's codec type and properties by `CompressionPropertyPlan`, forced keyframes by
+/// `KeyFramePolicy`, the packets by `H264SamplePackager` or `HEVCSamplePackager`, the pixel copy
+/// by `PixelBufferFill`. This type only converts and calls.
 ///
 /// The session opens at the first frame, at that frame's size. Not yet built on a Mac: see docs/APPLE.md.
 public final class VideoToolboxH264Encoder: VideoEncoding {
@@ -36,13 +37,18 @@ public final class VideoToolboxH264Encoder: VideoEncoding {
         self.settings = settings
         plan = try CompressionPropertyPlan(settings: settings, requireHardware: requireHardware)
         policy = KeyFramePolicy(settings: settings)
-        output = EncodedOutput(packager: try H264SamplePackager(outputForm: form))
-        summary = "VideoToolbox H.264"
+        output = EncodedOutput(
+            packager: settings.codec == .h265
+                ? .hevc(try HEVCSamplePackager(outputForm: form)) : .h264(try H264SamplePackager(outputForm: form)))
+        summary = "VideoToolbox \(Self.codecName(settings.codec))"
     }
 
     deinit {
         if let session { VTCompressionSessionInvalidate(session) }
     }
+
+    /// "H.264" or "H.265", for the summary.
+    static func codecName(_ codec: MediaCodec) -> String { codec == .h265 ? "H.265" : "H.264" }
 
     /// Encodes one frame; `forceKeyFrame` makes it an IDR. Returns the packets ready now.
     public func encode(_ frame: VideoFrame, forceKeyFrame: Bool) throws -> [EncodedPacket] {
@@ -102,19 +108,20 @@ public final class VideoToolboxH264Encoder: VideoEncoding {
             }
         }
         var created: VTCompressionSession?
+        let codecType = plan.codec == .h265 ? kCMVideoCodecType_HEVC : kCMVideoCodecType_H264
         var status = VTCompressionSessionCreate(
-            allocator: nil, width: Int32(plan.width), height: Int32(plan.height), codecType: kCMVideoCodecType_H264,
+            allocator: nil, width: Int32(plan.width), height: Int32(plan.height), codecType: codecType,
             encoderSpecification: specification, imageBufferAttributes: nil, compressedDataAllocator: nil,
             outputCallback: nil, refcon: nil, compressionSessionOut: &created)
         if status != noErr, specification != nil {
             // No hardware encoder for these settings: say why and open whatever VideoToolbox has.
-            summary = "VideoToolbox H.264 (hardware required but unavailable: OSStatus \(status))"
+            summary = "VideoToolbox \(Self.codecName(plan.codec)) (hardware required but unavailable: OSStatus \(status))"
             status = VTCompressionSessionCreate(
-                allocator: nil, width: Int32(plan.width), height: Int32(plan.height), codecType: kCMVideoCodecType_H264,
+                allocator: nil, width: Int32(plan.width), height: Int32(plan.height), codecType: codecType,
                 encoderSpecification: nil, imageBufferAttributes: nil, compressedDataAllocator: nil,
                 outputCallback: nil, refcon: nil, compressionSessionOut: &created)
         } else if specification != nil {
-            summary = "VideoToolbox H.264 (hardware)"
+            summary = "VideoToolbox \(Self.codecName(plan.codec)) (hardware)"
         }
         guard status == noErr, let session = created else {
             throw AppleBackendError(operation: "VTCompressionSessionCreate", status: status, detail: "\(plan.width)×\(plan.height)")
@@ -176,12 +183,18 @@ public final class VideoToolboxH264Encoder: VideoEncoding {
 
 /// What the session's output handler (called on VideoToolbox's thread) hands back, under a lock.
 final class EncodedOutput: @unchecked Sendable {
+    /// The packager for the session's codec.
+    enum Packager {
+        case h264(H264SamplePackager)
+        case hevc(HEVCSamplePackager)
+    }
+
     private let lock = NSLock()
-    private let packager: H264SamplePackager
+    private let packager: Packager
     private var packets: [EncodedPacket] = []
     private var failure: (any Error)?
 
-    init(packager: H264SamplePackager) { self.packager = packager }
+    init(packager: Packager) { self.packager = packager }
 
     /// One compressed frame (or a dropped one: no sample) from the output handler.
     func receive(status: OSStatus, sample: CMSampleBuffer?) {
@@ -220,33 +233,38 @@ final class EncodedOutput: @unchecked Sendable {
         var bytes = [UInt8](repeating: 0, count: length)
         let copied = CMBlockBufferCopyDataBytes(block, atOffset: 0, dataLength: length, destination: &bytes)
         guard copied == noErr else { throw AppleBackendError(operation: "CMBlockBufferCopyDataBytes", status: copied) }
+        let (sets, headerLength) = try Self.parameterSets(of: format, hevc: { if case .hevc = packager { true } else { false } }())
+        guard let pts = CoreFoundationValues.mediaTime(CMSampleBufferGetPresentationTimeStamp(sample)) else {
+            throw AppleBackendError(operation: "CMSampleBufferGetPresentationTimeStamp", detail: "invalid time")
+        }
+        let dts = CoreFoundationValues.mediaTime(CMSampleBufferGetDecodeTimeStamp(sample))
+        let duration = CoreFoundationValues.mediaTime(CMSampleBufferGetDuration(sample)) ?? .zero
+        switch packager {
+        case .h264(let h264):
+            return try h264.packet(sample: bytes, lengthSize: headerLength, parameterSets: sets, pts: pts, dts: dts, duration: duration)
+        case .hevc(let hevc):
+            return try hevc.packet(sample: bytes, lengthSize: headerLength, parameterSets: sets, pts: pts, dts: dts, duration: duration)
+        }
+    }
+
+    /// The parameter sets of a format description and its NAL unit length size, through
+    /// CoreMedia's H.264 or HEVC getter (the two take the same arguments).
+    private static func parameterSets(of format: CMFormatDescription, hevc: Bool) throws -> ([[UInt8]], Int) {
+        let get = hevc ? CMVideoFormatDescriptionGetHEVCParameterSetAtIndex : CMVideoFormatDescriptionGetH264ParameterSetAtIndex
+        let operation = hevc ? "CMVideoFormatDescriptionGetHEVCParameterSetAtIndex" : "CMVideoFormatDescriptionGetH264ParameterSetAtIndex"
         var count = 0
         var headerLength: Int32 = 0
-        var status = CMVideoFormatDescriptionGetH264ParameterSetAtIndex(
-            format, parameterSetIndex: 0, parameterSetPointerOut: nil, parameterSetSizeOut: nil,
-            parameterSetCountOut: &count, nalUnitHeaderLengthOut: &headerLength)
-        guard status == noErr else {
-            throw AppleBackendError(operation: "CMVideoFormatDescriptionGetH264ParameterSetAtIndex", status: status)
-        }
+        var status = get(format, 0, nil, nil, &count, &headerLength)
+        guard status == noErr else { throw AppleBackendError(operation: operation, status: status) }
         var sets: [[UInt8]] = []
         for index in 0..<count {
             var pointer: UnsafePointer<UInt8>?
             var size = 0
-            status = CMVideoFormatDescriptionGetH264ParameterSetAtIndex(
-                format, parameterSetIndex: index, parameterSetPointerOut: &pointer, parameterSetSizeOut: &size,
-                parameterSetCountOut: nil, nalUnitHeaderLengthOut: nil)
-            guard status == noErr, let pointer else {
-                throw AppleBackendError(operation: "CMVideoFormatDescriptionGetH264ParameterSetAtIndex", status: status)
-            }
+            status = get(format, index, &pointer, &size, nil, nil)
+            guard status == noErr, let pointer else { throw AppleBackendError(operation: operation, status: status) }
             sets.append(Array(UnsafeBufferPointer(start: pointer, count: size)))
         }
-        guard let pts = CoreFoundationValues.mediaTime(CMSampleBufferGetPresentationTimeStamp(sample)) else {
-            throw AppleBackendError(operation: "CMSampleBufferGetPresentationTimeStamp", detail: "invalid time")
-        }
-        return try packager.packet(
-            sample: bytes, lengthSize: Int(headerLength), parameterSets: sets, pts: pts,
-            dts: CoreFoundationValues.mediaTime(CMSampleBufferGetDecodeTimeStamp(sample)),
-            duration: CoreFoundationValues.mediaTime(CMSampleBufferGetDuration(sample)) ?? .zero)
+        return (sets, Int(headerLength))
     }
 }
 #endif

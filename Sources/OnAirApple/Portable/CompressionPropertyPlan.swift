@@ -88,6 +88,8 @@ public struct CompressionPropertyPlan: Sendable, Hashable {
         .high: [.l3, .l31, .l32, .l4, .l41, .l42, .l5, .l51, .l52],
     ]
 
+    /// The codec the session is created for: `kCMVideoCodecType_H264` or `kCMVideoCodecType_HEVC`.
+    public var codec: MediaCodec
     /// Picture width the session is created with.
     public var width: Int
     /// Picture height the session is created with.
@@ -102,15 +104,21 @@ public struct CompressionPropertyPlan: Sendable, Hashable {
     /// RealTime, ProfileLevel, AllowFrameReordering, MaxKeyFrameInterval, ExpectedFrameRate and
     /// AverageBitRate always; MaxKeyFrameIntervalDuration when it is above 0 (0 means no limit);
     /// DataRateLimits when there are any, as `[bytes, seconds, …]` (VideoToolbox counts bytes).
-    /// Throws when the settings are invalid or name a level VideoToolbox has no constant for.
+    /// For H.265 the profile is `HEVC_Main_AutoLevel` (VideoToolbox names no HEVC levels; Main 10
+    /// is refused by the settings' validation). Throws when the settings are invalid or name a
+    /// level VideoToolbox has no constant for.
     public init(settings: VideoEncoderSettings, requireHardware: Bool = false) throws(SettingsError) {
         try settings.validate()
+        codec = settings.codec
         width = settings.width
         height = settings.height
         self.requireHardware = requireHardware
         var entries: [Entry] = [
             Entry(.realTime, .boolean(settings.realTime)),
-            Entry(.profileLevel, .profileLevel(try Self.profileLevelName(settings.profileLevel))),
+            Entry(
+                .profileLevel,
+                .profileLevel(
+                    settings.codec == .h265 ? settings.hevcProfileLevel.rawValue : try Self.profileLevelName(settings.profileLevel))),
             Entry(.allowFrameReordering, .boolean(settings.allowFrameReordering)),
             Entry(.maxKeyFrameInterval, .integer(settings.maxKeyFrameInterval)),
         ]
@@ -130,6 +138,9 @@ public struct CompressionPropertyPlan: Sendable, Hashable {
         }
         return entries
     }
+
+    /// The `CMVideoCodecType` constant's name the session is created with.
+    public var codecTypeName: String { codec == .h265 ? "kCMVideoCodecType_HEVC" : "kCMVideoCodecType_H264" }
 
     /// The value planned for `key`, if any.
     public subscript(key: CompressionPropertyKey) -> CompressionPropertyValue? {

@@ -33,6 +33,8 @@ package final class LiveSession: @unchecked Sendable {
     var lanes: [RenditionLane] = []
     /// Every sink's runner: the main encode's and the further encodes'.
     var allRunners: [SinkRunner] { runners + lock.withLock { lanes }.flatMap(\.runners) }
+    /// What looks at every captured video frame beside the encodes (`observeVideo`), under `lock`.
+    private var videoObservers: [@Sendable (VideoFrame) -> Void] = []
     /// Reports a sink's failure (nil: nobody listens).
     let failureReporter: (any PacketSink) -> (@Sendable (any Error) -> Void)?
     let links: NetworkLinks
@@ -369,11 +371,20 @@ package final class LiveSession: @unchecked Sendable {
         lastVideoTime = frame.pts.seconds
         counters.framesIn += 1
         let lanes = self.lanes
+        let observers = videoObservers
         lock.unlock()
+        for observe in observers { observe(frame) }
         let overflow: BoundedQueue<VideoFrame>.OverflowPolicy = configuration.dropLateVideo ? .dropOldest : .wait
         videoQueue.push(frame, overflow: overflow)
         // The further encodes take the same frame (shared, not copied) at their own rates.
         for lane in lanes where lane.takes(frame.pts.seconds) { lane.queue.push(frame, overflow: overflow) }
+    }
+
+    /// Hands every captured video frame the session takes to `observer` too, on the capture's
+    /// thread before the frame is queued for the encodes (the motion detector): it must return at
+    /// once and never keep the frame's buffers. Call before `start()`.
+    package func observeVideo(_ observer: @escaping @Sendable (VideoFrame) -> Void) {
+        lock.withLock { videoObservers.append(observer) }
     }
 
     private func accept(_ buffer: PCMBuffer) {

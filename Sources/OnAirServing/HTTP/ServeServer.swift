@@ -54,6 +54,8 @@ package final class ServeServer: @unchecked Sendable {
     private var lowLatencyHLS = ServeLowLatencyHLS(feeds: [:])
     /// The ONVIF services under `/onvif/` (`--onvif`), when set.
     private var onvif: ONVIFService?
+    /// WS-Discovery for the ONVIF device (`--onvif-discovery`), when running.
+    private var discovery: WSDiscoveryResponder?
 
     /// Starts listening. `hlsDirectory` holds the live HLS playlist `stream.m3u8` and its segments.
     /// `loadedTLS`: `configuration.tls` already read (by an owner that shares it with RTSPS), else
@@ -169,6 +171,11 @@ package final class ServeServer: @unchecked Sendable {
         lock.withLock { onvif = service }
     }
 
+    /// Stops `responder` (its Bye) when the server stops.
+    package func setDiscovery(_ responder: WSDiscoveryResponder) {
+        lock.withLock { discovery = responder }
+    }
+
     /// The statistics document as `/stats.json` gives it.
     public func statistics() -> ServeStatisticsDocument {
         lock.lock()
@@ -187,11 +194,12 @@ package final class ServeServer: @unchecked Sendable {
             webrtcViewers: faces.isEmpty ? nil : faces.flatMap { $0.statistics() })
     }
 
-    /// Answers `/metrics`, `/healthz` and `/readyz` with `health` as judge (see `ServeObservability`).
-    package func serveObservability(health: ServeHealth?) {
+    /// Answers `/metrics`, `/healthz` and `/readyz` with `health` as judge and `motion`'s counts
+    /// (see `ServeObservability`).
+    package func serveObservability(health: ServeHealth?, motion: ServeMotion? = nil) {
         let observability = ServeObservability(
             metricsAddresses: configuration.metricsAddresses, healthAddresses: configuration.healthAddresses, health: health,
-            maxViewers: configuration.limits.maxViewers
+            maxViewers: configuration.limits.maxViewers, motion: motion
         ) { [weak self] in
             self?.statistics()
                 ?? ServeStatisticsDocument(
@@ -220,6 +228,8 @@ package final class ServeServer: @unchecked Sendable {
     /// Ends every viewer's stream and stops listening.
     public func stop() {
         hub.close()
+        lock.withLock { onvif }?.close()  // ONVIF's waiting PullMessages end: their threads are waited for
+        lock.withLock { discovery }?.stop()  // Bye
         lock.lock()
         let server = self.server
         self.server = nil

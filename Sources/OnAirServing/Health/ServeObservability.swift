@@ -21,12 +21,14 @@ package final class ServeObservability: Sendable {
     package let health: ServeHealth?
     private let document: @Sendable () -> ServeStatisticsDocument
     private let maxViewers: Int
+    private let motion: ServeMotion?
 
-    /// Paths over `document` (the `/stats.json` figures) and `health`.
+    /// Paths over `document` (the `/stats.json` figures), `health` and `motion`'s counts.
     package init(
         metricsAddresses: [ServeAddressRange], healthAddresses: [ServeAddressRange], health: ServeHealth?, maxViewers: Int,
-        document: @escaping @Sendable () -> ServeStatisticsDocument
+        motion: ServeMotion? = nil, document: @escaping @Sendable () -> ServeStatisticsDocument
     ) {
+        self.motion = motion
         self.metricsAddresses = metricsAddresses
         self.healthAddresses = healthAddresses
         self.health = health
@@ -49,7 +51,8 @@ package final class ServeObservability: Sendable {
         guard request.method == "GET" || request.method == "HEAD" else { return .text(405, "method not allowed") }
         switch request.path {
         case "/metrics":
-            let text = ServeMetrics.text(document: document(), health: health, process: .current(), maxViewers: maxViewers)
+            let text = ServeMetrics.text(
+                document: document(), health: health, process: .current(), maxViewers: maxViewers, motion: motion?.figures)
             return HTTPResponse(
                 status: 200, headers: [("Content-Type", "text/plain; version=0.0.4; charset=utf-8"), ("Cache-Control", "no-cache")],
                 body: .bytes(Array(text.utf8)))

@@ -32,6 +32,8 @@ package final class ServeOutputs: @unchecked Sendable {
     package let renditionFaces: [String: WebRTCFace]
     /// The health judge (`/healthz`, the systemd watchdog), fed by a progress sink among `sinks`.
     public let health: ServeHealth
+    /// The motion detector's changes (`--motion`): `/metrics` and the ONVIF events.
+    package let motion = ServeMotion()
     /// systemd's notification socket (`NOTIFY_SOCKET`), when the service manager gave one.
     private let notifier = SystemdNotifier()
     /// The directory of the live HLS playlist, removed by `stop()`.
@@ -178,7 +180,7 @@ package final class ServeOutputs: @unchecked Sendable {
             server = try ServeServer(
                 configuration: configuration, hub: hub, hlsDirectory: hlsDirectory, srtPort: srt?.port,
                 webRTC: webRTC, renditionFaces: renditionFaces, loadedTLS: loadedTLS)
-            server.serveObservability(health: health)
+            server.serveObservability(health: health, motion: motion)
             server.serveHLSDiscontinuities(hlsDiscontinuities)
             server.serveHLSVariants(variants)
             server.serveLowLatencyHLS(feeds)

@@ -11,7 +11,8 @@ package enum ServeMetrics {
 
     /// The exposition for one scrape.
     package static func text(
-        document: ServeStatisticsDocument, health: ServeHealth?, process: ServeProcessFigures, maxViewers: Int
+        document: ServeStatisticsDocument, health: ServeHealth?, process: ServeProcessFigures, maxViewers: Int,
+        motion: ServeMotion.Figures? = nil
     ) -> String {
         var out = PrometheusExposition()
         func face(_ transport: String) -> String { faces.contains(transport) ? transport : "other" }
@@ -79,6 +80,12 @@ package enum ServeMetrics {
                     "onair_clock_synchronized", .gauge, "1 while the kernel says the wall clock is synchronized (NTP), else 0.",
                     clock.synchronized() ? 1 : 0)
             }
+        }
+        if let motion, motion.enabled {
+            out.add(
+                "onair_motion_events_total", .counter, "Changes of the motion detector's state (--motion), by change.",
+                [([("change", "ended")], Double(motion.ends)), ([("change", "started")], Double(motion.starts))])
+            out.add("onair_motion_active", .gauge, "1 while the motion detector sees motion, else 0.", motion.active ? 1 : 0)
         }
         out.add(
             "onair_http_requests_timed_out_total", .counter, "HTTP requests cut because their header took too long.",

@@ -14,6 +14,9 @@ public struct ONVIFConfiguration: Sendable, Equatable {
     /// device secret is what the device recomputes a digest from, so it is password-equivalent
     /// (kept apart from the argon2id login hashes, read from a file only the service user reads).
     public var deviceSecrets: [String: String] = [:]
+    /// Whether WS-Discovery answers Probes on UDP 3702 (`--onvif-discovery on|off`); nil: on when
+    /// the listener is not loopback (a loopback device cannot be reached by what finds it).
+    public var discovery: Bool?
 
     /// The services with addresses from each request, the identity in `stateDirectory`.
     public init(advertise: String? = nil, stateDirectory: String = ServeTLS.defaultStateDirectory()) {

@@ -33,6 +33,8 @@ package struct ONVIFContext: Sendable {
     package var rtsp: RTSP
     /// Whether the request came over TLS.
     package var secure: Bool
+    /// Whether the events service answers (motion detection runs).
+    package var events = false
 
     /// The service address of `service` (`device`, `media`, `media2`).
     package func address(_ service: String) -> String { "\(base)/onvif/\(service)_service" }

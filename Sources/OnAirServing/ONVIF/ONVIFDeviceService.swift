@@ -24,15 +24,17 @@ package enum ONVIFDeviceService {
                 + "<tt:UTCDateTime>\(time)</tt:UTCDateTime><tt:LocalDateTime>\(time)</tt:LocalDateTime>"
                 + "</tds:SystemDateAndTime></tds:GetSystemDateAndTimeResponse>"
         case "GetCapabilities":
-            return "<tds:GetCapabilitiesResponse><tds:Capabilities>\(deviceCapabilities(context))\(mediaCapabilities(context))"
+            return
+                "<tds:GetCapabilitiesResponse><tds:Capabilities>\(deviceCapabilities(context))\(eventsCapabilities(context))\(mediaCapabilities(context))"
                 + "</tds:Capabilities></tds:GetCapabilitiesResponse>"
         case "GetServices":
             let include = operation.childValue("IncludeCapability") == "true"
-            let services = [
-                (ONVIFSOAP.device, "device", serviceCapabilities(context)),
-                (ONVIFSOAP.media, "media", ONVIFMediaService.capabilities(context, prefix: "trt")),
-                (ONVIFSOAP.media2, "media2", ONVIFMedia2Service.capabilities(context)),
-            ]
+            let services =
+                [
+                    (ONVIFSOAP.device, "device", serviceCapabilities(context)),
+                    (ONVIFSOAP.media, "media", ONVIFMediaService.capabilities(context, prefix: "trt")),
+                    (ONVIFSOAP.media2, "media2", ONVIFMedia2Service.capabilities(context)),
+                ] + (context.events ? [(ONVIFSOAP.events, "events", ONVIFEventsService.capabilities)] : [])
             let entries = services.map { namespace, service, capabilities in
                 "<tds:Service>" + ONVIFSOAP.element("tds:Namespace", namespace) + ONVIFSOAP.element("tds:XAddr", context.address(service))
                     + (include ? "<tds:Capabilities>\(capabilities)</tds:Capabilities>" : "")
@@ -42,13 +44,9 @@ package enum ONVIFDeviceService {
         case "GetServiceCapabilities":
             return "<tds:GetServiceCapabilitiesResponse>\(serviceCapabilities(context))</tds:GetServiceCapabilitiesResponse>"
         case "GetScopes":
-            let scopes = [
-                "type/video_encoder", "type/audio_encoder", "type/Network_Video_Transmitter", "Profile/Streaming", "Profile/T",
-                "name/OnAir", "hardware/onair",
-            ]
             return "<tds:GetScopesResponse>"
                 + scopes.map {
-                    "<tds:Scopes><tt:ScopeDef>Fixed</tt:ScopeDef><tt:ScopeItem>onvif://www.onvif.org/\($0)</tt:ScopeItem></tds:Scopes>"
+                    "<tds:Scopes><tt:ScopeDef>Fixed</tt:ScopeDef><tt:ScopeItem>\(ONVIFSOAP.escaped($0))</tt:ScopeItem></tds:Scopes>"
                 }
                 .joined() + "</tds:GetScopesResponse>"
         case "GetHostname":
@@ -76,6 +74,12 @@ package enum ONVIFDeviceService {
         }
     }
 
+    /// The device's scopes, as GetScopes and WS-Discovery give them.
+    package static let scopes = [
+        "type/video_encoder", "type/audio_encoder", "type/Network_Video_Transmitter", "Profile/Streaming", "Profile/T",
+        "name/OnAir", "hardware/onair",
+    ].map { "onvif://www.onvif.org/" + $0 }
+
     /// `<tt:Time>…</tt:Time><tt:Date>…</tt:Date>` of `date` in UTC.
     static func dateTime(_ date: Date) -> String {
         var calendar = Calendar(identifier: .gregorian)
@@ -97,6 +101,14 @@ package enum ONVIFDeviceService {
             + "<tt:Security><tt:TLS1.1>false</tt:TLS1.1><tt:TLS1.2>\(context.secure)</tt:TLS1.2>"
             + no(["OnboardKeyGeneration", "AccessPolicyConfig", "X.509Token", "SAMLToken", "KerberosToken", "RELToken"])
             + "</tt:Security></tt:Device>"
+    }
+
+    /// GetCapabilities' `tt:Events` (PullPoint only), empty without the events service.
+    static func eventsCapabilities(_ context: ONVIFContext) -> String {
+        guard context.events else { return "" }
+        return "<tt:Events>" + ONVIFSOAP.element("tt:XAddr", context.address("events"))
+            + "<tt:WSSubscriptionPolicySupport>false</tt:WSSubscriptionPolicySupport><tt:WSPullPointSupport>true</tt:WSPullPointSupport>"
+            + "<tt:WSPausableSubscriptionManagerInterfaceSupport>false</tt:WSPausableSubscriptionManagerInterfaceSupport></tt:Events>"
     }
 
     /// GetCapabilities' `tt:Media`.

@@ -1,4 +1,6 @@
 #if os(Linux)
+import OnAirCore
+
 /// The SOAP 1.2 answers of the ONVIF services: the envelope with every namespace the bodies use,
 /// text escaped for XML, and faults as ONVIF's core specification writes them.
 package enum ONVIFSOAP {
@@ -68,30 +70,20 @@ package enum ONVIFSOAP {
         }
     }
 
-    /// `body` in a SOAP 1.2 envelope declaring `env`, `ter`, `tt`, `tds`, `trt`, `tr2`, `tev`.
+    /// `body` in a SOAP 1.2 envelope declaring `env`, `ter`, `tt`, `tds`, `trt`, `tr2`, `tev`, and
+    /// for the events `wsnt`, `wstop`, `wsa`, `tns1` and `xs`.
     package static func envelope(_ body: String) -> String {
         "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
             + "<env:Envelope xmlns:env=\"http://www.w3.org/2003/05/soap-envelope\" xmlns:ter=\"http://www.onvif.org/ver10/error\""
-            + " xmlns:tt=\"\(schema)\" xmlns:tds=\"\(device)\" xmlns:trt=\"\(media)\" xmlns:tr2=\"\(media2)\" xmlns:tev=\"\(events)\">"
+            + " xmlns:tt=\"\(schema)\" xmlns:tds=\"\(device)\" xmlns:trt=\"\(media)\" xmlns:tr2=\"\(media2)\" xmlns:tev=\"\(events)\""
+            + " xmlns:wsnt=\"http://docs.oasis-open.org/wsn/b-2\" xmlns:wstop=\"http://docs.oasis-open.org/wsn/t-1\""
+            + " xmlns:wsa=\"http://www.w3.org/2005/08/addressing\" xmlns:tns1=\"http://www.onvif.org/ver10/topics\""
+            + " xmlns:xs=\"http://www.w3.org/2001/XMLSchema\">"
             + "<env:Body>\(body)</env:Body></env:Envelope>"
     }
 
     /// `text` with `&`, `<`, `>`, `"` and `'` escaped (for element text and attribute values).
-    package static func escaped(_ text: String) -> String {
-        var out = ""
-        out.reserveCapacity(text.utf8.count)
-        for character in text {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&apos;"
-            default: out.append(character)
-            }
-        }
-        return out
-    }
+    package static func escaped(_ text: String) -> String { ONVIFXML.escaped(text) }
 
     /// `<tag>value</tag>`, the value escaped.
     package static func element(_ tag: String, _ value: String) -> String {

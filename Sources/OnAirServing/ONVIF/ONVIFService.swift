@@ -6,7 +6,8 @@ import OnAirServeConfig
 import Synchronization
 
 /// The ONVIF services on the serve HTTP listener (`--onvif`): SOAP 1.2 POSTs to
-/// `/onvif/device_service`, `/onvif/media_service` and `/onvif/media2_service`, and GETs of
+/// `/onvif/device_service`, `/onvif/media_service`, `/onvif/media2_service` and, with motion
+/// detection, `/onvif/events_service` and its subscriptions' addresses, and GETs of
 /// `/onvif/snapshot/PROFILE.jpg`. Requests are read with `SOAPReader`'s bounds; anything that is
 /// not a well-formed envelope gets a `ter:WellFormed` fault, an unknown operation (and every one
 /// that would change the device) `ter:ActionNotSupported`.
@@ -34,15 +35,19 @@ package final class ONVIFService: Sendable {
     private let gate = Mutex(ONVIFGate(accounts: []))
     private let wall: @Sendable () -> Date
     private let uptime: @Sendable () -> Double
+    /// The events service's subscriptions, nil without motion detection.
+    private let events: ONVIFEvents?
 
     /// The services for `profiles` (main first), with the RTSP faces `rtsp`, on a listener at
     /// `listener` (`host:port`, the addresses' fallback when a request has no usable `Host`),
-    /// over TLS when `secure`, admitting by `access`'s tokens and users. The clocks are injected.
+    /// over TLS when `secure`, admitting by `access`'s tokens and users; the events service over
+    /// `events` when given. The clocks are injected.
     package init(
         configuration: ONVIFConfiguration, profiles: [ONVIFProfile], identity: ONVIFIdentity, rtsp: ONVIFContext.RTSP,
         secure: Bool, listener: String, access: ServeAccessPolicy, wall: @escaping @Sendable () -> Date = { Date() },
-        uptime: @escaping @Sendable () -> Double = { ProcessInfo.processInfo.systemUptime }
+        uptime: @escaping @Sendable () -> Double = { ProcessInfo.processInfo.systemUptime }, events: ONVIFEvents? = nil
     ) {
+        self.events = events
         self.configuration = configuration
         self.profiles = profiles
         self.identity = identity
@@ -76,6 +81,11 @@ package final class ONVIFService: Sendable {
             service = { (operation) throws(ONVIFSOAP.Fault) in try ONVIFDeviceService.answer(operation, context, now: self.wall()) }
         case "/onvif/media_service": service = { (operation) throws(ONVIFSOAP.Fault) in try ONVIFMediaService.answer(operation, context) }
         case "/onvif/media2_service": service = { (operation) throws(ONVIFSOAP.Fault) in try ONVIFMedia2Service.answer(operation, context) }
+        case let path where events != nil && (path == ONVIFEventsService.path || path.hasPrefix(ONVIFEventsService.pullPointPrefix)):
+            guard let events else { return .text(404, "not found") }
+            service = { (operation) throws(ONVIFSOAP.Fault) in
+                try ONVIFEventsService.answer(operation, path: path, context, events: events, wall: self.wall())
+            }
         default: return .text(404, "not found")
         }
         let envelope: SOAPEnvelope
@@ -173,8 +183,11 @@ package final class ONVIFService: Sendable {
         let hostAndPort = configuration.advertise ?? ONVIFContext.checkedHost(request.headers["host"]) ?? listener
         return ONVIFContext(
             base: (secure ? "https://" : "http://") + hostAndPort, host: ONVIFContext.hostOnly(hostAndPort), profiles: profiles,
-            identity: identity, rtsp: rtsp, secure: secure)
+            identity: identity, rtsp: rtsp, secure: secure, events: events != nil)
     }
+
+    /// Ends the events service's waiting pulls (the server stops: their connections' threads are waited for).
+    package func close() { events?.close() }
 
     private static func response(_ status: Int, _ body: String) -> HTTPResponse {
         HTTPResponse(

@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 
 /// A live HLS media playlist of fragmented MP4 segments (RFC 8216bis): a sliding window of
@@ -90,3 +91,4 @@ package struct HLSMediaPlaylist: Sendable, Equatable {
         return lines.joined(separator: "\n") + "\n"
     }
 }
+#endif

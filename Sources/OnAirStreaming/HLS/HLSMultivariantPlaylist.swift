@@ -1,3 +1,4 @@
+#if os(Linux)
 import Foundation
 
 /// A multivariant HLS playlist: one `EXT-X-STREAM-INF` per encode with what a player chooses by
@@ -55,3 +56,4 @@ package struct HLSMultivariantPlaylist: Sendable, Equatable {
         return lines.joined(separator: "\n") + "\n"
     }
 }
+#endif
