@@ -196,19 +196,17 @@ package final class FragmentedHLSWriter: PacketSink {
         let fragment = output.take()
         segmentBytes += fragment
         guard lowLatency != nil, let map, let start = partStart, !fragment.isEmpty else { return }
-        let name = Self.partName(segment: nextSegment, part: partsInSegment)
+        let name = LowLatencyHLSPlaylist.partName(segment: nextSegment, part: partsInSegment)
         try store(fragment, as: name)
         partsInSegment += 1
         partStart = nil
         let date = segmentStart.flatMap { start in originDate.map { $0.addingTimeInterval(start) } }
+        let next = LowLatencyHLSPlaylist.partName(segment: nextSegment, part: partsInSegment)
         lowLatency?.append(
             part: .init(uri: name, duration: max(0.001, until - start), independent: partIndependent), map: map,
-            discontinuity: discontinuity, programDate: date, next: Self.partName(segment: nextSegment, part: partsInSegment))
+            discontinuity: discontinuity, programDate: date, next: next)
         if let lowLatency { feed?.publish(lowLatency) }
     }
-
-    /// The name of part `part` of segment `segment`.
-    package static func partName(segment: Int, part: Int) -> String { "part_\(segment)_\(part).m4s" }
 
     /// Writes the playlist file (the full Low-Latency one when parts are cut).
     private func storePlaylist() throws {
@@ -231,7 +229,7 @@ package final class FragmentedHLSWriter: PacketSink {
             // Its parts go with it (the segment's own window is the Low-Latency one).
             gone =
                 lowLatency?.finishSegment(
-                    uri: name, duration: max(0.001, until - start), next: Self.partName(segment: nextSegment, part: 0)
+                    uri: name, duration: max(0.001, until - start), next: LowLatencyHLSPlaylist.partName(segment: nextSegment, part: 0)
                 ).map { [$0.uri ?? ""] + $0.parts.map(\.uri) } ?? []
         }
         partsInSegment = 0

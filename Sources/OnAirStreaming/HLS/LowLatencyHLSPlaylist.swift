@@ -148,24 +148,55 @@ package struct LowLatencyHLSPlaylist: Sendable, Equatable {
 
     /// The verdict on a request with `_HLS_msn` = `msn` and `_HLS_part` = `part` (nil: absent):
     /// ready when it holds that segment or part, held when they are coming, 400 when malformed or
-    /// further ahead than the specification allows (a segment more than two past the last, a part
-    /// beyond what a segment can have).
+    /// further ahead than the specification allows: a segment more than two past the last, or a
+    /// part more than the Advance Part Limit past the last part (three part targets' worth, at
+    /// least three parts), counting the parts of a segment to come as a segment's worth.
     package func reload(msn: Int?, part: Int?) -> Reload {
         guard let msn else { return part == nil ? .ready : .badRequest("_HLS_part needs _HLS_msn") }
         guard msn >= 0, (part ?? 0) >= 0 else { return .badRequest("_HLS_msn and _HLS_part are not negative") }
         if contains(msn: msn, part: part) { return .ready }
-        let last = current == nil ? nextSequence - 1 : nextSequence
-        if msn > last + 2 { return .badRequest("_HLS_msn \(msn) is more than two segments past the last (\(last))") }
-        let partsPerSegment = Int((Double(targetDurationTag) / partTarget).rounded(.up))
-        if let part, part >= 2 * partsPerSegment {
-            return .badRequest("_HLS_part \(part) is beyond what a segment of \(targetDurationTag) s has")
+        let last = lastPart
+        if msn > last.msn + 2 { return .badRequest("_HLS_msn \(msn) is more than two segments past the last (\(last.msn))") }
+        if let part {
+            let perSegment = max(1, Int((targetDuration / partTarget).rounded(.up)))
+            let ahead = (msn - last.msn) * perSegment + part - last.part
+            let limit = partTarget < 1 ? Int((3 / partTarget).rounded(.down)) : 3
+            if ahead > limit {
+                return .badRequest("_HLS_part \(part) of segment \(msn) is more than \(limit) parts past the last")
+            }
         }
         return .hold
     }
 
+    /// The media sequence number and index of the last part listed (`EXT-X-RENDITION-REPORT`'s
+    /// `LAST-MSN` and `LAST-PART`); part -1 of the next segment before any.
+    package var lastPart: (msn: Int, part: Int) {
+        if let current, !current.parts.isEmpty { return (nextSequence, current.parts.count - 1) }
+        guard let last = segments.last else { return (nextSequence, -1) }
+        return (nextSequence - 1, last.parts.count - 1)
+    }
+
+    /// An `EXT-X-RENDITION-REPORT` of another encode's playlist at `uri`, as `playlist` stands.
+    package struct RenditionReport: Sendable, Equatable {
+        /// The other playlist's URI, relative to this one.
+        package var uri: String
+        /// Its `LAST-MSN` and `LAST-PART`.
+        package var lastMSN: Int, lastPart: Int
+
+        /// The report of `playlist` at `uri`.
+        package init(uri: String, playlist: LowLatencyHLSPlaylist) {
+            self.uri = uri
+            (lastMSN, lastPart) = playlist.lastPart
+        }
+    }
+
     /// The playlist's text; `skip` gives a delta update (`_HLS_skip=YES`): the segments older than
-    /// `CAN-SKIP-UNTIL` before the end replaced by `EXT-X-SKIP`.
-    package func text(skip: Bool = false) -> String {
+    /// `CAN-SKIP-UNTIL` before the end replaced by `EXT-X-SKIP`. `locate` turns each URI of a
+    /// segment, part, init section or preload hint into what is written (a folder before it, a
+    /// token after it); `reports` are the other encodes' rendition reports, their URIs as given.
+    package func text(
+        skip: Bool = false, reports: [RenditionReport] = [], locate: (String) -> String = { $0 }
+    ) -> String {
         var lines = [
             "#EXTM3U", "#EXT-X-VERSION:9", "#EXT-X-TARGETDURATION:\(targetDurationTag)",
             "#EXT-X-SERVER-CONTROL:CAN-BLOCK-RELOAD=YES,CAN-SKIP-UNTIL=\(Self.decimal(skipUntil)),"
@@ -185,7 +216,7 @@ package struct LowLatencyHLSPlaylist: Sendable, Equatable {
         for (index, segment) in listed.enumerated() {
             if segment.discontinuity && (map != nil || index + skipped > 0) { lines.append("#EXT-X-DISCONTINUITY") }
             if segment.map != map {
-                lines.append("#EXT-X-MAP:URI=\"\(segment.map)\"")
+                lines.append("#EXT-X-MAP:URI=\"\(locate(segment.map))\"")
                 map = segment.map
             }
             if let date = segment.programDate { lines.append("#EXT-X-PROGRAM-DATE-TIME:\(Self.programDate(date))") }
@@ -193,16 +224,19 @@ package struct LowLatencyHLSPlaylist: Sendable, Equatable {
             if segment.uri == nil || total - elapsed < Double(3 * targetDurationTag) {
                 for part in segment.parts {
                     lines.append(
-                        "#EXT-X-PART:DURATION=\(Self.decimal(part.duration)),URI=\"\(part.uri)\""
+                        "#EXT-X-PART:DURATION=\(Self.decimal(part.duration)),URI=\"\(locate(part.uri))\""
                             + (part.independent ? ",INDEPENDENT=YES" : ""))
                 }
             }
             if let uri = segment.uri {
                 lines.append("#EXTINF:\(String(format: "%.6f", segment.duration)),")
-                lines.append(uri)
+                lines.append(locate(uri))
             }
         }
-        if let preloadHint { lines.append("#EXT-X-PRELOAD-HINT:TYPE=PART,URI=\"\(preloadHint)\"") }
+        if let preloadHint { lines.append("#EXT-X-PRELOAD-HINT:TYPE=PART,URI=\"\(locate(preloadHint))\"") }
+        for report in reports {
+            lines.append("#EXT-X-RENDITION-REPORT:URI=\"\(report.uri)\",LAST-MSN=\(report.lastMSN),LAST-PART=\(report.lastPart)")
+        }
         if ended { lines.append("#EXT-X-ENDLIST") }
         return lines.joined(separator: "\n") + "\n"
     }
@@ -218,6 +252,19 @@ package struct LowLatencyHLSPlaylist: Sendable, Equatable {
             count += 1
         }
         return count
+    }
+
+    /// The name of part `part` of segment `segment` (`part_12_3.m4s`), as the writer stores it.
+    package static func partName(segment: Int, part: Int) -> String { "part_\(segment)_\(part).m4s" }
+
+    /// The segment and part numbers a part's name gives; nil for any other name.
+    package static func partNumbers(_ name: String) -> (segment: Int, part: Int)? {
+        guard name.hasPrefix("part_"), name.hasSuffix(".m4s") else { return nil }
+        let fields = name.dropFirst(5).dropLast(4).split(separator: "_", omittingEmptySubsequences: false)
+        guard fields.count == 2, fields.allSatisfy({ (1...12).contains($0.count) && $0.allSatisfy { $0 >= "0" && $0 <= "9" } }),
+            let segment = Int(fields[0]), let part = Int(fields[1]), segment >= 0, part >= 0
+        else { return nil }
+        return (segment, part)
     }
 
     private static func decimal(_ value: Double) -> String { String(format: "%.3f", value) }
