@@ -6,8 +6,12 @@ it is listed, parts fetched as they come), and checks what a server must do. Eve
 reads is also parsed by PyPI's m3u8 package, and the two readings must agree.
 
 Prints one JSON summary on stdout; exits 1 when a rule is broken (the reasons are in "failures").
+With --relay it only plays: it starts PART-HOLD-BACK from the live edge at an independent part, as
+the specification tells a client to, and writes the init section and each part as it comes to
+stdout (for `onair play --measure-latency pipe:0`, bench/llhls_latency.sh).
 
     llhls_client.py --url http://127.0.0.1:PORT --playlist live.m3u8 [--token T] [--seconds 4]
+    llhls_client.py --url http://127.0.0.1:PORT --relay 20 | onair play --measure-latency pipe:0
 """
 
 import argparse
@@ -62,6 +66,7 @@ class Playlist:
         self.reports = []
         self.skipped = 0
         sequence = None
+        self.map = None
         pending = {"parts": [], "date": None}
         for line in lines[1:]:
             if line.startswith("#EXT-X-MEDIA-SEQUENCE:"):
@@ -69,6 +74,7 @@ class Playlist:
             elif line.startswith("#EXT-X-SKIP:"):
                 self.skipped = int(attributes(line)["SKIPPED-SEGMENTS"])
             elif line.startswith("#EXT-X-PART:"):
+                pending["map"] = self.map
                 fields = attributes(line)
                 pending["parts"].append(
                     {"uri": fields["URI"], "duration": float(fields["DURATION"]), "independent": fields.get("INDEPENDENT") == "YES"})
@@ -83,7 +89,8 @@ class Playlist:
                 self.reports.append(fields)
                 self.uris.append(("RENDITION-REPORT", fields["URI"]))
             elif line.startswith("#EXT-X-MAP:"):
-                self.uris.append(("MAP", attributes(line)["URI"]))
+                self.map = attributes(line)["URI"]
+                self.uris.append(("MAP", self.map))
             elif line.startswith("#EXTINF:"):
                 pending["duration"] = float(line[8:].split(",")[0])
             elif line.startswith("#"):
@@ -91,7 +98,7 @@ class Playlist:
                 self.tags[name] = value
             elif line:
                 self.uris.append(("SEGMENT", line))
-                self.segments.append(dict(pending, uri=line))
+                self.segments.append(dict(pending, uri=line, map=self.map))
                 pending = {"parts": [], "date": None}
         if pending["parts"]:
             self.segments.append(dict(pending, uri=None))
@@ -189,14 +196,63 @@ def check_tags(playlist, token):
     return target, part_target
 
 
+def relay(client, seconds):
+    """Plays the live edge to stdout: from the independent part at or before PART-HOLD-BACK from
+    the end, each next part asked by blocking reload, the init section first and again when it
+    changes."""
+    out = sys.stdout.buffer
+    playlist = client.playlist()[1]
+    hold_back = float(attributes("#X:" + playlist.tags.get("EXT-X-SERVER-CONTROL", "")).get("PART-HOLD-BACK", "0"))
+    parts = [(s["msn"], index, part, s.get("map")) for s in playlist.segments for index, part in enumerate(s["parts"])]
+    start, behind = 0, 0.0
+    for position in range(len(parts) - 1, -1, -1):
+        behind += parts[position][2]["duration"]
+        if behind >= hold_back:
+            start = position
+            break
+    while start > 0 and not parts[start][2]["independent"]:
+        start -= 1
+    msn, index = parts[start][0], parts[start][1]
+    written_map, sent = None, 0
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        segment = next((s for s in playlist.segments if s["msn"] == msn), None)
+        if segment is not None and index < len(segment["parts"]):
+            if segment.get("map") != written_map:
+                out.write(get(client.url(segment["map"]))[2])
+                written_map = segment["map"]
+            status, _, body, _, _ = get(client.url(segment["parts"][index]["uri"]))
+            if status == 200:
+                out.write(body)
+                out.flush()
+                sent += 1
+            index += 1
+            continue
+        if segment is not None and segment["uri"]:
+            msn, index = msn + 1, 0  # that segment is finished: its next part is the next one's first
+            continue
+        if segment is None and playlist.segments and msn < playlist.segments[0]["msn"]:
+            return sent  # fell out of the window
+        status, fresh = client.playlist(_HLS_msn=msn, _HLS_part=index)[:2]
+        if fresh is None:
+            return sent
+        playlist = fresh
+    return sent
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--url", required=True)
     parser.add_argument("--playlist", default="live.m3u8")
     parser.add_argument("--token")
     parser.add_argument("--seconds", type=float, default=4)
+    parser.add_argument("--relay", type=float, metavar="SECONDS", help="write the parts to stdout for SECONDS")
     arguments = parser.parse_args()
     client = Client(arguments.url, arguments.playlist, arguments.token)
+    if arguments.relay:
+        sent = relay(client, arguments.relay)
+        print(f"llhls_client: relayed {sent} parts", file=sys.stderr)
+        return 0
     summary = {}
 
     status, full, headers, _, _ = client.playlist()
