@@ -75,12 +75,12 @@ struct FragmentedHLSWriterTests {
                 """)
     }
 
-    /// `frames` of synthetic 160x96 video at 30 fps (H.265 unless `codec` says, a keyframe every
+    /// `frames` of synthetic `width`x96 video at 30 fps (H.265 unless `codec` says, a keyframe every
     /// `keyFrameInterval` frames, H.264 with no reordering) and stereo AAC, in time order.
-    static func packets(frames: Int, codec: MediaCodec = .h265, keyFrameInterval: Int = 15) throws -> [EncodedPacket] {
-        let video = try SyntheticVideo(width: 160, height: 96, frameRate: 30)
+    static func packets(frames: Int, codec: MediaCodec = .h265, keyFrameInterval: Int = 15, width: Int = 160) throws -> [EncodedPacket] {
+        let video = try SyntheticVideo(width: width, height: 96, frameRate: 30)
         var settings = VideoEncoderSettings(
-            width: 160, height: 96, averageBitRate: 200_000, maxKeyFrameInterval: keyFrameInterval,
+            width: width, height: 96, averageBitRate: 200_000, maxKeyFrameInterval: keyFrameInterval,
             maxKeyFrameIntervalDuration: Double(keyFrameInterval) / 30, encoder: codec == .h265 ? "libx265" : "libx264",
             preset: "ultrafast", codec: codec)
         if codec == .h264 { settings.allowFrameReordering = false }

@@ -265,5 +265,34 @@ struct LowLatencyHLSTests {
         let stream = try #require((probe["streams"] as? [[String: Any]])?.first)
         #expect(stream["codec_name"] as? String == "h264" && stream["nb_read_frames"] as? String == "\(frames)", "\(stream)")
     }
+
+    @Test("writer: an encode restart with another size is a discontinuity and a new EXT-X-MAP, its first part independent")
+    func writerRestart() throws {
+        let dir = try Tools.temporaryDirectory("llhls-restart")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let feed = LowLatencyHLSFeed()
+        let writer = try FragmentedHLSWriter(
+            playlist: dir.appendingPathComponent("stream.m3u8").path, streams: [.video, .audio], segmentDuration: 1, windowSize: 0,
+            partDuration: 0.2, feed: feed)
+        // 1.5 s of the first encode, then the second's video (another size) from there on while the
+        // audio encode goes on, as in a restart.
+        let first = try FragmentedHLSWriterTests.packets(frames: 90, codec: .h264, keyFrameInterval: 30)
+        let second = try FragmentedHLSWriterTests.packets(frames: 45, codec: .h264, keyFrameInterval: 30, width: 128)
+            .filter { $0.mediaType == .video }.map { packet in
+                var shifted = packet
+                shifted.dts = packet.dts + MediaTime(seconds: 1.5)
+                shifted.pts = packet.pts + MediaTime(seconds: 1.5)
+                return shifted
+            }
+        let before = first.filter { $0.dts.seconds < 1.5 }
+        let after = (first.filter { $0.mediaType == .audio && $0.dts.seconds >= 1.5 } + second).sorted { $0.dts.seconds < $1.dts.seconds }
+        for packet in before + after { try writer.write(packet) }
+        let lines = Self.lines(try #require(feed.playlist).text())
+        let discontinuity = try #require(lines.firstIndex(of: "#EXT-X-DISCONTINUITY"), "\(lines)")
+        #expect(lines[discontinuity + 1] == "#EXT-X-MAP:URI=\"init_1.mp4\"", "\(lines)")
+        let firstPart = try #require(lines[discontinuity...].first { $0.hasPrefix("#EXT-X-PART:") })
+        #expect(firstPart.hasSuffix(",INDEPENDENT=YES"), "\(firstPart)")
+        #expect(FileManager.default.fileExists(atPath: dir.appendingPathComponent("init_1.mp4").path))
+    }
 }
 #endif
