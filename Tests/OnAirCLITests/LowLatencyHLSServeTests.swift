@@ -69,7 +69,7 @@ import Testing
             "\(server.process.stderr)")
         let url = server.url("/live.m3u8")
         let ffmpeg = try StreamTestProcess(
-            "ffmpeg", ["-v", "error", "-nostdin", "-i", url, "-t", "4", "-c", "copy", "-y", file("copy.mkv")],
+            "ffmpeg", ["-v", "error", "-nostdin", "-i", url, "-t", "5", "-c", "copy", "-y", file("copy.mkv")],
             stderrPath: file("ffmpeg.log"))
         // playbin3 picks hlsdemux2 (its rank is above hlsdemux's) and decodes; each sink stops after 30 buffers.
         let gstreamer = try StreamTestProcess(
@@ -84,6 +84,10 @@ import Testing
         let streams = probe["streams"] as? [[String: Any]] ?? []
         #expect(streams.map { $0["codec_name"] as? String } == ["h264", "aac"], "\(variant): \(streams)")
         #expect(Int(streams.first?["nb_read_packets"] as? String ?? "") ?? 0 >= 30, "\(variant): \(streams)")
+        // A/V in sync in what the player received: the flashes and beeps of the synthetic source line up.
+        let sync = try RecordCommandTests.syncReport(file("copy.mkv"))
+        #expect((sync["flashes"] as? Int ?? 0) >= 2, "\(variant): \(sync.filter { $0.key != "offsets" })")
+        #expect((sync["max_av_offset_ms"] as? Double ?? 999) <= 1000.0 / 15, "\(variant): \(sync.filter { $0.key != "offsets" })")
         let output = (try? String(contentsOfFile: file("gst.out"), encoding: .utf8)) ?? ""
         let errors = ServeRTSPTests.decodeErrors(
             output: output, errors: (try? String(contentsOfFile: file("gst.log"), encoding: .utf8)) ?? "")
