@@ -7,7 +7,8 @@ import Testing
 /// its playlists also read by PyPI's m3u8) follows the Low-Latency playlist at the live edge —
 /// blocking reloads held until the part is published, the preload hint's part requested before it
 /// exists, parts byte-identical to their finished segment, a delta update that merges into the
-/// full playlist, 400 far ahead, the token on every URI, rendition reports, cache headers — and
+/// full playlist, 400 far ahead, the token on every URI, rendition reports, cache headers —, an
+/// encode restarted by SIGHUP gives a discontinuity and a new `EXT-X-MAP`, and
 /// players that know no LL-HLS (ffmpeg, GStreamer's hlsdemux2) play `/live.m3u8` of every variant.
 @Suite struct LowLatencyHLSServeTests {
     static let client = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -54,6 +55,38 @@ import Testing
         #expect(sub.contains("#EXT-X-RENDITION-REPORT:URI=\"live.m3u8\(query)\"") && sub.contains("URI=\"sub/part_"), "\(sub)")
         let index = String(decoding: try server.get("/index.m3u8" + query).body, as: UTF8.self)
         #expect(index.components(separatedBy: "CODECS=\"avc1.").count == 3, "\(index)")
+    }
+
+    @Test func anEncodeRestartIsADiscontinuityWithANewMap() throws {
+        let dir = try Tools.temporaryDirectory("llhls-restart")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("onair.yml")
+        let port = try StreamTestPorts.free()
+        let common = "listen: 127.0.0.1:\(port)\nhls-variant: lowlatency\nhls-time: 1\nfps: 15\npreset: ultrafast\nbitrate: 400k\n"
+        try "size: 320x240\n\(common)".write(to: file, atomically: true, encoding: .utf8)
+        let server = try StreamTestProcess(
+            Tools.onairExecutable, ["serve", "--config", file.path, "--duration", "25"],
+            stderrPath: dir.appendingPathComponent("serve.log").path)
+        defer { server.kill() }
+        let base = "http://127.0.0.1:\(port)/"
+        let fetch = { (path: String) in (try? Tools.run("curl", ["-s", "-m", "5", base + path]).stdout) ?? Data() }
+        let playlist = { String(decoding: fetch("live.m3u8"), as: UTF8.self) }
+        #expect(waitUntil(timeout: 20) { playlist().contains("segment_2.m4s") }, "\(server.stderr)")
+        try "size: 480x270\n\(common)".write(to: file, atomically: true, encoding: .utf8)
+        kill(server.process.processIdentifier, SIGHUP)
+        let marker = "#EXT-X-DISCONTINUITY\n#EXT-X-MAP:URI=\"init_1.mp4\"\n"
+        #expect(waitUntil(timeout: 15) { playlist().contains(marker) }, "\(playlist()) \(server.stderr)")
+        // The first part after it, behind the new init section, is a 480x270 keyframe.
+        let text = playlist()
+        let after = text.components(separatedBy: marker).last ?? ""
+        let part = try #require(after.split(separator: "\n").first { $0.hasPrefix("#EXT-X-PART:") }, "\(text)")
+        #expect(part.hasSuffix(",INDEPENDENT=YES"), "\(part)")
+        let uri = String(part.split(separator: "\"")[1])
+        let joined = dir.appendingPathComponent("restart.mp4")
+        try (fetch("init_1.mp4") + fetch(uri)).write(to: joined)
+        let probe = try Tools.ffprobeJSON(["-show_streams", "-select_streams", "v:0", joined.path])
+        let stream = (probe["streams"] as? [[String: Any]])?.first ?? [:]
+        #expect(stream["width"] as? Int == 480 && stream["height"] as? Int == 270, "\(stream)")
     }
 
     @Test(arguments: ["mpegts", "fmp4", "lowlatency"]) func classicPlayersPlayEveryVariant(variant: String) throws {
