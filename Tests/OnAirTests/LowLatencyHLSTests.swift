@@ -132,7 +132,8 @@ struct LowLatencyHLSTests {
             let timers = Locked<[@Sendable () -> Void]>([])
             self.now = now
             self.timers = timers
-            feed = LowLatencyHLSFeed(monotonic: { now.current }, schedule: { _, action in timers.withLock { $0.append(action) } })
+            feed = LowLatencyHLSFeed(
+                monotonic: { now.current }, schedule: { _, action in timers.withLock { $0.append(action) } }, deliver: { $0() })
         }
 
         /// Moves the clock on and runs every timer set so far (a feed's expiry is idempotent).

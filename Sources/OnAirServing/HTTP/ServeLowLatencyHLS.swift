@@ -2,6 +2,7 @@
 import Foundation
 
 #if canImport(OnAirHTTP)
+import OnAirCore
 import OnAirHTTP
 import OnAirStreaming
 
@@ -15,6 +16,8 @@ import OnAirStreaming
 package struct ServeLowLatencyHLS: Sendable {
     /// The feeds, by encode name (`ServeHub.main` for the main one).
     package let feeds: [String: LowLatencyHLSFeed]
+    /// The latest playlists rendered: the many held requests one publish answers cost one rendering.
+    private let rendered = Locked<[String: [UInt8]]>([:])
 
     /// A face over `feeds`.
     package init(feeds: [String: LowLatencyHLSFeed]) {
@@ -90,11 +93,25 @@ package struct ServeLowLatencyHLS: Sendable {
         let reports = feeds.filter { $0.key != rendition }.sorted { $0.key < $1.key }.compactMap { name, feed in
             feed.playlist.map { LowLatencyHLSPlaylist.RenditionReport(uri: name + ".m3u8" + query, playlist: $0) }
         }
-        let text = playlist.text(skip: skip, reports: reports) { folder + $0 + query }
+        // What the text depends on: the playlist's state (the writer only adds), the request's form, the reports.
+        let key =
+            [
+                rendition, "\(playlist.nextSequence)", "\(playlist.current?.parts.count ?? -1)", "\(playlist.ended)", "\(skip)", query,
+                folder,
+            ].joined(separator: " ") + reports.map { " \($0.uri) \($0.lastMSN) \($0.lastPart)" }.joined()
+        let bytes: [UInt8]
+        if let known = rendered.withLock({ $0[key] }) {
+            bytes = known
+        } else {
+            bytes = Array(playlist.text(skip: skip, reports: reports) { folder + $0 + query }.utf8)
+            rendered.withLock { entries in
+                if entries.count >= 64 { entries.removeAll() }
+                entries[key] = bytes
+            }
+        }
         let cache = blocking ? "public, max-age=\(3 * playlist.targetDurationTag)" : "no-store"
         return HTTPResponse(
-            status: 200, headers: [("Content-Type", "application/vnd.apple.mpegurl"), ("Cache-Control", cache)],
-            body: .bytes(Array(text.utf8)))
+            status: 200, headers: [("Content-Type", "application/vnd.apple.mpegurl"), ("Cache-Control", cache)], body: .bytes(bytes))
     }
 
     /// A part, segment or init section: its name is never written twice in a run.

@@ -5,11 +5,12 @@ import OnAirCore
 /// The latest Low-Latency HLS playlist of one encode, published by its writer and read by the
 /// server, whose held requests (a blocking playlist reload, a preload hint's part) wait here as
 /// callbacks, not threads: `publish` answers those the new playlist satisfies, `expire` those whose
-/// deadline passed. Deadlines are read on an injected monotonic clock and their wake-ups come from
-/// an injected scheduler (tests run both by hand).
+/// deadline passed. The answers are delivered off the publishing thread (the writer's, on the
+/// packet path) by an injected executor. Deadlines are read on an injected monotonic clock and
+/// their wake-ups come from an injected scheduler (tests run all three by hand).
 package final class LowLatencyHLSFeed: Sendable {
     /// A held request: what it waits for, until when, and how it is answered (nil: its deadline passed).
-    private struct Waiter {
+    private struct Waiter: Sendable {
         var deadline: Double
         var satisfied: @Sendable (LowLatencyHLSPlaylist) -> Bool
         var answer: @Sendable (LowLatencyHLSPlaylist?) -> Void
@@ -24,18 +25,22 @@ package final class LowLatencyHLSFeed: Sendable {
 
     private let monotonic: @Sendable () -> Double
     private let schedule: @Sendable (Double, @escaping @Sendable () -> Void) -> Void
+    private let deliver: @Sendable (@escaping @Sendable () -> Void) -> Void
     private let state = Locked(State())
 
-    /// A feed timing its waits on `monotonic` (seconds) and waking up after a delay (seconds)
-    /// through `schedule` (default: a global dispatch queue).
+    /// A feed timing its waits on `monotonic` (seconds), waking up after a delay (seconds) through
+    /// `schedule` and running the answers of a publish through `deliver` (default: a global
+    /// dispatch queue for both).
     package init(
         monotonic: @escaping @Sendable () -> Double = AnchoredClock.systemMonotonic,
         schedule: @escaping @Sendable (Double, @escaping @Sendable () -> Void) -> Void = { delay, action in
             DispatchQueue.global().asyncAfter(deadline: .now() + max(0, delay), execute: action)
-        }
+        },
+        deliver: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void = { DispatchQueue.global().async(execute: $0) }
     ) {
         self.monotonic = monotonic
         self.schedule = schedule
+        self.deliver = deliver
     }
 
     /// The latest playlist.
@@ -52,7 +57,8 @@ package final class LowLatencyHLSFeed: Sendable {
             for id in ready.keys { state.waiters[id] = nil }
             return Array(ready.values)
         }
-        for waiter in ready { waiter.answer(playlist) }
+        guard !ready.isEmpty else { return }
+        deliver { for waiter in ready { waiter.answer(playlist) } }
     }
 
     /// Calls `answer` with the first playlist that satisfies `satisfied` (at once when the latest
