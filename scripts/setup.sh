@@ -24,6 +24,7 @@ packages=(
     libargon2-dev
     strace
     glib-networking python3-gi gir1.2-gstreamer-1.0 fail2ban
+    onvif-tools
 )
 missing=()
 for p in "${packages[@]}"; do
@@ -53,6 +54,7 @@ if [ ${#missing[@]} -gt 0 ]; then
     # the gstwebrtc/gstsdp headers and libraries CGStreamerWebRTC builds against).
     # libargon2-dev: argon2id password hashes of serve's users (onair hash-password).
     # nftables: 2 % random UDP loss (numgen random) in the WebRTC loss test's network namespace.
+    # onvif-tools: onvif-util, the ONVIF client of ONVIFDiscoveryTests (lists the device with -a, reads its profiles).
     # srt-tools: srt-live-transmit, the SRT callers of the serve churn (bench/serve_churn.sh, ServeChurnTests).
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends "${missing[@]}" >&2
 fi

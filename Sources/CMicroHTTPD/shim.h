@@ -6,7 +6,18 @@
 #include <stdio.h>
 #include <sys/types.h>
 #include <sys/socket.h>
+#include <pthread.h>
 #include <microhttpd.h>
+
+/// glibc's, declared here: its header shows it only under _GNU_SOURCE.
+extern int pthread_setname_np(pthread_t thread, const char *name);
+
+/// Names the calling thread (the first 15 bytes of `name`, as Linux keeps them).
+static inline void onair_mhd_name_current_thread(const char *name) {
+    char cut[16];
+    snprintf(cut, sizeof cut, "%s", name);
+    pthread_setname_np(pthread_self(), cut);
+}
 
 /// Where libmicrohttpd's error messages go: a plain function of one formatted line (Swift cannot
 /// take a va_list callback).
@@ -29,7 +40,7 @@ static inline void onair_mhd_log(void *cls, const char *format, va_list argument
 /// MHD_OPTION_END; MHD_start_daemon is variadic, which Swift cannot call).
 static inline struct MHD_Daemon *onair_mhd_start_with(unsigned int flags, const struct sockaddr *address,
         MHD_AccessHandlerCallback handler, void *handler_context,
-        MHD_NotifyConnectionCallback notify, void *notify_context,
+        MHD_NotifyConnectionCallback notify, MHD_RequestCompletedCallback completed, void *notify_context,
         unsigned int connection_limit, unsigned int per_ip_limit, unsigned int timeout_seconds,
         size_t memory_limit, size_t stack_size, struct onair_mhd_logger *logger, struct MHD_OptionItem *extra) {
     return MHD_start_daemon(flags, 0, NULL, NULL, handler, handler_context,
@@ -41,6 +52,7 @@ static inline struct MHD_Daemon *onair_mhd_start_with(unsigned int flags, const 
                             MHD_OPTION_CONNECTION_MEMORY_LIMIT, memory_limit,
                             MHD_OPTION_THREAD_STACK_SIZE, stack_size,
                             MHD_OPTION_NOTIFY_CONNECTION, notify, notify_context,
+                            MHD_OPTION_NOTIFY_COMPLETED, completed, notify_context,
                             MHD_OPTION_ARRAY, extra,
                             MHD_OPTION_END);
 }
@@ -48,11 +60,11 @@ static inline struct MHD_Daemon *onair_mhd_start_with(unsigned int flags, const 
 /// Starts a plain-HTTP daemon on `address` with the limits OnAir sets.
 static inline struct MHD_Daemon *onair_mhd_start(unsigned int flags, const struct sockaddr *address,
         MHD_AccessHandlerCallback handler, void *handler_context,
-        MHD_NotifyConnectionCallback notify, void *notify_context,
+        MHD_NotifyConnectionCallback notify, MHD_RequestCompletedCallback completed, void *notify_context,
         unsigned int connection_limit, unsigned int per_ip_limit, unsigned int timeout_seconds,
         size_t memory_limit, size_t stack_size, struct onair_mhd_logger *logger) {
     struct MHD_OptionItem none[] = {{MHD_OPTION_END, 0, NULL}};
-    return onair_mhd_start_with(flags, address, handler, handler_context, notify, notify_context, connection_limit,
+    return onair_mhd_start_with(flags, address, handler, handler_context, notify, completed, notify_context, connection_limit,
                                 per_ip_limit, timeout_seconds, memory_limit, stack_size, logger, none);
 }
 
@@ -60,7 +72,7 @@ static inline struct MHD_Daemon *onair_mhd_start(unsigned int flags, const struc
 /// `gnutls_certificate_retrieve_function2 *`) at each handshake, so it can change while serving.
 static inline struct MHD_Daemon *onair_mhd_start_tls_callback(unsigned int flags, const struct sockaddr *address,
         MHD_AccessHandlerCallback handler, void *handler_context,
-        MHD_NotifyConnectionCallback notify, void *notify_context,
+        MHD_NotifyConnectionCallback notify, MHD_RequestCompletedCallback completed, void *notify_context,
         unsigned int connection_limit, unsigned int per_ip_limit, unsigned int timeout_seconds,
         size_t memory_limit, size_t stack_size, struct onair_mhd_logger *logger,
         void *retrieve, const char *priorities) {
@@ -69,7 +81,7 @@ static inline struct MHD_Daemon *onair_mhd_start_tls_callback(unsigned int flags
         {MHD_OPTION_HTTPS_PRIORITIES, 0, (void *) priorities},
         {MHD_OPTION_END, 0, NULL},
     };
-    return onair_mhd_start_with(flags | MHD_USE_TLS, address, handler, handler_context, notify, notify_context,
+    return onair_mhd_start_with(flags | MHD_USE_TLS, address, handler, handler_context, notify, completed, notify_context,
                                 connection_limit, per_ip_limit, timeout_seconds, memory_limit, stack_size, logger, tls);
 }
 

@@ -1,4 +1,5 @@
 #if os(Linux)
+import CMicroHTTPD
 import Foundation
 
 #if canImport(Glibc)
@@ -12,7 +13,8 @@ import Darwin
 ///
 /// Connections are registered when libmicrohttpd accepts them and marked answered when their
 /// request reaches the handler; on the deadline the socket of an unanswered one is shut down,
-/// which makes libmicrohttpd close it.
+/// which makes libmicrohttpd close it. Each round also runs the server's `tick` (the watch over
+/// suspended connections' peers), so the server has one housekeeping thread.
 final class HTTPConnectionWatchdog: @unchecked Sendable {
     private struct Entry {
         var socket: Int32
@@ -27,17 +29,19 @@ final class HTTPConnectionWatchdog: @unchecked Sendable {
     private let done = DispatchSemaphore(value: 0)
     private var cut = 0
 
-    /// Watches with `deadline` seconds for each request.
-    init(deadline: Double) {
+    /// Watches with `deadline` seconds for each request, running `tick` at every round (at most
+    /// every quarter of a second).
+    init(deadline: Double, tick: @escaping @Sendable () -> Void = {}) {
         self.deadline = deadline
         let thread = Thread { [self] in
+            onair_mhd_name_current_thread("onair.http.wdog")
             while !isStopped {
                 Thread.sleep(forTimeInterval: min(0.25, deadline / 4))
                 cutLateRequests()
+                tick()
             }
             done.signal()
         }
-        thread.name = "onair.http.watchdog"
         thread.start()
     }
 

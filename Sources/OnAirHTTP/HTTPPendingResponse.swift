@@ -5,10 +5,11 @@ import OnAirCore
 /// PullMessages): the handler returns `.pending(p)` at once and whoever has the answer later
 /// calls `p.answer(_:)` from any thread.
 ///
-/// The server holds the connection until then. `onCancel` runs (once, on a server thread) if the
-/// connection goes away first or the server stops; after it, `answer(_:)` does nothing. An answer
-/// given twice keeps the first. A holder should answer by its own deadline (the server does not
-/// time a pending response out by itself beyond its connection timeout).
+/// The server sets the connection aside until then, holding no thread for it. `onCancel` runs
+/// (once, on a server thread) if the connection's peer leaves first (seen within about a quarter
+/// of a second) or the server stops; after it, `answer(_:)` does nothing. An answer given twice
+/// keeps the first. A holder should answer by its own deadline: the server does not time a
+/// pending response out (a connection set aside is not idle).
 public final class HTTPPendingResponse: Sendable {
     private enum State {
         case waiting(onCancel: (@Sendable () -> Void)?, wake: (@Sendable () -> Void)?)

@@ -10,15 +10,23 @@ import Glibc
 import Darwin
 #endif
 
-/// An HTTP/1.1 server on libmicrohttpd: one thread per connection, so a continuous response's
-/// source may block while it waits for data, with libmicrohttpd's limits on connections, memory
-/// per request (request line and header size), idle time and connections per address, plus a
-/// deadline for the whole request header.
+/// An HTTP/1.1 server on libmicrohttpd, event-driven: one thread runs every connection's socket
+/// (epoll), handlers run on a small pool of threads of their own, and a connection that waits —
+/// for its handler, for a pending answer, for a continuous source's next bytes — is set aside
+/// (suspended) until what it waits for comes. Neither viewers nor long polls cost a thread each;
+/// the server's threads are its event loop, a housekeeping thread and at most `handlerThreads`
+/// handler threads. libmicrohttpd's limits on connections, memory per request (request line and
+/// header size), idle time and connections per address apply, plus a deadline for the whole
+/// request header.
 ///
-/// Every request goes to one handler, called on the connection's thread. Only the configuration's
-/// `methods` (`GET` and `HEAD` by default) reach it; others get 405. A body (POST, PATCH, PUT) is
-/// collected up to `maximumBodyBytes` (413 beyond) before the handler sees the request. A handler
-/// that cannot answer yet returns a `.pending` body and answers through it later.
+/// Every request goes to one handler, called on a handler thread (never on the event loop, so a
+/// slow handler stalls no other connection). Only the configuration's `methods` (`GET` and `HEAD`
+/// by default) reach it; others get 405. A body (POST, PATCH, PUT) is collected up to
+/// `maximumBodyBytes` (413 beyond) before the handler sees the request. A handler that cannot
+/// answer yet returns a `.pending` body and answers through it later, from any thread; the
+/// connection is dropped (and the pending response cancelled) when its peer leaves or the server
+/// stops. A continuous body is read on the event loop: its source must not wait (see
+/// `HTTPStreamSource`).
 public final class HTTPServer: @unchecked Sendable {
     /// Answers one request.
     public typealias Handler = @Sendable (HTTPRequest) -> HTTPResponse
@@ -32,19 +40,16 @@ public final class HTTPServer: @unchecked Sendable {
     private var daemon: OpaquePointer?
     private let logger: UnsafeMutablePointer<onair_mhd_logger>
     private let watchdog: HTTPConnectionWatchdog
+    /// Connections set aside until their answer or next bytes come.
+    private let suspensions: HTTPSuspensions
+    /// The threads handlers run on.
+    private let pool: HTTPHandlerPool
     private let lock = NSLock()
     /// The last line libmicrohttpd logged (the reason a start failed).
     private var lastMessage: String?
     private var stopped = false
     /// The certificate of an HTTPS server, replaceable while it runs.
     private var tlsSlot: HTTPTLSSlot?
-    /// Bodies being received, by connection (one request at a time per connection).
-    private var uploads: [OpaquePointer: Upload] = [:]
-
-    private final class Upload {
-        var bytes: [UInt8] = []
-        var overflowed = false
-    }
 
     /// Starts listening; `messages` receives libmicrohttpd's own error and warning lines.
     public init(
@@ -52,14 +57,18 @@ public final class HTTPServer: @unchecked Sendable {
         handler: @escaping Handler
     ) throws {
         guard configuration.connectionLimit > 0, configuration.connectionMemoryLimit >= 4096,
-            configuration.idleTimeout > 0, configuration.requestTimeout > 0
+            configuration.idleTimeout > 0, configuration.requestTimeout > 0, configuration.handlerThreads > 0
         else {
-            throw HTTPServerError("HTTP limits must be positive (memory at least 4096 bytes)", isInvalidSettings: true)
+            throw HTTPServerError(
+                "HTTP limits must be positive (memory at least 4096 bytes)", isInvalidSettings: true)
         }
         self.configuration = configuration
         self.handler = handler
         self.messages = messages
-        watchdog = HTTPConnectionWatchdog(deadline: configuration.requestTimeout)
+        let suspensions = HTTPSuspensions { MHD_resume_connection($0.pointer) }
+        self.suspensions = suspensions
+        pool = HTTPHandlerPool(limit: configuration.handlerThreads, stackSize: configuration.threadStackSize)
+        watchdog = HTTPConnectionWatchdog(deadline: configuration.requestTimeout) { suspensions.dropLeftPeers() }
         logger = .allocate(capacity: 1)
         logger.initialize(
             to: onair_mhd_logger(
@@ -68,8 +77,8 @@ public final class HTTPServer: @unchecked Sendable {
                     Unmanaged<HTTPServer>.fromOpaque(context).takeUnretainedValue().note(String(cString: message))
                 }, context: nil))
         var flags =
-            MHD_USE_THREAD_PER_CONNECTION.rawValue | MHD_USE_INTERNAL_POLLING_THREAD.rawValue
-            | MHD_USE_POLL.rawValue | MHD_USE_ERROR_LOG.rawValue
+            MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
+            | MHD_USE_ERROR_LOG.rawValue
         if configuration.address.isIPv6 { flags |= MHD_USE_IPv6.rawValue }
         // The callbacks hold the server unretained: `stop()` ends the daemon before the server can go.
         let context = Unmanaged.passUnretained(self).toOpaque()
@@ -84,14 +93,14 @@ public final class HTTPServer: @unchecked Sendable {
         let started = configuration.address.withSocketAddress { address, _ in
             guard configuration.tls != nil else {
                 return onair_mhd_start(
-                    flags, address, Self.accessHandler, context, Self.notifyConnection, context,
+                    flags, address, Self.accessHandler, context, Self.notifyConnection, Self.requestCompleted, context,
                     UInt32(configuration.connectionLimit), UInt32(configuration.perAddressLimit),
                     UInt32(configuration.idleTimeout), configuration.connectionMemoryLimit,
                     configuration.threadStackSize, logger)
             }
             // Each handshake takes the slot's current certificate: `reloadCertificate` replaces it.
             return onair_mhd_start_tls_callback(
-                flags, address, Self.accessHandler, context, Self.notifyConnection, context,
+                flags, address, Self.accessHandler, context, Self.notifyConnection, Self.requestCompleted, context,
                 UInt32(configuration.connectionLimit), UInt32(configuration.perAddressLimit),
                 UInt32(configuration.idleTimeout), configuration.connectionMemoryLimit,
                 configuration.threadStackSize, logger, onair_tls_retrieve_function(), HTTPTLSCredentials.priorities)
@@ -105,6 +114,7 @@ public final class HTTPServer: @unchecked Sendable {
                 ?? "libmicrohttpd gave no reason"
             // (The logger is released by deinit, which runs for this instance too.)
             watchdog.stop()
+            pool.stop()
             throw HTTPServerError("cannot listen on \(configuration.address): \(reason)")
         }
         daemon = started
@@ -134,8 +144,8 @@ public final class HTTPServer: @unchecked Sendable {
     /// Requests cut because their header took longer than `requestTimeout`.
     public var requestsTimedOut: Int { watchdog.requestsCut }
 
-    /// Stops listening, closes every connection and waits for their threads (continuous sources
-    /// must end within about a second, see `HTTPStreamSource`).
+    /// Stops listening, closes every connection (a pending response is cancelled, a continuous
+    /// one ended) and waits for the handlers running to return.
     public func stop() {
         lock.lock()
         let daemon = self.daemon
@@ -143,43 +153,99 @@ public final class HTTPServer: @unchecked Sendable {
         stopped = true
         lock.unlock()
         guard let daemon else { return }
+        // libmicrohttpd must not stop with a connection suspended: resume them all, dropped, and
+        // refuse to keep any from now on.
+        suspensions.dropAll()
+        pool.stop()
         MHD_stop_daemon(daemon)
         watchdog.stop()
         tlsSlot = nil  // after the daemon: no handshake can ask for it any more
     }
 
+    /// Connections set aside now: waiting for their handler or a pending answer, or continuous
+    /// responses waiting for their source's next bytes.
+    public var suspendedConnections: Int { suspensions.count }
+
     // MARK: libmicrohttpd callbacks
 
-    private static let accessHandler: MHD_AccessHandlerCallback = { context, connection, url, method, _, data, size, _ in
-        guard let context, let connection else { return .NO }
+    /// One request on its way through the server, kept by libmicrohttpd as the request's context
+    /// (retained there until `requestCompleted`).
+    private final class Exchange: @unchecked Sendable {
+        enum Phase {
+            /// The header and body arrive (on the event loop).
+            case receiving
+            /// Suspended while the handler, or a pending answer, works.
+            case handling
+            /// Resumed with the answer to queue.
+            case answered(HTTPResponse)
+            /// Resumed without an answer: the peer left or the server stops.
+            case dropped
+            /// The answer is queued.
+            case responded
+        }
+
+        private let state = Locked<Phase>(.receiving)
+        /// The body received so far (on the event loop only).
+        var upload: Upload?
+
+        /// Moves to `phase`.
+        func set(_ phase: Phase) { state.withLock { $0 = phase } }
+
+        /// The phase, taking an answer out (to `responded`) when there is one.
+        func advance() -> Phase {
+            state.withLock { phase in
+                let now = phase
+                if case .answered = now { phase = .responded }
+                return now
+            }
+        }
+    }
+
+    private final class Upload {
+        var bytes: [UInt8] = []
+        var overflowed = false
+    }
+
+    private static let accessHandler: MHD_AccessHandlerCallback = { context, connection, url, method, _, data, size, slot in
+        guard let context, let connection, let slot else { return .NO }
         let server = Unmanaged<HTTPServer>.fromOpaque(context).takeUnretainedValue()
+        let exchange: Exchange
+        if let existing = slot.pointee {
+            exchange = Unmanaged<Exchange>.fromOpaque(existing).takeUnretainedValue()
+        } else {
+            exchange = Exchange()
+            slot.pointee = Unmanaged.passRetained(exchange).toOpaque()
+        }
+        switch exchange.advance() {
+        case .receiving: break
+        case .answered(let response): return server.queue(response, on: connection)
+        case .dropped:
+            // Nobody reads it when the peer left; a client of a stopping server learns why.
+            return server.queue(.text(503, "the server is stopping"), on: connection)
+        case .handling, .responded: return .NO
+        }
         let methodName = method.map { String(cString: $0) } ?? ""
         let path = url.map { String(cString: $0) } ?? ""
         guard ["POST", "PATCH", "PUT"].contains(methodName), server.configuration.methods.contains(methodName) else {
-            return server.answer(connection, path: path, method: methodName, body: [])
+            return server.answer(exchange, connection, path: path, method: methodName, body: [])
         }
-        return server.receive(connection, path: path, method: methodName, data: data, size: size)
+        return server.receive(exchange, connection, path: path, method: methodName, data: data, size: size)
     }
 
     /// One call of a request with a body: the first (header only), then one per piece of body, then a
     /// last one with nothing, when the request is answered.
     private func receive(
-        _ connection: OpaquePointer, path: String, method: String,
+        _ exchange: Exchange, _ connection: OpaquePointer, path: String, method: String,
         data: UnsafePointer<CChar>?, size: UnsafeMutablePointer<Int>?
     ) -> MHD_Result {
-        lock.lock()
-        let upload = uploads[connection]
-        lock.unlock()
-        guard let upload else {
+        guard let upload = exchange.upload else {
             if let length = MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length").map({ String(cString: $0) }),
                 let declared = Int(length), declared > configuration.maximumBodyBytes
             {
                 watchdog.answered(connection)
                 return queue(.text(413, "the body is larger than \(configuration.maximumBodyBytes) bytes"), on: connection)
             }
-            lock.lock()
-            uploads[connection] = Upload()
-            lock.unlock()
+            exchange.upload = Upload()
             return .YES
         }
         if let size, size.pointee > 0 {
@@ -197,14 +263,12 @@ public final class HTTPServer: @unchecked Sendable {
             size.pointee = 0
             return .YES
         }
-        lock.lock()
-        uploads[connection] = nil
-        lock.unlock()
+        exchange.upload = nil
         guard !upload.overflowed else {
             watchdog.answered(connection)
             return queue(.text(413, "the body is larger than \(configuration.maximumBodyBytes) bytes"), on: connection)
         }
-        return answer(connection, path: path, method: method, body: upload.bytes)
+        return answer(exchange, connection, path: path, method: method, body: upload.bytes)
     }
 
     private static let notifyConnection: MHD_NotifyConnectionCallback = { context, connection, _, code in
@@ -219,10 +283,14 @@ public final class HTTPServer: @unchecked Sendable {
             server.watchdog.register(connection, socket: socket)
         } else {
             server.watchdog.unregister(connection)
-            server.lock.lock()
-            server.uploads[connection] = nil
-            server.lock.unlock()
         }
+    }
+
+    /// A request is done (answered, or its connection closed): its exchange goes.
+    private static let requestCompleted: MHD_RequestCompletedCallback = { _, _, slot, _ in
+        guard let slot, let exchange = slot.pointee else { return }
+        slot.pointee = nil
+        Unmanaged<Exchange>.fromOpaque(exchange).release()
     }
 
     private static let queryIterator: MHD_KeyValueIterator = { context, _, key, value in
@@ -234,12 +302,19 @@ public final class HTTPServer: @unchecked Sendable {
         return .YES
     }
 
+    /// Reads a continuous body on the event loop. Never returns 0 without suspending the
+    /// connection (libmicrohttpd would call again at once, forever): with nothing to send, the
+    /// connection is set aside until the source's wake.
     private static let streamReader: MHD_ContentReaderCallback = { context, _, buffer, maximum in
         guard let context, let buffer else { return -2 }
         let box = Unmanaged<StreamBox>.fromOpaque(context).takeUnretainedValue()
+        // Resumed without bytes: the peer left or the server stops.
+        if box.dropped.current { return -1 }  // MHD_CONTENT_READER_END_OF_STREAM
         switch box.source.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: maximum)) {
         case .bytes(let count): return min(count, maximum)
-        case .nothing: return 0
+        case .nothing:
+            box.wait()
+            return 0
         case .end: return -1  // MHD_CONTENT_READER_END_OF_STREAM
         case .abort: return -2  // MHD_CONTENT_READER_END_WITH_ERROR
         }
@@ -258,13 +333,47 @@ public final class HTTPServer: @unchecked Sendable {
         var items: [String: String] = [:]
     }
 
-    private final class StreamBox {
+    /// A continuous body and the connection it is sent on.
+    private final class StreamBox: @unchecked Sendable {
         let source: any HTTPStreamSource
-        init(_ source: any HTTPStreamSource) { self.source = source }
+        let connection: HTTPConnectionHandle
+        let socket: Int32
+        let suspensions: HTTPSuspensions
+        /// Resumed without bytes to send (the peer left, the server stops).
+        let dropped = Locked(false)
+
+        init(_ source: any HTTPStreamSource, connection: OpaquePointer, suspensions: HTTPSuspensions) {
+            self.source = source
+            self.connection = HTTPConnectionHandle(pointer: connection)
+            socket = onair_mhd_connection_fd(connection)
+            self.suspensions = suspensions
+        }
+
+        /// Sets the connection aside until the source has more (on the event loop, in the reader).
+        func wait() {
+            MHD_suspend_connection(connection.pointer)
+            let dropped = self.dropped
+            guard let token = suspensions.add(connection, socket: socket, drop: { dropped.withLock { $0 = true } }) else {
+                dropped.withLock { $0 = true }
+                MHD_resume_connection(connection.pointer)
+                return
+            }
+            let suspensions = self.suspensions, connection = self.connection
+            source.notify { suspensions.wake(connection, token: token) }
+        }
     }
 
-    private func answer(_ connection: OpaquePointer, path: String, method: String, body: [UInt8]) -> MHD_Result {
+    /// Builds the request on the event loop and hands it to a handler thread, the connection
+    /// suspended until the answer comes (405 for a method not taken, at once).
+    private func answer(_ exchange: Exchange, _ connection: OpaquePointer, path: String, method: String, body: [UInt8])
+        -> MHD_Result
+    {
         watchdog.answered(connection)
+        guard configuration.methods.contains(method) else {
+            var refused = HTTPResponse.text(405, "method not allowed")
+            refused.headers.append(("Allow", configuration.methods.sorted().joined(separator: ", ")))
+            return queue(refused, on: connection)
+        }
         let box = QueryBox()
         let unmanagedBox = Unmanaged.passRetained(box)
         MHD_get_connection_values(connection, .GET_ARGUMENT_KIND, Self.queryIterator, unmanagedBox.toOpaque())
@@ -277,48 +386,63 @@ public final class HTTPServer: @unchecked Sendable {
             method: method, path: path, query: box.items,
             peer: HTTPListenAddress.describe(onair_mhd_client_address(connection)),
             headers: headers, body: body)
-        let response: HTTPResponse
-        if configuration.methods.contains(method) {
-            response = handler(request)
-        } else {
-            var refused = HTTPResponse.text(405, "method not allowed")
-            refused.headers.append(("Allow", configuration.methods.sorted().joined(separator: ", ")))
-            response = refused
-        }
-        return queue(response, on: connection)
-    }
-
-    /// Holds the connection until the pending response is answered, the peer leaves or the server
-    /// stops (the connection's own thread waits: one per connection in this mode).
-    private func hold(_ pending: HTTPPendingResponse, on connection: OpaquePointer) -> MHD_Result {
-        let ready = DispatchSemaphore(value: 0)
-        pending.whenAnswered { ready.signal() }
+        let handle = HTTPConnectionHandle(pointer: connection)
         let socket = onair_mhd_connection_fd(connection)
-        while ready.wait(timeout: .now() + .milliseconds(250)) == .timedOut {
-            let stopping = lock.withLock { stopped }
-            if stopping || Self.peerLeft(socket) {
-                pending.cancel()
-                return .NO
-            }
+        exchange.set(.handling)
+        MHD_suspend_connection(connection)
+        guard let token = suspensions.add(handle, drop: { exchange.set(.dropped) }) else {
+            exchange.set(.dropped)
+            MHD_resume_connection(connection)
+            return .YES
         }
-        guard let response = pending.take() else { return .NO }
-        return queue(response, on: connection)
+        let handler = self.handler, suspensions = self.suspensions
+        let submitted = pool.submit {
+            Self.deliver(handler(request), exchange: exchange, connection: handle, token: token, socket: socket, suspensions: suspensions)
+        }
+        if !submitted { suspensions.wake(handle, token: token) { exchange.set(.dropped) } }
+        return .YES
     }
 
-    /// Whether the peer closed or reset the connection (a zero-timeout poll).
-    private static func peerLeft(_ socket: Int32) -> Bool {
-        guard socket >= 0 else { return false }
-        let readHangUp: Int16 = 0x2000  // POLLRDHUP, which Glibc exports only under _GNU_SOURCE
-        var entry = pollfd(fd: socket, events: readHangUp, revents: 0)
-        guard poll(&entry, 1, 0) > 0 else { return false }
-        return entry.revents & (readHangUp | Int16(POLLHUP | POLLERR | POLLNVAL)) != 0
+    /// Hands a handler's answer to its suspended connection: a pending one once it is answered
+    /// (its peer watched meanwhile: leaving cancels it). An answer that finds the connection gone
+    /// is released (a stream closed, a pending response cancelled).
+    private static func deliver(
+        _ response: HTTPResponse, exchange: Exchange, connection: HTTPConnectionHandle, token: UInt64, socket: Int32,
+        suspensions: HTTPSuspensions
+    ) {
+        if case .pending(let pending) = response.body {
+            guard suspensions.watch(connection, token: token, socket: socket, dropped: { pending.cancel() }) else {
+                pending.cancel()
+                return
+            }
+            pending.whenAnswered {
+                guard let answer = pending.take() else { return }
+                deliver(answer, exchange: exchange, connection: connection, token: token, socket: socket, suspensions: suspensions)
+            }
+            return
+        }
+        guard suspensions.wake(connection, token: token, prepare: { exchange.set(.answered(response)) }) else {
+            discard(response)
+            return
+        }
+    }
+
+    /// Releases an answer that is not sent.
+    private static func discard(_ response: HTTPResponse) {
+        switch response.body {
+        case .bytes: break
+        case .stream(let source): source.close()
+        case .pending(let pending): pending.cancel()
+        }
     }
 
     private func queue(_ response: HTTPResponse, on connection: OpaquePointer) -> MHD_Result {
         let made: OpaquePointer?
         switch response.body {
         case .pending(let pending):
-            return hold(pending, on: connection)
+            // `deliver` waits for pending answers: none reaches the event loop.
+            pending.cancel()
+            return .NO
         case .bytes(let bytes):
             made = bytes.withUnsafeBytes { raw in
                 MHD_create_response_from_buffer(
@@ -326,7 +450,7 @@ public final class HTTPServer: @unchecked Sendable {
                     Self.mustCopy)
             }
         case .stream(let source):
-            let box = Unmanaged.passRetained(StreamBox(source))
+            let box = Unmanaged.passRetained(StreamBox(source, connection: connection, suspensions: suspensions))
             made = MHD_create_response_from_callback(UInt64.max, 32 * 1024, Self.streamReader, box.toOpaque(), Self.streamFreed)
             if made == nil {
                 box.release()

@@ -7,7 +7,9 @@ public struct HTTPServerConfiguration: Sendable {
     public var connectionLimit = 128
     /// Connections open at once from one IP address (0: no per-address limit).
     public var perAddressLimit = 0
-    /// Seconds a connection may stay without any progress (nothing received or sent) before it is closed.
+    /// Seconds a connection may stay without any progress (nothing received or sent) before it is
+    /// closed. A connection set aside — waiting for its handler, a pending answer or a continuous
+    /// body's next bytes — is not idle.
     public var idleTimeout = 10
     /// Seconds a client has to send its whole request line and header (a request sent a byte at a
     /// time is cut after this, even though it never goes idle).
@@ -15,8 +17,12 @@ public struct HTTPServerConfiguration: Sendable {
     /// Bytes of memory per connection; the request line and all header fields must fit in it
     /// (larger requests get 431 or 414 and are closed).
     public var connectionMemoryLimit = 32 * 1024
-    /// Stack of each connection's thread.
+    /// Stack of each of the server's threads (its event loop and its handler threads).
     public var threadStackSize = 256 * 1024
+    /// The most threads handlers run on at once (started as requests need them); a request
+    /// arriving while all are busy waits for one, its connection set aside. A handler that waits
+    /// for something (a long poll) should return a `.pending` body instead of holding its thread.
+    public var handlerThreads = 4
     /// The kernel send buffer of each connection (0: the system's default), so a slow reader's
     /// backlog stays in the application's queue where it is seen and bounded.
     public var sendBufferBytes = 0

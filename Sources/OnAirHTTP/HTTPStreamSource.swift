@@ -3,7 +3,8 @@
 public enum HTTPStreamRead: Sendable, Equatable {
     /// This many bytes were written into the buffer (at least 1).
     case bytes(Int)
-    /// Nothing yet; the server asks again at once (the source has already waited a while).
+    /// Nothing yet: the server sets the connection aside and asks again once the source's
+    /// `notify` wake runs.
     case nothing
     /// The stream ended normally.
     case end
@@ -11,13 +12,19 @@ public enum HTTPStreamRead: Sendable, Equatable {
     case abort
 }
 
-/// The body of a continuous response: read on the connection's own thread until it ends.
+/// The body of a continuous response, read by the server's event loop until it ends.
 ///
-/// `read(into:)` may block for a bounded time (at most about a second) while nothing is ready.
-/// `close()` is called once when the connection is done, whatever the reason.
+/// `read(into:)` must not wait for data: it gives what is there (a copy from memory, a read of a
+/// local file) or `.nothing`. After `.nothing` the server calls `notify(_:)` and reads again only
+/// once the wake has run, so a connection with nothing to send costs no thread and no polling.
+/// The calls of one source never overlap. `close()` is called once when the connection is done,
+/// whatever the reason.
 public protocol HTTPStreamSource: AnyObject, Sendable {
-    /// Fills `buffer` with the next bytes of the stream.
+    /// Fills `buffer` with the next bytes of the stream, without waiting for more to arrive.
     func read(into buffer: UnsafeMutableRawBufferPointer) -> HTTPStreamRead
+    /// Calls `wake` once, from any thread, as soon as a read would give something other than
+    /// `.nothing` (bytes, the end, a cut) — at once if it already would.
+    func notify(_ wake: @escaping @Sendable () -> Void)
     /// The connection ended; release what the stream holds.
     func close()
 }

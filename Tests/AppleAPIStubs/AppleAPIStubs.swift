@@ -202,6 +202,14 @@ public func CMVideoFormatDescriptionCreateFromH264ParameterSets(
     formatDescriptionOut: UnsafeMutablePointer<CMFormatDescription?>
 ) -> OSStatus { 0 }
 
+/// Page: https://developer.apple.com/documentation/coremedia/cmvideoformatdescriptioncreatefromhevcparametersets(allocator:parametersetcount:parametersetpointers:parametersetsizes:nalunitheaderlength:extensions:formatdescriptionout:)  (checked)
+@discardableResult
+public func CMVideoFormatDescriptionCreateFromHEVCParameterSets(
+    allocator: CFAllocator?, parameterSetCount: Int, parameterSetPointers: UnsafePointer<UnsafePointer<UInt8>>,
+    parameterSetSizes: UnsafePointer<Int>, nalUnitHeaderLength NALUnitHeaderLength: Int32, extensions: CFDictionary?,
+    formatDescriptionOut: UnsafeMutablePointer<CMFormatDescription?>
+) -> OSStatus { 0 }
+
 // MARK: CoreVideo
 /// Page: https://developer.apple.com/documentation/corevideo/cvbuffer  (checked)
 public final class CVBuffer { init() {} }

@@ -6,9 +6,12 @@ import Testing
 /// WS-Discovery end to end, in two network namespaces of the test's own joined by a veth pair
 /// (TEST-NET-1 addresses, multicast on; `wsdiscovery` skips loopback): two `onair serve --onvif`
 /// devices on 192.0.2.1 (ports 8080 and 8081, their own state directories: two endpoints sharing
-/// UDP 3702) say Hello; the PyPI package `wsdiscovery` (Tests/Tools/wsdiscovery_probe.py, on
-/// 192.0.2.2) hears both, finds both by a Probe for `dn:NetworkVideoTransmitter` with their
-/// types, scopes and XAddrs on the address the Probe came to, and hears their Bye when they stop.
+/// UDP 3702; named `Cam 8080` and `Cam 8081`) say Hello; the PyPI package `wsdiscovery`
+/// (Tests/Tools/wsdiscovery_probe.py, on 192.0.2.2) hears both, finds both by a Probe for
+/// `dn:NetworkVideoTransmitter` with their types, scopes (name and location too) and XAddrs on
+/// the address the Probe came to; Debian's `onvif-util` (libonvif) lists both with `-a` by their
+/// names, logs in to one and reads its profiles and RTSP URI; `wsdiscovery` hears their Bye when
+/// they stop.
 @Suite struct ONVIFDiscoveryTests {
     /// Why the test cannot run here, or nil.
     static let missing: String? = {
@@ -16,6 +19,9 @@ import Testing
         guard (try? Tools.run("ip", ["netns", "list"]).status) == 0 else { return "needs ip netns (iproute2)" }
         guard (try? Tools.run(Tools.aiortcPython, ["-c", "import wsdiscovery"]).status) == 0 else {
             return "needs the PyPI package wsdiscovery (scripts/setup.sh)"
+        }
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/onvif-util") else {
+            return "needs onvif-util (Debian's onvif-tools, scripts/setup.sh)"
         }
         return nil
     }()
@@ -60,7 +66,8 @@ import Testing
                         [
                             "STATE_DIRECTORY=" + dir.appendingPathComponent("state\(port)").path, Tools.onairExecutable, "serve",
                             "--listen", "192.0.2.1:\(port)", "--onvif", "--token", "t", "--size", "320x180", "--fps", "5", "--preset",
-                            "ultrafast", "--video", "synthetic", "--audio", "none", "--duration", "60",
+                            "ultrafast", "--video", "synthetic", "--audio", "none", "--duration", "60", "--rtsp-port",
+                            "\(port - 8080 + 8554)", "--onvif-name", "Cam \(port)", "--onvif-location", "lab",
                         ]), stderrPath: dir.appendingPathComponent("serve\(port).log").path))
         }
         defer { for server in servers { server.kill() } }
@@ -86,7 +93,25 @@ import Testing
             #expect(
                 scopes.contains("onvif://www.onvif.org/type/Network_Video_Transmitter")
                     && scopes.contains("onvif://www.onvif.org/Profile/Streaming"))
+            // Name and location as configured (wsdiscovery may give the scope percent-decoded).
+            let decoded = scopes.map { $0.removingPercentEncoding ?? $0 }
+            #expect(
+                decoded.contains("onvif://www.onvif.org/name/Cam \(port)") && decoded.contains("onvif://www.onvif.org/location/lab"),
+                "\(scopes)")
         }
+        // Debian's onvif-util lists both by WS-Discovery (host, then name and hardware from the
+        // scopes), logs in to the first that answers and reads its profiles and RTSP URI.
+        let listed = try Tools.run("ip", finder.exec("onvif-util", ["-a"]), timeout: 60).stdoutText
+        #expect(listed.contains("Found 2 cameras"), "\(listed)")
+        for port in [8080, 8081] { #expect(listed.contains("(Cam \(port) onair)"), "\(listed)") }
+        let session = try Tools.run(
+            "ip", finder.exec("onvif-util", ["-u", "onair", "-p", "t", "192.0.2.1"]), stdin: Data("get profiles\nget rtsp\nquit\n".utf8),
+            timeout: 60
+        ).stdoutText
+        let serial = session.range(of: "serial: [0-9a-f-]+", options: .regularExpression).map { session[$0].dropFirst(8) } ?? ""
+        let index = try #require(endpoints.firstIndex(of: "urn:uuid:\(serial)"), "\(session)")
+        #expect(session.contains("Token 0: main") && !session.contains("ERROR"), "\(session)")
+        #expect(session.contains("rtsp://192.0.2.1:\(8554 + index)/live"), "\(session)")
         // SIGTERM: each says Bye on its way out.
         for server in servers { kill(server.process.processIdentifier, SIGTERM) }
         for server in servers { #expect(server.wait(timeout: 20), "\(server.stderr)") }

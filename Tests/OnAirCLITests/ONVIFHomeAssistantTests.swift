@@ -24,28 +24,32 @@ struct ONVIFHomeAssistantTests {
             .appendingPathComponent("Tools/onvif_client.py").path
     }
 
-    /// A running server: its HTTP and RTSP ports read from its status lines.
+    /// A running server: its ONVIF and RTSP ports read from its status lines (ONVIF's: the serve
+    /// listener's, or with `--onvif-listen` in `extra` that listener's).
     struct Server {
         let process: StreamTestProcess
         let port: Int
         let rtspPort: Int
 
-        init(state: URL, log: String) throws {
+        init(state: URL, log: String, extra: [String] = []) throws {
             process = try StreamTestProcess(
                 "/usr/bin/env",
                 [
                     "STATE_DIRECTORY=" + state.path, Tools.onairExecutable, "serve", "--listen", "127.0.0.1:0", "--rtsp-port", "0",
                     "--token", ONVIFHomeAssistantTests.token, "--onvif", "--size", "640x360", "--fps", "15", "--preset", "ultrafast",
                     "--bitrate", "800k", "--sub-size", "320x180", "--sub-fps", "5", "--duration", "60",
-                ], stderrPath: log)
+                ] + extra, stderrPath: log)
             let process = self.process
             let found = { (pattern: String) -> Int? in
                 guard let range = process.stderr.range(of: pattern, options: .regularExpression) else { return nil }
                 return Int(process.stderr[range].split(separator: ":").last?.split(separator: "/").first ?? "")
             }
+            let onvif =
+                extra.contains("--onvif-listen")
+                ? "ONVIF over plain HTTP: http://127\\.0\\.0\\.1:[0-9]+/onvif" : "http://127\\.0\\.0\\.1:[0-9]+/live\\.ts"
             var ports: (Int, Int)?
             let started = waitUntil(timeout: 20) {
-                guard let http = found("http://127\\.0\\.0\\.1:[0-9]+/live\\.ts"), let rtsp = found("rtsp://127\\.0\\.0\\.1:[0-9]+/live")
+                guard let http = found(onvif), let rtsp = found("rtsp://127\\.0\\.0\\.1:[0-9]+/live")
                 else { return !process.process.isRunning }
                 ports = (http, rtsp)
                 return true
@@ -104,11 +108,12 @@ struct ONVIFHomeAssistantTests {
         let refused = try Self.client(port, password: "wrong")
         let subcodes = (refused["fault"] as? [String: Any])?["subcodes"] as? [String]
         #expect(subcodes?.first?.hasSuffix("}NotAuthorized") == true, "\(refused)")
-        // The same digest request twice: the second is a replay.
+        // The same digest request again from another address: a replay.
         let replay = (try Self.client(port, ["--replay"])["replay"] as? [[String: Any]]) ?? []
         #expect(replay.map { $0["status"] as? Int } == [200, 400])
         #expect((replay.last?["body"] as? String)?.contains("ter:NotAuthorized") == true)
         #expect(server?.process.stderr.contains("onair auth: failed from 127.0.0.1 (onvif-wsse)") == true)
+        #expect(server?.process.stderr.contains("onair auth: failed from 127.0.0.2 (onvif-wsse)") == true)
         // A restart keeps the identity Home Assistant keys the camera on.
         server?.process.kill()
         _ = server?.process.wait(timeout: 10)
@@ -116,6 +121,32 @@ struct ONVIFHomeAssistantTests {
         let again = try Self.client(try #require(server?.port))
         #expect(((again["device"] as? [String: Any])?["serial"] as? String) == serial)
         #expect((again["mac"] as? String) == (setup["mac"] as? String))
+    }
+
+    /// HTTPS only on the serve listener, ONVIF on a plain-HTTP listener of its own
+    /// (`--onvif-listen`): Home Assistant's library adopts the camera there with `http://`
+    /// addresses, fetches the snapshot over HTTP Digest from it, and that listener serves nothing
+    /// but ONVIF.
+    @Test func homeAssistantAdoptsItOnTheONVIFListenerBesideTLS() throws {
+        let dir = try Tools.temporaryDirectory("onvif-listen")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let server = try Server(
+            state: dir.appendingPathComponent("state"), log: dir.appendingPathComponent("serve.log").path,
+            extra: ["--tls-self-signed", "--onvif-listen", "127.0.0.1:0"])
+        defer { server.process.kill() }
+        #expect(server.process.stderr.contains("https://127.0.0.1:"), "\(server.process.stderr)")
+        let setup = try Self.client(server.port)
+        #expect(setup["error"] == nil && setup["fault"] == nil, "\(setup)")
+        let xaddrs = setup["xaddrs"] as? [String] ?? []
+        #expect(!xaddrs.isEmpty && xaddrs.allSatisfy { $0.hasPrefix("http://127.0.0.1:\(server.port)/onvif/") }, "\(xaddrs)")
+        let profiles = setup["profiles"] as? [[String: Any]] ?? []
+        #expect(profiles.map { $0["encoding"] as? String } == ["H264", "H264"])
+        // This client is on loopback, where plain RTSP listens beside TLS.
+        #expect(profiles.first?["stream_uri"] as? String == "rtsp://127.0.0.1:\(server.rtspPort)/live")
+        let snapshot = setup["snapshot"] as? [String: Any]
+        #expect(snapshot?["status"] as? Int == 200 && snapshot?["jpeg"] as? Bool == true, "\(setup)")
+        let other = try Tools.run("curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "http://127.0.0.1:\(server.port)/live.ts"])
+        #expect(other.stdoutText == "404")
     }
 }
 #endif

@@ -206,6 +206,34 @@ import Testing
         #expect(rate >= (Self.number(json, "after_restart", "stream_fps") ?? 30) * 0.7, "after the restart \(rate) fps")
     }
 
+    /// As a user restarts the camera: the page open at 1280x720, serve stopped with Ctrl-C (SIGINT)
+    /// and started again 2 s later on the same port, before the page has noticed anything. Over
+    /// WebRTC and over MSE alike, the page shows 30 frames of a new connection within 3 s of the
+    /// server listening again: it asks whether its session lives as soon as a second passes
+    /// without a frame, and asks the server four times a second while it is down.
+    @Test(.enabled(if: Self.missing == nil, "\(Self.missing ?? "")"), arguments: [true, false])
+    func pagePlaysAgainWithinThreeSecondsOfAQuickRestart(webRTC: Bool) throws {
+        let dir = try Tools.temporaryDirectory("preview-quick-restart")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let port = try StreamTestPorts.free()
+        let server = [
+            Tools.onairExecutable, "serve", "--listen", "127.0.0.1:\(port)", "--token", "q", "--size", "1280x720", "--fps", "30",
+            "--bitrate", "2500k", "--preset", "ultrafast",
+        ]
+        let (json, log) = try PreviewBrowserDriver.run(
+            "check", url: "http://127.0.0.1:\(port)/?token=q", server: server + (webRTC ? ["--webrtc"] : []),
+            extra: ["--quick-restart", "2", "--measure", "2", "--tries", "1"], serverLog: dir.appendingPathComponent("serve.log").path)
+        let transport = webRTC ? "webrtc" : "mse"
+        print("preview quick restart (\(transport)): 30 new frames \(json["thirty_frames_seconds"] ?? "never") s after listening")
+        #expect(json["ok"] as? Bool == true, "driver failed: \(json["error"] ?? "") \(log)")
+        #expect((json["first_state"] as? [String: Any])?["transport"] as? String == transport)
+        let seconds = Self.number(json, "thirty_frames_seconds") ?? .infinity
+        #expect(
+            seconds <= 3,
+            "\(transport): 30 new frames \(seconds) s after the server listened again: \(json["after_restart_snapshot"] ?? "")")
+        #expect((json["after_restart_snapshot"] as? [String: Any])?["transport"] as? String == transport)
+    }
+
     /// The three ways WebRTC fails for the page: a server without --webrtc, an offer the server
     /// refuses (the page's ?webrtc=fail), a DTLS handshake that cannot succeed (?webrtc=dtls).
     static let failures: [(query: String, webRTC: Bool, words: String)] = [

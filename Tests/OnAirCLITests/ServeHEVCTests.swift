@@ -67,6 +67,24 @@ import Testing
                         "!", "avdec_h265", "!", "fakesink", "t.", "!", "queue", "!", "filesink", "location=\(file("gst.h265"))",
                     ], stderrPath: file("gst.log"), stdoutPath: file("gst.out"))
             ),
+            (
+                // Frigate's record command with its Apple compatibility option: RTSP copied into MP4
+                // segments tagged hvc1.
+                "frigate",
+                try StreamTestProcess(
+                    "ffmpeg",
+                    [
+                        "-v", "error", "-nostdin", "-rtsp_transport", "tcp", "-i", rtsp, "-t", "4", "-f", "segment",
+                        "-segment_time", "1", "-segment_format", "mp4", "-reset_timestamps", "1", "-c:v", "copy", "-tag:v", "hvc1",
+                        "-c:a", "aac", "-y", file("frigate-%03d.mp4"),
+                    ], stderrPath: file("frigate.log"))
+            ),
+            (
+                "play",
+                try StreamTestProcess(
+                    Tools.onairExecutable, ["play", base + "/live.ts", "--no-display", "--no-audio", "--json", "--duration", "4"],
+                    stderrPath: file("play.log"), stdoutPath: file("play.json"))
+            ),
         ]
         if ServeWebRTCTests.available {
             clients.append(
@@ -102,6 +120,18 @@ import Testing
             if name.hasSuffix(".mp4") { #expect(stream["codec_tag_string"] as? String == "hvc1", "\(name): \(stream)") }
             #expect(try RecordCommandTests.decodesCleanly(file(name)).isEmpty, "\(name)")
         }
+        let segments = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasPrefix("frigate-") }.sorted()
+        #expect(segments.count >= 3, "\(segments)")
+        for segment in segments {
+            let info = try Tools.ffprobeJSON(["-show_streams", "-select_streams", "v:0", file(segment)])
+            let stream = (info["streams"] as? [[String: Any]])?.first ?? [:]
+            #expect(stream["codec_name"] as? String == "hevc" && stream["codec_tag_string"] as? String == "hvc1", "\(segment): \(stream)")
+            #expect(try RecordCommandTests.decodesCleanly(file(segment)).isEmpty, "\(segment)")
+        }
+        let played =
+            (try? JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: file("play.json")))) as? [String: Any]) ?? [:]
+        #expect((played["video"] as? [String: Any])?["codec"] as? String == "hevc", "onair play: \(played)")
+        #expect(played["decode_errors"] as? Int == 0 && (played["frames"] as? Int ?? 0) >= 40, "onair play: \(played)")
         let output = (try? String(contentsOfFile: file("gst.out"), encoding: .utf8)) ?? ""
         let gstErrors = ServeRTSPTests.decodeErrors(
             output: output, errors: (try? String(contentsOfFile: file("gst.log"), encoding: .utf8)) ?? "")

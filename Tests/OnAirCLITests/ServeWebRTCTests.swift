@@ -114,7 +114,10 @@ import Testing
         try Data(repeating: UInt8(ascii: "a"), count: 200_000).write(to: big)
         #expect(try Self.status(server, "POST", "/whep", headers: [sdp, bearer], bodyFile: big.path) == 413)
         #expect(try Self.status(server, "DELETE", "/whep/0123456789abcdef0123456789abcdef", headers: [bearer]) == 404)
-        #expect(try Self.status(server, "PATCH", "/whep/0123456789abcdef0123456789abcdef", headers: [bearer]) == 405)
+        // PATCH (trickle ICE) is not supported: 405, but 404 on a session the server does not know
+        // (how the preview page finds that a restarted server forgot its session).
+        #expect(try Self.status(server, "PATCH", "/whep/0123456789abcdef0123456789abcdef", headers: [bearer]) == 404)
+        #expect(try Self.status(server, "PATCH", "/whep", headers: [bearer]) == 405)
         #expect(try Self.status(server, "GET", "/whep", headers: [bearer]) == 405)
         #expect(
             try Self.status(server, "OPTIONS", "/whep", headers: ["Origin: https://player.example", "Access-Control-Request-Method: POST"])

@@ -24,5 +24,18 @@ import Testing
         #expect(!MediaFileDecoder.startsDecoding([]))
         #expect(!MediaFileDecoder.startsDecoding([0, 0, 1]))
     }
+
+    // H.265 NAL headers (two bytes, type in bits 1–6 of the first): 0x46 AUD (35), 0x40 VPS (32),
+    // 0x26 IDR_W_RADL (19), 0x2A CRA (21), 0x02 TRAIL_R (1).
+    @Test func anH265IRAPStartsDecodingOnlyWhenTheStreamIsH265() {
+        let idr: [UInt8] = [0, 0, 0, 1, 0x46, 0x01, 0x50, 0, 0, 0, 1, 0x40, 0x01, 0x0C, 0, 0, 1, 0x26, 0x01, 0xAF, 0x10]
+        let cra: [UInt8] = [0, 0, 0, 1, 0x2A, 0x01, 0xAF, 0x10]
+        let trailing: [UInt8] = [0, 0, 0, 1, 0x46, 0x01, 0x50, 0, 0, 1, 0x02, 0x01, 0xD0, 0x22]
+        #expect(MediaFileDecoder.startsDecoding(idr, hevc: true))
+        #expect(MediaFileDecoder.startsDecoding(cra, hevc: true))
+        #expect(!MediaFileDecoder.startsDecoding(trailing, hevc: true))
+        // Read as H.264, the same bytes hold no IDR slice (0x26 & 0x1F is 6, an SEI).
+        #expect(!MediaFileDecoder.startsDecoding(idr))
+    }
 }
 #endif

@@ -1,5 +1,6 @@
 #if os(Linux)
 import Foundation
+import OnAirCore
 import OnAirHTTP
 import OnAirTestSupport
 import Testing
@@ -11,14 +12,26 @@ import Glibc
 /// HTTPS with certificates replaced while serving: new handshakes (openssl s_client) see the new
 /// certificate's fingerprint while a viewer connected before (curl) keeps receiving.
 @Suite struct HTTPServerTLSTests {
-    /// Endless bytes, a few kilobytes at a time.
+    /// Endless bytes, a few kilobytes at a time, at a pace of its own: every other read has
+    /// nothing, the next bytes ready a few milliseconds later.
     final class Endless: HTTPStreamSource {
+        private let turn = Locked(0)
+
         func read(into buffer: UnsafeMutableRawBufferPointer) -> HTTPStreamRead {
-            letTimePass(0.005, "a stand-in stream's own pace")
+            let ready = turn.withLock { turn in
+                turn += 1
+                return turn % 2 == 0
+            }
+            guard ready else { return .nothing }
             let count = min(buffer.count, 4096)
             for index in 0..<count { buffer[index] = UInt8(index & 0xff) }
             return .bytes(count)
         }
+
+        func notify(_ wake: @escaping @Sendable () -> Void) {
+            DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(5), execute: wake)
+        }
+
         func close() {}
     }
 

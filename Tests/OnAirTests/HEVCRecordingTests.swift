@@ -6,7 +6,7 @@ import Testing
 
 /// H.265 recorded from one encode to every file face: `.h265` Annex-B, MP4 and MOV tagged `hvc1`
 /// with the parameter sets in `hvcC`, Matroska, MPEG-TS; read back with ffprobe and decoded with
-/// no error. FLV, where this FFmpeg has no enhanced RTMP, fails with the version named.
+/// no error, frame codes and beeps in step (`onair probe --sync`). FLV, where this FFmpeg has no enhanced RTMP, fails with the version named.
 @Suite("HEVC recording")
 struct HEVCRecordingTests {
     /// Two seconds of synthetic 320x180 at 30 fps encoded once to H.265 (libx265 ultrafast, which two
@@ -42,6 +42,12 @@ struct HEVCRecordingTests {
             if path.hasSuffix(".mp4") || path.hasSuffix(".mov") { #expect(stream["codec_tag_string"] as? String == "hvc1", "\(path)") }
             let decode = try Tools.run("ffmpeg", ["-v", "error", "-i", path, "-f", "null", "-"])
             #expect(decode.status == 0 && decode.stderr.isEmpty, "\(path): \(decode.stderr)")
+            // `onair probe --sync`'s analysis: the frame codes read back from the H.265 pictures,
+            // the beeps from the sound, in step within a frame.
+            guard !path.hasSuffix(".h265") else { continue }
+            let sync = try SyncProbe.analyze(path: path)
+            #expect(sync.frames >= 50 && sync.flashes >= 1 && sync.beeps >= 1, "\(path): \(sync)")
+            #expect((sync.maxAVOffsetMilliseconds ?? .infinity) < 34, "\(path): \(sync)")
         }
     }
 

@@ -94,65 +94,74 @@ import Testing
         var read: @Sendable () -> Double { { [time] in time.current } }
     }
 
-    @Test func aPullWaitsForAChangeFromAnotherThread() throws {
-        let events = ONVIFEvents(wall: Self.start, uptime: TestClock().read)
-        _ = try events.withSubscriptions { (subscriptions) throws(ONVIFSubscriptions.Refusal) in
-            try subscriptions.create(id: "a", seconds: 60, now: 0)
-        }
-        #expect(try events.pull("a", timeout: 10, limit: 10).map(\.initialized) == [true])  // at once: queued
-        let pulled = Locked<[ONVIFSubscriptions.Message]?>(nil)
-        let done = DispatchSemaphore(value: 0)
-        Thread.detachNewThread {
-            pulled.withLock { $0 = try? events.pull("a", timeout: 60, limit: 10) }
-            done.signal()
-        }
-        events.publish(isMotion: true, at: Self.start.addingTimeInterval(1))
-        #expect(done.wait(timeout: .now() + 30) == .success)
-        #expect(pulled.current?.map(\.isMotion) == [true])
+    /// Pulls `id`, the outcome kept where the test reads it once answered.
+    static func pull(_ events: ONVIFEvents, _ id: String, timeout: Double) throws -> Locked<ONVIFEvents.Pulled?> {
+        let outcome = Locked<ONVIFEvents.Pulled?>(nil)
+        try events.pull(id, timeout: timeout, limit: 10) { answered in outcome.withLock { $0 = answered } }
+        return outcome
     }
 
-    @Test func aNewerPullOrTheCloseEndsAWaitingOneEmpty() throws {
-        let events = ONVIFEvents(wall: Self.start, uptime: TestClock().read)
-        for id in ["a", "b"] {
+    static func subscribe(_ events: ONVIFEvents, _ ids: [String]) throws {
+        for id in ids {
             _ = try events.withSubscriptions { (subscriptions) throws(ONVIFSubscriptions.Refusal) in
                 try subscriptions.create(id: id, seconds: 60, now: 0)
             }
-            _ = try events.pull(id, timeout: 0, limit: 10)
         }
-        let results = Locked<[String: Int]>([:])
-        let done = DispatchSemaphore(value: 0)
-        for id in ["a", "b"] {
-            Thread.detachNewThread {
-                let count = (try? events.pull(id, timeout: 60, limit: 10))?.count ?? -1
-                results.withLock { $0[id] = count }
-                done.signal()
-            }
-        }
+    }
+
+    @Test func aPullWaitsForAChangeFromAnotherThread() throws {
+        let events = ONVIFEvents(wall: Self.start, uptime: TestClock().read)
+        try Self.subscribe(events, ["a"])
+        let first = try Self.pull(events, "a", timeout: 10)  // answered at once: the state is queued
+        #expect((try first.current?.get())?.map(\.initialized) == [true])
+        let pulled = try Self.pull(events, "a", timeout: 60)
+        #expect(pulled.current == nil && events.waiting == 1)
+        Thread.detachNewThread { events.publish(isMotion: true, at: Self.start.addingTimeInterval(1)) }
+        #expect(waitUntil(timeout: 30) { pulled.current != nil })
+        #expect((try pulled.current?.get())?.map(\.isMotion) == [true])
+        #expect(events.waiting == 0)
+    }
+
+    @Test func aNewerPullAnUnsubscribeOrTheCloseEndsAWaitingOneEmpty() throws {
+        let events = ONVIFEvents(wall: Self.start, uptime: TestClock().read)
+        try Self.subscribe(events, ["a", "b", "c", "d"])
+        for id in ["a", "b", "c", "d"] { _ = try Self.pull(events, id, timeout: 0) }
+        let waiting = try ["a", "b", "c", "d"].map { try Self.pull(events, $0, timeout: 60) }
+        #expect(events.waiting == 4 && waiting.allSatisfy { $0.current == nil })
         // A newer pull on "a" (answered at once: no wait) ends the older one's wait.
-        #expect(waitUntil(timeout: 30) { events.waiting == 2 })
-        #expect(try events.pull("a", timeout: 0, limit: 10).isEmpty)
-        #expect(done.wait(timeout: .now() + 30) == .success)
+        let newer = try Self.pull(events, "a", timeout: 0)
+        #expect((try newer.current?.get())?.isEmpty == true)
+        #expect((try waiting[0].current?.get())?.isEmpty == true)
+        // Unsubscribing "b" ends its pull; "c"'s client leaves (its pull is withdrawn unanswered).
+        try events.withSubscriptions { (subscriptions) throws(ONVIFSubscriptions.Refusal) in try subscriptions.unsubscribe("b", now: 1) }
+        #expect((try waiting[1].current?.get())?.isEmpty == true)
+        let ticket = try events.pull("c", timeout: 60, limit: 10) { _ in Issue.record("a withdrawn pull was answered") }
+        events.cancel("c", ticket: ticket)
+        #expect(events.waiting == 1)
         events.close()
-        #expect(done.wait(timeout: .now() + 30) == .success)
-        #expect(results.current == ["a": 0, "b": 0])
+        #expect((try waiting[3].current?.get())?.isEmpty == true)
+        #expect(events.waiting == 0)
+        // Once closed, a pull is answered at once.
+        #expect((try Self.pull(events, "d", timeout: 60).current?.get())?.isEmpty == true)
     }
 
     @Test func aPullEndsAtItsDeadlineOnTheInjectedClock() throws {
         let clock = TestClock()
-        // Every reading moves the clock 100 s: the 60 s cap has passed at the first look.
-        let events = ONVIFEvents(
-            wall: Self.start,
-            uptime: {
-                clock.time.withLock {
-                    $0 += 100; return $0
-                }
-            })
+        let events = ONVIFEvents(wall: Self.start, uptime: clock.read)
         _ = try events.withSubscriptions { (subscriptions) throws(ONVIFSubscriptions.Refusal) in
             try subscriptions.create(id: "a", seconds: 3600, now: 0)
         }
-        _ = try events.pull("a", timeout: 0, limit: 10)
-        #expect(try events.pull("a", timeout: 600, limit: 10).isEmpty)
-        #expect(clock.time.current < 1000)
+        _ = try Self.pull(events, "a", timeout: 0)
+        let pulled = try Self.pull(events, "a", timeout: 600)  // capped at 60 s
+        #expect(pulled.current == nil)
+        clock.time.withLock { $0 = 59 }
+        letTimePass(1.5, "a look at the deadline before it is due leaves the pull waiting")
+        #expect(pulled.current == nil && events.waiting == 1)
+        clock.time.withLock { $0 = 60 }
+        #expect(waitUntil(timeout: 30) { pulled.current != nil })
+        #expect((try pulled.current?.get())?.isEmpty == true)
+        // An unknown subscription is refused at once, unanswered.
+        #expect(throws: ONVIFSubscriptions.Refusal.unknown) { try events.pull("z", timeout: 1, limit: 1) { _ in } }
     }
 
     // MARK: SOAP

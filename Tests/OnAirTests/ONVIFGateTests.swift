@@ -36,9 +36,20 @@ import Testing
     @Test func admitsADigestOnceAndRefusesItsReplay() {
         var gate = Self.gate
         #expect(gate.check(Self.token(), wall: Self.wall, now: 0, secure: false) == .admitted(user: "onair", number: 1))
-        #expect(gate.check(Self.token(), wall: Self.wall, now: 1, secure: false) == .replayed)
+        #expect(gate.check(Self.token(), wall: Self.wall, now: 2, secure: false) == .replayed)
         #expect(gate.check(Self.token(nonce: "nonce-2"), wall: Self.wall, now: 1, secure: false) == .admitted(user: "onair", number: 1))
-        #expect(gate.check(Self.token(password: "wrong", nonce: "nonce-3"), wall: Self.wall, now: 2, secure: false) == .wrong)
+        // libonvif's way: one nonce, a fresh Created (so a new digest) on each request.
+        let again = Self.token(nonce: "nonce-2", created: "2026-12-04T18:00:04Z")
+        #expect(gate.check(again, wall: Self.wall, now: 1, secure: false) == .admitted(user: "onair", number: 1))
+        #expect(gate.check(again, wall: Self.wall, now: 2.5, secure: false) == .replayed)
+        // Its requests within one millisecond share a token: again from the same address within a
+        // second, never from elsewhere nor later.
+        let shared = Self.token(nonce: "nonce-3", created: "2026-12-04T18:00:05.123Z")
+        #expect(gate.check(shared, from: "192.0.2.9", wall: Self.wall, now: 1, secure: false) == .admitted(user: "onair", number: 1))
+        #expect(gate.check(shared, from: "192.0.2.9", wall: Self.wall, now: 1.5, secure: false) == .admitted(user: "onair", number: 1))
+        #expect(gate.check(shared, from: "192.0.2.66", wall: Self.wall, now: 1.5, secure: false) == .replayed)
+        #expect(gate.check(shared, from: "192.0.2.9", wall: Self.wall, now: 2.1, secure: false) == .replayed)
+        #expect(gate.check(Self.token(password: "wrong", nonce: "nonce-9"), wall: Self.wall, now: 2, secure: false) == .wrong)
         #expect(gate.check(Self.token(nonce: "n4", created: "2026-12-04T17:54:59Z"), wall: Self.wall, now: 2, secure: false) == .stale)
         #expect(gate.check(Self.token(nonce: "n5", created: "2026-12-04T18:04:59Z"), wall: Self.wall, now: 2, secure: false) != .stale)
         #expect(gate.check(Self.token(nonce: "n6", created: "not a time"), wall: Self.wall, now: 2, secure: false) == .wrong)

@@ -142,4 +142,19 @@ import Testing
         let data = try JSONEncoder().encode(Self.base)
         #expect(try JSONDecoder().decode(VideoEncoderSettings.self, from: data) == Self.base)
     }
+
+    @Test func whipPublishingRefusesAnH265Encode() throws {
+        var settings = SessionSettings()
+        settings.video = .synthetic
+        settings.audio = .synthetic
+        settings.outputs = ["whip+http://127.0.0.1:8080/whip"]
+        try settings.validate()
+        settings.videoEncoder.codec = .h265
+        #expect(throws: SettingsError.self) { try settings.validate() }
+        do { try settings.validate() } catch let error as SettingsError {
+            #expect(error.field == "outputs" && error.allowed.contains("H.264 for WHIP"), "\(error)")
+        }
+        settings.video = .none  // sound only: the codec does not matter
+        try settings.validate()
+    }
 }

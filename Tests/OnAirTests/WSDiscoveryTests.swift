@@ -5,8 +5,8 @@ import Testing
 /// WS-Discovery's reader and answers without a socket: Probes as ONVIF tools and `wsdiscovery`
 /// send them (types by local name, scopes by RFC 3986 prefix or strcmp0), Resolve of our
 /// endpoint, what is dropped (no MessageID, another action, too large, not SOAP), the
-/// ProbeMatches read back with its RelatesTo, types and XAddrs, Hello and Bye, and the rate
-/// limit on an injected clock.
+/// ProbeMatches read back with its RelatesTo, types and XAddrs, Hello and Bye, the rate limit
+/// on an injected clock and the answers' random wait (APP_MAX_DELAY) from an injected random source.
 @Suite struct WSDiscoveryTests {
     static let device = WSDiscoveryDevice(
         endpoint: "urn:uuid:0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0",
@@ -118,5 +118,34 @@ import Testing
         for index in 0..<100 { _ = limit.admit("203.0.113.\(index)", now: 10 + Double(index)) }
         let again = limit.admit("192.0.2.9", now: 200)
         #expect(again)
+    }
+
+    /// A random source the test sets: each draw is the next of `values`.
+    struct Draws: RandomNumberGenerator {
+        var values: [UInt64]
+        mutating func next() -> UInt64 { values.isEmpty ? 0 : values.removeFirst() }
+    }
+
+    @Test func answersWaitARandomTimeUpToAppMaxDelay() throws {
+        #expect(WSDiscoveryDelays<String>.maximumDelay == 0.5)
+        var delays = WSDiscoveryDelays<String>()
+        var random = Draws(values: [.max, 0, .max / 2])
+        for item in ["late", "at once", "midway"] { #expect(delays.hold(item, now: 10, using: &random)) }
+        #expect(delays.due(now: 10) == ["at once"])
+        let next = try #require(delays.next)
+        #expect(next > 10.24 && next < 10.26)
+        #expect(delays.due(now: 10.26) == ["midway"])
+        #expect(delays.due(now: 10.49).isEmpty && delays.count == 1)
+        #expect(delays.due(now: 10.5) == ["late"] && delays.next == nil)
+        // Bounded: beyond `maximumHeld` an answer is dropped.
+        delays.maximumHeld = 2
+        #expect(delays.hold("a", now: 0, using: &random) && delays.hold("b", now: 0, using: &random))
+        #expect(!delays.hold("c", now: 0, using: &random))
+        // The system's random source: every wait within [0, 0.5 s).
+        var spread = WSDiscoveryDelays<Int>()
+        spread.maximumHeld = 1000
+        var system = SystemRandomNumberGenerator()
+        for index in 0..<200 { _ = spread.hold(index, now: 0, using: &system) }
+        #expect((spread.next ?? -1) >= 0 && spread.due(now: 0.499_999_999).count + spread.due(now: 0.5).count == 200)
     }
 }

@@ -4,7 +4,7 @@ library, onvif-zeep-async, against a device; prints one JSON object with what ea
 
   onvif_client.py --host 127.0.0.1 --port 8080 --user onair --password T
   onvif_client.py ... --expect-refusal      # a wrong password: prints the fault HA sees
-  onvif_client.py ... --replay              # one hand-made digest request sent twice
+  onvif_client.py ... --replay              # one hand-made digest request, then replayed from 127.0.0.2
 
 Used by ONVIFHomeAssistantTests; every step's failure is printed, not raised.
 """
@@ -13,11 +13,10 @@ import asyncio
 import base64
 import datetime as dt
 import hashlib
+import http.client
 import json
 import os
 import sys
-import urllib.error
-import urllib.request
 
 import httpx
 from onvif import ONVIFCamera
@@ -92,7 +91,9 @@ async def setup_sequence(args):
 
 
 def replay(args):
-    """One GetProfiles with a PasswordDigest token, sent twice byte for byte."""
+    """One GetProfiles with a PasswordDigest token, sent twice byte for byte: then again from
+    another address (127.0.0.2: the device admits a token again only from where it first came,
+    within a second, as libonvif's requests in one millisecond share one)."""
     nonce = os.urandom(16)
     created = dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
     digest = base64.b64encode(hashlib.sha1(nonce + created.encode() + args.password.encode()).digest()).decode()
@@ -104,14 +105,13 @@ def replay(args):
 <wsse:Nonce>{base64.b64encode(nonce).decode()}</wsse:Nonce><wsu:Created>{created}</wsu:Created></wsse:UsernameToken></wsse:Security>
 </s:Header><s:Body><GetProfiles xmlns="http://www.onvif.org/ver10/media/wsdl"/></s:Body></s:Envelope>""".encode()
     statuses = []
-    for _ in range(2):
-        request = urllib.request.Request(f"http://{args.host}:{args.port}/onvif/media_service", data=body,
-                                         headers={"Content-Type": "application/soap+xml"})
-        try:
-            with urllib.request.urlopen(request, timeout=10) as response:
-                statuses.append({"status": response.status, "body": response.read().decode()[-200:]})
-        except urllib.error.HTTPError as error:
-            statuses.append({"status": error.code, "body": error.read().decode()})
+    for source in [None, ("127.0.0.2", 0)]:
+        connection = http.client.HTTPConnection(args.host, args.port, timeout=10, source_address=source)
+        connection.request("POST", "/onvif/media_service", body=body, headers={"Content-Type": "application/soap+xml"})
+        response = connection.getresponse()
+        text = response.read().decode()
+        statuses.append({"status": response.status, "body": text if response.status != 200 else text[-200:]})
+        connection.close()
     return {"replay": statuses}
 
 

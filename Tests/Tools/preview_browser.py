@@ -9,7 +9,8 @@ running already (and --restart is refused):
   check  open the page; once it plays, measure frames decoded and dropped and currentTime over
          --measure seconds; take a screenshot and check by pixels that the video and the plots
          are there; with --sound, press "Sound on" and measure again; with --restart, stop the server, record what the page says, start the server
-         again and measure until the page plays again by itself.
+         again and measure until the page plays again by itself; with --quick-restart S, stop it
+         with SIGINT, start it S seconds later whatever the page noticed, and time 30 new frames.
   status open the page and wait until it reports an error in words (e.g. a codec the browser
          cannot play); print what it says.
   fuzz   in the page, feed OnAirMP4 (the box splitter, the init segment reader and the track
@@ -89,11 +90,11 @@ class ServerProcess:
                 time.sleep(0.1)
         raise RuntimeError("server did not listen on port %d within %d s" % (self.port, timeout))
 
-    def stop(self):
+    def stop(self, sig=signal.SIGTERM):
         if self.process is None or self.process.poll() is not None:
             return
         try:
-            os.killpg(self.process.pid, signal.SIGTERM)
+            os.killpg(self.process.pid, sig)
             self.process.wait(timeout=8)
         except subprocess.TimeoutExpired:
             os.killpg(self.process.pid, signal.SIGKILL)
@@ -293,6 +294,8 @@ def check(args, driver, server):
         if waited is not None:
             time.sleep(2.0)
             result["with_sound"] = measure_best(driver, args.measure_after, stats_url(args.url), args.tries, args.fps)
+    if args.quick_restart is not None:
+        return quick_restart(args, driver, server, result)
     if not args.restart:
         return result
     server.stop()
@@ -311,6 +314,33 @@ def check(args, driver, server):
         time.sleep(2.0)  # past the decoding burst of the joined GOP
         result["after_restart"] = measure_best(driver, args.measure_after, stats_url(args.url), args.tries, args.fps)
         result["after_restart_snapshot"] = snapshot(driver)
+    return result
+
+
+def quick_restart(args, driver, server, result):
+    """As a user restarts the server: Ctrl-C (SIGINT), started again --quick-restart seconds later
+    whatever the page has noticed; the seconds from the server listening again to the page showing
+    30 frames of a new connection ("thirty_frames_seconds")."""
+    before = snapshot(driver)
+    server.stop(signal.SIGINT)
+    stopped_at = time.time()
+    time.sleep(args.quick_restart)
+    server.start()
+    listening_at = time.time()
+    result["server_down_seconds"] = round(listening_at - stopped_at, 2)
+    first = None
+
+    def thirty_new(s):
+        nonlocal first
+        if s["connections"] <= before["connections"]:
+            return False
+        if first is None:
+            first = s["totalVideoFrames"]
+        return s["playing"] and s["totalVideoFrames"] - first >= 30
+
+    state, waited = wait_for(driver, thirty_new, 30, interval=0.05)
+    result["thirty_frames_seconds"] = None if waited is None else round(time.time() - listening_at, 2)
+    result["after_restart_snapshot"] = state
     return result
 
 
@@ -613,6 +643,7 @@ def main():
     parser.add_argument("--restart", action="store_true")
     parser.add_argument("--sound", action="store_true", help="check: then turn the sound on and measure again")
     parser.add_argument("--down", type=float, default=3, help="seconds the server stays stopped")
+    parser.add_argument("--quick-restart", type=float, help="check: SIGINT, start again after these seconds, time 30 new frames")
     parser.add_argument("--screenshot", default=os.path.join(tempfile.gettempdir(), "preview.png"))
     parser.add_argument("--seconds", type=float, default=20)
     parser.add_argument("--warmup", type=float, default=2)
@@ -627,7 +658,7 @@ def main():
     if args.ca_file:
         context = ssl.create_default_context(cafile=args.ca_file)
         urllib.request.install_opener(urllib.request.build_opener(urllib.request.HTTPSHandler(context=context)))
-    if args.restart and not args.server_command:
+    if (args.restart or args.quick_restart is not None) and not args.server_command:
         parser.error("--restart needs --server-command")
     port = urllib.parse.urlsplit(args.url).port
     server = ServerProcess(json.loads(args.server_command) if args.server_command else None, port, args.server_log)

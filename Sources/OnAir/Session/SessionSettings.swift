@@ -101,7 +101,15 @@ public struct SessionSettings: Sendable {
             }
             guard duration != nil else { throw SettingsError(field: "asFastAsPossible", value: "true", allowed: "with a duration") }
         }
-        for output in outputs { _ = try OutputRegistry.kind(for: output) }
+        for output in outputs {
+            let kind = try OutputRegistry.kind(for: output)
+            // WebRTC publishing carries H.264 (what browsers decode); an H.265 encode cannot go there.
+            if kind.name == "whip" && videoEncoder.codec == .h265 && video != .none {
+                throw SettingsError(
+                    field: "outputs", value: output,
+                    allowed: "H.264 for WHIP (WebRTC publishing): --codec h264, or SRT, RTSP or UDP for H.265")
+            }
+        }
         if hlsServePort != nil && !outputs.contains(where: { OutputRegistry.hlsPlaylist(for: $0) != nil }) {
             throw SettingsError(field: "hlsServePort", value: "\(hlsServePort!)", allowed: "with an HLS output")
         }

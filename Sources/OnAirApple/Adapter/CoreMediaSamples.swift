@@ -54,6 +54,21 @@ enum CoreMediaSamples {
         return description
     }
 
+    /// An H.265 format description from the VPS, SPS and PPS (in that order), for 4-byte
+    /// length-prefixed samples.
+    static func hevcFormat(parameterSets: [[UInt8]]) throws -> CMFormatDescription {
+        var description: CMFormatDescription?
+        let status = withPointers(to: parameterSets) { pointers, sizes in
+            CMVideoFormatDescriptionCreateFromHEVCParameterSets(
+                allocator: kCFAllocatorDefault, parameterSetCount: parameterSets.count, parameterSetPointers: pointers,
+                parameterSetSizes: sizes, nalUnitHeaderLength: 4, extensions: nil, formatDescriptionOut: &description)
+        }
+        guard status == noErr, let description else {
+            throw AppleBackendError(operation: "CMVideoFormatDescriptionCreateFromHEVCParameterSets", status: status)
+        }
+        return description
+    }
+
     /// Calls `body` with C arrays of pointers to and sizes of `sets` (alive for the call).
     /// Sets `key` to true on the buffer's one sample (NotSync: MP4's `stss` lists the others;
     /// DisplayImmediately: the player, not the layer's timebase, decides when a picture shows).

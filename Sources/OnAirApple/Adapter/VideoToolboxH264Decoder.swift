@@ -12,13 +12,15 @@ import Foundation
 import OnAirBitstream
 import OnAirCore
 
-/// H.264 decoding on VTDecompressionSession for the player: packets in (any H.264 form), NV12
-/// `VideoFrame`s out to `handler`, or the decoder's own image buffers (`DecodedPicture`) out to a
-/// `PlaybackView`'s player without a copy. `H264DecoderFeed` decides when to make a new format
-/// description and what to skip (before parameter sets, mid-GOP, after a decode error); this type
-/// only converts and calls. Not yet built on a Mac: see docs/APPLE.md.
+/// H.264 and H.265 decoding on VTDecompressionSession for the player: packets in (any H.264 form,
+/// Annex-B or length-prefixed H.265), NV12 `VideoFrame`s out to `handler`, or the decoder's own
+/// image buffers (`DecodedPicture`) out to a `PlaybackView`'s player without a copy.
+/// `H264DecoderFeed` and `HEVCDecoderFeed` decide when to make a new format description and what
+/// to skip (before parameter sets, mid-GOP, after a decode error); this type only converts and
+/// calls. Not yet built on a Mac: see docs/APPLE.md.
 public final class VideoToolboxH264Decoder {
     private var feed = H264DecoderFeed()
+    private var hevcFeed = HEVCDecoderFeed()
     private var session: VTDecompressionSession?
     private var format: CMFormatDescription?
     private let frames: DecodedFrames
@@ -38,24 +40,39 @@ public final class VideoToolboxH264Decoder {
     }
 
     /// Packets skipped so far (waiting for parameter sets or an IDR).
-    public var skipped: Int { feed.skipped }
+    public var skipped: Int { feed.skipped + hevcFeed.skipped }
 
     /// Decodes one packet (synchronously: its picture reaches the handler before this returns).
     public func decode(_ packet: EncodedPacket) throws {
+        if packet.codec == .h265 {
+            for step in try hevcFeed.feed(packet) {
+                switch step {
+                case .configure(let parameterSets): try configure(CoreMediaSamples.hevcFormat(parameterSets: parameterSets))
+                case .decode(let sample, let pts, let dts, _): try decode(sample, pts, dts, packet) { $0.hevcFeed.decodeFailed() }
+                case .skip: break
+                }
+            }
+            return
+        }
         for step in try feed.feed(packet) {
             switch step {
-            case .configure(let sps, let pps):
-                try configure(parameterSets: sps + pps)
-            case .decode(let sample, let pts, let dts, _):
-                do {
-                    try decode(sample: sample, pts: pts, dts: dts, duration: packet.duration)
-                } catch {
-                    feed.decodeFailed()
-                    throw error
-                }
-            case .skip:
-                break
+            case .configure(let sps, let pps): try configure(CoreMediaSamples.h264Format(parameterSets: sps + pps))
+            case .decode(let sample, let pts, let dts, _): try decode(sample, pts, dts, packet) { $0.feed.decodeFailed() }
+            case .skip: break
             }
+        }
+    }
+
+    /// Decodes one sample of `packet`; on failure tells the feed (`failed`) and throws.
+    private func decode(
+        _ sample: [UInt8], _ pts: MediaTime, _ dts: MediaTime, _ packet: EncodedPacket,
+        failed: (VideoToolboxH264Decoder) -> Void
+    ) throws {
+        do {
+            try decode(sample: sample, pts: pts, dts: dts, duration: packet.duration)
+        } catch {
+            failed(self)
+            throw error
         }
     }
 
@@ -64,8 +81,7 @@ public final class VideoToolboxH264Decoder {
         if let session { VTDecompressionSessionWaitForAsynchronousFrames(session) }
     }
 
-    private func configure(parameterSets: [[UInt8]]) throws {
-        let description = try CoreMediaSamples.h264Format(parameterSets: parameterSets)
+    private func configure(_ description: CMFormatDescription) throws {
         format = description
         if let session, VTDecompressionSessionCanAcceptFormatDescription(session, formatDescription: description) {
             return

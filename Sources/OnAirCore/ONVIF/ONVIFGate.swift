@@ -5,8 +5,15 @@ import Foundation
 /// `Authorization` (RFC 2617 without qop, as `RTSPKeyring` does it, with nonces of its own).
 ///
 /// A UsernameToken digest is admitted when its `Created` is within `createdWindow` of the wall
-/// clock and its nonce has not been seen in an admitted token during that window (a replay is
-/// refused, whatever the password); a text password only over TLS. The clocks are passed in (wall
+/// clock and its nonce has not been seen with the same `Created` in an admitted token during that
+/// window (a replay is refused, whatever the password). The pair is the replay's mark, not the
+/// nonce alone: the digest covers both, so a nonce sent again with a new `Created` is a new proof
+/// only the password's holder can make — and libonvif (Debian's `onvif-util`) sends one nonce per
+/// session with a fresh `Created`, to the millisecond, on each request, so its requests within one
+/// millisecond (it sends GetProfiles several times in a row) carry the same token, byte for byte
+/// the same request at times. A token seen before is therefore admitted again only from the
+/// address that first sent it and within `sameTokenWindow` (1 s) of that, at most 16 times: a
+/// token captured and replayed from elsewhere, or later, is refused. A text password only over TLS. The clocks are passed in (wall
 /// for `Created`, monotonic for the nonces' ages). Not thread-safe: the caller serialises its calls.
 package struct ONVIFGate: Sendable {
     /// One account: a name, its password, and the number its admissions are known by (> 0).
@@ -34,7 +41,7 @@ package struct ONVIFGate: Sendable {
         case missing
         /// Credentials came and are wrong (counted as a failed login).
         case wrong
-        /// A UsernameToken whose nonce was already used (counted as a failed login).
+        /// A UsernameToken whose nonce and `Created` were already used (counted as a failed login).
         case replayed
         /// A UsernameToken created outside the window (the client's clock: not counted).
         case stale
@@ -51,8 +58,18 @@ package struct ONVIFGate: Sendable {
 
     /// The accounts in force.
     package var accounts: [Account]
-    /// UsernameToken nonces admitted, by Base64, with the monotonic time they were seen.
-    private var seenNonces: [String: Double] = [:]
+    /// How long after a UsernameToken's first admission it may come again from the same address
+    /// (a client's requests within one `Created` millisecond), in seconds.
+    package static let sameTokenWindow = 1.0
+
+    private struct Seen {
+        var time: Double
+        var peer: String
+        var uses: Int
+    }
+
+    /// UsernameTokens admitted, by nonce (Base64) and `Created`: when first, from where, how often.
+    private var seenTokens: [String: Seen] = [:]
     /// HTTP Digest nonces issued, with the monotonic time of their challenge.
     private var issuedNonces: [String: Double] = [:]
 
@@ -64,9 +81,9 @@ package struct ONVIFGate: Sendable {
     /// Whether any credentials are asked for.
     package var isOpen: Bool { accounts.isEmpty }
 
-    /// The verdict on a UsernameToken received at `wall` (the wall clock) and `now` (monotonic
-    /// seconds), over TLS or not.
-    package mutating func check(_ token: WSUsernameToken, wall: Date, now: Double, secure: Bool) -> Verdict {
+    /// The verdict on a UsernameToken that came from address `peer` at `wall` (the wall clock)
+    /// and `now` (monotonic seconds), over TLS or not.
+    package mutating func check(_ token: WSUsernameToken, from peer: String = "", wall: Date, now: Double, secure: Bool) -> Verdict {
         guard token.isDigest || secure else { return .plainTextRefused }
         if token.isDigest {
             guard let text = token.created, let created = PlaybackQuery.parseRFC3339(text) else { return .wrong }
@@ -75,10 +92,14 @@ package struct ONVIFGate: Sendable {
         let account = matching { ConstantTime.equal($0.user, token.username) && token.proves($0.password) }
         guard let account else { return .wrong }
         if token.isDigest {
-            let key = Data(token.nonce).base64EncodedString()
-            forget(&seenNonces, now: now, lifetime: 2 * Self.createdWindow)
-            if seenNonces[key] != nil { return .replayed }
-            seenNonces[key] = now
+            let key = Data(token.nonce).base64EncodedString() + " " + (token.created ?? "")
+            forget(&seenTokens, now: now, lifetime: 2 * Self.createdWindow) { $0.time }
+            if let seen = seenTokens[key] {
+                guard seen.peer == peer, now - seen.time <= Self.sameTokenWindow, seen.uses < 16 else { return .replayed }
+                seenTokens[key]?.uses += 1
+            } else {
+                seenTokens[key] = Seen(time: now, peer: peer, uses: 1)
+            }
         }
         return .admitted(user: account.user, number: account.number)
     }
@@ -113,7 +134,7 @@ package struct ONVIFGate: Sendable {
             let digits = String(value, radix: 16)
             return String(repeating: "0", count: 16 - digits.count) + digits
         }.joined()
-        forget(&issuedNonces, now: now, lifetime: RTSPKeyring.nonceLifetime)
+        forget(&issuedNonces, now: now, lifetime: RTSPKeyring.nonceLifetime) { $0 }
         issuedNonces[nonce] = now
         return "Digest realm=\"\(Self.realm)\", nonce=\"\(nonce)\", algorithm=MD5"
     }
@@ -132,9 +153,9 @@ package struct ONVIFGate: Sendable {
     }
 
     /// Drops the entries older than `lifetime` once the table is full, then all if none were.
-    private func forget(_ table: inout [String: Double], now: Double, lifetime: Double) {
+    private func forget<Value>(_ table: inout [String: Value], now: Double, lifetime: Double, time: (Value) -> Double) {
         guard table.count >= Self.nonceCapacity else { return }
-        table = table.filter { now - $0.value <= lifetime }
+        table = table.filter { now - time($0.value) <= lifetime }
         if table.count >= Self.nonceCapacity { table.removeAll() }
     }
 }

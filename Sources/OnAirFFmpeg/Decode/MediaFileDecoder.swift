@@ -124,13 +124,21 @@ public final class MediaFileDecoder {
         }
     }
 
-    /// Whether an unflagged video packet is an H.264 IDR access unit in Annex-B form. The MPEG-TS
-    /// demuxer flags keyframes only through its parser, which live playback leaves out, so the
-    /// packet itself is looked at. (FLV and MP4 flag keyframes in the container.)
-    static func startsDecoding(_ data: [UInt8]) -> Bool {
+    /// Whether an unflagged video packet is an H.264 IDR (or, with `hevc`, an H.265 IRAP) access
+    /// unit in Annex-B form. The MPEG-TS demuxer flags keyframes only through its parser, which live
+    /// playback leaves out, so the packet itself is looked at. (FLV and MP4 flag keyframes in the
+    /// container.)
+    static func startsDecoding(_ data: [UInt8], hevc: Bool = false) -> Bool {
         guard data.count > 4, data[0] == 0, data[1] == 0, data[2] == 1 || (data[2] == 0 && data[3] == 1) else { return false }
-        return AnnexB.nalUnitRanges(in: data).contains { data[$0.lowerBound] & 0x1F == H264NALUnitType.idr.rawValue }
+        return AnnexB.nalUnitRanges(in: data).contains { range in
+            hevc
+                ? HEVCNALUnitType(rawValue: (data[range.lowerBound] >> 1) & 0x3F).isIRAP
+                : data[range.lowerBound] & 0x1F == H264NALUnitType.idr.rawValue
+        }
     }
+
+    /// Whether the decoded video is H.265 (its keyframes are told apart by their own NAL types).
+    var videoIsHEVC: Bool { videoStream?.codecName == "hevc" }
 
     /// The codec parameters of stream `index`, valid while the decoder lives (for remuxing).
     func codecParameters(of index: Int) -> UnsafePointer<AVCodecParameters>? {
@@ -183,7 +191,7 @@ public final class MediaFileDecoder {
         let kind = reader.mediaType(ofStream: packet.streamIndex)
         guard (kind == .video && video != nil) || (kind == .audio && audio != nil) else { return nil }
         let track = kind == .video ? Self.videoTrack : Self.audioTrack
-        guard let held = takeovers[track].offer(packet, isVideo: kind == .video),
+        guard let held = takeovers[track].offer(packet, isVideo: kind == .video, hevc: videoIsHEVC),
             let stream = reader.describeStream(packet.streamIndex)
         else { return nil }
         if kind == .video {
@@ -232,7 +240,7 @@ public final class MediaFileDecoder {
         }
         // A live input joined mid-GOP: nothing is decoded (or copied) before the first keyframe.
         if output.track == Self.videoTrack, waitsForVideoKeyFrame, !sawVideoKeyFrame {
-            if packet.isKeyframe || Self.startsDecoding(packet.data) {
+            if packet.isKeyframe || Self.startsDecoding(packet.data, hevc: videoIsHEVC) {
                 sawVideoKeyFrame = true
             } else {
                 packet.isBeforeFirstKeyFrame = true

@@ -26,13 +26,13 @@ struct StreamTakeover {
 
     /// Offers a packet of another stream of the same kind; returns the held packets (this one the
     /// last) when its stream takes over.
-    mutating func offer(_ packet: MediaFileReader.Packet, isVideo: Bool) -> [MediaFileReader.Packet]? {
+    mutating func offer(_ packet: MediaFileReader.Packet, isVideo: Bool, hevc: Bool = false) -> [MediaFileReader.Packet]? {
         if packet.streamIndex != candidate {
             currentDelivered()
             candidate = packet.streamIndex
         }
         // Video can only start at a keyframe.
-        if held.isEmpty, isVideo, !(packet.isKeyframe || MediaFileDecoder.startsDecoding(packet.data)) { return nil }
+        if held.isEmpty, isVideo, !(packet.isKeyframe || MediaFileDecoder.startsDecoding(packet.data, hevc: hevc)) { return nil }
         held.append(packet)
         guard held.count <= limit else {
             held.removeAll()

@@ -19,6 +19,8 @@ public final class PlayerRemuxer {
     /// Input stream index → (output stream index, output time base).
     private var mapping: [Int: (index: Int32, timeBase: AVRational)] = [:]
     private let videoInput: Int?
+    /// Whether the video is H.265 (for telling its keyframes).
+    private let videoIsHEVC: Bool
     private var videoStarted = false
     private var headerWritten = false
     private var finished = false
@@ -39,6 +41,7 @@ public final class PlayerRemuxer {
         context = ctx
         packet = pkt
         videoInput = decoder.videoStream?.index
+        videoIsHEVC = decoder.videoIsHEVC
         do {
             for stream in [decoder.videoStream, decoder.audioStream].compactMap({ $0 }) {
                 guard let parameters = decoder.codecParameters(of: stream.index),
@@ -128,7 +131,8 @@ public final class PlayerRemuxer {
     public func write(_ input: MediaFileReader.Packet) throws {
         guard let context, !finished, mapping[input.streamIndex] != nil else { return }
         // Live MPEG-TS read without a parser carries no keyframe flags: the packet itself tells.
-        let isKeyframe = input.isKeyframe || (input.streamIndex == videoInput && MediaFileDecoder.startsDecoding(input.data))
+        let isKeyframe =
+            input.isKeyframe || (input.streamIndex == videoInput && MediaFileDecoder.startsDecoding(input.data, hevc: videoIsHEVC))
         if input.streamIndex == videoInput {
             if !videoStarted && !isKeyframe { return }
             videoStarted = true

@@ -56,6 +56,8 @@ package final class ServeServer: @unchecked Sendable {
     private var onvif: ONVIFService?
     /// WS-Discovery for the ONVIF device (`--onvif-discovery`), when running.
     private var discovery: WSDiscoveryResponder?
+    /// The ONVIF services' own plain-HTTP listener (`--onvif-listen`), or nil.
+    private var onvifListener: HTTPServer?
 
     /// Starts listening. `hlsDirectory` holds the live HLS playlist `stream.m3u8` and its segments.
     /// `loadedTLS`: `configuration.tls` already read (by an owner that shares it with RTSPS), else
@@ -110,7 +112,21 @@ package final class ServeServer: @unchecked Sendable {
                 throw error
             }
         }
+        if let listen = configuration.onvif?.listen {
+            do {
+                onvifListener = try ONVIFService.listen(on: listen) { [weak self] in
+                    self?.answerONVIF($0, onOwnListener: true) ?? .text(503, "stopping")
+                }
+            } catch {
+                redirect?.stop()
+                server.stop()
+                throw error
+            }
+        }
     }
+
+    /// The ONVIF listener's port (nil without one).
+    package var onvifListenerPort: Int? { lock.withLock { onvifListener?.port } }
 
     /// The redirecting listener's port (nil without one).
     public var redirectPort: Int? { lock.withLock { redirect?.port } }
@@ -228,16 +244,27 @@ package final class ServeServer: @unchecked Sendable {
     /// Ends every viewer's stream and stops listening.
     public func stop() {
         hub.close()
-        lock.withLock { onvif }?.close()  // ONVIF's waiting PullMessages end: their threads are waited for
+        lock.withLock { onvif }?.close()  // ONVIF's waiting PullMessages are answered, empty
         lock.withLock { discovery }?.stop()  // Bye
         lock.lock()
         let server = self.server
         self.server = nil
         let redirect = self.redirect
         self.redirect = nil
+        let onvifListener = self.onvifListener
+        self.onvifListener = nil
         lock.unlock()
         redirect?.stop()
+        onvifListener?.stop()
         server?.stop()
+    }
+
+    /// The ONVIF services' answer (their own credentials), 404 before they are set.
+    private func answerONVIF(_ request: HTTPRequest, onOwnListener: Bool) -> HTTPResponse {
+        guard let onvif = lock.withLock({ onvif }) else { return .text(404, "not found") }
+        return onvif.answer(request, onOwnListener: onOwnListener) { path in
+            image(of: lock.withLock { path == ServeHub.main ? snapshot : renditionSnapshots[path] })
+        }
     }
 
     private func answer(_ request: HTTPRequest) -> HTTPResponse {
@@ -247,11 +274,7 @@ package final class ServeServer: @unchecked Sendable {
         if let response = observability?.answer(request, credentials: access.isOpen ? nil : { self.authorize($0) }) {
             return response
         }
-        if ONVIFService.handles(request.path), let onvif = lock.withLock({ onvif }) {
-            return onvif.answer(request) { path in
-                image(of: lock.withLock { path == ServeHub.main ? snapshot : renditionSnapshots[path] })
-            }
-        }
+        if ONVIFService.handles(request.path), lock.withLock({ onvif }) != nil { return answerONVIF(request, onOwnListener: false) }
         let whepRoute = whepRoute(request)
         if let (whep, inner) = whepRoute, let response = whep.answerCut(inner) { return response }
         let credential: ServeCredential

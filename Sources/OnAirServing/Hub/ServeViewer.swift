@@ -56,6 +56,8 @@ package final class ServeViewer: @unchecked Sendable {
     private var firstKeyframe: Double?
     private var keyframeQueued = false
     private var onClose: (@Sendable (ServeViewer) -> Void)?
+    /// Who waits for the next read to give something (an event-driven transport), called once.
+    private var wake: (@Sendable () -> Void)?
 
     init(
         id: Int, transport: String, format: ServeFormat, peer: String, credential: ServeCredential = .anyone, timeout: Double,
@@ -88,7 +90,14 @@ package final class ServeViewer: @unchecked Sendable {
     /// Adds a chunk, skipping to the next keyframe when the queue is full; never blocks.
     func enqueue(_ chunk: ServeChunk) {
         condition.lock()
-        defer { condition.unlock() }
+        admit(chunk)
+        let ready = readyWake()
+        condition.unlock()
+        ready?()
+    }
+
+    /// `enqueue` under the lock.
+    private func admit(_ chunk: ServeChunk) {
         guard ended == nil else { return }
         if chunk.isHeader {
             append(chunk)
@@ -115,6 +124,27 @@ package final class ServeViewer: @unchecked Sendable {
         condition.signal()
     }
 
+    /// Calls `wake` once, from any thread, when a read would give something (a chunk queued,
+    /// the end, a cut) — at once if it already would. For a transport that does not wait in
+    /// `read` (`read(into:wait: 0)`).
+    public func notify(_ wake: @escaping @Sendable () -> Void) {
+        condition.lock()
+        guard head == queue.count && ended == nil else {
+            condition.unlock()
+            wake()
+            return
+        }
+        self.wake = wake
+        condition.unlock()
+    }
+
+    /// The waiting wake, taken, when a read would now give something (under the lock).
+    private func readyWake() -> (@Sendable () -> Void)? {
+        guard head < queue.count || ended != nil, let wake else { return nil }
+        self.wake = nil
+        return wake
+    }
+
     private func append(_ chunk: ServeChunk) {
         queue.append(chunk)
         queuedBytes += chunk.bytes.count
@@ -133,7 +163,7 @@ package final class ServeViewer: @unchecked Sendable {
         case cut
     }
 
-    /// Copies the next queued bytes into `buffer`, waiting up to `wait` seconds for some.
+    /// Copies the next queued bytes into `buffer`, waiting up to `wait` seconds for some (0: not at all).
     public func read(into buffer: UnsafeMutableRawBufferPointer, wait: Double = 1) -> Read {
         condition.lock()
         defer { condition.unlock() }
@@ -163,7 +193,7 @@ package final class ServeViewer: @unchecked Sendable {
     /// Cuts the viewer when it has been behind too long.
     private func waitForHead(_ wait: Double) -> Read? {
         let deadline = Date(timeIntervalSinceNow: wait)
-        while head == queue.count && ended == nil {
+        while wait > 0 && head == queue.count && ended == nil {
             if !condition.wait(until: deadline) { break }
         }
         if isCut { return .cut }
@@ -284,17 +314,24 @@ package final class ServeViewer: @unchecked Sendable {
         condition.lock()
         if ended == nil { ended = reason }
         condition.broadcast()
+        let ready = readyWake()
         condition.unlock()
+        ready?()
     }
 
     /// Cuts the viewer now, queued bytes dropped (its credential was withdrawn): the next read
     /// gives `.cut`. False when it had already ended.
     func withdraw() -> Bool {
         condition.lock()
-        defer { condition.unlock() }
-        guard ended == nil else { return false }
+        guard ended == nil else {
+            condition.unlock()
+            return false
+        }
         ended = .credentialWithdrawn
         condition.broadcast()
+        let ready = readyWake()
+        condition.unlock()
+        ready?()
         return true
     }
 
@@ -308,7 +345,9 @@ package final class ServeViewer: @unchecked Sendable {
         head = 0
         queuedBytes = 0
         condition.broadcast()
+        let ready = readyWake()
         condition.unlock()
+        ready?()
         callback?(self)
     }
 

@@ -17,6 +17,28 @@ public struct ONVIFConfiguration: Sendable, Equatable {
     /// Whether WS-Discovery answers Probes on UDP 3702 (`--onvif-discovery on|off`); nil: on when
     /// the listener is not loopback (a loopback device cannot be reached by what finds it).
     public var discovery: Bool?
+    /// A listener of the ONVIF services' own (`--onvif-listen ADDR:PORT`): the services and the
+    /// snapshot over plain HTTP, as most NVRs and Home Assistant's library speak ONVIF, even when
+    /// the serve listener is HTTPS only; nil: the serve listener alone.
+    public var listen: String?
+    /// The device's name in its scopes (`onvif://www.onvif.org/name/…`, `--onvif-name`).
+    public var name = "OnAir"
+    /// Where the device is, in its scopes (`onvif://www.onvif.org/location/…`, `--onvif-location`); nil: none.
+    public var location: String?
+
+    /// The scopes GetScopes and WS-Discovery give: type, profile, name, hardware and location,
+    /// each value percent-encoded as one path segment.
+    public var scopes: [String] {
+        let fixed = ["type/video_encoder", "type/audio_encoder", "type/Network_Video_Transmitter", "Profile/Streaming", "Profile/T"]
+        let given = ["name/" + Self.segment(name), "hardware/onair"] + (location.map { ["location/" + Self.segment($0)] } ?? [])
+        return (fixed + given).map { "onvif://www.onvif.org/" + $0 }
+    }
+
+    /// `text` as one URI path segment: unreserved bytes kept, every other one percent-encoded.
+    static func segment(_ text: String) -> String {
+        let unreserved = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~".utf8)
+        return text.utf8.map { unreserved.contains($0) ? String(UnicodeScalar($0)) : String(format: "%%%02X", $0) }.joined()
+    }
 
     /// The services with addresses from each request, the identity in `stateDirectory`.
     public init(advertise: String? = nil, stateDirectory: String = ServeTLS.defaultStateDirectory()) {

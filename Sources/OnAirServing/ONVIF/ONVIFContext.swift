@@ -35,6 +35,8 @@ package struct ONVIFContext: Sendable {
     package var secure: Bool
     /// Whether the events service answers (motion detection runs).
     package var events = false
+    /// The device's scopes (`ONVIFConfiguration.scopes`).
+    package var scopes: [String] = ONVIFConfiguration().scopes
 
     /// The service address of `service` (`device`, `media`, `media2`).
     package func address(_ service: String) -> String { "\(base)/onvif/\(service)_service" }

@@ -45,7 +45,7 @@ package enum ONVIFDeviceService {
             return "<tds:GetServiceCapabilitiesResponse>\(serviceCapabilities(context))</tds:GetServiceCapabilitiesResponse>"
         case "GetScopes":
             return "<tds:GetScopesResponse>"
-                + scopes.map {
+                + context.scopes.map {
                     "<tds:Scopes><tt:ScopeDef>Fixed</tt:ScopeDef><tt:ScopeItem>\(ONVIFSOAP.escaped($0))</tt:ScopeItem></tds:Scopes>"
                 }
                 .joined() + "</tds:GetScopesResponse>"
@@ -73,12 +73,6 @@ package enum ONVIFDeviceService {
             throw .actionNotSupported(operation.name)
         }
     }
-
-    /// The device's scopes, as GetScopes and WS-Discovery give them.
-    package static let scopes = [
-        "type/video_encoder", "type/audio_encoder", "type/Network_Video_Transmitter", "Profile/Streaming", "Profile/T",
-        "name/OnAir", "hardware/onair",
-    ].map { "onvif://www.onvif.org/" + $0 }
 
     /// `<tt:Time>…</tt:Time><tt:Date>…</tt:Date>` of `date` in UTC.
     static func dateTime(_ date: Date) -> String {

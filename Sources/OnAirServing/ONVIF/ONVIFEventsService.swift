@@ -63,20 +63,8 @@ package enum ONVIFEventsService {
     private static func subscription(
         _ operation: SOAPElement, id: String, events: ONVIFEvents, wall: Date
     ) throws(ONVIFSOAP.Fault) -> String {
-        let unknown = ONVIFSOAP.Fault(
-            code: "Sender", subcodes: ["InvalidArgVal", "ResourceUnknown"],
-            reason: "no such subscription (unsubscribed or expired): create a new one", status: 400)
         do {
             switch operation.name {
-            case "PullMessages":
-                guard let timeout = operation.childValue("Timeout").flatMap(ONVIFTime.seconds(duration:)), timeout >= 0 else {
-                    throw ONVIFSOAP.Fault.invalidArgument("InvalidTimeout", "PullMessages needs a Timeout (a duration such as PT10S)")
-                }
-                let limit = operation.childValue("MessageLimit").flatMap { Int($0) } ?? 1
-                let messages = try events.pull(id, timeout: timeout, limit: min(max(limit, 1), 1024))
-                let expiry = events.expiry(of: id) ?? events.now
-                return "<tev:PullMessagesResponse>" + times(wall: Date(), expiry: expiry, now: events.now, prefix: "tev")
-                    + messages.map(notifications).joined() + "</tev:PullMessagesResponse>"
             case "Renew":
                 let asked = operation.childValue("TerminationTime").flatMap { ONVIFTime.seconds(termination: $0, now: wall) }
                 let expiry = try events.withSubscriptions { (subscriptions) throws(ONVIFSubscriptions.Refusal) in
@@ -99,6 +87,37 @@ package enum ONVIFEventsService {
             }
         } catch let fault as ONVIFSOAP.Fault {
             throw fault
+        } catch {
+            throw unknown
+        }
+    }
+
+    /// The fault of an operation on a subscription that is not (or no longer) there.
+    static let unknown = ONVIFSOAP.Fault(
+        code: "Sender", subcodes: ["InvalidArgVal", "ResourceUnknown"],
+        reason: "no such subscription (unsubscribed or expired): create a new one", status: 400)
+
+    /// PullMessages posted to subscription `id`: `respond` hears the answer body (or the fault of
+    /// a subscription that ended meanwhile) once the long poll ends, maybe before this returns.
+    /// Returns the pull's ticket (for `ONVIFEvents.cancel`); throws the fault of a missing
+    /// Timeout or an unknown subscription, without responding.
+    package static func pullMessages(
+        _ operation: SOAPElement, id: String, events: ONVIFEvents, wall: @escaping @Sendable () -> Date,
+        respond: @escaping @Sendable (Result<String, ONVIFSOAP.Fault>) -> Void
+    ) throws(ONVIFSOAP.Fault) -> Int {
+        guard let timeout = operation.childValue("Timeout").flatMap(ONVIFTime.seconds(duration:)), timeout >= 0 else {
+            throw ONVIFSOAP.Fault.invalidArgument("InvalidTimeout", "PullMessages needs a Timeout (a duration such as PT10S)")
+        }
+        let limit = operation.childValue("MessageLimit").flatMap { Int($0) } ?? 1
+        do {
+            return try events.pull(id, timeout: timeout, limit: min(max(limit, 1), 1024)) { pulled in
+                guard case .success(let messages) = pulled else { return respond(.failure(unknown)) }
+                let expiry = events.expiry(of: id) ?? events.now
+                respond(
+                    .success(
+                        "<tev:PullMessagesResponse>" + times(wall: wall(), expiry: expiry, now: events.now, prefix: "tev")
+                            + messages.map(notifications).joined() + "</tev:PullMessagesResponse>"))
+            }
         } catch {
             throw unknown
         }

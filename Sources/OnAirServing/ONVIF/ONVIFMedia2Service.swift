@@ -1,9 +1,9 @@
 #if os(Linux)
 import OnAirCore
 
-/// Media2 ver20 (`/onvif/media2_service`, `tr2:`), Profile T: the same profiles as media ver10,
-/// its configurations in media2's shapes (the GOP and H.264 profile as attributes), `Uri` answers
-/// for the stream and the snapshot.
+/// Media2 ver20 (`/onvif/media2_service`, `tr2:`), Profile T: every served stream's profile —
+/// H.265 ones too (encoding `H265`), which media ver10 leaves out — its configurations in
+/// media2's shapes (the GOP and profile as attributes), `Uri` answers for the stream and the snapshot.
 package enum ONVIFMedia2Service {
     /// The answer body to `operation`, or its fault.
     package static func answer(_ operation: SOAPElement, _ context: ONVIFContext) throws(ONVIFSOAP.Fault) -> String {
@@ -27,7 +27,7 @@ package enum ONVIFMedia2Service {
             let options = profiles.map { profile in
                 "<tr2:Options GovLengthRange=\"\(profile.keyFrameInterval) \(profile.keyFrameInterval)\""
                     + " FrameRatesSupported=\"\(ONVIFMediaService.number(profile.frameRate))\" ProfilesSupported=\"\(profile.profileName)\">"
-                    + "<tt:Encoding>H264</tt:Encoding><tt:QualityRange><tt:Min>0</tt:Min><tt:Max>10</tt:Max></tt:QualityRange>"
+                    + "<tt:Encoding>\(profile.encodingName)</tt:Encoding><tt:QualityRange><tt:Min>0</tt:Min><tt:Max>10</tt:Max></tt:QualityRange>"
                     + "<tt:ResolutionsAvailable><tt:Width>\(profile.width)</tt:Width><tt:Height>\(profile.height)</tt:Height></tt:ResolutionsAvailable>"
                     + "<tt:BitrateRange><tt:Min>\(profile.bitRate / 1000)</tt:Min><tt:Max>\(profile.bitRate / 1000)</tt:Max></tt:BitrateRange>"
                     + "</tr2:Options>"
@@ -75,7 +75,8 @@ package enum ONVIFMedia2Service {
 
     static func videoEncoder(tag: String, _ profile: ONVIFProfile) -> String {
         "<\(tag) token=\"\(ONVIFSOAP.escaped(profile.token))-video\" GovLength=\"\(profile.keyFrameInterval)\" Profile=\"\(profile.profileName)\">"
-            + ONVIFSOAP.element("tt:Name", profile.path) + "<tt:UseCount>1</tt:UseCount><tt:Encoding>H264</tt:Encoding>"
+            + ONVIFSOAP.element("tt:Name", profile.path) + "<tt:UseCount>1</tt:UseCount>"
+            + ONVIFSOAP.element("tt:Encoding", profile.encodingName)
             + "<tt:Resolution><tt:Width>\(profile.width)</tt:Width><tt:Height>\(profile.height)</tt:Height></tt:Resolution>"
             + "<tt:RateControl ConstantBitRate=\"false\"><tt:FrameRateLimit>\(ONVIFMediaService.number(profile.frameRate))</tt:FrameRateLimit>"
             + "<tt:BitrateLimit>\(profile.bitRate / 1000)</tt:BitrateLimit></tt:RateControl><tt:Quality>5</tt:Quality></\(tag)>"

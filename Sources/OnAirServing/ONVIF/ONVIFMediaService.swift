@@ -19,6 +19,11 @@ package enum ONVIFMediaService {
 
     /// The answer body to `operation`, or its fault.
     package static func answer(_ operation: SOAPElement, _ context: ONVIFContext) throws(ONVIFSOAP.Fault) -> String {
+        // Media ver10's encodings are JPEG, MPEG4 and H264: its profiles are the H.264 encodes.
+        // The video source is the capture, whatever the main encode's codec: its figures come first.
+        let capture = context.profiles.first
+        var context = context
+        context.profiles = context.profiles.filter { $0.codec == .h264 }
         let profiles = context.profiles
         switch operation.name {
         case "GetServiceCapabilities":
@@ -30,7 +35,7 @@ package enum ONVIFMediaService {
             let found = try context.profile(operation.childValue("ProfileToken"))
             return "<trt:GetProfileResponse>\(profile(tag: "trt:Profile", found, context))</trt:GetProfileResponse>"
         case "GetVideoSources":
-            guard let main = profiles.first else { return "<trt:GetVideoSourcesResponse/>" }
+            guard let main = capture else { return "<trt:GetVideoSourcesResponse/>" }
             return "<trt:GetVideoSourcesResponse><trt:VideoSources token=\"\(videoSource)\">"
                 + "<tt:Framerate>\(number(main.frameRate))</tt:Framerate><tt:Resolution><tt:Width>\(main.sourceWidth)</tt:Width>"
                 + "<tt:Height>\(main.sourceHeight)</tt:Height></tt:Resolution></trt:VideoSources></trt:GetVideoSourcesResponse>"

@@ -28,8 +28,10 @@ package struct ONVIFProfile: Sendable, Equatable {
     package var bitRate: Int
     /// Frames from one keyframe to the next.
     package var keyFrameInterval: Int
-    /// The H.264 profile.
+    /// The H.264 profile (unused for H.265, whose profile is Main).
     package var profile: H264Profile
+    /// The video codec: H.264, or H.265 (which media ver10 cannot describe: media2 lists it).
+    package var codec: MediaCodec
     /// The capture's size (the video source's resolution).
     package var sourceWidth: Int
     /// The capture's height.
@@ -49,14 +51,19 @@ package struct ONVIFProfile: Sendable, Equatable {
         bitRate = video.averageBitRate
         keyFrameInterval = video.effectiveKeyFrameInterval
         profile = video.profileLevel.profile
+        codec = video.codec
         self.sourceWidth = sourceWidth
         self.sourceHeight = sourceHeight
         self.audio = audio.map { Audio(sampleRate: $0.sampleRate, channels: $0.channels, bitRate: $0.bitRate) }
     }
 
-    /// ONVIF's name of the H.264 profile (`Baseline`, `Main`, `High`).
+    /// Media2's name of the encoding (`H264`, `H265`).
+    package var encodingName: String { codec == .h265 ? "H265" : "H264" }
+
+    /// ONVIF's name of the profile (`Baseline`, `Main`, `High`; `Main` for H.265).
     package var profileName: String {
-        switch profile {
+        if codec == .h265 { return "Main" }
+        return switch profile {
         case .baseline: "Baseline"
         case .main: "Main"
         case .high: "High"

@@ -31,6 +31,8 @@ package final class ONVIFService: Sendable {
     private let rtsp: ONVIFContext.RTSP
     private let secure: Bool
     private let listener: String
+    /// The ONVIF listener's `host:port` (`--onvif-listen`), nil without one.
+    private let ownListener: String?
     private let access: ServeAccessPolicy
     private let gate = Mutex(ONVIFGate(accounts: []))
     private let wall: @Sendable () -> Date
@@ -41,10 +43,12 @@ package final class ONVIFService: Sendable {
     /// The services for `profiles` (main first), with the RTSP faces `rtsp`, on a listener at
     /// `listener` (`host:port`, the addresses' fallback when a request has no usable `Host`),
     /// over TLS when `secure`, admitting by `access`'s tokens and users; the events service over
-    /// `events` when given. The clocks are injected.
+    /// `events` when given; `ownListener` is the plain-HTTP ONVIF listener's `host:port` when
+    /// there is one (`--onvif-listen`). The clocks are injected.
     package init(
         configuration: ONVIFConfiguration, profiles: [ONVIFProfile], identity: ONVIFIdentity, rtsp: ONVIFContext.RTSP,
-        secure: Bool, listener: String, access: ServeAccessPolicy, wall: @escaping @Sendable () -> Date = { Date() },
+        secure: Bool, listener: String, ownListener: String? = nil, access: ServeAccessPolicy,
+        wall: @escaping @Sendable () -> Date = { Date() },
         uptime: @escaping @Sendable () -> Double = { ProcessInfo.processInfo.systemUptime }, events: ONVIFEvents? = nil
     ) {
         self.events = events
@@ -54,6 +58,7 @@ package final class ONVIFService: Sendable {
         self.rtsp = rtsp
         self.secure = secure
         self.listener = listener
+        self.ownListener = ownListener
         self.access = access
         self.wall = wall
         self.uptime = uptime
@@ -62,16 +67,17 @@ package final class ONVIFService: Sendable {
     /// Whether `path` is one of the ONVIF paths.
     package static func handles(_ path: String) -> Bool { path.hasPrefix("/onvif/") }
 
-    /// The answer to `request` (a path `handles`); `snapshot` gives a served path's JPEG answer.
-    package func answer(_ request: HTTPRequest, snapshot: (String) -> HTTPResponse) -> HTTPResponse {
-        let context = context(for: request)
+    /// The answer to `request` (a path `handles`), which came to the serve listener or, when
+    /// `onOwnListener`, to the plain-HTTP ONVIF listener; `snapshot` gives a served path's JPEG answer.
+    package func answer(_ request: HTTPRequest, onOwnListener: Bool = false, snapshot: (String) -> HTTPResponse) -> HTTPResponse {
+        let context = context(for: request, onOwnListener: onOwnListener)
         let address = ServeAccessPolicy.address(ofPeer: request.peer)
         if request.method == "GET" || request.method == "HEAD" {
             let name = request.path.dropFirst("/onvif/snapshot/".count)
             guard request.path.hasPrefix("/onvif/snapshot/"), name.hasSuffix(".jpg"),
                 let profile = profiles.first(where: { $0.token == name.dropLast(4) })
             else { return .text(404, "not found") }
-            if let refusal = httpRefusal(request, address: address, fault: nil) { return refusal }
+            if let refusal = httpRefusal(request, address: address, secure: context.secure, fault: nil) { return refusal }
             return snapshot(profile.path)
         }
         guard request.method == "POST" else { return .text(405, "ONVIF services take POST") }
@@ -96,13 +102,34 @@ package final class ONVIFService: Sendable {
         }
         let operation = envelope.operation
         if !Self.openOperations.contains(operation.name) {
-            if let refusal = refusal(envelope, request: request, address: address) { return refusal }
+            if let refusal = refusal(envelope, request: request, address: address, secure: context.secure) { return refusal }
+        }
+        if let events, operation.name == "PullMessages", request.path.hasPrefix(ONVIFEventsService.pullPointPrefix) {
+            return pullMessages(operation, id: String(request.path.dropFirst(ONVIFEventsService.pullPointPrefix.count)), events: events)
         }
         do {
             return Self.response(200, try service(operation))
         } catch {
             return Self.response(error)
         }
+    }
+
+    /// PullMessages' long poll: a pending response the events answer when the wait ends (no
+    /// thread waits for it here); withdrawn when the client leaves.
+    private func pullMessages(_ operation: SOAPElement, id: String, events: ONVIFEvents) -> HTTPResponse {
+        let pending = HTTPPendingResponse()
+        do {
+            let ticket = try ONVIFEventsService.pullMessages(operation, id: id, events: events, wall: wall) { answered in
+                switch answered {
+                case .success(let body): pending.answer(Self.response(200, body))
+                case .failure(let fault): pending.answer(Self.response(fault))
+                }
+            }
+            pending.onCancel { events.cancel(id, ticket: ticket) }
+        } catch {
+            return Self.response(error)
+        }
+        return HTTPResponse(status: 200, body: .pending(pending))
     }
 
     /// The accounts in force now: `onair` with each token, and each user with `read` and a device secret.
@@ -115,7 +142,7 @@ package final class ONVIFService: Sendable {
     }
 
     /// The refusal of a SOAP request that needs credentials, or nil when it may go on.
-    private func refusal(_ envelope: SOAPEnvelope, request: HTTPRequest, address: String) -> HTTPResponse? {
+    private func refusal(_ envelope: SOAPEnvelope, request: HTTPRequest, address: String, secure: Bool) -> HTTPResponse? {
         let accounts = accounts
         guard !accounts.isEmpty || !access.isOpen else { return nil }
         if let left = access.limiter.blocked(address) {
@@ -125,11 +152,12 @@ package final class ONVIFService: Sendable {
         }
         guard let token = WSUsernameToken(header: envelope.header) else {
             return httpRefusal(
-                request, address: address, fault: .notAuthorized("credentials needed: a WS-Security UsernameToken or HTTP Digest"))
+                request, address: address, secure: secure,
+                fault: .notAuthorized("credentials needed: a WS-Security UsernameToken or HTTP Digest"))
         }
         let verdict = gate.withLock { gate in
             gate.accounts = accounts
-            return gate.check(token, wall: wall(), now: uptime(), secure: secure)
+            return gate.check(token, from: address, wall: wall(), now: uptime(), secure: secure)
         }
         switch verdict {
         case .admitted: return nil
@@ -149,7 +177,7 @@ package final class ONVIFService: Sendable {
 
     /// The refusal of a request by its HTTP credentials (Digest; Basic too over TLS or from
     /// loopback), or nil when they admit it; `fault` is the body of a SOAP request's refusal.
-    private func httpRefusal(_ request: HTTPRequest, address: String, fault: ONVIFSOAP.Fault?) -> HTTPResponse? {
+    private func httpRefusal(_ request: HTTPRequest, address: String, secure: Bool, fault: ONVIFSOAP.Fault?) -> HTTPResponse? {
         let accounts = accounts
         guard !accounts.isEmpty || !access.isOpen else { return nil }
         if let left = access.limiter.blocked(address) {
@@ -178,15 +206,34 @@ package final class ONVIFService: Sendable {
         return refused
     }
 
-    /// What the answers to `request` are made of: its `Host` (or the advertised address).
-    private func context(for request: HTTPRequest) -> ONVIFContext {
-        let hostAndPort = configuration.advertise ?? ONVIFContext.checkedHost(request.headers["host"]) ?? listener
-        return ONVIFContext(
+    /// What the answers to `request` are made of: its `Host` (or the advertised address) and
+    /// the listener it came to (plain HTTP on the ONVIF listener).
+    private func context(for request: HTTPRequest, onOwnListener: Bool) -> ONVIFContext {
+        let fallback = onOwnListener ? ownListener ?? listener : listener
+        let hostAndPort = configuration.advertise ?? ONVIFContext.checkedHost(request.headers["host"]) ?? fallback
+        let secure = secure && !onOwnListener
+        var context = ONVIFContext(
             base: (secure ? "https://" : "http://") + hostAndPort, host: ONVIFContext.hostOnly(hostAndPort), profiles: profiles,
             identity: identity, rtsp: rtsp, secure: secure, events: events != nil)
+        context.scopes = configuration.scopes
+        return context
     }
 
-    /// Ends the events service's waiting pulls (the server stops: their connections' threads are waited for).
+    /// Starts the ONVIF services' own plain-HTTP listener on `listen` (`ADDR:PORT`), each
+    /// request handed to `handler` (which answers the ONVIF paths, 404 for the rest).
+    package static func listen(on listen: String, handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse) throws -> HTTPServer {
+        var http = HTTPServerConfiguration(address: try HTTPListenAddress(parsing: listen))
+        http.connectionLimit = 64
+        http.perAddressLimit = 24
+        http.idleTimeout = 75  // a PullMessages waits up to a minute
+        http.connectionMemoryLimit = 64 * 1024
+        http.methods = ["GET", "HEAD", "POST"]
+        return try HTTPServer(configuration: http) { request in
+            handles(request.path) ? handler(request) : .text(404, "not found: this listener answers ONVIF (/onvif/…) only")
+        }
+    }
+
+    /// Answers the events service's waiting pulls empty (the server stops).
     package func close() { events?.close() }
 
     private static func response(_ status: Int, _ body: String) -> HTTPResponse {

@@ -3,6 +3,8 @@ import Foundation
 import OnAirCore
 
 #if canImport(OnAirHTTP) && canImport(OnAirFFmpeg)
+import OnAirHTTP
+
 extension ServeOutputs {
     /// Answers the ONVIF services on the serve listener when the configuration asks for them
     /// (`--onvif`): a profile for the main encode (`video`, `audio`, from a capture of `video`'s
@@ -33,21 +35,38 @@ extension ServeOutputs {
             events = made
         }
         let identity = ONVIFIdentity(stateDirectory: onvif.stateDirectory)
+        // The ONVIF listener (`--onvif-listen`): plain HTTP; discovery sends clients there.
+        let own = server.onvifListenerPort.flatMap { port in
+            onvif.listen.map { listen in (host: Self.reachableHost(listen, fallback: host), port: port) }
+        }
         server.setONVIF(
             ONVIFService(
                 configuration: onvif, profiles: [main] + further, identity: identity,
                 rtsp: .init(port: plain, tlsPort: rtsp?.tlsPort, plainOnLoopbackOnly: loopbackOnly), secure: tls,
-                listener: "\(host):\(server.port)", access: server.access, events: events))
-        guard onvif.discovery ?? !configuration.isLoopback else { return [] }
-        return [discover(identity: identity, advertise: onvif.advertise, scheme: tls ? "https" : "http")]
+                listener: "\(host):\(server.port)", ownListener: own.map { "\($0.host):\($0.port)" }, access: server.access,
+                events: events))
+        var notices = own.map { ["ONVIF over plain HTTP: http://\($0.host):\($0.port)/onvif/device_service"] } ?? []
+        let listenerIsLoopback =
+            own == nil ? configuration.isLoopback : (onvif.listen.flatMap { try? HTTPListenAddress(parsing: $0) }?.isLoopback ?? true)
+        guard onvif.discovery ?? !listenerIsLoopback else { return notices }
+        notices.append(
+            discover(
+                identity: identity, scopes: onvif.scopes, advertise: onvif.advertise, scheme: own == nil && tls ? "https" : "http",
+                port: own?.port ?? server.port))
+        return notices
     }
 
-    /// Starts WS-Discovery as the device of `identity`, its XAddrs on the address a Probe came
-    /// to (or `advertise`); says what it did.
-    private func discover(identity: ONVIFIdentity, advertise: String?, scheme: String) -> String {
-        let port = server.port
-        let device = WSDiscoveryDevice(
-            endpoint: "urn:uuid:" + identity.uuid, scopes: ONVIFDeviceService.scopes, instance: Int(Date().timeIntervalSince1970))
+    /// The host for addresses of a listener on `listen`: its own when it names one, `fallback`
+    /// (the serve listener's) when it listens on every address.
+    static func reachableHost(_ listen: String, fallback: String) -> String {
+        guard let address = try? HTTPListenAddress(parsing: listen), !["0.0.0.0", "::"].contains(address.host) else { return fallback }
+        return address.isIPv6 ? "[\(address.host)]" : address.host
+    }
+
+    /// Starts WS-Discovery as the device of `identity` with `scopes`, its XAddrs on the address a
+    /// Probe came to and `port` (or `advertise`); says what it did.
+    private func discover(identity: ONVIFIdentity, scopes: [String], advertise: String?, scheme: String, port: Int) -> String {
+        let device = WSDiscoveryDevice(endpoint: "urn:uuid:" + identity.uuid, scopes: scopes, instance: Int(Date().timeIntervalSince1970))
         do {
             let responder = try WSDiscoveryResponder(
                 device: device, xaddrs: { address in ["\(scheme)://\(advertise ?? "\(address):\(port)")/onvif/device_service"] },

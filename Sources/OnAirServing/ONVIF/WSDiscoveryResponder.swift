@@ -9,15 +9,17 @@ import OnAirCore
 /// datagram is read by `WSDiscoveryRequest` (bounded; anything not a well-formed Probe or Resolve
 /// is dropped); one that asks for this device is answered, unicast to its source, when the source
 /// is on the subnet of the interface it came in on (`IP_PKTINFO`) and `WSDiscoveryRateLimit`
-/// allows; the XAddrs carry that interface's address. Hello goes out on each interface at the
-/// start, Bye at `stop()`. One thread of its own, blocked in `recvmsg` (woken every half second
-/// to see a stop).
+/// allows, after a random wait of up to WS-Discovery's APP_MAX_DELAY (`WSDiscoveryDelays`); the
+/// XAddrs carry that interface's address. Hello goes out on each interface at the start, Bye at
+/// `stop()`. One thread of its own, blocked in `poll` until a datagram comes, a held answer is
+/// due or half a second passes (to see a stop).
 package final class WSDiscoveryResponder: Sendable {
     /// WS-Discovery's multicast group and port.
     package static let group = "239.255.255.250", port: UInt16 = 3702
 
     private struct State {
         var limit = WSDiscoveryRateLimit()
+        var delays = WSDiscoveryDelays<(reply: String, destination: sockaddr_in)>()
         var number = 0
         var stopped = false
     }
@@ -29,13 +31,16 @@ package final class WSDiscoveryResponder: Sendable {
     private let log: @Sendable (String) -> Void
     private let state = Locked(State())
     private let finished = DispatchSemaphore(value: 0)
+    private let uptime: @Sendable () -> Double
 
     /// Starts answering as `device`; `xaddrs` gives the service addresses for an interface's IPv4
-    /// address; `log` hears what could not be done. Throws when the socket cannot be set up.
+    /// address; `log` hears what could not be done; `uptime` is the monotonic clock of the rate
+    /// limit and the answers' waits. Throws when the socket cannot be set up.
     package init(
         device: WSDiscoveryDevice, port: UInt16 = WSDiscoveryResponder.port, xaddrs: @escaping @Sendable (String) -> [String],
-        log: @escaping @Sendable (String) -> Void
+        log: @escaping @Sendable (String) -> Void, uptime: @escaping @Sendable () -> Double = { ProcessInfo.processInfo.systemUptime }
     ) throws {
+        self.uptime = uptime
         self.device = device
         self.xaddrs = xaddrs
         self.log = log
@@ -45,8 +50,6 @@ package final class WSDiscoveryResponder: Sendable {
         let size = socklen_t(MemoryLayout<Int32>.size)
         setsockopt(socket, SOL_SOCKET, SO_REUSEADDR, &one, size)
         setsockopt(socket, Int32(IPPROTO_IP), IP_PKTINFO, &one, size)
-        var wake = timeval(tv_sec: 0, tv_usec: 500_000)
-        setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &wake, socklen_t(MemoryLayout<timeval>.size))
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = port.bigEndian
@@ -113,6 +116,12 @@ package final class WSDiscoveryResponder: Sendable {
         var buffer = [UInt8](repeating: 0, count: WSDiscoveryRequest.maximumBytes + 1)
         var control = [UInt8](repeating: 0, count: 128)
         while !state.withLock({ $0.stopped }) {
+            let now = uptime()
+            let (due, next) = state.withLock { ($0.delays.due(now: now), $0.delays.next) }
+            for answer in due { send(answer.reply, to: answer.destination) }
+            var ready = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+            let wait = next.map { min(max($0 - now, 0), 0.5) } ?? 0.5
+            guard poll(&ready, 1, Int32((wait * 1000).rounded(.up))) > 0 else { continue }
             var source = sockaddr_in()
             var count = 0
             var controlLength = 0
@@ -128,7 +137,7 @@ package final class WSDiscoveryResponder: Sendable {
                             message.msg_iovlen = 1
                             message.msg_control = controlBytes.baseAddress
                             message.msg_controllen = controlBytes.count
-                            count = recvmsg(socket, &message, 0)
+                            count = recvmsg(socket, &message, Int32(MSG_DONTWAIT))
                             controlLength = Int(message.msg_controllen)
                         }
                     }
@@ -145,8 +154,18 @@ package final class WSDiscoveryResponder: Sendable {
         guard let request = WSDiscoveryRequest(datagram: datagram), device.matches(request) else { return }
         guard let local = Self.localAddress(onInterface: index, sameSubnetAs: source.sin_addr) else { return }
         let sourceText = Self.text(source.sin_addr)
-        guard state.withLock({ $0.limit.admit(sourceText, now: ProcessInfo.processInfo.systemUptime) }) else { return }
+        let now = uptime()
+        guard state.withLock({ $0.limit.admit(sourceText, now: now) }) else { return }
         let reply = device.answer(to: request, xaddrs: xaddrs(Self.text(local)), messageID: Self.messageID(), number: nextNumber())
+        let held = state.withLock { state in
+            var random = SystemRandomNumberGenerator()
+            return state.delays.hold((reply, source), now: now, using: &random)
+        }
+        if !held { log("WS-Discovery: too many answers waiting; one to \(sourceText) dropped") }
+    }
+
+    /// Sends `reply` to `source` (unicast).
+    private func send(_ reply: String, to source: sockaddr_in) {
         var destination = source
         let sent = Array(reply.utf8).withUnsafeBytes { bytes in
             withUnsafePointer(to: &destination) {
@@ -155,7 +174,7 @@ package final class WSDiscoveryResponder: Sendable {
                 }
             }
         }
-        if sent < 0 { log("WS-Discovery: cannot answer \(sourceText): \(String(cString: strerror(errno)))") }
+        if sent < 0 { log("WS-Discovery: cannot answer \(Self.text(source.sin_addr)): \(String(cString: strerror(errno)))") }
     }
 
     /// Sends `text` to the group on `interface`.

@@ -222,7 +222,8 @@ package final class RecordingPlayback: @unchecked Sendable {
     }
 }
 
-/// A stitched fragmented MP4 read out as the response body, chunk by chunk as it is made.
+/// A stitched fragmented MP4 read out as the response body, chunk by chunk as it is made (from
+/// the recording's files, on the read: it never has to wait for anything else).
 final class SpanStream: HTTPStreamSource, @unchecked Sendable {
     private let lock = NSLock()
     private var writer: RecordingSpanWriter?
@@ -237,7 +238,7 @@ final class SpanStream: HTTPStreamSource, @unchecked Sendable {
     func read(into buffer: UnsafeMutableRawBufferPointer) -> HTTPStreamRead {
         lock.lock()
         defer { lock.unlock() }
-        if offset >= pending.count {
+        while offset >= pending.count {
             guard let writer else { return .end }
             do {
                 guard let chunk = try writer.nextChunk() else {
@@ -250,7 +251,6 @@ final class SpanStream: HTTPStreamSource, @unchecked Sendable {
                 self.writer = nil
                 return .abort
             }
-            if pending.isEmpty { return .nothing }
         }
         let count = min(buffer.count, pending.count - offset)
         pending.withUnsafeBytes { source in
@@ -260,6 +260,8 @@ final class SpanStream: HTTPStreamSource, @unchecked Sendable {
         return .bytes(count)
     }
 
+    func notify(_ wake: @escaping @Sendable () -> Void) { wake() }
+
     func close() {
         lock.lock()
         writer = nil
@@ -268,7 +270,7 @@ final class SpanStream: HTTPStreamSource, @unchecked Sendable {
     }
 }
 
-/// A file read out as the response body.
+/// A file read out as the response body (every read gives bytes or the end).
 final class FileStream: HTTPStreamSource, @unchecked Sendable {
     private let lock = NSLock()
     private var handle: FileHandle?
@@ -289,6 +291,8 @@ final class FileStream: HTTPStreamSource, @unchecked Sendable {
         data.copyBytes(to: buffer.bindMemory(to: UInt8.self), count: data.count)
         return .bytes(data.count)
     }
+
+    func notify(_ wake: @escaping @Sendable () -> Void) { wake() }
 
     func close() {
         lock.lock()

@@ -12,7 +12,8 @@ import OnAirHTTP
 ///   answer and `Location: /whep/ID`; 400 for a bad offer (with why), 415 for another content type,
 ///   503 when `maxViewers` are watching over any transport.
 /// - `DELETE /whep/ID` ends that session; an unknown ID (IDs are 128 random bits) gets 404.
-/// - `PATCH` (trickle ICE, ICE restart) gets 405: candidates all travel in the offer and answer.
+/// - `PATCH` (trickle ICE, ICE restart) gets 405: candidates all travel in the offer and answer;
+///   on an unknown session, 404 (how the preview page finds a restarted server).
 /// - `OPTIONS` answers CORS preflights for the allowed origins.
 /// - With a token, every request but OPTIONS needs `Authorization: Bearer TOKEN` (401 without, 403 wrong).
 package struct WHEPEndpoint: Sendable {
@@ -75,6 +76,9 @@ package struct WHEPEndpoint: Sendable {
         case ("POST", nil): return offer(request, credential: credential)
         case ("DELETE", let id?):
             return face.removeViewer(id) ? .text(200, "ended") : .text(404, "no such session")
+        case ("PATCH", let id?) where !face.hasViewer(id):
+            // A page asks this way whether its session lives (a restarted server forgot it).
+            return .text(404, "no such session")
         case ("PATCH", _):
             var refused = HTTPResponse.text(405, "trickle ICE and ICE restarts are not supported: send every candidate in the offer")
             refused.headers.append(("Allow", id == nil ? "POST, OPTIONS" : "DELETE, OPTIONS"))

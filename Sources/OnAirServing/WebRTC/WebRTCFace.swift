@@ -166,6 +166,13 @@ package final class WebRTCFace: PacketSink, @unchecked Sendable {
         return (id, advertise(peer.localDescription))
     }
 
+    /// Whether `id` is a session being served.
+    func hasViewer(_ id: String) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return viewers[id] != nil
+    }
+
     /// Ends the viewer `id`; false when there is none.
     func removeViewer(_ id: String) -> Bool {
         lock.lock()

@@ -8,6 +8,29 @@ class PreviewProblem extends Error {
   constructor(level, text, retryMs) { super(text); this.level = level; this.retryMs = retryMs; }
 }
 
+// Waits up to `delay` ms before the next attempt, but no longer than the server takes to answer
+// again: a server that went away (restarted) is asked four times a second (`probe`, a request that
+// needs no session), and the wait ends at its first answer after it was down, rather than at the end
+// of a back-off that grew while it was down. `eager`: the connection was lost while playing, so the
+// first answer is enough. Shared by both transports.
+async function untilServerAnswers(delay, eager, stopped, probe) {
+  const until = performance.now() + delay;
+  let wasDown = eager;
+  while (!stopped() && performance.now() < until) {
+    await new Promise((resolve) => setTimeout(resolve, Math.min(250, Math.max(0, until - performance.now()))));
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), 1000);
+    try {
+      await probe(controller.signal);
+      if (wasDown) return;
+    } catch (error) {
+      wasDown = true;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}
+
 class OnAirPlayer {
   constructor(video, url, onStatus, headers) {
     this.video = video;
@@ -79,13 +102,16 @@ class OnAirPlayer {
       } catch (error) {
         problem = this.failure || this.explain(error);
       }
+      const wasPlaying = this.received > 0;
       controller.abort();
       this.teardown();
       if (problem.retryMs === 0) { this.onStatus(problem.level, problem.message); continue; }
       this.failures += 1;
       const delay = Math.min(problem.retryMs * Math.pow(1.6, Math.min(this.failures - 1, 6)), Math.max(problem.retryMs, 5000));
       this.onStatus(problem.level, problem.message + ' Trying again in ' + (delay / 1000).toFixed(1) + ' s…');
-      await new Promise((resolve) => setTimeout(resolve, delay));
+      // The stream's server answers /healthz without a session (a refusal is an answer too).
+      await untilServerAnswers(delay, wasPlaying || problem.message.startsWith('Server gone'), () => false,
+        (signal) => fetch(new URL('/healthz', location.href), { cache: 'no-store', signal }));
     }
   }
 

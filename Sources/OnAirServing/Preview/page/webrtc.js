@@ -19,6 +19,7 @@ class OnAirWebRTCPlayer {
     this.firstFrameMs = options.firstFrameMs || 4000;  // from the start of an attempt to its first frame
     this.gatheringMs = 1500;       // longest wait for ICE gathering; then the candidates so far go
     this.stallMs = 4000;           // no new frame decoded for this long: the connection is lost
+    this.checkMs = 900;            // no new frame for this long: ask the server whether the session lives
     this.disconnectedMs = 3000;    // "disconnected" for this long: the connection is lost
     this.sound = false;
     this.connections = 0;
@@ -87,27 +88,10 @@ class OnAirWebRTCPlayer {
     }
   }
 
-  // Waits up to `delay` ms before the next offer, but no longer than the server takes to answer
-  // again: a server that went away (restarted) is asked four times a second with a request that
-  // needs no session (OPTIONS on the endpoint), and the page offers as soon as it answers, rather
-  // than at the end of a back-off that grew while the server was down. `eager`: the connection
-  // was lost while playing, so the first answer is enough.
+  // Waits before the next offer until the server answers again (see untilServerAnswers in player.js).
   async untilServerAnswers(delay, eager) {
-    const until = performance.now() + delay;
-    let wasDown = eager;
-    while (!this.stopped && performance.now() < until) {
-      await new Promise((resolve) => setTimeout(resolve, Math.min(250, Math.max(0, until - performance.now()))));
-      const controller = new AbortController();
-      const timer = setTimeout(() => controller.abort(), 1000);
-      try {
-        await fetch(this.endpoint, { method: 'OPTIONS', cache: 'no-store', signal: controller.signal });
-        if (wasDown) return;
-      } catch (error) {
-        wasDown = true;
-      } finally {
-        clearTimeout(timer);
-      }
-    }
+    await untilServerAnswers(delay, eager, () => this.stopped,
+      (signal) => fetch(this.endpoint, { method: 'OPTIONS', cache: 'no-store', signal }));
   }
 
   // Words for an error that is not already a PreviewProblem.
@@ -258,10 +242,17 @@ class OnAirWebRTCPlayer {
           end(null);
         }
       });
+      let checking = false;
       const poller = setInterval(async () => {
         await this.poll(pc);
         const decoded = this.figures ? this.figures.framesDecoded : 0;
         if (decoded !== lastDecoded) { lastDecoded = decoded; lastProgress = performance.now(); }
+        // A pause of a second is enough to ask whether the session still exists: a server that
+        // stopped or restarted is found at once, not after the stall time.
+        if (this.playing && !checking && performance.now() - lastProgress > this.checkMs) {
+          checking = true;
+          this.sessionGone().then((gone) => { checking = false; if (gone) end(gone); });
+        }
         if (this.playing && performance.now() - lastProgress > this.stallMs) {
           end(new PreviewProblem('warn', 'Stream lost: no picture over WebRTC for ' + (this.stallMs / 1000) + ' s.', 500));
         }
@@ -321,6 +312,24 @@ class OnAirWebRTCPlayer {
     if (this.active) facts.push('jitter buffer ' + (this.ahead * 1000).toFixed(0) + ' ms');
     if (this.figures && this.figures.roundTripMs !== null) facts.push('RTT ' + this.figures.roundTripMs.toFixed(0) + ' ms');
     return facts;
+  }
+
+  // Whether the session is gone, as a problem to end it with (null while it lives or the answer is
+  // slow): PATCH on the session's URL answers 405 while it exists, 404 once the server forgot it
+  // (it restarted); no answer at all means the server is down.
+  async sessionGone() {
+    if (!this.location) return null;
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), 800);
+    const headers = this.token === null ? {} : { Authorization: 'Bearer ' + this.token };
+    try {
+      const response = await fetch(this.location, { method: 'PATCH', headers, cache: 'no-store', signal: controller.signal });
+      return response.status === 404 ? new PreviewProblem('warn', 'Server restarted: the WebRTC session is gone.', 500) : null;
+    } catch (error) {
+      return controller.signal.aborted ? null : new PreviewProblem('error', 'Server gone: cannot reach ' + location.host + '.', 1000);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   // Closes the connection and deletes the session on the server.
