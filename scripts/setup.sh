@@ -78,6 +78,12 @@ if ! python3 -c "import wsdiscovery" 2>/dev/null && ! "$venv/bin/python3" -c "im
     { [ -x "$venv/bin/python3" ] || python3 -m venv "$venv"; } && "$venv/bin/python3" -m pip install -q WSDiscovery >&2 \
         || echo "setup: installing wsdiscovery into $venv failed; the ONVIF discovery test will be skipped" >&2
 fi
+# m3u8 (PyPI): the playlist parser beside the LL-HLS specification client of LowLatencyHLSServeTests
+# (Tests/Tools/llhls_client.py), in the same interpreter.
+if ! python3 -c "import m3u8" 2>/dev/null && ! "$venv/bin/python3" -c "import m3u8" 2>/dev/null; then
+    { [ -x "$venv/bin/python3" ] || python3 -m venv "$venv"; } && "$venv/bin/python3" -m pip install -q m3u8 >&2 \
+        || echo "setup: installing m3u8 into $venv failed; the LL-HLS client test will be skipped" >&2
+fi
 # promtool, unpacked only: `promtool check metrics` on serve's /metrics (ServeMetricsHealthTests).
 # Debian 13 packages it alone (promtool); Debian 12 only inside prometheus, whose installation
 # would start a Prometheus daemon where systemd runs.

@@ -128,6 +128,8 @@ public struct ServeConfigKey: Sendable {
         ServeConfigKey("viewer-timeout", .positive, default: "5"),
         ServeConfigKey("viewer-queue", .integer(65_536...(1 << 40))),
         ServeConfigKey("hls-time", .positive, default: "2"),
+        ServeConfigKey("hls-variant", .choice(["mpegts", "fmp4", "lowlatency"]), default: "mpegts"),
+        ServeConfigKey("hls-part-duration", .positive, default: "0.2"),
         ServeConfigKey("output", .list, .text(maximumLength: 4096), flags: ["--output", "-o"]),
         ServeConfigKey("stats-json", .text(maximumLength: 4096)),
         // Segmented recording: DURATION and SIZE in RecordingQuantity's one syntax.

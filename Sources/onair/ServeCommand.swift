@@ -65,6 +65,9 @@ struct ServeCommand: Command {
           --viewer-queue BYTES         bytes waiting for one viewer before it skips to a keyframe
                                        (default 4 s of the stream, at least 1 MiB)
           --hls-time S                 HLS segment duration (default 2; keyframes come at least this often)
+          --hls-variant V              mpegts (default; H.265 is fMP4 anyway), fmp4, or lowlatency: fMP4 with
+                                       Low-Latency HLS (parts, preload hints, blocking reload, delta updates)
+          --hls-part-duration S        lowlatency: part duration (default 0.2; parts end where packets allow)
           -o, --output FILE            also record to a file (repeatable)
           --stats-json FILE            the once-a-second statistics as JSON lines
 
@@ -141,6 +144,17 @@ struct ServeCommand: Command {
         let profileGiven = arguments.contains("--profile")
         serving.hlsSegmentDuration = .seconds(try arguments.option("--hls-time").map { try EncodingOptions.number($0, "--hls-time") } ?? 2)
         guard serving.hlsSegmentDuration > .zero else { throw UsageError("--hls-time must be positive") }
+        if let text = try arguments.option("--hls-variant") {
+            guard let variant = HLSVariant(rawValue: text) else { throw UsageError("--hls-variant takes mpegts, fmp4 or lowlatency") }
+            serving.hlsVariant = variant
+        }
+        if let text = try arguments.option("--hls-part-duration") {
+            let seconds = try EncodingOptions.number(text, "--hls-part-duration")
+            guard seconds >= 0.05, seconds <= serving.hlsSegmentDuration.inSeconds else {
+                throw UsageError("--hls-part-duration takes 0.05 s up to the segment duration (--hls-time)")
+            }
+            serving.hlsPartDuration = .seconds(seconds)
+        }
         serving.server = configuration
         var encoding = try EncodingOptions(arguments: &arguments, realTimeDefault: true)
         // Every WebRTC client decodes Constrained Baseline: with --webrtc it is the default.

@@ -75,12 +75,15 @@ struct FragmentedHLSWriterTests {
                 """)
     }
 
-    /// 5 s of synthetic 160x96 H.265 (a keyframe every 0.5 s) and stereo AAC, in time order.
-    static func packets(frames: Int) throws -> [EncodedPacket] {
-        let video = try SyntheticVideo(width: 160, height: 96, frameRate: 30)
-        let settings = VideoEncoderSettings(
-            width: 160, height: 96, averageBitRate: 200_000, maxKeyFrameInterval: 15, maxKeyFrameIntervalDuration: 0.5,
-            encoder: "libx265", preset: "ultrafast", codec: .h265)
+    /// `frames` of synthetic `width`x96 video at 30 fps (H.265 unless `codec` says, a keyframe every
+    /// `keyFrameInterval` frames, H.264 with no reordering) and stereo AAC, in time order.
+    static func packets(frames: Int, codec: MediaCodec = .h265, keyFrameInterval: Int = 15, width: Int = 160) throws -> [EncodedPacket] {
+        let video = try SyntheticVideo(width: width, height: 96, frameRate: 30)
+        var settings = VideoEncoderSettings(
+            width: width, height: 96, averageBitRate: 200_000, maxKeyFrameInterval: keyFrameInterval,
+            maxKeyFrameIntervalDuration: Double(keyFrameInterval) / 30, encoder: codec == .h265 ? "libx265" : "libx264",
+            preset: "ultrafast", codec: codec)
+        if codec == .h264 { settings.allowFrameReordering = false }
         let encoder = try H264Encoder(settings: settings, hardware: .none)
         var packets: [EncodedPacket] = []
         for frame in SyntheticTestMedia.frames(video, count: frames) { packets += try encoder.encode(frame) }

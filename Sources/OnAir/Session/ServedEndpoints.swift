@@ -37,4 +37,8 @@ public struct ServedEndpoints: Sendable {
     public var streamURLs: (mpegTS: String, fragmentedMP4: String, hls: String, page: String) {
         ("\(baseURL)/live.ts\(query)", "\(baseURL)/live.mp4\(query)", "\(baseURL)/live.m3u8\(query)", "\(baseURL)/\(query)")
     }
+
+    /// The HLS multivariant playlist (`/index.m3u8`: every encode with its `CODECS`), the URL an app
+    /// gives `AVPlayer(url:)`.
+    public var hlsMultivariantURL: String { "\(baseURL)/index.m3u8\(query)" }
 }

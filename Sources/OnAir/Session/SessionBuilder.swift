@@ -167,7 +167,9 @@ public struct SessionBuilder: Sendable {
             let serve = try ServeOutputs(
                 configuration: configured, streams: streams,
                 streamBitRate: (video?.averageBitRate ?? 0) + (audio?.bitRate ?? 0),
-                hlsSegmentDuration: serving.hlsSegmentDuration.inSeconds, explicitQueueBytes: serving.viewerQueueBytes,
+                hlsSegmentDuration: serving.hlsSegmentDuration.inSeconds, hlsVariant: serving.hlsVariant,
+                hlsPartDuration: serving.hlsPartDuration.inSeconds, programDate: { clock.now() },
+                explicitQueueBytes: serving.viewerQueueBytes,
                 profile: video?.profileLevel.profile ?? .baseline, renditions: renditions.map(\.0.name),
                 codecs: Dictionary(
                     [(ServeHub.main, video?.codec ?? .h264)] + renditions.map { ($0.0.name, $0.1.codec) }, uniquingKeysWith: { $1 }))

@@ -50,6 +50,8 @@ package final class ServeServer: @unchecked Sendable {
     private var hlsDiscontinuities: ServeHLSDiscontinuities?
     /// The encodes' variants `/index.m3u8` lists, the main one first.
     private var hlsVariants: [(uri: String, variant: ServeHLSVariant)] = []
+    /// The Low-Latency HLS feeds of the encodes that have one, by name (`ServeLowLatencyHLS`).
+    private var lowLatencyHLS = ServeLowLatencyHLS(feeds: [:])
     /// The ONVIF services under `/onvif/` (`--onvif`), when set.
     private var onvif: ONVIFService?
     /// WS-Discovery for the ONVIF device (`--onvif-discovery`), when running.
@@ -229,6 +231,11 @@ package final class ServeServer: @unchecked Sendable {
         lock.withLock { hlsVariants = variants }
     }
 
+    /// Serves the playlists of the encodes with a feed as Low-Latency HLS (`ServeLowLatencyHLS`).
+    package func serveLowLatencyHLS(_ feeds: [String: LowLatencyHLSFeed]) {
+        lock.withLock { lowLatencyHLS = ServeLowLatencyHLS(feeds: feeds) }
+    }
+
     /// Serves `/live.m3u8` with the discontinuities `discontinuities` notes (see `ServeHLSSink`).
     package func serveHLSDiscontinuities(_ discontinuities: ServeHLSDiscontinuities) {
         lock.withLock { hlsDiscontinuities = discontinuities }
@@ -341,6 +348,10 @@ package final class ServeServer: @unchecked Sendable {
                 body: .bytes(Self.playlist(Array(HLSMultivariantPlaylist(variants: variants).text.utf8), query: query)))
         case ["live.m3u8"] where hlsDirectory != nil:
             hub.responseFinished()  // each HLS request's thread and copies are freed right after
+            let lowLatency = lock.withLock { lowLatencyHLS }
+            if lowLatency.serves(ServeHub.main) {
+                return lowLatency.playlist(ServeHub.main, request: request, query: query, folder: "")
+            }
             guard let hlsDirectory, let file = HLSFileServer.file(named: "stream.m3u8", in: hlsDirectory) else {
                 return .text(404, "the playlist is not ready yet")
             }
@@ -352,12 +363,13 @@ package final class ServeServer: @unchecked Sendable {
             guard path.segments.count == 1, let hlsDirectory, Self.isSegmentName(path.segments[0]),
                 let file = HLSFileServer.file(named: path.segments[0], in: hlsDirectory)
             else {
-                return .text(404, "not found")
+                return lowLatencyFile(ServeHub.main, path: path, directory: hlsDirectory) ?? .text(404, "not found")
             }
             hub.responseFinished()
-            return HTTPResponse(
-                status: 200, headers: [("Content-Type", file.contentType), ("Cache-Control", "no-cache")],
-                body: .bytes(file.bytes))
+            return lowLatencyFile(ServeHub.main, path: path, directory: hlsDirectory)
+                ?? HTTPResponse(
+                    status: 200, headers: [("Content-Type", file.contentType), ("Cache-Control", "no-cache")],
+                    body: .bytes(file.bytes))
         }
     }
 
@@ -450,6 +462,10 @@ package final class ServeServer: @unchecked Sendable {
             return stream(format, rendition: rendition, request: request, credential: credential)
         case .playlist(let rendition):
             hub.responseFinished()
+            let lowLatency = lock.withLock { lowLatencyHLS }
+            if lowLatency.serves(rendition) {
+                return lowLatency.playlist(rendition, request: request, query: query, folder: rendition + "/")
+            }
             guard let hlsDirectory,
                 let file = HLSFileServer.file(named: "stream.m3u8", in: Self.hlsDirectory(of: rendition, in: hlsDirectory))
             else { return .text(404, "the playlist is not ready yet") }
@@ -457,8 +473,10 @@ package final class ServeServer: @unchecked Sendable {
                 status: 200, headers: [("Content-Type", file.contentType), ("Cache-Control", "no-cache")],
                 body: .bytes(Self.playlist(file.bytes, query: query, folder: rendition + "/")))
         case .segment(let rendition, let name):
-            guard let hlsDirectory, let file = HLSFileServer.file(named: name, in: Self.hlsDirectory(of: rendition, in: hlsDirectory))
-            else { return .text(404, "not found") }
+            guard let hlsDirectory else { return .text(404, "not found") }
+            let folder = Self.hlsDirectory(of: rendition, in: hlsDirectory)
+            if let response = lock.withLock({ lowLatencyHLS }).file(rendition, name: name, directory: folder) { return response }
+            guard let file = HLSFileServer.file(named: name, in: folder) else { return .text(404, "not found") }
             hub.responseFinished()
             return HTTPResponse(
                 status: 200, headers: [("Content-Type", file.contentType), ("Cache-Control", "no-cache")], body: .bytes(file.bytes))
@@ -495,19 +513,28 @@ package final class ServeServer: @unchecked Sendable {
             body: .stream(ServeHTTPStream(viewer)))
     }
 
+    /// The main encode's HLS file at `path` (one segment, checked by `isSegmentName`) as the
+    /// Low-Latency face serves it (held until a coming part exists), or nil without a feed.
+    private func lowLatencyFile(_ rendition: String, path: HTTPPath, directory: String?) -> HTTPResponse? {
+        guard let directory, path.segments.count == 1, Self.isSegmentName(path.segments[0]) else { return nil }
+        return lock.withLock { lowLatencyHLS }.file(rendition, name: path.segments[0], directory: directory)
+    }
+
     /// Where a further encode's live HLS is written: a folder named after it in the main one's.
     package static func hlsDirectory(of rendition: String, in directory: String) -> String {
         (directory as NSString).appendingPathComponent(rendition)
     }
 
     /// The HLS files served: `segment_N.ts` as the HLS muxer names them, `segment_N.m4s` and the
-    /// init sections `init.mp4`, `init_N.mp4` as `FragmentedHLSWriter` names them.
+    /// init sections `init.mp4`, `init_N.mp4` and the Low-Latency parts `part_N_P.m4s` as
+    /// `FragmentedHLSWriter` names them.
     static func isSegmentName(_ name: String) -> Bool {
         let numbered = { (prefix: String, suffix: String) -> Bool in
             guard name.hasPrefix(prefix), name.hasSuffix(suffix), name.count > prefix.count + suffix.count else { return false }
             let number = name.dropFirst(prefix.count).dropLast(suffix.count)
             return number.count <= 12 && number.allSatisfy { $0 >= "0" && $0 <= "9" }
         }
+        if LowLatencyHLSPlaylist.partNumbers(name) != nil { return true }
         return name == "init.mp4" || numbered("segment_", ".ts") || numbered("segment_", ".m4s") || numbered("init_", ".mp4")
     }
 

@@ -49,10 +49,13 @@ package final class ServeOutputs: @unchecked Sendable {
     /// encode's H.264 profile, which WebRTC viewers' offers must be able to decode. `renditions`
     /// names the further encodes of the capture, each served under its name; `codecs` gives the
     /// video codec of each encode by name (`ServeHub.main` for the main one), H.264 where it says none.
+    /// `hlsVariant` chooses the live HLS (H.265 is fMP4 in every variant); Low-Latency HLS cuts
+    /// parts of `hlsPartDuration` seconds, dated by `programDate` (the session's anchored time line).
     public init(
         configuration: ServeConfiguration, streams: Set<MediaType>, streamBitRate: Int,
-        hlsSegmentDuration: Double = 2, explicitQueueBytes: Int? = nil, profile: H264Profile = .baseline,
-        renditions: [String] = [], codecs: [String: MediaCodec] = [:]
+        hlsSegmentDuration: Double = 2, hlsVariant: HLSVariant = .mpegts, hlsPartDuration: Double = 0.2,
+        programDate: @escaping @Sendable () -> Date = { Date() }, explicitQueueBytes: Int? = nil,
+        profile: H264Profile = .baseline, renditions: [String] = [], codecs: [String: MediaCodec] = [:]
     ) throws {
         let codec = { (name: String) in codecs[name] ?? .h264 }
         var configuration = configuration
@@ -99,16 +102,21 @@ package final class ServeOutputs: @unchecked Sendable {
         // Every face's viewers count against the one limit.
         if !faces.isEmpty { hub.setExternalViewers { faces.map(\.viewerCount).reduce(0, +) } }
         let stopFaces = { for face in faces { face.stop() } }
-        // HLS: MPEG-TS segments from libavformat's hls muxer for H.264; fMP4 (the only HLS of
-        // H.265 Apple plays) from the writer of our own. Each encode's variant is measured for `/index.m3u8`.
+        // HLS: MPEG-TS segments from libavformat's hls muxer for H.264 in the `mpegts` variant; fMP4
+        // (the only HLS of H.265 Apple plays) from the writer of our own otherwise, with the parts
+        // of Low-Latency HLS published to a feed per encode. Each encode's variant is measured for `/index.m3u8`.
         var variants: [(uri: String, variant: ServeHLSVariant)] = []
+        var feeds: [String: LowLatencyHLSFeed] = [:]
         let hls = { (playlist: String, name: String) throws -> [any PacketSink] in
             let variant = ServeHLSVariant(segmentDuration: hlsSegmentDuration, bitRate: streamBitRate)
             variants.append((name == ServeHub.main ? "live.m3u8" : name + ".m3u8", variant))
-            guard codec(name) == .h264 else {
+            guard !hlsVariant.isFragmentedMP4(h264: codec(name) == .h264) else {
+                let feed: LowLatencyHLSFeed? = hlsVariant == .lowlatency ? LowLatencyHLSFeed() : nil
+                feeds[name] = feed
                 return [
                     try FragmentedHLSWriter(
-                        playlist: playlist, streams: streams, segmentDuration: hlsSegmentDuration, windowSize: options.hlsListSize),
+                        playlist: playlist, streams: streams, segmentDuration: hlsSegmentDuration, windowSize: options.hlsListSize,
+                        partDuration: feed == nil ? nil : hlsPartDuration, feed: feed, programDate: programDate),
                     variant,
                 ]
             }
@@ -175,6 +183,7 @@ package final class ServeOutputs: @unchecked Sendable {
             server.serveObservability(health: health, motion: motion)
             server.serveHLSDiscontinuities(hlsDiscontinuities)
             server.serveHLSVariants(variants)
+            server.serveLowLatencyHLS(feeds)
             let access = server.access
             hub.setCredentialCheck { access.stillAdmits($0) }
             for face in faces { face.setCredentialCheck { access.stillAdmits($0) } }

@@ -22,6 +22,11 @@ import OnAirLive
 /// init section (`frag_discont`; checked byte for byte), as `ServeMuxSink` does: libavformat's MP4
 /// muxer keeps an index entry for every fragment. A changed video format description (a restarted
 /// encode) starts a new init section (`init_1.mp4`, …) after an `EXT-X-DISCONTINUITY`.
+///
+/// Low-Latency HLS (`partDuration` and a `LowLatencyHLSFeed`): a fragment is closed before the
+/// packet that would make it longer than `partDuration` (or before a segment's keyframe), stored as
+/// the part `part_N_P.m4s` (part P of segment N) and published in a `LowLatencyHLSPlaylist`; the
+/// segment is its parts' bytes, so a part and the segment's slice of it are byte-identical.
 package final class FragmentedHLSWriter: PacketSink {
     /// The playlist's path.
     package var destination: String { playlistPath }
@@ -48,16 +53,40 @@ package final class FragmentedHLSWriter: PacketSink {
     private var maps = 0
     private var expectedHeader: [UInt8]?
     private var discontinuity = false
-    /// Files of segments that left the window, deleted one window later (a player may still fetch them).
-    private var leaving: [String] = []
+    /// Files of segments (each with its parts) that left the window, deleted one window later (a
+    /// player may still fetch them).
+    private var leaving: [[String]] = []
+    /// Low-Latency HLS: the part duration, the playlist, where it is published and what dates it.
+    private let partDuration: Double?
+    private var lowLatency: LowLatencyHLSPlaylist?
+    private let feed: LowLatencyHLSFeed?
+    private let programDate: @Sendable () -> Date
+    /// The current part's start (seconds on the muxer's time line), whether it starts with a
+    /// keyframe, and how many parts the current segment has; the wall-clock time at `origin`.
+    private var partStart: Double?
+    private var partIndependent = false
+    private var partsInSegment = 0
+    private var originDate: Date?
 
     /// A writer of `playlist` (its directory is created) for `streams`, cutting segments of at
     /// least `segmentDuration` seconds at keyframes and listing the last `windowSize` (0: all).
+    /// With `partDuration`, Low-Latency HLS: parts of at most that long (where packets allow),
+    /// published to `feed`, segments dated by `programDate` at the first keyframe.
     package init(
-        playlist: String, streams: Set<MediaType>, segmentDuration: Double, windowSize: Int, segmentsPerMuxer: Int = 900
+        playlist: String, streams: Set<MediaType>, segmentDuration: Double, windowSize: Int, segmentsPerMuxer: Int = 900,
+        partDuration: Double? = nil, feed: LowLatencyHLSFeed? = nil, programDate: @escaping @Sendable () -> Date = { Date() }
     ) throws {
         guard segmentDuration > 0, segmentDuration <= 3600 else {
             throw SettingsError(field: "hlsSegmentDuration", value: "\(segmentDuration)", allowed: "0 < S ≤ 3600")
+        }
+        if let partDuration, !(partDuration >= 0.05 && partDuration <= segmentDuration) {
+            throw SettingsError(field: "hlsPartDuration", value: "\(partDuration)", allowed: "0.05 ≤ P ≤ the segment duration")
+        }
+        self.partDuration = partDuration
+        self.feed = feed
+        self.programDate = programDate
+        lowLatency = partDuration.map {
+            LowLatencyHLSPlaylist(targetDuration: segmentDuration, partTarget: $0, windowSize: windowSize)
         }
         playlistPath = playlist
         directory = (playlist as NSString).deletingLastPathComponent
@@ -97,30 +126,43 @@ package final class FragmentedHLSWriter: PacketSink {
             guard expected.allSatisfy({ descriptions[$0] != nil }) else { return }
             if expected.contains(.video) && !(packet.mediaType == .video && packet.isKeyframe) { return }
             origin = packet.dts.seconds
+            originDate = programDate()
         }
         guard let origin, packet.dts.seconds >= origin else { return }
         let scale: Int32 = packet.mediaType == .video ? 90_000 : max(1, packet.dts.timescale)
         let retimed = packet.retimed(scale: scale, origin: origin)
         if let previous = holdBack.next(retimed) { try mux(previous) }
-        let startsSegment = packet.mediaType == .video ? packet.isKeyframe : !expected.contains(.video)
-        guard startsSegment else { return }
+        let paced = packet.mediaType == .video || !expected.contains(.video)
+        guard paced else { return }
+        let startsSegment = packet.mediaType == .video ? packet.isKeyframe : true
         let time = retimed.dts.seconds
-        if let segmentStart, time - segmentStart >= playlist.targetDuration - 0.001 {
-            try closeFragment()
+        // Low-Latency HLS: a packet that would make the part longer than asked starts the next one.
+        let partFull =
+            partDuration.flatMap { limit in partStart.map { time + max(0, retimed.duration.seconds) - $0 > limit + 0.0005 } }
+            ?? false
+        if startsSegment, let segmentStart, time - segmentStart >= playlist.targetDuration - 0.001 {
+            try closeFragment(until: time)
             try closeSegment(until: time)
             if segmentsInMuxer >= segmentsPerMuxer { try replaceMuxer() }
+        } else if partFull {
+            try closeFragment(until: time)
         }
-        if segmentStart == nil { segmentStart = time }
+        if segmentStart == nil && startsSegment { segmentStart = time }
+        if partStart == nil {
+            partStart = time
+            partIndependent = packet.mediaType == .video && packet.isKeyframe
+        }
     }
 
     /// Writes what is held, closes the last segment and lists the end of the stream.
     package func finish() throws {
         guard segmentStart != nil else { return try container.finish() }
         for last in holdBack.drain() { try mux(last) }
-        try closeFragment()
+        try closeFragment(until: end)
         try closeSegment(until: end)
         playlist.ended = true
-        try store(Array(playlist.text.utf8), as: (playlistPath as NSString).lastPathComponent)
+        lowLatency?.ended = true
+        try storePlaylist()
         try container.finish()
     }
 
@@ -147,10 +189,29 @@ package final class FragmentedHLSWriter: PacketSink {
         }
     }
 
-    /// Ends the fragment the muxer holds: its `moof`+`mdat` join the segment.
-    private func closeFragment() throws {
+    /// Ends the fragment the muxer holds, its samples ending at `until`: its `moof`+`mdat` join
+    /// the segment and, in Low-Latency HLS, are published as the segment's next part.
+    private func closeFragment(until: Double) throws {
         try container.flush()
-        segmentBytes += output.take()
+        let fragment = output.take()
+        segmentBytes += fragment
+        guard lowLatency != nil, let map, let start = partStart, !fragment.isEmpty else { return }
+        let name = LowLatencyHLSPlaylist.partName(segment: nextSegment, part: partsInSegment)
+        try store(fragment, as: name)
+        partsInSegment += 1
+        partStart = nil
+        let date = segmentStart.flatMap { start in originDate.map { $0.addingTimeInterval(start) } }
+        let next = LowLatencyHLSPlaylist.partName(segment: nextSegment, part: partsInSegment)
+        lowLatency?.append(
+            part: .init(uri: name, duration: max(0.001, until - start), independent: partIndependent), map: map,
+            discontinuity: discontinuity, programDate: date, next: next)
+        if let lowLatency { feed?.publish(lowLatency) }
+    }
+
+    /// Writes the playlist file (the full Low-Latency one when parts are cut).
+    private func storePlaylist() throws {
+        try store(Array((lowLatency?.text() ?? playlist.text).utf8), as: (playlistPath as NSString).lastPathComponent)
+        if let lowLatency { feed?.publish(lowLatency) }
     }
 
     /// Writes the segment (its fragments), lists it ending at `until` and rewrites the playlist.
@@ -162,14 +223,25 @@ package final class FragmentedHLSWriter: PacketSink {
         segmentsInMuxer += 1
         segmentBytes = []
         segmentStart = nil
-        let gone = playlist.append(.init(uri: name, duration: max(0.001, until - start), map: map, discontinuity: discontinuity))
+        var gone = playlist.append(.init(uri: name, duration: max(0.001, until - start), map: map, discontinuity: discontinuity))
+            .map { [$0.uri] }
+        if lowLatency != nil {
+            // Its parts go with it (the segment's own window is the Low-Latency one).
+            gone =
+                lowLatency?.finishSegment(
+                    uri: name, duration: max(0.001, until - start), next: LowLatencyHLSPlaylist.partName(segment: nextSegment, part: 0)
+                ).map { [$0.uri ?? ""] + $0.parts.map(\.uri) } ?? []
+        }
+        partsInSegment = 0
         discontinuity = false
-        try store(Array(playlist.text.utf8), as: (playlistPath as NSString).lastPathComponent)
+        try storePlaylist()
         // Files of segments one window past leaving the playlist are removed.
-        leaving += gone.map(\.uri)
-        let keep = max(playlist.windowSize, 1)
+        leaving += gone
+        let keep = max(lowLatency?.windowSize ?? playlist.windowSize, 1)
         while leaving.count > keep {
-            try? FileManager.default.removeItem(atPath: (directory as NSString).appendingPathComponent(leaving.removeFirst()))
+            for file in leaving.removeFirst() {
+                try? FileManager.default.removeItem(atPath: (directory as NSString).appendingPathComponent(file))
+            }
         }
     }
 
@@ -187,7 +259,7 @@ package final class FragmentedHLSWriter: PacketSink {
     /// from 0 again) starts at the new encode's first keyframe after a discontinuity.
     private func restart() throws {
         for last in holdBack.drain() { try mux(last) }
-        try closeFragment()
+        try closeFragment(until: end)
         try closeSegment(until: end)
         try container.finish()
         output = try MemoryOutput()
@@ -196,6 +268,7 @@ package final class FragmentedHLSWriter: PacketSink {
         segmentsInMuxer = 0
         origin = nil
         segmentStart = nil
+        partStart = nil
         end = 0
         map = nil
         expectedHeader = nil

@@ -50,11 +50,17 @@ package struct HLSMediaPlaylist: Sendable, Equatable {
     @discardableResult
     package mutating func append(_ segment: Segment) -> [Segment] {
         segments.append(segment)
+        let gone = Self.trim(&segments, to: windowSize)
+        mediaSequence += gone.count
+        discontinuitySequence += gone.filter(\.discontinuity).count
+        return gone
+    }
+
+    /// Removes the oldest of `segments` beyond `windowSize` (0: none) and returns them.
+    package static func trim<Segment>(_ segments: inout [Segment], to windowSize: Int) -> [Segment] {
         guard windowSize > 0, segments.count > windowSize else { return [] }
         let gone = Array(segments.prefix(segments.count - windowSize))
         segments.removeFirst(gone.count)
-        mediaSequence += gone.count
-        discontinuitySequence += gone.filter(\.discontinuity).count
         return gone
     }
 
