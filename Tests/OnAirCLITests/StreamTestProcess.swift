@@ -39,7 +39,7 @@ final class StreamTestProcess {
     /// Waits until `ready` holds (up to `timeout` seconds), ending early if the process exits first,
     /// so a peer that failed to start reports its own stderr instead of a bare timeout.
     func waitReady(timeout: Double = 30, _ ready: () -> Bool) -> Bool {
-        waitUntil(timeout: timeout) { ready() || !process.isRunning }
+        _ = waitUntil(timeout: timeout) { ready() || !process.isRunning }
         return ready()
     }
 
