@@ -5,11 +5,11 @@ import CGStreamer
 ///
 /// Pushing copies the bytes into a GStreamer buffer and never blocks (the element is not set to
 /// block); the owner watches `queuedBytes` to see whether downstream keeps up.
-public final class GStreamerAppSource: @unchecked Sendable {
+package final class GStreamerAppSource: @unchecked Sendable {
     private let element: UnsafeMutableRawPointer
 
     /// What one push gave.
-    public enum PushResult: Sendable, Equatable {
+    package enum PushResult: Sendable, Equatable {
         /// Taken.
         case accepted
         /// Not taken: the pipeline has not started yet (or has stopped); push again later.
@@ -26,12 +26,12 @@ public final class GStreamerAppSource: @unchecked Sendable {
     }
 
     /// Sets the caps the source produces, in GStreamer's text form.
-    public func setCaps(_ caps: String) throws(GStreamerError) {
+    package func setCaps(_ caps: String) throws(GStreamerError) {
         if onair_gst_app_source_set_caps(element, caps) != 0 { throw .invalidCaps(caps) }
     }
 
     /// Pushes one buffer; times in nanoseconds of the pipeline's running time (nil: none).
-    public func push(_ bytes: UnsafeRawBufferPointer, pts: Int64?, dts: Int64?, duration: Int64?, isKeyframe: Bool) -> PushResult {
+    package func push(_ bytes: UnsafeRawBufferPointer, pts: Int64?, dts: Int64?, duration: Int64?, isKeyframe: Bool) -> PushResult {
         let status = onair_gst_app_source_push(
             element, bytes.baseAddress?.assumingMemoryBound(to: UInt8.self),
             bytes.count, pts ?? -1, dts ?? -1, duration ?? -1, isKeyframe ? 0 : 1)
@@ -44,10 +44,10 @@ public final class GStreamerAppSource: @unchecked Sendable {
     }
 
     /// Bytes pushed that downstream has not taken yet.
-    public var queuedBytes: Int { Int(onair_gst_app_source_queued_bytes(element)) }
+    package var queuedBytes: Int { Int(onair_gst_app_source_queued_bytes(element)) }
 
     /// The pipeline's running time now in nanoseconds (nil until the source is PLAYING).
-    public var runningTime: Int64? {
+    package var runningTime: Int64? {
         let reading = onair_gst_element_clock_reading(element)
         return Self.runningTime(
             clock: reading.has_clock != 0 ? reading.now : nil, base: reading.base, playing: reading.playing != 0)
@@ -65,7 +65,7 @@ public final class GStreamerAppSource: @unchecked Sendable {
     }
 
     /// Ends the stream.
-    public func end() {
+    package func end() {
         onair_gst_app_source_end(element)
     }
 

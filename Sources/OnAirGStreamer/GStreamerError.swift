@@ -2,7 +2,7 @@
 import OnAirCore
 
 /// A GStreamer failure, with GStreamer's own message where it gave one.
-public enum GStreamerError: OnAirError, Equatable {
+package enum GStreamerError: OnAirError, Equatable {
     /// `gst_init` failed (no plugins, a broken registry).
     case initialization(String)
     /// A required element (plugin) is not installed.
@@ -15,7 +15,7 @@ public enum GStreamerError: OnAirError, Equatable {
     case webRTC(String)
 
     /// The failure in words, with GStreamer's message.
-    public var description: String {
+    package var description: String {
         switch self {
         case .initialization(let message): return "GStreamer did not start: \(message)"
         case .missingElement(let name): return "the GStreamer element \(name) is not installed"

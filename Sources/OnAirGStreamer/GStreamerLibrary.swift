@@ -3,9 +3,9 @@ import CGStreamer
 
 /// GStreamer's process-wide state: `gst_init` runs once, the first time an RTSP (or WebRTC)
 /// face needs it, so a process that never serves RTSP never loads GStreamer's plugins.
-public enum GStreamerLibrary {
+package enum GStreamerLibrary {
     /// Initialises GStreamer if it has not been yet (thread-safe; later calls return the first result).
-    public static func start() throws(GStreamerError) {
+    package static func start() throws(GStreamerError) {
         var message = [CChar](repeating: 0, count: 256)
         if onair_gst_initialize(&message, message.count) != 0 {
             throw .initialization(String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
@@ -13,14 +13,14 @@ public enum GStreamerLibrary {
     }
 
     /// GStreamer's version as "major.minor.micro".
-    public static var version: String {
+    package static var version: String {
         var text = [CChar](repeating: 0, count: 32)
         onair_gst_version(&text, text.count)
         return String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     /// Throws unless every element named is installed (after starting GStreamer).
-    public static func require(elements names: [String]) throws(GStreamerError) {
+    package static func require(elements names: [String]) throws(GStreamerError) {
         try start()
         for name in names where onair_gst_has_element(name) == 0 { throw .missingElement(name) }
     }

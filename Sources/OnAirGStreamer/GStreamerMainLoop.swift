@@ -5,20 +5,20 @@ import OnAirCore
 
 /// A GLib main context and loop running on its own thread: what GStreamer objects attached to
 /// it (an RTSP server, later a WebRTC signalling bin) dispatch their events on.
-public final class GStreamerMainLoop: @unchecked Sendable {
+package final class GStreamerMainLoop: @unchecked Sendable {
     let loop: OpaquePointer
     private let done = DispatchGroup()
     private let lock = NSLock()
     private var running = false
 
     /// A loop, not yet running (starts GStreamer if needed).
-    public init() throws(GStreamerError) {
+    package init() throws(GStreamerError) {
         try GStreamerLibrary.start()
         loop = onair_gst_loop_new()
     }
 
     /// Runs the loop on a new thread named `name` (the kernel keeps its first 15 bytes).
-    public func start(named name: String) {
+    package func start(named name: String) {
         lock.lock()
         defer { lock.unlock() }
         guard !running else { return }
@@ -31,7 +31,7 @@ public final class GStreamerMainLoop: @unchecked Sendable {
     }
 
     /// Quits the loop and waits for its thread.
-    public func stop() {
+    package func stop() {
         lock.lock()
         let wasRunning = running
         running = false

@@ -2,12 +2,12 @@
 import CGStreamer
 
 /// One RTSP client connection of an `RTSPServer`, held so it can be cut.
-public final class RTSPClientHandle: @unchecked Sendable {
+package final class RTSPClientHandle: @unchecked Sendable {
     private let client: UnsafeMutableRawPointer
     /// Tells clients apart (stable while the connection lives).
-    public let identifier: UInt
+    package let identifier: UInt
     /// The peer's IP address.
-    public let peer: String
+    package let peer: String
 
     /// Takes over a reference to a client handed out by the shim.
     init(taking client: UnsafeMutableRawPointer, peer: String) {
@@ -17,7 +17,7 @@ public final class RTSPClientHandle: @unchecked Sendable {
     }
 
     /// Closes the connection; the client's media end.
-    public func close() {
+    package func close() {
         onair_rtsp_client_close(client)
     }
 

@@ -3,26 +3,26 @@ import CGStreamer
 
 /// The pipeline gst-rtsp-server built for one client (the media is not shared): its sources,
 /// to be fed with that client's packets, and the client it belongs to.
-public struct RTSPClientMedia: Sendable {
+package struct RTSPClientMedia: Sendable {
     /// Tells medias apart while they live.
-    public let identifier: UInt
+    package let identifier: UInt
     /// The `appsrc name=video` of the pipeline, if it has one.
-    public let video: GStreamerAppSource?
+    package let video: GStreamerAppSource?
     /// The `appsrc name=audio` of the pipeline, if it has one.
-    public let audio: GStreamerAppSource?
+    package let audio: GStreamerAppSource?
     /// The client that asked for it (nil when gst-rtsp-server built it outside a request).
-    public let client: RTSPClientHandle?
+    package let client: RTSPClientHandle?
     /// The client's IP address.
-    public let peer: String
+    package let peer: String
     /// The served path the media was built for ("/live").
-    public let path: String
+    package let path: String
     /// The media itself, held while this value lives.
     let media: RTSPMediaReference?
 
     /// How many destinations the media's streams send to now: one per stream once the client
     /// PLAYs; fewer when gst-rtsp-server dropped a TCP transport it found too slow (it tells the
     /// client nothing, and the connection stays open with nothing more sent on it).
-    public var transports: Int { media?.transports ?? 0 }
+    package var transports: Int { media?.transports ?? 0 }
 }
 
 /// A reference of its own to a `GstRTSPMedia`.

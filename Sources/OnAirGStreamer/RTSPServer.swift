@@ -11,9 +11,9 @@ import OnAirCore
 /// with credentials, `RTSPServerKeys` checks them.
 /// The small records the C callbacks point to are kept for the life of the process:
 /// gst-rtsp-server's client threads may still report a closing client after the server stops.
-public final class RTSPServer: @unchecked Sendable {
+package final class RTSPServer: @unchecked Sendable {
     /// The TCP port listened on.
-    public let port: Int
+    package let port: Int
     private let loop: GStreamerMainLoop
     private let server: OpaquePointer
     private let events: RTSPServerEvents
@@ -23,7 +23,7 @@ public final class RTSPServer: @unchecked Sendable {
     private var stopped = false
 
     /// Starts GStreamer if needed, listens and starts answering; events go to `delegate`.
-    public init(configuration: RTSPServerConfiguration, delegate: any RTSPServerDelegate) throws(GStreamerError) {
+    package init(configuration: RTSPServerConfiguration, delegate: any RTSPServerDelegate) throws(GStreamerError) {
         try GStreamerLibrary.start()
         let loop = try GStreamerMainLoop()
         self.loop = loop
@@ -94,7 +94,7 @@ public final class RTSPServer: @unchecked Sendable {
     /// number (> 0), which `RTSPServerDelegate.rtspServer(play:key:)` is told. Clients already
     /// playing are not touched. False when the server asks for no credentials.
     @discardableResult
-    public func setKeys(_ keys: [(password: String, number: Int)]) -> Bool {
+    package func setKeys(_ keys: [(password: String, number: Int)]) -> Bool {
         lock.lock()
         defer { lock.unlock() }
         guard !stopped, let keyring = self.keys else { return false }
@@ -104,7 +104,7 @@ public final class RTSPServer: @unchecked Sendable {
 
     /// Puts a new certificate and key (PEM, one after the other) in force for the connections that
     /// come from now on; those open keep theirs (an RTSPS server only).
-    public func setTLS(_ pem: String) throws(GStreamerError) {
+    package func setTLS(_ pem: String) throws(GStreamerError) {
         lock.lock()
         defer { lock.unlock() }
         guard !stopped else { return }
@@ -115,7 +115,7 @@ public final class RTSPServer: @unchecked Sendable {
     }
 
     /// Closes every client, stops listening and stops the loop.
-    public func stop() {
+    package func stop() {
         lock.lock()
         let first = !stopped
         stopped = true

@@ -1,7 +1,7 @@
 #if os(Linux)
 /// What an `RTSPServer` asks and tells its owner. Called on GStreamer's threads (the server's loop
 /// and gst-rtsp-server's client threads): implementations must be thread-safe and must not block.
-public protocol RTSPServerDelegate: AnyObject, Sendable {
+package protocol RTSPServerDelegate: AnyObject, Sendable {
     /// A client DESCRIBEs the served path: an RTSP status code (200 admits; 503, 453 refuse).
     func rtspServer(admit client: RTSPClientHandle) -> Int
     /// A client's own pipeline was built; feed its sources until `rtspServer(mediaEnded:)`.
@@ -22,8 +22,8 @@ public protocol RTSPServerDelegate: AnyObject, Sendable {
 
 extension RTSPServerDelegate {
     /// Lets every PLAY through.
-    public func rtspServer(play media: UInt) -> Int { 200 }
+    package func rtspServer(play media: UInt) -> Int { 200 }
     /// Asks `rtspServer(play:)`, whatever the key.
-    public func rtspServer(play media: UInt, key: Int) -> Int { rtspServer(play: media) }
+    package func rtspServer(play media: UInt, key: Int) -> Int { rtspServer(play: media) }
 }
 #endif

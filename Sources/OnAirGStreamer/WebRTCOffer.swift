@@ -7,51 +7,51 @@
 /// at most `maximumBytes` of text, `maximumLines` lines and `maximumSections` media sections; lines
 /// that are not understood are skipped, a description without a version line or a media section
 /// is refused.
-public struct WebRTCOffer: Sendable, Equatable {
+package struct WebRTCOffer: Sendable, Equatable {
     /// Largest description read.
-    public static let maximumBytes = 64 * 1024
+    package static let maximumBytes = 64 * 1024
     /// Most lines read.
-    public static let maximumLines = 2_000
+    package static let maximumLines = 2_000
     /// Most media sections read.
-    public static let maximumSections = 16
+    package static let maximumSections = 16
 
     /// One codec of a media section (`a=rtpmap`, `a=fmtp`).
-    public struct Codec: Sendable, Equatable {
+    package struct Codec: Sendable, Equatable {
         /// The RTP payload type (0…127).
-        public var payloadType: Int
+        package var payloadType: Int
         /// The encoding name as written ("H264", "opus", "rtx").
-        public var name: String
+        package var name: String
         /// The RTP clock rate.
-        public var clockRate: Int
+        package var clockRate: Int
         /// Channels (audio; 1 when not given).
-        public var channels: Int
+        package var channels: Int
         /// Format parameters (`a=fmtp`), keys lowercased.
-        public var parameters: [String: String]
+        package var parameters: [String: String]
     }
 
     /// One media section (`m=` line and its attributes).
-    public struct Section: Sendable, Equatable {
+    package struct Section: Sendable, Equatable {
         /// "video", "audio", "application", …
-        public var kind: String
+        package var kind: String
         /// The section's identification tag (`a=mid`), if any.
-        public var mid: String?
+        package var mid: String?
         /// "sendrecv", "sendonly", "recvonly" or "inactive" (sendrecv when not said).
-        public var direction: String
+        package var direction: String
         /// The codecs, in the order of the `m=` line's format list.
-        public var codecs: [Codec]
+        package var codecs: [Codec]
 
         /// Whether the offerer wants to receive this section's media.
-        public var receives: Bool { direction == "sendrecv" || direction == "recvonly" }
+        package var receives: Bool { direction == "sendrecv" || direction == "recvonly" }
     }
 
     /// Why an offer was refused.
-    public enum Problem: Error, Sendable, Equatable, CustomStringConvertible {
+    package enum Problem: Error, Sendable, Equatable, CustomStringConvertible {
         case tooLarge
         case notSDP
         case noMedia
 
         /// What is wrong with the offer, in one line.
-        public var description: String {
+        package var description: String {
             switch self {
             case .tooLarge: return "the offer is larger than \(WebRTCOffer.maximumBytes) bytes or \(WebRTCOffer.maximumLines) lines"
             case .notSDP: return "the offer is not an SDP session description (no v=0 line)"
@@ -61,10 +61,10 @@ public struct WebRTCOffer: Sendable, Equatable {
     }
 
     /// The media sections, in order.
-    public var sections: [Section]
+    package var sections: [Section]
 
     /// Reads `text`.
-    public init(parsing text: String) throws(Problem) {
+    package init(parsing text: String) throws(Problem) {
         guard text.utf8.count <= Self.maximumBytes else { throw .tooLarge }
         let lines = text.split(omittingEmptySubsequences: true) { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }
         guard lines.count <= Self.maximumLines else { throw .tooLarge }

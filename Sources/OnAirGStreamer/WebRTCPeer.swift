@@ -9,24 +9,24 @@ import Foundation
 ///
 /// Making one blocks (negotiation, gathering: well under a second on loopback): call it from a
 /// dedicated thread. `onKeyFrameRequest` runs on a GStreamer streaming thread.
-public final class WebRTCPeer: @unchecked Sendable {
+package final class WebRTCPeer: @unchecked Sendable {
     /// How the peer is built.
-    public struct Options: Sendable {
+    package struct Options: Sendable {
         /// gst-launch description of the pipeline (see the type's description).
-        public var launch: String
+        package var launch: String
         /// The only address host candidates are gathered on (nil: every interface).
-        public var localAddress: String?
+        package var localAddress: String?
         /// UDP ports the ICE agent may use (nil: any).
-        public var ports: ClosedRange<Int>?
+        package var ports: ClosedRange<Int>?
         /// "stun://host:port", or nil for none.
-        public var stunServer: String?
+        package var stunServer: String?
         /// "turn(s)://user:password@host:port", or nil for none.
-        public var turnServer: String?
+        package var turnServer: String?
         /// Seconds each negotiation step and candidate gathering may take.
-        public var timeout: Double = 5
+        package var timeout: Double = 5
 
         /// Options for `launch` with no STUN or TURN server.
-        public init(launch: String, localAddress: String? = nil, ports: ClosedRange<Int>? = nil) {
+        package init(launch: String, localAddress: String? = nil, ports: ClosedRange<Int>? = nil) {
             self.launch = launch
             self.localAddress = localAddress
             self.ports = ports
@@ -34,31 +34,31 @@ public final class WebRTCPeer: @unchecked Sendable {
     }
 
     /// What the peer's RTP session has seen so far.
-    public struct Figures: Sendable, Equatable {
+    package struct Figures: Sendable, Equatable {
         /// RTCP packets received from the remote peer.
-        public var rtcpPackets: Int
+        package var rtcpPackets: Int
         /// Seconds since the last one (nil: none yet).
-        public var secondsSinceRTCP: Double?
+        package var secondsSinceRTCP: Double?
         /// Feedback messages received.
-        public var nacks: Int, plis: Int, firs: Int
+        package var nacks: Int, plis: Int, firs: Int
         /// Round trip from the latest receiver report, in seconds (nil: no report yet).
-        public var roundTripSeconds: Double?
+        package var roundTripSeconds: Double?
         /// Packets the remote peer reports lost (nil: no report yet).
-        public var packetsLost: Int?
+        package var packetsLost: Int?
         /// RTP bytes and packets sent.
-        public var bytesSent: Int, packetsSent: Int
+        package var bytesSent: Int, packetsSent: Int
         /// Packets the remote peer's NACKs asked to have again, and RTX packets sent for them.
-        public var retransmissionRequests: Int, retransmittedPackets: Int
+        package var retransmissionRequests: Int, retransmittedPackets: Int
         /// The ICE connection state (GStreamer's numbering: 2 connected, 3 completed, 4 failed, 5 disconnected, 6 closed).
-        public var iceConnectionState: Int
+        package var iceConnectionState: Int
         /// Whether DTLS is up (media sent now reaches the peer).
-        public var dtlsConnected: Bool
+        package var dtlsConnected: Bool
     }
 
     private var peer: OpaquePointer?
     private let requests: KeyFrameCallbackBox
     /// The local SDP (the answer to a remote offer, or the offer this peer made).
-    public let localDescription: String
+    package let localDescription: String
 
     /// The certificate and private key (PEM) the DTLS of every peer in this process presents:
     /// ECDSA P-256, self-signed, made once (webrtcbin's default is RSA, which peers that offer only
@@ -72,7 +72,7 @@ public final class WebRTCPeer: @unchecked Sendable {
     }
 
     /// Builds the pipeline and answers `remoteOffer` (nil: makes an offer, for WHIP).
-    public init(options: Options, remoteOffer: String?, onKeyFrameRequest: @escaping @Sendable () -> Void) throws(GStreamerError) {
+    package init(options: Options, remoteOffer: String?, onKeyFrameRequest: @escaping @Sendable () -> Void) throws(GStreamerError) {
         try GStreamerLibrary.start()
         requests = KeyFrameCallbackBox(onKeyFrameRequest)
         let context = Unmanaged.passUnretained(requests).toOpaque()
@@ -109,7 +109,7 @@ public final class WebRTCPeer: @unchecked Sendable {
     }
 
     /// Applies the remote answer to the offer this peer made.
-    public func setRemoteAnswer(_ answer: String) throws(GStreamerError) {
+    package func setRemoteAnswer(_ answer: String) throws(GStreamerError) {
         guard let peer else { throw .webRTC("the peer is closed") }
         var error = [CChar](repeating: 0, count: 512)
         if onair_webrtc_peer_set_remote_answer(peer, answer, 5, &error, error.count) != 0 {
@@ -118,13 +118,13 @@ public final class WebRTCPeer: @unchecked Sendable {
     }
 
     /// The appsrc named `name` ("video", "audio") of the pipeline, if it has one.
-    public func source(named name: String) -> GStreamerAppSource? {
+    package func source(named name: String) -> GStreamerAppSource? {
         guard let peer, let element = onair_webrtc_peer_source(peer, name) else { return nil }
         return GStreamerAppSource(taking: element)
     }
 
     /// The counters now.
-    public var figures: Figures {
+    package var figures: Figures {
         var raw = onair_webrtc_figures()
         if let peer { onair_webrtc_peer_figures(peer, &raw) }
         let now = Double(DispatchTime.now().uptimeNanoseconds) / 1e9
@@ -141,7 +141,7 @@ public final class WebRTCPeer: @unchecked Sendable {
     }
 
     /// The pipeline's error, if it posted one.
-    public var failure: String? {
+    package var failure: String? {
         guard let peer else { return nil }
         var message = [CChar](repeating: 0, count: 512)
         guard onair_webrtc_peer_failure(peer, &message, message.count) != 0 else { return nil }
@@ -149,7 +149,7 @@ public final class WebRTCPeer: @unchecked Sendable {
     }
 
     /// Stops the pipeline (idempotent); no callback runs after it returns.
-    public func close() {
+    package func close() {
         guard let peer else { return }
         self.peer = nil
         onair_webrtc_peer_free(peer)

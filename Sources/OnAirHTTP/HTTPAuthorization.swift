@@ -4,17 +4,17 @@ import Foundation
 /// The credentials of an `Authorization` header field: `Basic` (RFC 7617: a user and a password,
 /// base64) or `Bearer` (RFC 6750: a token). Scheme names are case-insensitive; anything else,
 /// malformed base64, a Basic value without `:` or a header over `maximumBytes` parses to nil.
-public enum HTTPAuthorization: Sendable, Equatable {
+package enum HTTPAuthorization: Sendable, Equatable {
     /// A user name and password.
     case basic(user: String, password: String)
     /// A token.
     case bearer(String)
 
     /// The longest header value parsed (bytes).
-    public static let maximumBytes = 4096
+    package static let maximumBytes = 4096
 
     /// Parses a header value; nil when it is neither well-formed Basic nor Bearer.
-    public init?(_ header: String) {
+    package init?(_ header: String) {
         guard header.utf8.count <= Self.maximumBytes else { return nil }
         let text = header.trimmingCharacters(in: .whitespaces)
         if let credentials = Self.value(of: text, scheme: "Basic") {
@@ -30,7 +30,7 @@ public enum HTTPAuthorization: Sendable, Equatable {
     }
 
     /// Whether `header` names the Basic scheme at all (well-formed or not).
-    public static func isBasic(_ header: String) -> Bool {
+    package static func isBasic(_ header: String) -> Bool {
         header.trimmingCharacters(in: .whitespaces).lowercased().hasPrefix("basic ")
     }
 

@@ -7,14 +7,14 @@ import Darwin
 
 /// Where a server listens: an IPv4 or IPv6 address and a TCP port, parsed from `ADDR:PORT`,
 /// `[V6ADDR]:PORT` or `PORT` (which means the loopback address 127.0.0.1).
-public struct HTTPListenAddress: Sendable, Equatable, CustomStringConvertible {
+package struct HTTPListenAddress: Sendable, Equatable, CustomStringConvertible {
     /// The numeric host, e.g. `127.0.0.1` or `::1`.
-    public var host: String
+    package var host: String
     /// The TCP port (0: the system picks one).
-    public var port: Int
+    package var port: Int
 
     /// Creates an address from its parts; `host` must be a numeric IPv4 or IPv6 address.
-    public init(host: String = "127.0.0.1", port: Int) throws {
+    package init(host: String = "127.0.0.1", port: Int) throws {
         guard (0...65_535).contains(port) else { throw HTTPServerError("port \(port) is not 0…65535", isInvalidSettings: true) }
         guard Self.isIPv4(host) || Self.isIPv6(host) else {
             throw HTTPServerError("'\(host)' is not a numeric IPv4 or IPv6 address", isInvalidSettings: true)
@@ -24,7 +24,7 @@ public struct HTTPListenAddress: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Parses `ADDR:PORT`, `[V6ADDR]:PORT` or a bare `PORT` (on 127.0.0.1).
-    public init(parsing text: String) throws {
+    package init(parsing text: String) throws {
         if let port = Int(text) {
             try self.init(port: port)
             return
@@ -48,16 +48,16 @@ public struct HTTPListenAddress: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Whether the address is IPv6.
-    public var isIPv6: Bool { Self.isIPv6(host) }
+    package var isIPv6: Bool { Self.isIPv6(host) }
 
     /// Whether only this machine can connect (127.0.0.0/8 or ::1).
-    public var isLoopback: Bool { host.hasPrefix("127.") || host == "::1" }
+    package var isLoopback: Bool { host.hasPrefix("127.") || host == "::1" }
 
     /// The address as "host:port", with the host in brackets for IPv6 ("[::1]:8080").
-    public var description: String { isIPv6 ? "[\(host)]:\(port)" : "\(host):\(port)" }
+    package var description: String { isIPv6 ? "[\(host)]:\(port)" : "\(host):\(port)" }
 
     /// A URL base such as `http://127.0.0.1:8080` for the given port.
-    public func url(scheme: String, port: Int) -> String {
+    package func url(scheme: String, port: Int) -> String {
         let shown = host == "0.0.0.0" ? "127.0.0.1" : (host == "::" ? "::1" : host)
         return isIPv6 && shown.contains(":") ? "\(scheme)://[\(shown)]:\(port)" : "\(scheme)://\(shown):\(port)"
     }

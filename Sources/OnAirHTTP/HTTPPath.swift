@@ -4,17 +4,17 @@
 /// control characters, and paths or segments beyond fixed lengths.
 ///
 /// The path is the decoded one (libmicrohttpd has already turned `%2e%2e` into `..`).
-public struct HTTPPath: Sendable, Equatable {
+package struct HTTPPath: Sendable, Equatable {
     /// The segments between slashes; empty for `/`.
-    public let segments: [String]
+    package let segments: [String]
 
     /// The longest path accepted, in bytes.
-    public static let maximumLength = 1024
+    package static let maximumLength = 1024
     /// The most segments accepted.
-    public static let maximumSegments = 16
+    package static let maximumSegments = 16
 
     /// Checks `path`; nil when it is not an absolute path of plain segments.
-    public init?(_ path: String) {
+    package init?(_ path: String) {
         let bytes = Array(path.utf8)
         guard bytes.count <= Self.maximumLength, bytes.first == UInt8(ascii: "/") else { return nil }
         var segments: [String] = []

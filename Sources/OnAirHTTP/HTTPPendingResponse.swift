@@ -10,7 +10,7 @@ import OnAirCore
 /// of a second) or the server stops; after it, `answer(_:)` does nothing. An answer given twice
 /// keeps the first. A holder should answer by its own deadline: the server does not time a
 /// pending response out (a connection set aside is not idle).
-public final class HTTPPendingResponse: Sendable {
+package final class HTTPPendingResponse: Sendable {
     private enum State {
         case waiting(onCancel: (@Sendable () -> Void)?, wake: (@Sendable () -> Void)?)
         case answered(HTTPResponse)
@@ -21,10 +21,10 @@ public final class HTTPPendingResponse: Sendable {
     private let state = Locked<State>(.waiting(onCancel: nil, wake: nil))
 
     /// Creates a response still to be given.
-    public init() {}
+    package init() {}
 
     /// Gives the response; the first call wins.
-    public func answer(_ response: HTTPResponse) {
+    package func answer(_ response: HTTPResponse) {
         let wake: (@Sendable () -> Void)?? = state.withLock { state in
             guard case .waiting(_, let wake) = state else { return nil }
             state = .answered(response)
@@ -34,7 +34,7 @@ public final class HTTPPendingResponse: Sendable {
     }
 
     /// Runs `action` if the request is given up before it is answered (at once if it already was).
-    public func onCancel(_ action: @escaping @Sendable () -> Void) {
+    package func onCancel(_ action: @escaping @Sendable () -> Void) {
         let runNow = state.withLock { state -> Bool in
             switch state {
             case .waiting(_, let wake):
@@ -48,7 +48,7 @@ public final class HTTPPendingResponse: Sendable {
     }
 
     /// Whether an answer was given (and not yet taken by the server).
-    public var isAnswered: Bool {
+    package var isAnswered: Bool {
         state.withLock { if case .answered = $0 { true } else { false } }
     }
 

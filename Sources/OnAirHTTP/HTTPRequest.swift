@@ -2,31 +2,31 @@
 /// One HTTP request as the handler sees it: method, path, query, the peer's address, the header
 /// fields a handler may look at (`HTTPRequest.headerNames`) and, for methods the server takes a body
 /// with, the body (bounded by `HTTPServerConfiguration.maximumBodyBytes`).
-public struct HTTPRequest: Sendable {
+package struct HTTPRequest: Sendable {
     /// `GET`, `HEAD`, …
-    public var method: String
+    package var method: String
     /// The path as sent (percent-escapes already decoded by libmicrohttpd), without the query.
-    public var path: String
+    package var path: String
     /// The query's arguments (at most `HTTPRequest.maximumQueryItems`; later ones are left out).
-    public var query: [String: String]
+    package var query: [String: String]
     /// The peer, as `ADDRESS:PORT`.
-    public var peer: String
+    package var peer: String
 
     /// The header fields handed to the handler, by lowercased name (others are not read).
-    public var headers: [String: String]
+    package var headers: [String: String]
     /// The request body (empty for GET and HEAD).
-    public var body: [UInt8]
+    package var body: [UInt8]
 
     /// How many query arguments are kept.
-    public static let maximumQueryItems = 16
+    package static let maximumQueryItems = 16
     /// The header fields read from each request (lowercased).
-    public static let headerNames = [
+    package static let headerNames = [
         "authorization", "origin", "content-type", "access-control-request-method",
         "access-control-request-headers", "range", "host",
     ]
 
     /// Creates a request.
-    public init(
+    package init(
         method: String, path: String, query: [String: String] = [:], peer: String = "?",
         headers: [String: String] = [:], body: [UInt8] = []
     ) {

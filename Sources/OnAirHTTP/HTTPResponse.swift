@@ -1,8 +1,8 @@
 #if os(Linux)
 /// What the handler answers: a status, headers, and a body of bytes or a continuous stream.
-public struct HTTPResponse: Sendable {
+package struct HTTPResponse: Sendable {
     /// The body of a response.
-    public enum Body: Sendable {
+    package enum Body: Sendable {
         /// A complete body, sent with its length.
         case bytes([UInt8])
         /// A continuous body (chunked), read from the source until it ends or the peer leaves.
@@ -12,21 +12,21 @@ public struct HTTPResponse: Sendable {
     }
 
     /// The HTTP status code.
-    public var status: Int
+    package var status: Int
     /// Header fields besides Content-Length / Transfer-Encoding, which the server sets.
-    public var headers: [(name: String, value: String)]
+    package var headers: [(name: String, value: String)]
     /// The body.
-    public var body: Body
+    package var body: Body
 
     /// Creates a response.
-    public init(status: Int, headers: [(name: String, value: String)] = [], body: Body) {
+    package init(status: Int, headers: [(name: String, value: String)] = [], body: Body) {
         self.status = status
         self.headers = headers
         self.body = body
     }
 
     /// A short plain-text response, e.g. for errors.
-    public static func text(_ status: Int, _ text: String) -> HTTPResponse {
+    package static func text(_ status: Int, _ text: String) -> HTTPResponse {
         HTTPResponse(
             status: status, headers: [("Content-Type", "text/plain; charset=utf-8"), ("Cache-Control", "no-cache")],
             body: .bytes(Array((text + "\n").utf8)))

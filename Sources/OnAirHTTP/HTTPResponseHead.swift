@@ -4,25 +4,25 @@ import Foundation
 /// The status line and headers of an HTTP/1.x response (what a client such as OnAir's WHIP output
 /// reads from a server), read from untrusted bytes with every
 /// read bounds-checked (fuzzed: Fuzz/FuzzHTTPResponse).
-public struct HTTPResponseHead: Sendable, Equatable {
+package struct HTTPResponseHead: Sendable, Equatable {
     /// The most bytes a head may take (status line and headers).
-    public static let maximumBytes = 16 * 1024
+    package static let maximumBytes = 16 * 1024
     /// The status code (100…599).
-    public var status: Int
+    package var status: Int
     /// The reason phrase, as sent.
-    public var reason: String
+    package var reason: String
     /// The header fields in order, names as sent.
-    public var headers: [(name: String, value: String)]
+    package var headers: [(name: String, value: String)]
     /// Where the body starts in the bytes parsed.
-    public var bodyOffset: Int
+    package var bodyOffset: Int
 
     /// The first value of the header `name` (case-insensitive).
-    public func value(_ name: String) -> String? {
+    package func value(_ name: String) -> String? {
         headers.first { $0.name.lowercased() == name.lowercased() }?.value
     }
 
     /// The body's length from Content-Length, nil when absent; throws for a malformed one.
-    public func contentLength() throws(HTTPResponseError) -> Int? {
+    package func contentLength() throws(HTTPResponseError) -> Int? {
         guard let text = value("Content-Length") else { return nil }
         guard let length = Int(text.trimmingCharacters(in: [" ", "\t"])), length >= 0 else {
             throw HTTPResponseError("bad Content-Length '\(text.prefix(40))'")
@@ -31,14 +31,14 @@ public struct HTTPResponseHead: Sendable, Equatable {
     }
 
     /// Equal status, reason, headers (in order) and body offset.
-    public static func == (a: HTTPResponseHead, b: HTTPResponseHead) -> Bool {
+    package static func == (a: HTTPResponseHead, b: HTTPResponseHead) -> Bool {
         a.status == b.status && a.reason == b.reason && a.bodyOffset == b.bodyOffset
             && a.headers.map(\.name) == b.headers.map(\.name) && a.headers.map(\.value) == b.headers.map(\.value)
     }
 
     /// Parses the head at the start of `bytes`: nil while the blank line ending it has not
     /// arrived (and `bytes` is within `maximumBytes`), else the head or a thrown error.
-    public static func parse(_ bytes: [UInt8]) throws(HTTPResponseError) -> HTTPResponseHead? {
+    package static func parse(_ bytes: [UInt8]) throws(HTTPResponseError) -> HTTPResponseHead? {
         guard let end = headEnd(bytes) else {
             if bytes.count > maximumBytes { throw HTTPResponseError("the response head is over \(maximumBytes) bytes") }
             return nil
@@ -95,10 +95,10 @@ public struct HTTPResponseHead: Sendable, Equatable {
 }
 
 /// An HTTP response that cannot be read.
-public struct HTTPResponseError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct HTTPResponseError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What is wrong with it.
-    public var description: String
+    package var description: String
     /// An error saying `description`.
-    public init(_ description: String) { self.description = description }
+    package init(_ description: String) { self.description = description }
 }
 #endif

@@ -27,14 +27,14 @@ import Darwin
 /// connection is dropped (and the pending response cancelled) when its peer leaves or the server
 /// stops. A continuous body is read on the event loop: its source must not wait (see
 /// `HTTPStreamSource`).
-public final class HTTPServer: @unchecked Sendable {
+package final class HTTPServer: @unchecked Sendable {
     /// Answers one request.
-    public typealias Handler = @Sendable (HTTPRequest) -> HTTPResponse
+    package typealias Handler = @Sendable (HTTPRequest) -> HTTPResponse
 
     /// The configuration the server runs with.
-    public let configuration: HTTPServerConfiguration
+    package let configuration: HTTPServerConfiguration
     /// The TCP port listened on (the system's pick when the configuration said 0).
-    public private(set) var port = 0
+    package private(set) var port = 0
     private let handler: Handler
     private let messages: @Sendable (String) -> Void
     private var daemon: OpaquePointer?
@@ -52,7 +52,7 @@ public final class HTTPServer: @unchecked Sendable {
     private var tlsSlot: HTTPTLSSlot?
 
     /// Starts listening; `messages` receives libmicrohttpd's own error and warning lines.
-    public init(
+    package init(
         configuration: HTTPServerConfiguration, messages: @escaping @Sendable (String) -> Void = { _ in },
         handler: @escaping Handler
     ) throws {
@@ -136,17 +136,17 @@ public final class HTTPServer: @unchecked Sendable {
     /// Presents `credentials` from the next TLS handshake on; connections already open keep going
     /// with the certificate they were made with. Throws when the server is not HTTPS or GnuTLS
     /// cannot read them.
-    public func reloadCertificate(_ credentials: HTTPTLSCredentials) throws {
+    package func reloadCertificate(_ credentials: HTTPTLSCredentials) throws {
         guard let tlsSlot else { throw HTTPServerError("this server does not speak TLS", isInvalidSettings: true) }
         try tlsSlot.replace(with: credentials)
     }
 
     /// Requests cut because their header took longer than `requestTimeout`.
-    public var requestsTimedOut: Int { watchdog.requestsCut }
+    package var requestsTimedOut: Int { watchdog.requestsCut }
 
     /// Stops listening, closes every connection (a pending response is cancelled, a continuous
     /// one ended) and waits for the handlers running to return.
-    public func stop() {
+    package func stop() {
         lock.lock()
         let daemon = self.daemon
         self.daemon = nil
@@ -164,7 +164,7 @@ public final class HTTPServer: @unchecked Sendable {
 
     /// Connections set aside now: waiting for their handler or a pending answer, or continuous
     /// responses waiting for their source's next bytes.
-    public var suspendedConnections: Int { suspensions.count }
+    package var suspendedConnections: Int { suspensions.count }
 
     // MARK: libmicrohttpd callbacks
 

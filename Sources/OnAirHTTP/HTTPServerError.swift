@@ -2,14 +2,14 @@
 import OnAirCore
 
 /// Why the HTTP server could not start.
-public struct HTTPServerError: OnAirError {
+package struct HTTPServerError: OnAirError {
     /// What failed, with libmicrohttpd's or the system's message.
-    public var description: String
+    package var description: String
     /// Whether the caller's settings were rejected (an address that does not parse, a bad limit).
-    public var isInvalidSettings: Bool
+    package var isInvalidSettings: Bool
 
     /// Creates an error with its message.
-    public init(_ description: String, isInvalidSettings: Bool = false) {
+    package init(_ description: String, isInvalidSettings: Bool = false) {
         self.description = description
         self.isInvalidSettings = isInvalidSettings
     }

@@ -1,6 +1,6 @@
 #if os(Linux)
 /// What a continuous response's source gives for one read.
-public enum HTTPStreamRead: Sendable, Equatable {
+package enum HTTPStreamRead: Sendable, Equatable {
     /// This many bytes were written into the buffer (at least 1).
     case bytes(Int)
     /// Nothing yet: the server sets the connection aside and asks again once the source's
@@ -19,7 +19,7 @@ public enum HTTPStreamRead: Sendable, Equatable {
 /// once the wake has run, so a connection with nothing to send costs no thread and no polling.
 /// The calls of one source never overlap. `close()` is called once when the connection is done,
 /// whatever the reason.
-public protocol HTTPStreamSource: AnyObject, Sendable {
+package protocol HTTPStreamSource: AnyObject, Sendable {
     /// Fills `buffer` with the next bytes of the stream, without waiting for more to arrive.
     func read(into buffer: UnsafeMutableRawBufferPointer) -> HTTPStreamRead
     /// Calls `wake` once, from any thread, as soon as a read would give something other than

@@ -9,18 +9,18 @@ import Darwin
 
 /// A server certificate and its private key in PEM, which an `HTTPServer` presents over TLS (GnuTLS,
 /// through libmicrohttpd): TLS 1.2 and 1.3 only, the library's secure defaults otherwise, no compression.
-public struct HTTPTLSCredentials: Sendable, Equatable {
+package struct HTTPTLSCredentials: Sendable, Equatable {
     /// The certificate (and any intermediate certificates after it), PEM.
-    public var certificatePEM: String
+    package var certificatePEM: String
     /// The private key, PEM (PKCS#8, or the key's own format).
-    public var keyPEM: String
+    package var keyPEM: String
 
     /// The GnuTLS priorities every TLS server of OnAir uses: GnuTLS's `NORMAL` (its secure defaults)
     /// with every protocol version off but TLS 1.3 and 1.2. (GnuTLS 3.7 has no TLS compression at all.)
-    public static let priorities = "NORMAL:-VERS-ALL:+VERS-TLS1.3:+VERS-TLS1.2"
+    package static let priorities = "NORMAL:-VERS-ALL:+VERS-TLS1.3:+VERS-TLS1.2"
 
     /// Credentials from PEM texts, checked: the key must be the certificate's.
-    public init(certificatePEM: String, keyPEM: String) throws {
+    package init(certificatePEM: String, keyPEM: String) throws {
         var error = [CChar](repeating: 0, count: 256)
         guard onair_tls_check_pair(certificatePEM, keyPEM, &error, error.count) == 0 else {
             throw HTTPServerError("TLS: \(Self.text(error))", isInvalidSettings: true)
@@ -32,7 +32,7 @@ public struct HTTPTLSCredentials: Sendable, Equatable {
     /// Makes an ECDSA P-256 key and a self-signed certificate for it, valid from a day ago for `days`
     /// days, naming `addresses` (numeric IPv4 or IPv6) and `names` (DNS) in its subjectAltName:
     /// GnuTLS clients reject a certificate naming an address in its common name only.
-    public static func selfSigned(
+    package static func selfSigned(
         commonName: String = "onair", addresses: [String], names: [String], days: Int = 825
     ) throws -> HTTPTLSCredentials {
         var error = [CChar](repeating: 0, count: 256)
@@ -56,7 +56,7 @@ public struct HTTPTLSCredentials: Sendable, Equatable {
     }
 
     /// The SHA-256 fingerprint of the certificate, `AB:12:…` (what a user compares or pins).
-    public var fingerprint: String {
+    package var fingerprint: String {
         get throws {
             var error = [CChar](repeating: 0, count: 256)
             var text = [CChar](repeating: 0, count: 96)

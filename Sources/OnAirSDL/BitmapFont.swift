@@ -3,20 +3,20 @@
 ///
 /// Each glyph is seven rows of five bits, most significant bit leftmost. Lower-case letters are
 /// drawn as capitals; characters without a glyph are drawn as a small box.
-public enum BitmapFont {
+package enum BitmapFont {
     /// Glyph width in font pixels (plus one pixel of spacing when laid out).
-    public static let glyphWidth = 5
+    package static let glyphWidth = 5
     /// Glyph height in font pixels.
-    public static let glyphHeight = 7
+    package static let glyphHeight = 7
 
     /// The rows of `character`'s glyph (seven 5-bit rows).
-    public static func glyph(_ character: Character) -> [UInt8] {
+    package static func glyph(_ character: Character) -> [UInt8] {
         let upper = Character(character.uppercased())
         return glyphs[upper] ?? [0x1F, 0x11, 0x11, 0x11, 0x11, 0x11, 0x1F]
     }
 
     /// The lit font pixels of `text` as (x, y) positions, glyphs advancing six pixels each.
-    public static func pixels(of text: String) -> [(x: Int, y: Int)] {
+    package static func pixels(of text: String) -> [(x: Int, y: Int)] {
         var result: [(x: Int, y: Int)] = []
         for (index, character) in text.enumerated() {
             let rows = glyph(character)
@@ -30,7 +30,7 @@ public enum BitmapFont {
     }
 
     /// Width in font pixels of `text` laid out on one line.
-    public static func width(of text: String) -> Int { max(0, text.count * (glyphWidth + 1) - 1) }
+    package static func width(of text: String) -> Int { max(0, text.count * (glyphWidth + 1) - 1) }
 
     private static let glyphs: [Character: [UInt8]] = [
         " ": [0, 0, 0, 0, 0, 0, 0],

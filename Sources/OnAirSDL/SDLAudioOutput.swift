@@ -8,18 +8,18 @@ import OnAirCore
 /// The device is opened at the rate and channel count it prefers (close to what is asked), so
 /// the caller resamples to `sampleRate`/`channels`. It starts paused. `queue`, `queuedFrames`,
 /// `clear` and `setPaused` may be called from any thread (SDL locks the device).
-public final class SDLAudioOutput: @unchecked Sendable {
+package final class SDLAudioOutput: @unchecked Sendable {
     private let device: SDL_AudioDeviceID
     /// The device's sample rate.
-    public let sampleRate: Int
+    package let sampleRate: Int
     /// The device's channel count.
-    public let channels: Int
+    package let channels: Int
     /// The device's own buffer in sample frames (one period of delay after the queue).
-    public let bufferFrames: Int
+    package let bufferFrames: Int
 
     /// Opens the default output device, asking for `sampleRate` Hz, `channels` channels and a
     /// buffer of `bufferFrames`; throws when there is no audio device.
-    public init(sampleRate: Int = 48_000, channels: Int = 2, bufferFrames: Int = 512) throws(SDLError) {
+    package init(sampleRate: Int = 48_000, channels: Int = 2, bufferFrames: Int = 512) throws(SDLError) {
         SDL_SetHint(SDL_HINT_NO_SIGNAL_HANDLERS, "1")
         guard SDL_InitSubSystem(SDL_INIT_AUDIO) == 0 else { throw SDLError("initialise SDL audio") }
         var wanted = SDL_AudioSpec()
@@ -47,24 +47,24 @@ public final class SDLAudioOutput: @unchecked Sendable {
     }
 
     /// The name of SDL's audio driver ("pulseaudio", "alsa", …).
-    public var driver: String { SDL_GetCurrentAudioDriver().map { String(cString: $0) } ?? "none" }
+    package var driver: String { SDL_GetCurrentAudioDriver().map { String(cString: $0) } ?? "none" }
 
     /// Appends interleaved samples (`channels` per frame) to the device's queue.
-    public func queue(_ samples: [Float]) throws(SDLError) {
+    package func queue(_ samples: [Float]) throws(SDLError) {
         guard !samples.isEmpty else { return }
         let status = samples.withUnsafeBytes { SDL_QueueAudio(device, $0.baseAddress, UInt32($0.count)) }
         guard status == 0 else { throw SDLError("queue audio") }
     }
 
     /// Sample frames queued and not yet handed to the device.
-    public var queuedFrames: Int {
+    package var queuedFrames: Int {
         Int(SDL_GetQueuedAudioSize(device)) / (4 * max(channels, 1))
     }
 
     /// Drops everything queued.
-    public func clear() { SDL_ClearQueuedAudio(device) }
+    package func clear() { SDL_ClearQueuedAudio(device) }
 
     /// Pauses (the device plays silence, the queue stays) or resumes playback.
-    public func setPaused(_ paused: Bool) { SDL_PauseAudioDevice(device, paused ? 1 : 0) }
+    package func setPaused(_ paused: Bool) { SDL_PauseAudioDevice(device, paused ? 1 : 0) }
 }
 #endif

@@ -3,11 +3,11 @@ import CSDL2
 import OnAirCore
 
 /// A failure of SDL2 (window, renderer, texture or audio device), with SDL's own message.
-public struct SDLError: OnAirError, Equatable {
+package struct SDLError: OnAirError, Equatable {
     /// What was being done ("open a window", "open the audio device", …).
-    public var operation: String
+    package var operation: String
     /// SDL's message (`SDL_GetError()`) at the time.
-    public var message: String
+    package var message: String
 
     /// Creates an error for `operation` with SDL's current message.
     init(_ operation: String) {
@@ -16,12 +16,12 @@ public struct SDLError: OnAirError, Equatable {
     }
 
     /// Creates an error with an explicit message.
-    public init(operation: String, message: String) {
+    package init(operation: String, message: String) {
         self.operation = operation
         self.message = message
     }
 
     /// "could not OPERATION: MESSAGE".
-    public var description: String { "could not \(operation): \(message.isEmpty ? "unknown SDL error" : message)" }
+    package var description: String { "could not \(operation): \(message.isEmpty ? "unknown SDL error" : message)" }
 }
 #endif

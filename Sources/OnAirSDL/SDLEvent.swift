@@ -1,6 +1,6 @@
 #if os(Linux)
 /// What the user did to the window, as the player needs it.
-public enum SDLEvent: Sendable, Equatable {
+package enum SDLEvent: Sendable, Equatable {
     /// The window was closed, or `q` or Esc pressed.
     case quit
     /// `f`: toggle full screen.

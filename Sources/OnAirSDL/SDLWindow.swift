@@ -7,19 +7,19 @@ import OnAirCore
 ///
 /// Create, use and destroy it on one thread (SDL's video functions are not thread-safe); that
 /// thread must also call `pollEvents()`.
-public final class SDLWindow {
+package final class SDLWindow {
     private var window: OpaquePointer?
     private var renderer: OpaquePointer?
     private var texture: OpaquePointer?
     private var textureSize = (width: 0, height: 0)
     private var isFullscreen = false
     /// Frames whose size differed from the previous one (the texture was made again).
-    public private(set) var sizeChanges = 0
+    package private(set) var sizeChanges = 0
 
     /// Opens a `width`×`height` window (centred, resizable; full screen when asked) titled `title`.
     ///
     /// Throws when there is no display to open it on.
-    public init(title: String, width: Int, height: Int, fullscreen: Bool = false) throws(SDLError) {
+    package init(title: String, width: Int, height: Int, fullscreen: Bool = false) throws(SDLError) {
         SDL_SetHint(SDL_HINT_NO_SIGNAL_HANDLERS, "1")
         // Let a compositor (if any) leave the window alone, and never block the main thread on vsync.
         SDL_SetHint(SDL_HINT_RENDER_VSYNC, "0")
@@ -47,7 +47,7 @@ public final class SDLWindow {
     deinit { close() }
 
     /// Destroys the texture, renderer and window (also done when the window is released).
-    public func close() {
+    package func close() {
         if let texture { SDL_DestroyTexture(texture) }
         if let renderer { SDL_DestroyRenderer(renderer) }
         if let window {
@@ -60,20 +60,20 @@ public final class SDLWindow {
     }
 
     /// The window title.
-    public var title: String {
+    package var title: String {
         get { window.map { String(cString: SDL_GetWindowTitle($0)) } ?? "" }
         set { if let window { SDL_SetWindowTitle(window, newValue) } }
     }
 
     /// Switches between full screen (at the desktop's resolution) and a window.
-    public func toggleFullscreen() {
+    package func toggleFullscreen() {
         guard let window else { return }
         isFullscreen.toggle()
         SDL_SetWindowFullscreen(window, isFullscreen ? SDL_WINDOW_FULLSCREEN_DESKTOP.rawValue : 0)
     }
 
     /// Resizes the window to `width`×`height` and centres it again (not in full screen).
-    public func setSize(width: Int, height: Int) {
+    package func setSize(width: Int, height: Int) {
         guard let window, !isFullscreen, width > 0, height > 0 else { return }
         SDL_SetWindowSize(window, Int32(width), Int32(height))
         let centred = Int32(bitPattern: 0x2FFF_0000)  // SDL_WINDOWPOS_CENTERED
@@ -81,7 +81,7 @@ public final class SDLWindow {
     }
 
     /// Size of the window's drawable area in pixels.
-    public var outputSize: (width: Int, height: Int) {
+    package var outputSize: (width: Int, height: Int) {
         var w: Int32 = 0, h: Int32 = 0
         SDL_GetRendererOutputSize(renderer, &w, &h)
         return (Int(w), Int(h))
@@ -91,7 +91,7 @@ public final class SDLWindow {
     ///
     /// This is the one place that reads a `VideoFrame`'s plane layout; yuv420p is the only
     /// format taken.
-    public func upload(_ frame: VideoFrame) throws(SDLError) {
+    package func upload(_ frame: VideoFrame) throws(SDLError) {
         guard frame.pixelFormat == .yuv420p, frame.layoutProblem() == nil else {
             throw SDLError(
                 operation: "show a frame",
@@ -120,7 +120,7 @@ public final class SDLWindow {
     }
 
     /// Where the picture goes in the window: as large as fits, centred, at its aspect ratio.
-    public static func fit(picture: (width: Int, height: Int), into output: (width: Int, height: Int))
+    package static func fit(picture: (width: Int, height: Int), into output: (width: Int, height: Int))
         -> (x: Int, y: Int, width: Int, height: Int)
     {
         guard picture.width > 0, picture.height > 0, output.width > 0, output.height > 0 else { return (0, 0, 0, 0) }
@@ -135,7 +135,7 @@ public final class SDLWindow {
 
     /// Draws the last uploaded picture, then `lines` of overlay text at the top left and a
     /// `banner` (a status such as "stream stopped") in the middle, and shows the result.
-    public func present(lines: [String] = [], banner: String? = nil) {
+    package func present(lines: [String] = [], banner: String? = nil) {
         guard let renderer else { return }
         SDL_SetRenderDrawColor(renderer, 0, 0, 0, 255)
         SDL_RenderClear(renderer)
@@ -178,14 +178,14 @@ public final class SDLWindow {
     }
 
     /// Fills the window black and shows it.
-    public func clear() {
+    package func clear() {
         SDL_SetRenderDrawColor(renderer, 0, 0, 0, 255)
         SDL_RenderClear(renderer)
         SDL_RenderPresent(renderer)
     }
 
     /// The events waiting for the window, translated (others are discarded).
-    public func pollEvents() -> [SDLEvent] {
+    package func pollEvents() -> [SDLEvent] {
         var events: [SDLEvent] = []
         var event = SDL_Event()
         while SDL_PollEvent(&event) != 0 {

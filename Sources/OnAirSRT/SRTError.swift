@@ -4,18 +4,18 @@ import OnAirCore
 
 /// A libsrt call failed; carries libsrt's own message (`srt_getlasterror_str`) and, for a refused
 /// connection, the peer's reject reason (`srt_rejectreason_str`).
-public struct SRTError: OnAirError, Equatable {
+package struct SRTError: OnAirError, Equatable {
     /// libsrt's error code (`SRT_ERRNO`, e.g. 1002 for a rejected connection, 6003 for a timeout).
-    public let code: Int32
+    package let code: Int32
     /// What OnAir was doing, e.g. "srt_connect(127.0.0.1:9000)".
-    public let operation: String
+    package let operation: String
     /// libsrt's text for the error.
-    public let message: String
+    package let message: String
     /// Why the peer refused the connection, when libsrt knows (e.g. "Wrong password").
-    public let rejectReason: String?
+    package let rejectReason: String?
 
     /// Creates an error with explicit fields (tests and callers that map their own failures).
-    public init(code: Int32, operation: String, message: String, rejectReason: String? = nil) {
+    package init(code: Int32, operation: String, message: String, rejectReason: String? = nil) {
         self.code = code
         self.operation = operation
         self.message = message
@@ -44,21 +44,21 @@ public struct SRTError: OnAirError, Equatable {
     }
 
     /// Whether a send, receive or wait gave up after its timeout (`SRT_ETIMEOUT`).
-    public var isTimeout: Bool { code == Int32(SRT_ETIMEOUT.rawValue) }
+    package var isTimeout: Bool { code == Int32(SRT_ETIMEOUT.rawValue) }
     /// Whether a non-blocking call would have blocked (`SRT_EASYNCSND`/`SRT_EASYNCRCV`).
-    public var wouldBlock: Bool {
+    package var wouldBlock: Bool {
         code == Int32(SRT_EASYNCSND.rawValue) || code == Int32(SRT_EASYNCRCV.rawValue)
     }
     /// Whether the connection is gone (lost, never made, or the socket was closed).
-    public var isConnectionGone: Bool {
+    package var isConnectionGone: Bool {
         code == Int32(SRT_ECONNLOST.rawValue) || code == Int32(SRT_ENOCONN.rawValue)
             || code == Int32(SRT_EINVSOCK.rawValue) || code == Int32(SRT_ESCLOSED.rawValue)
     }
     /// Whether the peer refused the connection (wrong passphrase, stream id refused, …).
-    public var isRejected: Bool { code == Int32(SRT_ECONNREJ.rawValue) }
+    package var isRejected: Bool { code == Int32(SRT_ECONNREJ.rawValue) }
 
     /// "OPERATION: MESSAGE", with the peer's reject reason when it gave one.
-    public var description: String {
+    package var description: String {
         if let rejectReason { return "\(operation): \(message) (\(rejectReason))" }
         return "\(operation): \(message)"
     }

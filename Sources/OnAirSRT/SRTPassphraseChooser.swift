@@ -8,7 +8,7 @@ import Foundation
 /// `tag(of:)` once the caller is accepted, or nil to refuse the caller. An empty passphrase lets the
 /// caller in unencrypted (libsrt clears the one the listener had), so a listener started open can
 /// ask for a passphrase later and one started with a passphrase can stop asking.
-public final class SRTPassphraseChooser: @unchecked Sendable {
+package final class SRTPassphraseChooser: @unchecked Sendable {
     private let choose: @Sendable (_ streamID: String?) -> (passphrase: String, tag: Int)?
     private let lock = NSLock()
     /// Tags of callers being connected, by socket id (taken at accept; bounded: a caller whose
@@ -17,7 +17,7 @@ public final class SRTPassphraseChooser: @unchecked Sendable {
     private static let capacity = 1024
 
     /// A chooser asking `choose`, on libsrt's thread (it must not block).
-    public init(_ choose: @escaping @Sendable (_ streamID: String?) -> (passphrase: String, tag: Int)?) {
+    package init(_ choose: @escaping @Sendable (_ streamID: String?) -> (passphrase: String, tag: Int)?) {
         self.choose = choose
     }
 
@@ -36,7 +36,7 @@ public final class SRTPassphraseChooser: @unchecked Sendable {
     }
 
     /// The tag chosen for `caller` (a socket the listener accepted), forgotten once read.
-    public func tag(of caller: SRTSocket) -> Int? {
+    package func tag(of caller: SRTSocket) -> Int? {
         lock.lock()
         defer { lock.unlock() }
         return tags.removeValue(forKey: caller.socketID)

@@ -7,7 +7,7 @@ import Foundation
 /// The socket is closed in `deinit` (or earlier by `close()`). libsrt's calls are thread-safe, so
 /// one thread may send while another reads statistics or closes; blocking calls (connect, accept,
 /// send, receive) belong on a dedicated thread, not on Swift's cooperative pool.
-public final class SRTSocket: @unchecked Sendable {
+package final class SRTSocket: @unchecked Sendable {
     private let lock = NSLock()
     private var handle: SRTSOCKET
     /// A listener's epoll, holding the listener from before it listens: libsrt signals a queued
@@ -15,7 +15,7 @@ public final class SRTSocket: @unchecked Sendable {
     /// poll made per `accept` could miss a caller that came in between and wait out its timeout.
     private var acceptPoll: Int32 = -1
     /// What the socket is for, used in error messages ("127.0.0.1:9000").
-    public let endpoint: String
+    package let endpoint: String
     /// A listener's passphrase chooser (`choosePassphrases`), kept as long as libsrt may call it.
     private var chooser: SRTPassphraseChooser?
 
@@ -35,7 +35,7 @@ public final class SRTSocket: @unchecked Sendable {
     }
 
     /// Connects to a listener at `host`:`port` as a caller, giving up after `timeout`.
-    public static func connect(
+    package static func connect(
         host: String, port: UInt16, options: SRTSocketOptions = SRTSocketOptions(),
         timeout: Duration = .seconds(3)
     ) throws(SRTError) -> SRTSocket {
@@ -52,7 +52,7 @@ public final class SRTSocket: @unchecked Sendable {
     /// Binds to `host`:`port` and listens for callers; `port` 0 picks a free port (see `localPort`).
     ///
     /// The listener's options are inherited by every socket `accept` returns.
-    public static func listen(
+    package static func listen(
         host: String = "127.0.0.1", port: UInt16, backlog: Int32 = 8,
         options: SRTSocketOptions = SRTSocketOptions()
     ) throws(SRTError) -> SRTSocket {
@@ -74,7 +74,7 @@ public final class SRTSocket: @unchecked Sendable {
 
     /// Waits up to `timeout` (forever when nil) for a caller and returns its connection, or nil
     /// when none arrived in time. Call it repeatedly to accept many callers.
-    public func accept(timeout: Duration? = nil) throws(SRTError) -> SRTSocket? {
+    package func accept(timeout: Duration? = nil) throws(SRTError) -> SRTSocket? {
         let listener = currentHandle()
         if let timeout {
             guard try waitForCaller(timeout: timeout) else { return nil }
@@ -111,7 +111,7 @@ public final class SRTSocket: @unchecked Sendable {
 
     /// Sends one message (at most the payload size, 1316 bytes by default in live mode); returns the bytes taken.
     @discardableResult
-    public func send(_ bytes: UnsafeRawBufferPointer) throws(SRTError) -> Int {
+    package func send(_ bytes: UnsafeRawBufferPointer) throws(SRTError) -> Int {
         guard let base = bytes.baseAddress, !bytes.isEmpty else { return 0 }
         let sent = srt_sendmsg2(currentHandle(), base.assumingMemoryBound(to: CChar.self), Int32(bytes.count), nil)
         if sent == SRT_ERROR { throw SRTError.last("srt_sendmsg(\(endpoint))") }
@@ -120,7 +120,7 @@ public final class SRTSocket: @unchecked Sendable {
 
     /// Sends one message from an array.
     @discardableResult
-    public func send(_ bytes: [UInt8]) throws(SRTError) -> Int {
+    package func send(_ bytes: [UInt8]) throws(SRTError) -> Int {
         let result: Result<Int, SRTError> = bytes.withUnsafeBytes { raw in
             do throws(SRTError) { return .success(try send(raw)) } catch { return .failure(error) }
         }
@@ -128,7 +128,7 @@ public final class SRTSocket: @unchecked Sendable {
     }
 
     /// Receives one message into `buffer` (which should hold at least the payload size); returns its length.
-    public func receive(into buffer: UnsafeMutableRawBufferPointer) throws(SRTError) -> Int {
+    package func receive(into buffer: UnsafeMutableRawBufferPointer) throws(SRTError) -> Int {
         guard let base = buffer.baseAddress else { return 0 }
         let count = srt_recvmsg2(currentHandle(), base.assumingMemoryBound(to: CChar.self), Int32(buffer.count), nil)
         if count == SRT_ERROR { throw SRTError.last("srt_recvmsg(\(endpoint))") }
@@ -136,7 +136,7 @@ public final class SRTSocket: @unchecked Sendable {
     }
 
     /// Receives one message of at most `maximumLength` bytes.
-    public func receive(maximumLength: Int = 1500) throws(SRTError) -> [UInt8] {
+    package func receive(maximumLength: Int = 1500) throws(SRTError) -> [UInt8] {
         var buffer = [UInt8](repeating: 0, count: maximumLength)
         let result: Result<Int, SRTError> = buffer.withUnsafeMutableBytes { raw in
             do throws(SRTError) { return .success(try receive(into: raw)) } catch { return .failure(error) }
@@ -147,7 +147,7 @@ public final class SRTSocket: @unchecked Sendable {
 
     /// Reads the connection's statistics; `clear` restarts the interval figures, `instantaneous`
     /// reads the buffer and RTT figures as they are now rather than smoothed.
-    public func statistics(clear: Bool = false, instantaneous: Bool = true) throws(SRTError) -> SRTStatistics {
+    package func statistics(clear: Bool = false, instantaneous: Bool = true) throws(SRTError) -> SRTStatistics {
         var perf = SRT_TRACEBSTATS()
         if srt_bistats(currentHandle(), &perf, clear ? 1 : 0, instantaneous ? 1 : 0) == SRT_ERROR {
             throw SRTError.last("srt_bistats(\(endpoint))")
@@ -156,7 +156,7 @@ public final class SRTSocket: @unchecked Sendable {
     }
 
     /// What sits in the send buffer now: packets and bytes not yet acknowledged (`srt_getsndbuffer`).
-    public func sendBufferLevel() throws(SRTError) -> (packets: Int, bytes: Int) {
+    package func sendBufferLevel() throws(SRTError) -> (packets: Int, bytes: Int) {
         var blocks = 0
         var bytes = 0
         if srt_getsndbuffer(currentHandle(), &blocks, &bytes) == SRT_ERROR {
@@ -167,15 +167,15 @@ public final class SRTSocket: @unchecked Sendable {
 
     /// Changes the ceiling on the sending rate of a connected socket (`SRTO_MAXBW`, bytes per
     /// second; -1: no limit, 0: relative to the input rate).
-    public func setMaximumBandwidth(bytesPerSecond: Int64) throws(SRTError) {
+    package func setMaximumBandwidth(bytesPerSecond: Int64) throws(SRTError) {
         try setOption(SRTO_MAXBW, bytesPerSecond, "maxbw")
     }
 
     /// The socket's state now.
-    public var state: SRTSocketState { SRTSocketState(srt_getsockstate(currentHandle())) }
+    package var state: SRTSocketState { SRTSocketState(srt_getsockstate(currentHandle())) }
 
     /// The stream id the caller sent (on an accepted socket) or set (on a caller).
-    public var streamID: String? {
+    package var streamID: String? {
         var buffer = [CChar](repeating: 0, count: 513)
         var length = Int32(buffer.count - 1)
         guard srt_getsockflag(currentHandle(), SRTO_STREAMID, &buffer, &length) != SRT_ERROR, length > 0 else {
@@ -185,7 +185,7 @@ public final class SRTSocket: @unchecked Sendable {
     }
 
     /// The local port (useful after listening on port 0).
-    public var localPort: UInt16 {
+    package var localPort: UInt16 {
         var address = SRTAddress()
         var length = Int32(MemoryLayout<sockaddr_storage>.size)
         let handle = currentHandle()
@@ -199,7 +199,7 @@ public final class SRTSocket: @unchecked Sendable {
 
     /// Closes the socket now; a blocked accept, send or receive on another thread returns an error.
     /// Closing twice is harmless.
-    public func close() {
+    package func close() {
         lock.lock()
         let old = handle, poll = acceptPoll
         handle = SRT_INVALID_SOCK
@@ -213,7 +213,7 @@ public final class SRTSocket: @unchecked Sendable {
 
     /// A listener's callers get their passphrase from `chooser` as they connect (libsrt's listen
     /// callback), instead of the listener's own.
-    public func choosePassphrases(_ chooser: SRTPassphraseChooser) throws(SRTError) {
+    package func choosePassphrases(_ chooser: SRTPassphraseChooser) throws(SRTError) {
         let handle = currentHandle()
         lock.lock()
         self.chooser = chooser

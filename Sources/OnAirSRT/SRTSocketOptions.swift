@@ -2,47 +2,47 @@
 /// The options OnAir sets on an SRT socket before it connects or listens.
 ///
 /// `nil` leaves libsrt's default. A listener's options are inherited by the sockets it accepts.
-public struct SRTSocketOptions: Sendable, Equatable, Codable {
+package struct SRTSocketOptions: Sendable, Equatable, Codable {
     /// Transmission type (`SRTO_TRANSTYPE`); set first, since it resets the others to its defaults.
-    public var transmissionType: SRTTransmissionType = .live
+    package var transmissionType: SRTTransmissionType = .live
     /// Receiver (and peer) latency in milliseconds (`SRTO_LATENCY`; libsrt's default is 120).
-    public var latencyMilliseconds: Int32?
+    package var latencyMilliseconds: Int32?
     /// Encryption passphrase, 10–79 characters (`SRTO_PASSPHRASE`).
-    public var passphrase: String?
+    package var passphrase: String?
     /// AES key length in bytes: 16, 24 or 32 (`SRTO_PBKEYLEN`).
-    public var keyLength: Int32?
+    package var keyLength: Int32?
     /// The stream id a caller sends to the listener (`SRTO_STREAMID`, at most 512 bytes).
-    public var streamID: String?
+    package var streamID: String?
     /// Largest payload of one message in bytes (`SRTO_PAYLOADSIZE`; 1316 in live mode = 7 TS packets).
-    public var payloadSize: Int32?
+    package var payloadSize: Int32?
     /// Send buffer size in bytes (`SRTO_SNDBUF`).
-    public var sendBufferBytes: Int32?
+    package var sendBufferBytes: Int32?
     /// Receive buffer size in bytes (`SRTO_RCVBUF`).
-    public var receiveBufferBytes: Int32?
+    package var receiveBufferBytes: Int32?
     /// Whether packets too late to play are dropped (`SRTO_TLPKTDROP`).
-    public var tooLatePacketDrop: Bool?
+    package var tooLatePacketDrop: Bool?
     /// Extra sender-side delay before a too-late packet is dropped, in ms; -1 turns it off (`SRTO_SNDDROPDELAY`).
-    public var sendDropDelayMilliseconds: Int32?
+    package var sendDropDelayMilliseconds: Int32?
     /// Whether `send` blocks until the message is in the send buffer (`SRTO_SNDSYN`).
-    public var sendBlocking: Bool?
+    package var sendBlocking: Bool?
     /// Whether `receive`, `accept` and `connect` block (`SRTO_RCVSYN`).
-    public var receiveBlocking: Bool?
+    package var receiveBlocking: Bool?
     /// How long a blocking send waits, in ms; -1 waits forever (`SRTO_SNDTIMEO`).
-    public var sendTimeoutMilliseconds: Int32?
+    package var sendTimeoutMilliseconds: Int32?
     /// How long a blocking receive waits, in ms; -1 waits forever (`SRTO_RCVTIMEO`).
-    public var receiveTimeoutMilliseconds: Int32?
+    package var receiveTimeoutMilliseconds: Int32?
     /// How long the peer may stay silent before the connection is broken, in ms (`SRTO_PEERIDLETIMEO`).
-    public var peerIdleTimeoutMilliseconds: Int32?
+    package var peerIdleTimeoutMilliseconds: Int32?
     /// Ceiling on the sending rate in bytes per second; 0 = relative to input, -1 = unlimited (`SRTO_MAXBW`).
-    public var maxBandwidthBytesPerSecond: Int64?
+    package var maxBandwidthBytesPerSecond: Int64?
     /// Expected input rate in bytes per second, 0 = measure it (`SRTO_INPUTBW`).
-    public var inputBandwidthBytesPerSecond: Int64?
+    package var inputBandwidthBytesPerSecond: Int64?
     /// Overhead over the input rate allowed for retransmissions, in percent (`SRTO_OHEADBW`).
-    public var overheadBandwidthPercent: Int32?
+    package var overheadBandwidthPercent: Int32?
     /// Whether a connection with a mismatched passphrase is refused outright (`SRTO_ENFORCEDENCRYPTION`).
-    public var enforcedEncryption: Bool?
+    package var enforcedEncryption: Bool?
 
     /// Options with libsrt's defaults in live mode.
-    public init() {}
+    package init() {}
 }
 #endif

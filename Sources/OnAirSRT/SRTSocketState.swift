@@ -2,7 +2,7 @@
 import CSRT
 
 /// Where an SRT socket is in its life (`srt_getsockstate`).
-public enum SRTSocketState: String, Sendable, Equatable {
+package enum SRTSocketState: String, Sendable, Equatable {
     case initial, opened, listening, connecting, connected, broken, closing, closed, nonexistent
 
     init(_ status: SRT_SOCKSTATUS) {

@@ -5,97 +5,97 @@ import CSRT
 ///
 /// "Total" fields count since the connection started; the others since the last reading that
 /// cleared them; the instantaneous fields (RTT, bandwidth, buffers) describe the moment of reading.
-public struct SRTStatistics: Sendable, Equatable {
+package struct SRTStatistics: Sendable, Equatable {
     /// Time since the connection started, in ms.
-    public var msTimeStamp: Int64 = 0
+    package var msTimeStamp: Int64 = 0
 
     /// Data packets sent, including retransmissions, since the start.
-    public var pktSentTotal: Int64 = 0
+    package var pktSentTotal: Int64 = 0
     /// Data bytes sent, including retransmissions, since the start.
-    public var byteSentTotal: UInt64 = 0
+    package var byteSentTotal: UInt64 = 0
     /// Data bytes the application handed to `send`, since the start (no retransmissions).
-    public var byteSentUniqueTotal: UInt64 = 0
+    package var byteSentUniqueTotal: UInt64 = 0
     /// Packets the sender learned were lost, since the start.
-    public var pktSndLossTotal: Int32 = 0
+    package var pktSndLossTotal: Int32 = 0
     /// Packets retransmitted, since the start.
-    public var pktRetransTotal: Int32 = 0
+    package var pktRetransTotal: Int32 = 0
     /// Packets the sender dropped as too late to send, since the start.
-    public var pktSndDropTotal: Int32 = 0
+    package var pktSndDropTotal: Int32 = 0
     /// Bytes the sender dropped as too late to send, since the start.
-    public var byteSndDropTotal: UInt64 = 0
+    package var byteSndDropTotal: UInt64 = 0
     /// Packets received, since the start.
-    public var pktRecvTotal: Int64 = 0
+    package var pktRecvTotal: Int64 = 0
     /// Bytes received, since the start.
-    public var byteRecvTotal: UInt64 = 0
+    package var byteRecvTotal: UInt64 = 0
     /// Packets the receiver found missing, since the start.
-    public var pktRcvLossTotal: Int32 = 0
+    package var pktRcvLossTotal: Int32 = 0
     /// Packets the receiver dropped as too late to play, since the start.
-    public var pktRcvDropTotal: Int32 = 0
+    package var pktRcvDropTotal: Int32 = 0
     /// Packets the receiver could not decrypt, since the start.
-    public var pktRcvUndecryptTotal: Int32 = 0
+    package var pktRcvUndecryptTotal: Int32 = 0
 
     /// Data packets sent since the last clearing reading.
-    public var pktSent: Int64 = 0
+    package var pktSent: Int64 = 0
     /// Data bytes sent since the last clearing reading.
-    public var byteSent: UInt64 = 0
+    package var byteSent: UInt64 = 0
     /// Packets reported lost to the sender since the last clearing reading.
-    public var pktSndLoss: Int32 = 0
+    package var pktSndLoss: Int32 = 0
     /// Packets retransmitted since the last clearing reading.
-    public var pktRetrans: Int32 = 0
+    package var pktRetrans: Int32 = 0
     /// Packets dropped by the sender as too late since the last clearing reading.
-    public var pktSndDrop: Int32 = 0
+    package var pktSndDrop: Int32 = 0
     /// Packets received since the last clearing reading.
-    public var pktRecv: Int64 = 0
+    package var pktRecv: Int64 = 0
     /// Packets found lost by the receiver since the last clearing reading.
-    public var pktRcvLoss: Int32 = 0
+    package var pktRcvLoss: Int32 = 0
     /// Packets dropped by the receiver as too late since the last clearing reading.
-    public var pktRcvDrop: Int32 = 0
+    package var pktRcvDrop: Int32 = 0
     /// Sending rate over the interval, Mb/s.
-    public var mbpsSendRate: Double = 0
+    package var mbpsSendRate: Double = 0
     /// Receiving rate over the interval, Mb/s.
-    public var mbpsRecvRate: Double = 0
+    package var mbpsRecvRate: Double = 0
     /// Time spent sending (busy) over the interval, in µs.
-    public var usSndDuration: Int64 = 0
+    package var usSndDuration: Int64 = 0
 
     /// Current inter-packet sending period, in µs.
-    public var usPktSndPeriod: Double = 0
+    package var usPktSndPeriod: Double = 0
     /// Flow window, in packets.
-    public var pktFlowWindow: Int32 = 0
+    package var pktFlowWindow: Int32 = 0
     /// Congestion window, in packets.
-    public var pktCongestionWindow: Int32 = 0
+    package var pktCongestionWindow: Int32 = 0
     /// Packets in flight (sent, not yet acknowledged).
-    public var pktFlightSize: Int32 = 0
+    package var pktFlightSize: Int32 = 0
     /// Smoothed round-trip time, in ms.
-    public var msRTT: Double = 0
+    package var msRTT: Double = 0
     /// libsrt's estimate of the link's bandwidth, Mb/s (from packet pairs).
-    public var mbpsBandwidth: Double = 0
+    package var mbpsBandwidth: Double = 0
     /// Ceiling on the sending rate, Mb/s.
-    public var mbpsMaxBW: Double = 0
+    package var mbpsMaxBW: Double = 0
     /// Free space in the send buffer, in bytes.
-    public var byteAvailSndBuf: Int32 = 0
+    package var byteAvailSndBuf: Int32 = 0
     /// Free space in the receive buffer, in bytes.
-    public var byteAvailRcvBuf: Int32 = 0
+    package var byteAvailRcvBuf: Int32 = 0
     /// Maximum segment size, in bytes.
-    public var byteMSS: Int32 = 0
+    package var byteMSS: Int32 = 0
     /// Unacknowledged packets in the send buffer.
-    public var pktSndBuf: Int32 = 0
+    package var pktSndBuf: Int32 = 0
     /// Unacknowledged bytes in the send buffer.
-    public var byteSndBuf: Int32 = 0
+    package var byteSndBuf: Int32 = 0
     /// Time span of the send buffer's unacknowledged content, in ms (the sender's queueing delay).
-    public var msSndBuf: Int32 = 0
+    package var msSndBuf: Int32 = 0
     /// Sender's timestamp-based delivery delay (the latency agreed with the peer), in ms.
-    public var msSndTsbPdDelay: Int32 = 0
+    package var msSndTsbPdDelay: Int32 = 0
     /// Undelivered packets in the receive buffer.
-    public var pktRcvBuf: Int32 = 0
+    package var pktRcvBuf: Int32 = 0
     /// Undelivered bytes in the receive buffer.
-    public var byteRcvBuf: Int32 = 0
+    package var byteRcvBuf: Int32 = 0
     /// Time span of the receive buffer's undelivered content, in ms.
-    public var msRcvBuf: Int32 = 0
+    package var msRcvBuf: Int32 = 0
     /// Receiver's timestamp-based delivery delay, in ms.
-    public var msRcvTsbPdDelay: Int32 = 0
+    package var msRcvTsbPdDelay: Int32 = 0
 
     /// Statistics with every figure zero.
-    public init() {}
+    package init() {}
 
     /// Copies libsrt's structure.
     init(_ perf: SRT_TRACEBSTATS) {

@@ -1,6 +1,6 @@
 #if os(Linux)
 /// libsrt's transmission type (`SRTO_TRANSTYPE`): live media or file transfer.
-public enum SRTTransmissionType: String, Sendable, Equatable, Codable {
+package enum SRTTransmissionType: String, Sendable, Equatable, Codable {
     /// Live mode: message boundaries, timestamp-based delivery, too-late packet drop.
     case live
     /// File mode: a byte stream with congestion control, no deadline.

@@ -40,7 +40,7 @@ public final class FileTranscoder: @unchecked Sendable {
     /// The audio settings, likewise.
     public private(set) var audioSettings: AudioEncoderSettings?
     /// The H.264 encoder's choice and why hardware candidates were passed over.
-    public private(set) var encoderSelection: EncoderSelection?
+    package private(set) var encoderSelection: EncoderSelection?
 
     private let decoder: MediaFileDecoder
     private(set) var sinks: [any PacketSink] = []

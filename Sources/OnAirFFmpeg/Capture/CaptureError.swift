@@ -3,7 +3,7 @@ import CFFmpeg
 import OnAirCore
 
 /// Why a device or file source could not start, or why it stopped.
-public enum CaptureError: OnAirError, Equatable {
+package enum CaptureError: OnAirError, Equatable {
     /// libavformat/libavdevice could not open the source; carries FFmpeg's error and the lines it logged.
     case openFailed(source: String, error: FFmpegError, log: [String])
     /// Reading or decoding failed after capture had started.
@@ -20,7 +20,7 @@ public enum CaptureError: OnAirError, Equatable {
     case deviceLibraryUnavailable(String)
 
     /// The failure in words, naming the device or file.
-    public var description: String {
+    package var description: String {
         switch self {
         case .openFailed(let source, let error, let log):
             let details = log.isEmpty ? "" : " (" + log.joined(separator: "; ") + ")"

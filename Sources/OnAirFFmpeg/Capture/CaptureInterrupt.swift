@@ -7,29 +7,29 @@ import Foundation
 /// Handed to `MediaFileReader`, it becomes the format context's `AVIOInterruptCB`, and the
 /// context reads in non-blocking mode, so raising it makes a pending open or read fail promptly
 /// with `CaptureInterrupt.exitCode` instead of waiting for the device.
-public final class CaptureInterrupt: InterruptCondition, @unchecked Sendable {
+package final class CaptureInterrupt: InterruptCondition, @unchecked Sendable {
     private let lock = NSLock()
     private var raised = false
 
     /// Creates a lowered flag.
-    public override init() {}
+    package override init() {}
 
     /// Asks every open or read using this flag to give up as soon as it can.
-    public func raise() {
+    package func raise() {
         lock.lock()
         raised = true
         lock.unlock()
     }
 
     /// Whether `raise()` was called.
-    public var isRaised: Bool {
+    package var isRaised: Bool {
         lock.lock()
         defer { lock.unlock() }
         return raised
     }
 
     /// AVERROR_EXIT ("Immediate exit requested"), what libavformat returns when interrupted.
-    public static let exitCode: Int32 = {
+    package static let exitCode: Int32 = {
         let tag =
             UInt32(UInt8(ascii: "E")) | UInt32(UInt8(ascii: "X")) << 8
             | UInt32(UInt8(ascii: "I")) << 16 | UInt32(UInt8(ascii: "T")) << 24

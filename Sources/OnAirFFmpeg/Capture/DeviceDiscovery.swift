@@ -7,9 +7,9 @@ import OnAirCore
 /// capture devices and X11 displays. Nothing present gives empty lists, never an error.
 ///
 /// Each query may open devices or talk to servers briefly; call it off the main thread.
-public enum DeviceDiscovery {
+package enum DeviceDiscovery {
     /// V4L2 devices under `/dev` (`video*`), with the formats and sizes each offers.
-    public static func cameras(directory: String = "/dev") -> [DiscoveredDevice] {
+    package static func cameras(directory: String = "/dev") -> [DiscoveredDevice] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
         let paths = names.filter { $0.hasPrefix("video") && Int($0.dropFirst(5)) != nil }
             .sorted { Int($0.dropFirst(5))! < Int($1.dropFirst(5))! }
@@ -26,7 +26,7 @@ public enum DeviceDiscovery {
 
     /// PulseAudio sources (microphones and sink monitors) on `server` (nil: the default server);
     /// asks libavdevice, falling back to `pactl list short sources`.
-    public static func pulseSources(server: String? = nil) -> [DiscoveredDevice] {
+    package static func pulseSources(server: String? = nil) -> [DiscoveredDevice] {
         var options: [String: String] = [:]
         if let server { options["server"] = server }
         let listed = listSources(format: "pulse", options: options)
@@ -42,7 +42,7 @@ public enum DeviceDiscovery {
     }
 
     /// ALSA capture devices of the sound cards in `/proc/asound/cards` (none when there is no card).
-    public static func alsaDevices(cardsFile: String = "/proc/asound/cards") -> [DiscoveredDevice] {
+    package static func alsaDevices(cardsFile: String = "/proc/asound/cards") -> [DiscoveredDevice] {
         guard let text = try? String(contentsOfFile: cardsFile, encoding: .utf8) else { return [] }
         let cards = parseCards(text)
         guard !cards.isEmpty else { return [] }
@@ -57,7 +57,7 @@ public enum DeviceDiscovery {
     }
 
     /// X11 displays with a socket in `socketDirectory`, each with its screen size (by opening x11grab briefly).
-    public static func screens(socketDirectory: String = "/tmp/.X11-unix") -> [DiscoveredDevice] {
+    package static func screens(socketDirectory: String = "/tmp/.X11-unix") -> [DiscoveredDevice] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: socketDirectory)) ?? []
         let numbers = names.compactMap { $0.hasPrefix("X") ? Int($0.dropFirst()) : nil }.sorted()
         return numbers.compactMap { number in

@@ -9,9 +9,9 @@ import OnAirCore
 /// item is stamped on the session's `CaptureClock` (see `DeviceTimestampMapper`). Open errors
 /// (no such device, busy, permission) are thrown from `start` with FFmpeg's message; errors
 /// after that arrive through `handlers.ended`. `stop()` returns promptly even when a read blocks.
-public final class DeviceSource: CaptureSource, @unchecked Sendable {
+package final class DeviceSource: CaptureSource, @unchecked Sendable {
     /// The libavdevice input formats OnAir captures from.
-    public enum Kind: String, Sendable, Codable, CaseIterable {
+    package enum Kind: String, Sendable, Codable, CaseIterable {
         /// Video4Linux2 camera (`/dev/videoN`).
         case v4l2
         /// ALSA capture device (`default`, `hw:0`, `plughw:1,0`).
@@ -22,7 +22,7 @@ public final class DeviceSource: CaptureSource, @unchecked Sendable {
         case x11grab
 
         /// The kind of media this input delivers.
-        public var mediaType: MediaType {
+        package var mediaType: MediaType {
             switch self {
             case .v4l2, .x11grab: return .video
             case .alsa, .pulse: return .audio
@@ -31,23 +31,23 @@ public final class DeviceSource: CaptureSource, @unchecked Sendable {
     }
 
     /// What to open and how.
-    public let kind: Kind
+    package let kind: Kind
     /// The device as libavdevice names it: a path, an ALSA/Pulse name or an X display.
-    public let device: String
+    package let device: String
     /// Options passed to the device (`video_size`, `framerate`, `sample_rate`, `channels`, …).
-    public let options: [String: String]
+    package let options: [String: String]
     /// The size video frames are delivered at, or nil for the device's own size.
-    public let outputSize: (width: Int, height: Int)?
+    package let outputSize: (width: Int, height: Int)?
 
     /// The kind and device, e.g. "v4l2:/dev/video0", for statistics and messages.
-    public var name: String { "\(kind.rawValue):\(device)" }
+    package var name: String { "\(kind.rawValue):\(device)" }
     /// The one stream the device gives: video for V4L2 and X11, audio for ALSA and PulseAudio.
-    public var mediaTypes: Set<MediaType> { [kind.mediaType] }
+    package var mediaTypes: Set<MediaType> { [kind.mediaType] }
 
     private let slot = CaptureRunnerSlot()
 
     /// Creates a source for `device` of `kind` with raw libavdevice `options`; `outputSize` scales video.
-    public init(
+    package init(
         kind: Kind, device: String, options: [String: String] = [:],
         outputSize: (width: Int, height: Int)? = nil
     ) {
@@ -59,7 +59,7 @@ public final class DeviceSource: CaptureSource, @unchecked Sendable {
 
     /// A V4L2 camera at `path`, asking it for `size`, `frameRate` and a pixel/compressed `inputFormat`
     /// (e.g. "yuyv422", "mjpeg"); frames are scaled to `size` if the camera picks another.
-    public static func camera(
+    package static func camera(
         path: String, size: (width: Int, height: Int)? = nil, frameRate: Double? = nil,
         inputFormat: String? = nil
     ) -> DeviceSource {
@@ -72,7 +72,7 @@ public final class DeviceSource: CaptureSource, @unchecked Sendable {
 
     /// An X11 screen: `display` such as ":99" or ":99.0+10,20" (offset of the captured area),
     /// `size` of the area (default: the whole screen), `frameRate`, and whether to draw the pointer.
-    public static func screen(
+    package static func screen(
         display: String, size: (width: Int, height: Int)? = nil, frameRate: Double? = nil,
         drawMouse: Bool = true
     ) -> DeviceSource {
@@ -84,7 +84,7 @@ public final class DeviceSource: CaptureSource, @unchecked Sendable {
 
     /// A microphone through ALSA (`kind` `.alsa`) or PulseAudio (`.pulse`) at `sampleRate` with
     /// `channels`; `server` picks a PulseAudio server other than the default.
-    public static func microphone(
+    package static func microphone(
         kind: Kind, device: String, sampleRate: Int? = nil, channels: Int? = nil,
         server: String? = nil
     ) -> DeviceSource {
@@ -118,7 +118,7 @@ public final class DeviceSource: CaptureSource, @unchecked Sendable {
     }
 
     /// Stops capturing and waits until nothing more will be delivered.
-    public func stop() {
+    package func stop() {
         slot.stop()
     }
 

@@ -2,21 +2,21 @@
 import OnAirCore
 
 /// A capture device found by `DeviceDiscovery`, described in libavdevice's terms.
-public struct DiscoveredDevice: Sendable, Hashable, Codable {
+package struct DiscoveredDevice: Sendable, Hashable, Codable {
     /// One pixel (or compressed) format a video device offers, with the sizes it offers it in.
-    public typealias Format = CaptureFormat
+    package typealias Format = CaptureFormat
 
     /// The libavdevice input that opens it.
-    public var kind: DeviceSource.Kind
+    package var kind: DeviceSource.Kind
     /// The device argument for that input: "/dev/video0", "hw:0", "alsa_input.…", ":99".
-    public var device: String
+    package var device: String
     /// A human-readable description (card name, PulseAudio description, "X11 display :99").
-    public var description: String
+    package var description: String
     /// The formats it offers, when they could be queried.
-    public var formats: [Format]
+    package var formats: [Format]
 
     /// Creates a description.
-    public init(kind: DeviceSource.Kind, device: String, description: String, formats: [Format] = []) {
+    package init(kind: DeviceSource.Kind, device: String, description: String, formats: [Format] = []) {
         self.kind = kind
         self.device = device
         self.description = description

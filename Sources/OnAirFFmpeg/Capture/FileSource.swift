@@ -9,26 +9,26 @@ import OnAirCore
 /// (and stamped with that time), where `start` is the clock's time when `start` was called and
 /// `firstPTS` the earliest timestamp at the beginning of the file. At the end `handlers.ended(nil)`
 /// is called, unless `loop` is set, in which case the file starts over seamlessly.
-public final class FileSource: CaptureSource, @unchecked Sendable {
+package final class FileSource: CaptureSource, @unchecked Sendable {
     /// The file path or URL.
-    public let path: String
+    package let path: String
     /// A libavformat input format to force, or nil to detect it.
-    public let format: String?
+    package let format: String?
     /// Demuxer options.
-    public let options: [String: String]
+    package let options: [String: String]
     /// The size video frames are delivered at, or nil for the file's own size.
-    public let outputSize: (width: Int, height: Int)?
+    package let outputSize: (width: Int, height: Int)?
     /// Whether the file starts over when it ends.
-    public let loop: Bool
+    package let loop: Bool
     /// The streams the file has that are read (video, audio or both).
-    public let mediaTypes: Set<MediaType>
+    package let mediaTypes: Set<MediaType>
     /// "file:" and the path, for statistics and messages.
-    public var name: String { "file:\(path)" }
+    package var name: String { "file:\(path)" }
 
     private let slot = CaptureRunnerSlot()
 
     /// Creates a source for `path` delivering the media in `mediaTypes` (each must be in the file).
-    public init(
+    package init(
         path: String, format: String? = nil, options: [String: String] = [:],
         mediaTypes: Set<MediaType> = [.video, .audio], outputSize: (width: Int, height: Int)? = nil,
         loop: Bool = false
@@ -58,7 +58,7 @@ public final class FileSource: CaptureSource, @unchecked Sendable {
     }
 
     /// Stops reading and waits until nothing more will be delivered.
-    public func stop() {
+    package func stop() {
         slot.stop()
     }
 }

@@ -3,23 +3,23 @@ import CFFmpeg
 import OnAirCore
 
 /// A libav* call failed; carries FFmpeg's own message for the error code.
-public struct FFmpegError: OnAirError, Equatable {
+package struct FFmpegError: OnAirError, Equatable {
     /// The negative AVERROR code FFmpeg returned.
-    public let code: Int32
+    package let code: Int32
     /// What OnAir was doing, e.g. "avformat_open_input(clip.mp4)".
-    public let operation: String
+    package let operation: String
     /// FFmpeg's text for `code` (what `av_err2str` prints).
-    public let message: String
+    package let message: String
 
     /// Creates an error for `code` returned by `operation`, looking up FFmpeg's message.
-    public init(code: Int32, operation: String) {
+    package init(code: Int32, operation: String) {
         self.code = code
         self.operation = operation
         self.message = FFmpegError.message(for: code)
     }
 
     /// FFmpeg's message for an error code.
-    public static func message(for code: Int32) -> String {
+    package static func message(for code: Int32) -> String {
         var buffer = [CChar](repeating: 0, count: 256)
         let count = buffer.count
         return buffer.withUnsafeMutableBufferPointer { pointer in
@@ -28,12 +28,12 @@ public struct FFmpegError: OnAirError, Equatable {
     }
 
     /// Whether this is FFmpeg's end-of-file code.
-    public var isEndOfFile: Bool { code == onair_averror_eof() }
+    package var isEndOfFile: Bool { code == onair_averror_eof() }
     /// Whether this is EAGAIN: the codec needs more input or has output to drain first.
-    public var isTryAgain: Bool { code == onair_averror_eagain() }
+    package var isTryAgain: Bool { code == onair_averror_eagain() }
 
     /// "OPERATION: MESSAGE", with FFmpeg's message for the code.
-    public var description: String { "\(operation): \(message)" }
+    package var description: String { "\(operation): \(message)" }
 }
 
 /// Throws an `FFmpegError` when a libav* return code is negative; returns it otherwise.

@@ -2,7 +2,7 @@
 import CFFmpeg
 
 /// How much libav* prints on stderr by itself (its own statistics, warnings, errors).
-public enum FFmpegLogLevel: Sendable {
+package enum FFmpegLogLevel: Sendable {
     /// Errors only: the default for the command-line tool, whose own errors already carry FFmpeg's message.
     case errors
     /// Warnings and errors.
@@ -11,7 +11,7 @@ public enum FFmpegLogLevel: Sendable {
     case verbose
 
     /// Makes this the process-wide level.
-    public func apply() {
+    package func apply() {
         switch self {
         case .errors: av_log_set_level(AV_LOG_ERROR)
         case .warnings: av_log_set_level(AV_LOG_WARNING)

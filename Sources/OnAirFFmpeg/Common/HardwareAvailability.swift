@@ -5,23 +5,23 @@ import Foundation
 /// see whether this machine has it); tests inject a machine without them, or with only some, so
 /// they mean the same on a machine that has hardware encoders. The tool reads
 /// `ONAIR_HARDWARE_ENCODERS` (`none`, or a comma-separated list of the ones allowed).
-public struct HardwareAvailability: Sendable {
+package struct HardwareAvailability: Sendable {
     /// Why the encoder named may not be tried, or nil when it may.
-    public let blocked: @Sendable (String) -> String?
+    package let blocked: @Sendable (String) -> String?
 
     /// Availability decided by `blocked`.
-    public init(blocked: @escaping @Sendable (String) -> String?) {
+    package init(blocked: @escaping @Sendable (String) -> String?) {
         self.blocked = blocked
     }
 
     /// Every encoder may be tried.
-    public static let all = HardwareAvailability { _ in nil }
+    package static let all = HardwareAvailability { _ in nil }
 
     /// No hardware encoder may be tried (as on a machine without one).
-    public static let none = allowing([])
+    package static let none = allowing([])
 
     /// Only the hardware encoders in `names` may be tried.
-    public static func allowing(_ names: Set<String>) -> HardwareAvailability {
+    package static func allowing(_ names: Set<String>) -> HardwareAvailability {
         HardwareAvailability { name in
             EncoderSelection.isHardwareCandidate(name) && !names.contains(name)
                 ? "hardware encoder turned off (ONAIR_HARDWARE_ENCODERS)" : nil
@@ -30,7 +30,7 @@ public struct HardwareAvailability: Sendable {
 
     /// From `ONAIR_HARDWARE_ENCODERS`: unset means `all`, `none` means `none`, a comma-separated
     /// list allows only those.
-    public static var fromEnvironment: HardwareAvailability {
+    package static var fromEnvironment: HardwareAvailability {
         guard let value = ProcessInfo.processInfo.environment["ONAIR_HARDWARE_ENCODERS"], !value.isEmpty else { return .all }
         if value == "none" { return .none }
         return allowing(Set(value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }))

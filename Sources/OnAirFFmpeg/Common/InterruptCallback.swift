@@ -3,7 +3,7 @@ import CFFmpeg
 
 /// Something libavformat may ask, from inside a blocking call, whether to give up now; the one
 /// place that builds the `AVIOInterruptCB` for it. Subclasses say when (`shouldInterrupt`).
-public class InterruptCondition: @unchecked Sendable {
+package class InterruptCondition: @unchecked Sendable {
     init() {}
 
     /// True to make the pending libavformat call fail with `AVERROR_EXIT`.

@@ -7,15 +7,15 @@ import OnAirCore
 /// when the stream changes size, as ffmpeg's own conversion to a fixed output does.
 ///
 /// Frames already at the size pass through untouched. Use from one thread at a time.
-public final class PictureResizer {
+package final class PictureResizer {
     /// The size every frame comes out at.
-    public let width: Int, height: Int
+    package let width: Int, height: Int
     private let pool: VideoFramePool
     private var scaler: OpaquePointer?
     private var source = (width: 0, height: 0)
 
     /// A resizer to `width`×`height`.
-    public init(width: Int, height: Int) {
+    package init(width: Int, height: Int) {
         self.width = width
         self.height = height
         pool = VideoFramePool(width: width, height: height, pixelFormat: .yuv420p, maximumIdle: 4)
@@ -24,7 +24,7 @@ public final class PictureResizer {
     deinit { sws_freeContext(scaler) }
 
     /// `frame` at the resizer's size, with its timestamp; throws for frames that are not yuv420p.
-    public func resize(_ frame: VideoFrame) throws(FFmpegError) -> VideoFrame {
+    package func resize(_ frame: VideoFrame) throws(FFmpegError) -> VideoFrame {
         if frame.width == width, frame.height == height { return frame }
         guard frame.pixelFormat == .yuv420p, frame.planes.count == 3, frame.layoutProblem() == nil else {
             throw FFmpegError(code: onair_averror(22), operation: "resize a \(frame.pixelFormat) \(frame.width)x\(frame.height) frame")

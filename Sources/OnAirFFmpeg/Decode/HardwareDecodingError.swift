@@ -1,7 +1,7 @@
 #if os(Linux)
 /// Hardware decoding that was asked for by name and cannot be had.
-public struct HardwareDecodingError: Error, CustomStringConvertible, Equatable {
+package struct HardwareDecodingError: Error, CustomStringConvertible, Equatable {
     /// What was asked for and why it cannot be had.
-    public let description: String
+    package let description: String
 }
 #endif

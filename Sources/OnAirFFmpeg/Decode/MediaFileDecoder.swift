@@ -13,21 +13,21 @@ import OnAirCore
 /// No copies: a picture or sample run already in the requested form is handed out in the buffers
 /// libavcodec decoded it into (the frames hold a reference to them until their last holder lets
 /// go); a converted picture is written by swscale straight into a frame from a `VideoFramePool`.
-public final class MediaFileDecoder {
+package final class MediaFileDecoder {
     /// One decoded item.
-    public enum Output: Sendable {
+    package enum Output: Sendable {
         case video(VideoFrame)
         case audio(PCMBuffer)
     }
 
     /// The size and pixel format video frames are delivered in (a width or height of 0: each
     /// frame's own size).
-    public struct VideoOutput: Sendable, Equatable {
-        public var width: Int, height: Int
+    package struct VideoOutput: Sendable, Equatable {
+        package var width: Int, height: Int
         /// The pixel format frames come out in.
-        public var pixelFormat: VideoPixelFormat
+        package var pixelFormat: VideoPixelFormat
         /// Creates an output description.
-        public init(width: Int, height: Int, pixelFormat: VideoPixelFormat = .yuv420p) {
+        package init(width: Int, height: Int, pixelFormat: VideoPixelFormat = .yuv420p) {
             self.width = width
             self.height = height
             self.pixelFormat = pixelFormat
@@ -40,50 +40,50 @@ public final class MediaFileDecoder {
     private var ready: [Output] = []
     private var drained = false
     /// The video stream being decoded, if any.
-    public let videoStream: MediaFileReader.Stream?
+    package let videoStream: MediaFileReader.Stream?
     /// The audio stream being decoded, if any.
-    public let audioStream: MediaFileReader.Stream?
+    package let audioStream: MediaFileReader.Stream?
     /// The size and format video frames come out in.
-    public let videoOutput: VideoOutput?
+    package let videoOutput: VideoOutput?
     /// Called with every packet read, of any stream, before it is decoded (for byte counts or remuxing).
-    public var packetHandler: ((MediaFileReader.Packet) throws -> Void)?
+    package var packetHandler: ((MediaFileReader.Packet) throws -> Void)?
     /// Packets the decoders rejected as invalid plus frames they flagged as damaged or concealed.
-    public var decodeErrors: Int { (video?.errors ?? 0) + (audio?.errors ?? 0) }
+    package var decodeErrors: Int { (video?.errors ?? 0) + (audio?.errors ?? 0) }
     /// Packets the demuxer marked as corrupt (data lost or damaged before decoding).
-    public private(set) var damagedPackets = 0
+    package private(set) var damagedPackets = 0
     /// When set, video packets before the first keyframe are not decoded but counted in
     /// `packetsBeforeKeyFrame`: a receiver joining a live stream mid-GOP cannot decode them, and
     /// they are not decode errors.
-    public var waitsForVideoKeyFrame = false
+    package var waitsForVideoKeyFrame = false
     /// Video packets skipped while waiting for the first keyframe.
-    public private(set) var packetsBeforeKeyFrame = 0
+    package private(set) var packetsBeforeKeyFrame = 0
     private var sawVideoKeyFrame = false
     /// Whether timestamp jumps are joined into one continuous timeline (see `TimelineJoiner`):
     /// every packet's timestamps, and so every frame's, are moved onto it; a stream of another
     /// program that takes over from a silent one is followed (see `StreamTakeover`). Set before
     /// the first `next()`.
-    public var joinsTimestampJumps = false
+    package var joinsTimestampJumps = false
     /// Jumps in the timestamps joined so far (each began a new segment of the timeline).
-    public var timestampJumps: Int { joiner.jumps }
+    package var timestampJumps: Int { joiner.jumps }
     /// Damage marks on the last packet of a track before a jump, not counted as damage (see `process`).
-    public private(set) var damageMarksAtJumps = 0
+    package private(set) var damageMarksAtJumps = 0
     private var joiner = TimelineJoiner<MediaFileReader.Packet>()
     private var takeovers = [StreamTakeover(), StreamTakeover()]
     private let lowDelay: Bool
     private let hardwareChoice: HardwareDecoding
     /// Times a stream of another program took over from the one decoded (see `StreamTakeover`;
     /// only with `joinsTimestampJumps`).
-    public private(set) var streamsTakenOver = 0
+    package private(set) var streamsTakenOver = 0
     /// Per track, damage marks not judged yet: packets of the track left before each counts.
     private var corruptAwaitingVerdict: [Int: [Int]] = [:]
     private static let markWindow = 2
     /// Whether the video packet decoded last was read while the input was probed (see
     /// `MediaFileReader.Packet.readWhileProbing`).
-    public private(set) var lastVideoPacketReadWhileProbing: Bool?
+    package private(set) var lastVideoPacketReadWhileProbing: Bool?
     /// Whether the video decoder runs on hardware, and what was tried.
     package var videoHardware: HardwareDecodingOutcome? { video?.hardware }
     /// The libavcodec decoders in use ("h264", "aac", …), video first.
-    public var decoderNames: [String] { [video?.decoderName, audio?.decoderName].compactMap { $0 } }
+    package var decoderNames: [String] { [video?.decoderName, audio?.decoderName].compactMap { $0 } }
     /// The input's demuxer ("mpegts", "mov,mp4,m4a,3gp,3g2,mj2", "hls", …).
     package var formatName: String { reader.formatName }
     /// Whether the input has no known size and cannot seek (see `MediaFileReader.isUnbounded`).
@@ -95,7 +95,7 @@ public final class MediaFileDecoder {
     /// `lowDelay` asks the decoders to output each frame as soon as possible (live input), and
     /// `nonBlocking` is passed on to `MediaFileReader`; `hardware` picks a hardware video decoder
     /// (software when none opens, unless one type was demanded).
-    public init(
+    package init(
         path: String, format: String? = nil, options: [String: String] = [:],
         decodeVideo: Bool = true, decodeAudio: Bool = true,
         videoOutput requested: VideoOutput? = nil, interrupt: CaptureInterrupt? = nil,
@@ -146,7 +146,7 @@ public final class MediaFileDecoder {
     }
 
     /// The next decoded frame or audio buffer, or nil when the file is exhausted and decoders drained.
-    public func next() throws -> Output? {
+    package func next() throws -> Output? {
         while ready.isEmpty {
             if drained { return nil }
             guard let packet = try reader.nextPacket() else {

@@ -6,82 +6,82 @@ import OnAirCore
 ///
 /// It only demuxes: packets come out as the container stores them (AVCC or Annex-B H.264,
 /// raw or ADTS AAC), described by `streams`. Not thread-safe; use it from one thread.
-public final class MediaFileReader {
+package final class MediaFileReader {
     /// One stream of the file as libavformat describes it.
-    public struct Stream: Sendable {
+    package struct Stream: Sendable {
         /// The stream's index in the container.
-        public var index: Int
+        package var index: Int
         /// Video, audio or nil for other kinds (subtitles, data).
-        public var mediaType: MediaType?
+        package var mediaType: MediaType?
         /// FFmpeg's short codec name ("h264", "aac", …).
-        public var codecName: String
+        package var codecName: String
         /// The codec's out-of-band configuration (avcC, AudioSpecificConfig, or Annex-B parameter sets).
-        public var extradata: [UInt8]
+        package var extradata: [UInt8]
         /// The unit of the packets' timestamps.
-        public var timeBase: MediaTime
+        package var timeBase: MediaTime
         /// Video size in pixels (0 for audio).
-        public var width: Int, height: Int
+        package var width: Int, height: Int
         /// Audio sample rate and channel count (0 for video).
-        public var sampleRate: Int, channels: Int
+        package var sampleRate: Int, channels: Int
         /// The container's average frame rate, if it states one.
-        public var averageFrameRate: Double?
+        package var averageFrameRate: Double?
         /// The stream's duration as the container states it, in seconds.
-        public var duration: Double?
+        package var duration: Double?
     }
 
     /// One demuxed packet.
-    public struct Packet: Sendable {
+    package struct Packet: Sendable {
         /// Index of the stream the packet belongs to.
-        public var streamIndex: Int
+        package var streamIndex: Int
         /// The packet's bytes as stored in the container.
-        public var data: [UInt8]
+        package var data: [UInt8]
         /// Presentation and decoding time in seconds, when the container gives them.
-        public var pts: Double?, dts: Double?
+        package var pts: Double?, dts: Double?
         /// The packet's duration in seconds (0 when unknown).
-        public var duration: Double
+        package var duration: Double
         /// The container marks the packet as a keyframe.
-        public var isKeyframe: Bool
+        package var isKeyframe: Bool
         /// The demuxer marks the packet as damaged (e.g. MPEG-TS continuity errors, lost datagrams).
-        public var isCorrupt: Bool = false
+        package var isCorrupt: Bool = false
         /// The packet was read while the input was being probed at open (its bytes came before
         /// `probedBytes`): for a live input, it has waited in the demuxer's buffer. Nil when the
         /// demuxer gives no byte position.
-        public var readWhileProbing: Bool? = nil
+        package var readWhileProbing: Bool? = nil
         /// Set by `MediaFileDecoder` on a video packet it does not decode because it came before
         /// the first keyframe (see `waitsForVideoKeyFrame`); a copy should leave it out too.
-        public var isBeforeFirstKeyFrame = false
+        package var isBeforeFirstKeyFrame = false
         /// The demuxer's side data, passed on to the decoder — above all new extradata (fresh
         /// parameter sets when a stream changes resolution mid-way, e.g. a new FLV sequence header).
-        public var sideData: [SideData] = []
+        package var sideData: [SideData] = []
     }
 
     /// One piece of packet side data: libavcodec's `AVPacketSideDataType` (raw value) and its bytes.
-    public struct SideData: Sendable, Equatable {
+    package struct SideData: Sendable, Equatable {
         /// The `AVPacketSideDataType` raw value.
-        public var type: UInt32
+        package var type: UInt32
         /// The side data's bytes.
-        public var data: [UInt8]
+        package var data: [UInt8]
 
         /// Wraps one piece of side data.
-        public init(type: UInt32, data: [UInt8]) {
+        package init(type: UInt32, data: [UInt8]) {
             self.type = type
             self.data = data
         }
 
         /// Whether this is new extradata (AV_PKT_DATA_NEW_EXTRADATA).
-        public var isNewExtradata: Bool { type == AV_PKT_DATA_NEW_EXTRADATA.rawValue }
+        package var isNewExtradata: Bool { type == AV_PKT_DATA_NEW_EXTRADATA.rawValue }
     }
 
     private var context: UnsafeMutablePointer<AVFormatContext>?
     private let packet: UnsafeMutablePointer<AVPacket>
     private let interrupt: CaptureInterrupt?
     /// The file's streams.
-    public let streams: [Stream]
+    package let streams: [Stream]
     /// Bytes of input consumed by the time the streams were known (nil without a byte stream,
     /// e.g. a capture device).
-    public let probedBytes: Int64?
+    package let probedBytes: Int64?
     /// The name of the container format libavformat detected ("mov,mp4,m4a,3gp,3g2,mj2", "mpegts", …).
-    public let formatName: String
+    package let formatName: String
     /// Whether the input has no known size and cannot seek: a live stream read as it goes (an HTTP
     /// response without Content-Length, a pipe), as opposed to a file or a finished resource.
     package let isUnbounded: Bool
@@ -96,7 +96,7 @@ public final class MediaFileReader {
     ///     input is read in non-blocking mode and `nextPacket` polls until data arrives.
     ///   - nonBlocking: with `interrupt`, whether to read in non-blocking mode (devices); false keeps
     ///     blocking reads that libavformat's network protocols end when the flag is raised.
-    public init(
+    package init(
         path: String, format: String? = nil, options: [String: String] = [:],
         interrupt: CaptureInterrupt? = nil, nonBlocking: Bool = true
     ) throws {
@@ -203,7 +203,7 @@ public final class MediaFileReader {
     }
 
     /// Reads the next packet, or returns nil at the end of the file.
-    public func nextPacket() throws -> Packet? {
+    package func nextPacket() throws -> Packet? {
         guard let context else { return nil }
         var status = av_read_frame(context, packet)
         // Non-blocking devices (v4l2, alsa) answer EAGAIN until data is ready: poll, unless interrupted.

@@ -5,16 +5,16 @@ import OnAirCore
 /// Converts decoded PCM of any format, rate and channel count to interleaved 32-bit float at
 /// an output device's rate and channel count (libswresample), and can stretch or shorten the
 /// audio slightly to let a live player catch up. Use it from one thread at a time.
-public final class PCMConverter {
+package final class PCMConverter {
     private var context: OpaquePointer?
     private var input: (format: PCMSampleFormat, planar: Bool, rate: Int, channels: Int)?
     /// Samples per second of the output.
-    public let outputRate: Int
+    package let outputRate: Int
     /// Channels of the output.
-    public let outputChannels: Int
+    package let outputChannels: Int
 
     /// A converter to `outputRate` Hz, `outputChannels` channels, interleaved f32.
-    public init(outputRate: Int, outputChannels: Int) {
+    package init(outputRate: Int, outputChannels: Int) {
         self.outputRate = outputRate
         self.outputChannels = outputChannels
     }
@@ -43,7 +43,7 @@ public final class PCMConverter {
 
     /// The buffer's samples at the output rate and layout, interleaved (what the resampler can
     /// give out now; it may hold a few samples back for the next call).
-    public func convert(_ buffer: PCMBuffer) throws(FFmpegError) -> [Float] {
+    package func convert(_ buffer: PCMBuffer) throws(FFmpegError) -> [Float] {
         if let problem = buffer.layoutProblem() {
             throw FFmpegError(code: onair_averror_invaliddata(), operation: "convert audio (\(problem))")
         }
@@ -64,7 +64,7 @@ public final class PCMConverter {
 
     /// Makes the next `distance` output samples `delta` samples longer (negative: shorter) by
     /// resampling them a little faster or slower; 0 ends any adjustment. No-op before the first buffer.
-    public func compensate(delta: Int, distance: Int) throws(FFmpegError) {
+    package func compensate(delta: Int, distance: Int) throws(FFmpegError) {
         guard context != nil, distance > 0 else { return }
         _ = try check(swr_set_compensation(context, Int32(delta), Int32(distance)), "adjust the audio speed")
     }

@@ -11,25 +11,25 @@ import OnAirCore
 /// clock is followed by gentle resampling), so A/V sync survives gaps and drift. The first packet
 /// starts `primingSamples` early (encoder delay), so decoded audio minus the priming lines up with the input.
 /// Calls block: use one encoder from one dedicated thread or serial queue.
-public final class AACEncoder {
+package final class AACEncoder {
     private let core: SampledAudioEncoder
 
     /// The settings the encoder was opened with.
-    public var settings: AudioEncoderSettings { core.settings }
+    package var settings: AudioEncoderSettings { core.settings }
     /// The FFmpeg encoder in use.
-    public var encoderName: String { core.encoderName }
+    package var encoderName: String { core.encoderName }
     /// Samples of encoder delay at the start of the stream (AAC priming, usually 1024).
-    public var primingSamples: Int { core.primingSamples }
+    package var primingSamples: Int { core.primingSamples }
     /// The AudioSpecificConfig, also attached to the first packet.
-    public var formatDescription: FormatDescription { core.formatDescription }
+    package var formatDescription: FormatDescription { core.formatDescription }
     /// How the sample count is kept on the input's timestamps.
     package var timingCorrection: AudioTimingCorrection { core.timingCorrection }
     /// Samples of silence inserted for holes so far.
-    public var insertedSilenceSamples: Int64 { core.insertedSilenceSamples }
+    package var insertedSilenceSamples: Int64 { core.insertedSilenceSamples }
     /// Samples cut for overlaps so far.
-    public var droppedSamples: Int64 { core.droppedSamples }
+    package var droppedSamples: Int64 { core.droppedSamples }
     /// Clock jumps (timestamps restarted) so far.
-    public var clockJumps: Int { core.clockJumps }
+    package var clockJumps: Int { core.clockJumps }
 
     /// Validates `settings` and opens the encoder (`aac` unless another AAC encoder is named).
     package init(
@@ -47,10 +47,10 @@ public final class AACEncoder {
     }
 
     /// Adds `buffer` and returns the AAC packets that became ready.
-    public func encode(_ buffer: PCMBuffer) throws(EncoderError) -> [EncodedPacket] { try core.encode(buffer) }
+    package func encode(_ buffer: PCMBuffer) throws(EncoderError) -> [EncodedPacket] { try core.encode(buffer) }
 
     /// Encodes the samples still buffered (a short last frame) and drains the encoder.
-    public func flush() throws(EncoderError) -> [EncodedPacket] { try core.flush() }
+    package func flush() throws(EncoderError) -> [EncodedPacket] { try core.flush() }
 
     /// A two-byte AAC-LC AudioSpecificConfig (object type 2, frequency index, channel configuration).
     static func audioSpecificConfig(_ settings: AudioEncoderSettings) -> [UInt8] {

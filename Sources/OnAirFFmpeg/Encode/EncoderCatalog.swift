@@ -3,14 +3,14 @@ import CFFmpeg
 import OnAirCore
 
 /// Every H.264, H.265 and AAC encoder this FFmpeg build knows, and whether each opens on this machine.
-public enum EncoderCatalog {
+package enum EncoderCatalog {
     /// One encoder and its status here.
-    public typealias Entry = EncoderAvailability
+    package typealias Entry = EncoderAvailability
 
     /// Lists the encoders, trying to open each (blocks; call off the cooperative pool); `availability`
     /// says which hardware encoders may be tried. What an encoder that does not open prints through
     /// libav's log is kept quiet while it is tried: its reason is in the entry.
-    public static func entries(availability: HardwareAvailability = .fromEnvironment) -> [Entry] {
+    package static func entries(availability: HardwareAvailability = .fromEnvironment) -> [Entry] {
         let level = av_log_get_level()
         av_log_set_level(AV_LOG_QUIET)
         defer { av_log_set_level(level) }

@@ -2,7 +2,7 @@
 import OnAirCore
 
 /// Why an encoder could not be created or could not encode.
-public enum EncoderError: OnAirError {
+package enum EncoderError: OnAirError {
     /// The settings were rejected before anything was opened.
     case invalidSettings(SettingsError)
     /// A libav* call failed.
@@ -17,7 +17,7 @@ public enum EncoderError: OnAirError {
     case finished
 
     /// The failure in words, with FFmpeg's message where there is one.
-    public var description: String {
+    package var description: String {
         switch self {
         case .invalidSettings(let error): return error.description
         case .ffmpeg(let error): return error.description
@@ -29,7 +29,7 @@ public enum EncoderError: OnAirError {
     }
 
     /// True for `invalidSettings`: the caller asked for settings the encoder refuses.
-    public var isInvalidSettings: Bool {
+    package var isInvalidSettings: Bool {
         if case .invalidSettings = self { return true }
         return false
     }

@@ -2,11 +2,11 @@
 import OnAirCore
 
 /// Which H.264 or H.265 encoder an `H264Encoder` uses and why each earlier candidate was passed over.
-public struct EncoderSelection: Sendable, CustomStringConvertible {
+package struct EncoderSelection: Sendable, CustomStringConvertible {
     /// The hardware H.264 encoders `auto` tries, in order, before falling back to libx264.
-    public static let hardwareCandidates = ["h264_videotoolbox", "h264_vaapi", "h264_nvenc", "h264_qsv", "h264_v4l2m2m"]
+    package static let hardwareCandidates = ["h264_videotoolbox", "h264_vaapi", "h264_nvenc", "h264_qsv", "h264_v4l2m2m"]
     /// The software H.264 encoder `auto` falls back to.
-    public static let softwareFallback = "libx264"
+    package static let softwareFallback = "libx264"
     /// The hardware H.265 encoders `auto` tries, in order, before falling back to libx265.
     static let hevcHardwareCandidates = ["hevc_vaapi", "hevc_nvenc", "hevc_qsv", "hevc_v4l2m2m"]
 
@@ -21,21 +21,21 @@ public struct EncoderSelection: Sendable, CustomStringConvertible {
     }
 
     /// The FFmpeg encoder name in use (empty when none opened).
-    public let chosen: String
+    package let chosen: String
     /// Candidates tried before `chosen` and FFmpeg's reason each could not open.
-    public let rejected: [(name: String, reason: String)]
+    package let rejected: [(name: String, reason: String)]
 
     /// Creates a selection record.
-    public init(chosen: String, rejected: [(name: String, reason: String)]) {
+    package init(chosen: String, rejected: [(name: String, reason: String)]) {
         self.chosen = chosen
         self.rejected = rejected
     }
 
     /// Whether the chosen encoder is one of the hardware candidates.
-    public var isHardware: Bool { Self.isHardwareCandidate(chosen) }
+    package var isHardware: Bool { Self.isHardwareCandidate(chosen) }
 
     /// The encoder chosen and, for each one tried before it, why it was not.
-    public var description: String {
+    package var description: String {
         let tried = rejected.map { "\($0.name): \($0.reason)" }.joined(separator: "; ")
         return (chosen.isEmpty ? "none" : chosen) + (tried.isEmpty ? "" : " (skipped \(tried))")
     }

@@ -16,14 +16,14 @@ import OnAirCore
 /// encoder holds it only for the duration of `encode` (libx264 takes its picture in then). Other
 /// frames are copied or scaled once into the encoder's own input frame. Packets carry the
 /// encoder's own payload buffer (no copy).
-public final class H264Encoder {
+package final class H264Encoder {
     /// The settings the encoder was opened with (bit rates follow `setBitRate`).
-    public private(set) var settings: VideoEncoderSettings
+    package private(set) var settings: VideoEncoderSettings
     /// The encoder in use and why earlier candidates were skipped.
-    public let selection: EncoderSelection
+    package let selection: EncoderSelection
     /// The H.264 level signalled in the SPS: the fixed one or the smallest that fits (for H.265 the
     /// H.264 level of the same settings; libx265 signals its own).
-    public let level: H264Level
+    package let level: H264Level
 
     private let context: CodecContext
     private let hardware: HardwareFrames?
@@ -38,7 +38,7 @@ public final class H264Encoder {
 
     /// Validates `settings`, then opens the named encoder or, for `auto`, the first candidate that opens;
     /// `hardware` says which hardware encoders may be tried at all.
-    public init(
+    package init(
         settings: VideoEncoderSettings,
         hardware: HardwareAvailability = .fromEnvironment
     ) throws(EncoderError) {
@@ -89,7 +89,7 @@ public final class H264Encoder {
 
     /// Encodes one frame; `forceKeyFrame` makes exactly this frame an IDR. Returns the packets that
     /// became ready (with `realTime`, this frame's packet).
-    public func encode(_ frame: VideoFrame, forceKeyFrame: Bool = false) throws(EncoderError) -> [EncodedPacket] {
+    package func encode(_ frame: VideoFrame, forceKeyFrame: Bool = false) throws(EncoderError) -> [EncodedPacket] {
         guard !flushed else { throw .finished }
         if let problem = frame.layoutProblem() { throw .invalidInput(field: "frame", problem: problem) }
         let input: OwnedFrame
@@ -110,7 +110,7 @@ public final class H264Encoder {
     }
 
     /// Drains the frames the encoder still holds; the encoder accepts no frames afterwards.
-    public func flush() throws(EncoderError) -> [EncodedPacket] {
+    package func flush() throws(EncoderError) -> [EncodedPacket] {
         guard !flushed else { return [] }
         flushed = true
         var packets: [EncodedPacket] = []
@@ -124,7 +124,7 @@ public final class H264Encoder {
     /// (not introduced) if the encoder was opened with `dataRateLimits`. Rates above what the
     /// stream's level allows are clamped to the level's maximum (`settings` shows what was
     /// applied); values that are invalid in themselves are refused, leaving the rates unchanged.
-    public func setBitRate(average: Int, dataRateLimits: [DataRateLimit]) throws(EncoderError) {
+    package func setBitRate(average: Int, dataRateLimits: [DataRateLimit]) throws(EncoderError) {
         var changed = settings
         changed.averageBitRate = average
         changed.dataRateLimits = dataRateLimits

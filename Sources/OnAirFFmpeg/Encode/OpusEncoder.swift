@@ -8,22 +8,22 @@ import OnAirCore
 /// Input in any format, rate and chunk size is converted and regrouped as `AACEncoder` does, with the
 /// same timestamp keeping (`AudioTimingCorrection`); packets are stamped at 48 kHz, the first one
 /// `primingSamples` (libopus's pre-skip, 312) early. Calls block: use one encoder from one dedicated thread.
-public final class OpusEncoder {
+package final class OpusEncoder {
     /// The bit rates libopus accepts, in bits per second.
-    public static let bitRates = 6_000...510_000
+    package static let bitRates = 6_000...510_000
     /// The sample rate of every Opus stream OnAir makes (RTP's Opus clock rate).
-    public static let sampleRate = 48_000
+    package static let sampleRate = 48_000
     /// Samples per frame: 20 ms at 48 kHz.
-    public static let frameSamples = 960
+    package static let frameSamples = 960
 
     private let core: SampledAudioEncoder
 
     /// The settings the encoder was opened with (always 48 kHz).
-    public var settings: AudioEncoderSettings { core.settings }
+    package var settings: AudioEncoderSettings { core.settings }
     /// Samples of encoder delay at the start of the stream (the OpusHead's pre-skip).
-    public var primingSamples: Int { core.primingSamples }
+    package var primingSamples: Int { core.primingSamples }
     /// The OpusHead identification header, also attached to the first packet.
-    public var formatDescription: FormatDescription { core.formatDescription }
+    package var formatDescription: FormatDescription { core.formatDescription }
 
     /// Validates `settings` (48 kHz, 1 or 2 channels, 6–510 kbit/s) and opens libopus with 20 ms frames.
     package init(
@@ -45,10 +45,10 @@ public final class OpusEncoder {
     }
 
     /// Adds `buffer` and returns the Opus packets (one per 20 ms) that became ready.
-    public func encode(_ buffer: PCMBuffer) throws(EncoderError) -> [EncodedPacket] { try core.encode(buffer) }
+    package func encode(_ buffer: PCMBuffer) throws(EncoderError) -> [EncodedPacket] { try core.encode(buffer) }
 
     /// Encodes the samples still buffered (the last frame padded by libopus) and drains the encoder.
-    public func flush() throws(EncoderError) -> [EncodedPacket] { try core.flush() }
+    package func flush() throws(EncoderError) -> [EncodedPacket] { try core.flush() }
 
     private static func validate(_ settings: AudioEncoderSettings) throws(EncoderError) {
         guard settings.sampleRate == sampleRate else {

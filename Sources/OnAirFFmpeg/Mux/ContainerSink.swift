@@ -8,9 +8,9 @@ import OnAirCore
 /// packets; until every expected stream has described itself, packets wait in a small bounded
 /// buffer. H.264 goes in as AVCC with an avcC record for MP4/MOV/FLV/Matroska, and as Annex-B
 /// (SPS/PPS in front of every IDR) for MPEG-TS.
-public final class ContainerSink: PacketSink {
+package final class ContainerSink: PacketSink {
     /// The muxer and where it writes.
-    public let destination: String
+    package let destination: String
     private let format: String
     private let options: [String: String]
     private let expected: Set<MediaType>
@@ -26,7 +26,7 @@ public final class ContainerSink: PacketSink {
     /// says which streams will arrive (the header is written once each has sent its first packet).
     /// `interleaved: false` writes each packet at once instead of ordering streams by time (live outputs).
     /// With `output`, the container goes to memory and `destination` is only a label.
-    public init(
+    package init(
         destination: String, format: String, streams: Set<MediaType>, options: [String: String] = [:],
         interleaved: Bool = true, output: MemoryOutput? = nil
     ) {
@@ -45,7 +45,7 @@ public final class ContainerSink: PacketSink {
 
     /// Writes one encoded packet; until every expected stream has sent its first packet, packets wait (and the header
     /// is written once they all have).
-    public func write(_ packet: EncodedPacket) throws {
+    package func write(_ packet: EncodedPacket) throws {
         if writer == nil {
             if descriptions[packet.mediaType] == nil, let description = packet.formatDescription {
                 descriptions[packet.mediaType] = description
@@ -134,13 +134,13 @@ public final class ContainerSink: PacketSink {
     }
 
     /// Closes the fragment or PES the muxer holds back (see `ContainerWriter.flush`).
-    public func flush() throws {
+    package func flush() throws {
         try writer?.flush()
     }
 
     /// Writes what is still waiting and the container's trailer, and closes the output; streams that never started are
     /// left out.
-    public func finish() throws {
+    package func finish() throws {
         if writer == nil, !pending.isEmpty {
             // Streams that never started are left out rather than losing what did arrive.
             let started = expected.filter { descriptions[$0] != nil }

@@ -5,18 +5,18 @@ import OnAirCore
 extension ContainerWriter {
     /// How an output that is a network connection is opened and written: packets go straight to
     /// the socket (`av_write_frame`, no interleaving buffer) and every blocking call is bounded.
-    public struct Connection: Sendable {
+    package struct Connection: Sendable {
         /// Protocol options (e.g. `tcp_nodelay=1`, `rw_timeout`); each must be one the protocol knows.
-        public var protocolOptions: [String: String]
+        package var protocolOptions: [String: String]
         /// Interrupts blocking calls; the caller arms it before opening, writing and finishing.
-        public var deadline: NetworkDeadline
+        package var deadline: NetworkDeadline
 
         /// OnAir's own transport under the muxer instead of an FFmpeg protocol (the destination
         /// is then only a name for messages, and `protocolOptions` are unused).
-        public var output: PacketOutput?
+        package var output: PacketOutput?
 
         /// Describes a connection with its protocol options and deadline.
-        public init(protocolOptions: [String: String] = [:], deadline: NetworkDeadline, output: PacketOutput? = nil) {
+        package init(protocolOptions: [String: String] = [:], deadline: NetworkDeadline, output: PacketOutput? = nil) {
             self.protocolOptions = protocolOptions
             self.deadline = deadline
             self.output = output

@@ -4,24 +4,24 @@ import OnAirCore
 
 extension ContainerWriter {
     /// One stream to create in the container.
-    public struct Track: Sendable {
+    package struct Track: Sendable {
         /// Video or audio.
-        public var mediaType: MediaType
+        package var mediaType: MediaType
         /// The codec of the packets.
-        public var codec: MediaCodec
+        package var codec: MediaCodec
         /// Out-of-band configuration: avcC for H.264, AudioSpecificConfig for AAC (may be empty).
-        public var extradata: [UInt8]
+        package var extradata: [UInt8]
         /// Video size (ignored for audio).
-        public var width: Int, height: Int
+        package var width: Int, height: Int
         /// Nominal frame rate, used as a hint by some containers (0 when unknown).
-        public var frameRate: Double
+        package var frameRate: Double
         /// Audio sample rate and channels (ignored for video).
-        public var sampleRate: Int, channels: Int
+        package var sampleRate: Int, channels: Int
         /// Average bitrate in bits per second, written where the container records it (0 when unknown).
-        public var bitRate: Int
+        package var bitRate: Int
 
         /// Describes a video track.
-        public static func video(
+        package static func video(
             _ codec: MediaCodec = .h264, width: Int, height: Int, frameRate: Double,
             extradata: [UInt8], bitRate: Int = 0
         ) -> Track {
@@ -31,7 +31,7 @@ extension ContainerWriter {
         }
 
         /// Describes an audio track.
-        public static func audio(
+        package static func audio(
             _ codec: MediaCodec = .aac, sampleRate: Int, channels: Int,
             extradata: [UInt8], bitRate: Int = 0
         ) -> Track {

@@ -7,7 +7,7 @@ import OnAirCore
 /// The caller hands over packets already in the container's bitstream form (AVCC for MP4/MOV/FLV,
 /// Annex-B for MPEG-TS) with timestamps from the capture clock; the writer rescales them to the
 /// container's time base. Use it from one thread at a time; `finish()` writes the trailer.
-public final class ContainerWriter {
+package final class ContainerWriter {
     /// The muxer (nil once closed).
     private(set) var context: UnsafeMutablePointer<AVFormatContext>?
     private let interleaved: Bool
@@ -22,9 +22,9 @@ public final class ContainerWriter {
     /// Packets handed to the muxer so far (the moment for `WriteFaults`).
     private var packetCount = 0
     /// The libavformat muxer in use ("mp4", "mpegts", "flv", …).
-    public let formatName: String
+    package let formatName: String
     /// Where the output goes (a path or a URL).
-    public let destination: String
+    package let destination: String
 
     /// Opens `destination` for writing with the given tracks and writes the container header.
     ///
@@ -35,7 +35,7 @@ public final class ContainerWriter {
     ///     each packet at once, for live outputs where waiting for the other stream adds delay.
     ///   - connection: for network outputs: protocol options, a deadline, and no interleaving buffer.
     ///   - output: write into memory instead of opening `destination` (then only a label).
-    public init(
+    package init(
         destination: String, format: String? = nil, tracks: [Track], options: [String: String] = [:],
         interleaved: Bool = true, connection: Connection? = nil, output: MemoryOutput? = nil
     ) throws {
@@ -104,7 +104,7 @@ public final class ContainerWriter {
 
     /// Writes one packet of stream `track` (the index in the `tracks` passed to `init`); the bytes
     /// are copied once into the muxer's packet.
-    public func write(
+    package func write(
         track: Int, data: [UInt8], pts: MediaTime, dts: MediaTime, duration: MediaTime,
         isKeyframe: Bool
     ) throws {
@@ -116,7 +116,7 @@ public final class ContainerWriter {
     /// Writes one packet of stream `track`. A payload at a stable address with libavcodec's padding
     /// (an encoder's packet buffer, a pooled block) is lent to the muxer without a copy: the muxer
     /// holds a reference until it has written the packet.
-    public func write(
+    package func write(
         track: Int, payload: MediaBuffer, pts: MediaTime, dts: MediaTime, duration: MediaTime,
         isKeyframe: Bool
     ) throws {
@@ -169,7 +169,7 @@ public final class ContainerWriter {
 
     /// Writes out what the muxer holds back: an MP4 fragment is closed at once (one fragment per
     /// packet when called after each one), MPEG-TS sends its partly filled PES.
-    public func flush() throws {
+    package func flush() throws {
         guard let context, !finished else { return }
         try check(av_write_frame(context, nil), "flush \(destination)")
         try checkOutput("flush \(destination)")
@@ -179,7 +179,7 @@ public final class ContainerWriter {
     /// is checked: `av_write_trailer` returns a muxer's positive byte count (MP4's `mfra`, the
     /// `moov` of a faststart file) rather than the write error its context kept, and that error
     /// may come out only when the output is closed.
-    public func finish() throws {
+    package func finish() throws {
         guard !finished, let context else { return }
         finished = true
         files?.enter(.trailer)
@@ -197,7 +197,7 @@ public final class ContainerWriter {
     }
 
     /// Closes an output whose connection already failed, without writing a trailer to it.
-    public func abandon() {
+    package func abandon() {
         finished = true
         closeWithoutTrailer()
     }

@@ -7,14 +7,14 @@ import OnAirCore
 ///
 /// The container header (what `avformat_write_header` wrote: an MP4's ftyp+moov, nothing for
 /// MPEG-TS) is kept apart in `header`, for streams that give it to each new reader first.
-public final class MemoryOutput {
+package final class MemoryOutput {
     let context: UnsafeMutablePointer<AVIOContext>
     private var collected: [UInt8] = []
     /// The bytes written by the container header, once it has been written.
-    public private(set) var header: [UInt8]?
+    package private(set) var header: [UInt8]?
 
     /// Creates an empty output.
-    public init() throws {
+    package init() throws {
         let size = 32 * 1024
         guard let buffer = av_malloc(size)?.assumingMemoryBound(to: UInt8.self) else {
             throw FFmpegError(code: onair_averror(12), operation: "allocate a memory output")
@@ -45,7 +45,7 @@ public final class MemoryOutput {
     }
 
     /// Everything written since the last call (buffered bytes are flushed first).
-    public func take() -> [UInt8] {
+    package func take() -> [UInt8] {
         avio_flush(context)
         defer { collected = [] }
         return collected

@@ -4,17 +4,17 @@ import CFFmpeg
 /// A muxer output that hands each chunk of the container to a Swift function instead of an
 /// FFmpeg protocol: OnAir's own transports (SRT through libsrt) sit under libavformat's muxers
 /// this way. Chunks are at most `packetSize` bytes (1316 = seven TS packets for SRT live mode).
-public final class PacketOutput: @unchecked Sendable {
+package final class PacketOutput: @unchecked Sendable {
     /// The largest chunk handed to `write`.
-    public let packetSize: Int
+    package let packetSize: Int
     private let write: (UnsafeRawBufferPointer) throws -> Void
     private let close: (() -> Void)?
     /// The first error `write` threw; the muxer only sees an I/O error code.
-    public private(set) var failure: (any Error)?
+    package private(set) var failure: (any Error)?
 
     /// Creates an output calling `write` with each chunk, on the thread that drives the muxer;
     /// `close` runs once when the muxer is done with it (after the trailer, or when abandoned).
-    public init(
+    package init(
         packetSize: Int = 1316, write: @escaping (UnsafeRawBufferPointer) throws -> Void,
         close: (() -> Void)? = nil
     ) {

@@ -11,9 +11,9 @@ import OnAirCore
 /// keyframe; the header is written then, so a live input joined before its first keyframe (its
 /// probe saw no picture size) takes size and parameter sets from that keyframe's SPS and PPS.
 /// Use it from the thread that reads the packets.
-public final class PlayerRemuxer {
+package final class PlayerRemuxer {
     /// Where the copy goes.
-    public let destination: String
+    package let destination: String
     private var context: UnsafeMutablePointer<AVFormatContext>?
     private let packet: UnsafeMutablePointer<AVPacket>
     /// Input stream index → (output stream index, output time base).
@@ -31,7 +31,7 @@ public final class PlayerRemuxer {
 
     /// Creates `destination` with the muxer `format` and one stream for each of the decoder's
     /// video and audio streams; the header follows with the first packet written.
-    public init(destination: String, format: String, decoder: MediaFileDecoder) throws {
+    package init(destination: String, format: String, decoder: MediaFileDecoder) throws {
         self.destination = destination
         var ctx: UnsafeMutablePointer<AVFormatContext>?
         try check(avformat_alloc_output_context2(&ctx, nil, format, destination), "choose a muxer for \(destination)")
@@ -128,7 +128,7 @@ public final class PlayerRemuxer {
 
     /// Writes one packet read from the input; packets of other streams, and video before the
     /// first keyframe, are skipped.
-    public func write(_ input: MediaFileReader.Packet) throws {
+    package func write(_ input: MediaFileReader.Packet) throws {
         guard let context, !finished, mapping[input.streamIndex] != nil else { return }
         // Live MPEG-TS read without a parser carries no keyframe flags: the packet itself tells.
         let isKeyframe =
@@ -165,7 +165,7 @@ public final class PlayerRemuxer {
 
     /// Writes the trailer and closes the output; every write of that is checked, as in
     /// `ContainerWriter.finish` (a trailer's positive return hides the error its output kept).
-    public func finish() throws {
+    package func finish() throws {
         guard !finished, let context else { return }
         finished = true
         if !headerWritten {

@@ -7,11 +7,11 @@ import OnAirCore
 /// Opening it connects (or, for a listener URL, waits for the peer) and writes the container
 /// header; each packet then goes to the socket as soon as it is muxed. Every blocking call is
 /// bounded by the `NetworkDeadline` the caller arms. Use it from one thread at a time.
-public final class NetworkConnection {
+package final class NetworkConnection {
     /// The destination with secrets (SRT passphrase) removed, for messages.
-    public let displayName: String
+    package let displayName: String
     /// Interrupts this connection's blocking calls.
-    public let deadline: NetworkDeadline
+    package let deadline: NetworkDeadline
     private let writer: ContainerWriter
     private let trackIndex: [MediaType: Int]
     private let avcc: Bool
@@ -21,7 +21,7 @@ public final class NetworkConnection {
     /// Connects to `url` and writes the `format` muxer's header for the streams in `descriptions`.
     ///
     /// Arm `deadline` first: it bounds the connect (and a listener's wait for its peer).
-    public init(
+    package init(
         url: String, displayName: String, format: String, descriptions: [MediaType: FormatDescription],
         muxerOptions: [String: String], protocolOptions: [String: String], deadline: NetworkDeadline
     ) throws {
@@ -42,7 +42,7 @@ public final class NetworkConnection {
 
     /// Muxes into `output` (an already connected transport of OnAir's own, such as an SRT socket)
     /// instead of opening a URL; writes the header at once. A failure of `output` is thrown as is.
-    public init(
+    package init(
         output: PacketOutput, displayName: String, format: String, descriptions: [MediaType: FormatDescription],
         muxerOptions: [String: String]
     ) throws {
@@ -75,7 +75,7 @@ public final class NetworkConnection {
     }
 
     /// Sends one packet; arm `deadline` first so that a stalled peer makes it fail instead of block.
-    public func send(_ packet: EncodedPacket) throws {
+    package func send(_ packet: EncodedPacket) throws {
         guard let track = trackIndex[packet.mediaType] else { return }
         let payload = try ContainerSink.payloadBuffer(of: packet, avcc: avcc)
         do {
@@ -88,12 +88,12 @@ public final class NetworkConnection {
     }
 
     /// Writes the trailer and closes the connection (arm `deadline` first).
-    public func close() throws {
+    package func close() throws {
         do { try writer.finish() } catch { throw output?.failure ?? error }
     }
 
     /// Closes a connection that already failed, without sending anything more.
-    public func abandon() {
+    package func abandon() {
         writer.abandon()
     }
 

@@ -7,37 +7,37 @@ import Foundation
 /// It becomes the output's `AVIOInterruptCB`: libavformat polls it while it waits on a socket,
 /// and a call fails with `AVERROR_EXIT` once the deadline set for it has passed or `cancel()`
 /// was called. Set a deadline before each call; thread-safe.
-public final class NetworkDeadline: InterruptCondition, @unchecked Sendable {
+package final class NetworkDeadline: InterruptCondition, @unchecked Sendable {
     private let lock = NSLock()
     private var deadline = Double.infinity
     private var cancelled = false
 
     /// Creates a deadline that never expires until `arm(seconds:)` or `cancel()`.
-    public override init() {}
+    package override init() {}
 
     /// Lets the next calls run for at most `seconds` from now (`.infinity`: until cancelled).
-    public func arm(seconds: Double) {
+    package func arm(seconds: Double) {
         lock.lock()
         deadline = ProcessInfo.processInfo.systemUptime + seconds
         lock.unlock()
     }
 
     /// Makes every pending and future call give up as soon as it can.
-    public func cancel() {
+    package func cancel() {
         lock.lock()
         cancelled = true
         lock.unlock()
     }
 
     /// Whether `cancel()` was called.
-    public var isCancelled: Bool {
+    package var isCancelled: Bool {
         lock.lock()
         defer { lock.unlock() }
         return cancelled
     }
 
     /// Whether a call running now should give up.
-    public var hasExpired: Bool {
+    package var hasExpired: Bool {
         lock.lock()
         defer { lock.unlock() }
         return cancelled || ProcessInfo.processInfo.systemUptime > deadline

@@ -23,7 +23,7 @@ import OnAirCore
 /// For HLS (`writeFragments(to:)`) the fragmented MP4 goes to a file with fragments cut before a
 /// video keyframe, at least `SpanPlaylist.fragmentDuration` apart and at the first keyframe after
 /// a skipped gap, and the file's layout (init size, each fragment's bytes and duration) comes back.
-public final class RecordingSpanWriter {
+package final class RecordingSpanWriter {
     private var pieces: [PlaybackPlan.Piece]
     private var reader: MediaFileReader?
     private var writer: ContainerWriter?
@@ -85,7 +85,7 @@ public final class RecordingSpanWriter {
     }
 
     /// The next bytes of the fragmented MP4 (at least 64 KiB but at the end), or nil at the end.
-    public func nextChunk() throws -> [UInt8]? {
+    package func nextChunk() throws -> [UInt8]? {
         var collected: [UInt8] = []
         while collected.count < 64 * 1024 && !finished {
             if !(try step(flushEvery: 1)) { try end() }

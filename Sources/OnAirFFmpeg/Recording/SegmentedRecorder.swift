@@ -17,9 +17,9 @@ import OnAirCore
 /// MP4, so each sample's duration is exactly the gap to the next (see `ServeMuxSink`).
 package final class SegmentedRecorder: RecordingFiguresSink, @unchecked Sendable {
     /// The template, for messages.
-    public var destination: String { settings.template.text }
+    package var destination: String { settings.template.text }
     /// The settings in force (changed by `reload` at the next packet; read on the writing thread).
-    public private(set) var settings: RecordingSettings
+    package private(set) var settings: RecordingSettings
     /// Settings a reload gave, taken up at the next packet (under `sweepLock`).
     private var pending: RecordingSettings?
     private let expected: Set<MediaType>
@@ -50,7 +50,7 @@ package final class SegmentedRecorder: RecordingFiguresSink, @unchecked Sendable
     /// The end of the latest packet written (media seconds), for the last segment's duration.
     private var lastEnd = 0.0
     /// Seconds between retention checks while packets flow.
-    public static let sweepInterval = 10.0
+    package static let sweepInterval = 10.0
     /// The full disk that paused the recording, while it waits for room (nil: recording).
     private var paused: SinkError?
     /// The most bytes one part took so far: the room a resumed recording needs at least.
@@ -61,7 +61,7 @@ package final class SegmentedRecorder: RecordingFiguresSink, @unchecked Sendable
     private var sizeAtLastPart: Int64 = 0
     private let freeBytes: @Sendable (String) -> Int64?
     /// Free space a resumed recording wants besides a part's worth.
-    public static let resumeMargin: Int64 = 1 << 20
+    package static let resumeMargin: Int64 = 1 << 20
 
     private struct Segment {
         let file: SegmentFile
@@ -159,7 +159,7 @@ package final class SegmentedRecorder: RecordingFiguresSink, @unchecked Sendable
     private let started: RecordingSettings
 
     /// Bytes written to the segments and segments the retention deleted, since the start.
-    public var recordingFigures: RecordingFigures { sweepLock.withLock { figures } }
+    package var recordingFigures: RecordingFigures { sweepLock.withLock { figures } }
 
     /// Writes `bytes` to `file` and counts them.
     private func write(_ bytes: [UInt8], to file: SegmentFile) throws {
@@ -174,13 +174,13 @@ package final class SegmentedRecorder: RecordingFiguresSink, @unchecked Sendable
     }
 
     /// The path of the segment being written, if any.
-    public var currentPath: String? { current?.file.path }
+    package var currentPath: String? { current?.file.path }
 
     /// Takes one packet: starts, cuts, appends, flushes a part, sweeps as due. A full disk does not
     /// end the recording: it pauses (the segment being written keeps its synced parts, logged) and
     /// resumes with a new segment at the first keyframe once retention or anyone else has made
     /// room for more than a part; `finish` reports the full disk if it never came back.
-    public func write(_ packet: EncodedPacket) throws {
+    package func write(_ packet: EncodedPacket) throws {
         if let fresh = sweepLock.withLock({ () -> RecordingSettings? in
             defer { pending = nil }
             return pending
@@ -268,7 +268,7 @@ package final class SegmentedRecorder: RecordingFiguresSink, @unchecked Sendable
     }
 
     /// Closes the segment being written (what is held back goes in, then the trailer).
-    public func finish() throws {
+    package func finish() throws {
         sweepTimer?.cancel()
         sweepTimer = nil
         if let paused { throw paused }

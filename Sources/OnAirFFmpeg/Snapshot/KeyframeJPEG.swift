@@ -4,9 +4,9 @@ import OnAirCore
 
 /// Decodes one H.264 or H.265 keyframe (an IDR with its parameter sets) and encodes the picture as a JPEG
 /// with libavcodec's `mjpeg` encoder: the still image of a camera (`/snapshot.jpg`).
-public enum KeyframeJPEG {
+package enum KeyframeJPEG {
     /// The JPEG of `packet`'s picture; `quality` is the encoder's scale, 2 (best) to 31.
-    public static func jpeg(of packet: EncodedPacket, quality: Int = 3) throws -> [UInt8] {
+    package static func jpeg(of packet: EncodedPacket, quality: Int = 3) throws -> [UInt8] {
         guard packet.mediaType == .video, packet.codec == .h264 || packet.codec == .h265, packet.isKeyframe else {
             throw FFmpegError(code: onair_averror(22), operation: "a snapshot needs an H.264 or H.265 keyframe")
         }

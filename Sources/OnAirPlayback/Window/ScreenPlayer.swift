@@ -73,10 +73,10 @@ public final class ScreenPlayer: PlaybackSink, @unchecked Sendable {
     var firstFrameWaiting: Double?
     var sizedWindow = false
 
-    /// Opens the window (and the sound device when `options.audio`): throws `SDLError` when there
+    /// Opens the window (and the sound device when `options.audio`): throws (an SDL error naming the cause) when there
     /// is no display. A missing sound device is not an error: `notes` says so and the picture
     /// plays against the wall clock.
-    public init(options: Options) throws(SDLError) {
+    public init(options: Options) throws {
         self.options = options
         window = try SDLWindow(title: options.title, width: 640, height: 360, fullscreen: options.fullscreen)
         if options.audio {
@@ -103,7 +103,7 @@ public final class ScreenPlayer: PlaybackSink, @unchecked Sendable {
             let screen = try ScreenPlayer(options: options)
             return (screen, screen.notes)
         } catch {
-            return (nil, ["no display (\(error.description)): playing headless, as with --no-display"])
+            return (nil, ["no display (\(error)): playing headless, as with --no-display"])
         }
     }
 

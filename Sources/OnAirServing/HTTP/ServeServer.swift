@@ -33,7 +33,7 @@ package final class ServeServer: @unchecked Sendable {
     private var messages: [String] = []
     private var messageCount = 0
     /// The certificate served over HTTPS, when TLS is on.
-    public let tls: ServeTLS.Loaded?
+    package let tls: ServeTLS.Loaded?
     /// Who may do what (users, the token, failures per address).
     package let access: ServeAccessPolicy
     /// The recording's playback (`/list`, `/get`), when the session records in segments.

@@ -131,7 +131,7 @@ package final class ServeRTSPFace: RTSPServerDelegate, @unchecked Sendable {
     }
 
     /// 200 while a viewer slot is free, else 503.
-    public func rtspServer(admit client: RTSPClientHandle) -> Int {
+    package func rtspServer(admit client: RTSPClientHandle) -> Int {
         // Only a check here (gst-rtsp-server asks before it checks credentials): a client that
         // could not play now is not given a pipeline. The slot is taken at PLAY. An address
         // blocked for its failed logins gets 403 whatever it sends.
@@ -142,7 +142,7 @@ package final class ServeRTSPFace: RTSPServerDelegate, @unchecked Sendable {
     private var hasFreeSlot: Bool { hub.statistics().totals.viewers < hub.limits.maxViewers }
 
     /// Starts the client's feed (it primes the pipeline for the SDP).
-    public func rtspServer(configured media: RTSPClientMedia) {
+    package func rtspServer(configured media: RTSPClientMedia) {
         guard let source = sources[media.path] ?? sources[ServeRTSPPipeline.path] else { return endSources(of: media) }
         let feed = ServeRTSPFeed(media: media, source: source)
         lock.lock()

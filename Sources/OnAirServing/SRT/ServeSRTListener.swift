@@ -87,7 +87,7 @@ package final class ServeSRTListener: @unchecked Sendable {
     }
 
     /// The error that stopped accepting, if any.
-    public var error: SRTError? {
+    package var error: SRTError? {
         lock.lock()
         defer { lock.unlock() }
         return failure

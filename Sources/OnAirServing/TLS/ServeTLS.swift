@@ -34,17 +34,17 @@ public enum ServeTLS: Sendable, Equatable {
     }
 
     /// What was loaded: the credentials, their fingerprint, and the files made now (nil when none were).
-    public struct Loaded: Sendable {
+    package struct Loaded: Sendable {
         /// The certificate and key.
-        public var credentials: HTTPTLSCredentials
+        package var credentials: HTTPTLSCredentials
         /// The certificate's SHA-256 fingerprint (`AB:12:…`).
-        public var fingerprint: String
+        package var fingerprint: String
         /// The certificate file written at this start (self-signed, first start), or nil.
-        public var madeCertificate: String?
+        package var madeCertificate: String?
     }
 
     /// Reads the certificate and key, or makes them (self-signed, first start) for a server listening on `host`.
-    public func load(host: String) throws -> Loaded {
+    package func load(host: String) throws -> Loaded {
         switch self {
         case .files(let certificate, let key):
             let credentials = try HTTPTLSCredentials(

@@ -56,7 +56,7 @@ package struct WHEPEndpoint: Sendable {
     }
 
     /// Answers one request to `/whep` or below; a viewer it admits remembers `credential`.
-    public func answer(_ request: HTTPRequest, credential: ServeCredential = .anyone) -> HTTPResponse {
+    package func answer(_ request: HTTPRequest, credential: ServeCredential = .anyone) -> HTTPResponse {
         let origin = request.headers["origin"]
         var response = route(request, credential: credential)
         response.headers += corsHeaders(origin: origin)

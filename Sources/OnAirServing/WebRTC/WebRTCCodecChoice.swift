@@ -22,7 +22,7 @@ package struct WebRTCCodecChoice: Sendable, Equatable {
     }
 
     /// Picks from `offer` for a stream of `profile` with `streams`.
-    public init(offer: WebRTCOffer, profile: H264Profile, streams: Set<MediaType>) throws(Refusal) {
+    package init(offer: WebRTCOffer, profile: H264Profile, streams: Set<MediaType>) throws(Refusal) {
         let wanted = offer.sections.filter(\.receives)
         if streams.contains(.video), let video = wanted.first(where: { $0.kind == "video" }) {
             let candidates = video.codecs.filter {
