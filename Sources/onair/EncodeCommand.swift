@@ -47,8 +47,8 @@ struct EncodeCommand: Command {
                 size: !encoding.explicitSize, frameRate: !encoding.explicitFrameRate,
                 sampleRate: !encoding.explicitAudioRate, channels: !encoding.explicitChannels),
             forceKeyFrameTimes: encoding.forceKeyFrameTimes)
-        if let selection = transcoder.encoderSelection {
-            Console.status("video: \(selection)")
+        if let choice = transcoder.encoderChoice {
+            Console.status("video: \(choice)")
         }
         let progress = ProgressLine()
         var final = FileTranscoder.Progress()

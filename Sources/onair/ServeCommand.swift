@@ -150,7 +150,7 @@ struct ServeCommand: Command {
         }
         if let text = try arguments.option("--hls-part-duration") {
             let seconds = try EncodingOptions.number(text, "--hls-part-duration")
-            guard seconds >= 0.05, seconds <= serving.hlsSegmentDuration.inSeconds else {
+            guard seconds >= 0.05, seconds <= serving.hlsSegmentDuration / .seconds(1) else {
                 throw UsageError("--hls-part-duration takes 0.05 s up to the segment duration (--hls-time)")
             }
             serving.hlsPartDuration = .seconds(seconds)

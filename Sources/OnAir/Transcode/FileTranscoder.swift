@@ -39,8 +39,11 @@ public final class FileTranscoder: @unchecked Sendable {
     public private(set) var videoSettings: VideoEncoderSettings?
     /// The audio settings, likewise.
     public private(set) var audioSettings: AudioEncoderSettings?
-    /// The H.264 encoder's choice and why hardware candidates were passed over.
+    /// The video encoder's choice and why hardware candidates were passed over.
     package private(set) var encoderSelection: EncoderSelection?
+    /// The video encoder's choice and why hardware candidates were passed over, as one line
+    /// (`libx264 (skipped h264_vaapi: …)`), or nil before the video encoder opened.
+    public var encoderChoice: String? { encoderSelection.map { "\($0)" } }
 
     private let decoder: MediaFileDecoder
     private(set) var sinks: [any PacketSink] = []
