@@ -9,6 +9,11 @@
 # the frames each viewer got against the encoder's and, per thread name, where the server's CPU went.
 # Prints the ratios the issues set as targets: CPU at 64 / CPU at 1 HTTP viewer (≤ 1.3), memory growth
 # per HTTP viewer (≤ 1 MB), CPU at 32 / CPU at 1 WebRTC viewer (≤ 1.5).
+# A ratio over viewers that were not there means nothing: the bench exits non-zero, saying why,
+# when an HTTP count's viewers are not all on /stats.json, when a WebRTC count's viewers are not all
+# live, or when a WebRTC viewer got less than MIN_SHARE % (default 50) of the encoder's frames. The
+# WebRTC viewers run under /opt/onair-venv's python (scripts/setup.sh puts aiortc there), or
+# PEER_PYTHON; one without aiortc stops the bench before it starts.
 #
 #   bench/serve_viewers.sh                              # 10 s per count, preset veryfast
 #   MEASURE=20 PRESET=ultrafast COUNTS="1 64" WEBRTC_COUNTS="1 32" bench/serve_viewers.sh
@@ -20,6 +25,15 @@ measure=${MEASURE:-10}
 preset=${PRESET:-veryfast}
 counts=${COUNTS-1 8 32 64}
 webrtc_counts=${WEBRTC_COUNTS-1 16 32}
+min_share=${MIN_SHARE:-50}
+failures=()
+if [ -n "$webrtc_counts" ]; then
+    peer_python=${PEER_PYTHON:-/opt/onair-venv/bin/python3}
+    if ! "$peer_python" -c "import aiortc" 2>/dev/null; then
+        echo "serve_viewers: $peer_python cannot import aiortc (run scripts/setup.sh, or set PEER_PYTHON)" >&2
+        exit 2
+    fi
+fi
 . bench/loopback.sh
 bench_workspace
 ticks=$(getconf CLK_TCK)
@@ -90,6 +104,11 @@ import json, sys
 v = [x['first_keyframe_seconds'] for x in json.load(sys.stdin)['viewers'] if x.get('first_keyframe_seconds') is not None]
 print('%.3f %.3f' % (sum(v) / len(v), max(v)) if v else '- -')")
     printf '%-8s %10s %10s %12s s %12s s\n' "$n" "${cpu[$n]}" "${rss[$n]}" $keyframes
+    seen=$(curl -s -m 10 "http://127.0.0.1:$port/stats.json" | python3 -c "
+import json, sys
+try: print(len(json.load(sys.stdin)['viewers']))
+except Exception: print(0)")
+    [ "$seen" -ge "$n" ] || failures+=("http $n: only $seen of $n viewers connected")
     kill "${viewers[@]}" 2>/dev/null || true
     stop_server
 done
@@ -113,7 +132,7 @@ for n in $webrtc_counts; do
     group=0
     while [ "$left" -gt 0 ]; do
         size=$((left < 8 ? left : 8))
-        python3 Tests/Tools/whep_viewers.py --url "http://127.0.0.1:$port/whep" --count "$size" --decode 0 \
+        "$peer_python" Tests/Tools/whep_viewers.py --url "http://127.0.0.1:$port/whep" --count "$size" --decode 0 \
             --seconds $((measure + 34)) --stagger 0.1 >"$work/whep-$n-$group.json" 2>"$work/whep-$n-$group.log" &
         clients+=("$!")
         pids+=("$!")
@@ -171,6 +190,10 @@ for line in sys.stdin:
         shares.append(100 * v.get('video_frames', 0) / max(1, rate * span))
 print('%.1f' % min(shares) if len(shares) == $n else 'only %d of $n' % len(shares))" 2>/dev/null || echo "-")
     printf '%-8s %10s %10s %10s %14s  %s\n' "$n" "${wcpu[$n]}" "${wrss[$n]}" "$live" "$share" "$threads"
+    [ "$live" -ge "$n" ] || failures+=("webrtc $n: only $live of $n viewers live")
+    if ! python3 -c "import sys; sys.exit(0 if float('$share') >= $min_share else 1)" 2>/dev/null; then
+        failures+=("webrtc $n: the worst viewer's frames: $share (needs >= $min_share %)")
+    fi
     stop_server
 done
 if [ -n "$webrtc_counts" ]; then
@@ -182,3 +205,8 @@ print('webrtc cpu at %d / cpu at %d: %.2f (target <= 1.5)' % (nn, n1, cn / c1 if
 "
 fi
 echo "load: $(uptime)"
+if [ ${#failures[@]} -gt 0 ]; then
+    printf 'serve_viewers: %s\n' "${failures[@]}" >&2
+    echo "serve_viewers: the ratios above are not figures of the counts asked for" >&2
+    exit 1
+fi
