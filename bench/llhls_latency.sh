@@ -15,6 +15,7 @@
 #   SECONDS_EACH=30 HLS_TIME=2 SIZE=640x360 bench/llhls_latency.sh
 #   ONAIR=.build/release/onair bench/llhls_latency.sh       # use an existing build
 #   PYTHON=/opt/onair-venv/bin/python3 bench/llhls_latency.sh   # an interpreter with PyPI's m3u8
+#   BROWSER=only bench/llhls_latency.sh                     # only the preview page in Chromium (last, otherwise)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 each=${SECONDS_EACH:-20}
@@ -63,7 +64,37 @@ play() {  # play NAME URL
     "$ONAIR" play --no-display --measure-latency --json --duration "$each" --timeout 20 "$2" >"$work/$1.json" 2>"$work/$1.log" || true
 }
 
+# The preview page in headless Chromium (Tests/Tools/preview_browser.py, which starts the server):
+# /?via=llhls (its own LL-HLS client over MSE) and /?via=mse (/live.mp4) of the same lowlatency
+# server, glass-to-decode from the frame codes the page reads in what it decodes.
+browser() {
+    [ -x /usr/bin/chromium ] && /usr/bin/python3 -c "import selenium" 2>/dev/null || { echo "preview page: no chromium/selenium"; return; }
+    for via in llhls mse; do
+        local bport command
+        bport=$(free_port tcp)
+        command=$(python3 -c 'import json, sys; print(json.dumps(sys.argv[1:]))' "$ONAIR" serve --listen "127.0.0.1:$bport" \
+            --size "$size" --fps 30 --preset veryfast --bitrate 2.5M --hls-variant lowlatency --hls-time "$hls_time" \
+            --hls-part-duration "$part")
+        /usr/bin/python3 Tests/Tools/preview_browser.py check --url "http://127.0.0.1:$bport/?via=$via" --server-command "$command" \
+            --measure "$each" --tries 1 --screenshot "$work/page-$via.png" >"$work/browser-$via.json" 2>"$work/browser-$via.log" || true
+        python3 - "$via" "$work/browser-$via.json" <<'PY'
+import json, sys
+try:
+    r = json.load(open(sys.argv[2]))
+    l, p = r["latency_ms"], r["playback"]
+    print(f"page ?via={sys.argv[1]:6s}   p50 {l['p50']:7.1f} ms   p95 {l['p95']:7.1f} ms   max {l['max']:7.1f} ms"
+          f"   ({l['count']} codes; {p['fps']} fps, {p['dropped_percent']} % dropped, {p['connections']} connections)")
+except Exception as error:
+    print(f"page ?via={sys.argv[1]}: no measurement ({error})")
+PY
+    done
+}
+
 echo "glass-to-decode on loopback, $size 30 fps, --hls-time $hls_time, parts of $part s, $each s each:"
+if [ "${BROWSER:-}" = only ]; then
+    browser
+    exit 0
+fi
 serve lowlatency
 "$python" Tests/Tools/llhls_client.py --url "http://127.0.0.1:$port/" --relay $((each + 5)) 2>"$work/relay.log" |
     "$ONAIR" play --no-display --measure-latency --json --duration "$each" --timeout 20 pipe:0 >"$work/lowlatency.json" \
@@ -92,3 +123,4 @@ for variant in fmp4 mpegts; do
     report "$variant" "$work/$variant.json"
     kill "$server" 2>/dev/null || true
 done
+browser
