@@ -26,8 +26,26 @@
 #   bench/edge_scale.sh                                   # 1,000 viewers, 60 s
 #   VIEWERS=200 MEASURE=20 DIRECT=10 RELAY=0 bench/edge_scale.sh
 #   ONAIR=.build/release/onair bench/edge_scale.sh        # use an existing build
+#
+# MODE=llhls: Low-Latency HLS through the edge over HTTPS and HTTP/2 instead (issue 48). The edge is
+# the page's Low-Latency block (its section's ```nginx block: `listen 443 ssl http2` on a loopback
+# port with a certificate made here by openssl) in the same Debian-shaped http block, in front of
+# `onair serve --hls-variant lowlatency --hls-time 1 --hls-part-duration 0.2` (the same picture,
+# --max-viewers VIEWERS + 100: the edge passes each held blocking reload through). The viewers are
+# bench/llhls_edge_viewers.py in PROCS processes (default 2; Python asyncio with PyPI's h2, installed in a scratch virtual
+# environment when the interpreter lacks it), each with its own HTTP/2 connection, connecting over
+# RAMP seconds, then for MEASURE seconds following the live edge as an LL-HLS player does: a blocking
+# reload for the hinted part, then the part. Beside them one more viewer of the same kind relays its
+# parts into `onair play --measure-latency pipe:0` (glass-to-decode through the edge). Prints: the
+# protocol curl --http2 gets, the requests at the edge and those reaching onair per second (by
+# kind), onair's and nginx's CPU, the part fetch time p50/p95 and the blocking reloads' wait, the
+# parts each viewer got per second (5 at the live edge with 0.2 s parts), glass-to-decode p50/p95,
+# errors.
+#
+#   MODE=llhls VIEWERS=1000 MEASURE=60 bench/edge_scale.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
+mode=${MODE:-classic}
 viewers=${VIEWERS:-1000}
 measure=${MEASURE:-60}
 direct=${DIRECT:-30}
@@ -37,11 +55,13 @@ fps=${FPS:-25}
 preset=${PRESET:-veryfast}
 segment=2
 # wrk is the bench's alone (scripts/setup.sh leaves it out): installed here when missing, as root.
-if ! command -v wrk >/dev/null && [ "$(id -u)" -eq 0 ]; then
+if [ "$mode" != llhls ] && ! command -v wrk >/dev/null && [ "$(id -u)" -eq 0 ]; then
     DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends wrk >&2
 fi
-for tool in nginx wrk ffprobe curl; do
-    command -v "$tool" >/dev/null || { echo "edge_scale: needs $tool (apt-get install nginx-light wrk ffmpeg curl)" >&2; exit 1; }
+tools="nginx wrk ffprobe curl"
+[ "$mode" = llhls ] && tools="nginx openssl curl"
+for tool in $tools; do
+    command -v "$tool" >/dev/null || { echo "edge_scale: needs $tool (apt-get install nginx-light wrk ffmpeg curl openssl)" >&2; exit 1; }
 done
 . bench/loopback.sh
 bench_workspace
@@ -64,7 +84,153 @@ process_ticks() {
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }'; }
 percent() { awk -v t="$1" -v hz="$ticks" -v s="$2" 'BEGIN { printf "%.1f", t / hz / s * 100 }'; }
 
-# The generators' scripts. playlist.lua: per connection, GET /live.m3u8 once per segment
+# Debian's /etc/nginx/nginx.conf in shape (workers, sendfile, tcp_nopush, mime types, gzip), with
+# room for 2 connections per viewer and logs/temporary files in $edge; $edge/onair-edge.conf included.
+write_edge_conf() {
+    cat >"$edge/nginx.conf" <<CONF
+daemon off;
+worker_processes auto;
+worker_rlimit_nofile 16384;
+pid $edge/nginx.pid;
+error_log $edge/logs/error.log;
+events { worker_connections 4096; }
+http {
+    sendfile on;
+    tcp_nopush on;
+    types_hash_max_size 2048;
+    include /etc/nginx/mime.types;
+    default_type application/octet-stream;
+    gzip on;
+    client_body_temp_path $edge/client_temp;
+    proxy_temp_path $edge/proxy_temp;
+    fastcgi_temp_path $edge/fastcgi_temp;
+    uwsgi_temp_path $edge/uwsgi_temp;
+    scgi_temp_path $edge/scgi_temp;
+    log_format edge '\$msec \$uri \$status \$body_bytes_sent \$request_time \$upstream_cache_status \$upstream_addr \$server_protocol \$args';
+    access_log $edge/logs/access.log edge buffer=256k flush=1s;
+    include $edge/onair-edge.conf;
+}
+CONF
+}
+
+if [ "$mode" = llhls ]; then
+    ramp=${RAMP:-10}
+    procs=${PROCS:-2} # generator processes (Python: one core each at most), the viewers split among them
+    python=/opt/onair-venv/bin/python3
+    [ -x "$python" ] || python=python3
+    if ! "$python" -c "import h2" 2>/dev/null; then
+        python3 -m venv "$work/venv" && "$work/venv/bin/pip" install -q h2 >&2
+        python="$work/venv/bin/python3"
+    fi
+    port=$(free_port tcp)
+    "$ONAIR" serve --listen "127.0.0.1:$port" --size "$size" --fps "$fps" --bitrate 768k --audio-bitrate 64k --preset "$preset" \
+        --hls-variant lowlatency --hls-time 1 --hls-part-duration 0.2 --max-viewers $((viewers + 100)) \
+        --duration $((ramp + measure + 90)) 2>"$work/serve-edge.log" &
+    server=$!
+    pids+=("$server")
+    for _ in $(seq 100); do curl -s -m 2 "http://127.0.0.1:$port/live.m3u8" | grep -q "segment_3\.m4s" && break; sleep 0.2; done
+    curl -s "http://127.0.0.1:$port/live.m3u8" | grep -q "PRELOAD-HINT" || { echo "onair serve gave no LL-HLS playlist:" >&2; cat "$work/serve-edge.log" >&2; exit 1; }
+    echo "onair serve: $size ${fps} fps, 768k video + 64k audio, lowlatency, 1 s segments of 0.2 s parts, preset $preset ($ONAIR)"
+    edge_port=$(free_port tcp)
+    edge="$work/edge"
+    mkdir -p "$edge/cache" "$edge/logs"
+    chmod -R 0777 "$edge"
+    openssl req -x509 -newkey rsa:2048 -nodes -days 1 -subj /CN=127.0.0.1 -keyout "$edge/edge.key" -out "$edge/edge.crt" 2>/dev/null
+    chmod 0644 "$edge/edge.key"
+    awk '/^## Low-Latency HLS through the edge/ { section = 1 } section && /^```nginx/ { on = 1; next } on && /^```/ { exit } on' \
+        docs/edge-nginx.md >"$edge/doc-block.conf"
+    sed -e "s#/var/cache/nginx/onair-ll#$edge/cache#" -e "s#listen 443 ssl http2;#listen 127.0.0.1:$edge_port ssl http2;#" \
+        -e "s#/etc/nginx/onair.crt#$edge/edge.crt#" -e "s#/etc/nginx/onair.key#$edge/edge.key#" \
+        -e "s#CAMERA:8080#127.0.0.1:$port#g" "$edge/doc-block.conf" >"$edge/onair-edge.conf"
+    for replaced in "$edge/cache" "127.0.0.1:$edge_port ssl http2" "$edge/edge.crt" "127.0.0.1:$port"; do
+        grep -qF "$replaced" "$edge/onair-edge.conf" || { echo "edge_scale: docs/edge-nginx.md's LL-HLS block changed shape ($replaced)" >&2; exit 1; }
+    done
+    write_edge_conf
+    nginx -t -p "$edge" -c "$edge/nginx.conf" 2>"$edge/logs/test.log" || { cat "$edge/logs/test.log" >&2; exit 1; }
+    nginx -p "$edge" -c "$edge/nginx.conf" 2>>"$edge/logs/stderr.log" &
+    edge_pid=$!
+    nginx_pids+=("$edge_pid")
+    wait_for_port "$edge_port" || { echo "nginx did not start (see $edge/logs)" >&2; cat "$edge/logs/error.log" >&2; exit 1; }
+    protocol=$(curl -sk --http2 -o /dev/null -w '%{http_version}' "https://127.0.0.1:$edge_port/live.m3u8")
+    echo "edge on 127.0.0.1:$edge_port (nginx $(nginx -v 2>&1 | sed 's#.*/##'), $(ps --ppid "$edge_pid" -o args= | grep -c "worker process") workers): curl --http2 gets HTTP/$protocol"
+    : >"$edge/logs/access.log"
+    kill -USR1 "$edge_pid"
+
+    before=$(cpu_ticks "$server")
+    nginx_before=$(process_ticks "$edge_pid")
+    started=$(date +%s.%N)
+    generators=()
+    for index in $(seq "$procs"); do
+        "$python" bench/llhls_edge_viewers.py --port "$edge_port" --viewers $((viewers / procs)) --seconds "$measure" --ramp "$ramp" \
+            --samples >"$work/viewers-$index.json" 2>"$work/viewers-$index.log" &
+        generators+=("$!")
+    done
+    sleep "$ramp"
+    "$python" bench/llhls_edge_viewers.py --port "$edge_port" --relay $((measure + 5)) 2>"$work/relay.log" |
+        "$ONAIR" play --no-display --measure-latency --json --duration "$((measure - 5))" --timeout 20 pipe:0 \
+            >"$work/latency.json" 2>"$work/latency.log" || true
+    wait "${generators[@]}" || true
+    ended=$(date +%s.%N)
+    after=$(cpu_ticks "$server")
+    nginx_after=$(process_ticks "$edge_pid")
+    kill -USR1 "$edge_pid"
+    sleep 1.5
+    python3 - "$edge/logs/access.log" "$started" "$ended" "$work/viewers-*.json" "$work/latency.json" "$ramp" <<'PY'
+import json, sys
+path, started, ended, viewers_path, latency_path, ramp = sys.argv[1:7]
+lines = [l.split() for l in open(path) if l.strip()]
+seconds = float(ended) - float(started)
+kind = lambda l: "blocking playlist" if l[1].endswith(".m3u8") and "_HLS_msn" in (l[8] if len(l) > 8 else "") else (
+    "playlist" if l[1].endswith(".m3u8") else ("part" if "/part_" in l[1] else "segment/init"))
+upstream = [l for l in lines if l[6] != "-"]
+def counts(rows):
+    result = {}
+    for l in rows:
+        result[kind(l)] = result.get(kind(l), 0) + 1
+    return ", ".join(f"{k} {v}" for k, v in sorted(result.items()))
+protocols = sorted({l[7] for l in lines})
+statuses = {}
+for l in lines:
+    statuses[l[2]] = statuses.get(l[2], 0) + 1
+print(f"requests at the edge: {len(lines)} in {seconds:.0f} s = {len(lines) / seconds:.0f}/s ({counts(lines)}); protocols {protocols}; statuses {statuses}")
+print(f"requests reaching onair: {len(upstream)} = {len(upstream) / seconds:.0f}/s ({counts(upstream)})")
+cache = {}
+for l in lines:
+    if kind(l) == "part":
+        cache[l[5]] = cache.get(l[5], 0) + 1
+print(f"parts at the edge by X-Cache: {cache}")
+import glob
+runs = [json.loads(open(f).read().strip().splitlines()[-1]) for f in sorted(glob.glob(viewers_path))]
+parts = sorted(x for r in runs for x in r["part_seconds"])
+reloads = sorted(x for r in runs for x in r["reload_seconds"])
+pick = lambda values, q: round(1000 * values[min(len(values) - 1, int(q * len(values)))], 1) if values else None
+errors = {}
+for r in runs:
+    for k, n in r["errors"].items():
+        errors[k] = errors.get(k, 0) + n
+viewers = sum(r["viewers"] for r in runs)
+connected = sum(r["connected"] for r in runs)
+got = sum(r["parts"] for r in runs)
+print(f"{viewers} viewers in {len(runs)} generator processes ({connected} connected over {ramp} s), HTTP/2:"
+      f" {sum(r['requests'] for r in runs)} requests, {got} parts,"
+      f" {got / max(1, connected) / (float(ended) - float(started) - float(ramp)):.2f} parts per viewer per second (5 at the live edge)")
+print(f"part fetch (the viewers' clock): p50 {pick(parts, 0.5)} ms, p95 {pick(parts, 0.95)} ms, max {pick(parts, 1)} ms;"
+      f" blocking reload wait p50 {pick(reloads, 0.5)} ms; errors {errors or 0}")
+try:
+    r = json.loads(open(latency_path).read().strip().splitlines()[-1])
+    l = r["latency_ms"]
+    print(f"glass-to-decode through the edge (one more HTTP/2 viewer into onair play): p50 {l['p50']:.1f} ms, p95 {l['p95']:.1f} ms,"
+          f" max {l['max']:.1f} ms ({l['samples']} frames, {r.get('decode_errors', '-')} decode errors)")
+except Exception as error:
+    print(f"glass-to-decode through the edge: no measurement ({error})")
+PY
+    seconds=$(awk -v a="$started" -v b="$ended" 'BEGIN { printf "%.0f", b - a }')
+    echo "CPU (% of one core) over the ${seconds} s: onair $(percent $((after - before)) "$seconds"), nginx $(percent $((nginx_after - nginx_before)) "$seconds")"
+    echo "load: $(uptime)"
+    exit 0
+fi
+
+# The generators' scripts (classic mode). playlist.lua: per connection, GET /live.m3u8 once per segment
 # duration (± 50 %), the newest segment of each answer written to $EDGE_NEWEST (by rename).
 cat >"$work/playlist.lua" <<'LUA'
 local counter = 1
@@ -170,32 +336,7 @@ sed -e "s#/var/cache/nginx/onair#$edge/cache#" -e "s#listen 80;#listen 127.0.0.1
 for replaced in "$edge/cache" "127.0.0.1:$edge_port" "127.0.0.1:$port/live.m3u8"; do
     grep -qF "$replaced" "$edge/onair-edge.conf" || { echo "edge_scale: docs/edge-nginx.md's block changed shape ($replaced)" >&2; exit 1; }
 done
-cat >"$edge/nginx.conf" <<CONF
-# Debian's /etc/nginx/nginx.conf in shape (workers, sendfile, tcp_nopush, mime types, gzip),
-# with room for 2 connections per viewer and logs/temporary files in this directory.
-daemon off;
-worker_processes auto;
-worker_rlimit_nofile 16384;
-pid $edge/nginx.pid;
-error_log $edge/logs/error.log;
-events { worker_connections 4096; }
-http {
-    sendfile on;
-    tcp_nopush on;
-    types_hash_max_size 2048;
-    include /etc/nginx/mime.types;
-    default_type application/octet-stream;
-    gzip on;
-    client_body_temp_path $edge/client_temp;
-    proxy_temp_path $edge/proxy_temp;
-    fastcgi_temp_path $edge/fastcgi_temp;
-    uwsgi_temp_path $edge/uwsgi_temp;
-    scgi_temp_path $edge/scgi_temp;
-    log_format edge '\$msec \$uri \$status \$body_bytes_sent \$request_time \$upstream_cache_status \$upstream_addr';
-    access_log $edge/logs/access.log edge buffer=256k flush=1s;
-    include $edge/onair-edge.conf;
-}
-CONF
+write_edge_conf
 nginx -t -p "$edge" -c "$edge/nginx.conf" 2>"$edge/logs/test.log" || { cat "$edge/logs/test.log" >&2; exit 1; }
 nginx -p "$edge" -c "$edge/nginx.conf" 2>>"$edge/logs/stderr.log" &
 nginx_pids+=("$!")

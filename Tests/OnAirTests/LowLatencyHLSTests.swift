@@ -7,13 +7,19 @@ import OnAirStreaming
 import OnAirTestSupport
 import Testing
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 @testable import OnAir
 @testable import OnAirHTTP
 
 /// Low-Latency HLS without real time: the playlist model (parts, server control, preload hint,
 /// program dates, delta updates, rendition reports, blocking-reload verdicts), the feed's held
 /// requests on an injected clock and timer, the server face's answers (held, 400, 503, cache
-/// headers, token on every URI), and the writer fed 3 s of H.264 and AAC encoded as fast as they go.
+/// headers, token on every URI), 200 blocking reloads held at once by the HTTP server with no thread
+/// each and released by the publish of their part (the timers never run), and the writer fed 3 s of
+/// H.264 and AAC encoded as fast as they go.
 @Suite("Low-Latency HLS")
 struct LowLatencyHLSTests {
     static let start = Date(timeIntervalSince1970: 1_796_000_000)
@@ -231,6 +237,107 @@ struct LowLatencyHLSTests {
         }
         time.advance(3.1)
         #expect(try #require(lateAnswer.take()).status == 503)
+    }
+
+    /// A loopback connection that sent `request` (-1 when it could not).
+    static func connect(port: Int, _ request: String) -> Int32 {
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard socket >= 0 else { return -1 }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        let bytes = Array(request.utf8)
+        guard connected == 0, send(socket, bytes, bytes.count, Int32(MSG_NOSIGNAL)) == bytes.count else {
+            close(socket)
+            return -1
+        }
+        return socket
+    }
+
+    /// The sockets of `sockets` with bytes to read (or closed) now.
+    static func readable(_ sockets: [Int32]) -> Set<Int32> {
+        var fds = sockets.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+        guard poll(&fds, nfds_t(fds.count), 0) > 0 else { return [] }
+        return Set(fds.filter { $0.revents != 0 }.map(\.fd))
+    }
+
+    /// Reads every socket of `sockets` until its answer is whole (the header's Content-Length
+    /// of body after it), or its peer closes, within `timeout` seconds; the answers' texts.
+    static func answers(_ sockets: [Int32], timeout: Double) -> [Int32: String] {
+        var received = [Int32: [UInt8]]()
+        var open = Set(sockets)
+        let whole = { (bytes: [UInt8]) -> Bool in
+            let text = String(decoding: bytes, as: UTF8.self)
+            guard let end = text.range(of: "\r\n\r\n") else { return false }
+            let length = text[..<end.lowerBound].split(separator: "\r\n")
+                .first { $0.lowercased().hasPrefix("content-length:") }.flatMap {
+                    Int($0.split(separator: ":")[1].trimmingCharacters(in: .whitespaces))
+                }
+            return text.utf8.distance(from: end.upperBound, to: text.endIndex) >= (length ?? 0)
+        }
+        _ = waitUntil(timeout: timeout) {
+            var buffer = [UInt8](repeating: 0, count: 65536)
+            for socket in readable(Array(open)) {
+                let count = recv(socket, &buffer, buffer.count, Int32(MSG_DONTWAIT))
+                if count > 0 { received[socket, default: []] += buffer[0..<count] }
+                if count <= 0 || whole(received[socket] ?? []) { open.remove(socket) }
+            }
+            return open.isEmpty
+        }
+        return received.mapValues { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// Threads of this process now.
+    static func threads() -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []).map { task in
+            ((try? String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8)) ?? "").trimmingCharacters(
+                in: .whitespacesAndNewlines)
+        }
+    }
+
+    @Test("server: 200 blocking reloads held at once take no thread each; each publish answers exactly those it satisfies")
+    func manyHeldReloads() throws {
+        // Timers that never run unless the test says: only a publish can answer a held request.
+        let time = ManualTime()
+        let feed = time.feed
+        feed.publish(Self.playlist(segments: 2, parts: 2))
+        let face = ServeLowLatencyHLS(feeds: ["live": feed])
+        var configuration = HTTPServerConfiguration(address: try HTTPListenAddress(port: 0))
+        configuration.connectionLimit = 200 + 64  // what `onair serve --max-viewers 200` allows
+        configuration.idleTimeout = 30
+        let server = try HTTPServer(configuration: configuration) { request in
+            face.playlist("live", request: request, query: "", folder: "")
+        }
+        defer { server.stop() }
+        let before = Self.threads()
+        // Half wait for part 2.2 (the preload hint's), half for part 2.3 (the one after it).
+        let request = { (part: Int) in "GET /live.m3u8?_HLS_msn=2&_HLS_part=\(part) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n" }
+        let first = (0..<100).map { _ in Self.connect(port: server.port, request(2)) }
+        let second = (0..<100).map { _ in Self.connect(port: server.port, request(3)) }
+        defer { for socket in first + second where socket >= 0 { close(socket) } }
+        try #require((first + second).allSatisfy { $0 >= 0 }, "could not connect")
+        #expect(
+            waitUntil(timeout: 20) { feed.held.now == 200 && server.suspendedConnections == 200 },
+            "held \(feed.held.now), suspended \(server.suspendedConnections)")
+        let waiting = Self.threads()
+        #expect(waiting.count - before.count <= 10, "threads before: \(before.count), while 200 wait: \(waiting.count): \(waiting)")
+        #expect(Self.readable(first + second).isEmpty, "answered before the part was published")
+        // Part 2.2 published: its 100 are answered with it, the others still wait.
+        feed.publish(Self.playlist(segments: 2, parts: 3))
+        let answered = Self.answers(first, timeout: 20)
+        #expect(answered.count == 100, "\(answered.count) answered")
+        #expect(
+            answered.values.allSatisfy { $0.hasPrefix("HTTP/1.1 200") && $0.contains("URI=\"part_2_2.m4s\"") },
+            "\(answered.values.first ?? "")")
+        #expect(feed.held.now == 100 && Self.readable(second).isEmpty)
+        feed.publish(Self.playlist(segments: 2, parts: 4))
+        let rest = Self.answers(second, timeout: 20)
+        #expect(rest.count == 100 && rest.values.allSatisfy { $0.hasPrefix("HTTP/1.1 200") && $0.contains("URI=\"part_2_3.m4s\"") })
+        #expect(feed.held.now == 0 && feed.held.most == 200)
     }
 
     @Test("writer: H.264 parts of at most 0.2 s, INDEPENDENT on keyframes, byte-identical to their segment; ffmpeg decodes")

@@ -12,10 +12,19 @@ stdout (for `onair play --measure-latency pipe:0`, bench/llhls_latency.sh).
 
     llhls_client.py --url http://127.0.0.1:PORT --playlist live.m3u8 [--token T] [--seconds 4]
     llhls_client.py --url http://127.0.0.1:PORT --relay 20 | onair play --measure-latency pipe:0
+    llhls_client.py --url http://127.0.0.1:PORT --gaps /tmp/onair-serve-PID-N --seconds 20
+
+With --gaps DIRECTORY (the server's HLS directory, on this machine) it measures how soon a blocking
+reload for the next part is answered once the part is published: the answer's arrival on the wall
+clock against the part file's modification time (the writer stores the part, then publishes it),
+for the reloads sent before the part existed; prints p50/p95/max in milliseconds as JSON, with how
+much later than the moment of writing this file system's mtime was seen to read (mtime_lead_ms:
+the true gap is at most the figure plus it).
 """
 
 import argparse
 import json
+import os
 import re
 import sys
 import threading
@@ -240,6 +249,49 @@ def relay(client, seconds):
     return sent
 
 
+def gaps(client, seconds, directory):
+    """Blocking reloads for the next part, each sent as soon as the previous is answered: for
+    those sent before their part's file existed, the time from the file's writing to the answer."""
+    # The file system's clock against the wall clock: how much later than the moment of writing an
+    # mtime can read (a coarse clock rounds), measured on probe files in the same directory.
+    lead = 0.0
+    probe = os.path.join(directory, f".gap-probe-{os.getpid()}")
+    for _ in range(50):
+        before = time.time()
+        with open(probe, "wb") as file:
+            file.write(b"x")
+        lead = max(lead, os.stat(probe).st_mtime - before)
+        time.sleep(0.002)
+    os.unlink(probe)
+    playlist = client.playlist()[1]
+    held, late, missing = [], 0, 0
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        msn, part = playlist.next_part()
+        name = os.path.join(directory, f"part_{msn}_{part}.m4s")
+        sent = time.time()
+        status, fresh, _, _, arrived = client.playlist(_HLS_msn=msn, _HLS_part=part)
+        answered = time.time() - (time.monotonic() - arrived)  # when the body was read, before parsing it
+        if fresh is None:
+            fail(f"blocking reload for {msn}.{part}: {status}")
+            break
+        try:
+            written = os.stat(name).st_mtime
+        except FileNotFoundError:
+            missing += 1  # the next segment's first part is named after a finished segment
+            playlist = fresh
+            continue
+        if written < sent:
+            late += 1  # it existed before the request: not held
+        else:
+            held.append(1000 * (answered - written))
+        playlist = fresh
+    held.sort()
+    pick = lambda q: held[min(len(held) - 1, int(q * len(held)))] if held else None
+    return {"held": len(held), "not_held": late, "unnamed": missing, "p50_ms": pick(0.5), "p95_ms": pick(0.95),
+            "max_ms": held[-1] if held else None, "mtime_lead_ms": 1000 * lead, "failures": failures}
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--url", required=True)
@@ -247,8 +299,13 @@ def main():
     parser.add_argument("--token")
     parser.add_argument("--seconds", type=float, default=4)
     parser.add_argument("--relay", type=float, metavar="SECONDS", help="write the parts to stdout for SECONDS")
+    parser.add_argument("--gaps", metavar="DIRECTORY", help="time blocking reloads against the part files of DIRECTORY")
     arguments = parser.parse_args()
     client = Client(arguments.url, arguments.playlist, arguments.token)
+    if arguments.gaps:
+        report = gaps(client, arguments.seconds, arguments.gaps)
+        print(json.dumps(report))
+        return 1 if failures else 0
     if arguments.relay:
         sent = relay(client, arguments.relay)
         print(f"llhls_client: relayed {sent} parts", file=sys.stderr)

@@ -1,5 +1,6 @@
 // The script that wires the page together: the token (sent as a header, never in a request's
-// URL), the player (WebRTC from /whep unless the page's URL says ?via=mse, and MSE from /live.mp4
+// URL), the player (WebRTC from /whep unless the page's URL says ?via=mse, or ?via=llhls for the
+// Low-Latency HLS variant over MSE, and MSE from /live.mp4
 // when WebRTC does not work), the
 // per-frame code reader (glass-to-glass latency), /stats.json polling into the plots, the status
 // line, and window.onair.snapshot() for tests and benchmarks. It comes last and uses the classes
@@ -47,6 +48,12 @@
       transportLine.dataset.level = 'warn';
     }
     player = new OnAirPlayer(video, '/live.mp4', setStatus, authorization);
+    player.setSound(!video.muted);
+    player.start();
+  }
+  function useLLHLS(reason) {
+    showTransport('llhls', 'Playing Low-Latency HLS over MSE (blocking reloads of /live.m3u8, its parts)', reason);
+    player = new OnAirLLHLSPlayer(video, '/live.m3u8', setStatus, authorization);
     player.setSound(!video.muted);
     player.start();
   }
@@ -228,5 +235,6 @@
     },
   };
   if (params.get('via') === 'mse') useMSE('chosen with ?via=mse', false);
+  else if (params.get('via') === 'llhls') useLLHLS('chosen with ?via=llhls');
   else useWebRTC();
 })();

@@ -145,14 +145,7 @@ class OnAirPlayer {
   async connect(signal) {
     this.connections += 1;
     this.onStatus('info', this.connections === 1 ? 'Connecting…' : 'Reconnecting…');
-    const response = await fetch(this.url, { signal, cache: 'no-store', headers: this.headers });
-    if (response.status === 401 || response.status === 403) {
-      throw new PreviewProblem('error', 'Access refused (HTTP ' + response.status + '): open this page with the server\'s ?token=… or log in.', 5000);
-    }
-    if (response.status === 503) throw new PreviewProblem('warn', 'The server has no room for another viewer (HTTP 503).', 3000);
-    if (!response.ok) throw new PreviewProblem('error', 'The server answered HTTP ' + response.status + ' for the stream.', 3000);
-    if (!response.body) throw new PreviewProblem('error', 'This browser cannot read a streamed response.', 30000);
-    const reader = response.body.getReader();
+    const reader = await this.openReader(signal);
     signal.addEventListener('abort', () => { reader.cancel().catch(() => {}); });
     const splitter = new OnAirMP4.BoxSplitter();
     let init = [];
@@ -190,6 +183,24 @@ class OnAirPlayer {
       }
       if (session) this.pump(session);
     }
+  }
+
+  // GETs `url` (with the page's headers); a PreviewProblem for an answer that is not 200.
+  async get(url, signal) {
+    const response = await fetch(url, { signal, cache: 'no-store', headers: this.headers });
+    if (response.status === 401 || response.status === 403) {
+      throw new PreviewProblem('error', 'Access refused (HTTP ' + response.status + '): open this page with the server\'s ?token=… or log in.', 5000);
+    }
+    if (response.status === 503) throw new PreviewProblem('warn', 'The server has no room for another viewer (HTTP 503).', 3000);
+    if (!response.ok) throw new PreviewProblem('error', 'The server answered HTTP ' + response.status + ' for the stream.', 3000);
+    return response;
+  }
+
+  // The stream's bytes as a reader (read() → { done, value }, cancel()): /live.mp4's body.
+  async openReader(signal) {
+    const response = await this.get(this.url, signal);
+    if (!response.body) throw new PreviewProblem('error', 'This browser cannot read a streamed response.', 30000);
+    return response.body.getReader();
   }
 
   // The next chunk, or a PreviewProblem when none comes within stallMs.
@@ -330,5 +341,64 @@ class OnAirPlayer {
     this.ahead = 0;
     this.video.removeAttribute('src');
     this.video.load();
+  }
+}
+
+// Plays the Low-Latency HLS variant (`onair serve --hls-variant lowlatency`) through the same MSE
+// pipeline: its own client reads the media playlist, starts at the last independent part listed
+// (a keyframe, within PART-HOLD-BACK of the live edge), then asks for each next part by blocking
+// playlist reload (_HLS_msn/_HLS_part: the server answers when the part is published) and fetches
+// it; the init section and the parts reach OnAirPlayer as one fragmented MP4 stream.
+class OnAirLLHLSPlayer extends OnAirPlayer {
+  constructor(video, url, onStatus, headers) {
+    super(video, url, onStatus, headers);
+    // The media comes a part (0.2 s) at a time, not a frame at a time: keep about a part buffered,
+    // or playback runs dry between parts and is sped up and slowed down at every part.
+    this.targetAheadVideoOnly = 0.25;
+    this.targetAheadWithAudio = 0.3;
+    this.targetAhead = this.targetAheadVideoOnly;
+  }
+
+  facts() {
+    const facts = super.facts();
+    facts[0] = 'MSE (LL-HLS)';
+    return facts;
+  }
+
+  async openReader(signal) {
+    const playlist = new URL(this.url, location.href);
+    const text = async (url) => (await this.get(url, signal)).text();
+    let listing = await text(playlist);
+    const parts = [...listing.matchAll(/#EXT-X-PART:[^\n]*URI="part_(\d+)_(\d+)\.m4s[^"]*"(,INDEPENDENT=YES)?/g)];
+    const start = parts.filter((part) => part[3]).pop();
+    const maps = [...listing.matchAll(/#EXT-X-MAP:URI="([^"?]+)/g)];
+    if (!start || maps.length === 0) {
+      throw new PreviewProblem('error', 'The server does not serve Low-Latency HLS here (start it with --hls-variant lowlatency).', 10000);
+    }
+    let msn = Number(start[1]), part = Number(start[2]);
+    const queue = [new Uint8Array(await (await this.get(new URL(maps.pop()[1], playlist), signal)).arrayBuffer())];
+    let cancelled = false;
+    return {
+      cancel: async () => { cancelled = true; },
+      read: async () => {
+        while (!cancelled) {
+          if (queue.length > 0) return { done: false, value: queue.shift() };
+          const name = 'part_' + msn + '_' + part + '.m4s';
+          if (listing.includes('URI="' + name)) {
+            queue.push(new Uint8Array(await (await this.get(new URL(name, playlist), signal)).arrayBuffer()));
+            part += 1;
+          } else if (listing.includes('segment_' + msn + '.m4s')) {
+            msn += 1;  // that segment ended before this part: the next one's first part follows
+            part = 0;
+          } else {
+            const reload = new URL(playlist);
+            reload.searchParams.set('_HLS_msn', msn);
+            reload.searchParams.set('_HLS_part', part);
+            listing = await text(reload);
+          }
+        }
+        return { done: true };
+      },
+    };
   }
 }
