@@ -4,6 +4,7 @@ import CFFmpeg
 /// A muxer output that hands each chunk of the container to a Swift function instead of an
 /// FFmpeg protocol: OnAir's own transports (SRT through libsrt) sit under libavformat's muxers
 /// this way. Chunks are at most `packetSize` bytes (1316 = seven TS packets for SRT live mode).
+/// Unchecked Sendable: `failure` and `write` are used only by the AVIOContext it makes, on the thread writing that context
 package final class PacketOutput: @unchecked Sendable {
     /// The largest chunk handed to `write`.
     package let packetSize: Int
