@@ -94,6 +94,7 @@ public final class PlaybackView: PlaybackViewBase {
 /// `PictureTimeline` decides which picture shows when (OnAirLive's `MasterClock` and
 /// `FrameScheduler`, the code `onair play` uses). A timer on the player's queue decides every 5 ms;
 /// the picture due hops to the main actor for the view. Not yet built on a Mac: see docs/APPLE.md.
+/// Unchecked Sendable: VideoToolbox and AudioQueue objects used on the player's serial queue; the view on the main actor
 public final class PlaybackViewPlayer: @unchecked Sendable {
     private let view: PlaybackView
     private let lock = NSLock()
@@ -170,11 +171,13 @@ public final class PlaybackViewPlayer: @unchecked Sendable {
 }
 
 /// A sample buffer on its way to the main actor (made on the player's queue, not touched there again).
+/// Unchecked Sendable: a CMSampleBuffer made on the player's queue and not touched there again
 private struct ShownPicture: @unchecked Sendable {
     let buffer: CMSampleBuffer
 }
 
 /// The decoded pictures waiting for their time, shared by the decoder's thread and the timer.
+/// Unchecked Sendable: CoreVideo pictures shared by the decoder's thread and the timer, every var under its lock
 private final class DuePictures: @unchecked Sendable {
     private let lock = NSLock()
     private var timeline: PictureTimeline<DecodedPicture>

@@ -113,6 +113,7 @@ public final class VideoToolboxH264Decoder {
 }
 
 /// One decoded picture as VideoToolbox made it: its image buffer and presentation time.
+/// Unchecked Sendable: a CVImageBuffer (CoreVideo object) not written after VideoToolbox hands it over
 public struct DecodedPicture: @unchecked Sendable {
     /// The image (NV12); VideoToolbox does not touch it again.
     public let image: CVImageBuffer
@@ -121,6 +122,7 @@ public struct DecodedPicture: @unchecked Sendable {
 }
 
 /// Decoded pictures from the session's output handler, as they are or turned into `VideoFrame`s.
+/// Unchecked Sendable: filled on VideoToolbox's output thread and read by the decoder, every var under its lock
 final class DecodedFrames: @unchecked Sendable {
     enum Output {
         case frames(@Sendable (VideoFrame) -> Void)

@@ -182,6 +182,7 @@ public final class VideoToolboxH264Encoder: VideoEncoding {
 }
 
 /// What the session's output handler (called on VideoToolbox's thread) hands back, under a lock.
+/// Unchecked Sendable: filled on VideoToolbox's output thread and read by the encoder, every var under its lock
 final class EncodedOutput: @unchecked Sendable {
     /// The packager for the session's codec.
     enum Packager {
