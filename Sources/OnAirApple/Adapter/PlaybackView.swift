@@ -177,35 +177,23 @@ private struct ShownPicture: @unchecked Sendable {
 }
 
 /// The decoded pictures waiting for their time, shared by the decoder's thread and the timer.
-/// Unchecked Sendable: CoreVideo pictures shared by the decoder's thread and the timer, every var under its lock
-private final class DuePictures: @unchecked Sendable {
-    private let lock = NSLock()
-    private var timeline: PictureTimeline<DecodedPicture>
+private final class DuePictures: Sendable {
+    private let timeline: Locked<PictureTimeline<DecodedPicture>>
 
-    init(soundIsClock: Bool) { timeline = PictureTimeline(soundIsClock: soundIsClock) }
+    init(soundIsClock: Bool) { timeline = Locked(PictureTimeline(soundIsClock: soundIsClock)) }
 
-    var dropped: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return timeline.dropped
-    }
+    var dropped: Int { timeline.withLock { $0.dropped } }
 
     func add(_ picture: DecodedPicture) {
-        lock.lock()
-        timeline.add(picture, pts: picture.pts)
-        lock.unlock()
+        timeline.withLock { $0.add(picture, pts: picture.pts) }
     }
 
     func decide(now: Double, heard: MediaTime?) -> DecodedPicture? {
-        lock.lock()
-        defer { lock.unlock() }
-        return timeline.decide(now: now, heard: heard).show
+        timeline.withLock { $0.decide(now: now, heard: heard).show }
     }
 
     func reset() {
-        lock.lock()
-        timeline.reset()
-        lock.unlock()
+        timeline.withLock { $0.reset() }
     }
 }
 #endif
