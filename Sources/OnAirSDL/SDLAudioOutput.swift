@@ -8,6 +8,7 @@ import OnAirCore
 /// The device is opened at the rate and channel count it prefers (close to what is asked), so
 /// the caller resamples to `sampleRate`/`channels`. It starts paused. `queue`, `queuedFrames`,
 /// `clear` and `setPaused` may be called from any thread (SDL locks the device).
+/// Unchecked Sendable: an SDL audio device id; SDL locks the device inside each call used here (queue, size, clear, pause)
 package final class SDLAudioOutput: @unchecked Sendable {
     private let device: SDL_AudioDeviceID
     /// The device's sample rate.

@@ -1,6 +1,7 @@
 #if os(Linux)
 import CSRT
 import Foundation
+import OnAirCore
 
 /// Chooses the passphrase of each caller a listener accepts, as it connects (libsrt's listen
 /// callback sets it on the new connection before its key exchange), so the passphrase can change
@@ -8,12 +9,11 @@ import Foundation
 /// `tag(of:)` once the caller is accepted, or nil to refuse the caller. An empty passphrase lets the
 /// caller in unencrypted (libsrt clears the one the listener had), so a listener started open can
 /// ask for a passphrase later and one started with a passphrase can stop asking.
-package final class SRTPassphraseChooser: @unchecked Sendable {
+package final class SRTPassphraseChooser: Sendable {
     private let choose: @Sendable (_ streamID: String?) -> (passphrase: String, tag: Int)?
-    private let lock = NSLock()
     /// Tags of callers being connected, by socket id (taken at accept; bounded: a caller whose
     /// handshake then fails never comes to accept).
-    private var tags: [SRTSOCKET: Int] = [:]
+    private let tags = Locked<[SRTSOCKET: Int]>([:])
     private static let capacity = 1024
 
     /// A chooser asking `choose`, on libsrt's thread (it must not block).
@@ -28,18 +28,16 @@ package final class SRTPassphraseChooser: @unchecked Sendable {
         let length = Int32(chosen.passphrase.utf8.count)
         let status = chosen.passphrase.withCString { srt_setsockflag(socket, SRTO_PASSPHRASE, $0, length) }
         guard status != SRT_ERROR else { return -1 }
-        lock.lock()
-        if tags.count >= Self.capacity { tags.removeAll() }
-        tags[socket] = chosen.tag
-        lock.unlock()
+        tags.withLock { tags in
+            if tags.count >= Self.capacity { tags.removeAll() }
+            tags[socket] = chosen.tag
+        }
         return 0
     }
 
     /// The tag chosen for `caller` (a socket the listener accepted), forgotten once read.
     package func tag(of caller: SRTSocket) -> Int? {
-        lock.lock()
-        defer { lock.unlock() }
-        return tags.removeValue(forKey: caller.socketID)
+        tags.withLock { $0.removeValue(forKey: caller.socketID) }
     }
 }
 #endif

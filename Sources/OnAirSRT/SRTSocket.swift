@@ -7,6 +7,7 @@ import Foundation
 /// The socket is closed in `deinit` (or earlier by `close()`). libsrt's calls are thread-safe, so
 /// one thread may send while another reads statistics or closes; blocking calls (connect, accept,
 /// send, receive) belong on a dedicated thread, not on Swift's cooperative pool.
+/// Unchecked Sendable: a libsrt socket (libsrt's calls are thread-safe); its own vars are reached only under `lock`
 package final class SRTSocket: @unchecked Sendable {
     private let lock = NSLock()
     private var handle: SRTSOCKET

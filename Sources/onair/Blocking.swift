@@ -1,5 +1,6 @@
 #if os(Linux)
 import Foundation
+import Synchronization
 
 /// Waits on the calling (non-async) thread for async work: the command line's commands are
 /// synchronous, the library's opening is async (it runs off the cooperative pool itself).
@@ -19,11 +20,10 @@ enum Blocking {
         return try box.get()
     }
 
-    private final class ResultBox<T: Sendable>: @unchecked Sendable {
-        private let lock = NSLock()
-        private var result: Result<T, any Error>?
-        func set(_ result: Result<T, any Error>) { lock.withLock { self.result = result } }
-        func get() throws -> T { try lock.withLock { result! }.get() }
+    private final class ResultBox<T: Sendable>: Sendable {
+        private let result = Mutex<Result<T, any Error>?>(nil)
+        func set(_ result: Result<T, any Error>) { self.result.withLock { $0 = result } }
+        func get() throws -> T { try result.withLock { $0! }.get() }
     }
 }
 #endif

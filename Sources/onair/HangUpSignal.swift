@@ -1,9 +1,17 @@
 #if os(Linux)
 import Foundation
+import Synchronization
 
-/// The write end of the pipe the SIGHUP handler reports into (set once, before the handler is
-/// installed; the handler only calls `write`, which is async-signal-safe).
-nonisolated(unsafe) private var hangUpPipeWriteEnd: Int32 = -1
+/// The pipe the SIGHUP handler reports into, its write end non-blocking (nil when it could not be
+/// made): made once, before the handler is installed (the handler only calls `write`, which is
+/// async-signal-safe).
+private let hangUpPipe: (read: Int32, write: Int32)? = {
+    var ends: [Int32] = [-1, -1]
+    guard pipe(&ends) == 0 else { return nil }
+    for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+    _ = fcntl(ends[1], F_SETFL, fcntl(ends[1], F_GETFL) | O_NONBLOCK)
+    return (ends[0], ends[1])
+}()
 
 /// SIGHUP as an event for every part of `onair serve` that reloads (the configuration, the TLS
 /// certificate): a plain handler writes a byte into a pipe that a thread of its own reads, and
@@ -15,27 +23,21 @@ nonisolated(unsafe) private var hangUpPipeWriteEnd: Int32 = -1
 /// watcher's later `SIG_IGN` replaced what the configuration's source had set up, and a SIGHUP
 /// to a process started with an empty mask (systemd, or a test harness that clears it) was
 /// dropped as ignored — 3 of 4 runs of the TLS reload test.
-final class HangUpSignal: @unchecked Sendable {
+final class HangUpSignal: Sendable {
     static let shared = HangUpSignal()
-    private let lock = NSLock()
-    private var actions: [(key: Int, action: @Sendable () -> Void)] = []
-    private var nextKey = 0
+    private let state = Mutex<(actions: [(key: Int, action: @Sendable () -> Void)], nextKey: Int)>(([], 0))
 
     private init() {
-        var ends: [Int32] = [-1, -1]
-        guard pipe(&ends) == 0 else { return }
-        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
-        _ = fcntl(ends[1], F_SETFL, fcntl(ends[1], F_GETFL) | O_NONBLOCK)
-        hangUpPipeWriteEnd = ends[1]
+        guard let ends = hangUpPipe else { return }
         var hangUp = sigset_t()
         sigemptyset(&hangUp)
         sigaddset(&hangUp, SIGHUP)
         pthread_sigmask(SIG_UNBLOCK, &hangUp, nil)
         signal(SIGHUP) { _ in
             var byte: UInt8 = 1
-            _ = write(hangUpPipeWriteEnd, &byte, 1)
+            _ = write(hangUpPipe?.write ?? -1, &byte, 1)
         }
-        let readEnd = ends[0]
+        let readEnd = ends.read
         let thread = Thread { [self] in
             var byte: UInt8 = 0
             while true {
@@ -60,24 +62,20 @@ final class HangUpSignal: @unchecked Sendable {
     /// Runs `action` on every SIGHUP until `remove` is given the key it returns.
     @discardableResult
     func add(_ action: @escaping @Sendable () -> Void) -> Int {
-        lock.lock()
-        defer { lock.unlock() }
-        nextKey += 1
-        actions.append((nextKey, action))
-        return nextKey
+        state.withLock { state in
+            state.nextKey += 1
+            state.actions.append((state.nextKey, action))
+            return state.nextKey
+        }
     }
 
     /// Stops running the action added under `key`.
     func remove(_ key: Int) {
-        lock.lock()
-        actions.removeAll { $0.key == key }
-        lock.unlock()
+        state.withLock { $0.actions.removeAll { $0.key == key } }
     }
 
     private func run() {
-        lock.lock()
-        let current = actions.map(\.action)
-        lock.unlock()
+        let current = state.withLock { $0.actions.map(\.action) }
         for action in current { action() }
     }
 }

@@ -1,5 +1,6 @@
 #if os(Linux)
 import Foundation
+import Synchronization
 import OnAir
 
 extension ServeCommand {
@@ -25,23 +26,17 @@ extension ServeCommand {
 /// SIGHUP while serving: the arguments are parsed again with the file re-read; what can change
 /// without touching viewers is applied, the rest named as needing a restart; a file that does not
 /// parse is refused with a log line and the running configuration stays.
-final class ReloadWatch: @unchecked Sendable {
-    private let lock = NSLock()
-    private var key: Int?
-    private var current: ServeConfigResolution?
+final class ReloadWatch: Sendable {
+    private let state = Mutex<(key: Int?, current: ServeConfigResolution?)>((nil, nil))
 
     /// Starts watching for SIGHUP (`HangUpSignal`) for `command`'s `session`.
     func start(_ command: ServeCommand, _ session: Session) {
-        lock.lock()
-        current = command.resolution
-        lock.unlock()
+        state.withLock { $0.current = command.resolution }
         let key = HangUpSignal.shared.add { [weak self, weak session] in
             guard let self, let session else { return }
             self.reload(command.originalArguments, session)
         }
-        lock.lock()
-        self.key = key
-        lock.unlock()
+        state.withLock { $0.key = key }
     }
 
     private func reload(_ arguments: [String], _ session: Session) {
@@ -49,10 +44,10 @@ final class ReloadWatch: @unchecked Sendable {
             var list = ArgumentList(arguments)
             let fresh = try ServeCommand(arguments: &list)
             try list.finish()
-            lock.lock()
-            let plan = current.map { ServeConfigReload(from: $0, to: fresh.resolution) }
-            current = fresh.resolution
-            lock.unlock()
+            let plan = state.withLock { state in
+                defer { state.current = fresh.resolution }
+                return state.current.map { ServeConfigReload(from: $0, to: fresh.resolution) }
+            }
             if let limits = fresh.settings.serving?.server.limits {
                 session.reloadServing(maxViewers: limits.maxViewers, viewerTimeout: limits.viewerTimeout)
             }
@@ -96,10 +91,10 @@ final class ReloadWatch: @unchecked Sendable {
 
     /// Stops watching.
     func cancel() {
-        lock.lock()
-        let key = self.key
-        self.key = nil
-        lock.unlock()
+        let key = state.withLock { state in
+            defer { state.key = nil }
+            return state.key
+        }
         if let key { HangUpSignal.shared.remove(key) }
     }
 }

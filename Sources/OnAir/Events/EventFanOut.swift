@@ -1,16 +1,19 @@
 import Foundation
+import OnAirCore
 
 /// Hands each event to the handler and to every subscriber's `EventStream`, from whichever
 /// thread the event happened on; finishing ends every stream.
-final class EventFanOut<Event: Sendable>: @unchecked Sendable {
-    private let lock = NSLock()
+final class EventFanOut<Event: Sendable>: Sendable {
+    private struct State {
+        var buffers: [Int: EventBuffer<Event>] = [:]
+        var nextID = 0
+        var finished = false
+        /// Sees every event before the handler (the session wakes its monitor on a failed output).
+        var observer: (@Sendable (Event) -> Void)?
+    }
+    private let state = Locked(State())
     private let handler: (@Sendable (Event) -> Void)?
     private let kinds: EventKinds<Event>
-    private var buffers: [Int: EventBuffer<Event>] = [:]
-    private var nextID = 0
-    private var finished = false
-    /// Sees every event before the handler (the session wakes its monitor on a failed output).
-    private var observer: (@Sendable (Event) -> Void)?
 
     init(handler: (@Sendable (Event) -> Void)?, kinds: EventKinds<Event>) {
         self.handler = handler
@@ -20,45 +23,42 @@ final class EventFanOut<Event: Sendable>: @unchecked Sendable {
     /// A new stream of the events from now on (see `EventStream` for what a slow reader keeps).
     func stream(capacity: Int = EventStream<Event>.capacity) -> EventStream<Event> {
         let buffer = EventBuffer(capacity: capacity, kinds: kinds)
-        lock.lock()
-        if finished {
-            lock.unlock()
+        let id: Int? = state.withLock { state in
+            if state.finished { return nil }
+            let id = state.nextID
+            state.nextID += 1
+            state.buffers[id] = buffer
+            return id
+        }
+        guard let id else {
             buffer.finish()
             return EventStream(buffer: buffer)
         }
-        let id = nextID
-        nextID += 1
-        buffers[id] = buffer
-        lock.unlock()
         buffer.onTermination = { [weak self] in
             guard let self else { return }
-            self.lock.withLock { self.buffers[id] = nil }
+            self.state.withLock { $0.buffers[id] = nil }
         }
         return EventStream(buffer: buffer)
     }
 
     func observe(_ observer: @escaping @Sendable (Event) -> Void) {
-        lock.withLock { self.observer = observer }
+        state.withLock { $0.observer = observer }
     }
 
     func send(_ event: Event) {
-        lock.lock()
-        let observer = self.observer
-        lock.unlock()
+        let observer = state.withLock { $0.observer }
         observer?(event)
         handler?(event)
-        lock.lock()
-        let targets = Array(buffers.values)
-        lock.unlock()
+        let targets = state.withLock { Array($0.buffers.values) }
         for buffer in targets { buffer.add(event) }
     }
 
     func finish() {
-        lock.lock()
-        finished = true
-        let targets = Array(buffers.values)
-        buffers = [:]
-        lock.unlock()
+        let targets = state.withLock { state in
+            state.finished = true
+            defer { state.buffers = [:] }
+            return Array(state.buffers.values)
+        }
         for buffer in targets { buffer.finish() }
     }
 }

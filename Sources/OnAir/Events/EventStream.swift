@@ -1,4 +1,5 @@
 import Foundation
+import OnAirCore
 
 /// The events of a running session or playback for one subscriber, in order, as an
 /// `AsyncSequence` (`for await event in session.events()`). Nothing that matters is lost to a
@@ -46,81 +47,107 @@ struct EventKinds<Event: Sendable>: Sendable {
 /// iterators may read it at once: each event goes to one of them, the readers waiting in the
 /// order they came, and the end reaches every one of them.
 ///
-/// `@unchecked Sendable`: every stored property is read and written under `lock`.
-final class EventBuffer<Event: Sendable>: @unchecked Sendable {
-    private let lock = NSLock()
+final class EventBuffer<Event: Sendable>: Sendable {
+    private struct State {
+        var queue: [Event] = []
+        var head = 0
+        var statistics: Event?
+        var waiters: [CheckedContinuation<Event?, Never>] = []
+        var finished = false
+        var droppedCount = 0
+        var onTermination: (@Sendable () -> Void)?
+
+        /// The oldest kept event, then the newest statistics.
+        mutating func take() -> Event? {
+            if head < queue.count {
+                let event = queue[head]
+                head += 1
+                if head == queue.count {
+                    queue.removeAll(keepingCapacity: true)
+                    head = 0
+                }
+                return event
+            }
+            defer { statistics = nil }
+            return statistics
+        }
+
+        /// Drops the oldest kept event that is not pinned (a failure).
+        mutating func dropOldest(_ kinds: EventKinds<Event>) {
+            let index = queue[head...].firstIndex { !kinds.isPinned($0) }
+            guard let index else { return }
+            queue.remove(at: index)
+            droppedCount += 1
+        }
+    }
+    private let state = Locked(State())
     private let capacity: Int
     private let kinds: EventKinds<Event>
-    private var queue: [Event] = []
-    private var head = 0
-    private var statistics: Event?
-    private var waiters: [CheckedContinuation<Event?, Never>] = []
-    private var finished = false
-    private var droppedCount = 0
+
     /// Called once when the reader goes away (cancelled) or the stream ends.
-    var onTermination: (@Sendable () -> Void)?
+    var onTermination: (@Sendable () -> Void)? {
+        get { state.withLock { $0.onTermination } }
+        set { state.withLock { $0.onTermination = newValue } }
+    }
 
     init(capacity: Int, kinds: EventKinds<Event>) {
         self.capacity = max(1, capacity)
         self.kinds = kinds
     }
 
-    var dropped: Int { lock.withLock { droppedCount } }
+    var dropped: Int { state.withLock { $0.droppedCount } }
 
     /// Readers waiting for an event now.
-    var waitingReaders: Int { lock.withLock { waiters.count } }
+    var waitingReaders: Int { state.withLock { $0.waiters.count } }
 
     /// Adds an event (from any thread): hands it to a waiting reader or keeps it.
     func add(_ event: Event) {
-        lock.lock()
-        guard !finished else { return lock.unlock() }
-        if !waiters.isEmpty {
-            let waiter = waiters.removeFirst()
-            lock.unlock()
-            waiter.resume(returning: event)
-            return
-        }
-        if kinds.isStatistics(event) {
-            statistics = event
-        } else {
-            queue.append(event)
-            if queue.count - head > capacity { dropOldest() }
-            if head > 1024, head * 2 > queue.count {
-                queue.removeFirst(head)
-                head = 0
+        let waiter: CheckedContinuation<Event?, Never>? = state.withLock { state in
+            guard !state.finished else { return nil }
+            if !state.waiters.isEmpty { return state.waiters.removeFirst() }
+            if kinds.isStatistics(event) {
+                state.statistics = event
+            } else {
+                state.queue.append(event)
+                if state.queue.count - state.head > capacity { state.dropOldest(kinds) }
+                if state.head > 1024, state.head * 2 > state.queue.count {
+                    state.queue.removeFirst(state.head)
+                    state.head = 0
+                }
             }
+            return nil
         }
-        lock.unlock()
+        waiter?.resume(returning: event)
     }
 
     /// Ends the stream: the waiting readers get nil, a later one the events still kept, then nil.
     func finish() {
-        lock.lock()
-        guard !finished else { return lock.unlock() }
-        finished = true
-        let waiting = waiters
-        waiters = []
-        let termination = onTermination
-        onTermination = nil
-        lock.unlock()
-        for waiter in waiting { waiter.resume(returning: nil) }
-        termination?()
+        let ending: (waiting: [CheckedContinuation<Event?, Never>], termination: (@Sendable () -> Void)?)? = state.withLock {
+            state in
+            guard !state.finished else { return nil }
+            state.finished = true
+            defer {
+                state.waiters = []
+                state.onTermination = nil
+            }
+            return (state.waiters, state.onTermination)
+        }
+        guard let ending else { return }
+        for waiter in ending.waiting { waiter.resume(returning: nil) }
+        ending.termination?()
     }
 
     func next() async -> Event? {
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Event?, Never>) in
-                lock.lock()
-                if let event = takeLocked() {
-                    lock.unlock()
-                    continuation.resume(returning: event)
-                } else if finished || Task.isCancelled {
-                    lock.unlock()
-                    continuation.resume(returning: nil)
-                } else {
-                    waiters.append(continuation)
-                    lock.unlock()
+                // What to resume with now (.some), or nil when the continuation was kept.
+                let now: Event?? = state.withLock { state in
+                    if let event = state.take() { return .some(event) }
+                    if state.finished || Task.isCancelled { return .some(nil) }
+                    state.waiters.append(continuation)
+                    return nil
                 }
+                if let now { continuation.resume(returning: now) }
             }
         } onCancel: {
             cancel()
@@ -130,28 +157,5 @@ final class EventBuffer<Event: Sendable>: @unchecked Sendable {
     /// A reading task was cancelled: the stream ends, and every wait with nil.
     private func cancel() {
         finish()
-    }
-
-    /// The oldest kept event, then the newest statistics; under the lock.
-    private func takeLocked() -> Event? {
-        if head < queue.count {
-            let event = queue[head]
-            head += 1
-            if head == queue.count {
-                queue.removeAll(keepingCapacity: true)
-                head = 0
-            }
-            return event
-        }
-        defer { statistics = nil }
-        return statistics
-    }
-
-    /// Drops the oldest kept event that is not pinned (a failure); under the lock.
-    private func dropOldest() {
-        let index = queue[head...].firstIndex { !kinds.isPinned($0) }
-        guard let index else { return }
-        queue.remove(at: index)
-        droppedCount += 1
     }
 }

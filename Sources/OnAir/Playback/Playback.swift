@@ -1,5 +1,6 @@
 #if canImport(OnAirPlayback)
 import Foundation
+import OnAirCore
 import OnAirPlayback
 
 /// Why a playback stopped.
@@ -50,7 +51,7 @@ public enum PlaybackEvent: Sendable {
 /// let playback = Playback(Player.Configuration(url: "clip.mp4"))
 /// let outcome = try await playback.run()
 /// ```
-public final class Playback: @unchecked Sendable {
+public final class Playback: Sendable {
     /// How a playback ended.
     public struct Outcome: Sendable {
         /// Why it stopped.
@@ -66,8 +67,7 @@ public final class Playback: @unchecked Sendable {
     /// The window's options, or nil to decode only.
     public let window: ScreenPlayer.Options?
     private let fanOut: EventFanOut<PlaybackEvent>
-    private let lock = NSLock()
-    private var stopRequest: PlaybackStopReason?
+    private let stopRequest = Locked<PlaybackStopReason?>(nil)
 
     /// A playback of `configuration`, in a window with `window` (nil: decode only). `onEvent`
     /// hears every event on the playing thread (keep it short); `events()` gives them as a sequence.
@@ -93,8 +93,8 @@ public final class Playback: @unchecked Sendable {
 
     /// Asks the playback to stop (as `reason`), from any thread; `run` returns within a second.
     public func stop(reason: PlaybackStopReason = .cancelled) {
-        lock.withLock {
-            if stopRequest == nil { stopRequest = reason }
+        stopRequest.withLock {
+            if $0 == nil { $0 = reason }
         }
     }
 
@@ -127,7 +127,7 @@ public final class Playback: @unchecked Sendable {
         // Once a second: send the statistics and say whether to stop (and why).
         func check(_ stats: PlaybackStatistics) -> Bool {
             fanOut.send(.statistics(stats))
-            if let reason = lock.withLock({ stopRequest }) {
+            if let reason = stopRequest.current {
                 stopReason = reason
                 return true
             }

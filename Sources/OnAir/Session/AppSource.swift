@@ -9,17 +9,14 @@ import OnAirCore
 /// room (audio) and never holds a thread of the cooperative pool; from the app's own thread (a
 /// capture callback), `sendSynchronously` blocks that thread instead. Either way a video frame the
 /// encoder cannot take in time is dropped and counted (the newest pictures win), audio waits.
-public final class AppSource: CaptureSource, @unchecked Sendable {
+public final class AppSource: CaptureSource, Sendable {
     /// The source's name in statistics and messages.
     public let name: String
     /// The streams the app sends (video, audio or both).
     public let mediaTypes: Set<MediaType>
-    private let lock = NSLock()
+    private let state = Locked<(handlers: CaptureHandlers?, clock: CaptureClock?, ended: Bool)>((nil, nil, false))
     /// Held while a handler runs, so `stop()` returns only after the last delivery.
-    private let delivery = NSLock()
-    private var handlers: CaptureHandlers?
-    private var clock: CaptureClock?
-    private var ended = false
+    private let delivery = Locked(())
     /// Where async sends deliver: a serial queue of its own (not the cooperative pool), so a
     /// delivery that waits for room suspends only the sending task.
     private let deliveries = DispatchQueue(label: "onair.app-source")
@@ -32,32 +29,24 @@ public final class AppSource: CaptureSource, @unchecked Sendable {
 
     /// The session's clock reading now, to stamp what is sent (zero before the session starts).
     public func now() -> MediaTime {
-        lock.lock()
-        defer { lock.unlock() }
-        return clock?.now() ?? .zero
+        state.withLock { $0.clock?.now() ?? .zero }
     }
 
     /// Seconds since the session started (zero before it starts).
     public var elapsed: Double {
-        lock.lock()
-        defer { lock.unlock() }
-        return clock?.elapsed ?? 0
+        state.withLock { $0.clock?.elapsed ?? 0 }
     }
 
     /// Whether the session is running and takes what is sent.
     public var isRunning: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return handlers != nil && !ended
+        state.withLock { $0.handlers != nil && !$0.ended }
     }
 
     /// Sends a picture from the app's own thread (a capture callback; never from async code, use
     /// `send`); ignored before the session starts and after it stops.
     public func sendSynchronously(_ frame: VideoFrame) {
         guard mediaTypes.contains(.video) else { return }
-        delivery.lock()
-        defer { delivery.unlock() }
-        current()?.video(frame)
+        delivery.withLock { _ in current()?.video(frame) }
     }
 
     /// Sends a run of samples from the app's own thread, blocking it while the session's audio
@@ -65,9 +54,7 @@ public final class AppSource: CaptureSource, @unchecked Sendable {
     /// session starts and after it stops.
     public func sendSynchronously(_ buffer: PCMBuffer) {
         guard mediaTypes.contains(.audio) else { return }
-        delivery.lock()
-        defer { delivery.unlock() }
-        current()?.audio(buffer)
+        delivery.withLock { _ in current()?.audio(buffer) }
     }
 
     /// Sends a picture from async code: returns once the session has taken it (or dropped an
@@ -95,35 +82,29 @@ public final class AppSource: CaptureSource, @unchecked Sendable {
 
     /// Ends the source (as the end of a file; `error` when the app's own input failed).
     public func finish(error: (any Error)? = nil) {
-        lock.lock()
-        let handlers = ended ? nil : self.handlers
-        ended = true
-        lock.unlock()
+        let handlers = state.withLock { state in
+            defer { state.ended = true }
+            return state.ended ? nil : state.handlers
+        }
         handlers?.ended(error)
     }
 
     /// Called by the session: from now on `send` delivers to `handlers`, stamped on `clock`.
     package func start(clock: CaptureClock, handlers: CaptureHandlers) throws {
-        lock.lock()
-        self.clock = clock
-        self.handlers = handlers
-        ended = false
-        lock.unlock()
+        state.withLock { $0 = (handlers, clock, false) }
     }
 
     /// Called by the session: waits for a delivery under way, after which `send` delivers nothing.
     public func stop() {
-        delivery.lock()
-        lock.lock()
-        ended = true
-        handlers = nil
-        lock.unlock()
-        delivery.unlock()
+        delivery.withLock { _ in
+            state.withLock { state in
+                state.ended = true
+                state.handlers = nil
+            }
+        }
     }
 
     private func current() -> CaptureHandlers? {
-        lock.lock()
-        defer { lock.unlock() }
-        return ended ? nil : handlers
+        state.withLock { $0.ended ? nil : $0.handlers }
     }
 }

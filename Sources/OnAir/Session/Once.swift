@@ -1,15 +1,15 @@
 import Foundation
+import OnAirCore
 
 /// Runs a closure at most once, from any thread.
-final class Once: @unchecked Sendable {
-    private let lock = NSLock()
-    private var done = false
+final class Once: Sendable {
+    private let done = Locked(false)
 
     func run(_ body: () -> Void) {
-        lock.lock()
-        let first = !done
-        done = true
-        lock.unlock()
+        let first = done.withLock { done in
+            defer { done = true }
+            return !done
+        }
         if first { body() }
     }
 }

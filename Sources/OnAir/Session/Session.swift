@@ -13,7 +13,7 @@ import OnAirServing
 /// with `start()` and `stop()` from code that is not async. Events (statistics once a second,
 /// outputs that failed, connections, bitrate changes, viewers, the stop) go to the builder's
 /// handler and to every `events()` stream.
-public final class Session: @unchecked Sendable {
+public final class Session: Sendable {
     /// What the session was built from (with the encoder settings as opened).
     public let settings: SessionSettings
     /// Which encoder runs the video and why.
@@ -30,28 +30,52 @@ public final class Session: @unchecked Sendable {
     private let fanOut: SessionEventFanOut
     private let teardown: @Sendable () -> Void
     private let viewerTotals: (@Sendable () -> ViewerTotals)?
+    /// What a reload calls, set by the builder once the session exists.
+    private struct ReloadHooks {
+        var servingLimits: (@Sendable (Int, Duration) -> Void)?
+        var recordingReload: (@Sendable (RecordingSettings) -> Bool)?
+        #if canImport(OnAirServing)
+        var servingCredentials: (@Sendable ([String]?, [ServeUser]?) -> TokenReload)?
+        #endif
+        var sourceMaker: (@Sendable (SessionSettings) throws -> [any CaptureSource])?
+    }
+    private let hooks = Locked(ReloadHooks())
     /// Sets the serving limits of a reload (max viewers, viewer timeout); nil when not serving.
-    var servingLimits: (@Sendable (Int, Duration) -> Void)?
+    var servingLimits: (@Sendable (Int, Duration) -> Void)? {
+        get { hooks.withLock { $0.servingLimits } }
+        set { hooks.withLock { $0.servingLimits = newValue } }
+    }
     /// Applies a reload's recording settings; nil when not recording.
-    var recordingReload: (@Sendable (RecordingSettings) -> Bool)?
+    var recordingReload: (@Sendable (RecordingSettings) -> Bool)? {
+        get { hooks.withLock { $0.recordingReload } }
+        set { hooks.withLock { $0.recordingReload = newValue } }
+    }
     #if canImport(OnAirServing)
     /// Puts a reload's tokens and users in force and cuts the viewers they no longer admit; nil when not serving.
-    var servingCredentials: (@Sendable ([String]?, [ServeUser]?) -> TokenReload)?
+    var servingCredentials: (@Sendable ([String]?, [ServeUser]?) -> TokenReload)? {
+        get { hooks.withLock { $0.servingCredentials } }
+        set { hooks.withLock { $0.servingCredentials = newValue } }
+    }
     #endif
     /// Opens the sources settings name (a reload's capture restart); nil for an app's own sources.
-    var sourceMaker: (@Sendable (SessionSettings) throws -> [any CaptureSource])?
-    private let lock = NSLock()
+    var sourceMaker: (@Sendable (SessionSettings) throws -> [any CaptureSource])? {
+        get { hooks.withLock { $0.sourceMaker } }
+        set { hooks.withLock { $0.sourceMaker = newValue } }
+    }
     /// Signalled by a stop request, the sources' end, an error or a failed output, so the monitor
     /// acts at once; otherwise it wakes once a second for the statistics.
     private let wake = DispatchSemaphore(value: 0)
     /// Entered when the session starts (or stops unstarted), left once `result` is set.
     private let ended = DispatchGroup()
-    private var phase = Phase.built
-    private var stopRequest: StopReason?
-    private var result: Result<SessionOutcome, any Error>?
-    private var waiters: [@Sendable (Result<SessionOutcome, any Error>) -> Void] = []
-    private var monitorThread: Thread?
-    private var latest: LiveStatistics?
+    private struct State {
+        var phase = Phase.built
+        var stopRequest: StopReason?
+        var result: Result<SessionOutcome, any Error>?
+        var waiters: [@Sendable (Result<SessionOutcome, any Error>) -> Void] = []
+        var monitorThread: Thread?
+        var latest: LiveStatistics?
+    }
+    private let state = Locked(State())
 
     private enum Phase { case built, running, finishing, ended }
 
@@ -189,9 +213,7 @@ public final class Session: @unchecked Sendable {
 
     /// The latest once-a-second statistics (nil before the first second).
     public var latestStatistics: LiveStatistics? {
-        lock.lock()
-        defer { lock.unlock() }
-        return latest
+        state.withLock { $0.latest }
     }
 
     /// Starts sinks, encoders and sources; the session then runs by itself until the duration is
@@ -200,14 +222,13 @@ public final class Session: @unchecked Sendable {
     /// `run()` does this and waits. A source that cannot open leaves no empty output files behind:
     /// they are removed and the error is thrown. Starting twice does nothing.
     public func start() throws {
-        lock.lock()
-        guard phase == .built else {
-            lock.unlock()
-            return
+        let starting = state.withLock { state in
+            guard state.phase == .built else { return false }
+            state.phase = .running
+            ended.enter()
+            return true
         }
-        phase = .running
-        ended.enter()
-        lock.unlock()
+        guard starting else { return }
         do {
             try live.start()
         } catch {
@@ -218,7 +239,7 @@ public final class Session: @unchecked Sendable {
         }
         let thread = Thread { [self] in monitor() }
         thread.name = "onair.session"
-        lock.withLock { monitorThread = thread }
+        state.withLock { $0.monitorThread = thread }
         thread.start()
     }
 
@@ -230,25 +251,30 @@ public final class Session: @unchecked Sendable {
     /// files building created.
     @discardableResult
     public func stop(reason: StopReason = .cancelled) throws -> SessionOutcome {
-        lock.lock()
-        switch phase {
-        case .built:
-            phase = .running
-            ended.enter()
-            lock.unlock()
-            finish(reason, unstarted: true)
-        case .running where Thread.current === monitorThread:
-            lock.unlock()
-            finish(reason)
-        case .running, .finishing:
-            if stopRequest == nil { stopRequest = reason }
-            lock.unlock()
-            wake.signal()
-        case .ended:
-            lock.unlock()
+        enum Step { case finishUnstarted, finish, wake, none }
+        let step = state.withLock { state -> Step in
+            switch state.phase {
+            case .built:
+                state.phase = .running
+                ended.enter()
+                return .finishUnstarted
+            case .running where Thread.current === state.monitorThread:
+                return .finish
+            case .running, .finishing:
+                if state.stopRequest == nil { state.stopRequest = reason }
+                return .wake
+            case .ended:
+                return .none
+            }
+        }
+        switch step {
+        case .finishUnstarted: finish(reason, unstarted: true)
+        case .finish: finish(reason)
+        case .wake: wake.signal()
+        case .none: break
         }
         ended.wait()
-        return try lock.withLock { result! }.get()
+        return try state.withLock { $0.result! }.get()
     }
 
     /// Starts the session (its opening work off the cooperative pool) and waits until it stops by
@@ -268,21 +294,19 @@ public final class Session: @unchecked Sendable {
 
     /// Asks the session to stop as `reason` without waiting (a cancelled `run`).
     private func requestStop(_ reason: StopReason) {
-        lock.withLock {
-            if stopRequest == nil { stopRequest = reason }
+        state.withLock {
+            if $0.stopRequest == nil { $0.stopRequest = reason }
         }
         wake.signal()
     }
 
     private func whenEnded(_ action: @escaping @Sendable (Result<SessionOutcome, any Error>) -> Void) {
-        lock.lock()
-        if let result {
-            lock.unlock()
-            action(result)
-            return
+        let result: Result<SessionOutcome, any Error>? = state.withLock { state in
+            if let result = state.result { return result }
+            state.waiters.append(action)
+            return nil
         }
-        waiters.append(action)
-        lock.unlock()
+        if let result { action(result) }
     }
 
     /// The running session's own thread: statistics once a second; at a stop request, the end of
@@ -297,10 +321,10 @@ public final class Session: @unchecked Sendable {
                 nextSecond = nextSecond + .seconds(1)
                 if nextSecond < now { nextSecond = now + .seconds(1) }
                 let statistics = live.statistics()
-                lock.withLock { latest = statistics }
+                state.withLock { $0.latest = statistics }
                 fanOut.send(.statistics(statistics))
             }
-            if let requested = lock.withLock({ phase == .running ? stopRequest : .cancelled }) {
+            if let requested = state.withLock({ $0.phase == .running ? $0.stopRequest : .cancelled }) {
                 reason = requested
                 break
             }
@@ -316,9 +340,9 @@ public final class Session: @unchecked Sendable {
     /// Stops the live session and its servers and concludes with the outcome; once only (a later
     /// call does nothing: its caller waits on `ended`).
     private func finish(_ reason: StopReason, unstarted: Bool = false) {
-        let first = lock.withLock {
-            guard phase == .running else { return false }
-            phase = .finishing
+        let first = state.withLock { state in
+            guard state.phase == .running else { return false }
+            state.phase = .finishing
             return true
         }
         guard first else { return }
@@ -344,13 +368,13 @@ public final class Session: @unchecked Sendable {
     /// Sets the result, ends every event stream, resumes whoever waits.
     private func conclude(_ result: Result<SessionOutcome, any Error>) {
         fanOut.finish()
-        lock.lock()
-        self.result = result
-        phase = .ended
-        let waiting = waiters
-        waiters = []
-        monitorThread = nil
-        lock.unlock()
+        let waiting = state.withLock { state in
+            state.result = result
+            state.phase = .ended
+            state.monitorThread = nil
+            defer { state.waiters = [] }
+            return state.waiters
+        }
         for action in waiting { action(result) }
         ended.leave()
     }

@@ -13,6 +13,7 @@ import OnAirLive
 /// wait for a slow one. libavcodec's decoder and libx264 size their own worker threads to the
 /// machine's cores. Frames pass between stages without being copied (see `VideoFrame`); sinks are
 /// written from the encoder threads, one at a time.
+/// Unchecked Sendable: the decoder and encoders (C codec contexts) are each used on one stage thread; shared vars under `lock`
 public final class FileTranscoder: @unchecked Sendable {
     /// What the transcoder has done so far.
     public struct Progress: Sendable {

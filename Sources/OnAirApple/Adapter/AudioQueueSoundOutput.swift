@@ -76,6 +76,7 @@ public final class AudioQueueSoundOutput {
 }
 
 /// The queue, its buffers and the ring, shared with the queue's callback thread under a lock.
+/// Unchecked Sendable: an AudioQueue (C object) shared with its callback thread; every var under its lock
 final class SoundQueueState: @unchecked Sendable {
     private let lock = NSLock()
     private var ring: AudioBufferRing

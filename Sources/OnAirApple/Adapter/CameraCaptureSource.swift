@@ -17,6 +17,7 @@ import OnAirCore
 /// or the camera going away ends the source with the reason (`CaptureStop`), as the Linux device
 /// sources report device loss. Video only (`MicrophoneCaptureSource` is the sound). Not yet built
 /// on a Mac: see docs/APPLE.md.
+/// Unchecked Sendable: AVFoundation objects (not Sendable) reached only through `CaptureSessionRun`'s queue
 public final class CameraCaptureSource: CaptureSource, @unchecked Sendable {
     /// `camera:<spec>`.
     public let name: String
@@ -93,6 +94,7 @@ public final class CameraCaptureSource: CaptureSource, @unchecked Sendable {
 }
 
 /// Receives the camera's sample buffers on the capture queue and hands frames to the handlers.
+/// Unchecked Sendable: an NSObject delegate AVFoundation calls on one serial capture queue
 final class CameraFrameDelegate: NSObject, AVCaptureVideoDataOutputSampleBufferDelegate, @unchecked Sendable {
     private let handlers: CaptureHandlers
     private let lock = NSLock()

@@ -10,6 +10,7 @@ import Foundation
 /// The running part the camera and the microphone share: a session with one device and one data
 /// output, the notifications that end the source (`CaptureStop`: a runtime error, an interruption,
 /// the device disconnected), and stopping. The delegate queue is serial and `stop` waits on it.
+/// Unchecked Sendable: an AVCaptureSession (not Sendable) used on its serial delegate queue; `stop` waits on it
 final class CaptureSessionRun: @unchecked Sendable {
     /// The queue the output's delegate is called on.
     let queue: DispatchQueue

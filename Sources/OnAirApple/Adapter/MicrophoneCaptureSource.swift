@@ -16,6 +16,7 @@ import OnAirCore
 /// `CapturedAudioTimeline`. A runtime error, the device going away or an interruption ends the
 /// source once with the reason (`CaptureStop`), as the Linux sources report a lost device.
 /// Not yet built on a Mac: see docs/APPLE.md.
+/// Unchecked Sendable: AVFoundation objects (not Sendable) reached only through `CaptureSessionRun`'s queue
 public final class MicrophoneCaptureSource: CaptureSource, @unchecked Sendable {
     /// `microphone:<unique ID>`, or `microphone:` for the default device.
     public let name: String
@@ -48,6 +49,7 @@ public final class MicrophoneCaptureSource: CaptureSource, @unchecked Sendable {
 }
 
 /// Receives the microphone's sample buffers on the capture queue and hands `PCMBuffer`s to the handlers.
+/// Unchecked Sendable: an NSObject delegate AVFoundation calls on one serial capture queue
 final class MicrophoneSampleDelegate: NSObject, AVCaptureAudioDataOutputSampleBufferDelegate, @unchecked Sendable {
     private let source: String
     private let handlers: CaptureHandlers

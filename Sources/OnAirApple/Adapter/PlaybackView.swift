@@ -94,6 +94,7 @@ public final class PlaybackView: PlaybackViewBase {
 /// `PictureTimeline` decides which picture shows when (OnAirLive's `MasterClock` and
 /// `FrameScheduler`, the code `onair play` uses). A timer on the player's queue decides every 5 ms;
 /// the picture due hops to the main actor for the view. Not yet built on a Mac: see docs/APPLE.md.
+/// Unchecked Sendable: VideoToolbox and AudioQueue objects used on the player's serial queue; the view on the main actor
 public final class PlaybackViewPlayer: @unchecked Sendable {
     private let view: PlaybackView
     private let lock = NSLock()
@@ -170,39 +171,29 @@ public final class PlaybackViewPlayer: @unchecked Sendable {
 }
 
 /// A sample buffer on its way to the main actor (made on the player's queue, not touched there again).
+/// Unchecked Sendable: a CMSampleBuffer made on the player's queue and not touched there again
 private struct ShownPicture: @unchecked Sendable {
     let buffer: CMSampleBuffer
 }
 
 /// The decoded pictures waiting for their time, shared by the decoder's thread and the timer.
-private final class DuePictures: @unchecked Sendable {
-    private let lock = NSLock()
-    private var timeline: PictureTimeline<DecodedPicture>
+private final class DuePictures: Sendable {
+    private let timeline: Locked<PictureTimeline<DecodedPicture>>
 
-    init(soundIsClock: Bool) { timeline = PictureTimeline(soundIsClock: soundIsClock) }
+    init(soundIsClock: Bool) { timeline = Locked(PictureTimeline(soundIsClock: soundIsClock)) }
 
-    var dropped: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return timeline.dropped
-    }
+    var dropped: Int { timeline.withLock { $0.dropped } }
 
     func add(_ picture: DecodedPicture) {
-        lock.lock()
-        timeline.add(picture, pts: picture.pts)
-        lock.unlock()
+        timeline.withLock { $0.add(picture, pts: picture.pts) }
     }
 
     func decide(now: Double, heard: MediaTime?) -> DecodedPicture? {
-        lock.lock()
-        defer { lock.unlock() }
-        return timeline.decide(now: now, heard: heard).show
+        timeline.withLock { $0.decide(now: now, heard: heard).show }
     }
 
     func reset() {
-        lock.lock()
-        timeline.reset()
-        lock.unlock()
+        timeline.withLock { $0.reset() }
     }
 }
 #endif

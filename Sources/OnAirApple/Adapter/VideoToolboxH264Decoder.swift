@@ -113,6 +113,7 @@ public final class VideoToolboxH264Decoder {
 }
 
 /// One decoded picture as VideoToolbox made it: its image buffer and presentation time.
+/// Unchecked Sendable: a CVImageBuffer (CoreVideo object) not written after VideoToolbox hands it over
 public struct DecodedPicture: @unchecked Sendable {
     /// The image (NV12); VideoToolbox does not touch it again.
     public let image: CVImageBuffer
@@ -121,22 +122,19 @@ public struct DecodedPicture: @unchecked Sendable {
 }
 
 /// Decoded pictures from the session's output handler, as they are or turned into `VideoFrame`s.
-final class DecodedFrames: @unchecked Sendable {
-    enum Output {
+final class DecodedFrames: Sendable {
+    enum Output: Sendable {
         case frames(@Sendable (VideoFrame) -> Void)
         case pictures(@Sendable (DecodedPicture) -> Void)
     }
-    private let lock = NSLock()
     private let output: Output
-    private var failure: AppleBackendError?
+    private let failure = Locked<AppleBackendError?>(nil)
 
     init(output: Output) { self.output = output }
 
     func receive(status: OSStatus, image: CVImageBuffer?, pts: CMTime) {
         guard status == noErr else {
-            lock.lock()
-            failure = failure ?? AppleBackendError(operation: "VTDecompressionSession output", status: status)
-            lock.unlock()
+            failure.withLock { $0 = $0 ?? AppleBackendError(operation: "VTDecompressionSession output", status: status) }
             return
         }
         guard let image, let time = CoreFoundationValues.mediaTime(pts) else { return }
@@ -164,12 +162,10 @@ final class DecodedFrames: @unchecked Sendable {
     }
 
     func takeFailure() -> AppleBackendError? {
-        lock.lock()
-        defer {
-            failure = nil
-            lock.unlock()
+        failure.withLock { failure in
+            defer { failure = nil }
+            return failure
         }
-        return failure
     }
 }
 #endif

@@ -182,17 +182,15 @@ public final class VideoToolboxH264Encoder: VideoEncoding {
 }
 
 /// What the session's output handler (called on VideoToolbox's thread) hands back, under a lock.
-final class EncodedOutput: @unchecked Sendable {
+final class EncodedOutput: Sendable {
     /// The packager for the session's codec.
-    enum Packager {
+    enum Packager: Sendable {
         case h264(H264SamplePackager)
         case hevc(HEVCSamplePackager)
     }
 
-    private let lock = NSLock()
     private let packager: Packager
-    private var packets: [EncodedPacket] = []
-    private var failure: (any Error)?
+    private let state = Locked<(packets: [EncodedPacket], failure: (any Error)?)>(([], nil))
 
     init(packager: Packager) { self.packager = packager }
 
@@ -206,23 +204,20 @@ final class EncodedOutput: @unchecked Sendable {
         } else {
             result = .success(nil)
         }
-        lock.lock()
-        defer { lock.unlock() }
-        switch result {
-        case .success(let packet): if let packet { packets.append(packet) }
-        case .failure(let error): failure = failure ?? error
+        state.withLock { state in
+            switch result {
+            case .success(let packet): if let packet { state.packets.append(packet) }
+            case .failure(let error): state.failure = state.failure ?? error
+            }
         }
     }
 
     /// The packets so far and the first failure, emptied.
     func drain() -> ([EncodedPacket], (any Error)?) {
-        lock.lock()
-        defer {
-            packets = []
-            failure = nil
-            lock.unlock()
+        state.withLock { state in
+            defer { state = ([], nil) }
+            return (state.packets, state.failure)
         }
-        return (packets, failure)
     }
 
     private func packet(from sample: CMSampleBuffer) throws -> EncodedPacket {

@@ -5,14 +5,16 @@ import Foundation
 ///
 /// In steady state a pipeline takes blocks the pool already has, so no pixel or sample memory is
 /// allocated per frame. Up to `maximumIdle` returned blocks are kept; more are freed.
-package final class BufferPool: @unchecked Sendable {
+package final class BufferPool: Sendable {
     /// The size of each block in bytes.
     public let bufferSize: Int
     /// How many returned blocks are kept for reuse.
     public let maximumIdle: Int
-    private let lock = NSLock()
-    private var idle: [AlignedMemory] = []
-    private var outstanding = 0, allocated = 0, peak = 0
+    private struct State {
+        var idle: [AlignedMemory] = []
+        var outstanding = 0, allocated = 0, peak = 0
+    }
+    private let state = Locked(State())
 
     /// Creates an empty pool of `bufferSize`-byte blocks.
     public init(bufferSize: Int, maximumIdle: Int = 16) {
@@ -23,39 +25,38 @@ package final class BufferPool: @unchecked Sendable {
     /// A block from the pool (a new one when none is idle). Its contents are whatever the previous
     /// holder left: the taker writes every byte it later reads.
     public func take() -> MediaBuffer {
-        lock.lock()
-        let memory: AlignedMemory
-        if let reused = idle.popLast() {
-            memory = reused
-        } else {
-            memory = AlignedMemory(byteCount: bufferSize)
-            allocated += 1
+        let memory = state.withLock { state in
+            let memory: AlignedMemory
+            if let reused = state.idle.popLast() {
+                memory = reused
+            } else {
+                memory = AlignedMemory(byteCount: bufferSize)
+                state.allocated += 1
+            }
+            state.outstanding += 1
+            state.peak = max(state.peak, state.outstanding)
+            return memory
         }
-        outstanding += 1
-        peak = max(peak, outstanding)
-        lock.unlock()
         return MediaBuffer(
             pointer: memory.pointer, count: bufferSize, owner: PoolLease(pool: self, memory: memory),
             padding: AlignedMemory.alignment)
     }
 
     fileprivate func giveBack(_ memory: AlignedMemory) {
-        lock.lock()
-        outstanding -= 1
-        if idle.count < maximumIdle {
-            idle.append(memory)
-        } else {
-            allocated -= 1
+        state.withLock { state in
+            state.outstanding -= 1
+            if state.idle.count < maximumIdle {
+                state.idle.append(memory)
+            } else {
+                state.allocated -= 1
+            }
         }
-        lock.unlock()
     }
 
     /// Counts at one instant: blocks held by someone (`live`), blocks in existence (`allocated`,
     /// held or idle), and the most ever held at once (`peakLive`).
     public var counts: (live: Int, allocated: Int, peakLive: Int) {
-        lock.lock()
-        defer { lock.unlock() }
-        return (outstanding, allocated, peak)
+        state.withLock { ($0.outstanding, $0.allocated, $0.peak) }
     }
 }
 

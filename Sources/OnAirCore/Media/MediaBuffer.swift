@@ -10,6 +10,7 @@
 /// A buffer is backed either by memory at a stable address (pooled, wrapped, allocated) or by a
 /// Swift array (what `init(bytes:)` makes). Only the former can be handed to native code without
 /// a copy, see `baseAddress`.
+/// Unchecked Sendable: raw memory whose bytes are written only by the stage that made it, before it is handed on
 public final class MediaBuffer: @unchecked Sendable {
     private enum Storage {
         case array([UInt8])

@@ -3,7 +3,7 @@ import Foundation
 /// A value shared between threads, reached only inside `withLock`: the one place such state is
 /// kept (`Mutex` needs macOS 15 and iOS 18, above the package's minimum).
 ///
-/// `@unchecked Sendable`: every access to `value` goes through `lock`.
+/// Unchecked Sendable: every access to `value` goes through `lock`.
 package final class Locked<Value>: @unchecked Sendable {
     private var value: Value
     private let lock = NSLock()

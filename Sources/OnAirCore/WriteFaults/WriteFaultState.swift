@@ -5,14 +5,12 @@ import Foundation
 ///
 /// Opening fails for `.open`; closing fails for `.close` (writes then succeed); for any other
 /// moment every write from that moment on fails. Thread-safe.
-package final class WriteFaultState: @unchecked Sendable {
+package final class WriteFaultState: Sendable {
     /// The moment writes start failing.
     public let moment: WriteMoment
     /// The `errno` the failing calls report (ENOSPC: a full disk).
     public let errorNumber: Int32
-    private let lock = NSLock()
-    private var current = WriteMoment.open
-    private var failures = 0
+    private let state = Locked((current: WriteMoment.open, failures: 0))
 
     init(moment: WriteMoment, errorNumber: Int32) {
         self.moment = moment
@@ -21,7 +19,7 @@ package final class WriteFaultState: @unchecked Sendable {
 
     /// The writer has reached `moment` (moments only move forward).
     public func enter(_ moment: WriteMoment) {
-        lock.withLock { current = max(current, moment) }
+        state.withLock { $0.current = max($0.current, moment) }
     }
 
     /// Whether opening the file fails; counted when it does.
@@ -29,9 +27,7 @@ package final class WriteFaultState: @unchecked Sendable {
 
     /// Whether a write at the current moment fails; counted when it does.
     public func failsWrite() -> Bool {
-        lock.lock()
-        let now = current
-        lock.unlock()
+        let now = state.withLock { $0.current }
         return fails(moment != .open && moment != .close && now >= moment)
     }
 
@@ -39,10 +35,10 @@ package final class WriteFaultState: @unchecked Sendable {
     public func failsClose() -> Bool { fails(moment == .close) }
 
     /// How many calls were made to fail.
-    public var failureCount: Int { lock.withLock { failures } }
+    public var failureCount: Int { state.withLock { $0.failures } }
 
     private func fails(_ yes: Bool) -> Bool {
-        if yes { lock.withLock { failures += 1 } }
+        if yes { state.withLock { $0.failures += 1 } }
         return yes
     }
 }

@@ -9,15 +9,14 @@ import Foundation
 /// and Y4M/WAV writers. With no injection (production) the cost is one lookup per file opened.
 package enum WriteFaults {
     /// An injection in force until `remove()`; it counts the calls it made fail.
-    public final class Injection: @unchecked Sendable {
+    public final class Injection: Sendable {
         /// The directory (or file) whose paths it covers.
         public let prefix: String
         /// The moment writes start failing.
         public let moment: WriteMoment
         /// The `errno` reported.
         public let errorNumber: Int32
-        fileprivate let lock = NSLock()
-        fileprivate var states: [WriteFaultState] = []
+        fileprivate let states = Locked<[WriteFaultState]>([])
 
         fileprivate init(prefix: String, moment: WriteMoment, errorNumber: Int32) {
             self.prefix = prefix
@@ -26,38 +25,37 @@ package enum WriteFaults {
         }
 
         /// Calls made to fail so far, over every file it covered.
-        public var failureCount: Int { lock.withLock { states.reduce(0) { $0 + $1.failureCount } } }
+        public var failureCount: Int { states.withLock { $0.reduce(0) { $0 + $1.failureCount } } }
 
         /// How many files it covered (opened, or refused at their opening).
-        public var fileCount: Int { lock.withLock { states.count } }
+        public var fileCount: Int { states.withLock { $0.count } }
 
         /// Ends the injection: files opened from now on write normally.
         public func remove() {
-            WriteFaults.lock.withLock { WriteFaults.injections.removeAll { $0 === self } }
+            WriteFaults.injections.withLock { $0.removeAll { $0 === self } }
         }
     }
 
-    private static let lock = NSLock()
-    nonisolated(unsafe) private static var injections: [Injection] = []
+    private static let injections = Locked<[Injection]>([])
 
     /// Makes files whose path starts with `prefix` (a directory: every file under it) fail from
     /// `moment` on with `errno` `errorNumber` (ENOSPC by default).
     public static func inject(at moment: WriteMoment, errorNumber: Int32 = ENOSPC, under prefix: String) -> Injection {
         let injection = Injection(prefix: standardized(prefix), moment: moment, errorNumber: errorNumber)
-        lock.withLock { injections.append(injection) }
+        injections.withLock { $0.append(injection) }
         return injection
     }
 
     /// The fault state for a file being opened at `path`, or nil when no injection covers it.
     public static func state(for path: String) -> WriteFaultState? {
         let path = standardized(path)
-        let injection: Injection? = lock.withLock {
+        let injection: Injection? = injections.withLock { injections in
             guard !injections.isEmpty else { return nil }
             return injections.last { path == $0.prefix || path.hasPrefix($0.prefix.hasSuffix("/") ? $0.prefix : $0.prefix + "/") }
         }
         guard let injection else { return nil }
         let state = WriteFaultState(moment: injection.moment, errorNumber: injection.errorNumber)
-        injection.lock.withLock { injection.states.append(state) }
+        injection.states.withLock { $0.append(state) }
         return state
     }
 

@@ -1,32 +1,32 @@
 #if os(Linux)
 import CFFmpeg
 import Foundation
+import OnAirCore
 
 /// A flag that ends a blocking libavformat open or read from another thread.
 ///
 /// Handed to `MediaFileReader`, it becomes the format context's `AVIOInterruptCB`, and the
 /// context reads in non-blocking mode, so raising it makes a pending open or read fail promptly
 /// with `CaptureInterrupt.exitCode` instead of waiting for the device.
-package final class CaptureInterrupt: InterruptCondition, @unchecked Sendable {
-    private let lock = NSLock()
-    private var raised = false
+package final class CaptureInterrupt: Sendable {
+    private let raised: Locked<Bool>
+    /// Raised: the pending libavformat call gives up.
+    private let condition: InterruptCondition
 
     /// Creates a lowered flag.
-    package override init() {}
+    package init() {
+        let raised = Locked(false)
+        self.raised = raised
+        condition = InterruptCondition { raised.current }
+    }
 
     /// Asks every open or read using this flag to give up as soon as it can.
     package func raise() {
-        lock.lock()
-        raised = true
-        lock.unlock()
+        raised.withLock { $0 = true }
     }
 
     /// Whether `raise()` was called.
-    package var isRaised: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return raised
-    }
+    package var isRaised: Bool { raised.current }
 
     /// AVERROR_EXIT ("Immediate exit requested"), what libavformat returns when interrupted.
     package static let exitCode: Int32 = {
@@ -43,7 +43,7 @@ package final class CaptureInterrupt: InterruptCondition, @unchecked Sendable {
         return !isRaised
     }
 
-    /// Raised: the pending libavformat call gives up.
-    override var shouldInterrupt: Bool { isRaised }
+    /// The format context's interrupt callback (valid while this flag lives).
+    var callback: AVIOInterruptCB { condition.callback }
 }
 #endif

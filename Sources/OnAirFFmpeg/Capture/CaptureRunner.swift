@@ -7,6 +7,7 @@ import OnAirCore
 ///
 /// The loop opens its FFmpeg objects on the thread itself (they never cross threads), reports
 /// the outcome through `opened`, and `start` waits for that outcome so open errors are thrown.
+/// Unchecked Sendable: vars under a recursive lock (a handler may stop the runner inside a delivery; `Locked` is not recursive)
 final class CaptureRunner: @unchecked Sendable {
     /// Raised by `stop()`; pass it to `MediaFileReader` so blocking reads end.
     let interrupt = CaptureInterrupt()

@@ -4,9 +4,8 @@ import OnAirCore
 
 /// Holds a capture source's current runner: at most one runs at a time, and `stop` reaches it
 /// from any thread.
-final class CaptureRunnerSlot: @unchecked Sendable {
-    private let lock = NSLock()
-    private var runner: CaptureRunner?
+final class CaptureRunnerSlot: Sendable {
+    private let runner = Locked<CaptureRunner?>(nil)
 
     /// Installs a new runner for `handlers`, after checking the requested output size.
     func claim(sourceName: String, handlers: CaptureHandlers, outputSize: (width: Int, height: Int)?) throws(CaptureError) -> CaptureRunner
@@ -15,19 +14,18 @@ final class CaptureRunnerSlot: @unchecked Sendable {
             throw .invalidConfiguration(source: sourceName, problem: "size must be positive and even, got \(size.width)x\(size.height)")
         }
         let runner = CaptureRunner(sourceName: sourceName, handlers: handlers)
-        lock.lock()
-        defer { lock.unlock() }
-        if self.runner?.isRunning == true { throw .alreadyStarted(source: sourceName) }
-        self.runner = runner
+        let installed = self.runner.withLock { current in
+            if current?.isRunning == true { return false }
+            current = runner
+            return true
+        }
+        guard installed else { throw .alreadyStarted(source: sourceName) }
         return runner
     }
 
     /// Stops the current runner, if any, and waits for it.
     func stop() {
-        lock.lock()
-        let runner = self.runner
-        lock.unlock()
-        runner?.stop()
+        runner.current?.stop()
     }
 }
 #endif

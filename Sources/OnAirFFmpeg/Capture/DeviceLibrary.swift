@@ -15,16 +15,16 @@ import Darwin
 /// link libavdevice: the first device open loads it with `dlopen` and registers its input formats
 /// with libavformat.
 enum DeviceLibrary {
-    typealias RegisterAll = @convention(c) () -> Void
+    typealias RegisterAll = @Sendable @convention(c) () -> Void
     typealias ListInputSources =
-        @convention(c) (
+        @Sendable @convention(c) (
             UnsafePointer<AVInputFormat>?, UnsafePointer<CChar>?, OpaquePointer?,
             UnsafeMutablePointer<UnsafeMutablePointer<AVDeviceInfoList>?>?
         ) -> Int32
-    typealias FreeList = @convention(c) (UnsafeMutablePointer<UnsafeMutablePointer<AVDeviceInfoList>?>?) -> Void
+    typealias FreeList = @Sendable @convention(c) (UnsafeMutablePointer<UnsafeMutablePointer<AVDeviceInfoList>?>?) -> Void
 
     /// The libavdevice entry points OnAir calls once the devices are registered.
-    struct Functions: @unchecked Sendable {
+    struct Functions: Sendable {
         let listInputSources: ListInputSources
         let freeList: FreeList
     }

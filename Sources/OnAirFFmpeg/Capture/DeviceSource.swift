@@ -9,7 +9,7 @@ import OnAirCore
 /// item is stamped on the session's `CaptureClock` (see `DeviceTimestampMapper`). Open errors
 /// (no such device, busy, permission) are thrown from `start` with FFmpeg's message; errors
 /// after that arrive through `handlers.ended`. `stop()` returns promptly even when a read blocks.
-package final class DeviceSource: CaptureSource, @unchecked Sendable {
+package final class DeviceSource: CaptureSource, Sendable {
     /// The libavdevice input formats OnAir captures from.
     package enum Kind: String, Sendable, Codable, CaseIterable {
         /// Video4Linux2 camera (`/dev/videoN`).

@@ -9,7 +9,7 @@ import OnAirCore
 /// (and stamped with that time), where `start` is the clock's time when `start` was called and
 /// `firstPTS` the earliest timestamp at the beginning of the file. At the end `handlers.ended(nil)`
 /// is called, unless `loop` is set, in which case the file starts over seamlessly.
-package final class FileSource: CaptureSource, @unchecked Sendable {
+package final class FileSource: CaptureSource, Sendable {
     /// The file path or URL.
     package let path: String
     /// A libavformat input format to force, or nil to detect it.

@@ -1,6 +1,7 @@
 #if os(Linux)
 import CFFmpeg
 import Foundation
+import OnAirCore
 
 /// Collects the messages libav* logs on the calling thread while a block runs, so that a failed
 /// `avcodec_open2` can report *why* (e.g. "Cannot load libcuda.so.1") and not only its error code.
@@ -17,9 +18,9 @@ enum FFmpegLogCapture {
         }
     }
 
-    private static let lock = NSLock()
-    nonisolated(unsafe) private static var captures: [Capture] = []
-    nonisolated(unsafe) private static var installed = false
+    /// The captures running now, and whether the callback is installed; `Capture.lines` is also
+    /// written only inside it.
+    private static let state = Locked((captures: [Capture](), installed: false))
 
     private static func install() {
         av_log_set_callback { context, level, format, arguments in
@@ -32,9 +33,7 @@ enum FFmpegLogCapture {
         _ arguments: CVaListPointer?
     ) {
         let me = pthread_self()
-        lock.lock()
-        let capture = captures.last { pthread_equal($0.thread, me) != 0 }
-        lock.unlock()
+        let capture = state.withLock { $0.captures.last { pthread_equal($0.thread, me) != 0 } }
         guard let capture else {
             if let arguments { av_log_default_callback(context, level, format, arguments) }
             return
@@ -45,9 +44,7 @@ enum FFmpegLogCapture {
         let line = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
             .trimmingCharacters(in: .whitespacesAndNewlines)
         if !line.isEmpty {
-            lock.lock()
-            capture.lines.append(line)
-            lock.unlock()
+            state.withLock { _ in capture.lines.append(line) }
         }
     }
 
@@ -58,22 +55,16 @@ enum FFmpegLogCapture {
         _ body: () throws(E) -> R
     ) throws(E) -> (R, [String]) {
         let capture = Capture(thread: pthread_self(), maximumLevel: maximumLevel)
-        lock.lock()
-        if !installed {
-            install()
-            installed = true
+        state.withLock { state in
+            if !state.installed {
+                install()
+                state.installed = true
+            }
+            state.captures.append(capture)
         }
-        captures.append(capture)
-        lock.unlock()
-        defer {
-            lock.lock()
-            captures.removeAll { $0 === capture }
-            lock.unlock()
-        }
+        defer { state.withLock { $0.captures.removeAll { $0 === capture } } }
         let result = try body()
-        lock.lock()
-        let lines = capture.lines
-        lock.unlock()
+        let lines = state.withLock { _ in capture.lines }
         return (result, lines)
     }
 }

@@ -14,15 +14,14 @@ enum FaultyWrites {
     private typealias WritePacket = onair_avio_write_packet
 
     /// Keyed by the context's `opaque` (its protocol handle), the only thing a write callback gets.
-    private static let lock = NSLock()
-    nonisolated(unsafe) private static var hooked: [UnsafeMutableRawPointer: (original: WritePacket, fault: WriteFaultState)] = [:]
+    private static let hooked = Locked<[UnsafeMutableRawPointer: (original: WritePacket, fault: WriteFaultState)]>([:])
 
     /// Routes `pb`'s writes through `fault`.
     static func install(on pb: UnsafeMutablePointer<AVIOContext>, fault: WriteFaultState) {
         guard let opaque = pb.pointee.opaque, let original = pb.pointee.write_packet else { return }
-        lock.withLock { hooked[opaque] = (original, fault) }
+        hooked.withLock { $0[opaque] = (original, fault) }
         pb.pointee.write_packet = { opaque, bytes, count in
-            guard let opaque, let entry = FaultyWrites.lock.withLock({ FaultyWrites.hooked[opaque] }) else {
+            guard let opaque, let entry = FaultyWrites.hooked.withLock({ $0[opaque] }) else {
                 return onair_averror(EIO)
             }
             if entry.fault.failsWrite() { return onair_averror(entry.fault.errorNumber) }
@@ -33,7 +32,7 @@ enum FaultyWrites {
     /// Gives `pb` its own writes back (before it is closed).
     static func remove(from pb: UnsafeMutablePointer<AVIOContext>) {
         guard let opaque = pb.pointee.opaque,
-            let entry = lock.withLock({ hooked.removeValue(forKey: opaque) })
+            let entry = hooked.withLock({ $0.removeValue(forKey: opaque) })
         else { return }
         pb.pointee.write_packet = entry.original
     }

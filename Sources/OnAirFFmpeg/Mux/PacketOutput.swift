@@ -1,22 +1,24 @@
 #if os(Linux)
 import CFFmpeg
+import OnAirCore
 
 /// A muxer output that hands each chunk of the container to a Swift function instead of an
 /// FFmpeg protocol: OnAir's own transports (SRT through libsrt) sit under libavformat's muxers
 /// this way. Chunks are at most `packetSize` bytes (1316 = seven TS packets for SRT live mode).
-package final class PacketOutput: @unchecked Sendable {
+package final class PacketOutput: Sendable {
     /// The largest chunk handed to `write`.
     package let packetSize: Int
-    private let write: (UnsafeRawBufferPointer) throws -> Void
-    private let close: (() -> Void)?
+    private let write: @Sendable (UnsafeRawBufferPointer) throws -> Void
+    private let close: (@Sendable () -> Void)?
+    private let firstFailure = Locked<(any Error)?>(nil)
     /// The first error `write` threw; the muxer only sees an I/O error code.
-    package private(set) var failure: (any Error)?
+    package var failure: (any Error)? { firstFailure.current }
 
     /// Creates an output calling `write` with each chunk, on the thread that drives the muxer;
     /// `close` runs once when the muxer is done with it (after the trailer, or when abandoned).
     package init(
-        packetSize: Int = 1316, write: @escaping (UnsafeRawBufferPointer) throws -> Void,
-        close: (() -> Void)? = nil
+        packetSize: Int = 1316, write: @escaping @Sendable (UnsafeRawBufferPointer) throws -> Void,
+        close: (@Sendable () -> Void)? = nil
     ) {
         self.packetSize = max(188, packetSize)
         self.write = write
@@ -58,7 +60,7 @@ package final class PacketOutput: @unchecked Sendable {
             try write(bytes)
             return true
         } catch {
-            failure = error
+            firstFailure.withLock { $0 = error }
             return false
         }
     }

@@ -15,6 +15,7 @@ import OnAirCore
 /// where segment N ends; `SegmentStartBox` after the `moov` ties that time to the wall clock.
 /// MPEG-TS segments keep the capture's timestamps. Packets are held back by one per stream in
 /// MP4, so each sample's duration is exactly the gap to the next (see `ServeMuxSink`).
+/// Unchecked Sendable: the muxer (an AVFormatContext) is used on the sink's thread; figures, path and reload under `sweepLock`
 package final class SegmentedRecorder: RecordingFiguresSink, @unchecked Sendable {
     /// The template, for messages.
     package var destination: String { settings.template.text }

@@ -1,21 +1,24 @@
 import Foundation
+import OnAirCore
 
 /// Runs an `AdaptiveBitrateController` on its own thread: reads the network outputs every
 /// `interval` seconds, hands the controller's decisions to `apply` and to `events` (and the links
 /// whose backlog a decision cuts to `cut`), and keeps
 /// the counters `LiveStatistics` shows.
-final class AdaptiveBitrateLoop: @unchecked Sendable {
+final class AdaptiveBitrateLoop: Sendable {
     private let interval: Double
     private let measure: @Sendable () -> [(link: Int, measurement: LinkMeasurement)]
     private let apply: @Sendable (Int) -> Void
     private let events: (@Sendable (BitrateDecision) -> Void)?
     private let cut: (@Sendable ([Int]) -> Void)?
-    private let condition = NSCondition()
-    // Under `condition`:
-    private var controller: AdaptiveBitrateController
-    private var stopping = false
-    private var running = false
-    private var latest: [(link: Int, measurement: LinkMeasurement)] = []
+    private struct State {
+        var controller: AdaptiveBitrateController
+        var stopping = false
+        var running = false
+    }
+    private let state: Locked<State>
+    /// Signalled by `stop`: wakes the thread from its wait between readings.
+    private let stopSignal = DispatchSemaphore(value: 0)
     private let done = DispatchSemaphore(value: 0)
 
     /// What `LiveStatistics` shows of the controller.
@@ -32,7 +35,7 @@ final class AdaptiveBitrateLoop: @unchecked Sendable {
         apply: @escaping @Sendable (Int) -> Void, events: (@Sendable (BitrateDecision) -> Void)?,
         cut: (@Sendable ([Int]) -> Void)? = nil
     ) {
-        controller = AdaptiveBitrateController(settings: settings)
+        state = Locked(State(controller: AdaptiveBitrateController(settings: settings)))
         self.interval = interval
         self.measure = measure
         self.apply = apply
@@ -42,9 +45,7 @@ final class AdaptiveBitrateLoop: @unchecked Sendable {
 
     /// Starts the thread.
     func start() {
-        condition.lock()
-        running = true
-        condition.unlock()
+        state.withLock { $0.running = true }
         let thread = Thread { [self] in
             run()
             done.signal()
@@ -55,38 +56,31 @@ final class AdaptiveBitrateLoop: @unchecked Sendable {
 
     /// Stops the thread and waits for it.
     func stop() {
-        condition.lock()
-        let wasRunning = running
-        running = false
-        stopping = true
-        condition.broadcast()
-        condition.unlock()
-        if wasRunning { done.wait() }
+        let wasRunning = state.withLock { state in
+            defer {
+                state.running = false
+                state.stopping = true
+            }
+            return state.running
+        }
+        guard wasRunning else { return }
+        stopSignal.signal()
+        done.wait()
     }
 
     var snapshot: Snapshot {
-        condition.lock()
-        defer { condition.unlock() }
-        return Snapshot(
-            changes: controller.changes, lastDecision: controller.lastDecision,
-            worstQueueSeconds: controller.queueingDelay, linkEstimate: controller.linkEstimate)
+        state.withLock {
+            Snapshot(
+                changes: $0.controller.changes, lastDecision: $0.controller.lastDecision,
+                worstQueueSeconds: $0.controller.queueingDelay, linkEstimate: $0.controller.linkEstimate)
+        }
     }
 
     private func run() {
-        while true {
-            condition.lock()
-            let until = Date().addingTimeInterval(interval)
-            while !stopping && condition.wait(until: until) {}
-            if stopping {
-                condition.unlock()
-                return
-            }
-            condition.unlock()
+        while !state.withLock({ $0.stopping }) {
+            if stopSignal.wait(timeout: .now() + interval) == .success { return }
             let readings = measure()
-            condition.lock()
-            latest = readings
-            let decision = controller.update(readings)
-            condition.unlock()
+            let decision = state.withLock { $0.controller.update(readings) }
             if let decision {
                 if decision.to != decision.from { apply(decision.to) }
                 if !decision.cutLinks.isEmpty { cut?(decision.cutLinks) }

@@ -5,13 +5,12 @@ import OnAirCore
 /// its queue and its transport together hold more, the sink skips to a fresh keyframe (the
 /// viewer sees a jump; the delay stays bounded). Adaptive bitrate may also ask for a skip when a
 /// link collapses under the stream. Checked on the sink's thread before each packet is written.
-final class BacklogBound: @unchecked Sendable {
+final class BacklogBound: Sendable {
     private let sink: any ReconnectingSink
     private let maximumBacklog: Double?
     /// The transport's backlog in seconds, from the session's sampler.
     private let transportSeconds: @Sendable () -> Double
-    private let lock = NSLock()
-    private var skipRequested = false
+    private let skipRequested = Locked(false)
 
     init(sink: any ReconnectingSink, maximumBacklog: Double?, transportSeconds: @escaping @Sendable () -> Double) {
         self.sink = sink
@@ -21,18 +20,16 @@ final class BacklogBound: @unchecked Sendable {
 
     /// Cuts the backlog before the next packet, whatever its size.
     func requestSkip() {
-        lock.lock()
-        skipRequested = true
-        lock.unlock()
+        skipRequested.withLock { $0 = true }
     }
 
     /// Before `packet` is written; `newest` is the newest packet queued behind it (and the
     /// newest video packet), nil when nothing was queued.
     func check(_ packet: EncodedPacket, newest: (time: Double, video: MediaTime?)?) {
-        lock.lock()
-        let skipNow = skipRequested
-        skipRequested = false
-        lock.unlock()
+        let skipNow = skipRequested.withLock { requested in
+            defer { requested = false }
+            return requested
+        }
         guard let newest else { return }
         // Everything between the encoder and the wire counts: this queue, the socket's or SRT's
         // send buffer, and the network's queue seen in the round trip. A skip only cuts this

@@ -6,6 +6,7 @@ import Foundation
 /// What happens when it is full is the caller's choice at `push`: wait for room (nothing may be
 /// lost: audio, file sinks), or drop the oldest item and count it (late video frames, a stalled
 /// network). It never grows beyond `capacity`.
+/// Unchecked Sendable: the blocking counterpart of `Locked`: every stored var is reached only under `condition`
 package final class BoundedQueue<Element>: @unchecked Sendable {
     /// What `push` does when the queue is full.
     public enum OverflowPolicy: Sendable {

@@ -5,6 +5,7 @@ import OnAirCore
 /// the encoders or the other sinks for longer than its queue takes to fill. It keeps the figures
 /// of what waits (bytes, seconds of media) and knows no policy: `beforeWrite` (a network output's
 /// `BacklogBound`) sees each packet as it leaves the queue.
+/// Unchecked Sendable: `sink` (not Sendable) is used only on the runner's thread; every var is under `lock`
 final class SinkRunner: @unchecked Sendable {
     /// What `beforeWrite` gets: the packet about to be written and the newest packet queued
     /// behind it (its time and the newest video packet's), nil when none was queued.

@@ -4,6 +4,7 @@ import OnAirCore
 /// A further video encode of the session's capture (a sub stream): the same frames, taken at its
 /// own rate (`FrameDecimator`), scaled by its own encoder (once per frame taken) with its own
 /// keyframes, into its own sinks. The session's audio packets go to its sinks too.
+/// Unchecked Sendable: `encoder` (a C codec context, not Sendable) is used only on the lane's encode thread
 final class RenditionLane: @unchecked Sendable {
     let name: String
     let encoder: any VideoEncoding

@@ -8,6 +8,7 @@ import OnAirCore
 /// frame is dropped and counted (in real time) instead of queueing without bound; audio is never
 /// dropped; each sink writes on its own thread. One encode feeds all sinks. Timestamps are the
 /// sources' capture-clock times.
+/// Unchecked Sendable: owns the encoders (C codec contexts, each used only on its stage thread); its vars are under `lock`
 package final class LiveSession: @unchecked Sendable {
     /// How the session runs, as given.
     public let configuration: Configuration

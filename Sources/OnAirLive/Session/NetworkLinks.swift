@@ -5,7 +5,7 @@ import OnAirCore
 /// full (a slow link never holds up the encoders), one `TransportSampler` reading every
 /// transport, and for each output that reconnects a `BacklogBound`. Adaptive bitrate reads the
 /// links here (`measurements()`) and may cut their backlogs (`requestSkip`).
-final class NetworkLinks: @unchecked Sendable {
+final class NetworkLinks: Sendable {
     let runners: [SinkRunner]
     private let sinks: [(any ReconnectingSink)?]
     private let bounds: [BacklogBound?]

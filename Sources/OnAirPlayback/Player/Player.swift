@@ -12,6 +12,7 @@ import OnAirLive
 ///
 /// Opening, reading and decoding run on one dedicated thread (they block); `statistics()`,
 /// `report()` and `stop()` may be called from any thread.
+/// Unchecked Sendable: the AVFormatContext and decoders are used only on the player's thread; shared vars under `lock`
 public final class Player: @unchecked Sendable {
     /// What to play and what to do with it.
     public struct Configuration: Sendable {

@@ -13,6 +13,7 @@ import OnAirSDL
 ///
 /// The `Player` calls the `PlaybackSink` methods on its receiving thread; `run(player:every:)`
 /// runs the window on the calling thread (the process's main thread).
+/// Unchecked Sendable: SDL's window and renderer are used only on the thread running `run`; shared vars under `lock`
 public final class ScreenPlayer: PlaybackSink, @unchecked Sendable {
     /// How to show and play.
     public struct Options: Sendable {

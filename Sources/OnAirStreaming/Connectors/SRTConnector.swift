@@ -9,11 +9,11 @@ import OnAirFFmpeg
 /// SRT through libsrt directly (OnAirSRT): a caller connects, a listener stays bound between
 /// connections so a receiver can come back; FFmpeg's MPEG-TS muxer writes straight into the
 /// socket, paced (`SRTO_MAXBW`) and gated by the acknowledged rate (`TransportProbe`).
-final class SRTConnector: NetworkConnector, @unchecked Sendable {
+final class SRTConnector: NetworkConnector, Sendable {
     private let target: StreamTarget
     private let policy: ReconnectPolicy
     /// Used on the connector thread, closed by `close()` after that thread ended.
-    private var listener: SRTSocket?
+    private let listener = Locked<SRTSocket?>(nil)
 
     init(target: StreamTarget, policy: ReconnectPolicy) {
         self.target = target
@@ -26,8 +26,11 @@ final class SRTConnector: NetworkConnector, @unchecked Sendable {
         let endpoint = try SRTEndpoint(url: target.url, sendTimeout: policy.sendTimeout)
         let socket: SRTSocket
         if endpoint.isListener {
-            if listener == nil {
-                listener = try SRTSocket.listen(host: endpoint.host, port: endpoint.port, backlog: 1, options: endpoint.options)
+            let listener = try self.listener.withLock { listener in
+                if listener == nil {
+                    listener = try SRTSocket.listen(host: endpoint.host, port: endpoint.port, backlog: 1, options: endpoint.options)
+                }
+                return listener
             }
             var accepted: SRTSocket?
             while accepted == nil {
@@ -70,8 +73,11 @@ final class SRTConnector: NetworkConnector, @unchecked Sendable {
     }
 
     func close() {
+        let listener = self.listener.withLock { listener in
+            defer { listener = nil }
+            return listener
+        }
         listener?.close()
-        listener = nil
     }
 }
 #endif

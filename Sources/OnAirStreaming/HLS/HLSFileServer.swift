@@ -7,7 +7,7 @@ import OnAirHTTP
 /// Serves an HLS directory over HTTP (libmicrohttpd) on the loopback interface: `GET`/`HEAD` of
 /// playlists, segments and init segments directly inside `directory`, 404 for anything else,
 /// including any path that leaves the directory. Used by `record --serve`.
-package final class HLSFileServer: @unchecked Sendable {
+package final class HLSFileServer: Sendable {
     /// The directory served.
     public let directory: String
     /// The TCP port it listens on (the one given, or the one the system picked for 0).

@@ -17,6 +17,7 @@ import OnAirFFmpeg
 /// Each new connection starts with a new container header on a keyframe the sink asks the
 /// encoder for, with the capture clock's timestamps carrying on. Only a failure of the very
 /// first connection of a caller URL is fatal (a wrong address or SRT passphrase).
+/// Unchecked Sendable: the libavformat connection is used only on the writing thread; the other vars are under `condition`
 package final class NetworkSink: ReconnectingSink, @unchecked Sendable {
     /// What happened to the connection, for progress messages.
     public typealias Event = ConnectionChange

@@ -1,11 +1,12 @@
 #if os(Linux)
 import Foundation
+import OnAirCore
 import OnAirLive
 import OnAirSRT
 
 /// Reads one connection's `TransportMeasurement` from its transport: a TCP socket's kernel
 /// figures or an SRT socket's statistics. Safe to call from any thread.
-final class TransportProbe: @unchecked Sendable {
+final class TransportProbe: Sendable {
     private enum Source {
         #if canImport(Glibc)
         case tcp(TCPSocketProbe)
@@ -13,14 +14,25 @@ final class TransportProbe: @unchecked Sendable {
         case srt(SRTSocket)
     }
     private let source: Source
-    private let lock = NSLock()
-    // Under `lock`:
-    private var handedBytes = 0
-    private var minimumRoundTrip: Double?
-    private var gate = SRTSendGate()
-    private var agreedLatency = 0.0
-    /// When `waitForSendRoom` next reads the statistics (latency, round trip); its caller's thread only.
-    private var nextStatistics = 0.0
+    private struct State {
+        var handedBytes = 0
+        var minimumRoundTrip: Double?
+        var gate = SRTSendGate()
+        var agreedLatency = 0.0
+        /// When `waitForSendRoom` next reads the statistics (latency, round trip); its caller's thread only.
+        var nextStatistics = 0.0
+
+        /// The statistics' round trip in seconds (nil when libsrt has none yet), kept in
+        /// `minimumRoundTrip`.
+        @discardableResult
+        mutating func noteRoundTrip(_ stats: SRTStatistics) -> Double? {
+            guard stats.msRTT > 0 else { return nil }
+            let rtt = stats.msRTT / 1000
+            minimumRoundTrip = min(minimumRoundTrip ?? rtt, rtt)
+            return rtt
+        }
+    }
+    private let state = Locked(State())
 
     #if canImport(Glibc)
     /// Reads a TCP socket's figures.
@@ -33,10 +45,10 @@ final class TransportProbe: @unchecked Sendable {
     /// Counts bytes given to the SRT socket (libsrt's buffer figures are relative to them).
     func handed(_ count: Int) {
         let now = ProcessInfo.processInfo.systemUptime
-        lock.lock()
-        handedBytes += count
-        gate.hand(count, at: now)
-        lock.unlock()
+        state.withLock { state in
+            state.handedBytes += count
+            state.gate.hand(count, at: now)
+        }
     }
 
     /// The figures now, or nil when the transport can no longer say.
@@ -48,9 +60,9 @@ final class TransportProbe: @unchecked Sendable {
         #endif
         case .srt(let socket):
             guard let stats = try? socket.statistics(clear: false, instantaneous: true) else { return nil }
-            lock.lock()
-            defer { lock.unlock() }
-            let rtt = noteRoundTrip(stats)
+            let (rtt, handedBytes, minimumRoundTrip) = state.withLock { state in
+                (state.noteRoundTrip(stats), state.handedBytes, state.minimumRoundTrip)
+            }
             let queued = Int(max(stats.byteSndBuf, 0))
             return TransportMeasurement(
                 bytesAcknowledged: max(0, handedBytes - queued), queuedBytes: queued,
@@ -59,16 +71,6 @@ final class TransportProbe: @unchecked Sendable {
                 droppedPackets: Int(stats.pktSndDropTotal), retransmittedPackets: Int(stats.pktRetransTotal),
                 lostPackets: Int(stats.pktSndLossTotal))
         }
-    }
-
-    /// The statistics' round trip in seconds (nil when libsrt has none yet), kept in
-    /// `minimumRoundTrip`; under `lock`.
-    @discardableResult
-    private func noteRoundTrip(_ stats: SRTStatistics) -> Double? {
-        guard stats.msRTT > 0 else { return nil }
-        let rtt = stats.msRTT / 1000
-        minimumRoundTrip = min(minimumRoundTrip ?? rtt, rtt)
-        return rtt
     }
 
     /// For SRT, waits (at most `maximumWait` seconds) until `SRTSendGate` lets the next message
@@ -80,17 +82,19 @@ final class TransportProbe: @unchecked Sendable {
         let start = ProcessInfo.processInfo.systemUptime
         while true {
             let now = ProcessInfo.processInfo.systemUptime
-            if now >= nextStatistics, let stats = try? socket.statistics(clear: false, instantaneous: true) {
-                lock.lock()
-                agreedLatency = Double(max(stats.msSndTsbPdDelay, 0)) / 1000
-                noteRoundTrip(stats)
-                lock.unlock()
-                nextStatistics = now + 0.1
+            if now >= state.withLock({ $0.nextStatistics }),
+                let stats = try? socket.statistics(clear: false, instantaneous: true)
+            {
+                state.withLock { state in
+                    state.agreedLatency = Double(max(stats.msSndTsbPdDelay, 0)) / 1000
+                    state.noteRoundTrip(stats)
+                    state.nextStatistics = now + 0.1
+                }
             }
             guard let level = try? socket.sendBufferLevel() else { return }
-            lock.lock()
-            let allowed = gate.allows(at: now, bufferedBytes: level.bytes, latency: agreedLatency, roundTrip: minimumRoundTrip ?? 0)
-            lock.unlock()
+            let allowed = state.withLock {
+                $0.gate.allows(at: now, bufferedBytes: level.bytes, latency: $0.agreedLatency, roundTrip: $0.minimumRoundTrip ?? 0)
+            }
             if allowed || now - start >= maximumWait { return }
             usleep(1_000)
         }

@@ -12,11 +12,10 @@ import OnAirLive
 ///
 /// When the encoder fails its thread ends; `check()` then throws, so the output that owns the
 /// feed fails with the reason (its next write) instead of going on without sound.
-package final class OpusFeed: @unchecked Sendable {
+package final class OpusFeed: Sendable {
     private let pcm = BoundedQueue<PCMBuffer>(capacity: 64)
     private let done = DispatchGroup()
-    private let lock = NSLock()
-    private var failureText: String?
+    private let failureText = Locked<String?>(nil)
 
     /// Starts the encoder thread; `deliver` runs on it.
     package init(bitRate: Int, name: String, deliver: @escaping @Sendable (EncodedPacket) -> Void) throws {
@@ -26,9 +25,7 @@ package final class OpusFeed: @unchecked Sendable {
                 do {
                     for packet in try encoder.encoder.encode(buffer) { deliver(packet) }
                 } catch {
-                    lock.lock()
-                    failureText = "\(error)"
-                    lock.unlock()
+                    failureText.withLock { $0 = "\(error)" }
                     return
                 }
             }
@@ -37,9 +34,7 @@ package final class OpusFeed: @unchecked Sendable {
 
     /// Throws the Opus encoder's error once it stopped on one.
     package func check() throws(OpusFeedError) {
-        lock.lock()
-        let failure = failureText
-        lock.unlock()
+        let failure = failureText.current
         if let failure { throw .encodeFailed(failure) }
     }
 
@@ -68,6 +63,7 @@ package enum OpusFeedError: Error, CustomStringConvertible {
 }
 
 /// Carries the Opus encoder into its thread.
+/// Unchecked Sendable: the OpusEncoder (libopus state) is used only on the feed's thread, after this hands it over
 private final class OpusBox: @unchecked Sendable {
     let encoder: OpusEncoder
     init(_ encoder: OpusEncoder) { self.encoder = encoder }

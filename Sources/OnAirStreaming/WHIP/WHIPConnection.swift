@@ -13,19 +13,16 @@ import OnAirLive
 /// from the sink's writing thread and the Opus thread; both streams share one offset from media time
 /// to the pipeline's running time, so RTP timestamps and sender reports keep the capture's A/V
 /// alignment.
-final class WHIPConnection: @unchecked Sendable {
+final class WHIPConnection: Sendable {
     /// The session resource's path on the endpoint's server (nil: the server gave none usable).
     let resource: String?
     private let peer: WebRTCPeer
     private let client: WHIPHTTPClient
     private let video: GStreamerAppSource?
     private let audio: GStreamerAppSource?
-    private let lock = NSLock()
-    // Under `lock`:
-    private var offset: Int64?
-    private var videoStart: MediaTime?
-    private var closed = false
-    private var gauge = WHIPLinkGauge()
+    /// Also held while the peer is read or closed, so no figures are read from a closing peer.
+    private let state = Locked<(offset: Int64?, videoStart: MediaTime?, closed: Bool, gauge: WHIPLinkGauge)>(
+        (nil, nil, false, WHIPLinkGauge()))
     /// When DTLS came up (the connection's start for the silence check).
     let connectedAt: Double
 
@@ -94,16 +91,16 @@ final class WHIPConnection: @unchecked Sendable {
     /// when there is video, so both start from that keyframe's time.
     func push(_ packet: EncodedPacket, payload: MediaBuffer, hasVideo: Bool) {
         guard let source = packet.mediaType == .video ? video : audio else { return }
-        lock.lock()
-        if closed || (hasVideo && packet.mediaType == .audio && (videoStart.map { packet.pts < $0 } ?? true)) {
-            lock.unlock()
-            return
-        }
-        if packet.mediaType == .video && videoStart == nil { videoStart = packet.pts }
         let pts = packet.pts.nanoseconds
-        if offset == nil { offset = (source.runningTime ?? 0) - pts }
-        let shift = offset ?? 0
-        lock.unlock()
+        let shift: Int64? = state.withLock { state in
+            if state.closed || (hasVideo && packet.mediaType == .audio && (state.videoStart.map { packet.pts < $0 } ?? true)) {
+                return nil
+            }
+            if packet.mediaType == .video && state.videoStart == nil { state.videoStart = packet.pts }
+            if state.offset == nil { state.offset = (source.runningTime ?? 0) - pts }
+            return state.offset ?? 0
+        }
+        guard let shift else { return }
         _ = payload.withUnsafeBytes { bytes in
             source.push(
                 bytes, pts: pts + shift, dts: packet.dts.nanoseconds + shift, duration: packet.duration.nanoseconds,
@@ -114,44 +111,42 @@ final class WHIPConnection: @unchecked Sendable {
     /// Why the connection is gone (pipeline error, ICE failed or closed, no RTCP for `silence`
     /// seconds), or nil while it is up.
     func lostReason(silence: Double) -> String? {
-        lock.lock()
-        defer { lock.unlock() }
-        guard !closed else { return "closed" }
-        if let failure = peer.failure { return failure }
-        let figures = peer.figures
-        if figures.iceConnectionState == 4 { return "ICE failed" }
-        if figures.iceConnectionState == 6 { return "ICE closed" }
-        let quiet = figures.secondsSinceRTCP ?? (ProcessInfo.processInfo.systemUptime - connectedAt)
-        if quiet > silence { return String(format: "no RTCP from the server for %.1f s", quiet) }
-        return nil
+        state.withLock { state in
+            guard !state.closed else { return "closed" }
+            if let failure = peer.failure { return failure }
+            let figures = peer.figures
+            if figures.iceConnectionState == 4 { return "ICE failed" }
+            if figures.iceConnectionState == 6 { return "ICE closed" }
+            let quiet = figures.secondsSinceRTCP ?? (ProcessInfo.processInfo.systemUptime - connectedAt)
+            if quiet > silence { return String(format: "no RTCP from the server for %.1f s", quiet) }
+            return nil
+        }
     }
 
     /// The receiver reports' figures as a transport measurement (nil once closed).
     func measure() -> TransportMeasurement? {
-        lock.lock()
-        defer { lock.unlock() }
-        guard !closed else { return nil }
-        let figures = peer.figures
-        let queued = (video?.queuedBytes ?? 0) + (audio?.queuedBytes ?? 0)
-        return gauge.measure(
-            at: ProcessInfo.processInfo.systemUptime, bytesSent: figures.bytesSent, packetsSent: figures.packetsSent,
-            packetsLost: figures.packetsLost, roundTrip: figures.roundTripSeconds, queuedBytes: queued)
+        state.withLock { state in
+            guard !state.closed else { return nil }
+            let figures = peer.figures
+            let queued = (video?.queuedBytes ?? 0) + (audio?.queuedBytes ?? 0)
+            return state.gauge.measure(
+                at: ProcessInfo.processInfo.systemUptime, bytesSent: figures.bytesSent, packetsSent: figures.packetsSent,
+                packetsLost: figures.packetsLost, roundTrip: figures.roundTripSeconds, queuedBytes: queued)
+        }
     }
 
     /// Ends the session: DELETEs the resource (`delete`; a failure is returned, not thrown) and stops the pipeline.
     @discardableResult
     func close(delete: Bool) -> WHIPError? {
-        lock.lock()
-        let wasClosed = closed
-        closed = true
-        lock.unlock()
+        let wasClosed = state.withLock { state in
+            defer { state.closed = true }
+            return state.closed
+        }
         guard !wasClosed else { return nil }
         video?.end()
         audio?.end()
         let failure = delete ? Self.delete(resource, client: client) : nil
-        lock.lock()
-        peer.close()
-        lock.unlock()
+        state.withLock { _ in peer.close() }
         return failure
     }
 

@@ -18,6 +18,7 @@ import OnAirLive
 /// session's H.264; the audio is Opus, encoded once from the session's PCM (`audioTap(wrapping:)`).
 /// PLI/FIR from the server become keyframe requests (at most one a second); the receiver reports
 /// feed adaptive bitrate (`measureTransport()`, see `WHIPLinkGauge`).
+/// Unchecked Sendable: the GStreamer connection is made on the connector thread, written on the writing thread; vars under `condition`
 package final class WHIPSink: ReconnectingSink, @unchecked Sendable {
     /// The endpoint published to.
     public let endpoint: WHIPEndpoint

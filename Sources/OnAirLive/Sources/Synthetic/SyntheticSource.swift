@@ -16,7 +16,7 @@ import OnAirCore
 /// machine can measure end-to-end latency. With `fast`, both run as fast as the session accepts them, on
 /// media time instead of wall time, until `duration`. `audioClockOffsetPPM` makes the audio's
 /// sample clock run off the capture clock (see `SyntheticAudio.clockOffsetPPM`), to test drift handling.
-package final class SyntheticSource: CaptureSource, @unchecked Sendable {
+package final class SyntheticSource: CaptureSource, Sendable {
     /// Always "synthetic".
     public let name = "synthetic"
     /// The streams generated (video, audio or both).
@@ -28,8 +28,7 @@ package final class SyntheticSource: CaptureSource, @unchecked Sendable {
     private let frameRate: Double
     private let fast: Bool
     private let duration: Double?
-    private let lock = NSLock()
-    private var running = false
+    private let running = Locked(false)
     private let finished = DispatchGroup()
     /// How long after the capture clock's zero a start still begins the media at zero (seconds).
     public static let startTolerance = 0.25
@@ -58,16 +57,12 @@ package final class SyntheticSource: CaptureSource, @unchecked Sendable {
     }
 
     private var isRunning: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return running
+        running.current
     }
 
     /// Starts generating frames on its own threads, at real-time pace on `clock`, delivering to `handlers`.
     public func start(clock: CaptureClock, handlers: CaptureHandlers) throws {
-        lock.lock()
-        running = true
-        lock.unlock()
+        running.withLock { $0 = true }
         if fast {
             spawn("onair.synthetic") { [self] in runFast(handlers) }
             return
@@ -94,9 +89,7 @@ package final class SyntheticSource: CaptureSource, @unchecked Sendable {
 
     /// Stops generating and waits until nothing more will be delivered.
     public func stop() {
-        lock.lock()
-        running = false
-        lock.unlock()
+        running.withLock { $0 = false }
         finished.wait()
     }
 
