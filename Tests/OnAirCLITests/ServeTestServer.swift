@@ -66,6 +66,19 @@ final class ServeTestServer {
         return found
     }
 
+    /// The ports `process` (an `onair serve` started by a test itself, each face on port 0)
+    /// names after each of `markers` in its status lines, in order; waited for up to `timeout`
+    /// seconds.
+    static func announcedPorts(_ process: StreamTestProcess, _ markers: [String], timeout: Double = 20) throws -> [Int] {
+        var ports: [Int] = []
+        _ = waitUntil(timeout: timeout) {
+            ports = markers.compactMap { port(in: process.stderr, after: $0) }
+            return ports.count == markers.count || !process.process.isRunning
+        }
+        guard ports.count == markers.count else { throw StreamTestError("no ports after \(markers): \(process.stderr)") }
+        return ports
+    }
+
     /// The port of the first "`marker`HOST:PORT" in `log`.
     static func port(in log: String, after marker: String) -> Int? {
         guard let start = log.range(of: marker) else { return nil }
