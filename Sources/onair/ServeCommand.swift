@@ -39,7 +39,7 @@ struct ServeCommand: Command {
                                        callers need the last as passphrase (then 10–79 characters)
           --srt-port N                 also accept SRT callers on UDP port N (MPEG-TS, many at once:
                                        srt://ADDR:N?mode=caller; per-caller RTT, loss, send buffer in
-                                       /stats.json)
+                                       /stats.json; 0 picks a free port, named in the "SRT callers" line)
           --rtsp-port N                also serve rtsp://ADDR:N/live (H.264/H.265 + AAC over RTP, UDP or TCP as the
                                        client asks; with --token: user onair, password T (any); beyond
                                        --max-viewers: 503)
@@ -118,7 +118,7 @@ struct ServeCommand: Command {
             return value
         }
         if let text = try arguments.option("--srt-port") {
-            guard let value = Int(text), (1...65_535).contains(value) else { throw UsageError("--srt-port takes a UDP port 1–65535") }
+            guard let value = Int(text), (0...65_535).contains(value) else { throw UsageError("--srt-port takes a UDP port 0–65535") }
             configuration.srtPort = value
         }
         if let text = try arguments.option("--rtsp-port") {

@@ -5,6 +5,7 @@ import OnAirApple
 import OnAirBitstream
 import OnAirCore
 import OnAirLive
+import OnAirTestSupport
 import Testing
 
 /// VideoToolbox and AudioToolbox through OnAir's own parsers, and the backend contract on them.
@@ -70,5 +71,7 @@ import Testing
     @Test func contractMonotonicTimestamps() throws { try EncoderContract.checkMonotonicTimestamps(Self.videoToolbox) }
     @Test func contractBitRate() throws { _ = try EncoderContract.checkBitRate(Self.videoToolbox) }
     @Test func contractAACDuration() throws { try EncoderContract.checkAACDuration { try AudioToolboxAACEncoder(settings: $0) } }
+    @Test(.enabled(if: toolExists("ffmpeg"), "needs the ffmpeg command to decode"))
+    func contractAACDecodes() throws { try EncoderContract.checkAACDecodes { try AudioToolboxAACEncoder(settings: $0) } }
 }
 #endif

@@ -1,6 +1,7 @@
 #if canImport(OnAirFFmpeg)
 import OnAirCore
 import OnAirFFmpeg
+import OnAirTestSupport
 import Testing
 
 /// The backend contract (`EncoderContract`) on libavcodec, the backend this machine has.
@@ -44,5 +45,7 @@ import Testing
         print("libx264: measured/average bitrate \(ratio)")
     }
     @Test func aacPacketsCoverTheInput() throws { try EncoderContract.checkAACDuration { try Audio($0) } }
+    @Test(.enabled(if: toolExists("ffmpeg"), "needs the ffmpeg command to decode"))
+    func aacPacketsDecodeToTheInputsLength() throws { try EncoderContract.checkAACDecodes { try Audio($0) } }
 }
 #endif

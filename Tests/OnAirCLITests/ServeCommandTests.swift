@@ -35,14 +35,14 @@ import Testing
         let dir = try Tools.temporaryDirectory("serve-many")
         defer { try? FileManager.default.removeItem(at: dir) }
         let recording = dir.appendingPathComponent("rec.ts").path
-        let srtPort = try StreamTestPorts.free(udp: true)
         let server = try ServeTestServer(
             directory: dir, duration: 36,
             arguments: [
-                "--max-viewers", "18", "--srt-port", "\(srtPort)", "--viewer-timeout", "5", "--keyint-duration", "1",
+                "--max-viewers", "18", "--srt-port", "0", "--viewer-timeout", "5", "--keyint-duration", "1",
                 "--viewer-queue", "393216", "-o", recording,
                 "--stats-json", dir.appendingPathComponent("stats.jsonl").path,
             ])
+        let srtPort = try server.announcedPort("SRT callers: srt://")
         // A viewer reading at a tenth of the bitrate first, then 14 ffmpeg viewers (10 TS, 1 fMP4
         // over HTTP, 3 SRT callers), `onair play` measuring its latency, and hostile clients.
         let throttled = try StreamTestProcess(
@@ -106,7 +106,7 @@ import Testing
         #expect(hostile.wait(timeout: 90))
         let after = try server.statistics()
         _ = extra.map { $0.wait(timeout: 10) }
-        #expect(server.finish(timeout: 60), "serve did not stop at its duration: \(server.process.stderr)")
+        #expect(server.stop(), "serve did not stop cleanly on SIGINT: \(server.process.stderr)")
 
         // Every viewer got every frame the encoder made while it was connected: its largest gap
         // between frames is no larger than the recording's (on a loaded machine the encoder itself
@@ -168,10 +168,10 @@ import Testing
         let dir = try Tools.temporaryDirectory("serve-join")
         defer { try? FileManager.default.removeItem(at: dir) }
         let token = "s3cret-token"
-        let srtPort = try StreamTestPorts.free(udp: true)
         let server = try ServeTestServer(
             directory: dir, duration: 20,
-            arguments: ["--token", token, "--srt-port", "\(srtPort)", "--keyint-duration", "4", "--keyint", "60", "--hls-time", "4"])
+            arguments: ["--token", token, "--srt-port", "0", "--keyint-duration", "4", "--keyint", "60", "--hls-time", "4"])
+        let srtPort = try server.announcedPort("SRT callers: srt://")
         // Without the token, with a wrong one; every path.
         #expect(try server.get("/live.ts").status == 401)
         #expect(try server.get("/stats.json?token=nope").status == 401)
@@ -227,7 +227,7 @@ import Testing
                 server.url("/live.m3u8?token=\(token)"),
             ])
         #expect(probe.stdoutText.contains("h264") && probe.stdoutText.contains("aac"), "\(probe.stderr)")
-        _ = server.finish(timeout: 40)
+        #expect(server.stop(), "serve did not stop cleanly on SIGINT: \(server.process.stderr)")
     }
 
     @Test func listensOnLoopbackByDefault() throws {

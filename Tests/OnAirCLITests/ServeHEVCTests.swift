@@ -15,16 +15,17 @@ import Testing
         let dir = try Tools.temporaryDirectory("serve-hevc")
         defer { try? FileManager.default.removeItem(at: dir) }
         let file = { (name: String) in dir.appendingPathComponent(name).path }
-        let port = try StreamTestPorts.free(), rtspPort = try StreamTestPorts.free(), srtPort = try StreamTestPorts.free(udp: true)
         let server = try StreamTestProcess(
             Tools.onairExecutable,
             [
-                "serve", "--listen", "127.0.0.1:\(port)", "--rtsp-port", "\(rtspPort)", "--srt-port", "\(srtPort)", "--webrtc",
+                "serve", "--listen", "127.0.0.1:0", "--rtsp-port", "0", "--srt-port", "0", "--webrtc",
                 "--codec", "h265", "--size", "640x360", "--fps", "15", "--bitrate", "800k", "--preset", "ultrafast",
                 "--keyint-duration", "1", "--sub-size", "320x180", "--sub-codec", "h264", "--duration", "16",
                 "--record-path", file("rec") + "/%path/%Y-%m-%d_%H-%M-%S-%f", "--record-segment-duration", "2s",
             ], stderrPath: file("serve.log"))
         defer { server.kill() }
+        let ports = try ServeTestServer.announcedPorts(server, ["serving http://", "RTSP: rtsp://", "SRT callers: srt://"])
+        let (port, rtspPort, srtPort) = (ports[0], ports[1], ports[2])
         let base = "http://127.0.0.1:\(port)"
         try #require(waitUntil(timeout: 10) { StreamTestPorts.accepts(port) && StreamTestPorts.accepts(rtspPort) }, "\(server.stderr)")
         // The clients start once the HLS playlist lists a segment (the encode is past its second keyframe).

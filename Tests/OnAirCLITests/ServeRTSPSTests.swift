@@ -47,14 +47,15 @@ import Testing
             password: "\(try hash("meter-pw"))"
             permissions: [metrics]
         """.write(toFile: config, atomically: true, encoding: .utf8)
-        let rtsps = try StreamTestPorts.free(), plain = try StreamTestPorts.free()
         let server = try ServeTestServer(
             directory: dir, duration: 60,
             arguments: [
-                "--config", config, "--tls-cert", ca.certificate, "--tls-key", ca.key, "--rtsps-port", "\(rtsps)",
-                "--rtsp-port", "\(plain)", "--token", "rtsps-t0ken-77", "--keyint-duration", "1",
+                "--config", config, "--tls-cert", ca.certificate, "--tls-key", ca.key, "--rtsps-port", "0",
+                "--rtsp-port", "0", "--token", "rtsps-t0ken-77", "--keyint-duration", "1",
             ])
         defer { server.process.kill() }
+        // Both faces on port 0: the bound ports from serve's "RTSPS:" and "RTSP:" lines.
+        let rtsps = try server.announcedPort("RTSPS: rtsps://"), plain = try server.announcedPort("RTSP: rtsp://")
         #expect(waitUntil(timeout: 10) { StreamTestPorts.accepts(rtsps) }, "no RTSPS listener: \(server.process.stderr)")
         let url = "rtsps://127.0.0.1:\(rtsps)/live"
 

@@ -9,10 +9,11 @@ import Testing
     static let clients = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Tools/rtsp_clients.py").path
 
-    /// A serve with an RTSP face on a free port, waited for.
+    /// A serve with an RTSP face on port 0 (the port read back from its "RTSP:" line), waited for.
+    /// `duration` only bounds a test that fails: each test stops the server once it has its media.
     static func serve(_ dir: URL, duration: Int, _ arguments: [String]) throws -> (server: ServeTestServer, rtsp: Int) {
-        let rtsp = try StreamTestPorts.free()
-        let server = try ServeTestServer(directory: dir, duration: duration, arguments: ["--rtsp-port", "\(rtsp)"] + arguments)
+        let server = try ServeTestServer(directory: dir, duration: duration, arguments: ["--rtsp-port", "0"] + arguments)
+        let rtsp = try server.announcedPort("RTSP: rtsp://")
         guard waitUntil(timeout: 10, { StreamTestPorts.accepts(rtsp) }) else {
             throw StreamTestError("the RTSP face did not listen: \(server.process.stderr)")
         }
@@ -111,7 +112,7 @@ import Testing
         let statistics = (try? server.statistics()) ?? [:]
         for viewer in viewers { #expect(viewer.wait(timeout: 40), "ffmpeg did not finish: \(viewer.stderr)") }
         #expect(recorder.wait(timeout: 30) && decoder.wait(timeout: 30), "gst-launch did not finish")
-        #expect(server.finish(timeout: 60), "serve did not stop at its duration: \(server.process.stderr)")
+        #expect(server.stop(), "serve did not stop cleanly on SIGINT: \(server.process.stderr)")
 
         let decodeLog = (try? String(contentsOfFile: dir.appendingPathComponent("gst-decode.out").path, encoding: .utf8)) ?? ""
         #expect(
@@ -190,7 +191,7 @@ import Testing
                 try Self.ffmpeg(url, transport: "udp", seconds: 6, out: out, log: dir.appendingPathComponent("udp\(index).log")))
         }
         for player in players { #expect(player.wait(timeout: 40), "ffmpeg did not finish: \(player.stderr)") }
-        #expect(server.finish(timeout: 60), "serve did not stop at its duration: \(server.process.stderr)")
+        #expect(server.stop(), "serve did not stop cleanly on SIGINT: \(server.process.stderr)")
         let recorded = try RecordCommandTests.syncReport(recording)
         let recordedDrops = recorded["dropped_frames"] as? Int ?? 0
         for (index, out) in copies.enumerated() {
@@ -238,7 +239,7 @@ import Testing
         #expect(full.status != 0 && full.stderr.contains("503"), "beyond --max-viewers: \(full.stderr)")
         #expect(viewer.wait(timeout: 30), "the viewer did not finish: \(viewer.stderr)")
         _ = http.wait(timeout: 15)
-        #expect(server.finish(timeout: 40), "serve did not stop: \(server.process.stderr)")
+        #expect(server.stop(), "serve did not stop cleanly on SIGINT: \(server.process.stderr)")
         let coverage = try ServeCommandTests.videoCoverage(out, fps: 15)
         #expect(coverage.frames >= 90 && coverage.largestGap <= 0.5, "\(coverage); \(viewer.stderr)")
         let errors = try ServeCommandTests.decodeErrors(out)
@@ -287,7 +288,7 @@ import Testing
         #expect(pending.wait(timeout: 15))
         // Its connection closed: the slot is free again.
         #expect(waitUntil(timeout: 15) { viewers() == 0 }, "\(totals())")
-        #expect(server.finish(timeout: 60), "serve did not stop: \(server.process.stderr)")
+        #expect(server.stop(), "serve did not stop cleanly on SIGINT: \(server.process.stderr)")
         let coverage = try ServeCommandTests.videoCoverage(out, fps: 15)
         #expect(coverage.frames >= 45 && coverage.firstIsKey, "\(coverage)")
         let errors = try ServeCommandTests.decodeErrors(out)
@@ -312,7 +313,7 @@ import Testing
         print("TCP join: \(report)")
         #expect(report["play"] as? Int == 200 && (report["packets"] as? Int ?? 0) >= 30, "\(report)")
         #expect((report["first_after_play"] as? Double ?? .infinity) < 0.25, "\(report)")
-        #expect(server.finish(timeout: 30), "serve did not stop: \(server.process.stderr)")
+        #expect(server.stop(), "serve did not stop cleanly on SIGINT: \(server.process.stderr)")
     }
 
     @Test func aStalledTCPClientIsSkippedAndCutWhileUDPClientsAndTheRecordingKeepEveryFrame() throws {
@@ -341,7 +342,7 @@ import Testing
         for viewer in viewers { #expect(viewer.wait(timeout: 40), "ffmpeg did not finish: \(viewer.stderr)") }
         #expect(stalled.wait(timeout: 40))
         let after = totals()
-        #expect(server.finish(timeout: 60), "serve did not stop: \(server.process.stderr)")
+        #expect(server.stop(), "serve did not stop cleanly on SIGINT: \(server.process.stderr)")
         // Skipped before it was cut (its queue filled while its pipeline was backed up). Once seen
         // cut with no skip, before a client's primed packets were stamped hours ahead: its TCP
         // sink then waited on the first of them, so it was sent nothing and its cache aged out.

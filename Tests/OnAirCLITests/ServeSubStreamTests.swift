@@ -20,18 +20,19 @@ import Testing
         try #require(mkfifo(file("fifo.ts"), 0o600) == 0)
         let feeder = try StreamTestProcess(
             "/bin/sh", ["-c", "cat \"$0\" > \"$1\"", file("source.ts"), file("fifo.ts")], stderrPath: file("cat.log"))
-        let port = try StreamTestPorts.free(), rtspPort = try StreamTestPorts.free()
         let server = try StreamTestProcess(
             Tools.onairExecutable,
             [
-                "serve", "--video", "file:" + file("fifo.ts"), "--audio", "file:" + file("fifo.ts"), "--listen", "127.0.0.1:\(port)",
-                "--rtsp-port", "\(rtspPort)", "--size", "768x432", "--fps", "30", "--preset", "ultrafast", "--bitrate", "1500k",
+                "serve", "--video", "file:" + file("fifo.ts"), "--audio", "file:" + file("fifo.ts"), "--listen", "127.0.0.1:0",
+                "--rtsp-port", "0", "--size", "768x432", "--fps", "30", "--preset", "ultrafast", "--bitrate", "1500k",
                 "--sub-size", "384x216", "--sub-fps", "5",
             ], stderrPath: file("serve.log"))
         defer {
             feeder.kill()
             server.kill()
         }
+        let ports = try ServeTestServer.announcedPorts(server, ["serving http://", "RTSP: rtsp://"])
+        let (port, rtspPort) = (ports[0], ports[1])
         try #require(waitUntil(timeout: 10) { StreamTestPorts.accepts(port) }, "\(server.stderr)")
         let base = "http://127.0.0.1:\(port)"
         // The copies start once the sub stream's MPEG-TS has begun (its first keyframe after the audio's first packet).

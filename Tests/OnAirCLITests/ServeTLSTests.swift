@@ -162,11 +162,11 @@ import Testing
         let certificate = dir.appendingPathComponent("cert.pem").path, key = dir.appendingPathComponent("key.pem").path
         try FileManager.default.copyItem(atPath: ca.certificate, toPath: certificate)
         try FileManager.default.copyItem(atPath: ca.key, toPath: key)
-        let rtsps = try StreamTestPorts.free()
         let server = try ServeTestServer(
             directory: dir, duration: 30,
-            arguments: ["--tls-cert", certificate, "--tls-key", key, "--keyint-duration", "1", "--rtsps-port", "\(rtsps)"])
+            arguments: ["--tls-cert", certificate, "--tls-key", key, "--keyint-duration", "1", "--rtsps-port", "0"])
         defer { server.process.kill() }
+        let rtsps = try server.announcedPort("RTSPS: rtsps://")
         #expect(try TLSFingerprint.presented(port: server.port) == Self.fingerprint(ofFile: ca.certificate))
         #expect(try TLSFingerprint.presented(port: rtsps) == Self.fingerprint(ofFile: ca.certificate))
         let recording = dir.appendingPathComponent("viewer.ts").path

@@ -53,6 +53,40 @@ final class ServeTestServer {
         return nil
     }
 
+    /// The port a face of the server reports in its status lines, where `marker` ends just
+    /// before HOST:PORT — "RTSP: rtsp://", "RTSPS: rtsps://", "SRT callers: srt://" (each face
+    /// started with port 0 says there which port it bound); waited for up to `timeout` seconds.
+    func announcedPort(_ marker: String, timeout: Double = 10) throws -> Int {
+        var found: Int?
+        _ = waitUntil(timeout: timeout) {
+            found = Self.port(in: process.stderr, after: marker)
+            return found != nil || !process.process.isRunning
+        }
+        guard let found else { throw StreamTestError("no \"\(marker)HOST:PORT\" line: \(process.stderr)") }
+        return found
+    }
+
+    /// The ports `process` (an `onair serve` started by a test itself, each face on port 0)
+    /// names after each of `markers` in its status lines, in order; waited for up to `timeout`
+    /// seconds.
+    static func announcedPorts(_ process: StreamTestProcess, _ markers: [String], timeout: Double = 20) throws -> [Int] {
+        var ports: [Int] = []
+        _ = waitUntil(timeout: timeout) {
+            ports = markers.compactMap { port(in: process.stderr, after: $0) }
+            return ports.count == markers.count || !process.process.isRunning
+        }
+        guard ports.count == markers.count else { throw StreamTestError("no ports after \(markers): \(process.stderr)") }
+        return ports
+    }
+
+    /// The port of the first "`marker`HOST:PORT" in `log`.
+    static func port(in log: String, after marker: String) -> Int? {
+        guard let start = log.range(of: marker) else { return nil }
+        let authority = log[start.upperBound...].prefix { !"/?, \n".contains($0) }
+        guard let colon = authority.lastIndex(of: ":") else { return nil }
+        return Int(authority[authority.index(after: colon)...])
+    }
+
     /// `http://127.0.0.1:PORT` + `path`.
     func url(_ path: String) -> String { "http://127.0.0.1:\(port)\(path)" }
 
@@ -70,6 +104,20 @@ final class ServeTestServer {
     func statistics(token: String? = nil) throws -> [String: Any] {
         let reply = try get("/stats.json" + (token.map { "?token=\($0)" } ?? ""))
         return (try JSONSerialization.jsonObject(with: reply.body) as? [String: Any]) ?? [:]
+    }
+
+    /// Stops the server as Ctrl-C does (SIGINT: every file finished, the closing statistics line
+    /// and the last `--stats-json` line written) once a test has what it came for, rather than
+    /// waiting out its `--duration`; whether it then exited with status 0 within `timeout` seconds
+    /// (it is killed if not).
+    func stop(timeout: Double = 30) -> Bool {
+        guard process.process.isRunning else { return process.process.terminationStatus == 0 }
+        process.process.interrupt()
+        guard process.wait(timeout: timeout) else {
+            process.kill()
+            return false
+        }
+        return process.process.terminationStatus == 0
     }
 
     /// Waits for the server to end by itself (its duration), then kills it if it did not.

@@ -15,11 +15,10 @@ import Testing
         let (tokenA, tokenB) = ("rotation-token-A", "rotation-token-B")
         let file = dir.appendingPathComponent("onair.yml")
         try "token: [\(tokenA)]\n".write(to: file, atomically: true, encoding: .utf8)
-        let rtspPort = try StreamTestPorts.free()
-        let srtPort = try StreamTestPorts.free(udp: true)
         let server = try ServeTestServer(
-            directory: dir, duration: 32, arguments: ["--config", file.path, "--rtsp-port", "\(rtspPort)", "--srt-port", "\(srtPort)"])
+            directory: dir, duration: 32, arguments: ["--config", file.path, "--rtsp-port", "0", "--srt-port", "0"])
         defer { _ = server.finish(timeout: 0) }
+        let rtspPort = try server.announcedPort("RTSP: rtsp://"), srtPort = try server.announcedPort("SRT callers: srt://")
         func totals(_ token: String) -> [String: Any] { ((try? server.statistics(token: token))?["totals"] as? [String: Any]) ?? [:] }
         func reload(_ tokens: [String], expecting line: String) throws {
             try "token: [\(tokens.joined(separator: ", "))]\n".write(to: file, atomically: true, encoding: .utf8)

@@ -84,9 +84,9 @@ import Testing
         // Served with those flags (on free loopback ports), both paths answer.
         let dir = try Tools.temporaryDirectory("home-assistant")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let rtsp = try StreamTestPorts.free()
-        let server = try ServeTestServer(directory: dir, duration: 20, arguments: ["--rtsp-port", "\(rtsp)"])
+        let server = try ServeTestServer(directory: dir, duration: 20, arguments: ["--rtsp-port", "0"])
         defer { _ = server.finish(timeout: 0) }
+        let rtsp = try server.announcedPort("RTSP: rtsp://")
         var image = (status: 0, body: Data())
         #expect(
             waitUntil(timeout: 10) {
