@@ -2,7 +2,7 @@
 /// A pointer to a GStreamer or GLib object of the shim (an element, an RTSP client or media, a
 /// server, a main loop, a WebRTC peer), as a value threads may pass around.
 ///
-/// `@unchecked Sendable`: GStreamer's thread rules make it safe — object references are counted
+/// Unchecked Sendable: GStreamer's thread rules make it safe — object references are counted
 /// atomically, and the shim's calls made with one off the object's own thread are GStreamer's
 /// thread-safe ones (push to an appsrc, close a client, quit a loop, read figures under the
 /// object's lock).

@@ -3,7 +3,7 @@
 /// certificate slot, the logger record libmicrohttpd calls back with — as a value threads may pass
 /// around and a key.
 ///
-/// `@unchecked Sendable`: the C libraries' thread rules make it safe — off the event loop only
+/// Unchecked Sendable: the C libraries' thread rules make it safe — off the event loop only
 /// libmicrohttpd's thread-safe calls (resume a connection, stop the daemon) take one, and the TLS
 /// bridge guards its slots with a mutex of its own (tls.c).
 struct HTTPCPointer: Hashable, @unchecked Sendable {
