@@ -5,8 +5,8 @@ import CGStreamer
 ///
 /// Pushing copies the bytes into a GStreamer buffer and never blocks (the element is not set to
 /// block); the owner watches `queuedBytes` to see whether downstream keeps up.
-package final class GStreamerAppSource: @unchecked Sendable {
-    private let element: UnsafeMutableRawPointer
+package final class GStreamerAppSource: Sendable {
+    private let element: GStreamerPointer
 
     /// What one push gave.
     package enum PushResult: Sendable, Equatable {
@@ -22,18 +22,18 @@ package final class GStreamerAppSource: @unchecked Sendable {
 
     /// Takes over a reference to an appsrc handed out by the shim.
     init(taking element: UnsafeMutableRawPointer) {
-        self.element = element
+        self.element = GStreamerPointer(element)
     }
 
     /// Sets the caps the source produces, in GStreamer's text form.
     package func setCaps(_ caps: String) throws(GStreamerError) {
-        if onair_gst_app_source_set_caps(element, caps) != 0 { throw .invalidCaps(caps) }
+        if onair_gst_app_source_set_caps(element.raw, caps) != 0 { throw .invalidCaps(caps) }
     }
 
     /// Pushes one buffer; times in nanoseconds of the pipeline's running time (nil: none).
     package func push(_ bytes: UnsafeRawBufferPointer, pts: Int64?, dts: Int64?, duration: Int64?, isKeyframe: Bool) -> PushResult {
         let status = onair_gst_app_source_push(
-            element, bytes.baseAddress?.assumingMemoryBound(to: UInt8.self),
+            element.raw, bytes.baseAddress?.assumingMemoryBound(to: UInt8.self),
             bytes.count, pts ?? -1, dts ?? -1, duration ?? -1, isKeyframe ? 0 : 1)
         switch Int(status) {
         case Int(ONAIR_GST_PUSH_OK): return .accepted
@@ -44,11 +44,11 @@ package final class GStreamerAppSource: @unchecked Sendable {
     }
 
     /// Bytes pushed that downstream has not taken yet.
-    package var queuedBytes: Int { Int(onair_gst_app_source_queued_bytes(element)) }
+    package var queuedBytes: Int { Int(onair_gst_app_source_queued_bytes(element.raw)) }
 
     /// The pipeline's running time now in nanoseconds (nil until the source is PLAYING).
     package var runningTime: Int64? {
-        let reading = onair_gst_element_clock_reading(element)
+        let reading = onair_gst_element_clock_reading(element.raw)
         return Self.runningTime(
             clock: reading.has_clock != 0 ? reading.now : nil, base: reading.base, playing: reading.playing != 0)
     }
@@ -66,11 +66,11 @@ package final class GStreamerAppSource: @unchecked Sendable {
 
     /// Ends the stream.
     package func end() {
-        onair_gst_app_source_end(element)
+        onair_gst_app_source_end(element.raw)
     }
 
     deinit {
-        onair_gst_object_unref(element)
+        onair_gst_object_unref(element.raw)
     }
 }
 #endif

@@ -5,37 +5,39 @@ import OnAirCore
 
 /// A GLib main context and loop running on its own thread: what GStreamer objects attached to
 /// it (an RTSP server, later a WebRTC signalling bin) dispatch their events on.
-package final class GStreamerMainLoop: @unchecked Sendable {
-    let loop: OpaquePointer
+package final class GStreamerMainLoop: Sendable {
+    private let handle: GStreamerPointer
     private let done = DispatchGroup()
-    private let lock = NSLock()
-    private var running = false
+    private let running = Locked(false)
+
+    /// The `GMainLoop` (the shim's type).
+    var loop: OpaquePointer { handle.opaque }
 
     /// A loop, not yet running (starts GStreamer if needed).
     package init() throws(GStreamerError) {
         try GStreamerLibrary.start()
-        loop = onair_gst_loop_new()
+        handle = GStreamerPointer(onair_gst_loop_new())
     }
 
     /// Runs the loop on a new thread named `name` (the kernel keeps its first 15 bytes).
     package func start(named name: String) {
-        lock.lock()
-        defer { lock.unlock() }
-        guard !running else { return }
-        running = true
-        let handle = UInt(bitPattern: loop)
-        done.startThread(named: name) {
-            onair_name_current_thread(name)  // for the kernel too: per-thread CPU figures
-            onair_gst_loop_run(OpaquePointer(bitPattern: handle))
+        running.withLock { running in
+            guard !running else { return }
+            running = true
+            let handle = self.handle
+            done.startThread(named: name) {
+                onair_name_current_thread(name)  // for the kernel too: per-thread CPU figures
+                onair_gst_loop_run(handle.opaque)
+            }
         }
     }
 
     /// Quits the loop and waits for its thread.
     package func stop() {
-        lock.lock()
-        let wasRunning = running
-        running = false
-        lock.unlock()
+        let wasRunning = running.withLock { running in
+            defer { running = false }
+            return running
+        }
         guard wasRunning else { return }
         onair_gst_loop_quit(loop)
         done.wait()

@@ -2,8 +2,8 @@
 import CGStreamer
 
 /// One RTSP client connection of an `RTSPServer`, held so it can be cut.
-package final class RTSPClientHandle: @unchecked Sendable {
-    private let client: UnsafeMutableRawPointer
+package final class RTSPClientHandle: Sendable {
+    private let client: GStreamerPointer
     /// Tells clients apart (stable while the connection lives).
     package let identifier: UInt
     /// The peer's IP address.
@@ -11,14 +11,14 @@ package final class RTSPClientHandle: @unchecked Sendable {
 
     /// Takes over a reference to a client handed out by the shim.
     init(taking client: UnsafeMutableRawPointer, peer: String) {
-        self.client = client
+        self.client = GStreamerPointer(client)
         identifier = UInt(bitPattern: client)
         self.peer = peer
     }
 
     /// Closes the connection; the client's media end.
     package func close() {
-        onair_rtsp_client_close(client)
+        onair_rtsp_client_close(client.raw)
     }
 
     /// Takes a reference of its own to a client the shim only lends.
@@ -28,7 +28,7 @@ package final class RTSPClientHandle: @unchecked Sendable {
     }
 
     deinit {
-        onair_gst_object_unref(client)
+        onair_gst_object_unref(client.raw)
     }
 }
 #endif

@@ -26,19 +26,19 @@ package struct RTSPClientMedia: Sendable {
 }
 
 /// A reference of its own to a `GstRTSPMedia`.
-final class RTSPMediaReference: @unchecked Sendable {
-    private let media: UnsafeMutableRawPointer
+final class RTSPMediaReference: Sendable {
+    private let media: GStreamerPointer
 
     /// Takes a reference to a media the shim lends.
     init(borrowing media: UnsafeMutableRawPointer) {
         onair_gst_object_ref(media)
-        self.media = media
+        self.media = GStreamerPointer(media)
     }
 
-    var transports: Int { Int(onair_rtsp_media_transports(media)) }
+    var transports: Int { Int(onair_rtsp_media_transports(media.raw)) }
 
     deinit {
-        onair_gst_object_unref(media)
+        onair_gst_object_unref(media.raw)
     }
 }
 #endif

@@ -11,16 +11,15 @@ import OnAirCore
 /// with credentials, `RTSPServerKeys` checks them.
 /// The small records the C callbacks point to are kept for the life of the process:
 /// gst-rtsp-server's client threads may still report a closing client after the server stops.
-package final class RTSPServer: @unchecked Sendable {
+package final class RTSPServer: Sendable {
     /// The TCP port listened on.
     package let port: Int
     private let loop: GStreamerMainLoop
-    private let server: OpaquePointer
+    private let server: GStreamerPointer
     private let events: RTSPServerEvents
     private let guardian: RTSPServerGuard
     private let keys: RTSPServerKeys?
-    private let lock = NSLock()
-    private var stopped = false
+    private let stopped = Locked(false)
 
     /// Starts GStreamer if needed, listens and starts answering; events go to `delegate`.
     package init(configuration: RTSPServerConfiguration, delegate: any RTSPServerDelegate) throws(GStreamerError) {
@@ -84,7 +83,7 @@ package final class RTSPServer: @unchecked Sendable {
         guard let made else {
             throw .server(String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
         }
-        server = made
+        server = GStreamerPointer(made)
         port = Int(onair_rtsp_server_port(made))
         guardian.start(server: made)
         loop.start(named: "onair.gstreamer.rtsp")
@@ -95,34 +94,36 @@ package final class RTSPServer: @unchecked Sendable {
     /// playing are not touched. False when the server asks for no credentials.
     @discardableResult
     package func setKeys(_ keys: [(password: String, number: Int)]) -> Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        guard !stopped, let keyring = self.keys else { return false }
-        keyring.set(keys.map { RTSPKeyring.Key(number: $0.number, password: $0.password) })
-        return true
+        stopped.withLock { stopped in
+            guard !stopped, let keyring = self.keys else { return false }
+            keyring.set(keys.map { RTSPKeyring.Key(number: $0.number, password: $0.password) })
+            return true
+        }
     }
 
     /// Puts a new certificate and key (PEM, one after the other) in force for the connections that
     /// come from now on; those open keep theirs (an RTSPS server only).
     package func setTLS(_ pem: String) throws(GStreamerError) {
-        lock.lock()
-        defer { lock.unlock() }
-        guard !stopped else { return }
-        var message = [CChar](repeating: 0, count: 256)
-        guard onair_rtsp_server_set_tls(server, pem, &message, message.count) == 0 else {
-            throw .server(String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        let refusal: String? = stopped.withLock { stopped in
+            guard !stopped else { return nil }
+            var message = [CChar](repeating: 0, count: 256)
+            guard onair_rtsp_server_set_tls(server.opaque, pem, &message, message.count) == 0 else {
+                return String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            }
+            return nil
         }
+        if let refusal { throw .server(refusal) }
     }
 
     /// Closes every client, stops listening and stops the loop.
     package func stop() {
-        lock.lock()
-        let first = !stopped
-        stopped = true
-        lock.unlock()
+        let first = stopped.withLock { stopped in
+            defer { stopped = true }
+            return !stopped
+        }
         guard first else { return }
         guardian.stop()
-        onair_rtsp_server_close(server)
+        onair_rtsp_server_close(server.opaque)
         events.detach()
         loop.stop()
     }

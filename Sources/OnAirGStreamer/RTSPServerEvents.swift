@@ -1,30 +1,29 @@
 #if os(Linux)
 import Foundation
+import OnAirCore
 
 /// Turns the shim's C callbacks into `RTSPServerDelegate` calls with Swift types; after the
 /// server stops (or its owner is gone) it refuses new clients and ignores the rest.
-final class RTSPServerEvents: @unchecked Sendable {
-    private let lock = NSLock()
-    private weak var delegate: (any RTSPServerDelegate)?
+final class RTSPServerEvents: Sendable {
+    /// The owner, held weakly.
+    private struct Owner {
+        weak var delegate: (any RTSPServerDelegate)?
+    }
+
+    private let owner: Locked<Owner>
 
     init(delegate: any RTSPServerDelegate) {
-        self.delegate = delegate
+        owner = Locked(Owner(delegate: delegate))
     }
 
     static func from(_ context: UnsafeMutableRawPointer?) -> RTSPServerEvents {
         Unmanaged<RTSPServerEvents>.fromOpaque(context!).takeUnretainedValue()
     }
 
-    private var current: (any RTSPServerDelegate)? {
-        lock.lock()
-        defer { lock.unlock() }
-        return delegate
-    }
+    private var current: (any RTSPServerDelegate)? { owner.withLock { $0.delegate } }
 
     func detach() {
-        lock.lock()
-        delegate = nil
-        lock.unlock()
+        owner.withLock { $0.delegate = nil }
     }
 
     func admit(client: UnsafeMutableRawPointer?, peer: UnsafePointer<CChar>?) -> Int32 {

@@ -11,18 +11,23 @@ import OnAirCore
 ///
 /// The C side (guard.c) only reads the figures and cuts; every decision is the policy's. The
 /// object the C callbacks point to is kept for the life of the process, like `RTSPServerEvents`.
-final class RTSPServerGuard: @unchecked Sendable {
+final class RTSPServerGuard: Sendable {
     /// How often connections are judged.
     static let interval = 0.25
 
-    private let lock = NSLock()
-    private var policy: RTSPGuardPolicy
-    private let wake = NSCondition()
-    private var stopping = false
-    private var thread: DispatchGroup?
+    /// The checking thread's lifetime.
+    private struct Control {
+        var stopping = false
+        var thread: DispatchGroup?
+    }
+
+    private let policy: Locked<RTSPGuardPolicy>
+    private let control = Locked(Control())
+    /// Signalled by `stop`: ends the checking thread's wait early.
+    private let wake = DispatchSemaphore(value: 0)
 
     init(limits: RTSPGuardPolicy.Limits) {
-        policy = RTSPGuardPolicy(limits: limits)
+        policy = Locked(RTSPGuardPolicy(limits: limits))
     }
 
     /// The limits of a server with `configuration`: a request may be four times the header limit
@@ -68,54 +73,49 @@ final class RTSPServerGuard: @unchecked Sendable {
     }
 
     private func connected(_ connection: UnsafeMutableRawPointer) {
-        lock.lock()
-        defer { lock.unlock() }
-        let sample = Self.sample(connection) ?? RTSPGuardPolicy.Sample(consumed: 0, data: 0)
-        if policy.open(onair_rtsp_connection_id(connection), sample, now: Self.now) != .keep {
-            onair_rtsp_connection_cut(connection)
+        policy.withLock { policy in
+            let sample = Self.sample(connection) ?? RTSPGuardPolicy.Sample(consumed: 0, data: 0)
+            if policy.open(onair_rtsp_connection_id(connection), sample, now: Self.now) != .keep {
+                onair_rtsp_connection_cut(connection)
+            }
         }
     }
 
     private func requestDone(_ connection: UnsafeMutableRawPointer) -> Int64 {
-        lock.lock()
-        defer { lock.unlock() }
-        guard let sample = Self.sample(connection),
-            let size = policy.requestDone(onair_rtsp_connection_id(connection), sample, now: Self.now)
-        else { return -1 }
-        return Int64(clamping: size)
+        policy.withLock { policy in
+            guard let sample = Self.sample(connection),
+                let size = policy.requestDone(onair_rtsp_connection_id(connection), sample, now: Self.now)
+            else { return -1 }
+            return Int64(clamping: size)
+        }
     }
 
     private func closed(_ connection: UnsafeMutableRawPointer) {
-        lock.lock()
-        policy.close(onair_rtsp_connection_id(connection))
-        lock.unlock()
+        policy.withLock { $0.close(onair_rtsp_connection_id(connection)) }
     }
 
     /// Judges one connection. Whether it has a session is read first, outside the lock
     /// (gst-rtsp-server's client lock is not taken under it).
     private func check(client: UnsafeMutableRawPointer, connection: UnsafeMutableRawPointer) {
         let hasSession = onair_rtsp_client_has_session(client) != 0
-        lock.lock()
-        defer { lock.unlock() }
-        guard let sample = Self.sample(connection, hasSession: hasSession) else { return }
-        if policy.judge(onair_rtsp_connection_id(connection), sample, now: Self.now) != .keep {
-            onair_rtsp_connection_cut(connection)
+        policy.withLock { policy in
+            guard let sample = Self.sample(connection, hasSession: hasSession) else { return }
+            if policy.judge(onair_rtsp_connection_id(connection), sample, now: Self.now) != .keep {
+                onair_rtsp_connection_cut(connection)
+            }
         }
     }
 
     /// Starts judging `server`'s connections on a thread of its own.
     func start(server: OpaquePointer) {
         let group = DispatchGroup()
-        wake.lock()
-        thread = group
-        wake.unlock()
-        let handle = UInt(bitPattern: server)
+        control.withLock { $0.thread = group }
+        let server = GStreamerPointer(server)
         group.startThread(named: "onair.rtsp-guard") { [self] in
             onair_name_current_thread("onair.rtsp-guard")
-            let server = OpaquePointer(bitPattern: handle)
             while waitForNextCheck() {
                 onair_rtsp_server_each_connection(
-                    server,
+                    server.opaque,
                     { context, client, connection in
                         guard let client, let connection else { return }
                         RTSPServerGuard.from(context).check(client: client, connection: connection)
@@ -126,20 +126,20 @@ final class RTSPServerGuard: @unchecked Sendable {
 
     /// Waits for the next check: false once stopping.
     private func waitForNextCheck() -> Bool {
-        wake.lock()
-        defer { wake.unlock() }
-        let until = Date(timeIntervalSinceNow: Self.interval)
-        while !stopping && wake.wait(until: until) {}
-        return !stopping
+        guard !isStopping else { return false }
+        _ = wake.wait(timeout: .now() + Self.interval)
+        return !isStopping
     }
+
+    private var isStopping: Bool { control.withLock { $0.stopping } }
 
     /// Stops judging and waits for the thread (before the server closes).
     func stop() {
-        wake.lock()
-        stopping = true
+        let group = control.withLock { control in
+            control.stopping = true
+            return control.thread
+        }
         wake.signal()
-        let group = thread
-        wake.unlock()
         group?.wait()
     }
 }

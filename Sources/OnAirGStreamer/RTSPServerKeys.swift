@@ -7,24 +7,22 @@ import OnAirCore
 /// hands over each request's method and Authorization values and asks for a refusal's
 /// WWW-Authenticate values, on the server's threads; the keyring decides, at the monotonic time.
 /// The object the C callbacks point to is kept for the life of the process, like `RTSPServerGuard`.
-final class RTSPServerKeys: @unchecked Sendable {
-    private let lock = NSLock()
-    private var keyring: RTSPKeyring
+final class RTSPServerKeys: Sendable {
+    private let keyring: Locked<RTSPKeyring>
     private let access: RTSPAccessHooks?
 
     /// User `user` with `password` (if any) as key 1; `access` judges other users' Basic credentials.
     init(user: String, password: String?, allowBasic: Bool, offersDigest: Bool, access: RTSPAccessHooks?) {
-        keyring = RTSPKeyring(
-            user: user, allowBasic: allowBasic, offersDigest: offersDigest,
-            keys: password.map { [RTSPKeyring.Key(number: 1, password: $0)] } ?? [])
+        keyring = Locked(
+            RTSPKeyring(
+                user: user, allowBasic: allowBasic, offersDigest: offersDigest,
+                keys: password.map { [RTSPKeyring.Key(number: 1, password: $0)] } ?? []))
         self.access = access
     }
 
     /// Puts `keys` in force (a reload).
     func set(_ keys: [RTSPKeyring.Key]) {
-        lock.lock()
-        keyring.setKeys(keys)
-        lock.unlock()
+        keyring.withLock { $0.setKeys(keys) }
     }
 
     /// The callbacks the shim calls, pointing to this object (retained for good).
@@ -52,12 +50,12 @@ final class RTSPServerKeys: @unchecked Sendable {
     /// (outside the lock: it may take an argon2id run); credentials meant for the keyring and
     /// wrong are reported as a failure.
     private func admit(method: String, _ headers: [String], peer: String) -> Int {
-        lock.lock()
-        let now = RTSPServerGuard.now
-        let found = keyring.admit(method: method, authorizationHeaders: headers, now: now)
-        let refusal = found == 0 ? keyring.refusal(method: method, authorizationHeaders: headers, now: now) : nil
-        let user = keyring.user, basicAllowed = keyring.allowBasic
-        lock.unlock()
+        let (found, refusal, user, basicAllowed) = keyring.withLock { keyring in
+            let now = RTSPServerGuard.now
+            let found = keyring.admit(method: method, authorizationHeaders: headers, now: now)
+            let refusal = found == 0 ? keyring.refusal(method: method, authorizationHeaders: headers, now: now) : nil
+            return (found, refusal, keyring.user, keyring.allowBasic)
+        }
         if found > 0 { return found }
         guard let access else { return 0 }
         if basicAllowed {
@@ -71,9 +69,7 @@ final class RTSPServerKeys: @unchecked Sendable {
     }
 
     private func challenge() -> [String] {
-        lock.lock()
-        defer { lock.unlock() }
-        return keyring.challenge(now: RTSPServerGuard.now)
+        keyring.withLock { $0.challenge(now: RTSPServerGuard.now) }
     }
 }
 #endif

@@ -2,6 +2,7 @@
 import CGStreamer
 import CGStreamerWebRTC
 import Foundation
+import OnAirCore
 
 /// One WebRTC peer connection on GStreamer's `webrtcbin`: a pipeline of its own (appsrcs named
 /// `video`/`audio` → payloaders → `webrtcbin name=webrtc`), negotiated without trickle ICE — the
@@ -9,7 +10,7 @@ import Foundation
 ///
 /// Making one blocks (negotiation, gathering: well under a second on loopback): call it from a
 /// dedicated thread. `onKeyFrameRequest` runs on a GStreamer streaming thread.
-package final class WebRTCPeer: @unchecked Sendable {
+package final class WebRTCPeer: Sendable {
     /// How the peer is built.
     package struct Options: Sendable {
         /// gst-launch description of the pipeline (see the type's description).
@@ -55,7 +56,8 @@ package final class WebRTCPeer: @unchecked Sendable {
         package var dtlsConnected: Bool
     }
 
-    private var peer: OpaquePointer?
+    /// The peer (nil once closed).
+    private let handle: Locked<GStreamerPointer?>
     private let requests: KeyFrameCallbackBox
     /// The local SDP (the answer to a remote offer, or the offer this peer made).
     package let localDescription: String
@@ -103,7 +105,7 @@ package final class WebRTCPeer: @unchecked Sendable {
         guard let made, let local else {
             throw .webRTC(String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
         }
-        peer = made
+        handle = Locked(GStreamerPointer(made))
         localDescription = String(cString: local)
         onair_webrtc_free_text(local)
     }
@@ -112,21 +114,21 @@ package final class WebRTCPeer: @unchecked Sendable {
     package func setRemoteAnswer(_ answer: String) throws(GStreamerError) {
         guard let peer else { throw .webRTC("the peer is closed") }
         var error = [CChar](repeating: 0, count: 512)
-        if onair_webrtc_peer_set_remote_answer(peer, answer, 5, &error, error.count) != 0 {
+        if onair_webrtc_peer_set_remote_answer(peer.opaque, answer, 5, &error, error.count) != 0 {
             throw .webRTC(String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
         }
     }
 
     /// The appsrc named `name` ("video", "audio") of the pipeline, if it has one.
     package func source(named name: String) -> GStreamerAppSource? {
-        guard let peer, let element = onair_webrtc_peer_source(peer, name) else { return nil }
+        guard let peer, let element = onair_webrtc_peer_source(peer.opaque, name) else { return nil }
         return GStreamerAppSource(taking: element)
     }
 
     /// The counters now.
     package var figures: Figures {
         var raw = onair_webrtc_figures()
-        if let peer { onair_webrtc_peer_figures(peer, &raw) }
+        if let peer { onair_webrtc_peer_figures(peer.opaque, &raw) }
         let now = Double(DispatchTime.now().uptimeNanoseconds) / 1e9
         // g_get_monotonic_time is CLOCK_MONOTONIC, as DispatchTime's uptime is on Linux.
         let since = raw.last_rtcp_microseconds > 0 ? max(0, now - Double(raw.last_rtcp_microseconds) / 1e6) : nil
@@ -144,16 +146,22 @@ package final class WebRTCPeer: @unchecked Sendable {
     package var failure: String? {
         guard let peer else { return nil }
         var message = [CChar](repeating: 0, count: 512)
-        guard onair_webrtc_peer_failure(peer, &message, message.count) != 0 else { return nil }
+        guard onair_webrtc_peer_failure(peer.opaque, &message, message.count) != 0 else { return nil }
         return String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     /// Stops the pipeline (idempotent); no callback runs after it returns.
     package func close() {
-        guard let peer else { return }
-        self.peer = nil
-        onair_webrtc_peer_free(peer)
+        let taken = handle.withLock { handle in
+            defer { handle = nil }
+            return handle
+        }
+        guard let taken else { return }
+        onair_webrtc_peer_free(taken.opaque)
     }
+
+    /// The peer, nil once closed.
+    private var peer: GStreamerPointer? { handle.withLock { $0 } }
 
     deinit { close() }
 
@@ -164,7 +172,7 @@ package final class WebRTCPeer: @unchecked Sendable {
 }
 
 /// The owner's keyframe callback, held for the C side.
-private final class KeyFrameCallbackBox: @unchecked Sendable {
+private final class KeyFrameCallbackBox: Sendable {
     let call: @Sendable () -> Void
     init(_ call: @escaping @Sendable () -> Void) { self.call = call }
 }

@@ -1,6 +1,7 @@
 #if os(Linux)
 import CMicroHTTPD
 import Foundation
+import OnAirCore
 
 #if canImport(Glibc)
 import Glibc
@@ -15,19 +16,22 @@ import Darwin
 /// request reaches the handler; on the deadline the socket of an unanswered one is shut down,
 /// which makes libmicrohttpd close it. Each round also runs the server's `tick` (the watch over
 /// suspended connections' peers), so the server has one housekeeping thread.
-final class HTTPConnectionWatchdog: @unchecked Sendable {
+final class HTTPConnectionWatchdog: Sendable {
     private struct Entry {
         var socket: Int32
         var started: Double
         var answered: Bool
     }
 
+    private struct State {
+        var entries: [HTTPCPointer: Entry] = [:]
+        var stopped = false
+        var cut = 0
+    }
+
     private let deadline: Double
-    private let lock = NSLock()
-    private var entries: [OpaquePointer: Entry] = [:]
-    private var stopped = false
+    private let state = Locked(State())
     private let done = DispatchSemaphore(value: 0)
-    private var cut = 0
 
     /// Watches with `deadline` seconds for each request, running `tick` at every round (at most
     /// every quarter of a second).
@@ -46,62 +50,50 @@ final class HTTPConnectionWatchdog: @unchecked Sendable {
     }
 
     /// Requests cut for taking longer than the deadline, since the start.
-    var requestsCut: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return cut
-    }
+    var requestsCut: Int { state.withLock { $0.cut } }
 
     func register(_ connection: OpaquePointer, socket: Int32) {
-        lock.lock()
-        entries[connection] = Entry(socket: socket, started: ProcessInfo.processInfo.systemUptime, answered: false)
-        lock.unlock()
+        let entry = Entry(socket: socket, started: ProcessInfo.processInfo.systemUptime, answered: false)
+        state.withLock { $0.entries[HTTPCPointer(connection)] = entry }
     }
 
     func answered(_ connection: OpaquePointer) {
-        lock.lock()
-        entries[connection]?.answered = true
-        lock.unlock()
+        state.withLock { $0.entries[HTTPCPointer(connection)]?.answered = true }
     }
 
     /// A connection that keeps alive starts its next request's deadline when the previous answer ends.
     func restart(_ connection: OpaquePointer) {
-        lock.lock()
-        entries[connection]?.answered = false
-        entries[connection]?.started = ProcessInfo.processInfo.systemUptime
-        lock.unlock()
+        state.withLock { state in
+            state.entries[HTTPCPointer(connection)]?.answered = false
+            state.entries[HTTPCPointer(connection)]?.started = ProcessInfo.processInfo.systemUptime
+        }
     }
 
     func unregister(_ connection: OpaquePointer) {
-        lock.lock()
-        entries[connection] = nil
-        lock.unlock()
+        state.withLock { $0.entries[HTTPCPointer(connection)] = nil }
     }
 
     func stop() {
-        lock.lock()
-        let already = stopped
-        stopped = true
-        lock.unlock()
+        let already = state.withLock { state in
+            let already = state.stopped
+            state.stopped = true
+            return already
+        }
         if !already { done.wait() }
     }
 
-    private var isStopped: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return stopped
-    }
+    private var isStopped: Bool { state.withLock { $0.stopped } }
 
     private func cutLateRequests() {
         let now = ProcessInfo.processInfo.systemUptime
-        lock.lock()
-        defer { lock.unlock() }
         // Under the lock: libmicrohttpd unregisters a connection before it closes its socket, so
         // the descriptor shut down here is still this connection's.
-        for (connection, entry) in entries where !entry.answered && now - entry.started > deadline {
-            shutdown(entry.socket, Int32(SHUT_RDWR))
-            entries[connection]?.answered = true
-            cut += 1
+        state.withLock { state in
+            for (connection, entry) in state.entries where !entry.answered && now - entry.started > deadline {
+                shutdown(entry.socket, Int32(SHUT_RDWR))
+                state.entries[connection]?.answered = true
+                state.cut += 1
+            }
         }
     }
 }

@@ -27,29 +27,34 @@ import Darwin
 /// connection is dropped (and the pending response cancelled) when its peer leaves or the server
 /// stops. A continuous body is read on the event loop: its source must not wait (see
 /// `HTTPStreamSource`).
-package final class HTTPServer: @unchecked Sendable {
+package final class HTTPServer: Sendable {
     /// Answers one request.
     package typealias Handler = @Sendable (HTTPRequest) -> HTTPResponse
 
     /// The configuration the server runs with.
     package let configuration: HTTPServerConfiguration
     /// The TCP port listened on (the system's pick when the configuration said 0).
-    package private(set) var port = 0
+    package var port: Int { state.withLock { $0.port } }
     private let handler: Handler
     private let messages: @Sendable (String) -> Void
-    private var daemon: OpaquePointer?
-    private let logger: UnsafeMutablePointer<onair_mhd_logger>
+    /// The `onair_mhd_logger` libmicrohttpd's log lines come through (freed by deinit).
+    private let logger: HTTPCPointer
     private let watchdog: HTTPConnectionWatchdog
     /// Connections set aside until their answer or next bytes come.
     private let suspensions: HTTPSuspensions
     /// The threads handlers run on.
     private let pool: HTTPHandlerPool
-    private let lock = NSLock()
-    /// The last line libmicrohttpd logged (the reason a start failed).
-    private var lastMessage: String?
-    private var stopped = false
-    /// The certificate of an HTTPS server, replaceable while it runs.
-    private var tlsSlot: HTTPTLSSlot?
+    private let state = Locked(State())
+
+    private struct State {
+        var port = 0
+        /// The running daemon (nil once stopped).
+        var daemon: HTTPCPointer?
+        /// The last line libmicrohttpd logged (the reason a start failed).
+        var lastMessage: String?
+        /// The certificate of an HTTPS server, replaceable while it runs.
+        var tlsSlot: HTTPTLSSlot?
+    }
 
     /// Starts listening; `messages` receives libmicrohttpd's own error and warning lines.
     package init(
@@ -69,7 +74,8 @@ package final class HTTPServer: @unchecked Sendable {
         self.suspensions = suspensions
         pool = HTTPHandlerPool(limit: configuration.handlerThreads, stackSize: configuration.threadStackSize)
         watchdog = HTTPConnectionWatchdog(deadline: configuration.requestTimeout) { suspensions.dropLeftPeers() }
-        logger = .allocate(capacity: 1)
+        let logger = UnsafeMutablePointer<onair_mhd_logger>.allocate(capacity: 1)
+        self.logger = HTTPCPointer(OpaquePointer(logger))
         logger.initialize(
             to: onair_mhd_logger(
                 sink: { context, message in
@@ -83,12 +89,14 @@ package final class HTTPServer: @unchecked Sendable {
         // The callbacks hold the server unretained: `stop()` ends the daemon before the server can go.
         let context = Unmanaged.passUnretained(self).toOpaque()
         logger.pointee.context = context
+        let tlsSlot: HTTPTLSSlot?
         do {
             tlsSlot = try configuration.tls.map { try HTTPTLSSlot($0) }
         } catch {
             watchdog.stop()
             throw error
         }
+        state.withLock { $0.tlsSlot = tlsSlot }
         if configuration.address.port != 0 { tlsSlot?.bind(port: configuration.address.port) }
         let started = configuration.address.withSocketAddress { address, _ in
             guard configuration.tls != nil else {
@@ -110,34 +118,39 @@ package final class HTTPServer: @unchecked Sendable {
             // listen); errno after it returns may belong to its clean-up (libmicrohttpd 1.0
             // reports a port in use as "Bad file descriptor" there).
             let reason =
-                lock.withLock { lastMessage }?.trimmingCharacters(in: .whitespacesAndNewlines)
+                state.withLock { $0.lastMessage }?.trimmingCharacters(in: .whitespacesAndNewlines)
                 ?? "libmicrohttpd gave no reason"
             // (The logger is released by deinit, which runs for this instance too.)
             watchdog.stop()
             pool.stop()
             throw HTTPServerError("cannot listen on \(configuration.address): \(reason)")
         }
-        daemon = started
-        port = Int(onair_mhd_bound_port(started))
+        let port = Int(onair_mhd_bound_port(started))
+        state.withLock { state in
+            state.daemon = HTTPCPointer(started)
+            state.port = port
+        }
         tlsSlot?.bind(port: port)
     }
 
     /// Keeps `message` as the last one logged and passes it on.
     private func note(_ message: String) {
-        lock.withLock { lastMessage = message }
+        state.withLock { $0.lastMessage = message }
         messages(message)
     }
 
     deinit {
         stop()
-        logger.deallocate()
+        UnsafeMutablePointer<onair_mhd_logger>(logger.pointer).deallocate()
     }
 
     /// Presents `credentials` from the next TLS handshake on; connections already open keep going
     /// with the certificate they were made with. Throws when the server is not HTTPS or GnuTLS
     /// cannot read them.
     package func reloadCertificate(_ credentials: HTTPTLSCredentials) throws {
-        guard let tlsSlot else { throw HTTPServerError("this server does not speak TLS", isInvalidSettings: true) }
+        guard let tlsSlot = state.withLock({ $0.tlsSlot }) else {
+            throw HTTPServerError("this server does not speak TLS", isInvalidSettings: true)
+        }
         try tlsSlot.replace(with: credentials)
     }
 
@@ -147,19 +160,19 @@ package final class HTTPServer: @unchecked Sendable {
     /// Stops listening, closes every connection (a pending response is cancelled, a continuous
     /// one ended) and waits for the handlers running to return.
     package func stop() {
-        lock.lock()
-        let daemon = self.daemon
-        self.daemon = nil
-        stopped = true
-        lock.unlock()
+        let daemon: HTTPCPointer? = state.withLock { state in
+            let daemon = state.daemon
+            state.daemon = nil
+            return daemon
+        }
         guard let daemon else { return }
         // libmicrohttpd must not stop with a connection suspended: resume them all, dropped, and
         // refuse to keep any from now on.
         suspensions.dropAll()
         pool.stop()
-        MHD_stop_daemon(daemon)
+        MHD_stop_daemon(daemon.pointer)
         watchdog.stop()
-        tlsSlot = nil  // after the daemon: no handshake can ask for it any more
+        state.withLock { $0.tlsSlot = nil }  // after the daemon: no handshake can ask for it any more
     }
 
     /// Connections set aside now: waiting for their handler or a pending answer, or continuous
@@ -170,7 +183,7 @@ package final class HTTPServer: @unchecked Sendable {
 
     /// One request on its way through the server, kept by libmicrohttpd as the request's context
     /// (retained there until `requestCompleted`).
-    private final class Exchange: @unchecked Sendable {
+    private final class Exchange: Sendable {
         enum Phase {
             /// The header and body arrive (on the event loop).
             case receiving
@@ -184,26 +197,52 @@ package final class HTTPServer: @unchecked Sendable {
             case responded
         }
 
-        private let state = Locked<Phase>(.receiving)
-        /// The body received so far (on the event loop only).
-        var upload: Upload?
+        /// A body on its way in.
+        struct Upload {
+            var bytes: [UInt8] = []
+            var overflowed = false
+        }
+
+        private struct State {
+            var phase = Phase.receiving
+            /// The body received so far (on the event loop only).
+            var upload: Upload?
+        }
+
+        private let state = Locked(State())
 
         /// Moves to `phase`.
-        func set(_ phase: Phase) { state.withLock { $0 = phase } }
+        func set(_ phase: Phase) { state.withLock { $0.phase = phase } }
 
         /// The phase, taking an answer out (to `responded`) when there is one.
         func advance() -> Phase {
-            state.withLock { phase in
-                let now = phase
-                if case .answered = now { phase = .responded }
+            state.withLock { state in
+                let now = state.phase
+                if case .answered = now { state.phase = .responded }
                 return now
             }
         }
-    }
 
-    private final class Upload {
-        var bytes: [UInt8] = []
-        var overflowed = false
+        /// Whether a body is being received.
+        var receivingBody: Bool { state.withLock { $0.upload != nil } }
+
+        /// Starts receiving a body.
+        func startUpload() { state.withLock { $0.upload = Upload() } }
+
+        /// Changes the body received so far, in place.
+        func updateUpload(_ body: (inout Upload) -> Void) {
+            state.withLock { state in
+                if state.upload != nil { body(&state.upload!) }
+            }
+        }
+
+        /// The body received, no longer kept here.
+        func takeUpload() -> Upload? {
+            state.withLock { state in
+                defer { state.upload = nil }
+                return state.upload
+            }
+        }
     }
 
     private static let accessHandler: MHD_AccessHandlerCallback = { context, connection, url, method, _, data, size, slot in
@@ -238,32 +277,35 @@ package final class HTTPServer: @unchecked Sendable {
         _ exchange: Exchange, _ connection: OpaquePointer, path: String, method: String,
         data: UnsafePointer<CChar>?, size: UnsafeMutablePointer<Int>?
     ) -> MHD_Result {
-        guard let upload = exchange.upload else {
+        guard exchange.receivingBody else {
             if let length = MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length").map({ String(cString: $0) }),
                 let declared = Int(length), declared > configuration.maximumBodyBytes
             {
                 watchdog.answered(connection)
                 return queue(.text(413, "the body is larger than \(configuration.maximumBodyBytes) bytes"), on: connection)
             }
-            exchange.upload = Upload()
+            exchange.startUpload()
             return .YES
         }
         if let size, size.pointee > 0 {
-            let count = size.pointee
-            if !upload.overflowed, let data {
-                if upload.bytes.count + count > configuration.maximumBodyBytes {
-                    upload.overflowed = true
-                    upload.bytes = []
-                } else {
-                    data.withMemoryRebound(to: UInt8.self, capacity: count) {
-                        upload.bytes.append(contentsOf: UnsafeBufferPointer(start: $0, count: count))
+            let count = size.pointee, maximum = configuration.maximumBodyBytes
+            if let data {
+                exchange.updateUpload { upload in
+                    guard !upload.overflowed else { return }
+                    if upload.bytes.count + count > maximum {
+                        upload.overflowed = true
+                        upload.bytes = []
+                    } else {
+                        data.withMemoryRebound(to: UInt8.self, capacity: count) {
+                            upload.bytes.append(contentsOf: UnsafeBufferPointer(start: $0, count: count))
+                        }
                     }
                 }
             }
             size.pointee = 0
             return .YES
         }
-        exchange.upload = nil
+        guard let upload = exchange.takeUpload() else { return .NO }
         guard !upload.overflowed else {
             watchdog.answered(connection)
             return queue(.text(413, "the body is larger than \(configuration.maximumBodyBytes) bytes"), on: connection)
@@ -334,9 +376,9 @@ package final class HTTPServer: @unchecked Sendable {
     }
 
     /// A continuous body and the connection it is sent on.
-    private final class StreamBox: @unchecked Sendable {
+    private final class StreamBox: Sendable {
         let source: any HTTPStreamSource
-        let connection: HTTPConnectionHandle
+        let connection: HTTPCPointer
         let socket: Int32
         let suspensions: HTTPSuspensions
         /// Resumed without bytes to send (the peer left, the server stops).
@@ -344,7 +386,7 @@ package final class HTTPServer: @unchecked Sendable {
 
         init(_ source: any HTTPStreamSource, connection: OpaquePointer, suspensions: HTTPSuspensions) {
             self.source = source
-            self.connection = HTTPConnectionHandle(pointer: connection)
+            self.connection = HTTPCPointer(connection)
             socket = onair_mhd_connection_fd(connection)
             self.suspensions = suspensions
         }
@@ -386,7 +428,7 @@ package final class HTTPServer: @unchecked Sendable {
             method: method, path: path, query: box.items,
             peer: HTTPListenAddress.describe(onair_mhd_client_address(connection)),
             headers: headers, body: body)
-        let handle = HTTPConnectionHandle(pointer: connection)
+        let handle = HTTPCPointer(connection)
         let socket = onair_mhd_connection_fd(connection)
         exchange.set(.handling)
         MHD_suspend_connection(connection)
@@ -407,7 +449,7 @@ package final class HTTPServer: @unchecked Sendable {
     /// (its peer watched meanwhile: leaving cancels it). An answer that finds the connection gone
     /// is released (a stream closed, a pending response cancelled).
     private static func deliver(
-        _ response: HTTPResponse, exchange: Exchange, connection: HTTPConnectionHandle, token: UInt64, socket: Int32,
+        _ response: HTTPResponse, exchange: Exchange, connection: HTTPCPointer, token: UInt64, socket: Int32,
         suspensions: HTTPSuspensions
     ) {
         if case .pending(let pending) = response.body {

@@ -1,10 +1,11 @@
 #if os(Linux)
 import Foundation
+import OnAirCore
 
 /// Counts failed authentications per client address over a sliding minute; an address with
 /// `threshold` failures in that minute is blocked for a while, twice as long each time it is blocked
 /// again (up to an hour). Other addresses are not affected. The clock is injected (seconds, any origin).
-package final class ServeFailureLimiter: @unchecked Sendable {
+package final class ServeFailureLimiter: Sendable {
     /// Failures within `window` seconds that block an address.
     public let threshold: Int
     /// The sliding window, seconds.
@@ -16,8 +17,7 @@ package final class ServeFailureLimiter: @unchecked Sendable {
     /// Addresses remembered at most (the stalest are forgotten beyond it).
     public let capacity: Int
     private let now: @Sendable () -> Double
-    private let lock = NSLock()
-    private var entries: [String: Entry] = [:]
+    private let entries = Locked([String: Entry]())
 
     private struct Entry {
         var failures: [Double] = []
@@ -41,18 +41,22 @@ package final class ServeFailureLimiter: @unchecked Sendable {
 
     /// Seconds `address` stays blocked, or nil when it is not.
     public func blocked(_ address: String) -> Double? {
-        lock.lock()
-        defer { lock.unlock() }
-        guard let entry = entries[address] else { return nil }
-        let left = entry.blockedUntil - now()
-        return left > 0 ? left : nil
+        entries.withLock { entries in
+            guard let entry = entries[address] else { return nil }
+            let left = entry.blockedUntil - now()
+            return left > 0 ? left : nil
+        }
     }
 
     /// Counts one failure of `address`; returns the block's length when this failure blocks it.
     @discardableResult
     public func fail(_ address: String) -> Double? {
-        lock.lock()
-        defer { lock.unlock() }
+        entries.withLock { entries in
+            fail(address, in: &entries)
+        }
+    }
+
+    private func fail(_ address: String, in entries: inout [String: Entry]) -> Double? {
         let time = now()
         var entry = entries[address] ?? Entry(lastSeen: time)
         if time - entry.lastSeen > longestBlock { entry.blocks = 0 }  // an hour of quiet: forgiven
@@ -68,19 +72,15 @@ package final class ServeFailureLimiter: @unchecked Sendable {
             blockedFor = length
         }
         entries[address] = entry
-        if entries.count > capacity { forgetStale(at: time) }
+        if entries.count > capacity { forgetStale(at: time, in: &entries) }
         return blockedFor
     }
 
     /// Addresses remembered now (for tests and statistics).
-    public var count: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return entries.count
-    }
+    public var count: Int { entries.withLock { $0.count } }
 
     /// Forgets addresses neither blocked nor failing for an hour; if that is not enough, the stalest.
-    private func forgetStale(at time: Double) {
+    private func forgetStale(at time: Double, in entries: inout [String: Entry]) {
         entries = entries.filter { $0.value.blockedUntil > time || $0.value.lastSeen > time - longestBlock }
         if entries.count > capacity {
             let keep = entries.sorted { $0.value.lastSeen > $1.value.lastSeen }.prefix(capacity)

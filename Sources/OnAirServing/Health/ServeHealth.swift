@@ -126,7 +126,7 @@ package final class ServeHealth: @unchecked Sendable {
 
 /// A sink beside the outputs that tells `ServeHealth` each encoded packet passed: the frame path
 /// the health check and the systemd watchdog are fed from.
-package final class ServeProgressSink: PacketSink, @unchecked Sendable {
+package final class ServeProgressSink: PacketSink, Sendable {
     /// `progress`.
     package var destination: String { "progress" }
     private let health: ServeHealth

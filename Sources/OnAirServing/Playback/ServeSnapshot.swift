@@ -8,13 +8,15 @@ import OnAirFFmpeg
 /// At most one encode per `minimumInterval` however often it is asked: the image made last is
 /// given again while it is younger than that, or while nothing newer exists to make it from.
 /// Callers asking at once wait for the one encode. The clock is injected.
-package final class SnapshotCache: @unchecked Sendable {
-    private let lock = NSLock()
+package final class SnapshotCache: Sendable {
     private let minimumInterval: Double
     private let now: @Sendable () -> Double
-    private var cached: (image: [UInt8], source: Int, made: Double)?
+    /// The image made last (held while one is made: callers asking at once wait for it).
+    private let cached = Locked<(image: [UInt8], source: Int, made: Double)?>(nil)
+    /// A box of its own: readable while an image is being made.
+    private let made = Locked(0)
     /// Images made so far.
-    package private(set) var encodes = 0
+    package var encodes: Int { made.current }
 
     /// A cache that makes at most one image every `minimumInterval` seconds of `now`.
     package init(minimumInterval: Double = 1, now: @escaping @Sendable () -> Double) {
@@ -25,25 +27,24 @@ package final class SnapshotCache: @unchecked Sendable {
     /// The image of source number `source` (a newer source has a higher number), made with `make`
     /// when the cached one is older than the interval and of an older source.
     package func image(source: Int, make: () throws -> [UInt8]) rethrows -> [UInt8] {
-        lock.lock()
-        defer { lock.unlock() }
-        if let cached, cached.source >= source || now() - cached.made < minimumInterval { return cached.image }
-        let image = try make()
-        encodes += 1
-        cached = (image, source, now())
-        return image
+        try cached.withLock { cached in
+            if let cached, cached.source >= source || now() - cached.made < minimumInterval { return cached.image }
+            let image = try make()
+            made.withLock { $0 += 1 }
+            cached = (image, source, now())
+            return image
+        }
     }
 }
 
 /// `/snapshot.jpg`: the latest video keyframe of the serve encode, decoded and encoded as a JPEG
 /// on request, at most once a second (`SnapshotCache`). A sink of the session: it only keeps a
 /// reference to each keyframe.
-package final class ServeSnapshot: PacketSink, @unchecked Sendable {
+package final class ServeSnapshot: PacketSink, Sendable {
     /// "snapshot", for messages.
     package var destination: String { "snapshot" }
-    private let lock = NSLock()
-    private var latest: EncodedPacket?
-    private var count = 0
+    /// The latest keyframe and how many came so far.
+    private let latest = Locked((packet: EncodedPacket?.none, count: 0))
     /// The cache in front of the encoder.
     package let cache: SnapshotCache
 
@@ -55,10 +56,10 @@ package final class ServeSnapshot: PacketSink, @unchecked Sendable {
     /// Keeps each video keyframe (the newest replaces the one before).
     package func write(_ packet: EncodedPacket) throws {
         guard packet.mediaType == .video, packet.isKeyframe else { return }
-        lock.lock()
-        latest = packet
-        count += 1
-        lock.unlock()
+        latest.withLock { latest in
+            latest.packet = packet
+            latest.count += 1
+        }
     }
 
     /// Nothing to finish.
@@ -66,9 +67,7 @@ package final class ServeSnapshot: PacketSink, @unchecked Sendable {
 
     /// The JPEG of the latest keyframe, or nil before the first one.
     package func jpeg() throws -> [UInt8]? {
-        lock.lock()
-        let packet = latest, number = count
-        lock.unlock()
+        let (packet, number) = latest.withLock { ($0.packet, $0.count) }
         guard let packet else { return nil }
         return try cache.image(source: number) { try KeyframeJPEG.jpeg(of: packet) }
     }

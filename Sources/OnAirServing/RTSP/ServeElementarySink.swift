@@ -10,7 +10,7 @@ import OnAirCore
 /// It also keeps each stream's latest format description (parameter sets, AudioSpecificConfig)
 /// and the latest audio packet, which a face needs to describe the stream to a client that joins
 /// later before that client takes a viewer slot.
-package final class ServeElementarySink: PacketSink, @unchecked Sendable {
+package final class ServeElementarySink: PacketSink, Sendable {
     /// Names the sink in errors.
     public var destination: String { rendition == ServeHub.main ? "serve rtsp" : "serve rtsp \(rendition)" }
     private let hub: ServeHub
@@ -19,10 +19,13 @@ package final class ServeElementarySink: PacketSink, @unchecked Sendable {
     private let expected: Set<MediaType>
     /// The video codec of the encode (what the RTSP face payloads it with).
     package let codec: MediaCodec
-    private let lock = NSLock()
-    private var latest: [MediaType: FormatDescription] = [:]
-    private var latestAudio: EncodedPacket?
-    private var started = false
+    private struct State {
+        var latest: [MediaType: FormatDescription] = [:]
+        var latestAudio: EncodedPacket?
+        var started = false
+    }
+
+    private let state = Locked(State())
 
     /// A sink of the given streams (video in `codec`) publishing to `hub`'s elementary stream.
     public init(streams: Set<MediaType>, hub: ServeHub, rendition: String = ServeHub.main, codec: MediaCodec = .h264) {
@@ -37,34 +40,35 @@ package final class ServeElementarySink: PacketSink, @unchecked Sendable {
 
     /// The latest format description of a stream (nil before its first packet that carried one).
     public func formatDescription(of type: MediaType) -> FormatDescription? {
-        lock.lock()
-        defer { lock.unlock() }
-        return latest[type]
+        state.withLock { $0.latest[type] }
     }
 
     /// The latest audio packet written (nil before the first).
     public var latestAudioPacket: EncodedPacket? {
-        lock.lock()
-        defer { lock.unlock() }
-        return latestAudio
+        state.withLock { $0.latestAudio }
     }
 
     /// Publishes a packet (from the first video keyframe on) and keeps what describes its stream.
     public func write(_ packet: EncodedPacket) throws {
         if packet.formatDescription != nil || packet.mediaType == .audio {
-            lock.lock()
-            if let description = packet.formatDescription { latest[packet.mediaType] = description }
-            if packet.mediaType == .audio { latestAudio = packet }
-            lock.unlock()
+            state.withLock { state in
+                if let description = packet.formatDescription { state.latest[packet.mediaType] = description }
+                if packet.mediaType == .audio { state.latestAudio = packet }
+            }
         }
         if packet.mediaType == .video, packet.form != .annexB(parameterSetsInBand: true) {
             throw SinkError.writeFailed(
                 destination: destination, reason: "needs H.264 or H.265 as Annex-B with parameter sets in band, got \(packet.form)")
         }
-        if !started {
-            if expected.contains(.video) && !(packet.mediaType == .video && packet.isKeyframe) { return }
-            started = true
+        let expected = self.expected
+        let starts = state.withLock { state in
+            if !state.started {
+                if expected.contains(.video) && !(packet.mediaType == .video && packet.isKeyframe) { return false }
+                state.started = true
+            }
+            return true
         }
+        guard starts else { return }
         let isKeyframe = packet.mediaType == .video ? packet.isKeyframe : !expected.contains(.video)
         hub.publish(
             ServeChunk(

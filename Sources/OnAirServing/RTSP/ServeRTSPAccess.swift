@@ -1,6 +1,7 @@
 #if os(Linux)
 #if canImport(OnAirGStreamer) && canImport(OnAirHTTP)
 import Foundation
+import OnAirCore
 import OnAirGStreamer
 
 /// The RTSP face's side of the access policy: what the RTSP servers ask about credentials their
@@ -9,16 +10,19 @@ import OnAirGStreamer
 /// ranges, the argon2id check and its cache), failed logins counted per address, blocked
 /// addresses. The servers carry what admitted a client as a key number: a token's own number, or
 /// one given here to each user (from `firstUserNumber`) or to an open address range.
-final class ServeRTSPAccess: @unchecked Sendable {
+final class ServeRTSPAccess: Sendable {
     /// The first key number given to a user (tokens are numbered from 1, far below it).
     static let firstUserNumber = 1 << 20
     /// The key number of a client admitted because its address needs no credentials.
     static let anyoneNumber = firstUserNumber - 1
 
-    private let lock = NSLock()
-    private var policy: ServeAccessPolicy?
-    private var userNumbers: [ServeCredential: Int] = [:]
-    private var numberedUsers: [Int: ServeCredential] = [:]
+    private struct State {
+        var policy: ServeAccessPolicy?
+        var userNumbers: [ServeCredential: Int] = [:]
+        var numberedUsers: [Int: ServeCredential] = [:]
+    }
+
+    private let state = Locked(State())
 
     /// The hooks the RTSP servers call.
     var hooks: RTSPAccessHooks {
@@ -29,16 +33,10 @@ final class ServeRTSPAccess: @unchecked Sendable {
 
     /// Puts `policy` in force.
     func set(_ policy: ServeAccessPolicy) {
-        lock.lock()
-        self.policy = policy
-        lock.unlock()
+        state.withLock { $0.policy = policy }
     }
 
-    private var current: ServeAccessPolicy? {
-        lock.lock()
-        defer { lock.unlock() }
-        return policy
-    }
+    private var current: ServeAccessPolicy? { state.withLock { $0.policy } }
 
     /// Whether the policy has users (who may come in by Basic where it is allowed).
     var hasUsers: Bool { current?.users.isEmpty == false }
@@ -67,13 +65,13 @@ final class ServeRTSPAccess: @unchecked Sendable {
         case .anyone: return Self.anyoneNumber
         case .token(let number): return number
         case .user:
-            lock.lock()
-            defer { lock.unlock() }
-            if let known = userNumbers[credential] { return known }
-            let number = Self.firstUserNumber + userNumbers.count
-            userNumbers[credential] = number
-            numberedUsers[number] = credential
-            return number
+            return state.withLock { state in
+                if let known = state.userNumbers[credential] { return known }
+                let number = Self.firstUserNumber + state.userNumbers.count
+                state.userNumbers[credential] = number
+                state.numberedUsers[number] = credential
+                return number
+            }
         }
     }
 
@@ -82,10 +80,8 @@ final class ServeRTSPAccess: @unchecked Sendable {
     func credential(forKey key: Int) -> ServeCredential {
         if key <= 0 || key == Self.anyoneNumber { return .anyone }
         guard key >= Self.firstUserNumber else { return .token(key) }
-        lock.lock()
-        defer { lock.unlock() }
         // A number never given stands for no one a policy admits.
-        return numberedUsers[key] ?? .user("", revision: 0)
+        return state.withLock { $0.numberedUsers[key] } ?? .user("", revision: 0)
     }
 }
 #endif
