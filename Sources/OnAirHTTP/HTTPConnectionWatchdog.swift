@@ -21,12 +21,15 @@ final class HTTPConnectionWatchdog: Sendable {
         var socket: Int32
         var started: Double
         var answered: Bool
+        /// Tells this connection from a later one at the same address.
+        var serial: UInt64
     }
 
     private struct State {
         var entries: [HTTPCPointer: Entry] = [:]
         var stopped = false
         var cut = 0
+        var nextSerial: UInt64 = 0
     }
 
     private let deadline: Double
@@ -53,8 +56,26 @@ final class HTTPConnectionWatchdog: Sendable {
     var requestsCut: Int { state.withLock { $0.cut } }
 
     func register(_ connection: OpaquePointer, socket: Int32) {
-        let entry = Entry(socket: socket, started: ProcessInfo.processInfo.systemUptime, answered: false)
-        state.withLock { $0.entries[HTTPCPointer(connection)] = entry }
+        let started = ProcessInfo.processInfo.systemUptime
+        state.withLock { state in
+            state.nextSerial &+= 1
+            state.entries[HTTPCPointer(connection)] = Entry(
+                socket: socket, started: started, answered: false, serial: state.nextSerial)
+        }
+    }
+
+    /// What shuts `connection` down from any thread (libmicrohttpd then closes it), doing nothing
+    /// once that connection is gone — even if another took its address and descriptor since; nil
+    /// for a connection not registered.
+    func closer(for connection: OpaquePointer) -> (@Sendable () -> Void)? {
+        let handle = HTTPCPointer(connection)
+        guard let serial = state.withLock({ $0.entries[handle]?.serial }) else { return nil }
+        return { [state] in
+            state.withLock { state in
+                guard let entry = state.entries[handle], entry.serial == serial else { return }
+                shutdown(entry.socket, Int32(SHUT_RDWR))
+            }
+        }
     }
 
     func answered(_ connection: OpaquePointer) {

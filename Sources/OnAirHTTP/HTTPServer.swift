@@ -497,6 +497,8 @@ package final class HTTPServer: Sendable {
             if made == nil {
                 box.release()
                 source.close()
+            } else if let closer = watchdog.closer(for: connection) {
+                source.whenAborted(closer)
             }
         }
         guard let made else {

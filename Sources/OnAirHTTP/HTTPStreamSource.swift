@@ -27,5 +27,13 @@ package protocol HTTPStreamSource: AnyObject, Sendable {
     func notify(_ wake: @escaping @Sendable () -> Void)
     /// The connection ended; release what the stream holds.
     func close()
+    /// Keeps `abort`, to be called once from any thread if the stream is cut while the server is
+    /// not reading it (its connection's socket backed up, so no read comes to give `.abort`): the
+    /// server then closes the connection. Sources that are cut only by a read ignore it.
+    func whenAborted(_ abort: @escaping @Sendable () -> Void)
+}
+
+extension HTTPStreamSource {
+    package func whenAborted(_ abort: @escaping @Sendable () -> Void) {}
 }
 #endif

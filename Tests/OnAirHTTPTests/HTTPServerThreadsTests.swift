@@ -246,5 +246,59 @@ import Glibc
         release.signal()
         #expect(Self.read(slow, untilText: "slow").contains("slow"))
     }
+
+    /// A source that always has bytes, and keeps the abort the server gives it.
+    final class Endless: HTTPStreamSource, Sendable {
+        let state = Locked((reads: 0, closed: false, abort: (@Sendable () -> Void)?.none))
+
+        func read(into buffer: UnsafeMutableRawBufferPointer) -> HTTPStreamRead {
+            state.withLock { $0.reads += 1 }
+            buffer.initializeMemory(as: UInt8.self, repeating: 0x47)
+            return .bytes(buffer.count)
+        }
+
+        func notify(_ wake: @escaping @Sendable () -> Void) { wake() }
+        func close() { state.withLock { $0.closed = true } }
+        func whenAborted(_ abort: @escaping @Sendable () -> Void) { state.withLock { $0.abort = abort } }
+    }
+
+    /// A stream cut while its peer reads nothing (the server is not reading the source then, so no
+    /// read can give `.abort`) is closed by the abort the source was given; that abort does nothing
+    /// to a later connection.
+    @Test func anAbortClosesAStreamWhosePeerStoppedReading() throws {
+        let sources = Locked<[Endless]>([])
+        let server = try HTTPServer(
+            configuration: HTTPServerConfiguration(address: try HTTPListenAddress(host: "127.0.0.1", port: 0))
+        ) { _ in
+            let source = Endless()
+            sources.withLock { $0.append(source) }
+            return HTTPResponse(status: 200, body: .stream(source))
+        }
+        defer { server.stop() }
+        let stalled = Self.connect(port: server.port, "GET /live HTTP/1.1\r\nHost: test\r\n\r\n")
+        defer { close(stalled) }
+        #expect(waitUntil(timeout: 10) { (sources.current.first?.state.current.reads ?? 0) > 4 })
+        let first = try #require(sources.current.first)
+        let abort = try #require(first.state.current.abort)
+        abort()
+        // The peer drains what was sent, then sees the end; the server lets the source go.
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        var last = 1
+        var drained = 0
+        // (Kernel buffers hold a few MB at most: a stream still flowing after 64 MB was not closed.)
+        while last > 0 && drained < 64 << 20 {
+            last = recv(stalled, &buffer, buffer.count, 0)
+            drained += max(0, last)
+        }
+        #expect(last == 0 || errno == ECONNRESET, "recv gave \(last) after \(drained) bytes, errno \(errno): never closed")
+        #expect(waitUntil(timeout: 10) { first.state.current.closed })
+        // A later connection is not touched by the first one's abort.
+        let later = Self.connect(port: server.port, "GET /live HTTP/1.1\r\nHost: test\r\n\r\n")
+        defer { close(later) }
+        #expect(waitUntil(timeout: 10) { sources.current.count == 2 })
+        abort()
+        #expect(Self.read(later) { $0.count > 1_000_000 }.count > 1_000_000)
+        #expect(!(sources.current.last?.state.current.closed ?? true))
+    }
 }
 #endif

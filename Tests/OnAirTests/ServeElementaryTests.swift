@@ -47,15 +47,22 @@ import Testing
         #expect(viewer.statistics().transport == "rtsp/tcp")
     }
 
-    @Test func aViewerWhoseTransportStoppedTakingSkipsAndIsCut() throws {
+    /// A hub whose viewers queue 100 bytes and are cut 200 ms behind, with one viewer that took
+    /// nothing of a keyframe and 20 frames after it (so it skipped once).
+    static func stalledViewer(transport: String, peer: String) throws -> (ServeHub, ServeElementarySink, ServeViewer) {
         var limits = ServeHub.Limits()
         limits.viewerQueueBytes = 100
         limits.viewerTimeout = .milliseconds(200)
         let hub = ServeHub(formats: [.elementary], limits: limits)
         let sink = ServeElementarySink(streams: [.video], hub: hub)
         try sink.write(Self.packet(.video, index: 0, key: true))
-        let viewer = try hub.openViewer(format: .elementary, transport: "rtsp", peer: "stalled")
+        let viewer = try hub.openViewer(format: .elementary, transport: transport, peer: peer)
         for index in 1...20 { try sink.write(Self.packet(.video, index: index, key: false)) }
+        return (hub, sink, viewer)
+    }
+
+    @Test func aViewerWhoseTransportStoppedTakingSkipsAndIsCut() throws {
+        let (hub, _, viewer) = try Self.stalledViewer(transport: "rtsp", peer: "stalled")
         #expect(viewer.statistics().skips == 1)
         #expect(!viewer.cutIfTooFarBehind())
         #expect(viewer.cutReason == nil)
@@ -73,6 +80,22 @@ import Testing
         viewer.close()
         #expect(hub.statistics().totals.cutTooSlow == 1)
         #expect(events.withLock { $0 } == [.left(id: viewer.id, transport: "rtsp", peer: "stalled", cut: reason)])
+    }
+
+    @Test func aViewerThatReadsNothingIsCutWhenTheNextChunkComesAndItsTransportTold() throws {
+        let (hub, sink, viewer) = try Self.stalledViewer(transport: "http", peer: "stopped reading")
+        let told = Locked(0)
+        viewer.whenCut { told.withLock { $0 += 1 } }
+        #expect(viewer.endReason == nil && told.current == 0)
+        letTimePass(0.3, "past the 200 ms viewer timeout (the hub reads the real clock)")
+        try sink.write(Self.packet(.video, index: 21, key: true))
+        #expect(viewer.endReason == .tooSlow && told.current == 1)
+        #expect(viewer.cutReason?.hasSuffix("; its transport took nothing meanwhile") == true, "\(viewer.cutReason ?? "-")")
+        try sink.write(Self.packet(.video, index: 22, key: false))
+        viewer.whenCut { told.withLock { $0 += 1 } }  // already cut: at once
+        #expect(told.current == 2 && viewer.readChunk(wait: 0).isCut)
+        viewer.close()
+        #expect(hub.statistics().totals.cutTooSlow == 1)
     }
 
     @Test func videoThatIsNotAnnexBWithParameterSetsIsRefused() {

@@ -27,6 +27,10 @@ final class ServeHTTPStream: HTTPStreamSource {
     func close() {
         viewer.close()
     }
+
+    func whenAborted(_ abort: @escaping @Sendable () -> Void) {
+        viewer.whenCut(abort)
+    }
 }
 #endif
 #endif

@@ -58,6 +58,8 @@ package final class ServeViewer: @unchecked Sendable {
     private var onClose: (@Sendable (ServeViewer) -> Void)?
     /// Who waits for the next read to give something (an event-driven transport), called once.
     private var wake: (@Sendable () -> Void)?
+    /// What closes the transport's connection when the viewer is cut between its reads, called once.
+    private var cutHook: (@Sendable () -> Void)?
 
     init(
         id: Int, transport: String, format: ServeFormat, peer: String, credential: ServeCredential = .anyone, timeout: Double,
@@ -87,13 +89,46 @@ package final class ServeViewer: @unchecked Sendable {
         }
     }
 
-    /// Adds a chunk, skipping to the next keyframe when the queue is full; never blocks.
+    /// Adds a chunk, skipping to the next keyframe when the queue is full; never blocks. A viewer
+    /// found behind past the timeout is cut here too, so one whose transport stopped reading (a
+    /// connection whose socket never drains) does not hold its slot until it reads again.
     func enqueue(_ chunk: ServeChunk) {
         condition.lock()
         admit(chunk)
+        var hook: (@Sendable () -> Void)?
+        if ended == nil, head < queue.count || behindSince != nil {
+            let now = ProcessInfo.processInfo.systemUptime
+            if isTooFarBehind(now: now) {
+                _ = cut(now: now, context: "its transport took nothing meanwhile")
+                condition.broadcast()
+                hook = takeCutHook()
+            }
+        }
         let ready = readyWake()
         condition.unlock()
         ready?()
+        hook?()
+    }
+
+    /// Calls `hook` once, from any thread, when the viewer is cut other than by a read of its own
+    /// (found too far behind when a chunk is published, its credential withdrawn) — at once if it
+    /// already was. A transport that may not be reading then (an event-driven server waiting for its
+    /// socket to drain) closes the connection there.
+    public func whenCut(_ hook: @escaping @Sendable () -> Void) {
+        condition.lock()
+        guard !isCut else {
+            condition.unlock()
+            hook()
+            return
+        }
+        cutHook = hook
+        condition.unlock()
+    }
+
+    /// The cut hook, taken (under the lock).
+    private func takeCutHook() -> (@Sendable () -> Void)? {
+        defer { cutHook = nil }
+        return cutHook
     }
 
     /// `enqueue` under the lock.
@@ -330,8 +365,10 @@ package final class ServeViewer: @unchecked Sendable {
         ended = .credentialWithdrawn
         condition.broadcast()
         let ready = readyWake()
+        let hook = takeCutHook()
         condition.unlock()
         ready?()
+        hook?()
         return true
     }
 
@@ -341,6 +378,7 @@ package final class ServeViewer: @unchecked Sendable {
         if ended == nil { ended = .left }
         let callback = onClose
         onClose = nil
+        cutHook = nil
         queue = []
         head = 0
         queuedBytes = 0
