@@ -1,6 +1,8 @@
+import Foundation
 import OnAirApple
 import OnAirBitstream
 import OnAirCore
+import OnAirTestSupport
 import Testing
 
 /// What an AVAssetWriter passthrough recording is given: held until every track's format is known,
@@ -45,6 +47,40 @@ import Testing
         }
         #expect(!next.isKeyframe && next.bytes == [0, 0, 0, 3] + H264DecoderFeedTests.slice)
         #expect(try feed.feed(Self.audio(pts: 0, config: false)) == [.skip(reason: "before the session start")])
+    }
+
+    /// H.265 from libx265: the format carries VPS, SPS and PPS (for an `hvc1` format description),
+    /// each sample the picture's own units after 4-byte lengths, the same whichever form came in.
+    @Test func h265GoesInAsHvc1SamplesWithItsParameterSetsInTheFormat() throws {
+        let dir = try Tools.temporaryDirectory("asset-writer-hevc")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let units = HEVCByteStream.accessUnits(HEVCByteStream.split(try HEVCSamplePackagerTests.x265Output(lengthSize: 4, in: dir).annexB))
+        try #require(units.count >= 10 && units[0].contains { $0.type.isIRAP })
+        var results: [[AssetWriterFeed.Step]] = []
+        for form in [BitstreamForm.annexB(parameterSetsInBand: true), .lengthPrefixed(lengthSize: 4, parameterSetsInBand: true)] {
+            var feed = AssetWriterFeed(tracks: [.video])
+            var steps: [AssetWriterFeed.Step] = []
+            for (index, unit) in units.enumerated() { steps += try feed.feed(HEVCDecoderFeedTests.packet(unit, index: index, form: form)) }
+            results.append(steps)
+        }
+        #expect(results[0] == results[1], "Annex-B and length-prefixed input give the same steps")
+        guard case .begin(let video?, nil, _)? = results[0].first else {
+            Issue.record("no video begin: \(results[0].first.map { "\($0)" } ?? "-")")
+            return
+        }
+        func sets(_ type: HEVCNALUnitType) -> [[UInt8]] { units[0].filter { $0.type == type }.map(\.bytes) }
+        #expect(video == AssetWriterFeed.VideoFormat(codec: .h265, vps: sets(.vps), sps: sets(.sps), pps: sets(.pps)))
+        #expect(!video.vps.isEmpty && !video.sps.isEmpty && !video.pps.isEmpty)
+        let samples = results[0].compactMap { step -> AssetWriterFeed.Sample? in
+            if case .append(let sample) = step { return sample }
+            return nil
+        }
+        #expect(samples.count == units.count)
+        for (sample, unit) in zip(samples, units) {
+            let inside = try HEVCByteStream.units(inSample: sample.bytes, lengthSize: 4)
+            #expect(inside.map(\.bytes) == unit.filter { !$0.type.isParameterSet }.map(\.bytes))
+            #expect(sample.isKeyframe == unit.contains { $0.type.isIRAP })
+        }
     }
 
     @Test func parameterSetChangeIsRefused() throws {

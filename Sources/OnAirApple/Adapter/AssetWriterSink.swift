@@ -58,7 +58,10 @@ public final class AssetWriterSink: PacketSink {
         switch step {
         case .begin(let video, let audio, let start):
             if let video {
-                let format = try CoreMediaSamples.h264Format(parameterSets: video.sps + video.pps)
+                let format =
+                    video.codec == .h265
+                    ? try CoreMediaSamples.hevcFormat(parameterSets: video.parameterSets)
+                    : try CoreMediaSamples.h264Format(parameterSets: video.parameterSets)
                 videoInput = try add(.video, format: format)
                 videoFormat = format
             }

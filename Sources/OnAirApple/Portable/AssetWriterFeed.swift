@@ -3,23 +3,38 @@ import OnAirCore
 
 /// What an AVAssetWriter recording (encoded samples passed through, no re-encode) is given, decided
 /// from the packets as they come: the writer can start only once every expected track's format is
-/// known (SPS/PPS from the first keyframe, the AudioSpecificConfig from the first AAC packet), so
-/// packets are held until then (at most `maxHeld`); video before the first keyframe is dropped; the
-/// session starts at the earliest held time; video goes in as 4-byte AVCC without in-band parameter
-/// sets, audio as raw AAC frames. A parameter-set change mid-file is refused (a passthrough track
+/// known (SPS/PPS — and for H.265 the VPS — from the first keyframe, the AudioSpecificConfig from
+/// the first AAC packet), so packets are held until then (at most `maxHeld`); video before the
+/// first keyframe is dropped; the session starts at the earliest held time; video goes in as NAL
+/// units after 4-byte lengths without in-band parameter sets (`avc1`, or `hvc1` for H.265: the
+/// parameter sets in the format description, the tag Apple's players need), audio as raw AAC frames. A parameter-set change mid-file is refused (a passthrough track
 /// keeps one format). Movie fragments every `movieFragmentInterval` seconds, so that a killed app
 /// leaves a playable file. A pure value.
 public struct AssetWriterFeed: Sendable {
-    /// An H.264 track's format.
+    /// An H.264 or H.265 track's format.
     public struct VideoFormat: Sendable, Equatable {
+        /// `.h264` or `.h265`.
+        public var codec: MediaCodec
+        /// Video parameter sets (H.265 only; empty for H.264).
+        public var vps: [[UInt8]]
         /// Sequence and picture parameter sets.
         public var sps: [[UInt8]], pps: [[UInt8]]
 
-        /// A format of these parameter sets.
+        /// An H.264 format of these parameter sets.
         public init(sps: [[UInt8]], pps: [[UInt8]]) {
+            self.init(codec: .h264, vps: [], sps: sps, pps: pps)
+        }
+
+        /// A format of `codec` with these parameter sets.
+        public init(codec: MediaCodec, vps: [[UInt8]], sps: [[UInt8]], pps: [[UInt8]]) {
+            self.codec = codec
+            self.vps = vps
             self.sps = sps
             self.pps = pps
         }
+
+        /// The parameter sets in the order a format description lists them (VPS, SPS, PPS).
+        public var parameterSets: [[UInt8]] { vps + sps + pps }
     }
 
     /// An AAC track's format.
@@ -82,7 +97,8 @@ public struct AssetWriterFeed: Sendable {
         if let start {
             if packet.mediaType == .video, packet.isKeyframe, let format = try Self.videoFormat(of: packet), format != video {
                 throw AppleBackendError(
-                    operation: "AVAssetWriter passthrough", detail: "the H.264 parameter sets changed mid-file; a track keeps one format")
+                    operation: "AVAssetWriter passthrough",
+                    detail: "the \(format.codec == .h265 ? "H.265" : "H.264") parameter sets changed mid-file; a track keeps one format")
             }
             guard packet.pts >= start else { return [.skip(reason: "before the session start")] }
             return [.append(try Self.sample(packet))]
@@ -91,7 +107,9 @@ public struct AssetWriterFeed: Sendable {
         case .video where video == nil:
             guard packet.isKeyframe else { return [.skip(reason: "waiting for the first keyframe")] }
             guard let format = try Self.videoFormat(of: packet) else {
-                throw AppleBackendError(operation: "AVAssetWriter passthrough", detail: "a keyframe without SPS/PPS")
+                throw AppleBackendError(
+                    operation: "AVAssetWriter passthrough",
+                    detail: packet.codec == .h265 ? "a keyframe without VPS/SPS/PPS" : "a keyframe without SPS/PPS")
             }
             video = format
         case .audio where audio == nil:
@@ -142,6 +160,10 @@ public struct AssetWriterFeed: Sendable {
     }
 
     private static func videoFormat(of packet: EncodedPacket) throws(AppleBackendError) -> VideoFormat? {
+        if packet.codec == .h265 { return try hevcFormat(of: packet) }
+        guard packet.codec == .h264 else {
+            throw AppleBackendError(operation: "AVAssetWriter passthrough", detail: "\(packet.codec) video is not H.264 or H.265")
+        }
         if case .h264(let sps, let pps)? = packet.formatDescription, !sps.isEmpty, !pps.isEmpty {
             return VideoFormat(sps: sps, pps: pps)
         }
@@ -159,15 +181,46 @@ public struct AssetWriterFeed: Sendable {
         return sps.isEmpty || pps.isEmpty ? nil : VideoFormat(sps: sps, pps: pps)
     }
 
+    /// An H.265 keyframe's VPS, SPS and PPS: from its format description, else from its own units.
+    private static func hevcFormat(of packet: EncodedPacket) throws(AppleBackendError) -> VideoFormat? {
+        if case .h265(let vps, let sps, let pps)? = packet.formatDescription, !vps.isEmpty, !sps.isEmpty, !pps.isEmpty {
+            return VideoFormat(codec: .h265, vps: vps, sps: sps, pps: pps)
+        }
+        let units = try hevcUnits(of: packet)
+        func sets(_ type: HEVCNALUnitType) -> [[UInt8]] { units.filter { $0.type == type }.map(\.bytes) }
+        let (vps, sps, pps) = (sets(.vps), sets(.sps), sets(.pps))
+        return vps.isEmpty || sps.isEmpty || pps.isEmpty ? nil : VideoFormat(codec: .h265, vps: vps, sps: sps, pps: pps)
+    }
+
+    private static func hevcUnits(of packet: EncodedPacket) throws(AppleBackendError) -> [HEVCNALUnit] {
+        do {
+            switch packet.form {
+            case .annexB: return HEVCByteStream.split(packet.data)
+            case .lengthPrefixed(let size, _): return try HEVCByteStream.units(inSample: packet.data, lengthSize: size)
+            case .raw: return []
+            }
+        } catch {
+            throw AppleBackendError(operation: "AVAssetWriter passthrough", detail: "\(error)")
+        }
+    }
+
     private static func sample(_ packet: EncodedPacket) throws(AppleBackendError) -> Sample {
         let bytes: [UInt8]
-        if packet.codec == .h264 {
+        switch packet.codec {
+        case .h264:
             do {
                 bytes = try packet.converted(to: .avcc).bytes
             } catch {
                 throw AppleBackendError(operation: "AVAssetWriter passthrough", detail: "\(error)")
             }
-        } else {
+        case .h265:
+            // hvc1: the pictures' units after 4-byte lengths, the parameter sets in the format description.
+            do {
+                bytes = try HEVCByteStream.sample(from: try hevcUnits(of: packet).filter { !$0.type.isParameterSet }, lengthSize: 4)
+            } catch {
+                throw AppleBackendError(operation: "AVAssetWriter passthrough", detail: "\(error)")
+            }
+        default:
             bytes = packet.data
         }
         return Sample(
