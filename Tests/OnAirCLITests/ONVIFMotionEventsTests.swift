@@ -4,7 +4,7 @@ import OnAirTestSupport
 import Testing
 
 /// Motion as Home Assistant hears it: `onair serve --onvif --motion` reads a `file:` source (a
-/// 14 s, 320x180 clip made here with ffmpeg: 4 s still, a 48x48 block moving for 3 s, 7 s still,
+/// 25 s, 320x180 clip made here with ffmpeg: 10 s still, a 48x48 block moving for 5 s, 10 s still,
 /// with sensor noise, a slow lighting ramp and a 6x6 dot moving throughout, below the minimum
 /// area) and Home Assistant's library, onvif-zeep-async, pulls its events through a PullPoint
 /// subscription (Tests/Tools/onvif_events.py, started first and waiting for the server, so it
@@ -24,13 +24,13 @@ struct ONVIFMotionEventsTests {
         defer { try? FileManager.default.removeItem(at: dir) }
         let clip = dir.appendingPathComponent("motion.mp4").path
         let graph = [
-            "color=c=0x606060:s=320x180:r=15:d=14,format=yuv420p[bg]", "color=c=white:s=48x48:r=15:d=14,format=yuv420p[box]",
-            "color=c=black:s=6x6:r=15:d=14,format=yuv420p[dot]",
-            "[bg][box]overlay=x='if(lt(t,4),20,if(lt(t,7),20+(t-4)*70,230))':y=66:eval=frame[a]",
-            "[a][dot]overlay=x='mod(t*40,300)':y=20:eval=frame,eq=brightness='0.008*t':eval=frame,noise=alls=8:allf=t",
+            "color=c=0x606060:s=320x180:r=15:d=25,format=yuv420p[bg]", "color=c=white:s=48x48:r=15:d=25,format=yuv420p[box]",
+            "color=c=black:s=6x6:r=15:d=25,format=yuv420p[dot]",
+            "[bg][box]overlay=x='if(lt(t,10),10,if(lt(t,15),10+(t-10)*52,270))':y=66:eval=frame[a]",
+            "[a][dot]overlay=x='mod(t*40,300)':y=20:eval=frame,eq=brightness='0.0045*t':eval=frame,noise=alls=8:allf=t",
         ]
         try Tools.ffmpeg([
-            "-f", "lavfi", "-i", graph.joined(separator: ";"), "-t", "14", "-c:v", "libx264", "-preset", "ultrafast", "-g", "15",
+            "-f", "lavfi", "-i", graph.joined(separator: ";"), "-t", "25", "-c:v", "libx264", "-preset", "ultrafast", "-g", "15",
             "-pix_fmt", "yuv420p", clip,
         ])
         let port = try FreePort.loopback()
@@ -38,7 +38,7 @@ struct ONVIFMotionEventsTests {
         let token = "motion-s3cret"
         let client = try StreamTestProcess(
             Tools.aiortcPython,
-            [Self.client, "--host", "127.0.0.1", "--port", "\(port)", "--user", "onair", "--password", token, "--seconds", "25"],
+            [Self.client, "--host", "127.0.0.1", "--port", "\(port)", "--user", "onair", "--password", token, "--seconds", "36"],
             stderrPath: dir.appendingPathComponent("client.err").path, stdoutPath: dir.appendingPathComponent("client.json").path)
         let server = try StreamTestProcess(
             "/usr/bin/env",
@@ -48,7 +48,7 @@ struct ONVIFMotionEventsTests {
                 "--on-motion", "echo \"$ONAIR_MOTION $ONAIR_MOTION_TIME\" >> \(hookLog)", "--preset", "ultrafast",
             ], stderrPath: dir.appendingPathComponent("serve.log").path)
         defer { server.kill() }
-        #expect(client.wait(timeout: 60), "the client did not finish: \(server.stderr)")
+        #expect(client.wait(timeout: 75), "the client did not finish: \(server.stderr)")
         #expect(server.wait(timeout: 30), "serve did not end with its file: \(server.stderr)")
         let output = (try? String(contentsOf: dir.appendingPathComponent("client.json"), encoding: .utf8)) ?? ""
         let parsed = try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any]
@@ -70,9 +70,10 @@ struct ONVIFMotionEventsTests {
             }
         }
         let started = times("started"), ended = times("ended")
+        print("motion: started at \(started) s, ended at \(ended) s of the clip")
         #expect(started.count == 1 && ended.count == 1, "\(server.stderr)")
-        #expect((4.0...5.0).contains(started.first ?? 0), "motion started at \(started) (the block moves at 4 s)")
-        #expect((7.0...9.5).contains(ended.first ?? 0), "motion ended at \(ended) (the block stops at 7 s, hold 2 s)")
+        #expect((10.0...11.0).contains(started.first ?? 0), "motion started at \(started) (the block moves at 10 s)")
+        #expect((15.0...17.5).contains(ended.first ?? 0), "motion ended at \(ended) (the block stops at 15 s, hold 2 s)")
         let hook = (try? String(contentsOfFile: hookLog, encoding: .utf8)) ?? ""
         #expect(hook.split(separator: "\n").map { $0.split(separator: " ").first.map(String.init) } == ["start", "end"], "\(hook)")
         let metrics = result["metrics"] as? [String] ?? []
