@@ -8,6 +8,14 @@ import Testing
 @Suite(.serialized) struct StreamCommandTests {
     static let onair = Tools.onairExecutable
 
+    /// How many times consecutive video packets of `path` are further apart than `seconds`.
+    static func videoGaps(_ path: String, longerThan seconds: Double) throws -> Int {
+        let result = try Tools.run(
+            "ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries", "packet=pts_time", "-of", "csv=p=0", path])
+        let times = result.stdoutText.split(separator: "\n").compactMap { Double($0.split(separator: ",").first ?? "") }.sorted()
+        return zip(times.dropFirst(), times).filter { $0 - $1 > seconds }.count
+    }
+
     @Test(.enabled(if: StreamTestNginx.available, "nginx with libnginx-mod-rtmp not installed (scripts/setup.sh)"))
     func rtmpPushIsPulledBackAsH264AndAAC() throws {
         let nginx = try StreamTestNginx()
@@ -34,18 +42,27 @@ import Testing
         if !puller.wait(timeout: 10) { puller.stop() }
         let played = try PlayCommandTests.playJSON(try player.result())
         print("rtmp played by onair: \(played.filter { $0.key != "latency_ms" })")
+        let media = try StreamMediaCheck(pulled)
+        print("rtmp pulled: \(media)")
         // Everything from the first keyframe on: 9 s at 30 fps, without a freeze. (Until the player
         // stopped setting fflags=nobuffer, the packets read while probing were lost: ~1 s of video.)
-        #expect((played["frames"] as? Int ?? 0) >= 269, "onair play decoded \(played["frames"] ?? 0) frames")
+        // On a starved machine the sender itself can fall short (its capture made fewer frames):
+        // then ffmpeg's copy of the same 9 s is the measure, and only its own holes may show as
+        // freezes.
+        let gaps = try Self.videoGaps(pulled, longerThan: 3.0 / 30)
+        let expected = min(269, media.videoFrames - 2)
+        #expect(
+            (played["frames"] as? Int ?? 0) >= expected,
+            "onair play decoded \(played["frames"] ?? 0) frames, ffmpeg's copy \(media.videoFrames)")
         #expect((played["duration"] as? Double ?? 0) >= 8.95, "onair play got \(played["duration"] ?? 0) s")
-        #expect(played["freezes"] as? Int == 0, "onair play saw \(played["freezes"] ?? 0) freezes")
+        #expect(
+            (played["freezes"] as? Int ?? .max) <= gaps,
+            "onair play saw \(played["freezes"] ?? 0) freezes, ffmpeg's copy has \(gaps) holes")
         #expect(Double(played["audio_samples"] as? Int ?? 0) / 48_000 >= 8.9, "onair play audio: \(played["audio_samples"] ?? 0) samples")
         #expect(played["decode_errors"] as? Int == 0)
         let video = played["video"] as? [String: Any] ?? [:], audio = played["audio"] as? [String: Any] ?? [:]
         #expect(video["codec"] as? String == "h264" && video["width"] as? Int == 320 && video["height"] as? Int == 240)
         #expect(audio["codec"] as? String == "aac" && audio["sample_rate"] as? Int == 48_000 && audio["channels"] as? Int == 2)
-        let media = try StreamMediaCheck(pulled)
-        print("rtmp pulled: \(media)")
         #expect(media.isH264AndAAC(width: 320, height: 240, rate: 30), "\(media) \(puller.stderr)")
         #expect(media.duration >= 8.9, "only \(media.duration) s pulled")
         let received = try StreamMediaCheck(nginx.recording())
