@@ -324,6 +324,7 @@ struct LowLatencyHLSTests {
             waitUntil(timeout: 20) { feed.held.now == 200 && server.suspendedConnections == 200 },
             "held \(feed.held.now), suspended \(server.suspendedConnections)")
         let waiting = Self.threads()
+        print("200 held blocking reloads: \(before.count) threads before, \(waiting.count) while they wait")
         #expect(waiting.count - before.count <= 10, "threads before: \(before.count), while 200 wait: \(waiting.count): \(waiting)")
         #expect(Self.readable(first + second).isEmpty, "answered before the part was published")
         // Part 2.2 published: its 100 are answered with it, the others still wait.
