@@ -208,11 +208,12 @@ import Testing
 
     /// As a user restarts the camera: the page open at 1280x720, serve stopped with Ctrl-C (SIGINT)
     /// and started again 2 s later on the same port, before the page has noticed anything. Over
-    /// WebRTC and over MSE alike, the page shows 30 frames of a new connection within 3 s of the
-    /// server listening again: it asks whether its session lives as soon as a second passes
-    /// without a frame, and asks the server four times a second while it is down.
-    @Test(.enabled(if: Self.missing == nil, "\(Self.missing ?? "")"), arguments: [true, false])
-    func pagePlaysAgainWithinThreeSecondsOfAQuickRestart(webRTC: Bool) throws {
+    /// WebRTC, MSE (`/live.mp4`) and Low-Latency HLS (`?via=llhls`) alike, the page shows 30 frames
+    /// of a new connection within 3 s of the server listening again: it asks whether its session
+    /// lives as soon as a second passes without a frame, and asks the server four times a second
+    /// while it is down.
+    @Test(.enabled(if: Self.missing == nil, "\(Self.missing ?? "")"), arguments: ["webrtc", "mse", "llhls"])
+    func pagePlaysAgainWithinThreeSecondsOfAQuickRestart(transport: String) throws {
         let dir = try Tools.temporaryDirectory("preview-quick-restart")
         defer { try? FileManager.default.removeItem(at: dir) }
         let port = try StreamTestPorts.free()
@@ -220,10 +221,11 @@ import Testing
             Tools.onairExecutable, "serve", "--listen", "127.0.0.1:\(port)", "--token", "q", "--size", "1280x720", "--fps", "30",
             "--bitrate", "2500k", "--preset", "ultrafast",
         ]
+        let options = ["webrtc": ["--webrtc"], "mse": [], "llhls": ["--hls-variant", "lowlatency"]][transport] ?? []
         let (json, log) = try PreviewBrowserDriver.run(
-            "check", url: "http://127.0.0.1:\(port)/?token=q", server: server + (webRTC ? ["--webrtc"] : []),
-            extra: ["--quick-restart", "2", "--measure", "2", "--tries", "1"], serverLog: dir.appendingPathComponent("serve.log").path)
-        let transport = webRTC ? "webrtc" : "mse"
+            "check", url: "http://127.0.0.1:\(port)/?token=q" + (transport == "llhls" ? "&via=llhls" : ""),
+            server: server + options, extra: ["--quick-restart", "2", "--measure", "2", "--tries", "1"],
+            serverLog: dir.appendingPathComponent("serve.log").path)
         print("preview quick restart (\(transport)): 30 new frames \(json["thirty_frames_seconds"] ?? "never") s after listening")
         #expect(json["ok"] as? Bool == true, "driver failed: \(json["error"] ?? "") \(log)")
         #expect((json["first_state"] as? [String: Any])?["transport"] as? String == transport)

@@ -12,7 +12,7 @@ import Testing
 @Suite struct ServeHEVCWHEPTests {
     @Test func whepOfAnH265OnlyServerIs415WithTheReason() throws {
         var configuration = ServeConfiguration()
-        configuration.port = try FreePort.loopback()
+        configuration.port = 0
         configuration.webRTC = WebRTCConfiguration()
         let outputs = try ServeOutputs(
             configuration: configuration, streams: [.video], streamBitRate: 1_000_000, renditions: ["sub"],
@@ -24,7 +24,7 @@ import Testing
                 "curl",
                 [
                     "-s", "-m", "5", "-X", "POST", "-H", "Content-Type: application/sdp", "--data", "v=0", "-w", "\n%{http_code}",
-                    "http://127.0.0.1:\(configuration.port)\(path)",
+                    "http://127.0.0.1:\(outputs.server.port)\(path)",
                 ])
             let lines = result.stdoutText.split(separator: "\n")
             #expect(lines.last == "415", "\(path): \(result.stdoutText)")

@@ -14,28 +14,30 @@ import Testing
         return Int(result.stdoutText) ?? 0
     }
 
-    /// A session serving synthetic media on `port` to `users` (`/metrics` not open to loopback
-    /// here, so the users' permissions decide it), built, not started.
-    static func session(port: Int, users: [ServeUser]) async throws -> Session {
+    /// A session serving synthetic media to `users` on a port the server picks, read back
+    /// (`/metrics` not open to loopback here, so the users' permissions decide it), built, not
+    /// started.
+    static func session(users: [ServeUser]) async throws -> (session: Session, port: Int) {
         var settings = SessionSettings()
         settings.video = .synthetic
         settings.audio = .synthetic
         settings.videoEncoder = VideoEncoderSettings(width: 320, height: 240, expectedFrameRate: 15, averageBitRate: 400_000)
         settings.videoEncoder.preset = "ultrafast"
         var serving = ServingSettings()
-        serving.server.port = port
+        serving.server.port = 0
         serving.server.metricsAddresses = []
         serving.server.users = users
         settings.serving = serving
-        return try await SessionBuilder(settings).build()
+        let session = try await SessionBuilder(settings).build()
+        // The port the server bound, read back from where the session says it serves.
+        let port = try #require(session.servedEndpoints.flatMap { URL(string: $0.baseURL)?.port })
+        return (session, port)
     }
 
     @Test func permissionsRangesWrongPasswordsAndABlockedAddressBesideOneThatPlays() async throws {
         let dir = try Tools.temporaryDirectory("serve-users")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let port = try FreePort.loopback()
-        let session = try await Self.session(
-            port: port,
+        let (session, port) = try await Self.session(
             users: [
                 try ServeUser(name: "alice", passwordHash: try ServePasswordHash.make("alice-pw"), permissions: ["read"]),
                 try ServeUser(
@@ -81,10 +83,8 @@ extension ServeUsersServerTests {
     @Test func aReloadCutsTheViewerOfAChangedPasswordAndKeepsTheOther() async throws {
         let dir = try Tools.temporaryDirectory("serve-users-reload")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let port = try FreePort.loopback()
         let bob = try ServeUser(name: "bob", passwordHash: try ServePasswordHash.make("bob-pw"), permissions: ["read"])
-        let session = try await Self.session(
-            port: port,
+        let (session, port) = try await Self.session(
             users: [try ServeUser(name: "alice", passwordHash: try ServePasswordHash.make("old-pw"), permissions: ["read"]), bob])
         try session.start()
         defer { _ = try? session.stop() }
