@@ -7,8 +7,8 @@ import Testing
 /// 25 s, 320x180 clip made here with ffmpeg: 10 s still, a 48x48 block moving for 5 s, 10 s still,
 /// with sensor noise, a slow lighting ramp and a 6x6 dot moving throughout, below the minimum
 /// area) and Home Assistant's library, onvif-zeep-async, pulls its events through a PullPoint
-/// subscription (Tests/Tools/onvif_events.py, started first and waiting for the server, so it
-/// is subscribed before the block moves). It must see one start within a second of the block's
+/// subscription (Tests/Tools/onvif_events.py, started as soon as serve names the port it bound,
+/// so it is subscribed well before the block moves at 10 s). It must see one start within a second of the block's
 /// first move and one end within the hold after it stops, each as both ONVIF topics, nothing
 /// during the still parts; `--on-motion` ran for both; `/metrics` counted them. `file:` does not
 /// loop: the session ends with the clip.
@@ -33,21 +33,21 @@ struct ONVIFMotionEventsTests {
             "-f", "lavfi", "-i", graph.joined(separator: ";"), "-t", "25", "-c:v", "libx264", "-preset", "ultrafast", "-g", "15",
             "-pix_fmt", "yuv420p", clip,
         ])
-        let port = try FreePort.loopback()
         let hookLog = dir.appendingPathComponent("hook.log").path
         let token = "motion-s3cret"
-        let client = try StreamTestProcess(
-            Tools.aiortcPython,
-            [Self.client, "--host", "127.0.0.1", "--port", "\(port)", "--user", "onair", "--password", token, "--seconds", "36"],
-            stderrPath: dir.appendingPathComponent("client.err").path, stdoutPath: dir.appendingPathComponent("client.json").path)
         let server = try StreamTestProcess(
             "/usr/bin/env",
             [
                 "STATE_DIRECTORY=" + dir.appendingPathComponent("state").path, Tools.onairExecutable, "serve", "--listen",
-                "127.0.0.1:\(port)", "--video", "file:\(clip)", "--audio", "none", "--token", token, "--onvif", "--motion",
+                "127.0.0.1:0", "--video", "file:\(clip)", "--audio", "none", "--token", token, "--onvif", "--motion",
                 "--on-motion", "echo \"$ONAIR_MOTION $ONAIR_MOTION_TIME\" >> \(hookLog)", "--preset", "ultrafast",
             ], stderrPath: dir.appendingPathComponent("serve.log").path)
         defer { server.kill() }
+        let port = try ServeTestServer.announcedPorts(server, ["serving http://"])[0]
+        let client = try StreamTestProcess(
+            Tools.aiortcPython,
+            [Self.client, "--host", "127.0.0.1", "--port", "\(port)", "--user", "onair", "--password", token, "--seconds", "36"],
+            stderrPath: dir.appendingPathComponent("client.err").path, stdoutPath: dir.appendingPathComponent("client.json").path)
         #expect(client.wait(timeout: 75), "the client did not finish: \(server.stderr)")
         #expect(server.wait(timeout: 30), "serve did not end with its file: \(server.stderr)")
         let output = (try? String(contentsOf: dir.appendingPathComponent("client.json"), encoding: .utf8)) ?? ""

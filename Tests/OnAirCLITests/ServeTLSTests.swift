@@ -51,13 +51,13 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
         let ca = try TestCA(dir)
         let other = try TestCA(dir, name: "other")
-        let redirectPort = try FreePort.loopback()
         let server = try ServeTestServer(
             directory: dir, duration: 30,
             arguments: [
                 "--tls-cert", ca.certificate, "--tls-key", ca.key, "--keyint-duration", "1", "--token", "tls-s3cret-42",
-                "--redirect-listen", "127.0.0.1:\(redirectPort)",
+                "--redirect-listen", "127.0.0.1:0",
             ])
+        let redirectPort = try server.announcedPort("plain HTTP on port ")
         let url = "https://127.0.0.1:\(server.port)/live.ts"
         let bearer = ["-headers", "Authorization: Bearer tls-s3cret-42\r\n"]
         // ffmpeg checks the chain and the address against the CA, and decodes two seconds cleanly.

@@ -83,7 +83,8 @@ final class ServeTestServer {
     static func port(in log: String, after marker: String) -> Int? {
         guard let start = log.range(of: marker) else { return nil }
         let authority = log[start.upperBound...].prefix { !"/?, \n".contains($0) }
-        guard let colon = authority.lastIndex(of: ":") else { return nil }
+        // HOST:PORT, or a bare port number ("plain HTTP on port N redirects…").
+        guard let colon = authority.lastIndex(of: ":") else { return Int(authority) }
         return Int(authority[authority.index(after: colon)...])
     }
 
