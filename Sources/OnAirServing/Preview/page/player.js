@@ -187,7 +187,11 @@ class OnAirPlayer {
 
   // GETs `url` (with the page's headers); a PreviewProblem for an answer that is not 200.
   async get(url, signal) {
-    const response = await fetch(url, { signal, cache: 'no-store', headers: this.headers });
+    return this.check(await fetch(url, { signal, cache: 'no-store', headers: this.headers }));
+  }
+
+  // The response when it is a success, else the PreviewProblem its status means (thrown).
+  check(response) {
     if (response.status === 401 || response.status === 403) {
       throw new PreviewProblem('error', 'Access refused (HTTP ' + response.status + '): open this page with the server\'s ?token=… or log in.', 5000);
     }
@@ -365,10 +369,24 @@ class OnAirLLHLSPlayer extends OnAirPlayer {
     return facts;
   }
 
+  // The first playlist: a server that has just started lists its first part a moment later (the
+  // playlist is 404 until then, or has no independent part yet), so it is asked again ten times
+  // a second for up to 10 s rather than failing into a back-off of several seconds.
+  async firstListing(playlist, signal) {
+    for (let tries = 0; ; tries += 1) {
+      const response = await fetch(playlist, { signal, cache: 'no-store', headers: this.headers });
+      const listing = response.ok ? await response.text() : null;
+      const early = response.status === 404
+        || (listing !== null && listing.includes('#EXT-X-PART-INF') && !listing.includes('INDEPENDENT=YES'));
+      if (!early || tries >= 100) return listing !== null ? listing : this.check(response).text();
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+
   async openReader(signal) {
     const playlist = new URL(this.url, location.href);
     const text = async (url) => (await this.get(url, signal)).text();
-    let listing = await text(playlist);
+    let listing = await this.firstListing(playlist, signal);
     const parts = [...listing.matchAll(/#EXT-X-PART:[^\n]*URI="part_(\d+)_(\d+)\.m4s[^"]*"(,INDEPENDENT=YES)?/g)];
     const start = parts.filter((part) => part[3]).pop();
     const maps = [...listing.matchAll(/#EXT-X-MAP:URI="([^"?]+)/g)];
