@@ -80,7 +80,7 @@ public final class VideoToolboxH264Encoder: VideoEncoding {
     }
 
     /// Sets AverageBitRate and DataRateLimits on the running session.
-    public func setBitRate(average: Int, dataRateLimits: [DataRateLimit]) throws {
+    public func setBitRate(average: Int, dataRateLimits: [VideoEncoderSettings.DataRateLimit]) throws {
         settings.averageBitRate = average
         settings.dataRateLimits = dataRateLimits
         guard let session else { return }

@@ -12,7 +12,7 @@ public struct EncodedPacket: Sendable {
     /// The codec of the payload.
     public var codec: MediaCodec
     /// The compressed bytes, shared and never written after the packet is made.
-    public private(set) var payload: MediaBuffer
+    package private(set) var payload: MediaBuffer
     /// How the payload is framed (Annex-B or length-prefixed, parameter sets in-band or not).
     public var form: BitstreamForm
     /// Presentation time.
@@ -41,7 +41,7 @@ public struct EncodedPacket: Sendable {
     }
 
     /// Creates a packet over an existing payload buffer, without copying it.
-    public init(
+    package init(
         mediaType: MediaType, codec: MediaCodec, payload: MediaBuffer, pts: MediaTime, dts: MediaTime,
         duration: MediaTime, isKeyframe: Bool, formatDescription: FormatDescription?,
         form: BitstreamForm? = nil
