@@ -6,7 +6,7 @@
 /// freed when the last sink lets go of the packet. `form` says how the bytes are framed. A sink that
 /// needs another form asks for it (`OnAirBitstream`'s `converted(to:)`): the conversion is made
 /// once per packet and form and shared by every sink that needs that form.
-public struct EncodedPacket: Sendable {
+package struct EncodedPacket: Sendable {
     /// Video or audio.
     public var mediaType: MediaType
     /// The codec of the payload.
