@@ -11,7 +11,7 @@ import Darwin
 /// `health-addresses`.
 public struct ServeAddressRange: Sendable, Hashable, CustomStringConvertible {
     /// Why a text is not an address range.
-    public struct ParseError: Error, CustomStringConvertible, Equatable {
+    package struct ParseError: Error, CustomStringConvertible, Equatable {
         /// What is wrong.
         public var description: String
     }

@@ -3,7 +3,7 @@ import OnAirCore
 
 /// A configuration refused: where (file and line, or the environment variable) and which key.
 /// Printed as `FILE:LINE: key 'K': reason`; the tool exits with status 2.
-public struct ServeConfigError: OnAirError, Equatable {
+package struct ServeConfigError: OnAirError, Equatable {
     /// The file's path, or `environment ONAIR_…` for a value from the environment.
     public var source: String
     /// The line (1-based), when the value came from a file.

@@ -5,7 +5,7 @@ import OnAirCore
 /// One key of the serve configuration file: its name (a serve flag's long name without the
 /// dashes), how it is written (scalar, list, boolean, or a structured key with no flag) and what
 /// values it takes. `ServeConfigKey.all` is the table.
-public struct ServeConfigKey: Sendable {
+package struct ServeConfigKey: Sendable {
     /// How a key is written and turned into command-line arguments.
     public enum Shape: Sendable, Equatable {
         /// One value: `--flag VALUE`.

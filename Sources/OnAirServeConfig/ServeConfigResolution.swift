@@ -11,7 +11,7 @@ import Foundation
 /// first, so a bad one is refused naming file, line and key.
 public struct ServeConfigResolution: Sendable {
     /// Where a setting came from.
-    public enum Origin: Sendable, Equatable, CustomStringConvertible {
+    package enum Origin: Sendable, Equatable, CustomStringConvertible {
         /// The file, at a line.
         case file(String, line: Int)
         /// An environment variable.
@@ -30,7 +30,7 @@ public struct ServeConfigResolution: Sendable {
     }
 
     /// One key set by the file, the environment or the command line.
-    public struct Setting: Sendable {
+    package struct Setting: Sendable {
         /// The key.
         public var key: ServeConfigKey
         /// Its values (one for a scalar or boolean, any number for a list).
@@ -42,7 +42,7 @@ public struct ServeConfigResolution: Sendable {
     }
 
     /// The settings given, by key name.
-    public private(set) var settings: [String: Setting] = [:]
+    package private(set) var settings: [String: Setting] = [:]
     /// The arguments the file and the environment stand for, to go before the command line's.
     public private(set) var arguments: [String] = []
 

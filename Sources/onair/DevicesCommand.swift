@@ -22,7 +22,7 @@ struct DevicesCommand: Command {
     }
 
     func run() throws -> Int32 {
-        let devices = CaptureDevices.list()
+        let devices = CaptureDeviceInfo.list()
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]

@@ -22,7 +22,7 @@ struct EncodersCommand: Command {
     }
 
     func run() throws -> Int32 {
-        let entries = EncoderInventory.list()
+        let entries = EncoderAvailability.list()
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]

@@ -64,7 +64,7 @@ struct EncodingOptions {
                 guard parts.count == 2, let bytes = Int(parts[0]), let seconds = Double(parts[1]) else {
                     throw UsageError("--data-rate-limit takes BYTES:SECONDS, e.g. 375000:1 (got '\(text)')")
                 }
-                return DataRateLimit(bytes: bytes, seconds: seconds)
+                return VideoEncoderSettings.DataRateLimit(bytes: bytes, seconds: seconds)
             }
         }
         if let keyint = try arguments.option("--keyint") {
@@ -87,13 +87,13 @@ struct EncodingOptions {
             video.hevcProfileLevel = parsed
         }
         if let profile = try arguments.option("--profile") {
-            guard let parsed = H264Profile(rawValue: profile.lowercased()) else {
+            guard let parsed = H264ProfileLevel.Profile(rawValue: profile.lowercased()) else {
                 throw UsageError("--profile takes baseline, main or high (got '\(profile)')")
             }
             video.profileLevel.profile = parsed
         }
         if let level = try arguments.option("--level"), level != "auto" {
-            guard let value = Double(level), let parsed = H264Level(rawValue: Int((value * 10).rounded())) else {
+            guard let value = Double(level), let parsed = H264ProfileLevel.Level(rawValue: Int((value * 10).rounded())) else {
                 throw UsageError("--level takes an H.264 level such as 3.0, 3.1, 4.0, 4.1 or auto (got '\(level)')")
             }
             video.profileLevel.level = parsed

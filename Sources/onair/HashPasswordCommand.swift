@@ -36,8 +36,8 @@ struct HashPasswordCommand: Command {
         guard let password = String(data: line, encoding: .utf8) else { throw UsageError("the password is not UTF-8") }
         do {
             print(try ServePasswordHash.make(password))
-        } catch let error as ServeAuthError {
-            throw UsageError(error.description)
+        } catch {
+            throw UsageError("\(error)")
         }
         return 0
     }

@@ -60,7 +60,7 @@ struct PlayCommand: Command {
 
     func run() throws -> Int32 {
         if analyzeScreen {
-            let report = try ScreenRecordingAnalysis.analyze(path: configuration.url)
+            let report = try ScreenRecordingReport.analyze(path: configuration.url)
             if json {
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]

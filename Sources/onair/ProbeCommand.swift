@@ -38,7 +38,7 @@ struct ProbeCommand: Command {
 
     func run() throws -> Int32 {
         if sync { return try runSync() }
-        let report = try Prober.probe(path: path, listUnits: listUnits)
+        let report = try ProbeReport.probe(path: path, listUnits: listUnits)
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.withoutEscapingSlashes, .sortedKeys]
@@ -50,7 +50,7 @@ struct ProbeCommand: Command {
     }
 
     private func runSync() throws -> Int32 {
-        let report = try SyncProbe.analyze(path: path)
+        let report = try SyncReport.analyze(path: path)
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]

@@ -25,7 +25,7 @@ enum ProbeFormatter {
         return lines.joined(separator: "\n")
     }
 
-    private static func video(_ s: ProbedStream) -> String {
+    private static func video(_ s: ProbeReport.Stream) -> String {
         let chroma = ["4:0:0", "4:2:0", "4:2:2", "4:4:4"][min(max(s.chromaFormat ?? 1, 0), 3)]
         var line = "video: \(s.codec == "hevc" ? "H.265" : "H.264") \(s.profile)"
         if let tier = s.tier { line += ", \(tier) tier" }
@@ -45,7 +45,7 @@ enum ProbeFormatter {
         return line
     }
 
-    private static func audio(_ s: ProbedStream) -> String {
+    private static func audio(_ s: ProbeReport.Stream) -> String {
         var line = "audio: AAC \(s.profile), \(s.sampleRate ?? 0) Hz, \(s.channels ?? 0) channels"
         line += "\n       \(s.frames) frames, " + String(format: "%.3f s, %.0f kb/s", s.duration, Double(s.bitRate) / 1000)
         if s.damaged > 0 { line += ", \(s.damaged) damaged frames skipped" }

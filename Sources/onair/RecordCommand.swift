@@ -91,7 +91,7 @@ struct RecordCommand: Command {
         }
         let last = outcome.statistics
         Console.status(
-            "stopped (\(outcome.reason)): \(last.framesOut) video frames, \(last.audioFramesOut) audio frames, \(last.droppedFrames) dropped, peak memory \(ResidentMemory.peak() / 1_048_576) MB"
+            "stopped (\(outcome.reason)): \(last.framesOut) video frames, \(last.audioFramesOut) audio frames, \(last.droppedFrames) dropped, peak memory \(outcome.peakResidentBytes / 1_048_576) MB"
         )
         try outcome.check()
         return 0

@@ -41,18 +41,18 @@ enum RecordingArguments {
             if given { throw UsageError("the --record-… flags and --on-segment-complete need --record-path") }
             return nil
         }
-        var settings = RecordingSettings(template: try RecordPathTemplate(template))
+        var settings = try RecordingSettings(template: template)
         if let format {
             guard let value = RecordingSettings.Format(rawValue: format) else {
                 throw UsageError("--record-format takes fmp4 or mpegts")
             }
             settings.format = value
         }
-        if let segment { settings.segmentDuration = try RecordingQuantity.duration(segment) }
-        if let part { settings.partDuration = try RecordingQuantity.duration(part) }
-        settings.retention = RetentionPolicy(
-            deleteAfter: try deleteAfter.map(RecordingQuantity.duration),
-            maxBytes: try maxSize.map(RecordingQuantity.size), minFreeBytes: try minFree.map(RecordingQuantity.size))
+        if let segment { settings.segmentDuration = try RecordingSettings.duration(parsing: segment) }
+        if let part { settings.partDuration = try RecordingSettings.duration(parsing: part) }
+        settings.retention = RecordingSettings.RetentionPolicy(
+            deleteAfter: try deleteAfter.map(RecordingSettings.duration(parsing:)),
+            maxBytes: try maxSize.map(RecordingSettings.size(parsing:)), minFreeBytes: try minFree.map(RecordingSettings.size(parsing:)))
         switch clockSync {
         case nil, "wait": break
         case "ignore": settings.retention.waitsForClockSync = false

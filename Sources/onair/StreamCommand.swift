@@ -102,17 +102,16 @@ struct StreamCommand: Command {
             throw UsageError("--min-bitrate must not exceed --max-bitrate")
         }
         let encoding = try EncodingOptions(arguments: &arguments, realTimeDefault: true)
-        streaming.tls = StreamTarget.TLSOptions(verify: !arguments.flag("--no-tls-verify"), caFile: try arguments.option("--ca-file"))
-        if let caFile = streaming.tls.caFile, !FileManager.default.isReadableFile(atPath: caFile) {
+        streaming.verifiesTLSCertificate = !arguments.flag("--no-tls-verify")
+        streaming.tlsCAFile = try arguments.option("--ca-file")
+        if let caFile = streaming.tlsCAFile, !FileManager.default.isReadableFile(atPath: caFile) {
             throw UsageError("--ca-file \(caFile): no such readable file")
         }
         let urls = arguments.positionals()
         guard !urls.isEmpty else { throw UsageError("stream needs at least one URL") }
         for url in urls {
-            guard StreamTarget.isURL(url) else { throw UsageError("'\(url)' is not a URL; files go with -o") }
-            if WHIPEndpoint.accepts(url) {
-                _ = try WHIPEndpoint(parsing: url)
-            } else if let reason = try StreamTarget(parsing: url).uncheckedCertificateReason {
+            guard OutputRegistry.isURL(url) else { throw UsageError("'\(url)' is not a URL; files go with -o") }
+            if let reason = try OutputRegistry.checkURL(url) {
                 // Named without its credentials or query: a password is never printed.
                 var shown = URLComponents(string: url)
                 shown?.user = nil

@@ -40,7 +40,7 @@ import OnAirFFmpeg
         }
         for bad in ["v4l2:video0", "x11:99", "x11::", "x11::a", "x11::0+1", "x11::0+a,b", "x11::0.1.2"] {
             do {
-                _ = try SourceSpec(parsing: bad)
+                _ = try SourceSpec(parsingTyped: bad)
                 Issue.record("\(bad) should be rejected")
             } catch {
                 guard case .invalidArgument(let text, let problem) = error else {

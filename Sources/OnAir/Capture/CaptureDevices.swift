@@ -3,8 +3,17 @@ import OnAirFFmpeg
 import OnAirLive
 #endif
 
+extension CaptureDeviceInfo {
+    /// Every capture device found; empty when there are none (never an error). `pulseServer`
+    /// picks a PulseAudio server other than the default one. Opens devices briefly: call it off
+    /// the main thread.
+    public static func list(pulseServer: String? = nil) -> [CaptureDeviceInfo] {
+        CaptureDevices.list(pulseServer: pulseServer)
+    }
+}
+
 /// Lists the cameras, microphones and screens present, for `onair devices`.
-public enum CaptureDevices {
+package enum CaptureDevices {
     /// Every capture device found; empty when there are none (never an error). `pulseServer`
     /// picks a PulseAudio server other than the default one. Opens devices briefly: call it off
     /// the main thread.

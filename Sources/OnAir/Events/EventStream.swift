@@ -34,7 +34,7 @@ public struct EventStream<Event: Sendable>: AsyncSequence, Sendable {
 }
 
 /// A session's events (see `EventStream` for what a reader that falls behind keeps).
-public typealias SessionEventStream = EventStream<SessionEvent>
+package typealias SessionEventStream = EventStream<SessionEvent>
 
 /// How a stream treats its kind of event: which are statistics (only the newest kept) and which
 /// stay when a queue overflows (failures).

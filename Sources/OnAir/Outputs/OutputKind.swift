@@ -8,7 +8,7 @@ import OnAirStreaming
 /// One kind of output, declared once in `OutputRegistry`: which names it answers to (a file
 /// extension, a URL scheme, a prefix), which streams it carries, whether it is a file or a
 /// network destination, whether it needs keyframes at a fixed interval, and how its sink is made.
-public struct OutputKind: Sendable {
+package struct OutputKind: Sendable {
     /// A short name for messages and listings ("mp4", "hls", "rtmp", …).
     public let name: String
     /// What the kind is, in a few words, for help texts.

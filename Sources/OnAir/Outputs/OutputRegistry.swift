@@ -16,14 +16,14 @@ import OnAirStreaming
 public enum OutputRegistry {
     #if canImport(OnAirStreaming)
     /// The kinds, most specific first (HLS before the plain extensions, URLs before files).
-    public static let kinds: [OutputKind] = [whip] + network + [hls, annexB, annexBHEVC, adts] + containers
+    package static let kinds: [OutputKind] = [whip] + network + [hls, annexB, annexBHEVC, adts] + containers
     #else
     /// The kinds where OnAirStreaming is not built (Apple platforms for now): files only.
-    public static let kinds: [OutputKind] = [hls, annexB, annexBHEVC, adts] + containers
+    package static let kinds: [OutputKind] = [hls, annexB, annexBHEVC, adts] + containers
     #endif
 
     /// The kind for `output` (a path or URL); throws `SinkError.unknownOutput` when none takes it.
-    public static func kind(for output: String) throws -> OutputKind {
+    package static func kind(for output: String) throws -> OutputKind {
         guard let kind = kinds.first(where: { $0.accepts(output) }) else {
             #if canImport(OnAirStreaming)
             if StreamTarget.isURL(output) {
@@ -34,6 +34,25 @@ public enum OutputRegistry {
             throw SinkError.unknownOutput(output)
         }
         return kind
+    }
+
+    /// Whether `output` is a URL (a network output) rather than a file path.
+    public static func isURL(_ output: String) -> Bool { OutputKind.isURL(output) }
+
+    /// Checks a network output's URL before anything opens: throws an `OnAirError` naming what is
+    /// wrong with it (scheme, host, port, a WHIP endpoint's form). Returns a note worth showing
+    /// when the URL is usable but weaker than it looks (an `rtsps://` server whose certificate is
+    /// not checked), else nil.
+    public static func checkURL(_ url: String) throws -> String? {
+        #if canImport(OnAirStreaming)
+        if WHIPEndpoint.accepts(url) {
+            _ = try WHIPEndpoint(parsing: url)
+            return nil
+        }
+        return try StreamTarget(parsing: url).uncheckedCertificateReason
+        #else
+        throw SinkError.unknownOutput(url)
+        #endif
     }
 
     /// The libavformat muxer for a container file's extension, or nil when OnAir writes no container for it.

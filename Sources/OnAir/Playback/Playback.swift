@@ -3,43 +3,53 @@ import Foundation
 import OnAirCore
 import OnAirPlayback
 
-/// Why a playback stopped.
-public enum PlaybackStopReason: Sendable, Equatable, CustomStringConvertible {
-    /// The input ended (a file's end, a stream closed) with no duration set.
-    case inputEnded
-    /// The configured duration was played.
-    case durationReached
-    /// A live input stalled past its duration.
-    case inputStalled
-    /// The window was closed.
-    case windowClosed
-    /// `stop()` was called or the task running it was cancelled.
-    case cancelled
-    /// A signal asked the process to stop (SIGINT or SIGTERM).
-    case interrupted(signal: Int32)
+extension Playback {
+    /// Why a playback stopped.
+    public enum StopReason: Sendable, Equatable, CustomStringConvertible {
+        /// The input ended (a file's end, a stream closed) with no duration set.
+        case inputEnded
+        /// The configured duration was played.
+        case durationReached
+        /// A live input stalled past its duration.
+        case inputStalled
+        /// The window was closed.
+        case windowClosed
+        /// `stop()` was called or the task running it was cancelled.
+        case cancelled
+        /// A signal asked the process to stop (SIGINT or SIGTERM).
+        case interrupted(signal: Int32)
 
-    /// The reason in words, for the final status line.
-    public var description: String {
-        switch self {
-        case .inputEnded: return "input ended"
-        case .durationReached: return "done"
-        case .inputStalled: return "duration reached (input stalled)"
-        case .windowClosed: return "window closed"
-        case .cancelled: return "cancelled"
-        case .interrupted(let signal): return signal == SIGINT ? "interrupted" : "terminated"
+        /// The reason in words, for the final status line.
+        public var description: String {
+            switch self {
+            case .inputEnded: return "input ended"
+            case .durationReached: return "done"
+            case .inputStalled: return "duration reached (input stalled)"
+            case .windowClosed: return "window closed"
+            case .cancelled: return "cancelled"
+            case .interrupted(let signal): return signal == SIGINT ? "interrupted" : "terminated"
+            }
         }
     }
 }
 
-/// Something a playback reports.
-public enum PlaybackEvent: Sendable {
-    /// The statistics of the last second, once a second.
-    case statistics(PlaybackStatistics)
-    /// A remark worth a line (why no window opened, a reconnect).
-    case note(String)
-    /// The playback stopped (the last event).
-    case stopped(PlaybackStopReason)
+/// `Playback.StopReason` by its short name, inside the package.
+package typealias PlaybackStopReason = Playback.StopReason
+
+extension Playback {
+    /// Something a playback reports.
+    public enum Event: Sendable {
+        /// The statistics of the last second, once a second.
+        case statistics(PlaybackStatistics)
+        /// A remark worth a line (why no window opened, a reconnect).
+        case note(String)
+        /// The playback stopped (the last event).
+        case stopped(StopReason)
+    }
 }
+
+/// `Playback.Event` by its short name, inside the package.
+package typealias PlaybackEvent = Playback.Event
 
 /// Plays a URL or file the way `onair play` does: opens the input, shows the picture in a window
 /// and plays the sound when `window` is given (and a display exists), and runs until the input
@@ -55,7 +65,7 @@ public final class Playback: Sendable {
     /// How a playback ended.
     public struct Outcome: Sendable {
         /// Why it stopped.
-        public var reason: PlaybackStopReason
+        public var reason: StopReason
         /// What was received, decoded, shown and played.
         public var report: PlaybackReport
         /// The last statistics.
@@ -66,14 +76,14 @@ public final class Playback: Sendable {
     public let configuration: Player.Configuration
     /// The window's options, or nil to decode only.
     public let window: ScreenPlayer.Options?
-    private let fanOut: EventFanOut<PlaybackEvent>
-    private let stopRequest = Locked<PlaybackStopReason?>(nil)
+    private let fanOut: EventFanOut<Event>
+    private let stopRequest = Locked<StopReason?>(nil)
 
     /// A playback of `configuration`, in a window with `window` (nil: decode only). `onEvent`
     /// hears every event on the playing thread (keep it short); `events()` gives them as a sequence.
     public init(
         _ configuration: Player.Configuration, window: ScreenPlayer.Options? = nil,
-        onEvent: (@Sendable (PlaybackEvent) -> Void)? = nil
+        onEvent: (@Sendable (Event) -> Void)? = nil
     ) {
         self.configuration = configuration
         self.window = window
@@ -89,10 +99,10 @@ public final class Playback: Sendable {
 
     /// The events from now on, until the playback stops: one sequence per call, notes and the
     /// stop never dropped, statistics coalesced to the newest for a reader that falls behind.
-    public func events() -> EventStream<PlaybackEvent> { fanOut.stream() }
+    public func events() -> EventStream<Event> { fanOut.stream() }
 
     /// Asks the playback to stop (as `reason`), from any thread; `run` returns within a second.
-    public func stop(reason: PlaybackStopReason = .cancelled) {
+    public func stop(reason: StopReason = .cancelled) {
         stopRequest.withLock {
             if $0 == nil { $0 = reason }
         }
@@ -121,7 +131,7 @@ public final class Playback: Sendable {
         let player = try Player(configuration: configuration)
         player.sink = screen
         player.start()
-        var stopReason = PlaybackStopReason.inputEnded
+        var stopReason = StopReason.inputEnded
         let live = PlaybackInput.isLive(configuration.url)
         var noData = false
         // Once a second: send the statistics and say whether to stop (and why).

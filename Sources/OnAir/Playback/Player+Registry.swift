@@ -4,7 +4,7 @@ import OnAirPlayback
 extension Player {
     /// Checks the configuration without opening anything; a `-o` copy's container is the output
     /// registry's muxer for its extension.
-    public convenience init(configuration: Configuration) throws(PlaybackError) {
+    package convenience init(configuration: Configuration) throws(PlaybackError) {
         try self.init(configuration: configuration, containerMuxer: { OutputRegistry.containerMuxer(forExtension: $0) })
     }
 }

@@ -202,14 +202,14 @@ public final class Session: Sendable {
 
     /// Applies a reload's video bit rate and data-rate limits before the next frame, without a new
     /// encoder (see `LiveSession.setBitRate`).
-    public func reloadBitRate(average: Int, dataRateLimits: [DataRateLimit]) {
+    public func reloadBitRate(average: Int, dataRateLimits: [VideoEncoderSettings.DataRateLimit]) {
         live.setBitRate(average: average, dataRateLimits: dataRateLimits)
     }
 
     /// The session's events from now on, until it stops: one sequence per call, each with its own
     /// queue, in which failures, connection and viewer changes are never dropped and statistics
     /// are coalesced to the newest (see `SessionEventStream`).
-    public func events() -> SessionEventStream { fanOut.stream() }
+    public func events() -> EventStream<SessionEvent> { fanOut.stream() }
 
     /// The latest once-a-second statistics (nil before the first second).
     public var latestStatistics: LiveStatistics? {
@@ -383,7 +383,7 @@ public final class Session: Sendable {
     public func forceKeyFrame() { live.forceKeyFrame() }
 
     /// Changes the video bitrate live (clamped to the stream's level, with a notice).
-    public func setBitRate(average: Int, dataRateLimits: [DataRateLimit]) {
+    public func setBitRate(average: Int, dataRateLimits: [VideoEncoderSettings.DataRateLimit]) {
         live.setBitRate(average: average, dataRateLimits: dataRateLimits)
     }
 

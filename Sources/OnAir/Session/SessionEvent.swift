@@ -25,5 +25,5 @@ public enum SessionEvent: Sendable {
     /// Motion started (`isMotion`) or ended (`SessionSettings.motion`) at this capture time.
     case motion(isMotion: Bool, at: Duration)
     /// The session stopped (the last event: every output is finished and the streams end).
-    case stopped(StopReason)
+    case stopped(Session.StopReason)
 }

@@ -18,9 +18,14 @@ public struct StreamingSettings: Sendable {
     /// Media that may wait for a network output before it skips to a fresh keyframe; nil never
     /// skips (the delay grows instead). Files are never cut.
     public var maximumBacklog: Duration? = .seconds(2)
+    /// Whether `rtmps://` outputs check the server's certificate chain and that it names the URL's
+    /// host (default on: a stream key sent to an impostor is a stolen stream).
+    public var verifiesTLSCertificate = true
+    /// A PEM file of the certificate authorities `rtmps://` outputs trust instead of the system's.
+    public var tlsCAFile: String?
     #if canImport(OnAirStreaming)
     /// How `rtmps://` outputs check the server's certificate.
-    public var tls = StreamTarget.TLSOptions()
+    package var tls: StreamTarget.TLSOptions { StreamTarget.TLSOptions(verify: verifiesTLSCertificate, caFile: tlsCAFile) }
     #endif
     /// The Bearer token sent to `whip+http://` endpoints (`Authorization: Bearer …`), or nil for none.
     public var bearerToken: String?
@@ -30,7 +35,7 @@ public struct StreamingSettings: Sendable {
 
     /// The adaptive-bitrate bounds for `video`: up to `maximumBitRate` (default the encoder's
     /// rate), down to `minimumBitRate` (default a tenth of the maximum, at least 100 kb/s).
-    public func adaptiveSettings(video: VideoEncoderSettings, audio: AudioEncoderSettings?) -> AdaptiveBitrateSettings {
+    package func adaptiveSettings(video: VideoEncoderSettings, audio: AudioEncoderSettings?) -> AdaptiveBitrateSettings {
         let maximum = maximumBitRate ?? max(video.averageBitRate, minimumBitRate ?? 0)
         let minimum = minimumBitRate ?? min(maximum, max(100_000, maximum / 10))
         return AdaptiveBitrateSettings(

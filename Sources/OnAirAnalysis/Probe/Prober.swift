@@ -26,11 +26,20 @@ package enum ProbeError: OnAirError, Equatable {
     }
 }
 
+extension ProbeReport {
+    /// Reads the file at `path` with OnAir's own H.264, H.265 and AAC parsers (containers
+    /// demuxed with libavformat) and summarises its streams; with `listUnits`, every NAL unit
+    /// and ADTS frame is listed too.
+    public static func probe(path: String, listUnits: Bool = false) throws -> ProbeReport {
+        try Prober.probe(path: path, listUnits: listUnits)
+    }
+}
+
 /// Reads a media file with OnAir's own H.264, H.265 and AAC parsers and summarises its streams.
 ///
 /// Annex-B `.h264`/`.264`/`.h265`/`.hevc` and ADTS `.aac` files are parsed directly; containers
 /// (MP4, MOV, MPEG-TS, MKV, FLV, …) are demuxed with libavformat and the streams inside parsed by us.
-public enum Prober {
+package enum Prober {
     /// Probes the file at `path`; with `listUnits`, every NAL unit and ADTS frame is listed too.
     public static func probe(path: String, listUnits: Bool = false) throws -> ProbeReport {
         switch URL(fileURLWithPath: path).pathExtension.lowercased() {

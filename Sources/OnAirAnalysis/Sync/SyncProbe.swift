@@ -2,11 +2,19 @@
 #if canImport(OnAirFFmpeg)
 import OnAirFFmpeg
 
+extension SyncReport {
+    /// Measures A/V sync, dropped and repeated frames in the file at `path`, a recording of the
+    /// synthetic source (its flashes, beeps and frame codes).
+    public static func analyze(path: String) throws -> SyncReport {
+        try SyncProbe.analyze(path: path)
+    }
+}
+
 /// Measures A/V sync, dropped and repeated frames in a recording of the synthetic source.
 ///
 /// Decodes both streams of the file with libavcodec, reads every frame's code and whiteness and
 /// every beep onset, and hands them to `SyncAnalysis`. Memory stays flat for long files.
-public enum SyncProbe {
+package enum SyncProbe {
     /// Analyses the file at `path`.
     public static func analyze(path: String) throws -> SyncReport {
         // Each frame at its own size: a frame code scaled to the first size mid-file is unreadable.

@@ -35,7 +35,7 @@ public final class AssetWriterSink: PacketSink {
     }
 
     /// Takes one packet.
-    public func write(_ packet: EncodedPacket) throws {
+    package func write(_ packet: EncodedPacket) throws {
         for step in try feed.feed(packet) { try apply(step) }
     }
 

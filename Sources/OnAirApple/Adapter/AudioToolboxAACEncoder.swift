@@ -61,7 +61,7 @@ public final class AudioToolboxAACEncoder: AudioEncoding {
     }
 
     /// Encodes a run of samples. Returns the packets ready now.
-    public func encode(_ buffer: PCMBuffer) throws -> [EncodedPacket] {
+    package func encode(_ buffer: PCMBuffer) throws -> [EncodedPacket] {
         var packets: [EncodedPacket] = []
         for frame in try packetizer.append(buffer) {
             packets += try convert(frame)
@@ -70,7 +70,7 @@ public final class AudioToolboxAACEncoder: AudioEncoding {
     }
 
     /// Encodes what is held (the last frame padded with silence) and drains the converter.
-    public func flush() throws -> [EncodedPacket] {
+    package func flush() throws -> [EncodedPacket] {
         var packets: [EncodedPacket] = []
         for frame in packetizer.flush() {
             packets += try convert(frame)

@@ -128,7 +128,7 @@ public final class PlaybackViewPlayer: @unchecked Sendable {
     }
 
     /// Decodes a video packet (any H.264 form); its picture waits for its time.
-    public func video(_ packet: EncodedPacket) throws {
+    package func video(_ packet: EncodedPacket) throws {
         lock.lock()
         defer { lock.unlock() }
         try decoder.decode(packet)

@@ -43,7 +43,7 @@ public final class VideoToolboxH264Decoder {
     public var skipped: Int { feed.skipped + hevcFeed.skipped }
 
     /// Decodes one packet (synchronously: its picture reaches the handler before this returns).
-    public func decode(_ packet: EncodedPacket) throws {
+    package func decode(_ packet: EncodedPacket) throws {
         if packet.codec == .h265 {
             for step in try hevcFeed.feed(packet) {
                 switch step {

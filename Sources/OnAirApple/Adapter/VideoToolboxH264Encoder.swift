@@ -31,7 +31,7 @@ public final class VideoToolboxH264Encoder: VideoEncoding {
 
     /// Validates `settings` into a property plan; the session opens at the first frame.
     /// `requireHardware` asks for the hardware encoder where the OS lets the caller ask.
-    public init(settings: VideoEncoderSettings, requireHardware: Bool = true, form: BitstreamForm = .annexB(parameterSetsInBand: true))
+    package init(settings: VideoEncoderSettings, requireHardware: Bool = true, form: BitstreamForm = .annexB(parameterSetsInBand: true))
         throws
     {
         self.settings = settings
@@ -51,7 +51,7 @@ public final class VideoToolboxH264Encoder: VideoEncoding {
     static func codecName(_ codec: MediaCodec) -> String { codec == .h265 ? "H.265" : "H.264" }
 
     /// Encodes one frame; `forceKeyFrame` makes it an IDR. Returns the packets ready now.
-    public func encode(_ frame: VideoFrame, forceKeyFrame: Bool) throws -> [EncodedPacket] {
+    package func encode(_ frame: VideoFrame, forceKeyFrame: Bool) throws -> [EncodedPacket] {
         let session = try self.session ?? open(width: frame.width, height: frame.height)
         let pixels = try pixelBuffer(for: frame)
         let force = policy.forceKeyFrame(at: frame.pts, requested: forceKeyFrame)
@@ -71,7 +71,7 @@ public final class VideoToolboxH264Encoder: VideoEncoding {
     }
 
     /// Drains the frames still inside the session.
-    public func flush() throws -> [EncodedPacket] {
+    package func flush() throws -> [EncodedPacket] {
         if let session {
             let status = VTCompressionSessionCompleteFrames(session, untilPresentationTimeStamp: CMTime.invalid)
             guard status == noErr else { throw AppleBackendError(operation: "VTCompressionSessionCompleteFrames", status: status) }
@@ -80,7 +80,7 @@ public final class VideoToolboxH264Encoder: VideoEncoding {
     }
 
     /// Sets AverageBitRate and DataRateLimits on the running session.
-    public func setBitRate(average: Int, dataRateLimits: [DataRateLimit]) throws {
+    public func setBitRate(average: Int, dataRateLimits: [VideoEncoderSettings.DataRateLimit]) throws {
         settings.averageBitRate = average
         settings.dataRateLimits = dataRateLimits
         guard let session else { return }

@@ -92,7 +92,7 @@ public struct AssetWriterFeed: Sendable {
     }
 
     /// The steps for one packet.
-    public mutating func feed(_ packet: EncodedPacket) throws(AppleBackendError) -> [Step] {
+    package mutating func feed(_ packet: EncodedPacket) throws(AppleBackendError) -> [Step] {
         guard tracks.contains(packet.mediaType) else { return [.skip(reason: "no \(packet.mediaType.rawValue) track")] }
         if let start {
             if packet.mediaType == .video, packet.isKeyframe, let format = try Self.videoFormat(of: packet), format != video {

@@ -30,7 +30,7 @@ public struct CapturedAudioFormat: Sendable, Equatable {
     }
 
     /// The sample type.
-    public let sampleFormat: PCMSampleFormat
+    public let sampleFormat: PCMBuffer.SampleFormat
     /// One buffer per channel (non-interleaved) or one for all.
     public let isPlanar: Bool
     /// Samples per second per channel.

@@ -82,7 +82,7 @@ public struct CompressionPropertyPlan: Sendable, Hashable {
     }
 
     /// The H.264 levels VideoToolbox has a constant for, per profile (`kVTProfileLevel_H264_<Profile>_<Level>`).
-    public static let namedLevels: [H264Profile: [H264Level]] = [
+    public static let namedLevels: [H264ProfileLevel.Profile: [H264ProfileLevel.Level]] = [
         .baseline: [.l13, .l3, .l31, .l32, .l4, .l41, .l42, .l5, .l51, .l52],
         .main: [.l3, .l31, .l32, .l4, .l41, .l42, .l5, .l51, .l52],
         .high: [.l3, .l31, .l32, .l4, .l41, .l42, .l5, .l51, .l52],
@@ -131,7 +131,7 @@ public struct CompressionPropertyPlan: Sendable, Hashable {
     }
 
     /// The entries a live bitrate change sets: AverageBitRate and (when any) DataRateLimits.
-    public static func bitRateEntries(average: Int, limits: [DataRateLimit]) -> [Entry] {
+    public static func bitRateEntries(average: Int, limits: [VideoEncoderSettings.DataRateLimit]) -> [Entry] {
         var entries = [Entry(.averageBitRate, .integer(average))]
         if !limits.isEmpty {
             entries.append(Entry(.dataRateLimits, .numbers(limits.flatMap { [Double($0.bytes), $0.seconds] })))

@@ -27,7 +27,7 @@ public struct H264DecoderFeed: Sendable {
 
     /// The steps for one packet: a `configure` first when its parameter sets (in-band, or its
     /// `formatDescription`) differ from the ones in force, then `decode` or `skip`.
-    public mutating func feed(_ packet: EncodedPacket) throws(BitstreamError) -> [Step] {
+    package mutating func feed(_ packet: EncodedPacket) throws(BitstreamError) -> [Step] {
         guard packet.codec == .h264 else { throw BitstreamError.unsupported("\(packet.codec.rawValue) in an H.264 decoder") }
         let units: [H264NALUnit]
         switch packet.form {

@@ -10,11 +10,11 @@ import OnAirCore
 /// trust. Every length is checked; a malformed sample throws `BitstreamError`.
 public struct H264SamplePackager: Sendable {
     /// The form packets are made in.
-    public let outputForm: BitstreamForm
+    package let outputForm: BitstreamForm
 
     /// Creates a packager writing `outputForm`: `.annexB(parameterSetsInBand: true)` (the default,
     /// what every OnAir encoder produces) or `.lengthPrefixed(lengthSize: 1, 2 or 4, …)`.
-    public init(outputForm: BitstreamForm = .annexB(parameterSetsInBand: true)) throws(BitstreamError) {
+    package init(outputForm: BitstreamForm = .annexB(parameterSetsInBand: true)) throws(BitstreamError) {
         switch outputForm {
         case .annexB: break
         case .lengthPrefixed(let size, _):
@@ -34,7 +34,7 @@ public struct H264SamplePackager: Sendable {
     ///   - sps: the sequence parameter sets of the sample's format description.
     ///   - pps: the picture parameter sets of the sample's format description.
     ///   - pts: presentation time; `dts`: decode time (nil: the same as `pts`); `duration`: how long it shows.
-    public func packet(
+    package func packet(
         sample: [UInt8], lengthSize: Int, sps: [[UInt8]], pps: [[UInt8]], pts: MediaTime, dts: MediaTime? = nil,
         duration: MediaTime
     ) throws(BitstreamError) -> EncodedPacket {
@@ -73,7 +73,7 @@ public struct H264SamplePackager: Sendable {
     /// The packet for one encoded sample whose format description's parameter sets come as one
     /// list (as `CMVideoFormatDescriptionGetH264ParameterSetAtIndex` gives them): sorted here into
     /// SPS and PPS by their NAL unit type; other or empty units are refused.
-    public func packet(
+    package func packet(
         sample: [UInt8], lengthSize: Int, parameterSets: [[UInt8]], pts: MediaTime, dts: MediaTime? = nil,
         duration: MediaTime
     ) throws(BitstreamError) -> EncodedPacket {

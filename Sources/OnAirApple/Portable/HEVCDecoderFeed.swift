@@ -28,7 +28,7 @@ public struct HEVCDecoderFeed: Sendable {
 
     /// The steps for one packet: a `configure` first when its parameter sets (in band, or its
     /// `formatDescription`) differ from the ones in force, then `decode` or `skip`.
-    public mutating func feed(_ packet: EncodedPacket) throws(BitstreamError) -> [Step] {
+    package mutating func feed(_ packet: EncodedPacket) throws(BitstreamError) -> [Step] {
         guard packet.codec == .h265 else { throw BitstreamError.unsupported("\(packet.codec.rawValue) in an H.265 decoder") }
         let units: [HEVCNALUnit]
         switch packet.form {

@@ -11,10 +11,10 @@ import OnAirCore
 /// is checked; a malformed sample throws `BitstreamError`.
 public struct HEVCSamplePackager: Sendable {
     /// The form packets are made in.
-    public let outputForm: BitstreamForm
+    package let outputForm: BitstreamForm
 
     /// Creates a packager writing `outputForm` (Annex-B with parameter sets in band by default).
-    public init(outputForm: BitstreamForm = .annexB(parameterSetsInBand: true)) throws(BitstreamError) {
+    package init(outputForm: BitstreamForm = .annexB(parameterSetsInBand: true)) throws(BitstreamError) {
         switch outputForm {
         case .annexB: break
         case .lengthPrefixed(let size, _):
@@ -28,7 +28,7 @@ public struct HEVCSamplePackager: Sendable {
 
     /// The packet for one encoded sample whose format description lists `parameterSets` (VPS,
     /// SPS and PPS in any order; any other unit is refused).
-    public func packet(
+    package func packet(
         sample: [UInt8], lengthSize: Int, parameterSets: [[UInt8]], pts: MediaTime, dts: MediaTime? = nil,
         duration: MediaTime
     ) throws(BitstreamError) -> EncodedPacket {

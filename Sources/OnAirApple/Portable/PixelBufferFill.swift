@@ -17,7 +17,7 @@ public enum PixelBufferFill {
     }
 
     /// The layout frames of `format` are encoded from; throws for formats the backend does not take.
-    public static func layout(for format: VideoPixelFormat) throws(AppleBackendError) -> Layout {
+    public static func layout(for format: VideoFrame.PixelFormat) throws(AppleBackendError) -> Layout {
         switch format {
         case .yuv420p, .nv12: return .nv12
         case .bgra: return .bgra

@@ -6,7 +6,7 @@ extension EncodedPacket {
     ///
     /// H.264 converts between Annex-B and length-prefixed forms, with parameter sets kept or left
     /// out; other codecs only have their own form.
-    public func converted(to target: BitstreamForm) throws(BitstreamError) -> MediaBuffer {
+    package func converted(to target: BitstreamForm) throws(BitstreamError) -> MediaBuffer {
         if target == form { return payload }
         if codec == .h265 { return try convertedHEVC(to: target) }
         guard codec == .h264 else {

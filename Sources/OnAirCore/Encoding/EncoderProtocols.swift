@@ -1,7 +1,7 @@
 /// An H.264 encoder as a session drives it: frames in, packets out, live bitrate changes.
 ///
 /// Implementations (libavcodec, VideoToolbox) are used from one thread at a time.
-public protocol VideoEncoding: AnyObject {
+package protocol VideoEncoding: AnyObject {
     /// The settings in force.
     var settings: VideoEncoderSettings { get }
     /// A human-readable account of which encoder runs and why (e.g. "libx264 (h264_vaapi: no device)").
@@ -15,7 +15,7 @@ public protocol VideoEncoding: AnyObject {
 }
 
 /// An AAC encoder as a session drives it: PCM in any layout and chunk size in, packets out.
-public protocol AudioEncoding: AnyObject {
+package protocol AudioEncoding: AnyObject {
     /// The settings in force.
     var settings: AudioEncoderSettings { get }
     /// Encodes a run of samples. Returns the packets ready now.

@@ -18,7 +18,7 @@ public struct VideoEncoderSettings: Sendable, Hashable, Codable {
     /// Target bit rate in bits per second.
     public var averageBitRate: Int
     /// Hard caps (VBV): each must be at least `averageBitRate`. Empty means none.
-    public var dataRateLimits: [DataRateLimit]
+    public var dataRateLimits: [VideoEncoderSettings.DataRateLimit]
     /// The most frames from one keyframe to the next.
     public var maxKeyFrameInterval: Int
     /// The longest time in seconds from one keyframe to the next; 0 means no limit. The smaller of
@@ -97,7 +97,7 @@ public struct VideoEncoderSettings: Sendable, Hashable, Codable {
     }
 
     /// The level to encode at: the fixed one, or the smallest that fits.
-    public var resolvedLevel: H264Level? { profileLevel.level ?? H264Level.smallest(fitting: self) }
+    public var resolvedLevel: H264ProfileLevel.Level? { profileLevel.level ?? H264ProfileLevel.Level.smallest(fitting: self) }
 
     /// Checks every field; throws the first problem, naming the field and the allowed range.
     public func validate() throws(SettingsError) {

@@ -1,5 +1,5 @@
 /// How an encoded payload is framed.
-public enum BitstreamForm: Sendable, Hashable, CustomStringConvertible {
+package enum BitstreamForm: Sendable, Hashable, CustomStringConvertible {
     /// H.264 or H.265 NAL units after start codes; with `parameterSetsInBand`, the parameter sets
     /// (SPS/PPS; H.265's VPS/SPS/PPS) precede every keyframe.
     case annexB(parameterSetsInBand: Bool)

@@ -6,13 +6,13 @@
 /// freed when the last sink lets go of the packet. `form` says how the bytes are framed. A sink that
 /// needs another form asks for it (`OnAirBitstream`'s `converted(to:)`): the conversion is made
 /// once per packet and form and shared by every sink that needs that form.
-public struct EncodedPacket: Sendable {
+package struct EncodedPacket: Sendable {
     /// Video or audio.
     public var mediaType: MediaType
     /// The codec of the payload.
     public var codec: MediaCodec
     /// The compressed bytes, shared and never written after the packet is made.
-    public private(set) var payload: MediaBuffer
+    package private(set) var payload: MediaBuffer
     /// How the payload is framed (Annex-B or length-prefixed, parameter sets in-band or not).
     public var form: BitstreamForm
     /// Presentation time.
@@ -41,7 +41,7 @@ public struct EncodedPacket: Sendable {
     }
 
     /// Creates a packet over an existing payload buffer, without copying it.
-    public init(
+    package init(
         mediaType: MediaType, codec: MediaCodec, payload: MediaBuffer, pts: MediaTime, dts: MediaTime,
         duration: MediaTime, isKeyframe: Bool, formatDescription: FormatDescription?,
         form: BitstreamForm? = nil

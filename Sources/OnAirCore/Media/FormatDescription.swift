@@ -1,5 +1,5 @@
 /// What a decoder needs before the first packet: H.264 parameter sets, AAC's AudioSpecificConfig or Opus's OpusHead.
-public enum FormatDescription: Sendable, Hashable, Codable {
+package enum FormatDescription: Sendable, Hashable, Codable {
     /// H.264 sequence and picture parameter sets, each a NAL unit without start code.
     case h264(sps: [[UInt8]], pps: [[UInt8]])
     /// H.265 video, sequence and picture parameter sets, each a NAL unit without start code.

@@ -11,7 +11,7 @@
 /// Swift array (what `init(bytes:)` makes). Only the former can be handed to native code without
 /// a copy, see `baseAddress`.
 /// Unchecked Sendable: raw memory whose bytes are written only by the stage that made it, before it is handed on
-public final class MediaBuffer: @unchecked Sendable {
+package final class MediaBuffer: @unchecked Sendable {
     private enum Storage {
         case array([UInt8])
         case memory(UnsafeMutableRawPointer, owner: AnyObject?)

@@ -6,7 +6,7 @@
 /// native buffer it was made in until the encoder has taken the samples in.
 public struct PCMBuffer: Sendable {
     /// The numeric type of each sample.
-    public var sampleFormat: PCMSampleFormat
+    public var sampleFormat: SampleFormat
     /// Whether each channel has its own plane (true) or channels alternate within one plane (false).
     public var isPlanar: Bool
     /// Samples per second per channel.
@@ -17,13 +17,13 @@ public struct PCMBuffer: Sendable {
     public var frameCount: Int
     /// The sample storage: one buffer when interleaved, `channels` when planar; each plane starts
     /// at its buffer's first byte.
-    public var planeBuffers: [MediaBuffer]
+    package var planeBuffers: [MediaBuffer]
     /// The presentation time of the first sample.
     public var pts: MediaTime
 
     /// Creates a buffer from existing planes (the arrays are shared, not copied).
     public init(
-        sampleFormat: PCMSampleFormat, isPlanar: Bool, sampleRate: Int, channels: Int,
+        sampleFormat: SampleFormat, isPlanar: Bool, sampleRate: Int, channels: Int,
         frameCount: Int, planes: [[UInt8]], pts: MediaTime
     ) {
         self.init(
@@ -32,8 +32,8 @@ public struct PCMBuffer: Sendable {
     }
 
     /// Creates a buffer over existing sample storage, without copying.
-    public init(
-        sampleFormat: PCMSampleFormat, isPlanar: Bool, sampleRate: Int, channels: Int,
+    package init(
+        sampleFormat: SampleFormat, isPlanar: Bool, sampleRate: Int, channels: Int,
         frameCount: Int, planeBuffers: [MediaBuffer], pts: MediaTime
     ) {
         self.sampleFormat = sampleFormat

@@ -14,7 +14,7 @@ public struct VideoFrame: Sendable {
     /// from `offset` in `buffer`.
     public struct Plane: Sendable, Hashable {
         /// The buffer holding the plane (possibly with other planes of the same frame).
-        public private(set) var buffer: MediaBuffer
+        package private(set) var buffer: MediaBuffer
         /// Where the plane starts in `buffer`.
         public private(set) var offset: Int
         /// The plane's length in bytes.
@@ -32,7 +32,7 @@ public struct VideoFrame: Sendable {
 
         /// Creates a plane over `byteCount` bytes at `offset` in `buffer`, without copying.
         /// The range is clamped to the buffer.
-        public init(buffer: MediaBuffer, offset: Int = 0, byteCount: Int? = nil, bytesPerRow: Int) {
+        package init(buffer: MediaBuffer, offset: Int = 0, byteCount: Int? = nil, bytesPerRow: Int) {
             let start = min(max(offset, 0), buffer.count)
             self.buffer = buffer
             self.offset = start
@@ -105,14 +105,14 @@ public struct VideoFrame: Sendable {
     /// Height in pixels.
     public var height: Int
     /// How the pixels are laid out in `planes`.
-    public var pixelFormat: VideoPixelFormat
+    public var pixelFormat: PixelFormat
     /// The pixel planes, `pixelFormat.planeCount` of them.
     public var planes: [Plane]
     /// The presentation time, from the capture clock.
     public var pts: MediaTime
 
     /// Creates a frame from existing planes.
-    public init(width: Int, height: Int, pixelFormat: VideoPixelFormat, planes: [Plane], pts: MediaTime) {
+    public init(width: Int, height: Int, pixelFormat: PixelFormat, planes: [Plane], pts: MediaTime) {
         self.width = width
         self.height = height
         self.pixelFormat = pixelFormat
@@ -122,7 +122,7 @@ public struct VideoFrame: Sendable {
 
     /// Creates a frame with tightly packed planes filled with zero bytes, one array per plane (so
     /// that `planes[i].bytes[j] = v` changes a pixel in place).
-    public init(width: Int, height: Int, pixelFormat: VideoPixelFormat, pts: MediaTime) {
+    public init(width: Int, height: Int, pixelFormat: PixelFormat, pts: MediaTime) {
         let layout = VideoFrameLayout(width: width, height: height, pixelFormat: pixelFormat)
         self.init(
             width: width, height: height, pixelFormat: pixelFormat,
@@ -132,7 +132,7 @@ public struct VideoFrame: Sendable {
     }
 
     /// Creates a frame whose planes lie in `buffer` as `layout` places them (no copy).
-    public init(layout: VideoFrameLayout, buffer: MediaBuffer, pts: MediaTime) {
+    package init(layout: VideoFrameLayout, buffer: MediaBuffer, pts: MediaTime) {
         self.init(
             width: layout.width, height: layout.height, pixelFormat: layout.pixelFormat,
             planes: layout.planes.map {

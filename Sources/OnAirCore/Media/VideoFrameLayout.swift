@@ -1,6 +1,6 @@
 /// Where each plane of a `width`×`height` picture of one pixel format lies in a single buffer:
 /// tightly packed rows, each plane starting on a 64-byte boundary.
-public struct VideoFrameLayout: Sendable, Hashable {
+package struct VideoFrameLayout: Sendable, Hashable {
     /// One plane's place in the buffer.
     public struct PlaneLayout: Sendable, Hashable {
         /// Start of the plane in the buffer.
@@ -14,14 +14,14 @@ public struct VideoFrameLayout: Sendable, Hashable {
     /// Picture size in pixels.
     public let width: Int, height: Int
     /// The pixel format.
-    public let pixelFormat: VideoPixelFormat
+    public let pixelFormat: VideoFrame.PixelFormat
     /// The planes, in order.
     public let planes: [PlaneLayout]
     /// The buffer size that holds every plane.
     public let byteCount: Int
 
     /// Lays out a picture (negative sizes count as zero).
-    public init(width: Int, height: Int, pixelFormat: VideoPixelFormat) {
+    public init(width: Int, height: Int, pixelFormat: VideoFrame.PixelFormat) {
         self.width = width
         self.height = height
         self.pixelFormat = pixelFormat

@@ -9,7 +9,7 @@ package final class VideoFramePool: Sendable {
     public let pool: BufferPool
 
     /// Creates a pool of `width`×`height` `pixelFormat` frames keeping up to `maximumIdle` spare.
-    public init(width: Int, height: Int, pixelFormat: VideoPixelFormat, maximumIdle: Int = 16) {
+    public init(width: Int, height: Int, pixelFormat: VideoFrame.PixelFormat, maximumIdle: Int = 16) {
         layout = VideoFrameLayout(width: width, height: height, pixelFormat: pixelFormat)
         pool = BufferPool(bufferSize: layout.byteCount, maximumIdle: maximumIdle)
     }
@@ -20,7 +20,7 @@ package final class VideoFramePool: Sendable {
     }
 
     /// Whether frames from this pool have this size and format.
-    public func matches(width: Int, height: Int, pixelFormat: VideoPixelFormat) -> Bool {
+    public func matches(width: Int, height: Int, pixelFormat: VideoFrame.PixelFormat) -> Bool {
         layout.width == width && layout.height == height && layout.pixelFormat == pixelFormat
     }
 }

@@ -8,7 +8,7 @@ import Foundation
 /// `%s` Unix seconds, `%%` a percent sign. Fields are local time in `timeZone`. A template must
 /// name each second apart (`%s`, or all of `%Y %m %d %H %M %S`), so that a segment's start can
 /// be read back from its name alone (`startTime(of:pathName:)`): listing and retention open no file.
-public struct RecordPathTemplate: Sendable, Equatable {
+package struct RecordPathTemplate: Sendable, Equatable {
     /// One piece of a template.
     enum Piece: Sendable, Equatable {
         case literal(String)

@@ -6,7 +6,7 @@ import Foundation
 /// (`30s`, `10m`, `1h`, `7d`). A size is bytes (`500000`) or a number with `k`, `M`, `G` or `T`,
 /// powers of 1000 (`500M`, `1.5G`; `K` and `g` are read alike). Both refuse negatives, NaN,
 /// infinity, empty text and anything after the unit.
-public enum RecordingQuantity {
+package enum RecordingQuantity {
     /// The duration `text` says; throws `RecordingSettingError.badDuration`.
     public static func duration(_ text: String) throws(RecordingSettingError) -> Duration {
         guard let (number, unit) = split(text) else { throw RecordingSettingError.badDuration(text) }

@@ -1,5 +1,5 @@
 /// A recording setting that cannot be used, named with the text given.
-public enum RecordingSettingError: OnAirError, Equatable {
+package enum RecordingSettingError: OnAirError, Equatable {
     /// Not a duration (seconds, or a number with s, m, h or d).
     case badDuration(String)
     /// Not a size (bytes, or a number with k, M, G or T).

@@ -16,7 +16,7 @@ public struct RecordingSettings: Sendable, Equatable {
     }
 
     /// Where segments go (MediaMTX's placeholders; the extension is added).
-    public var template: RecordPathTemplate
+    package var template: RecordPathTemplate
     /// `%path`: the stream's name ("live").
     public var pathName = "live"
     /// The container.
@@ -27,19 +27,45 @@ public struct RecordingSettings: Sendable, Equatable {
     /// killed process or a pulled plug may lose.
     public var partDuration: Duration = .seconds(1)
     /// Which old segments are deleted.
-    public var retention = RetentionPolicy()
+    public var retention = RecordingSettings.RetentionPolicy()
     /// Run with `/bin/sh -c` after each segment is complete, with `ONAIR_SEGMENT_PATH` and
     /// `ONAIR_SEGMENT_DURATION` (and MediaMTX's `MTX_SEGMENT_PATH`, `MTX_SEGMENT_DURATION`,
     /// `MTX_PATH`) in its environment; nil runs nothing.
     public var onSegmentComplete: String?
 
     /// A recording into `template` with the defaults above.
-    public init(template: RecordPathTemplate) {
+    package init(template: RecordPathTemplate) {
         self.template = template
     }
 
-    /// Checks the path name and the durations; throws the `RecordingSettingError` naming the bad one.
-    public func validate() throws(RecordingSettingError) {
+    /// A recording into the path `template` (MediaMTX's placeholders, see the recording guide)
+    /// with the defaults above; throws an `OnAirError` naming what is wrong with the template.
+    public init(template: String, timeZone: TimeZone = .current) throws {
+        self.template = try RecordPathTemplate(template, timeZone: timeZone)
+    }
+
+    /// The record path template as given.
+    public var templateText: String { template.text }
+
+    /// The duration `text` says, in the one syntax of recording settings (flags and configuration
+    /// alike): seconds (`90`, `1.5`) or a number with `s`, `m`, `h` or `d`; throws an `OnAirError`.
+    public static func duration(parsing text: String) throws -> Duration {
+        try RecordingQuantity.duration(text)
+    }
+
+    /// The bytes `text` says: bytes (`500000`) or a number with `k`, `M`, `G` or `T` (powers of
+    /// 1000); throws an `OnAirError`.
+    public static func size(parsing text: String) throws -> Int64 {
+        try RecordingQuantity.size(text)
+    }
+
+    /// Checks the path name and the durations; throws an `OnAirError` naming the bad one.
+    public func validate() throws {
+        try validateTyped()
+    }
+
+    /// `validate()` with the error's type.
+    package func validateTyped() throws(RecordingSettingError) {
         try RecordPathTemplate.validatePathName(pathName)
         guard segmentDuration >= .milliseconds(100) else { throw RecordingSettingError.badDuration("\(segmentDuration)") }
         guard partDuration >= .milliseconds(50), partDuration <= segmentDuration else {

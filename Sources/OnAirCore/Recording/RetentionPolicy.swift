@@ -1,66 +1,71 @@
 import Foundation
 
-/// Which segments a recording deletes: older than `deleteAfter`, beyond `maxBytes` all together,
-/// or while the file system has less than `minFreeBytes` free. The oldest go first and the one
-/// being written never. Pure: `choose` takes the time and the free space as arguments.
-public struct RetentionPolicy: Sendable, Equatable {
-    /// Delete segments that ended longer ago than this, or nil.
-    public var deleteAfter: Duration?
-    /// Keep all segments together under this many bytes, or nil.
-    public var maxBytes: Int64?
-    /// Keep at least this many bytes free on the recording's file system, or nil.
-    public var minFreeBytes: Int64?
-    /// Whether the age rule waits while the kernel says the wall clock is not synchronized (a
-    /// board without a real-time clock before NTP has set it): on by default. Off for a device
-    /// that never synchronizes, where ages are then judged on an unchecked clock.
-    public var waitsForClockSync = true
+extension RecordingSettings {
+    /// Which segments a recording deletes: older than `deleteAfter`, beyond `maxBytes` all together,
+    /// or while the file system has less than `minFreeBytes` free. The oldest go first and the one
+    /// being written never. Pure: `choose` takes the time and the free space as arguments.
+    public struct RetentionPolicy: Sendable, Equatable {
+        /// Delete segments that ended longer ago than this, or nil.
+        public var deleteAfter: Duration?
+        /// Keep all segments together under this many bytes, or nil.
+        public var maxBytes: Int64?
+        /// Keep at least this many bytes free on the recording's file system, or nil.
+        public var minFreeBytes: Int64?
+        /// Whether the age rule waits while the kernel says the wall clock is not synchronized (a
+        /// board without a real-time clock before NTP has set it): on by default. Off for a device
+        /// that never synchronizes, where ages are then judged on an unchecked clock.
+        public var waitsForClockSync = true
 
-    /// A policy; nil everywhere keeps everything.
-    public init(deleteAfter: Duration? = nil, maxBytes: Int64? = nil, minFreeBytes: Int64? = nil, waitsForClockSync: Bool = true) {
-        self.deleteAfter = deleteAfter
-        self.maxBytes = maxBytes
-        self.minFreeBytes = minFreeBytes
-        self.waitsForClockSync = waitsForClockSync
-    }
+        /// A policy; nil everywhere keeps everything.
+        public init(deleteAfter: Duration? = nil, maxBytes: Int64? = nil, minFreeBytes: Int64? = nil, waitsForClockSync: Bool = true) {
+            self.deleteAfter = deleteAfter
+            self.maxBytes = maxBytes
+            self.minFreeBytes = minFreeBytes
+            self.waitsForClockSync = waitsForClockSync
+        }
 
-    /// Whether the policy ever deletes anything.
-    public var isActive: Bool { deleteAfter != nil || maxBytes != nil || minFreeBytes != nil }
+        /// Whether the policy ever deletes anything.
+        public var isActive: Bool { deleteAfter != nil || maxBytes != nil || minFreeBytes != nil }
 
-    /// The segments to delete, oldest first, from `segments` (oldest first) at `now` on the
-    /// anchored time line, with `freeBytes` free (nil: unknown, the free-space rule is skipped);
-    /// `writing` is never chosen. A segment's age is `age` where it gives one (the monotonic age
-    /// of a segment this process wrote), else `now` less its end (`RecordedSegment.end(next:)`).
-    /// Without `byAge` (the wall clock is not synchronized yet) the age rule waits.
-    package func choose(
-        _ segments: [RecordedSegment], now: Date, writing: String?, freeBytes: Int64?, byAge: Bool = true,
-        age: (RecordedSegment) -> Double? = { _ in nil }
-    ) -> [RecordedSegment] {
-        let candidates = segments.enumerated().filter { $0.element.path != writing }
-        var chosen = Set<Int>()
-        if let deleteAfter, byAge {
-            for (index, segment) in candidates {
-                let next = index + 1 < segments.count ? segments[index + 1] : nil
-                let seconds = age(segment) ?? now.timeIntervalSince(segment.end(next: next))
-                if seconds > deleteAfter.inSeconds { chosen.insert(index) }
+        /// The segments to delete, oldest first, from `segments` (oldest first) at `now` on the
+        /// anchored time line, with `freeBytes` free (nil: unknown, the free-space rule is skipped);
+        /// `writing` is never chosen. A segment's age is `age` where it gives one (the monotonic age
+        /// of a segment this process wrote), else `now` less its end (`RecordedSegment.end(next:)`).
+        /// Without `byAge` (the wall clock is not synchronized yet) the age rule waits.
+        package func choose(
+            _ segments: [RecordedSegment], now: Date, writing: String?, freeBytes: Int64?, byAge: Bool = true,
+            age: (RecordedSegment) -> Double? = { _ in nil }
+        ) -> [RecordedSegment] {
+            let candidates = segments.enumerated().filter { $0.element.path != writing }
+            var chosen = Set<Int>()
+            if let deleteAfter, byAge {
+                for (index, segment) in candidates {
+                    let next = index + 1 < segments.count ? segments[index + 1] : nil
+                    let seconds = age(segment) ?? now.timeIntervalSince(segment.end(next: next))
+                    if seconds > deleteAfter.inSeconds { chosen.insert(index) }
+                }
             }
-        }
-        if let maxBytes {
-            var total = segments.enumerated().filter { !chosen.contains($0.offset) }.reduce(Int64(0)) { $0 + $1.element.size }
-            for (index, segment) in candidates where total > maxBytes && !chosen.contains(index) {
-                chosen.insert(index)
-                total -= segment.size
+            if let maxBytes {
+                var total = segments.enumerated().filter { !chosen.contains($0.offset) }.reduce(Int64(0)) { $0 + $1.element.size }
+                for (index, segment) in candidates where total > maxBytes && !chosen.contains(index) {
+                    chosen.insert(index)
+                    total -= segment.size
+                }
             }
-        }
-        if let minFreeBytes, let freeBytes {
-            var free = freeBytes + segments.enumerated().filter { chosen.contains($0.offset) }.reduce(Int64(0)) { $0 + $1.element.size }
-            for (index, segment) in candidates where free < minFreeBytes && !chosen.contains(index) {
-                chosen.insert(index)
-                free += segment.size
+            if let minFreeBytes, let freeBytes {
+                var free = freeBytes + segments.enumerated().filter { chosen.contains($0.offset) }.reduce(Int64(0)) { $0 + $1.element.size }
+                for (index, segment) in candidates where free < minFreeBytes && !chosen.contains(index) {
+                    chosen.insert(index)
+                    free += segment.size
+                }
             }
+            return chosen.sorted().map { segments[$0] }
         }
-        return chosen.sorted().map { segments[$0] }
     }
 }
+
+/// `RecordingSettings.RetentionPolicy` by its short name, inside the package.
+package typealias RetentionPolicy = RecordingSettings.RetentionPolicy
 
 /// Applies a `RetentionPolicy` to a recording's files: scans them by name and journal, deletes
 /// what the policy chooses, removes the folders left empty (up to the template's root) and logs
@@ -72,7 +77,7 @@ package final class RetentionSweeper: Sendable {
     /// Where the segments are.
     package let index: SegmentIndex
     /// What to delete (a reload may change it: `setPolicy`).
-    public var policy: RetentionPolicy { state.withLock { $0.policy } }
+    public var policy: RecordingSettings.RetentionPolicy { state.withLock { $0.policy } }
     private let state: Locked<State>
     private let clock: AnchoredClock
     private let freeBytes: @Sendable (String) -> Int64?

@@ -22,7 +22,7 @@ package protocol RecordingFiguresSink: PacketSink, Sendable {
 }
 
 /// What a recording wrote and deleted since it started (counters: they only grow).
-public struct RecordingFigures: Sendable, Equatable {
+package struct RecordingFigures: Sendable, Equatable {
     /// Bytes written to the recording's files.
     public var bytesWritten: Int64 = 0
     /// Segments the retention policy deleted.

@@ -1,5 +1,5 @@
 /// A sink could not write what it was given.
-public enum SinkError: OnAirError, Equatable {
+package enum SinkError: OnAirError, Equatable {
     /// A packet arrived without the format description the sink needs to start.
     case missingFormatDescription(destination: String, codec: MediaCodec)
     /// The destination's extension or URL does not name an output OnAir can write.

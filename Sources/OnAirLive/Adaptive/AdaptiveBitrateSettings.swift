@@ -2,7 +2,7 @@ import OnAirCore
 
 /// How adaptive bitrate follows the network: the bounds of the video bitrate and the thresholds
 /// that decide when to step down (queueing delay grows) and up (the queue stays empty).
-public struct AdaptiveBitrateSettings: Sendable, Codable, Equatable {
+package struct AdaptiveBitrateSettings: Sendable, Codable, Equatable {
     /// The lowest video bitrate the controller sets, in bits per second.
     public var minimumBitRate: Int
     /// The highest video bitrate the controller sets, in bits per second.
@@ -59,7 +59,7 @@ public struct AdaptiveBitrateSettings: Sendable, Codable, Equatable {
     public var peakRatio = 1.15
 
     /// `limits` (the configured ones scaled to `bitRate`) tightened to `peakRatio` × `bitRate`.
-    public func dataRateLimits(_ limits: [DataRateLimit], bitRate: Int) -> [DataRateLimit] {
+    public func dataRateLimits(_ limits: [VideoEncoderSettings.DataRateLimit], bitRate: Int) -> [VideoEncoderSettings.DataRateLimit] {
         limits.map { limit in
             guard limit.seconds.isFinite, limit.seconds > 0 else { return limit }
             let most = Int((peakRatio * Double(bitRate) * limit.seconds / 8).rounded())

@@ -345,7 +345,7 @@ package final class LiveSession: @unchecked Sendable {
     /// A rate outside what the stream's level allows is clamped to it, and an invalid one refused;
     /// either way the `notices` handler says so and the stream goes on (`statistics().targetBitRate`
     /// shows the rate in force).
-    public func setBitRate(average: Int, dataRateLimits: [DataRateLimit]) {
+    public func setBitRate(average: Int, dataRateLimits: [VideoEncoderSettings.DataRateLimit]) {
         lock.lock()
         pendingBitRate = (average, dataRateLimits)
         lock.unlock()

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The process's resident memory, for statistics.
-public enum ResidentMemory {
+package enum ResidentMemory {
     /// Resident set size in bytes (0 where it cannot be read).
     public static func current() -> Int {
         #if os(Linux)

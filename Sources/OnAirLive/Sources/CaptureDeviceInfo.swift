@@ -9,7 +9,7 @@ public struct CaptureDeviceInfo: Sendable, Hashable, Codable {
     }
 
     /// A pixel format the device offers and the sizes it offers it in ("640x480").
-    public typealias Format = CaptureFormat
+    package typealias Format = CaptureFormat
 
     /// Camera, microphone or screen.
     public var kind: Kind
@@ -18,10 +18,10 @@ public struct CaptureDeviceInfo: Sendable, Hashable, Codable {
     /// A human-readable name.
     public var name: String
     /// The formats it offers, when they could be queried (screens: their size).
-    public var formats: [Format]
+    public var formats: [CaptureFormat]
 
     /// Creates a description.
-    public init(kind: Kind, spec: String, name: String, formats: [Format] = []) {
+    public init(kind: Kind, spec: String, name: String, formats: [CaptureFormat] = []) {
         self.kind = kind
         self.spec = spec
         self.name = name

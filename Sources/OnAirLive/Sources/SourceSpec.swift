@@ -23,8 +23,13 @@ public enum SourceSpec: Sendable, Hashable, CustomStringConvertible {
     /// No source for this kind of media.
     case none
 
-    /// Parses the command-line form; throws naming what is wrong and the accepted forms.
-    public init(parsing text: String) throws(SourceSpecError) {
+    /// Parses the command-line form; throws an `OnAirError` naming what is wrong and the accepted forms.
+    public init(parsing text: String) throws {
+        try self.init(parsingTyped: text)
+    }
+
+    /// `init(parsing:)` with the error's type.
+    package init(parsingTyped text: String) throws(SourceSpecError) {
         let kind: Substring, argument: Substring?
         if let colon = text.firstIndex(of: ":") {
             kind = text[..<colon]

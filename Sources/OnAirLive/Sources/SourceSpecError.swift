@@ -1,7 +1,7 @@
 import OnAirCore
 
 /// Why a `--video`/`--audio` source argument was rejected or could not be turned into a source.
-public enum SourceSpecError: OnAirError, Equatable {
+package enum SourceSpecError: OnAirError, Equatable {
     /// The text is not one of the known forms.
     case unknownKind(text: String)
     /// A kind that needs an argument got none (e.g. "v4l2:").

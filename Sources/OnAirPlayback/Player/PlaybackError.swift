@@ -2,7 +2,7 @@
 import OnAirCore
 
 /// Why `onair play` could not receive, decode or write.
-public enum PlaybackError: OnAirError, Equatable {
+package enum PlaybackError: OnAirError, Equatable {
     /// The `-o` output's extension is not one the player writes.
     case unknownOutput(String)
     /// Nothing was decoded from the input within the time allowed.

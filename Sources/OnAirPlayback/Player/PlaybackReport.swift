@@ -116,7 +116,7 @@ public struct PlaybackReport: Sendable, Codable, Equatable {
     /// Changes mid-stream: picture size, audio format, timestamp jumps.
     public var changes = Changes()
     /// What the window and speakers did; nil when playing headless (`--no-display`).
-    public var display: DisplayReport?
+    public var display: Display?
 
     enum CodingKeys: String, CodingKey {
         case url, frames, fps, duration, freezes, video, audio, display, changes

@@ -6,7 +6,7 @@ import OnAirCore
 ///
 /// A sink may block in `video`/`audio` to pace a file; it must return promptly once `stop()` is
 /// asked of the player (check `isStopping`).
-public protocol PlaybackSink: AnyObject, Sendable {
+package protocol PlaybackSink: AnyObject, Sendable {
     /// A new input was opened (the first time, or again after the stream came back).
     func inputOpened(live: Bool, hasVideo: Bool, hasAudio: Bool)
     /// A decoded video frame.

@@ -39,7 +39,7 @@ public final class Player: @unchecked Sendable {
     /// The configuration the player runs with.
     public let configuration: Configuration
     /// Where decoded media also goes (the window and speakers); set before `start()`.
-    public var sink: (any PlaybackSink)?
+    package var sink: (any PlaybackSink)?
     let lock = NSLock()
     let interrupt = CaptureInterrupt()
     private let done = DispatchSemaphore(value: 0)
@@ -69,7 +69,7 @@ public final class Player: @unchecked Sendable {
     /// Checks the configuration (the output's kind) without opening anything. `containerMuxer`
     /// names the libavformat muxer for a container file's extension (nil: not a container OnAir
     /// writes) for `-o` copies; the `OnAir` module's initializer without it reads the output registry.
-    public init(configuration: Configuration, containerMuxer: @escaping @Sendable (String) -> String?) throws(PlaybackError) {
+    package init(configuration: Configuration, containerMuxer: @escaping @Sendable (String) -> String?) throws(PlaybackError) {
         self.containerMuxer = containerMuxer
         if let output = configuration.output, Self.outputKind(output, containerMuxer: containerMuxer) == nil {
             throw PlaybackError.unknownOutput(output)

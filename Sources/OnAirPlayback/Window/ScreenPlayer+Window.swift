@@ -12,7 +12,7 @@ import OnAirSDL
 extension ScreenPlayer {
     /// Runs the window until the user quits, the player has finished and everything is shown,
     /// or `every` (called about once a second with fresh statistics) returns true.
-    public func run(player: Player, every: (PlaybackStatistics) -> Bool) -> StopReason {
+    package func run(player: Player, every: (PlaybackStatistics) -> Bool) -> StopReason {
         var nextSecond = Self.now + 1
         var overlay = false
         var lastStats = PlaybackStatistics()

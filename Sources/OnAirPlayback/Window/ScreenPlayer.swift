@@ -33,7 +33,7 @@ public final class ScreenPlayer: PlaybackSink, @unchecked Sendable {
     }
 
     /// Why `run` returned.
-    public enum StopReason: Sendable, Equatable {
+    package enum StopReason: Sendable, Equatable {
         /// The user closed the window or pressed `q`/Esc.
         case quit
         /// The player finished and everything was shown and played.
@@ -111,7 +111,7 @@ public final class ScreenPlayer: PlaybackSink, @unchecked Sendable {
     static var now: Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
 
     /// What the window and speakers did so far.
-    public func displayReport() -> DisplayReport {
+    package func displayReport() -> DisplayReport {
         lock.lock()
         defer { lock.unlock() }
         var result = report

@@ -5,6 +5,15 @@ import OnAirCore
 import OnAirFFmpeg
 import OnAirLive
 
+extension ScreenRecordingReport {
+    /// Reads a screen recording of `onair play` showing the synthetic source (the frame codes
+    /// seen, their order, gaps and glass-to-glass latency, A/V sync); `settle` seconds at the
+    /// start are left out of the steady-state figures.
+    public static func analyze(path: String, settle: Double = 2) throws -> ScreenRecordingReport {
+        try ScreenRecordingAnalysis.analyze(path: path, settle: settle)
+    }
+}
+
 /// Measures a player from a recording of its screen and speakers: a file recorded with
 /// `ffmpeg -f x11grab … -f pulse -i SINK.monitor -copyts` (timestamps are the wall clock, in
 /// microseconds) while the player showed the live synthetic source, window size = video size.
@@ -13,7 +22,7 @@ import OnAirLive
 /// never appeared (skipped), glass-to-glass latency (the recording's wall-clock timestamp of a
 /// frame's first appearance minus the sender's wall-clock capture time in its second code), and
 /// pairs the beeps heard with the flashes seen (`SyncAnalysis`).
-public enum ScreenRecordingAnalysis {
+package enum ScreenRecordingAnalysis {
     /// The figures, with `settle` seconds at the start left out of the steady-state counts.
     public static func analyze(path: String, settle: Double = 2) throws -> ScreenRecordingReport {
         let decoder = try MediaFileDecoder(path: path)

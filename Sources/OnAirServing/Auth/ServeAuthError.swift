@@ -1,6 +1,6 @@
 #if os(Linux)
 /// A user, range or password hash that cannot be taken.
-public struct ServeAuthError: Error, CustomStringConvertible, Equatable {
+package struct ServeAuthError: Error, CustomStringConvertible, Equatable {
     /// What is wrong.
     public var description: String
     /// Creates an error saying `description`.

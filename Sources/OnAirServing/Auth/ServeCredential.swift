@@ -2,7 +2,7 @@
 /// What admitted a viewer: the way in it remembers, so a reload that withdraws it can cut the
 /// viewer (`ServeAccessPolicy.stillAdmits`). Never the secret itself: a token is known by a number
 /// the policy gives it when it first appears and keeps while the token stays in the list.
-public enum ServeCredential: Sendable, Hashable, CustomStringConvertible {
+package enum ServeCredential: Sendable, Hashable, CustomStringConvertible {
     /// No credentials were asked for (an open server, or an address range open for the permission).
     case anyone
     /// A user of the config file, by name, and the revision of that user's entry it was admitted

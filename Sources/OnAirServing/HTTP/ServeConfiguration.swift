@@ -15,7 +15,7 @@ public struct ServeConfiguration: Sendable {
     /// The first token (what the served URLs print, as `?token=…`), nil without tokens.
     public var token: String? { tokens.first }
     /// Per-viewer limits and the most viewers served at once.
-    public var limits = ServeHub.Limits()
+    public var limits = Limits()
     /// Connections from one address at once (0: no limit besides the total).
     public var perAddressLimit = 0
     /// The SRT port for callers (nil: no SRT listener); callers need the last token as passphrase when set.
@@ -67,6 +67,20 @@ extension ServeConfiguration {
         case loopback
         /// Not at all: RTSPS only.
         case off
+    }
+}
+
+extension ServeConfiguration {
+    /// The limits each viewer gets.
+    public struct Limits: Sendable {
+        /// Viewers served at once, all transports together.
+        public var maxViewers = 32
+        /// How long a viewer may stay behind before it is cut.
+        public var viewerTimeout: Duration = .seconds(5)
+        /// The most bytes waiting for one viewer before it skips to the next keyframe.
+        public var viewerQueueBytes = 1024 * 1024
+        /// The default limits.
+        public init() {}
     }
 }
 #endif

@@ -5,18 +5,9 @@ import Foundation
 /// encode; viewers of any transport (HTTP, SRT) attach to a stream with their own bounded queue.
 ///
 /// Admission is counted here, so `maxViewers` holds across transports.
-public final class ServeHub: @unchecked Sendable {
+package final class ServeHub: @unchecked Sendable {
     /// The limits each viewer gets.
-    public struct Limits: Sendable {
-        /// Viewers served at once, all transports together.
-        public var maxViewers = 32
-        /// How long a viewer may stay behind before it is cut.
-        public var viewerTimeout: Duration = .seconds(5)
-        /// The most bytes waiting for one viewer before it skips to the next keyframe.
-        public var viewerQueueBytes = 1024 * 1024
-        /// The default limits.
-        public init() {}
-    }
+    package typealias Limits = ServeConfiguration.Limits
 
     /// The limits in force (`setLimits` changes them for viewers from then on).
     public var limits: Limits {

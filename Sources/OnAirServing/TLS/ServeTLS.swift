@@ -129,7 +129,7 @@ public enum ServeTLS: Sendable, Equatable {
 }
 
 /// A certificate or key that could not be read or made.
-public struct ServeTLSError: Error, CustomStringConvertible {
+package struct ServeTLSError: Error, CustomStringConvertible {
     /// What went wrong, with the file.
     public var description: String
     init(_ description: String) { self.description = description }

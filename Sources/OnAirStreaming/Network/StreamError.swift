@@ -2,7 +2,7 @@
 import OnAirCore
 
 /// A streaming destination could not be used.
-public enum StreamError: OnAirError, Equatable {
+package enum StreamError: OnAirError, Equatable {
     /// The URL is not one OnAir streams to (rtmp://, rtmps://, srt://, udp://, tcp://) or lacks a host or port.
     case unsupportedURL(String, reason: String)
     /// An SRT passphrase outside SRT's 10…79 characters.

@@ -7,7 +7,7 @@ import Foundation
 /// or `tcp://host:port` (`?listen=1`: OnAir waits for the receiver to connect); or
 /// `rtsp://host:port/path`, published to an RTSP server (ANNOUNCE/RECORD, RTP interleaved over TCP),
 /// or `rtsps://` the same inside TLS — whose certificate FFmpeg 5.1's RTSP publisher does not check.
-public struct StreamTarget: Sendable, Equatable {
+package struct StreamTarget: Sendable, Equatable {
     /// The transport a URL names.
     public enum Transport: String, Sendable {
         /// The URL schemes `rtmp://`, `rtmps://`, `srt://`, `udp://`, `tcp://`, `rtsp://` and `rtsps://`.

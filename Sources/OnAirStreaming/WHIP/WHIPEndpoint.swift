@@ -3,7 +3,7 @@ import Foundation
 
 /// A WHIP endpoint (RFC 9725) as `onair stream` names it: `whip+http://host:port/path` or
 /// `whip+https://…` — the `whip+` prefix says the HTTP(S) URL after it takes a WHIP offer.
-public struct WHIPEndpoint: Sendable, Equatable {
+package struct WHIPEndpoint: Sendable, Equatable {
     /// The scheme prefix that marks a WHIP endpoint.
     public static let prefix = "whip+"
     /// The output as named (`whip+http://…`).

@@ -2,7 +2,7 @@
 import OnAirCore
 
 /// Why publishing to a WHIP endpoint failed, in words a user can act on.
-public enum WHIPError: OnAirError, Equatable {
+package enum WHIPError: OnAirError, Equatable {
     /// The server answered the offer (or the DELETE) with an HTTP error status.
     case refused(destination: String, status: Int, reason: String, detail: String)
     /// The server could not be reached (connection refused, no route, timed out).
