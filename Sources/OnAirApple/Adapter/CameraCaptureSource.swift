@@ -17,8 +17,7 @@ import OnAirCore
 /// or the camera going away ends the source with the reason (`CaptureStop`), as the Linux device
 /// sources report device loss. Video only (`MicrophoneCaptureSource` is the sound). Not yet built
 /// on a Mac: see docs/APPLE.md.
-/// Unchecked Sendable: AVFoundation objects (not Sendable) reached only through `CaptureSessionRun`'s queue
-public final class CameraCaptureSource: CaptureSource, @unchecked Sendable {
+public final class CameraCaptureSource: CaptureSource, Sendable {
     /// `camera:<spec>`.
     public let name: String
     /// Video.
@@ -94,26 +93,26 @@ public final class CameraCaptureSource: CaptureSource, @unchecked Sendable {
 }
 
 /// Receives the camera's sample buffers on the capture queue and hands frames to the handlers.
-/// Unchecked Sendable: an NSObject delegate AVFoundation calls on one serial capture queue
-final class CameraFrameDelegate: NSObject, AVCaptureVideoDataOutputSampleBufferDelegate, @unchecked Sendable {
+final class CameraFrameDelegate: NSObject, AVCaptureVideoDataOutputSampleBufferDelegate, Sendable {
     private let handlers: CaptureHandlers
-    private let lock = NSLock()
-    private var mapper: HostTimeMapper
-    private var ended = false
+    private struct State {
+        var mapper: HostTimeMapper
+        var ended = false
+    }
+
+    private let state: Locked<State>
 
     init(handlers: CaptureHandlers, mapper: HostTimeMapper) {
         self.handlers = handlers
-        self.mapper = mapper
+        state = Locked(State(mapper: mapper))
     }
 
     func captureOutput(_ output: AVCaptureOutput, didOutput sampleBuffer: CMSampleBuffer, from connection: AVCaptureConnection) {
         guard let image = CMSampleBufferGetImageBuffer(sampleBuffer),
             CVPixelBufferGetPixelFormatType(image) == kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange
         else { return }
-        lock.lock()
-        let stopped = ended
-        let pts = mapper.sessionTime(ofHostSeconds: CMSampleBufferGetPresentationTimeStamp(sampleBuffer).seconds)
-        lock.unlock()
+        let host = CMSampleBufferGetPresentationTimeStamp(sampleBuffer).seconds
+        let (stopped, pts) = state.withLock { ($0.ended, $0.mapper.sessionTime(ofHostSeconds: host)) }
         guard !stopped else { return }
         CVPixelBufferLockBaseAddress(image, .readOnly)
         defer { CVPixelBufferUnlockBaseAddress(image, .readOnly) }
@@ -136,10 +135,10 @@ final class CameraFrameDelegate: NSObject, AVCaptureVideoDataOutputSampleBufferD
 
     /// The source stopped by itself: report it once.
     func end(_ error: AppleBackendError) {
-        lock.lock()
-        let first = !ended
-        ended = true
-        lock.unlock()
+        let first = state.withLock { state in
+            defer { state.ended = true }
+            return !state.ended
+        }
         if first { handlers.ended(error) }
     }
 }

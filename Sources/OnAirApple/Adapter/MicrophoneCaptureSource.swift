@@ -16,8 +16,7 @@ import OnAirCore
 /// `CapturedAudioTimeline`. A runtime error, the device going away or an interruption ends the
 /// source once with the reason (`CaptureStop`), as the Linux sources report a lost device.
 /// Not yet built on a Mac: see docs/APPLE.md.
-/// Unchecked Sendable: AVFoundation objects (not Sendable) reached only through `CaptureSessionRun`'s queue
-public final class MicrophoneCaptureSource: CaptureSource, @unchecked Sendable {
+public final class MicrophoneCaptureSource: CaptureSource, Sendable {
     /// `microphone:<unique ID>`, or `microphone:` for the default device.
     public let name: String
     /// Audio.
@@ -49,19 +48,21 @@ public final class MicrophoneCaptureSource: CaptureSource, @unchecked Sendable {
 }
 
 /// Receives the microphone's sample buffers on the capture queue and hands `PCMBuffer`s to the handlers.
-/// Unchecked Sendable: an NSObject delegate AVFoundation calls on one serial capture queue
-final class MicrophoneSampleDelegate: NSObject, AVCaptureAudioDataOutputSampleBufferDelegate, @unchecked Sendable {
+final class MicrophoneSampleDelegate: NSObject, AVCaptureAudioDataOutputSampleBufferDelegate, Sendable {
     private let source: String
     private let handlers: CaptureHandlers
-    private let lock = NSLock()
-    private var mapper: HostTimeMapper
-    private var timeline = CapturedAudioTimeline()
-    private var ended = false
+    private struct State {
+        var mapper: HostTimeMapper
+        var timeline = CapturedAudioTimeline()
+        var ended = false
+    }
+
+    private let state: Locked<State>
 
     init(source: String, handlers: CaptureHandlers, mapper: HostTimeMapper) {
         self.source = source
         self.handlers = handlers
-        self.mapper = mapper
+        state = Locked(State(mapper: mapper))
     }
 
     func captureOutput(_ output: AVCaptureOutput, didOutput sampleBuffer: CMSampleBuffer, from connection: AVCaptureConnection) {
@@ -74,11 +75,11 @@ final class MicrophoneSampleDelegate: NSObject, AVCaptureAudioDataOutputSampleBu
                 formatID: asbd.mFormatID, flags: asbd.mFormatFlags, sampleRate: asbd.mSampleRate,
                 channelsPerFrame: asbd.mChannelsPerFrame, bitsPerChannel: asbd.mBitsPerChannel, bytesPerFrame: asbd.mBytesPerFrame)
             let host = CMSampleBufferGetPresentationTimeStamp(sampleBuffer).seconds
-            lock.lock()
-            let stopped = ended
-            let pts = timeline.pts(
-                deviceTime: mapper.sessionTime(ofHostSeconds: host), frameCount: frameCount, sampleRate: format.sampleRate)
-            lock.unlock()
+            let (stopped, pts) = state.withLock { state in
+                let pts = state.timeline.pts(
+                    deviceTime: state.mapper.sessionTime(ofHostSeconds: host), frameCount: frameCount, sampleRate: format.sampleRate)
+                return (state.ended, pts)
+            }
             guard !stopped else { return }
             handlers.audio(try Self.pcm(sampleBuffer, format: format, frameCount: frameCount, pts: pts))
         } catch {
@@ -119,10 +120,10 @@ final class MicrophoneSampleDelegate: NSObject, AVCaptureAudioDataOutputSampleBu
     }
 
     private func end(_ error: any Error) {
-        lock.lock()
-        let first = !ended
-        ended = true
-        lock.unlock()
+        let first = state.withLock { state in
+            defer { state.ended = true }
+            return !state.ended
+        }
         if first { handlers.ended(error) }
     }
 }

@@ -24,33 +24,28 @@ import OnAirServeConfig
 /// `limiter.threshold` failures in a minute → 429 for a growing time, whatever it sends.
 /// Passwords and tokens are compared in constant time and never logged; each failure logs one
 /// line in `ServeAccessPolicy.failureLine`'s format.
-package final class ServeAccessPolicy: @unchecked Sendable {
+package final class ServeAccessPolicy: Sendable {
     /// The users in force.
-    public var users: [ServeUser] {
-        lock.lock()
-        defer { lock.unlock() }
-        return roster.users
-    }
+    public var users: [ServeUser] { state.withLock { $0.roster.users } }
     /// The tokens (`--token`, repeatable), each holding every permission.
-    public var tokens: [String] {
-        lock.lock()
-        defer { lock.unlock() }
-        return listed.map(\.secret)
-    }
+    public var tokens: [String] { state.withLock { $0.listed.map(\.secret) } }
     /// Addresses that need no credentials for a permission (e.g. `/metrics` from loopback).
     public let openAddresses: [ServePermission: [ServeAddressRange]]
     /// The failure counter.
     public let limiter: ServeFailureLimiter
     private let log: @Sendable (String) -> Void
-    private let lock = NSLock()
-    /// The tokens in force with their numbers, and the number the next new one gets.
-    private var listed: [(secret: String, number: Int)] = []
-    private var nextTokenNumber = 1
-    /// The users in force and their revisions.
-    private var roster: ServeUserRoster
-    /// Basic credentials recently verified (the header's value → the user), so a player fetching a
-    /// segment every two seconds does not pay for an argon2id run each time. Bounded; entries expire.
-    private var verified: [String: (user: String, until: Double)] = [:]
+    private struct State {
+        /// The tokens in force with their numbers, and the number the next new one gets.
+        var listed: [(secret: String, number: Int)] = []
+        var nextTokenNumber = 1
+        /// The users in force and their revisions.
+        var roster: ServeUserRoster
+        /// Basic credentials recently verified (the header's value → the user), so a player fetching a
+        /// segment every two seconds does not pay for an argon2id run each time. Bounded; entries expire.
+        var verified: [String: (user: String, until: Double)] = [:]
+    }
+
+    private let state: Locked<State>
     private static let verifiedCapacity = 256
     private static let verifiedLifetime = 300.0
 
@@ -72,7 +67,7 @@ package final class ServeAccessPolicy: @unchecked Sendable {
         limiter: ServeFailureLimiter = ServeFailureLimiter(),
         log: @escaping @Sendable (String) -> Void = { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
     ) {
-        roster = ServeUserRoster(users)
+        state = Locked(State(roster: ServeUserRoster(users)))
         self.openAddresses = openAddresses
         self.limiter = limiter
         self.log = log
@@ -83,18 +78,18 @@ package final class ServeAccessPolicy: @unchecked Sendable {
     /// its number; a new one gets the next. Viewers admitted by a token no longer listed are for
     /// the caller to cut (`stillAdmits`).
     public func setTokens(_ tokens: [String]) {
-        lock.lock()
-        defer { lock.unlock() }
-        var kept: [(secret: String, number: Int)] = []
-        for token in tokens where !kept.contains(where: { ConstantTime.equal($0.secret, token) }) {
-            if let old = listed.first(where: { ConstantTime.equal($0.secret, token) }) {
-                kept.append(old)
-            } else {
-                kept.append((token, nextTokenNumber))
-                nextTokenNumber += 1
+        state.withLock { state in
+            var kept: [(secret: String, number: Int)] = []
+            for token in tokens where !kept.contains(where: { ConstantTime.equal($0.secret, token) }) {
+                if let old = state.listed.first(where: { ConstantTime.equal($0.secret, token) }) {
+                    kept.append(old)
+                } else {
+                    kept.append((token, state.nextTokenNumber))
+                    state.nextTokenNumber += 1
+                }
             }
+            state.listed = kept
         }
-        listed = kept
     }
 
     /// Puts `users` in force from the next request on (a reload). Returns the names whose viewers
@@ -102,10 +97,10 @@ package final class ServeAccessPolicy: @unchecked Sendable {
     /// permission changed. Passwords verified before are checked again.
     @discardableResult
     public func setUsers(_ users: [ServeUser]) -> Set<String> {
-        lock.lock()
-        defer { lock.unlock() }
-        verified.removeAll()
-        return roster.update(to: users)
+        state.withLock { state in
+            state.verified.removeAll()
+            return state.roster.update(to: users)
+        }
     }
 
     /// Whether a viewer admitted by `credential` may stay under the credentials in force now: a
@@ -115,39 +110,25 @@ package final class ServeAccessPolicy: @unchecked Sendable {
         switch credential {
         case .anyone: return isOpen
         case .user(let name, let revision):
-            lock.lock()
-            defer { lock.unlock() }
-            return roster.admits(name, revision: revision)
+            return state.withLock { $0.roster.admits(name, revision: revision) }
         case .token(let number):
-            lock.lock()
-            defer { lock.unlock() }
-            return listed.contains { $0.number == number }
+            return state.withLock { $0.listed.contains { $0.number == number } }
         }
     }
 
     /// The tokens in force, each with its number (for a face that checks them itself: RTSP).
-    package var numberedTokens: [(secret: String, number: Int)] {
-        lock.lock()
-        defer { lock.unlock() }
-        return listed
-    }
+    package var numberedTokens: [(secret: String, number: Int)] { state.withLock { $0.listed } }
 
     /// The number of the listed token equal to `given` (compared in constant time with each), or nil.
     public func tokenNumber(_ given: String) -> Int? {
-        lock.lock()
-        let tokens = listed
-        lock.unlock()
+        let tokens = state.withLock { $0.listed }
         var found: Int?
         for token in tokens where ConstantTime.equal(given, token.secret) { found = token.number }
         return found
     }
 
     /// Whether any credentials are asked for at all.
-    public var isOpen: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return roster.users.isEmpty && listed.isEmpty
-    }
+    public var isOpen: Bool { state.withLock { $0.roster.users.isEmpty && $0.listed.isEmpty } }
 
     /// The line logged for each failed authentication: `onair auth: failed from ADDRESS (METHOD)`,
     /// METHOD being `basic`, `bearer` or `query-token`. fail2ban's filter (dist/fail2ban/onair.conf) matches it.
@@ -206,26 +187,27 @@ package final class ServeAccessPolicy: @unchecked Sendable {
     /// against, or nil. Unknown names cost an argon2id run too.
     private func authenticate(_ name: String, _ password: String, header: String) -> (ServeUser, revision: Int)? {
         let time = ProcessInfo.processInfo.systemUptime
-        lock.lock()
-        if let cached = verified[header], cached.until > time,
-            let user = roster.users.first(where: { $0.name == cached.user }), let revision = roster.revision(of: user.name)
-        {
-            lock.unlock()
-            return (user, revision)
+        // A user still verified by the cache (nil: none), or the user of that name to check and its revision.
+        let (cachedUser, user, revision) = state.withLock { state -> ((ServeUser, Int)?, ServeUser?, Int) in
+            if let cached = state.verified[header], cached.until > time,
+                let user = state.roster.users.first(where: { $0.name == cached.user }), let revision = state.roster.revision(of: user.name)
+            {
+                return ((user, revision), nil, 0)
+            }
+            let user = state.roster.users.first { ConstantTime.equal($0.name, name) }
+            return (nil, user, user.flatMap { state.roster.revision(of: $0.name) } ?? 0)
         }
-        let user = roster.users.first { ConstantTime.equal($0.name, name) }
-        let revision = user.flatMap { roster.revision(of: $0.name) } ?? 0
-        lock.unlock()
+        if let cachedUser { return cachedUser }
         let hash = user?.passwordHash ?? Self.decoy
         guard ServePasswordHash.verify(password, hash: hash), let user else { return nil }
-        lock.lock()
-        defer { lock.unlock() }
-        // A reload while the hash was checked: the password is judged again at the next request.
-        guard roster.revision(of: user.name) == revision else { return (user, revision) }
-        if verified.count >= Self.verifiedCapacity { verified = verified.filter { $0.value.until > time } }
-        if verified.count >= Self.verifiedCapacity { verified.removeAll() }
-        verified[header] = (user.name, time + Self.verifiedLifetime)
-        return (user, revision)
+        return state.withLock { state in
+            // A reload while the hash was checked: the password is judged again at the next request.
+            guard state.roster.revision(of: user.name) == revision else { return (user, revision) }
+            if state.verified.count >= Self.verifiedCapacity { state.verified = state.verified.filter { $0.value.until > time } }
+            if state.verified.count >= Self.verifiedCapacity { state.verified.removeAll() }
+            state.verified[header] = (user.name, time + Self.verifiedLifetime)
+            return (user, revision)
+        }
     }
 
     /// A hash no password matches in practice, checked for unknown names so they take as long as known ones.

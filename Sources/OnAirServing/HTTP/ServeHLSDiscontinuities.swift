@@ -7,54 +7,57 @@ import OnAirCore
 /// its input changed, so the server adds the tags as it serves `/live.m3u8`: before the first
 /// segment begun after the restart, and `#EXT-X-DISCONTINUITY-SEQUENCE` counting the tagged
 /// segments that have left the list (RFC 8216 6.2.2), so a player reloading it numbers them alike.
-package final class ServeHLSDiscontinuities: @unchecked Sendable {
-    private let lock = NSLock()
-    /// Numbers of the segments (`segment_N.ts`) a discontinuity comes before, ascending.
-    private var before: [Int] = []
-    /// Tagged segments that have left the playlist.
-    private var gone = 0
+package final class ServeHLSDiscontinuities: Sendable {
+    private struct State {
+        /// Numbers of the segments (`segment_N.ts`) a discontinuity comes before, ascending.
+        var before: [Int] = []
+        /// Tagged segments that have left the playlist.
+        var gone = 0
+    }
+
+    private let state = Locked(State())
 
     /// None yet.
     package init() {}
 
     /// Segment `number` is the first of a restarted encode: a discontinuity comes before it.
     package func mark(before number: Int) {
-        lock.withLock {
-            if before.last.map({ $0 < number }) ?? true { before.append(number) }
+        state.withLock { state in
+            if state.before.last.map({ $0 < number }) ?? true { state.before.append(number) }
         }
     }
 
     /// `playlist` (as the muxer wrote it) with the tags added; unchanged while there was no restart.
     package func playlist(_ playlist: [UInt8]) -> [UInt8] {
-        lock.lock()
-        defer { lock.unlock() }
-        guard !before.isEmpty || gone > 0 else { return playlist }
-        var lines = String(decoding: playlist, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        let numbers = lines.compactMap(Self.segmentNumber)
-        // Segments below the first listed are gone for good (the muxer numbers them upwards).
-        if let first = numbers.first {
-            let left = before.prefix { $0 < first }.count
-            gone += left
-            before.removeFirst(left)
-        }
-        var index = lines.count - 1
-        while index >= 0 {
-            if let number = Self.segmentNumber(lines[index]), before.contains(number) {
-                // The tag goes before the segment's own tags (its #EXTINF), after the one before it.
-                var start = index
-                while start > 0, lines[start - 1].hasPrefix("#EXTINF") || lines[start - 1].hasPrefix("#EXT-X-PROGRAM-DATE-TIME") {
-                    start -= 1
-                }
-                if start == 0 || lines[start - 1] != "#EXT-X-DISCONTINUITY" { lines.insert("#EXT-X-DISCONTINUITY", at: start) }
+        state.withLock { state in
+            guard !state.before.isEmpty || state.gone > 0 else { return playlist }
+            var lines = String(decoding: playlist, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            let numbers = lines.compactMap(Self.segmentNumber)
+            // Segments below the first listed are gone for good (the muxer numbers them upwards).
+            if let first = numbers.first {
+                let left = state.before.prefix { $0 < first }.count
+                state.gone += left
+                state.before.removeFirst(left)
             }
-            index -= 1
+            var index = lines.count - 1
+            while index >= 0 {
+                if let number = Self.segmentNumber(lines[index]), state.before.contains(number) {
+                    // The tag goes before the segment's own tags (its #EXTINF), after the one before it.
+                    var start = index
+                    while start > 0, lines[start - 1].hasPrefix("#EXTINF") || lines[start - 1].hasPrefix("#EXT-X-PROGRAM-DATE-TIME") {
+                        start -= 1
+                    }
+                    if start == 0 || lines[start - 1] != "#EXT-X-DISCONTINUITY" { lines.insert("#EXT-X-DISCONTINUITY", at: start) }
+                }
+                index -= 1
+            }
+            if state.gone > 0, let sequence = lines.firstIndex(where: { $0.hasPrefix("#EXT-X-MEDIA-SEQUENCE:") }),
+                !lines.contains(where: { $0.hasPrefix("#EXT-X-DISCONTINUITY-SEQUENCE:") })
+            {
+                lines.insert("#EXT-X-DISCONTINUITY-SEQUENCE:\(state.gone)", at: sequence + 1)
+            }
+            return Array(lines.joined(separator: "\n").utf8)
         }
-        if gone > 0, let sequence = lines.firstIndex(where: { $0.hasPrefix("#EXT-X-MEDIA-SEQUENCE:") }),
-            !lines.contains(where: { $0.hasPrefix("#EXT-X-DISCONTINUITY-SEQUENCE:") })
-        {
-            lines.insert("#EXT-X-DISCONTINUITY-SEQUENCE:\(gone)", at: sequence + 1)
-        }
-        return Array(lines.joined(separator: "\n").utf8)
     }
 
     /// N of a URI line `segment_N.ts` (as the muxer names them), else nil.

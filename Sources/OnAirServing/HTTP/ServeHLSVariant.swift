@@ -9,41 +9,45 @@ import OnAirStreaming
 /// `avc1.42c01e`, `mp4a.40.2`), the picture size and frame rate from the SPS (the rate measured
 /// when the SPS has no timing), and the peak bit rate over windows of a segment's duration (what HLS calls `BANDWIDTH`, with a tenth added for
 /// the container). A sink beside the HLS writer; the server reads it from its own threads.
-package final class ServeHLSVariant: PacketSink, @unchecked Sendable {
+package final class ServeHLSVariant: PacketSink, Sendable {
     /// "hls variant", for messages.
     package var destination: String { "hls variant" }
-    private let lock = NSLock()
+    private struct State {
+        var descriptions: [MediaType: FormatDescription] = [:]
+        var windowStart: Double?
+        var bytes = 0
+        var frames = 0
+        var peak: Int
+        var frameRate: Double?
+    }
+
     private let window: Double
-    private var descriptions: [MediaType: FormatDescription] = [:]
-    private var windowStart: Double?
-    private var bytes = 0
-    private var frames = 0
-    private var peak: Int
-    private var frameRate: Double?
+    private let state: Locked<State>
 
     /// A variant measured over windows of `segmentDuration` seconds, `bitRate` until the first window ends.
     package init(segmentDuration: Double, bitRate: Int) {
         window = max(0.5, segmentDuration)
-        peak = bitRate
+        state = Locked(State(peak: bitRate))
     }
 
     /// Notes the packet's description, size and time.
     package func write(_ packet: EncodedPacket) throws {
-        lock.lock()
-        defer { lock.unlock() }
-        if let description = packet.formatDescription { descriptions[packet.mediaType] = description }
-        let time = packet.dts.seconds
-        if let start = windowStart, time - start >= window {
-            peak = max(peak, Int(Double(bytes * 8) * 1.1 / (time - start)))
-            if frames > 1 { frameRate = Double(frames) / (time - start) }
-            windowStart = time
-            bytes = 0
-            frames = 0
-        } else if windowStart == nil {
-            windowStart = time
+        let window = self.window
+        state.withLock { state in
+            if let description = packet.formatDescription { state.descriptions[packet.mediaType] = description }
+            let time = packet.dts.seconds
+            if let start = state.windowStart, time - start >= window {
+                state.peak = max(state.peak, Int(Double(state.bytes * 8) * 1.1 / (time - start)))
+                if state.frames > 1 { state.frameRate = Double(state.frames) / (time - start) }
+                state.windowStart = time
+                state.bytes = 0
+                state.frames = 0
+            } else if state.windowStart == nil {
+                state.windowStart = time
+            }
+            state.bytes += packet.payload.count
+            if packet.mediaType == .video { state.frames += 1 }
         }
-        bytes += packet.payload.count
-        if packet.mediaType == .video { frames += 1 }
     }
 
     /// Nothing to finish.
@@ -51,8 +55,7 @@ package final class ServeHLSVariant: PacketSink, @unchecked Sendable {
 
     /// The variant at `uri`; nil before any stream has described itself.
     package func variant(uri: String) -> HLSMultivariantPlaylist.Variant? {
-        lock.lock()
-        defer { lock.unlock() }
+        let (descriptions, peak, frameRate) = state.withLock { ($0.descriptions, $0.peak, $0.frameRate) }
         let codecs = [MediaType.video, .audio].compactMap { descriptions[$0].flatMap(CodecString.of) }
         guard !codecs.isEmpty else { return nil }
         let picture = descriptions[.video].flatMap(Self.picture)

@@ -1,5 +1,6 @@
 #if os(Linux)
 import Foundation
+import OnAirCore
 
 #if canImport(OnAirHTTP)
 import OnAirHTTP
@@ -12,16 +13,12 @@ import OnAirStreaming
 /// Served: `/` (a page), `/live.ts`, `/live.mp4` (continuous), `/live.m3u8` and its
 /// `segment_N.ts` files, `/stats.json`; with a recording `/list`, `/get` and the media of a span's
 /// HLS playlist (`/playback/ID.mp4`). Anything else is 404; no directory is ever listed.
-package final class ServeServer: @unchecked Sendable {
+package final class ServeServer: Sendable {
     /// The configuration in force.
     public let configuration: ServeConfiguration
     private let hub: ServeHub
     private let hlsDirectory: String?
-    private let lock = NSLock()
-    private var encoderStatistics: (@Sendable () -> LiveStatistics?)?
-    private var server: HTTPServer?
-    /// The plain-HTTP listener that only redirects to HTTPS (`redirectListen`), or nil.
-    private var redirect: HTTPServer?
+    private let state = Locked(State())
     private let srtPort: Int?
     private let whep: WHEPEndpoint?
     /// WHEP of each further encode (`/sub/whep`), by the path before `/whep`.
@@ -29,35 +26,42 @@ package final class ServeServer: @unchecked Sendable {
     /// The endpoint that answers for an encode WebRTC does not carry (H.265): the main encode's,
     /// else the first further encode's with a face; nil when no encode has one.
     private let whepStandIn: WHEPEndpoint?
-    /// libmicrohttpd's latest messages (the last 16) and how many it gave, for `/stats.json`.
-    private var messages: [String] = []
-    private var messageCount = 0
     /// The certificate served over HTTPS, when TLS is on.
     package let tls: ServeTLS.Loaded?
     /// Who may do what (users, the token, failures per address).
     package let access: ServeAccessPolicy
-    /// The recording's playback (`/list`, `/get`), when the session records in segments.
-    private var playback: RecordingPlayback?
-    /// `/snapshot.jpg`, when set.
-    private var snapshot: ServeSnapshot?
-    /// `/NAME/snapshot.jpg` of each further encode, when set.
-    private var renditionSnapshots: [String: ServeSnapshot] = [:]
     /// The further encodes' names (`/sub.ts`, … : `ServeRenditionRoute`).
     private let renditions: [String]
-    /// `/metrics`, `/healthz`, `/readyz` (issue 33), answered before the token check to the address ranges allowed.
-    private var observability: ServeObservability?
-    /// The discontinuities encode restarts put in `/live.m3u8` (set by the owner of the HLS sink).
-    private var hlsDiscontinuities: ServeHLSDiscontinuities?
-    /// The encodes' variants `/index.m3u8` lists, the main one first.
-    private var hlsVariants: [(uri: String, variant: ServeHLSVariant)] = []
-    /// The Low-Latency HLS feeds of the encodes that have one, by name (`ServeLowLatencyHLS`).
-    private var lowLatencyHLS = ServeLowLatencyHLS(feeds: [:])
-    /// The ONVIF services under `/onvif/` (`--onvif`), when set.
-    private var onvif: ONVIFService?
-    /// WS-Discovery for the ONVIF device (`--onvif-discovery`), when running.
-    private var discovery: WSDiscoveryResponder?
-    /// The ONVIF services' own plain-HTTP listener (`--onvif-listen`), or nil.
-    private var onvifListener: HTTPServer?
+
+    private struct State {
+        var encoderStatistics: (@Sendable () -> LiveStatistics?)?
+        var server: HTTPServer?
+        /// The plain-HTTP listener that only redirects to HTTPS (`redirectListen`), or nil.
+        var redirect: HTTPServer?
+        /// libmicrohttpd's latest messages (the last 16) and how many it gave, for `/stats.json`.
+        var messages: [String] = []
+        var messageCount = 0
+        /// The recording's playback (`/list`, `/get`), when the session records in segments.
+        var playback: RecordingPlayback?
+        /// `/snapshot.jpg`, when set.
+        var snapshot: ServeSnapshot?
+        /// `/NAME/snapshot.jpg` of each further encode, when set.
+        var renditionSnapshots: [String: ServeSnapshot] = [:]
+        /// `/metrics`, `/healthz`, `/readyz` (issue 33), answered before the token check to the address ranges allowed.
+        var observability: ServeObservability?
+        /// The discontinuities encode restarts put in `/live.m3u8` (set by the owner of the HLS sink).
+        var hlsDiscontinuities: ServeHLSDiscontinuities?
+        /// The encodes' variants `/index.m3u8` lists, the main one first.
+        var hlsVariants: [(uri: String, variant: ServeHLSVariant)] = []
+        /// The Low-Latency HLS feeds of the encodes that have one, by name (`ServeLowLatencyHLS`).
+        var lowLatencyHLS = ServeLowLatencyHLS(feeds: [:])
+        /// The ONVIF services under `/onvif/` (`--onvif`), when set.
+        var onvif: ONVIFService?
+        /// WS-Discovery for the ONVIF device (`--onvif-discovery`), when running.
+        var discovery: WSDiscoveryResponder?
+        /// The ONVIF services' own plain-HTTP listener (`--onvif-listen`), or nil.
+        var onvifListener: HTTPServer?
+    }
 
     /// Starts listening. `hlsDirectory` holds the live HLS playlist `stream.m3u8` and its segments.
     /// `loadedTLS`: `configuration.tls` already read (by an owner that shares it with RTSPS), else
@@ -99,14 +103,15 @@ package final class ServeServer: @unchecked Sendable {
         let server = try HTTPServer(
             configuration: http, messages: { [weak self] line in self?.record(line) },
             handler: { [weak self] request in self?.answer(request) ?? .text(503, "stopping") })
-        self.server = server
+        state.withLock { $0.server = server }
         if let listen = configuration.redirectListen {
             guard tls != nil else {
                 server.stop()
                 throw ServeTLSError("--redirect-listen redirects to HTTPS: it needs --tls-cert/--tls-key or --tls-self-signed")
             }
             do {
-                redirect = try ServeRedirect.start(listen: listen, host: configuration.host, httpsPort: server.port)
+                let redirect = try ServeRedirect.start(listen: listen, host: configuration.host, httpsPort: server.port)
+                state.withLock { $0.redirect = redirect }
             } catch {
                 server.stop()
                 throw error
@@ -114,11 +119,12 @@ package final class ServeServer: @unchecked Sendable {
         }
         if let listen = configuration.onvif?.listen {
             do {
-                onvifListener = try ONVIFService.listen(on: listen) { [weak self] in
+                let onvifListener = try ONVIFService.listen(on: listen) { [weak self] in
                     self?.answerONVIF($0, onOwnListener: true) ?? .text(503, "stopping")
                 }
+                state.withLock { $0.onvifListener = onvifListener }
             } catch {
-                redirect?.stop()
+                state.withLock { $0.redirect }?.stop()
                 server.stop()
                 throw error
             }
@@ -126,17 +132,18 @@ package final class ServeServer: @unchecked Sendable {
     }
 
     /// The ONVIF listener's port (nil without one).
-    package var onvifListenerPort: Int? { lock.withLock { onvifListener?.port } }
+    package var onvifListenerPort: Int? { state.withLock { $0.onvifListener?.port } }
 
     /// The redirecting listener's port (nil without one).
-    public var redirectPort: Int? { lock.withLock { redirect?.port } }
+    public var redirectPort: Int? { state.withLock { $0.redirect?.port } }
 
     private func record(_ message: String) {
-        lock.lock()
-        messages.append(message.trimmingCharacters(in: .whitespacesAndNewlines))
-        if messages.count > 16 { messages.removeFirst(messages.count - 16) }
-        messageCount += 1
-        lock.unlock()
+        let line = message.trimmingCharacters(in: .whitespacesAndNewlines)
+        state.withLock { state in
+            state.messages.append(line)
+            if state.messages.count > 16 { state.messages.removeFirst(state.messages.count - 16) }
+            state.messageCount += 1
+        }
     }
 
     /// Reads the TLS certificate and key again (a renewal) and presents them from the next handshake
@@ -147,57 +154,48 @@ package final class ServeServer: @unchecked Sendable {
 
     /// `reloadCertificate()`, giving what was read (for RTSPS to present the same).
     package func reloadedCertificate() throws -> ServeTLS.Loaded {
-        guard let source = configuration.tls, let server else { throw ServeTLSError("TLS is not on") }
+        guard let source = configuration.tls, let server = state.withLock({ $0.server }) else { throw ServeTLSError("TLS is not on") }
         let loaded = try source.load(host: configuration.host)
         try server.reloadCertificate(loaded.credentials)
         return loaded
     }
 
     /// The port listened on.
-    public var port: Int { server?.port ?? 0 }
+    public var port: Int { state.withLock { $0.server }?.port ?? 0 }
 
     /// Where the figures of the encode come from, for `/stats.json`.
     public func setEncoderStatistics(_ provider: @escaping @Sendable () -> LiveStatistics?) {
-        lock.lock()
-        encoderStatistics = provider
-        lock.unlock()
+        state.withLock { $0.encoderStatistics = provider }
     }
 
     /// Answers `/list` and `/get` from `playback` (the session's segmented recording).
     package func setPlayback(_ playback: RecordingPlayback) {
-        lock.lock()
-        self.playback = playback
-        lock.unlock()
+        state.withLock { $0.playback = playback }
     }
 
     /// Answers `/snapshot.jpg` from `snapshot`.
     package func setSnapshot(_ snapshot: ServeSnapshot) {
-        lock.lock()
-        self.snapshot = snapshot
-        lock.unlock()
+        state.withLock { $0.snapshot = snapshot }
     }
 
     /// Answers `/NAME/snapshot.jpg` of the further encode `rendition` from `snapshot`.
     package func setSnapshot(_ snapshot: ServeSnapshot, rendition: String) {
-        lock.withLock { renditionSnapshots[rendition] = snapshot }
+        state.withLock { $0.renditionSnapshots[rendition] = snapshot }
     }
 
     /// Answers the ONVIF services under `/onvif/` (their own credentials: WS-Security, HTTP Digest).
     package func setONVIF(_ service: ONVIFService) {
-        lock.withLock { onvif = service }
+        state.withLock { $0.onvif = service }
     }
 
     /// Stops `responder` (its Bye) when the server stops.
     package func setDiscovery(_ responder: WSDiscoveryResponder) {
-        lock.withLock { discovery = responder }
+        state.withLock { $0.discovery = responder }
     }
 
     /// The statistics document as `/stats.json` gives it.
     public func statistics() -> ServeStatisticsDocument {
-        lock.lock()
-        let provider = encoderStatistics
-        let recent = messages, count = messageCount
-        lock.unlock()
+        let (provider, recent, count, server) = state.withLock { ($0.encoderStatistics, $0.messages, $0.messageCount, $0.server) }
         let figures = hub.statistics()
         var totals = figures.totals
         // WebRTC viewers live in their face, not the hub: their cuts at a token's removal count too.
@@ -221,39 +219,33 @@ package final class ServeServer: @unchecked Sendable {
                 ?? ServeStatisticsDocument(
                     encoder: nil, totals: .init(), requestsTimedOut: 0, httpMessages: 0, recentHTTPMessages: [], viewers: [])
         }
-        lock.lock()
-        self.observability = observability
-        lock.unlock()
+        state.withLock { $0.observability = observability }
     }
 
     /// Serves `/index.m3u8`, the multivariant playlist of `variants` (each encode's media playlist URI and its measure).
     package func serveHLSVariants(_ variants: [(uri: String, variant: ServeHLSVariant)]) {
-        lock.withLock { hlsVariants = variants }
+        state.withLock { $0.hlsVariants = variants }
     }
 
     /// Serves the playlists of the encodes with a feed as Low-Latency HLS (`ServeLowLatencyHLS`).
     package func serveLowLatencyHLS(_ feeds: [String: LowLatencyHLSFeed]) {
-        lock.withLock { lowLatencyHLS = ServeLowLatencyHLS(feeds: feeds) }
+        state.withLock { $0.lowLatencyHLS = ServeLowLatencyHLS(feeds: feeds) }
     }
 
     /// Serves `/live.m3u8` with the discontinuities `discontinuities` notes (see `ServeHLSSink`).
     package func serveHLSDiscontinuities(_ discontinuities: ServeHLSDiscontinuities) {
-        lock.withLock { hlsDiscontinuities = discontinuities }
+        state.withLock { $0.hlsDiscontinuities = discontinuities }
     }
 
     /// Ends every viewer's stream and stops listening.
     public func stop() {
         hub.close()
-        lock.withLock { onvif }?.close()  // ONVIF's waiting PullMessages are answered, empty
-        lock.withLock { discovery }?.stop()  // Bye
-        lock.lock()
-        let server = self.server
-        self.server = nil
-        let redirect = self.redirect
-        self.redirect = nil
-        let onvifListener = self.onvifListener
-        self.onvifListener = nil
-        lock.unlock()
+        state.withLock { $0.onvif }?.close()  // ONVIF's waiting PullMessages are answered, empty
+        state.withLock { $0.discovery }?.stop()  // Bye
+        let (server, redirect, onvifListener) = state.withLock { state in
+            defer { (state.server, state.redirect, state.onvifListener) = (nil, nil, nil) }
+            return (state.server, state.redirect, state.onvifListener)
+        }
         redirect?.stop()
         onvifListener?.stop()
         server?.stop()
@@ -261,20 +253,18 @@ package final class ServeServer: @unchecked Sendable {
 
     /// The ONVIF services' answer (their own credentials), 404 before they are set.
     private func answerONVIF(_ request: HTTPRequest, onOwnListener: Bool) -> HTTPResponse {
-        guard let onvif = lock.withLock({ onvif }) else { return .text(404, "not found") }
+        guard let onvif = state.withLock({ $0.onvif }) else { return .text(404, "not found") }
         return onvif.answer(request, onOwnListener: onOwnListener) { path in
-            image(of: lock.withLock { path == ServeHub.main ? snapshot : renditionSnapshots[path] })
+            image(of: state.withLock { path == ServeHub.main ? $0.snapshot : $0.renditionSnapshots[path] })
         }
     }
 
     private func answer(_ request: HTTPRequest) -> HTTPResponse {
-        lock.lock()
-        let observability = self.observability
-        lock.unlock()
+        let observability = state.withLock { $0.observability }
         if let response = observability?.answer(request, credentials: access.isOpen ? nil : { self.authorize($0) }) {
             return response
         }
-        if ONVIFService.handles(request.path), lock.withLock({ onvif }) != nil { return answerONVIF(request, onOwnListener: false) }
+        if ONVIFService.handles(request.path), state.withLock({ $0.onvif }) != nil { return answerONVIF(request, onOwnListener: false) }
         let whepRoute = whepRoute(request)
         if let (whep, inner) = whepRoute, let response = whep.answerCut(inner) { return response }
         let credential: ServeCredential
@@ -316,21 +306,17 @@ package final class ServeServer: @unchecked Sendable {
         case ["live.mp4"] where hub.serves(.fragmentedMP4):
             return stream(.fragmentedMP4, request: request, credential: credential)
         case ["list"], ["get"]:
-            lock.lock()
-            let playback = self.playback
-            lock.unlock()
+            let playback = state.withLock { $0.playback }
             guard let playback else { return .text(404, "not found") }
             hub.responseFinished()  // a stitched span's buffers are freed right after
             return path.segments == ["list"] ? playback.list(request, query: query) : playback.get(request, query: query)
         case let segments where segments.count == 2 && segments[0] == "playback":
-            lock.lock()
-            let playback = self.playback
-            lock.unlock()
+            let playback = state.withLock { $0.playback }
             guard let playback else { return .text(404, "not found") }
             hub.responseFinished()
             return playback.media(named: segments[1], request: request)
         case ["snapshot.jpg"]:
-            return image(of: lock.withLock { snapshot })
+            return image(of: state.withLock { $0.snapshot })
         case ["stats.json"]:
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
@@ -341,21 +327,21 @@ package final class ServeServer: @unchecked Sendable {
                 body: .bytes(body))
         case ["index.m3u8"] where hlsDirectory != nil:
             hub.responseFinished()
-            let variants = lock.withLock { hlsVariants }.compactMap { $0.variant.variant(uri: $0.uri) }
+            let variants = state.withLock { $0.hlsVariants }.compactMap { $0.variant.variant(uri: $0.uri) }
             guard !variants.isEmpty else { return .text(404, "the playlist is not ready yet") }
             return HTTPResponse(
                 status: 200, headers: [("Content-Type", "application/vnd.apple.mpegurl"), ("Cache-Control", "no-cache")],
                 body: .bytes(Self.playlist(Array(HLSMultivariantPlaylist(variants: variants).text.utf8), query: query)))
         case ["live.m3u8"] where hlsDirectory != nil:
             hub.responseFinished()  // each HLS request's thread and copies are freed right after
-            let lowLatency = lock.withLock { lowLatencyHLS }
+            let lowLatency = state.withLock { $0.lowLatencyHLS }
             if lowLatency.serves(ServeHub.main) {
                 return lowLatency.playlist(ServeHub.main, request: request, query: query, folder: "")
             }
             guard let hlsDirectory, let file = HLSFileServer.file(named: "stream.m3u8", in: hlsDirectory) else {
                 return .text(404, "the playlist is not ready yet")
             }
-            let tagged = lock.withLock { hlsDiscontinuities }?.playlist(file.bytes) ?? file.bytes
+            let tagged = state.withLock { $0.hlsDiscontinuities }?.playlist(file.bytes) ?? file.bytes
             return HTTPResponse(
                 status: 200, headers: [("Content-Type", file.contentType), ("Cache-Control", "no-cache")],
                 body: .bytes(Self.playlist(tagged, query: query)))
@@ -462,7 +448,7 @@ package final class ServeServer: @unchecked Sendable {
             return stream(format, rendition: rendition, request: request, credential: credential)
         case .playlist(let rendition):
             hub.responseFinished()
-            let lowLatency = lock.withLock { lowLatencyHLS }
+            let lowLatency = state.withLock { $0.lowLatencyHLS }
             if lowLatency.serves(rendition) {
                 return lowLatency.playlist(rendition, request: request, query: query, folder: rendition + "/")
             }
@@ -475,13 +461,13 @@ package final class ServeServer: @unchecked Sendable {
         case .segment(let rendition, let name):
             guard let hlsDirectory else { return .text(404, "not found") }
             let folder = Self.hlsDirectory(of: rendition, in: hlsDirectory)
-            if let response = lock.withLock({ lowLatencyHLS }).file(rendition, name: name, directory: folder) { return response }
+            if let response = state.withLock({ $0.lowLatencyHLS }).file(rendition, name: name, directory: folder) { return response }
             guard let file = HLSFileServer.file(named: name, in: folder) else { return .text(404, "not found") }
             hub.responseFinished()
             return HTTPResponse(
                 status: 200, headers: [("Content-Type", file.contentType), ("Cache-Control", "no-cache")], body: .bytes(file.bytes))
         case .snapshot(let rendition):
-            return image(of: lock.withLock { renditionSnapshots[rendition] })
+            return image(of: state.withLock { $0.renditionSnapshots[rendition] })
         }
     }
 
@@ -517,7 +503,7 @@ package final class ServeServer: @unchecked Sendable {
     /// Low-Latency face serves it (held until a coming part exists), or nil without a feed.
     private func lowLatencyFile(_ rendition: String, path: HTTPPath, directory: String?) -> HTTPResponse? {
         guard let directory, path.segments.count == 1, Self.isSegmentName(path.segments[0]) else { return nil }
-        return lock.withLock { lowLatencyHLS }.file(rendition, name: path.segments[0], directory: directory)
+        return state.withLock { $0.lowLatencyHLS }.file(rendition, name: path.segments[0], directory: directory)
     }
 
     /// Where a further encode's live HLS is written: a folder named after it in the main one's.

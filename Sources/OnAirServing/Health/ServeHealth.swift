@@ -11,7 +11,7 @@ import OnAirCore
 /// A wall clock the kernel says is not synchronized (`watch(clock:)`) makes it degraded: still
 /// healthy (200), with the reason among `warnings`, since recording names and retention by age
 /// then wait on it. The clock is injected, so the judgement is tested without waiting.
-package final class ServeHealth: @unchecked Sendable {
+package final class ServeHealth: Sendable {
     /// The verdict: healthy or not, and why not.
     package struct Verdict: Sendable, Equatable, Codable {
         /// `ok`, `degraded` (healthy, with warnings) or `unhealthy`.
@@ -27,17 +27,20 @@ package final class ServeHealth: @unchecked Sendable {
     /// Seconds without an encoded packet of a stream before it counts as stalled.
     package let stallLimit: Double
     private let clock: @Sendable () -> Double
-    private let lock = NSLock()
     private let started: Double
-    private var lastPacket: [MediaType: Double] = [:]
-    private var packets: [MediaType: Int] = [:]
     /// The streams judged.
     package let streams: Set<MediaType>
-    private var failures: [String] = []
-    private var failureCount = 0
-    private var listeners: [@Sendable (MediaType) -> Void] = []
-    /// The session's anchored time line, whose wall clock is judged.
-    private var wallClock: AnchoredClock?
+    private struct State {
+        var lastPacket: [MediaType: Double] = [:]
+        var packets: [MediaType: Int] = [:]
+        var failures: [String] = []
+        var failureCount = 0
+        var listeners: [@Sendable (MediaType) -> Void] = []
+        /// The session's anchored time line, whose wall clock is judged.
+        var wallClock: AnchoredClock?
+    }
+
+    private let state = Locked(State())
 
     /// A judge for `streams`, stalled after `stallLimit` seconds, reading time from `clock` (seconds).
     package init(
@@ -53,55 +56,47 @@ package final class ServeHealth: @unchecked Sendable {
     /// An encoded packet of `type` reached the outputs (called from the frame path).
     package func packetWritten(_ type: MediaType) {
         let now = clock()
-        lock.lock()
-        lastPacket[type] = now
-        packets[type, default: 0] += 1
-        let listeners = self.listeners
-        lock.unlock()
+        let listeners = state.withLock { state in
+            state.lastPacket[type] = now
+            state.packets[type, default: 0] += 1
+            return state.listeners
+        }
         for listener in listeners { listener(type) }
     }
 
     /// Hears every encoded packet (the systemd watchdog feeds itself here), on the frame path.
     package func onPacket(_ listener: @escaping @Sendable (MediaType) -> Void) {
-        lock.lock()
-        listeners.append(listener)
-        lock.unlock()
+        state.withLock { $0.listeners.append(listener) }
     }
 
     /// An output (`-o` recording or network output) failed; it stays a reason until the end.
     package func outputFailed(_ destination: String, reason: String) {
-        lock.lock()
-        failureCount += 1
-        if failures.count < 16 { failures.append("output \(destination) failed: \(reason)") }
-        lock.unlock()
+        state.withLock { state in
+            state.failureCount += 1
+            if state.failures.count < 16 { state.failures.append("output \(destination) failed: \(reason)") }
+        }
     }
 
     /// Judges `clock`'s wall clock too: degraded while the kernel says it is not synchronized.
     package func watch(clock: AnchoredClock) {
-        lock.withLock { wallClock = clock }
+        state.withLock { $0.wallClock = clock }
     }
 
     /// The anchored time line watched, if any (for its step count on `/metrics`).
-    package var watchedClock: AnchoredClock? { lock.withLock { wallClock } }
+    package var watchedClock: AnchoredClock? { state.withLock { $0.wallClock } }
 
     /// Output failures since the start.
-    package var outputFailures: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return failureCount
-    }
+    package var outputFailures: Int { state.withLock { $0.failureCount } }
 
     /// Encoded packets of `type` since the start.
     package func packetCount(_ type: MediaType) -> Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return packets[type] ?? 0
+        state.withLock { $0.packets[type] ?? 0 }
     }
 
     /// The verdict now.
     package func verdict() -> Verdict {
         let now = clock()
-        lock.lock()
+        let (lastPacket, failures, wallClock) = state.withLock { ($0.lastPacket, $0.failures, $0.wallClock) }
         var reasons: [String] = []
         for type in streams.sorted(by: { $0.rawValue < $1.rawValue }) {
             let since = now - (lastPacket[type] ?? started)
@@ -111,8 +106,6 @@ package final class ServeHealth: @unchecked Sendable {
             }
         }
         reasons += failures
-        let wallClock = self.wallClock
-        lock.unlock()
         var warnings: [String] = []
         if let wallClock, !wallClock.synchronized() {
             warnings.append(

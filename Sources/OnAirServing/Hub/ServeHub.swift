@@ -1,37 +1,37 @@
 #if os(Linux)
 import Foundation
+import OnAirCore
 
 /// The fan-out hub of `onair serve`: one stream per container, fed by one muxer each from the one
 /// encode; viewers of any transport (HTTP, SRT) attach to a stream with their own bounded queue.
 ///
 /// Admission is counted here, so `maxViewers` holds across transports.
-package final class ServeHub: @unchecked Sendable {
+package final class ServeHub: Sendable {
     /// The limits each viewer gets.
     package typealias Limits = ServeConfiguration.Limits
 
     /// The limits in force (`setLimits` changes them for viewers from then on).
-    public var limits: Limits {
-        lock.lock()
-        defer { lock.unlock() }
-        return currentLimits
+    public var limits: Limits { state.withLock { $0.limits } }
+    private struct State {
+        var limits: Limits
+        var viewers: [Int: ServeViewer] = [:]
+        var nextID = 1
+        var totals = Totals()
+        var closed = false
+        var observer: (@Sendable (ViewerEvent) -> Void)?
+        /// Extra figures per viewer from its transport (SRT statistics), by viewer id.
+        var transportFigures: [Int: @Sendable () -> (rttMs: Double, lost: Int, dropped: Int, sendBufferMs: Double)] = [:]
+        /// Viewers served outside the hub (WebRTC), counted against `maxViewers` too.
+        var externalViewers: (@Sendable () -> Int)?
+        /// Whether a credential still admits (the access policy's judge; nil: every one does).
+        var stillAdmits: (@Sendable (ServeCredential) -> Bool)?
     }
-    private var currentLimits: Limits
-    private let lock = NSLock()
+
+    private let state: Locked<State>
     /// The streams by rendition (the main encode's name, `ServeHub.main`, and each further encode's) and format.
     private let streams: [String: [ServeFormat: ServeStream]]
-    private var viewers: [Int: ServeViewer] = [:]
-    private var nextID = 1
-    private var totals = Totals()
-    private var closed = false
-    private var observer: (@Sendable (ViewerEvent) -> Void)?
     /// Gives back what departed viewers freed (glibc keeps it otherwise; see `ServeMemoryRelease`).
     package let memoryRelease = ServeMemoryRelease()
-    /// Extra figures per viewer from its transport (SRT statistics), by viewer id.
-    private var transportFigures: [Int: @Sendable () -> (rttMs: Double, lost: Int, dropped: Int, sendBufferMs: Double)] = [:]
-    /// Viewers served outside the hub (WebRTC), counted against `maxViewers` too.
-    private var externalViewers: (@Sendable () -> Int)?
-    /// Whether a credential still admits (the access policy's judge; nil: every one does).
-    private var stillAdmits: (@Sendable (ServeCredential) -> Bool)?
 
     /// The main encode's name: the path prefix of its streams (`/live.ts`, `rtsp://…/live`).
     package static let main = "live"
@@ -39,7 +39,7 @@ package final class ServeHub: @unchecked Sendable {
     /// A hub for the given formats, of the main encode and of each further encode in `renditions`
     /// (their names, the path prefixes of their streams: `sub` serves `/sub.ts`).
     package init(formats: Set<ServeFormat>, renditions: [String] = [], limits: Limits = Limits()) {
-        currentLimits = limits
+        state = Locked(State(limits: limits))
         var streams: [String: [ServeFormat: ServeStream]] = [:]
         for name in [Self.main] + renditions {
             for format in formats { streams[name, default: [:]][format] = ServeStream(format: format) }
@@ -56,9 +56,7 @@ package final class ServeHub: @unchecked Sendable {
     /// Sets how many viewers a face outside the hub serves now (WebRTC), so `maxViewers` counts them;
     /// `count` must not call back into the hub.
     public func setExternalViewers(_ count: @escaping @Sendable () -> Int) {
-        lock.lock()
-        externalViewers = count
-        lock.unlock()
+        state.withLock { $0.externalViewers = count }
     }
 
     /// Admits a viewer of `format` (throws `ServeRefusal` when full or stopping), remembering what
@@ -68,34 +66,27 @@ package final class ServeHub: @unchecked Sendable {
         credential: ServeCredential = .anyone
     ) throws -> ServeViewer {
         guard let stream = streams[rendition]?[format] else { throw ServeRefusal.stopping }
-        lock.lock()
-        guard !closed else {
-            lock.unlock()
-            throw ServeRefusal.stopping
+        let (viewer, observer) = try state.withLock { state in
+            guard !state.closed else { throw ServeRefusal.stopping }
+            // Under the lock: a reload puts its credentials in force before `cutViewers` looks, so a
+            // viewer checked here with an old token either is refused or is among those it cuts.
+            guard state.stillAdmits?(credential) ?? true else { throw ServeRefusal.credentialWithdrawn }
+            guard state.viewers.count + (state.externalViewers?() ?? 0) < state.limits.maxViewers else {
+                state.totals.refusedFull += 1
+                throw ServeRefusal.full(maximum: state.limits.maxViewers)
+            }
+            let viewer = ServeViewer(
+                id: state.nextID, transport: transport, format: format, peer: peer, credential: credential,
+                timeout: state.limits.viewerTimeout.inSeconds, capacityBytes: state.limits.viewerQueueBytes
+            ) { [weak self] gone in
+                self?.remove(gone, from: stream)
+            }
+            state.nextID += 1
+            state.viewers[viewer.id] = viewer
+            state.totals.served += 1
+            state.totals.peakViewers = max(state.totals.peakViewers, state.viewers.count)
+            return (viewer, state.observer)
         }
-        // Under the lock: a reload puts its credentials in force before `cutViewers` looks, so a
-        // viewer checked here with an old token either is refused or is among those it cuts.
-        guard stillAdmits?(credential) ?? true else {
-            lock.unlock()
-            throw ServeRefusal.credentialWithdrawn
-        }
-        guard viewers.count + (externalViewers?() ?? 0) < currentLimits.maxViewers else {
-            totals.refusedFull += 1
-            lock.unlock()
-            throw ServeRefusal.full(maximum: currentLimits.maxViewers)
-        }
-        let viewer = ServeViewer(
-            id: nextID, transport: transport, format: format, peer: peer, credential: credential,
-            timeout: currentLimits.viewerTimeout.inSeconds, capacityBytes: currentLimits.viewerQueueBytes
-        ) { [weak self] gone in
-            self?.remove(gone, from: stream)
-        }
-        nextID += 1
-        viewers[viewer.id] = viewer
-        totals.served += 1
-        totals.peakViewers = max(totals.peakViewers, viewers.count)
-        let observer = self.observer
-        lock.unlock()
         stream.attach(viewer)
         observer?(.joined(id: viewer.id, transport: transport, peer: peer))
         return viewer
@@ -106,23 +97,23 @@ package final class ServeHub: @unchecked Sendable {
         for viewer: ServeViewer,
         _ figures: @escaping @Sendable () -> (rttMs: Double, lost: Int, dropped: Int, sendBufferMs: Double)
     ) {
-        lock.lock()
-        if viewers[viewer.id] != nil { transportFigures[viewer.id] = figures }
-        lock.unlock()
+        state.withLock { state in
+            if state.viewers[viewer.id] != nil { state.transportFigures[viewer.id] = figures }
+        }
     }
 
     private func remove(_ viewer: ServeViewer, from stream: ServeStream) {
         stream.detach(viewer)
         let figures = viewer.statistics()
-        lock.lock()
-        viewers[viewer.id] = nil
-        transportFigures[viewer.id] = nil
-        if viewer.endReason == .tooSlow { totals.cutTooSlow += 1 }
-        if viewer.endReason == .credentialWithdrawn { totals.cutCredentialWithdrawn += 1 }
-        totals.skipsOfViewersGone += figures.skips
-        totals.bytesSentOfViewersGone[viewer.transport, default: 0] += figures.bytesSent
-        let observer = self.observer
-        lock.unlock()
+        let observer = state.withLock { state in
+            state.viewers[viewer.id] = nil
+            state.transportFigures[viewer.id] = nil
+            if viewer.endReason == .tooSlow { state.totals.cutTooSlow += 1 }
+            if viewer.endReason == .credentialWithdrawn { state.totals.cutCredentialWithdrawn += 1 }
+            state.totals.skipsOfViewersGone += figures.skips
+            state.totals.bytesSentOfViewersGone[viewer.transport, default: 0] += figures.bytesSent
+            return state.observer
+        }
         observer?(
             .left(
                 id: viewer.id, transport: viewer.transport, peer: viewer.peer,
@@ -133,18 +124,16 @@ package final class ServeHub: @unchecked Sendable {
     /// Changes the most viewers at once and the viewer timeout (a reload): admission follows at
     /// once, viewers already served keep theirs; none is cut for a lower maximum.
     package func setLimits(maxViewers: Int, viewerTimeout: Duration) {
-        lock.lock()
-        currentLimits.maxViewers = maxViewers
-        currentLimits.viewerTimeout = viewerTimeout
-        lock.unlock()
+        state.withLock { state in
+            state.limits.maxViewers = maxViewers
+            state.limits.viewerTimeout = viewerTimeout
+        }
     }
 
     /// Sets the judge of credentials `openViewer` asks at admission (the access policy's `stillAdmits`);
     /// it must not call back into the hub.
     package func setCredentialCheck(_ stillAdmits: @escaping @Sendable (ServeCredential) -> Bool) {
-        lock.lock()
-        self.stillAdmits = stillAdmits
-        lock.unlock()
+        state.withLock { $0.stillAdmits = stillAdmits }
     }
 
     /// Cuts every viewer whose credential `stillAdmits` no longer accepts (a reload withdrew its
@@ -152,17 +141,13 @@ package final class ServeHub: @unchecked Sendable {
     /// read, with `credentialWithdrawn` as its reason.
     @discardableResult
     package func cutViewers(stillAdmits: (ServeCredential) -> Bool) -> Int {
-        lock.lock()
-        let current = Array(viewers.values)
-        lock.unlock()
+        let current = state.withLock { Array($0.viewers.values) }
         return current.filter { !stillAdmits($0.credential) && $0.withdraw() }.count
     }
 
     /// Hears every viewer that joins or leaves, on the viewer's thread (replaces an earlier observer).
     public func setViewerObserver(_ observer: (@Sendable (ViewerEvent) -> Void)?) {
-        lock.lock()
-        self.observer = observer
-        lock.unlock()
+        state.withLock { $0.observer = observer }
     }
 
     /// A response that held memory (an HLS file) is done: see `ServeMemoryRelease`.
@@ -189,12 +174,12 @@ package final class ServeHub: @unchecked Sendable {
 
     /// Every viewer's figures and the totals.
     package func statistics() -> (viewers: [ServeViewerStatistics], totals: Totals) {
-        lock.lock()
-        let current = viewers.values.sorted { $0.id < $1.id }
-        let figures = transportFigures
-        var totals = self.totals
-        totals.viewers = current.count
-        lock.unlock()
+        let (current, figures, totals) = state.withLock { state in
+            let current = state.viewers.values.sorted { $0.id < $1.id }
+            var totals = state.totals
+            totals.viewers = current.count
+            return (current, state.transportFigures, totals)
+        }
         let now = ProcessInfo.processInfo.systemUptime
         return (
             current.map { viewer in
@@ -213,9 +198,7 @@ package final class ServeHub: @unchecked Sendable {
 
     /// Refuses new viewers and ends every stream (viewers read what is queued, then the end).
     public func close() {
-        lock.lock()
-        closed = true
-        lock.unlock()
+        state.withLock { $0.closed = true }
         for stream in streams.values.flatMap(\.values) { stream.finishAll(.serverStopped) }
     }
 }

@@ -1,5 +1,6 @@
 #if os(Linux)
 import Foundation
+import OnAirCore
 
 #if canImport(Glibc)
 import Glibc
@@ -22,15 +23,18 @@ import Glibc
 ///
 /// The allocator settings (see `tuneAllocator`) keep what a trim cannot return from piling up
 /// in the first place. Elsewhere (another C library, Apple platforms) this does nothing.
-package final class ServeMemoryRelease: @unchecked Sendable {
+package final class ServeMemoryRelease: Sendable {
     private typealias Trim = @convention(c) (Int) -> Int32
     private let trim: Trim?
     private let delay: Double
     private let queue = DispatchQueue(label: "onair.serve.memory-release", qos: .utility)
-    private let lock = NSLock()
-    private var scheduled = false
-    private var counts = (releases: 0, trims: 0)
-    private var timer: DispatchSourceTimer?
+    private struct State {
+        var scheduled = false
+        var counts = (releases: 0, trims: 0)
+        var timer: DispatchSourceTimer?
+    }
+
+    private let state = Locked(State())
 
     package init(delay: Double = 2, period: Double? = 10) {
         self.delay = delay
@@ -46,43 +50,39 @@ package final class ServeMemoryRelease: @unchecked Sendable {
         timer.schedule(deadline: .now() + period, repeating: period, leeway: .seconds(1))
         timer.setEventHandler { [weak self] in
             guard let self else { return }
-            lock.lock()
-            counts.trims += 1
-            lock.unlock()
+            state.withLock { $0.counts.trims += 1 }
             _ = trim(0)
         }
         timer.resume()
-        self.timer = timer
+        state.withLock { $0.timer = timer }
     }
 
     deinit {
-        timer?.cancel()
+        state.withLock { $0.timer }?.cancel()
     }
 
     /// Something that held memory (a viewer, a file response) is gone: trims in `delay` seconds,
     /// unless a trim is already due.
     package func released() {
-        lock.lock()
-        counts.releases += 1
-        let already = scheduled || trim == nil
-        scheduled = true
-        lock.unlock()
+        let unavailable = trim == nil
+        let already = state.withLock { state in
+            state.counts.releases += 1
+            let already = state.scheduled || unavailable
+            state.scheduled = true
+            return already
+        }
         guard !already, let trim else { return }
         queue.asyncAfter(deadline: .now() + delay) { [self] in
-            lock.lock()
-            scheduled = false
-            counts.trims += 1
-            lock.unlock()
+            state.withLock { state in
+                state.scheduled = false
+                state.counts.trims += 1
+            }
             _ = trim(0)
         }
     }
 
     /// How often something was released, and how many trims ran for it (fewer: one per moment).
-    package var figures: (releases: Int, trims: Int) {
-        lock.lock()
-        defer { lock.unlock() }
-        return counts
-    }
+    package var figures: (releases: Int, trims: Int) { state.withLock { $0.counts } }
 
     /// The arenas glibc may create from now on (its default: eight per core).
     package static let arenaLimit: Int32 = 2

@@ -12,6 +12,7 @@ import OnAirStreaming
 ///
 /// The sinks go to the `LiveSession` as ordinary sinks; the server starts at once and serves
 /// viewers as soon as the first keyframe is muxed.
+/// Unchecked Sendable: `sinks` and `renditionSinks` (muxers over C contexts, not Sendable) are handed to the session once, each then used only on its runner's thread
 package final class ServeOutputs: @unchecked Sendable {
     /// The fan-out hub.
     public let hub: ServeHub

@@ -15,14 +15,14 @@ import OnAirHTTP
 /// (`/playback/ID.mp4`, answering `Range`). Listing reads the recording's journal, file names and
 /// `stat` only. A bad query is 400, nothing recorded in the span 404; `path` is a stream name,
 /// never a file path (anything else is 400).
-package final class RecordingPlayback: @unchecked Sendable {
+package final class RecordingPlayback: Sendable {
     /// The recording served.
     package let recording: RecordingSettings
     private let cacheDirectory: String
-    private let lock = NSLock()
     /// Built MP4 files by span key, oldest first (at most `cachedFiles`).
-    private var cache: [Built] = []
-    private let building = NSLock()
+    private let cache = Locked<[Built]>([])
+    /// Held while a span's file is built: one build at a time, the requests for it wait for it.
+    private let building = Locked(())
     /// How many built MP4 spans are kept for further Range requests.
     package static let cachedFiles = 4
 
@@ -47,9 +47,7 @@ package final class RecordingPlayback: @unchecked Sendable {
 
     /// Deletes the built MP4 spans.
     package func stop() {
-        lock.lock()
-        cache = []
-        lock.unlock()
+        cache.withLock { $0 = [] }
         try? FileManager.default.removeItem(atPath: cacheDirectory)
     }
 
@@ -138,9 +136,7 @@ package final class RecordingPlayback: @unchecked Sendable {
     /// in its name, so a recording grown since does not move its byte ranges), whole or in part.
     package func media(named name: String, request: HTTPRequest) -> HTTPResponse {
         guard let id = SpanPlaylist.mediaID(name) else { return .text(404, "not found") }
-        lock.lock()
-        let hit = cache.first { $0.id == id && $0.layout != nil }
-        lock.unlock()
+        let hit = cache.withLock { $0.first { $0.id == id && $0.layout != nil } }
         guard let hit, FileManager.default.fileExists(atPath: hit.path) else {
             return .text(404, "that span is gone: ask for its playlist again")
         }
@@ -153,37 +149,34 @@ package final class RecordingPlayback: @unchecked Sendable {
     /// The file of a span (a regular MP4, or `fragmented` for HLS), built once and kept for the
     /// requests that follow.
     private func builtFile(key: String, pieces: [PlaybackPlan.Piece], fragmented: Bool) throws -> Built {
-        building.lock()
-        defer { building.unlock() }
-        lock.lock()
-        if let hit = cache.first(where: { $0.key == key }), FileManager.default.fileExists(atPath: hit.path) {
-            lock.unlock()
-            return hit
-        }
-        lock.unlock()
-        try FileManager.default.createDirectory(atPath: cacheDirectory, withIntermediateDirectories: true)
-        let id = String(UInt64.random(in: 0...UInt64.max), radix: 16)
-        let path = (cacheDirectory as NSString).appendingPathComponent("span-\(id).mp4")
-        var layout: (initSize: Int64, fragments: [SpanPlaylist.Fragment], leadIn: Double)?
-        do {
-            if fragmented {
-                layout = try RecordingSpanWriter.writeFragments(pieces: pieces, to: path)
-            } else {
-                try RecordingSpanWriter.writeFile(pieces: pieces, to: path)
+        try building.withLock { _ in
+            if let hit = cache.withLock({ $0.first { $0.key == key } }), FileManager.default.fileExists(atPath: hit.path) {
+                return hit
             }
-        } catch {
-            try? FileManager.default.removeItem(atPath: path)
-            throw error
+            try FileManager.default.createDirectory(atPath: cacheDirectory, withIntermediateDirectories: true)
+            let id = String(UInt64.random(in: 0...UInt64.max), radix: 16)
+            let path = (cacheDirectory as NSString).appendingPathComponent("span-\(id).mp4")
+            var layout: (initSize: Int64, fragments: [SpanPlaylist.Fragment], leadIn: Double)?
+            do {
+                if fragmented {
+                    layout = try RecordingSpanWriter.writeFragments(pieces: pieces, to: path)
+                } else {
+                    try RecordingSpanWriter.writeFile(pieces: pieces, to: path)
+                }
+            } catch {
+                try? FileManager.default.removeItem(atPath: path)
+                throw error
+            }
+            let size = ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.int64Value ?? 0
+            let built = Built(key: key, id: id, path: path, size: size, layout: layout)
+            cache.withLock { cache in
+                cache.append(built)
+                while cache.count > Self.cachedFiles {
+                    try? FileManager.default.removeItem(atPath: cache.removeFirst().path)
+                }
+            }
+            return built
         }
-        let size = ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.int64Value ?? 0
-        let built = Built(key: key, id: id, path: path, size: size, layout: layout)
-        lock.lock()
-        cache.append(built)
-        while cache.count > Self.cachedFiles {
-            try? FileManager.default.removeItem(atPath: cache.removeFirst().path)
-        }
-        lock.unlock()
-        return built
     }
 
     /// A file answered whole (200, streamed) or in part (206) as `range` asks.
@@ -224,81 +217,85 @@ package final class RecordingPlayback: @unchecked Sendable {
 
 /// A stitched fragmented MP4 read out as the response body, chunk by chunk as it is made (from
 /// the recording's files, on the read: it never has to wait for anything else).
-final class SpanStream: HTTPStreamSource, @unchecked Sendable {
-    private let lock = NSLock()
-    private var writer: RecordingSpanWriter?
-    private var pending: [UInt8] = []
-    private var offset = 0
+final class SpanStream: HTTPStreamSource, Sendable {
+    private struct State {
+        var writer: RecordingSpanWriter?
+        var pending: [UInt8]
+        var offset = 0
+    }
+
+    /// The writer is used only inside the box: its lock also keeps one read at a time.
+    private let state: Locked<State>
 
     init(_ writer: RecordingSpanWriter, first: [UInt8] = []) {
-        self.writer = writer
-        pending = first
+        state = Locked(State(writer: writer, pending: first))
     }
 
     func read(into buffer: UnsafeMutableRawBufferPointer) -> HTTPStreamRead {
-        lock.lock()
-        defer { lock.unlock() }
-        while offset >= pending.count {
-            guard let writer else { return .end }
-            do {
-                guard let chunk = try writer.nextChunk() else {
-                    self.writer = nil
-                    return .end
+        state.withLock { state in
+            while state.offset >= state.pending.count {
+                guard let writer = state.writer else { return .end }
+                do {
+                    guard let chunk = try writer.nextChunk() else {
+                        state.writer = nil
+                        return .end
+                    }
+                    state.pending = chunk
+                    state.offset = 0
+                } catch {
+                    state.writer = nil
+                    return .abort
                 }
-                pending = chunk
-                offset = 0
-            } catch {
-                self.writer = nil
-                return .abort
             }
+            let count = min(buffer.count, state.pending.count - state.offset)
+            let offset = state.offset
+            state.pending.withUnsafeBytes { source in
+                buffer.baseAddress!.copyMemory(from: source.baseAddress! + offset, byteCount: count)
+            }
+            state.offset += count
+            return .bytes(count)
         }
-        let count = min(buffer.count, pending.count - offset)
-        pending.withUnsafeBytes { source in
-            buffer.baseAddress!.copyMemory(from: source.baseAddress! + offset, byteCount: count)
-        }
-        offset += count
-        return .bytes(count)
     }
 
     func notify(_ wake: @escaping @Sendable () -> Void) { wake() }
 
     func close() {
-        lock.lock()
-        writer = nil
-        pending = []
-        lock.unlock()
+        state.withLock { state in
+            state.writer = nil
+            state.pending = []
+        }
     }
 }
 
 /// A file read out as the response body (every read gives bytes or the end).
-final class FileStream: HTTPStreamSource, @unchecked Sendable {
-    private let lock = NSLock()
-    private var handle: FileHandle?
+final class FileStream: HTTPStreamSource, Sendable {
+    /// The file, nil once read to its end or closed; its lock keeps one read at a time.
+    private let handle: Locked<FileHandle?>
 
     init(_ handle: FileHandle) {
-        self.handle = handle
+        self.handle = Locked(handle)
     }
 
     func read(into buffer: UnsafeMutableRawBufferPointer) -> HTTPStreamRead {
-        lock.lock()
-        defer { lock.unlock() }
-        guard let handle else { return .end }
-        guard let data = try? handle.read(upToCount: buffer.count), !data.isEmpty else {
-            try? handle.close()
-            self.handle = nil
-            return .end
+        handle.withLock { current in
+            guard let handle = current else { return .end }
+            guard let data = try? handle.read(upToCount: buffer.count), !data.isEmpty else {
+                try? handle.close()
+                current = nil
+                return .end
+            }
+            data.copyBytes(to: buffer.bindMemory(to: UInt8.self), count: data.count)
+            return .bytes(data.count)
         }
-        data.copyBytes(to: buffer.bindMemory(to: UInt8.self), count: data.count)
-        return .bytes(data.count)
     }
 
     func notify(_ wake: @escaping @Sendable () -> Void) { wake() }
 
     func close() {
-        lock.lock()
-        try? handle?.close()
-        handle = nil
-        lock.unlock()
+        handle.withLock { current in
+            try? current?.close()
+            current = nil
+        }
     }
 }
 #endif

@@ -27,26 +27,29 @@ import OnAirGStreamer
 /// credentials count against the address like the HTTP faces' failures; a blocked address gets
 /// 403. A client remembers what admitted it, and a reload that withdraws it cuts the client.
 /// GStreamer is started only when this face is made.
-package final class ServeRTSPFace: RTSPServerDelegate, @unchecked Sendable {
+package final class ServeRTSPFace: RTSPServerDelegate, Sendable {
     /// The user name RTSP clients give with the token as password.
     public static let user = "onair"
     /// The TCP port plain RTSP listens on (0 when plain RTSP is off).
-    public var port: Int { servers.plain?.port ?? 0 }
+    public var port: Int { state.withLock { $0.servers.plain }?.port ?? 0 }
     /// The TCP port RTSPS listens on, nil without RTSPS.
-    public var tlsPort: Int? { servers.tls?.port }
+    public var tlsPort: Int? { state.withLock { $0.servers.tls }?.port }
     private let hub: ServeHub
     /// The elementary streams by served path: `/live` and each further encode's (`/sub`).
     private let sources: [String: ServeElementarySink]
-    private let lock = NSLock()
     private let feeders = DispatchGroup()
-    private var servers: (plain: RTSPServer?, tls: RTSPServer?) = (nil, nil)
-    private var feeds: [UInt: ServeRTSPFeed] = [:]
     private let access = ServeRTSPAccess()
     /// Whether clients need credentials at all: fixed at start.
     private let asksCredentials: Bool
-    /// Whether any token is listed now.
-    private var hasTokens = true
-    private var stillAdmits: (@Sendable (ServeCredential) -> Bool)?
+    private struct State {
+        var servers: (plain: RTSPServer?, tls: RTSPServer?) = (nil, nil)
+        var feeds: [UInt: ServeRTSPFeed] = [:]
+        /// Whether any token is listed now.
+        var hasTokens = true
+        var stillAdmits: (@Sendable (ServeCredential) -> Bool)?
+    }
+
+    private let state = Locked(State())
 
     /// Listens on `configuration.host`:`port` (0 picks one; nil: no plain RTSP, or only on
     /// loopback as `configuration.rtspPlain` says when TLS is on) and, with `tls` (the certificate
@@ -88,7 +91,8 @@ package final class ServeRTSPFace: RTSPServerDelegate, @unchecked Sendable {
             clear.port = port
             clear.allowBasic = ServeConfiguration.isLoopback(host)
             clear.basicOnly = clear.allowBasic && !configuration.users.isEmpty
-            servers.plain = try RTSPServer(configuration: clear, delegate: self)
+            let server = try RTSPServer(configuration: clear, delegate: self)
+            state.withLock { $0.servers.plain = server }
         }
         if let tlsPort, let tls {
             var secure = settings
@@ -98,9 +102,10 @@ package final class ServeRTSPFace: RTSPServerDelegate, @unchecked Sendable {
             secure.basicOnly = !configuration.users.isEmpty
             secure.tlsPEM = tls
             do {
-                servers.tls = try RTSPServer(configuration: secure, delegate: self)
+                let server = try RTSPServer(configuration: secure, delegate: self)
+                state.withLock { $0.servers.tls = server }
             } catch {
-                servers.plain?.stop()
+                state.withLock { $0.servers.plain }?.stop()
                 throw error
             }
         }
@@ -124,10 +129,7 @@ package final class ServeRTSPFace: RTSPServerDelegate, @unchecked Sendable {
 
     /// Presents a new certificate and key (PEM) to RTSPS connections from now on; those open keep theirs.
     func setTLS(_ pem: String) throws {
-        lock.lock()
-        let server = servers.tls
-        lock.unlock()
-        try server?.setTLS(pem)
+        try state.withLock { $0.servers.tls }?.setTLS(pem)
     }
 
     /// 200 while a viewer slot is free, else 503.
@@ -145,10 +147,11 @@ package final class ServeRTSPFace: RTSPServerDelegate, @unchecked Sendable {
     package func rtspServer(configured media: RTSPClientMedia) {
         guard let source = sources[media.path] ?? sources[ServeRTSPPipeline.path] else { return endSources(of: media) }
         let feed = ServeRTSPFeed(media: media, source: source)
-        lock.lock()
-        let running = servers.plain != nil || servers.tls != nil
-        if running { feeds[media.identifier] = feed }
-        lock.unlock()
+        let running = state.withLock { state in
+            let running = state.servers.plain != nil || state.servers.tls != nil
+            if running { state.feeds[media.identifier] = feed }
+            return running
+        }
         guard running else { return endSources(of: media) }
         feed.start(in: feeders)
     }
@@ -162,11 +165,11 @@ package final class ServeRTSPFace: RTSPServerDelegate, @unchecked Sendable {
     func setTokens(
         _ tokens: [(secret: String, number: Int)], stillAdmits: @escaping @Sendable (ServeCredential) -> Bool
     ) -> Bool {
-        lock.lock()
-        self.stillAdmits = stillAdmits
-        hasTokens = !tokens.isEmpty
-        let servers = [self.servers.plain, self.servers.tls].compactMap { $0 }
-        lock.unlock()
+        let servers = state.withLock { state in
+            state.stillAdmits = stillAdmits
+            state.hasTokens = !tokens.isEmpty
+            return [state.servers.plain, state.servers.tls].compactMap { $0 }
+        }
         guard asksCredentials else { return false }
         let keys = tokens.map { (password: $0.secret, number: $0.number) }
         return servers.map { $0.setKeys(keys) }.allSatisfy { $0 } && !servers.isEmpty
@@ -175,9 +178,11 @@ package final class ServeRTSPFace: RTSPServerDelegate, @unchecked Sendable {
     /// Whether the face lets no one play any more: started open, it cannot ask for the tokens a
     /// reload added; started with tokens, a reload removed them all.
     var isLocked: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return asksCredentials ? !hasTokens && !access.hasUsers : !(stillAdmits?(.anyone) ?? true)
+        let asksCredentials = self.asksCredentials
+        let access = self.access
+        return state.withLock { state in
+            asksCredentials ? !state.hasTokens && !access.hasUsers : !(state.stillAdmits?(.anyone) ?? true)
+        }
     }
 
     /// Every PLAY names its token: see `rtspServer(play:key:)`.
@@ -187,10 +192,7 @@ package final class ServeRTSPFace: RTSPServerDelegate, @unchecked Sendable {
     /// that admitted it: 200, 403 when that token is no longer listed, or 503 when no slot is free.
     public func rtspServer(play identifier: UInt, key: Int) -> Int {
         let credential = access.credential(forKey: key)
-        lock.lock()
-        let feed = feeds[identifier]
-        lock.unlock()
-        guard let feed else { return 503 }
+        guard let feed = state.withLock({ $0.feeds[identifier] }) else { return 503 }
         do {
             let hub = self.hub
             try feed.play {
@@ -207,18 +209,12 @@ package final class ServeRTSPFace: RTSPServerDelegate, @unchecked Sendable {
 
     /// Names the client's transport in its statistics.
     public func rtspServer(media identifier: UInt, transport: String) {
-        lock.lock()
-        let feed = feeds[identifier]
-        lock.unlock()
-        feed?.setTransport("rtsp/\(transport)")
+        state.withLock { $0.feeds[identifier] }?.setTransport("rtsp/\(transport)")
     }
 
     /// Ends the client's feed, which gives its slot back.
     public func rtspServer(mediaEnded identifier: UInt) {
-        lock.lock()
-        let feed = feeds.removeValue(forKey: identifier)
-        lock.unlock()
-        feed?.stop()
+        state.withLock { $0.feeds.removeValue(forKey: identifier) }?.stop()
     }
 
     /// Nothing: the client's media end too, and that ends its feed.
@@ -231,12 +227,10 @@ package final class ServeRTSPFace: RTSPServerDelegate, @unchecked Sendable {
 
     /// Closes every client, stops listening and waits for the feeds to end.
     public func stop() {
-        lock.lock()
-        let servers = self.servers
-        self.servers = (nil, nil)
-        let open = Array(feeds.values)
-        feeds = [:]
-        lock.unlock()
+        let (servers, open) = state.withLock { state in
+            defer { (state.servers, state.feeds) = ((nil, nil), [:]) }
+            return (state.servers, Array(state.feeds.values))
+        }
         servers.plain?.stop()
         servers.tls?.stop()
         for feed in open { feed.stop() }

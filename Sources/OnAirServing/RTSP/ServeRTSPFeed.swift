@@ -27,20 +27,27 @@ import OnAirGStreamer
 /// do not pace sending: the shim turns clock sync off on the client's sinks, so the keyframe
 /// cache's burst goes out at once and live packets as they come (with sync on, every packet
 /// waited for its running time: a GOP of delay, 1.6 s p50 at 720p30 with 2 s keyframes).
-final class ServeRTSPFeed: @unchecked Sendable {
+final class ServeRTSPFeed: Sendable {
     private let media: RTSPClientMedia
     private let source: ServeElementarySink
+    /// Where the feeding thread waits for PLAY or a stop. Its lock is taken first, around the
+    /// box's, by a wait and by every change a wait is for, so a wake cannot fall between a check and its wait.
     private let condition = NSCondition()
-    private var stopped = false
-    private var finished = false
-    private var viewer: ServeViewer?
-    private var transport: String?
-    private var origin: (seconds: Double, runningTime: Int64)?
-    private var capsSet: Set<MediaType> = []
-    /// The primed audio frame's time: audio stamped up to it is not sent.
-    private var primedUntil: Int64 = -1
-    /// The primed parameter sets' time: the first keyframe is stamped with it when it can be.
-    private var primedVideoAt: Int64?
+    private struct State {
+        var stopped = false
+        var finished = false
+        var viewer: ServeViewer?
+        var transport: String?
+        /// The feeding thread's own: the first packet's time and running time, the streams with caps set.
+        var origin: (seconds: Double, runningTime: Int64)?
+        var capsSet: Set<MediaType> = []
+        /// The primed audio frame's time: audio stamped up to it is not sent.
+        var primedUntil: Int64 = -1
+        /// The primed parameter sets' time: the first keyframe is stamped with it when it can be.
+        var primedVideoAt: Int64?
+    }
+
+    private let state = Locked(State())
 
     /// Hands a packet's bytes to a push.
     private typealias Bytes = ((UnsafeRawBufferPointer) -> GStreamerAppSource.PushResult) -> GStreamerAppSource.PushResult
@@ -67,10 +74,10 @@ final class ServeRTSPFeed: @unchecked Sendable {
         group.startThread(named: "onair.serve.rtsp.feed") { [self] in
             RTSPFeedThread.name("rtsp-feed")
             if prime(), let viewer = waitForViewer() { run(viewer) }
-            condition.lock()
-            finished = true
-            let viewer = self.viewer
-            condition.unlock()
+            let viewer = changing { state in
+                state.finished = true
+                return state.viewer
+            }
             viewer?.close()
         }
     }
@@ -78,44 +85,50 @@ final class ServeRTSPFeed: @unchecked Sendable {
     /// Lets the client play: opens its viewer with `open` the first time (a PLAY after PAUSE
     /// keeps it). Throws what `open` throws (the hub full), or `ServeRefusal.stopping`.
     func play(opening open: () throws -> ServeViewer) throws {
+        // The condition is held while `open` runs (as the one lock was), so a stop or the thread's end waits for it.
         condition.lock()
         defer { condition.unlock() }
-        guard viewer == nil else { return }
-        guard !stopped, !finished else { throw ServeRefusal.stopping }
+        let (playing, ending, transport) = state.withLock { ($0.viewer != nil, $0.stopped || $0.finished, $0.transport) }
+        guard !playing else { return }
+        guard !ending else { throw ServeRefusal.stopping }
         let opened = try open()
         if let transport { opened.setTransport(transport) }
-        viewer = opened
+        state.withLock { $0.viewer = opened }
         condition.broadcast()
+    }
+
+    /// Runs `body` on the state with the condition's lock held, then the box's: how every change a
+    /// wait may be for is made.
+    private func changing<Result>(_ body: (inout State) -> Result) -> Result {
+        condition.lock()
+        defer { condition.unlock() }
+        return state.withLock(body)
     }
 
     /// Names the transport the client chose in SETUP ("rtsp/udp", "rtsp/tcp") in its statistics.
     func setTransport(_ name: String) {
-        condition.lock()
-        transport = name
-        let viewer = self.viewer
-        condition.unlock()
+        let viewer = changing { state in
+            state.transport = name
+            return state.viewer
+        }
         viewer?.setTransport(name)
     }
 
     /// Asks the thread to end (it closes the viewer); does not wait.
     func stop() {
-        condition.lock()
-        stopped = true
-        condition.broadcast()
-        condition.unlock()
+        changing { state in
+            state.stopped = true
+            condition.broadcast()
+        }
     }
 
-    private var isStopped: Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        return stopped
-    }
+    private var isStopped: Bool { state.withLock { $0.stopped } }
 
     private func waitForViewer() -> ServeViewer? {
         condition.lock()
         defer { condition.unlock() }
-        while viewer == nil && !stopped { condition.wait() }
-        return stopped ? nil : viewer
+        while state.withLock({ $0.viewer == nil && !$0.stopped }) { condition.wait() }
+        return state.withLock { $0.stopped ? nil : $0.viewer }
     }
 
     /// Waits `seconds` or until stopped; false when stopped.
@@ -123,8 +136,8 @@ final class ServeRTSPFeed: @unchecked Sendable {
         let deadline = Date(timeIntervalSinceNow: seconds)
         condition.lock()
         defer { condition.unlock() }
-        while !stopped && condition.wait(until: deadline) {}
-        return !stopped
+        while !isStopped && condition.wait(until: deadline) {}
+        return !isStopped
     }
 
     private var backlog: Int { (media.video?.queuedBytes ?? 0) + (media.audio?.queuedBytes ?? 0) }
@@ -132,7 +145,7 @@ final class ServeRTSPFeed: @unchecked Sendable {
     private func run(_ viewer: ServeViewer) {
         var sending = TransportWatch()
         // Over UDP nothing slows the keyframe cache's burst down but the player's receive buffer.
-        var pacer = condition.withLock { transport } == "rtsp/udp" ? ServeJoinPacer() : nil
+        var pacer = state.withLock { $0.transport } == "rtsp/udp" ? ServeJoinPacer() : nil
         while !isStopped {
             if backlog > Self.backlogBytes || !sending.stillSending(media) {
                 if viewer.cutIfTooFarBehind(context: "held back: \(backlog) bytes waiting in the pipeline, \(sending)") {
@@ -220,7 +233,7 @@ final class ServeRTSPFeed: @unchecked Sendable {
                     deliver(
                         { bytes.withUnsafeBytes($0) }, to: target, type: .video, isKeyframe: true, times: { stamp($0, 0) })
                 else { return false }
-                primedVideoAt = stamped
+                state.withLock { $0.primedVideoAt = stamped }
             }
             if let target = media.audio, let audio {
                 let duration = Int64((audio.duration.seconds * 1e9).rounded())
@@ -229,7 +242,7 @@ final class ServeRTSPFeed: @unchecked Sendable {
                         { audio.payload.withUnsafeBytes($0) }, to: target, type: .audio, isKeyframe: true,
                         times: { stamp($0, duration) })
                 else { return false }
-                primedUntil = stamped
+                state.withLock { $0.primedUntil = stamped }
             }
             return true
         }
@@ -251,9 +264,9 @@ final class ServeRTSPFeed: @unchecked Sendable {
         _ bytes: Bytes, to target: GStreamerAppSource, type: MediaType, isKeyframe: Bool,
         times: (Int64?) -> (pts: Int64, dts: Int64, duration: Int64)?
     ) -> Bool {
-        if !capsSet.contains(type) {
+        if !state.withLock({ $0.capsSet.contains(type) }) {
             guard setCaps(of: target, for: type) else { return true }
-            capsSet.insert(type)
+            state.withLock { _ = $0.capsSet.insert(type) }
         }
         while !isStopped {
             guard let stamp = times(target.runningTime) else { return true }
@@ -298,11 +311,14 @@ final class ServeRTSPFeed: @unchecked Sendable {
     }
 
     private func timestamps(of packet: EncodedPacket, running: Int64?) -> (pts: Int64, dts: Int64, duration: Int64)? {
-        if origin == nil {
-            origin = (
-                packet.pts.seconds,
-                Self.originRunningTime(primedVideoAt: primedVideoAt, running: running, isVideo: packet.mediaType == .video)
-            )
+        let (origin, primedUntil) = state.withLock { state in
+            if state.origin == nil {
+                state.origin = (
+                    packet.pts.seconds,
+                    Self.originRunningTime(primedVideoAt: state.primedVideoAt, running: running, isVideo: packet.mediaType == .video)
+                )
+            }
+            return (state.origin, state.primedUntil)
         }
         guard let origin else { return nil }
         func nanoseconds(_ time: MediaTime) -> Int64 { origin.runningTime + Int64(((time.seconds - origin.seconds) * 1e9).rounded()) }

@@ -12,22 +12,24 @@ import OnAirSRT
 /// it (`setTokens`: the newest token, the last listed; a caller's key exchange allows one), add
 /// one to a listener started open, or take it away when the server becomes open; each caller
 /// remembers the token it came with (`anyone` when none was asked).
-package final class ServeSRTListener: @unchecked Sendable {
+package final class ServeSRTListener: Sendable {
     /// The UDP port listened on.
     public let port: Int
     private let listener: SRTSocket
     private let hub: ServeHub
     private let group = DispatchGroup()
-    private let lock = NSLock()
-    private var stopped = false
-    private var callers: [Int: SRTSocket] = [:]
-    private var failure: SRTError?
+    private struct State {
+        var stopped = false
+        var callers: [Int: SRTSocket] = [:]
+        var failure: SRTError?
+    }
+
+    private let state = Locked(State())
     /// What new callers need: the passphrase and its token's number (an empty passphrase, number
     /// 0: none, the server is open); nil: no caller is let in (credentials are asked for and no
     /// listed token can be a passphrase).
-    private var passphrase: (secret: String, number: Int)?
-    /// Set in `init` before accepting starts, never changed.
-    private var chooser: SRTPassphraseChooser?
+    private let passphrase: Locked<(secret: String, number: Int)?>
+    private let chooser: SRTPassphraseChooser
 
     /// Listens on `host`:`port` (0 picks one). `passphrase` must be 10–79 characters; `number` is
     /// its token's (the access policy's).
@@ -51,18 +53,13 @@ package final class ServeSRTListener: @unchecked Sendable {
         listener = try SRTSocket.listen(host: host, port: UInt16(port), backlog: 16, options: options)
         self.port = Int(listener.localPort)
         self.hub = hub
-        self.passphrase = passphrase.map { ($0, number) } ?? ("", 0)
+        let current = Locked<(secret: String, number: Int)?>(passphrase.map { ($0, number) } ?? ("", 0))
+        self.passphrase = current
         // The chooser is set even without a passphrase, so a reload can ask for one.
-        let made = SRTPassphraseChooser { [weak self] _ in self?.currentPassphrase }
+        let made = SRTPassphraseChooser { _ in current.withLock { $0.map { ($0.secret, $0.number) } } }
         chooser = made
         try listener.choosePassphrases(made)
         group.startThread(named: "onair.serve.srt.accept") { [self] in acceptCallers() }
-    }
-
-    private var currentPassphrase: (passphrase: String, tag: Int)? {
-        lock.lock()
-        defer { lock.unlock() }
-        return passphrase.map { ($0.secret, $0.number) }
     }
 
     /// Puts the newest of `tokens` that can be a passphrase (10–79 characters) in force for callers
@@ -72,32 +69,18 @@ package final class ServeSRTListener: @unchecked Sendable {
     @discardableResult
     func setTokens(_ tokens: [(secret: String, number: Int)], open: Bool) -> Bool {
         let chosen = open ? ("", 0) : tokens.last { (10...79).contains($0.secret.count) }
-        lock.lock()
-        passphrase = chosen
-        lock.unlock()
+        passphrase.withLock { $0 = chosen }
         return chosen != nil
     }
 
     /// Whether the listener lets no caller in now: credentials are asked for and no listed token
     /// can be a passphrase (a users-only server, or tokens too short or long).
-    var isLocked: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return passphrase == nil
-    }
+    var isLocked: Bool { passphrase.withLock { $0 == nil } }
 
     /// The error that stopped accepting, if any.
-    package var error: SRTError? {
-        lock.lock()
-        defer { lock.unlock() }
-        return failure
-    }
+    package var error: SRTError? { state.withLock { $0.failure } }
 
-    private var isStopped: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return stopped
-    }
+    private var isStopped: Bool { state.withLock { $0.stopped } }
 
     /// Which encode a caller asks for by its stream id (`SRTO_STREAMID`): none, empty or `live` the
     /// main one; a further encode's name (`sub`), alone or as SRT's access-control form
@@ -116,15 +99,11 @@ package final class ServeSRTListener: @unchecked Sendable {
             do {
                 caller = try listener.accept(timeout: .milliseconds(250))
             } catch {
-                if !isStopped {
-                    lock.lock()
-                    failure = error
-                    lock.unlock()
-                }
+                if !isStopped { state.withLock { $0.failure = error } }
                 return
             }
             guard let caller else { continue }
-            guard let number = chooser?.tag(of: caller) else {
+            guard let number = chooser.tag(of: caller) else {
                 caller.close()  // accepted with no passphrase chosen: never expected
                 continue
             }
@@ -148,14 +127,10 @@ package final class ServeSRTListener: @unchecked Sendable {
                     Double(figures?.msSndBuf ?? 0)
                 )
             }
-            lock.lock()
-            callers[viewer.id] = caller
-            lock.unlock()
+            state.withLock { $0.callers[viewer.id] = caller }
             group.startThread(named: "onair.serve.srt.\(viewer.id)") { [self] in
                 serve(viewer, on: caller)
-                lock.lock()
-                callers[viewer.id] = nil
-                lock.unlock()
+                state.withLock { $0.callers[viewer.id] = nil }
             }
         }
     }
@@ -187,10 +162,10 @@ package final class ServeSRTListener: @unchecked Sendable {
 
     /// Stops accepting, ends every caller's stream and waits for their threads.
     public func stop() {
-        lock.lock()
-        stopped = true
-        let open = Array(callers.values)
-        lock.unlock()
+        let open = state.withLock { state in
+            state.stopped = true
+            return Array(state.callers.values)
+        }
         listener.close()
         for caller in open { caller.close() }
         group.wait()

@@ -16,7 +16,7 @@ import OnAirStreaming
 /// it. Keyframe requests (viewers joining, PLI/FIR) are coalesced to one forced IDR per
 /// `keyFrameInterval`. A housekeeping thread drops viewers that went silent (no RTCP within
 /// `consentTimeout`), failed ICE or whose pipeline failed.
-package final class WebRTCFace: PacketSink, @unchecked Sendable {
+package final class WebRTCFace: PacketSink, Sendable {
     /// What the session's messages call this sink.
     public let destination = "WebRTC viewers (/whep)"
     /// The configuration in force.
@@ -24,29 +24,33 @@ package final class WebRTCFace: PacketSink, @unchecked Sendable {
     let streams: Set<MediaType>
     let profile: H264Profile
     let localAddress: String?
-    private let lock = NSLock()
-    private var viewers: [String: WebRTCViewer] = [:]
-    /// Places taken by offers being answered.
-    private var reserved = 0
-    private var coalescer: KeyFrameCoalescer
-    private var forceKeyFrame: (@Sendable () -> Void)?
-    private var stopped = false
+    private struct State {
+        var viewers: [String: WebRTCViewer] = [:]
+        /// Places taken by offers being answered.
+        var reserved = 0
+        var coalescer: KeyFrameCoalescer
+        var forceKeyFrame: (@Sendable () -> Void)?
+        var stopped = false
+        /// Viewers admitted and dropped for silence since the start.
+        var admitted = 0, dropped = 0
+        /// Viewers cut because a reload withdrew the token (or user) that admitted them.
+        var withdrawnCount = 0
+        /// The sessions cut at a reload, whose own DELETE is answered without credentials.
+        var cutSessions = WHEPCutSessions()
+        var stillAdmits: (@Sendable (ServeCredential) -> Bool)?
+    }
+
+    private let state: Locked<State>
     /// The one Opus encode for every viewer (nil without audio).
-    private var opus: OpusFeed?
+    private let opus: OpusFeed?
     private let threads = DispatchGroup()
     private let stopSignal = DispatchSemaphore(value: 0)
-    /// Viewers admitted, refused for lack of room, and dropped for silence since the start.
-    private(set) var admitted = 0, dropped = 0
+    /// Viewers admitted since the start.
+    var admitted: Int { state.withLock { $0.admitted } }
+    /// Viewers dropped for silence since the start.
+    var dropped: Int { state.withLock { $0.dropped } }
     /// Viewers cut because a reload withdrew the token (or user) that admitted them.
-    package var cutCredentialWithdrawn: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return withdrawnCount
-    }
-    private var withdrawnCount = 0
-    /// The sessions cut at a reload, whose own DELETE is answered without credentials.
-    private var cutSessions = WHEPCutSessions()
-    private var stillAdmits: (@Sendable (ServeCredential) -> Bool)?
+    package var cutCredentialWithdrawn: Int { state.withLock { $0.withdrawnCount } }
 
     /// A face for `streams` of a `profile` encode; host candidates on `localAddress` (nil: every interface).
     public init(
@@ -58,21 +62,21 @@ package final class WebRTCFace: PacketSink, @unchecked Sendable {
         self.streams = streams
         self.profile = profile
         self.localAddress = localAddress
-        coalescer = KeyFrameCoalescer(minimumInterval: configuration.keyFrameInterval.inSeconds)
+        let state = Locked(State(coalescer: KeyFrameCoalescer(minimumInterval: configuration.keyFrameInterval.inSeconds)))
+        self.state = state
         if streams.contains(.audio) {
-            opus = try OpusFeed(bitRate: configuration.opusBitRate, name: "onair-webrtc-opus") { [weak self] packet in
-                guard let self else { return }
-                for viewer in self.currentViewers() { viewer.enqueue(packet) }
+            opus = try OpusFeed(bitRate: configuration.opusBitRate, name: "onair-webrtc-opus") { packet in
+                for viewer in state.withLock({ Array($0.viewers.values) }) { viewer.enqueue(packet) }
             }
+        } else {
+            opus = nil
         }
         threads.startThread(named: "onair-webrtc-watch") { [self] in watch() }
     }
 
     /// Sets what forces the next encoded video frame to be a keyframe (the session's `forceKeyFrame`).
     public func setKeyFrameRequester(_ request: @escaping @Sendable () -> Void) {
-        lock.lock()
-        forceKeyFrame = request
-        lock.unlock()
+        state.withLock { $0.forceKeyFrame = request }
     }
 
     /// `encoder` with the face's tap: every PCM buffer also goes to the one Opus encode.
@@ -89,9 +93,7 @@ package final class WebRTCFace: PacketSink, @unchecked Sendable {
         guard packet.mediaType == .video, packet.codec == .h264 else { return }
         if packet.isKeyframe {
             let now = Self.seconds()
-            lock.lock()
-            coalescer.keyFrameSent(at: now)
-            lock.unlock()
+            state.withLock { $0.coalescer.keyFrameSent(at: now) }
         }
         for viewer in currentViewers() { viewer.enqueue(packet) }
     }
@@ -104,26 +106,20 @@ package final class WebRTCFace: PacketSink, @unchecked Sendable {
     // MARK: Viewers
 
     /// How many viewers are connected or connecting, offers being answered included.
-    public var viewerCount: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return viewers.count + reserved
-    }
+    public var viewerCount: Int { state.withLock { $0.viewers.count + $0.reserved } }
 
     /// Takes a place for an offer about to be answered when fewer than `maximum` watch in all
     /// (`others` on other transports); false when full. `addViewer` gives the place back.
     func reserve(maximum: Int, others: Int) -> Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        guard !stopped, viewers.count + reserved + others < maximum else { return false }
-        reserved += 1
-        return true
+        state.withLock { state in
+            guard !state.stopped, state.viewers.count + state.reserved + others < maximum else { return false }
+            state.reserved += 1
+            return true
+        }
     }
 
     func currentViewers() -> [WebRTCViewer] {
-        lock.lock()
-        defer { lock.unlock() }
-        return Array(viewers.values)
+        state.withLock { Array($0.viewers.values) }
     }
 
     /// Answers `offer` for a new viewer at `peer`: its id and the SDP answer.
@@ -132,11 +128,7 @@ package final class WebRTCFace: PacketSink, @unchecked Sendable {
     ) throws -> (id: String, answer: String) {
         var placeHeld = true
         defer {
-            if placeHeld {
-                lock.lock()
-                reserved -= 1
-                lock.unlock()
-            }
+            if placeHeld { state.withLock { $0.reserved -= 1 } }
         }
         var options = WebRTCPeer.Options(launch: launchDescription(choice), localAddress: localAddress, ports: configuration.ports)
         options.stunServer = configuration.stunServer
@@ -148,17 +140,18 @@ package final class WebRTCFace: PacketSink, @unchecked Sendable {
         ) { [weak self] in
             self?.keyFrameWanted(feedback: false)
         }
-        lock.lock()
-        // Under the lock, as `cutViewers` looks: a reload that withdrew the credential meanwhile refuses it here.
-        let withdrawn = !(stillAdmits?(credential) ?? true)
-        let refused = stopped || withdrawn
-        if !refused {
-            viewers[id] = viewer
-            admitted += 1
+        let (refused, withdrawn) = state.withLock { state in
+            // Under the lock, as `cutViewers` looks: a reload that withdrew the credential meanwhile refuses it here.
+            let withdrawn = !(state.stillAdmits?(credential) ?? true)
+            let refused = state.stopped || withdrawn
+            if !refused {
+                state.viewers[id] = viewer
+                state.admitted += 1
+            }
+            state.reserved -= 1
+            return (refused, withdrawn)
         }
-        reserved -= 1
         placeHeld = false
-        lock.unlock()
         if refused {
             viewer.close()
             throw GStreamerError.webRTC(withdrawn ? "the credentials were withdrawn" : "the server is stopping")
@@ -168,16 +161,12 @@ package final class WebRTCFace: PacketSink, @unchecked Sendable {
 
     /// Whether `id` is a session being served.
     func hasViewer(_ id: String) -> Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return viewers[id] != nil
+        state.withLock { $0.viewers[id] != nil }
     }
 
     /// Ends the viewer `id`; false when there is none.
     func removeViewer(_ id: String) -> Bool {
-        lock.lock()
-        let viewer = viewers.removeValue(forKey: id)
-        lock.unlock()
+        let viewer = state.withLock { $0.viewers.removeValue(forKey: id) }
         viewer?.close()
         return viewer != nil
     }
@@ -185,29 +174,26 @@ package final class WebRTCFace: PacketSink, @unchecked Sendable {
     /// Whether `id` is a session a reload cut (forgotten once asked): its client's DELETE needs no
     /// credentials, which that reload withdrew.
     func wasCut(_ id: String) -> Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return cutSessions.take(id)
+        state.withLock { $0.cutSessions.take(id) }
     }
 
     /// Sets the judge of credentials `addViewer` asks at admission (the access policy's `stillAdmits`).
     func setCredentialCheck(_ stillAdmits: @escaping @Sendable (ServeCredential) -> Bool) {
-        lock.lock()
-        self.stillAdmits = stillAdmits
-        lock.unlock()
+        state.withLock { $0.stillAdmits = stillAdmits }
     }
 
     /// Ends every viewer whose credential `stillAdmits` no longer accepts (a reload withdrew its
     /// token or user); returns how many.
     func cutViewers(stillAdmits: (ServeCredential) -> Bool) -> Int {
-        lock.lock()
-        let withdrawn = viewers.values.filter { !stillAdmits($0.credential) }
-        for viewer in withdrawn {
-            viewers[viewer.id] = nil
-            cutSessions.insert(viewer.id)
+        let withdrawn = state.withLock { state in
+            let withdrawn = state.viewers.values.filter { !stillAdmits($0.credential) }
+            for viewer in withdrawn {
+                state.viewers[viewer.id] = nil
+                state.cutSessions.insert(viewer.id)
+            }
+            state.withdrawnCount += withdrawn.count
+            return withdrawn
         }
-        withdrawnCount += withdrawn.count
-        lock.unlock()
         for viewer in withdrawn { viewer.close() }
         return withdrawn.count
     }
@@ -233,12 +219,13 @@ package final class WebRTCFace: PacketSink, @unchecked Sendable {
 
     /// Ends every viewer and the face's threads.
     public func stop() {
-        lock.lock()
-        let wasStopped = stopped
-        stopped = true
-        let all = Array(viewers.values)
-        viewers.removeAll()
-        lock.unlock()
+        let (wasStopped, all) = state.withLock { state in
+            defer {
+                state.stopped = true
+                state.viewers.removeAll()
+            }
+            return (state.stopped, Array(state.viewers.values))
+        }
         guard !wasStopped else { return }
         opus?.stop()
         stopSignal.signal()
@@ -251,18 +238,16 @@ package final class WebRTCFace: PacketSink, @unchecked Sendable {
     /// The keyframe requests so far: received (PLI, FIR, viewers joining or skipping), forced, and
     /// feedback taken as answered by a keyframe already on its way.
     public var keyFrameRequests: (requests: Int, forced: Int, answeredInFlight: Int) {
-        lock.lock()
-        defer { lock.unlock() }
-        return (coalescer.requests, coalescer.forced, coalescer.answeredInFlight)
+        state.withLock { ($0.coalescer.requests, $0.coalescer.forced, $0.coalescer.answeredInFlight) }
     }
 
     /// A viewer wants a keyframe: by its feedback (PLI, FIR) or because it joined or skipped.
     private func keyFrameWanted(feedback: Bool) {
         let now = Self.seconds()
-        lock.lock()
-        let wanted = feedback ? coalescer.feedback(at: now) : coalescer.request(at: now)
-        let force = wanted ? forceKeyFrame : nil
-        lock.unlock()
+        let force = state.withLock { state in
+            let wanted = feedback ? state.coalescer.feedback(at: now) : state.coalescer.request(at: now)
+            return wanted ? state.forceKeyFrame : nil
+        }
         force?()
     }
 
@@ -270,16 +255,10 @@ package final class WebRTCFace: PacketSink, @unchecked Sendable {
     private func watch() {
         while stopSignal.wait(timeout: .now() + 0.25) == .timedOut {
             let now = Self.seconds()
-            lock.lock()
-            let force = coalescer.due(at: now) ? forceKeyFrame : nil
-            lock.unlock()
+            let force = state.withLock { $0.coalescer.due(at: now) ? $0.forceKeyFrame : nil }
             force?()
             for viewer in currentViewers() where shouldDrop(viewer) {
-                if removeViewer(viewer.id) {
-                    lock.lock()
-                    dropped += 1
-                    lock.unlock()
-                }
+                if removeViewer(viewer.id) { state.withLock { $0.dropped += 1 } }
             }
         }
     }

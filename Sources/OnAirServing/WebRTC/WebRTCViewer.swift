@@ -18,7 +18,7 @@ import OnAirGStreamer
 ///
 /// (Each packet once had a hop through a thread of the viewer's own before its push: one more
 /// wake-up and context switch per packet per viewer, for a queue the unbounded appsrc emptied at once.)
-final class WebRTCViewer: @unchecked Sendable {
+final class WebRTCViewer: Sendable {
     /// The session identifier in the resource URL (/whep/ID): 128 random bits in hex.
     let id: String
     let peer: WebRTCPeer
@@ -29,13 +29,17 @@ final class WebRTCViewer: @unchecked Sendable {
     private let requestKeyFrame: @Sendable () -> Void
     private let video: GStreamerAppSource?
     private let audio: GStreamerAppSource?
-    private let lock = NSLock()
-    private var gate: WebRTCViewerGate
-    private var closed = false
-    private var offset: Int64?
     private let connecting = DispatchGroup()
-    /// Counters for /stats.json.
-    private var framesSent = 0, audioPacketsSent = 0, bytesPushed = 0
+    private struct State {
+        var gate: WebRTCViewerGate
+        var closed = false
+        var offset: Int64?
+        /// Counters for /stats.json.
+        var framesSent = 0, audioPacketsSent = 0, bytesPushed = 0
+    }
+
+    /// Pushes are made inside the box too: the offset is shared by both streams.
+    private let state: Locked<State>
 
     init(
         id: String, peer: WebRTCPeer, peerAddress: String, credential: ServeCredential = .anyone, queueBytes: Int,
@@ -45,7 +49,7 @@ final class WebRTCViewer: @unchecked Sendable {
         self.peer = peer
         self.peerAddress = peerAddress
         self.credential = credential
-        gate = WebRTCViewerGate(limit: queueBytes)
+        state = Locked(State(gate: WebRTCViewerGate(limit: queueBytes)))
         self.requestKeyFrame = requestKeyFrame
         video = peer.source(named: "video")
         audio = peer.source(named: "audio")
@@ -57,24 +61,18 @@ final class WebRTCViewer: @unchecked Sendable {
     func enqueue(_ packet: EncodedPacket) {
         guard let source = packet.mediaType == .video ? video : audio else { return }
         let backlog = pipelineBytes
-        lock.lock()
-        guard !closed else {
-            lock.unlock()
-            return
+        let decision = state.withLock { state -> WebRTCViewerGate.Decision? in
+            guard !state.closed else { return nil }
+            let decision = state.gate.admit(
+                bytes: packet.byteCount, keyFrame: packet.mediaType == .video && packet.isKeyframe, queued: 0, backlog: backlog)
+            if decision == .take || decision == .restart { Self.push(packet, into: source, state: &state) }
+            return decision
         }
-        let decision = gate.admit(
-            bytes: packet.byteCount, keyFrame: packet.mediaType == .video && packet.isKeyframe, queued: 0, backlog: backlog)
-        if decision == .take || decision == .restart { push(packet, into: source) }
-        lock.unlock()
         if decision == .skip { requestKeyFrame() }
     }
 
     /// Whether the viewer is past its handshake and has its first keyframe.
-    var isLive: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return gate.state == .live
-    }
+    var isLive: Bool { state.withLock { $0.gate.state == .live } }
 
     /// Bytes in the pipeline's appsrcs that its streaming threads have not taken yet.
     private var pipelineBytes: Int { (video?.queuedBytes ?? 0) + (audio?.queuedBytes ?? 0) }
@@ -85,47 +83,41 @@ final class WebRTCViewer: @unchecked Sendable {
     /// Until DTLS is up (or the viewer is closed): then the next keyframe starts it.
     private func waitForDTLS() {
         while true {
-            lock.lock()
-            let isClosed = closed
-            lock.unlock()
-            if isClosed { return }
+            if state.withLock({ $0.closed }) { return }
             if peer.figures.dtlsConnected { break }
             Thread.sleep(forTimeInterval: 0.01)
         }
-        lock.lock()
-        gate.connected()
-        lock.unlock()
+        state.withLock { $0.gate.connected() }
         requestKeyFrame()
     }
 
-    /// Pushes under the lock (the offset is shared by both streams).
-    private func push(_ packet: EncodedPacket, into source: GStreamerAppSource) {
+    /// Pushes inside the box (the offset is shared by both streams).
+    private static func push(_ packet: EncodedPacket, into source: GStreamerAppSource, state: inout State) {
         let pts = packet.pts.nanoseconds
-        if offset == nil { offset = (source.runningTime ?? 0) - pts }
-        let time = pts + (offset ?? 0)
+        if state.offset == nil { state.offset = (source.runningTime ?? 0) - pts }
+        let offset = state.offset ?? 0
+        let time = pts + offset
         let result = packet.payload.withUnsafeBytes { bytes in
             source.push(
-                bytes, pts: time, dts: packet.dts.nanoseconds + (offset ?? 0), duration: packet.duration.nanoseconds,
+                bytes, pts: time, dts: packet.dts.nanoseconds + offset, duration: packet.duration.nanoseconds,
                 isKeyframe: packet.isKeyframe)
         }
         guard result == .accepted else { return }
-        if packet.mediaType == .video { framesSent += 1 } else { audioPacketsSent += 1 }
-        bytesPushed += packet.byteCount
+        if packet.mediaType == .video { state.framesSent += 1 } else { state.audioPacketsSent += 1 }
+        state.bytesPushed += packet.byteCount
     }
 
-    /// Counters, read under the lock.
+    /// Counters, read in the box.
     func counters() -> (frames: Int, audio: Int, skips: Int, bytes: Int) {
-        lock.lock()
-        defer { lock.unlock() }
-        return (framesSent, audioPacketsSent, gate.skips, bytesPushed)
+        state.withLock { ($0.framesSent, $0.audioPacketsSent, $0.gate.skips, $0.bytesPushed) }
     }
 
     /// Ends the viewer: no more pushes, then its pipeline stops.
     func close() {
-        lock.lock()
-        let wasClosed = closed
-        closed = true
-        lock.unlock()
+        let wasClosed = state.withLock { state in
+            defer { state.closed = true }
+            return state.closed
+        }
         guard !wasClosed else { return }
         connecting.wait()
         video?.end()
