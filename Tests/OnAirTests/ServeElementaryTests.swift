@@ -98,6 +98,40 @@ import Testing
         #expect(hub.statistics().totals.cutTooSlow == 1)
     }
 
+    @Test func aViewerThatEmptiesItsQueueYetKeepsSkippingIsCutAndOneSkipIsForgiven() throws {
+        var limits = ServeHub.Limits()
+        limits.viewerQueueBytes = 100
+        limits.viewerTimeout = .milliseconds(400)
+        let hub = ServeHub(formats: [.elementary], limits: limits)
+        let sink = ServeElementarySink(streams: [.video], hub: hub)
+        try sink.write(Self.packet(.video, index: 0, key: true))
+        let slow = try hub.openViewer(format: .elementary, transport: "http", peer: "behind a full socket")
+        let steady = try hub.openViewer(format: .elementary, transport: "http", peer: "one hiccup")
+        var index = 1
+        // A burst past the queue of those taking nothing meanwhile (a skip each), then everything
+        // taken: they look caught up. `keeping` take each packet as it comes.
+        func burst(skipping: [ServeViewer], keeping: [ServeViewer] = []) throws {
+            for _ in 0..<12 {
+                try sink.write(Self.packet(.video, index: index, key: index % 4 == 0))
+                index += 1
+                for viewer in keeping { while case .chunk = viewer.readChunk(wait: 0) {} }
+            }
+            for viewer in skipping { while case .chunk = viewer.readChunk(wait: 0) {} }
+        }
+        try burst(skipping: [slow, steady])
+        #expect(slow.statistics().skips == 1 && steady.statistics().skips == 1)
+        #expect(slow.endReason == nil)
+        letTimePass(0.15, "a run of skips still shorter than the 400 ms timeout (the hub reads the real clock)")
+        try burst(skipping: [slow], keeping: [steady])
+        #expect(slow.endReason == nil, "a run of skips shorter than the timeout")
+        letTimePass(0.3, "the slow one's skips now span more than the timeout, each within twice it of the last")
+        try burst(skipping: [slow], keeping: [steady])
+        #expect(slow.endReason == .tooSlow, "\(slow.statistics())")
+        #expect(slow.cutReason?.contains("skips kept coming for") == true, "\(slow.cutReason ?? "-")")
+        // The other skipped once, long ago, and keeps up: not cut.
+        #expect(steady.endReason == nil && steady.statistics().skips == 1)
+    }
+
     @Test func videoThatIsNotAnnexBWithParameterSetsIsRefused() {
         let hub = ServeHub(formats: [.elementary])
         let sink = ServeElementarySink(streams: [.video], hub: hub)

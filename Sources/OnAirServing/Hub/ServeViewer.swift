@@ -7,8 +7,9 @@ import OnAirCore
 /// The producer never waits for a viewer: `enqueue` only appends. When the queue would pass its
 /// byte bound, what waits is dropped (a chunk already partly sent is finished, so the byte stream
 /// stays whole), the skip is counted and the viewer resumes at the next keyframe. A viewer that
-/// stays behind — its queue never empties between skips — or whose oldest chunk is older than
-/// the timeout is cut.
+/// stays behind — its queue never empties between skips, or it keeps skipping (skips at most
+/// twice the timeout apart) for longer than the timeout — or whose oldest chunk is older than the
+/// timeout is cut.
 package final class ServeViewer: Sendable {
     /// Why a viewer's stream ended.
     public enum EndReason: String, Sendable, Codable {
@@ -58,6 +59,10 @@ package final class ServeViewer: Sendable {
         var queuedBytes = 0
         var waitingForKeyframe = false
         var behindSince: Double?
+        /// The first skip of the current run (skips at most twice the timeout apart), the last one,
+        /// and whether the run has lasted past the timeout.
+        var skipRun: (start: Double, last: Double)?
+        var skippedTooLong = false
         var ended: EndReason?
         var cutDetail: String?
         var sent = 0
@@ -116,7 +121,7 @@ package final class ServeViewer: Sendable {
         let (ready, hook) = state.withLock { state in
             if state.admit(chunk) { condition.signal() }
             var hook: (@Sendable () -> Void)?
-            if state.ended == nil, state.head < state.queue.count || state.behindSince != nil {
+            if state.ended == nil, state.head < state.queue.count || state.behindSince != nil || state.skippedTooLong {
                 let now = ProcessInfo.processInfo.systemUptime
                 if state.isTooFarBehind(now: now) {
                     _ = state.cut(now: now, context: "its transport took nothing meanwhile")
@@ -353,7 +358,18 @@ extension ServeViewer.State {
                 droppedChunks += dropping
             }
             skipCount += 1
-            if behindSince == nil { behindSince = ProcessInfo.processInfo.systemUptime }
+            let now = ProcessInfo.processInfo.systemUptime
+            if behindSince == nil { behindSince = now }
+            // Skips that follow each other within twice the timeout are one run, and a run that
+            // lasts past the timeout cuts the viewer even when it empties its queue between skips:
+            // a socket's send buffer can take in what was queued (so the viewer looks caught up)
+            // while the reader behind it drains it at a fraction of the stream's rate.
+            if let run = skipRun, now - run.last <= 2 * timeout {
+                skipRun = (run.start, now)
+                if now - run.start > timeout { skippedTooLong = true }
+            } else {
+                skipRun = (now, now)
+            }
             waitingForKeyframe = !chunk.isKeyframe
             if chunk.isKeyframe { append(chunk) } else { droppedChunks += 1 }
         } else {
@@ -396,6 +412,7 @@ extension ServeViewer.State {
 
     /// Whether the viewer has stayed behind past the timeout.
     func isTooFarBehind(now: Double) -> Bool {
+        if skippedTooLong { return true }
         if let behindSince, now - behindSince > timeout { return true }
         // Chunks from the keyframe cache count from the viewer's arrival, not from when they were made.
         return head < queue.count && now - max(queue[head].published, connected) > timeout && !queue[head].isHeader
@@ -421,6 +438,9 @@ extension ServeViewer.State {
     func describeLag(now: Double) -> String {
         var parts: [String] = []
         if let behindSince { parts.append(String(format: "skipping for %.1f s (%d skips)", now - behindSince, skipCount)) }
+        if skippedTooLong, let run = skipRun {
+            parts.append(String(format: "skips kept coming for %.1f s (%d skips)", run.last - run.start, skipCount))
+        }
         if head < queue.count {
             parts.append(
                 String(
