@@ -47,15 +47,21 @@ import Testing
         #expect(viewer.statistics().transport == "rtsp/tcp")
     }
 
-    /// A hub whose viewers queue 100 bytes and are cut 200 ms behind, with one viewer that took
-    /// nothing of a keyframe and 20 frames after it (so it skipped once).
-    static func stalledViewer(transport: String, peer: String) throws -> (ServeHub, ServeElementarySink, ServeViewer) {
+    /// A hub whose viewers queue 100 bytes and are cut `timeout` behind, its sink past a keyframe.
+    static func smallQueues(timeout: Duration) throws -> (ServeHub, ServeElementarySink) {
         var limits = ServeHub.Limits()
         limits.viewerQueueBytes = 100
-        limits.viewerTimeout = .milliseconds(200)
+        limits.viewerTimeout = timeout
         let hub = ServeHub(formats: [.elementary], limits: limits)
         let sink = ServeElementarySink(streams: [.video], hub: hub)
         try sink.write(Self.packet(.video, index: 0, key: true))
+        return (hub, sink)
+    }
+
+    /// A hub whose viewers queue 100 bytes and are cut 200 ms behind, with one viewer that took
+    /// nothing of a keyframe and 20 frames after it (so it skipped once).
+    static func stalledViewer(transport: String, peer: String) throws -> (ServeHub, ServeElementarySink, ServeViewer) {
+        let (hub, sink) = try smallQueues(timeout: .milliseconds(200))
         let viewer = try hub.openViewer(format: .elementary, transport: transport, peer: peer)
         for index in 1...20 { try sink.write(Self.packet(.video, index: index, key: false)) }
         return (hub, sink, viewer)
@@ -99,12 +105,7 @@ import Testing
     }
 
     @Test func aViewerThatEmptiesItsQueueYetKeepsSkippingIsCutAndOneSkipIsForgiven() throws {
-        var limits = ServeHub.Limits()
-        limits.viewerQueueBytes = 100
-        limits.viewerTimeout = .milliseconds(400)
-        let hub = ServeHub(formats: [.elementary], limits: limits)
-        let sink = ServeElementarySink(streams: [.video], hub: hub)
-        try sink.write(Self.packet(.video, index: 0, key: true))
+        let (hub, sink) = try Self.smallQueues(timeout: .milliseconds(400))
         let slow = try hub.openViewer(format: .elementary, transport: "http", peer: "behind a full socket")
         let steady = try hub.openViewer(format: .elementary, transport: "http", peer: "one hiccup")
         var index = 1
