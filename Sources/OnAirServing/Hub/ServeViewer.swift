@@ -124,7 +124,7 @@ package final class ServeViewer: Sendable {
             if state.ended == nil, state.head < state.queue.count || state.behindSince != nil || state.skippedTooLong {
                 let now = ProcessInfo.processInfo.systemUptime
                 if state.isTooFarBehind(now: now) {
-                    _ = state.cut(now: now, context: "its transport took nothing meanwhile")
+                    _ = state.cut(now: now, context: "found when a chunk was published")
                     condition.broadcast()
                     hook = state.takeCutHook()
                 }
