@@ -1,3 +1,4 @@
+import OnAirCore
 import Testing
 
 @testable import OnAirLive
@@ -27,5 +28,29 @@ import Testing
         #expect(!schedule.isDue(at: 1000))
         let infinite = KeyFrameSchedule(interval: .infinity, frameRate: 30)
         #expect(!infinite.isDue(at: 1000))
+    }
+}
+
+/// The start of a stream whose audio began after the first video keyframe.
+@Suite struct StartingKeyFrameTests {
+    /// What `note` answers for each packet, in order.
+    static func answers(_ start: inout StartingKeyFrame, _ packets: [(MediaType, Bool)]) -> [Bool] {
+        packets.map { start.note($0.0, isKeyframe: $0.1) }
+    }
+
+    @Test func theFirstAudioPacketAfterTheFirstKeyFrameAsksForAnotherOnce() {
+        var start = StartingKeyFrame(audioAndVideo: true)
+        let asked = Self.answers(&start, [(.video, true), (.video, false), (.audio, true), (.audio, true), (.video, true)])
+        // Once, at the first audio packet: later audio and keyframes ask for nothing.
+        #expect(asked == [false, false, true, false, false])
+        #expect(start.settled)
+    }
+
+    @Test func audioFirstOrOneKindOfMediaOwesNothing() {
+        var audioFirst = StartingKeyFrame(audioAndVideo: true)
+        #expect(Self.answers(&audioFirst, [(.audio, true), (.video, true), (.audio, true)]) == [false, false, false])
+        var videoOnly = StartingKeyFrame(audioAndVideo: false)
+        #expect(videoOnly.settled)
+        #expect(Self.answers(&videoOnly, [(.video, true), (.audio, true)]) == [false, false])
     }
 }

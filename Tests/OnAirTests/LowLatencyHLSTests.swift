@@ -195,7 +195,17 @@ struct LowLatencyHLSTests {
             face.playlist("live", request: HTTPRequest(method: "GET", path: "/live.m3u8", query: query), query: "?token=a", folder: "")
         }
         #expect(ask([:]).status == 404)  // nothing published yet
+        #expect(ask(["_HLS_msn": "1", "_HLS_part": "0"]).status == 404)  // before a playlist only the first part is awaited
+        // A player back after a restart asks for the first part: held until a playlist lists it.
+        let first = ask(["_HLS_msn": "0", "_HLS_part": "0"])
+        guard case .pending(let firstPending) = first.body else {
+            Issue.record("not held: \(first.status)")
+            return
+        }
+        #expect(!firstPending.isAnswered)
         feed.publish(Self.playlist(segments: 2, parts: 2))
+        let firstAnswer = try #require(firstPending.take())
+        #expect(firstAnswer.status == 200 && Self.body(firstAnswer).contains("URI=\"part_2_1.m4s?token=a\""))
         let plain = ask([:])
         #expect(plain.status == 200 && Self.header(plain, "Cache-Control") == "no-store")
         #expect(Self.body(plain).contains("#EXT-X-RENDITION-REPORT:URI=\"sub.m3u8?token=a\",LAST-MSN=1,LAST-PART=0"))

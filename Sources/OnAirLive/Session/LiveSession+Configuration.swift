@@ -26,6 +26,10 @@ extension LiveSession {
         public var timelineStart = 0.0
         /// Adapt the video bitrate to what the network outputs carry, or nil for a fixed bitrate.
         public var adaptiveBitRate: AdaptiveBitrateSettings?
+        /// Force a keyframe when the sound starts after the first one (`StartingKeyFrame`): outputs
+        /// that start once every stream has described itself then start at once, not a GOP later.
+        /// Files wait for the sound without it; a served stream's viewers would wait a GOP.
+        public var keyFrameWhenSoundStarts = false
 
         /// The settings the video encoder opens with: `video`, or with adaptive bitrate `video` at
         /// the highest adaptive rate (data-rate limits scaled with it), so the encoder's level

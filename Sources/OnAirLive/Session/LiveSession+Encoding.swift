@@ -95,6 +95,7 @@ extension LiveSession {
     private func deliver(_ packets: [EncodedPacket]) {
         guard !packets.isEmpty else { return }
         lock.lock()
+        var startKeyFrame = false
         for packet in packets {
             if packet.mediaType == .video {
                 counters.framesOut += 1
@@ -103,9 +104,13 @@ extension LiveSession {
                 counters.audioOut += 1
                 counters.audioBytes += packet.byteCount
             }
+            if startingKeyFrame.note(packet.mediaType, isKeyframe: packet.isKeyframe) { startKeyFrame = true }
         }
+        if startKeyFrame { pendingKeyFrame = true }
         let lanes = self.lanes
         lock.unlock()
+        // The further encodes' outputs wait for the same sound (`StartingKeyFrame`).
+        if startKeyFrame { for lane in lanes { lane.requestKeyFrame() } }
         for packet in packets {
             for runner in runners { runner.enqueue(packet) }
             // The further encodes' sinks carry the same sound.

@@ -49,6 +49,8 @@ package final class LiveSession: @unchecked Sendable {
     let lock = NSLock()
     private var failure: (any Error)?
     var pendingKeyFrame = false
+    /// Whether the outputs' start owes a keyframe (the audio began after the first one), under `lock`.
+    var startingKeyFrame = StartingKeyFrame(audioAndVideo: false)
     var pendingBitRate: (average: Int, limits: [DataRateLimit])?
     /// A video encoder to take over at the next frame (`replaceVideoEncoder`), under `lock`.
     var pendingVideoEncoder: (any VideoEncoding)?
@@ -106,6 +108,8 @@ package final class LiveSession: @unchecked Sendable {
         self.videoEncoder = configuration.openingVideo == nil ? nil : videoEncoder
         runningVideoEncoder = self.videoEncoder
         self.audioEncoder = configuration.audio == nil ? nil : audioEncoder
+        startingKeyFrame = StartingKeyFrame(
+            audioAndVideo: configuration.keyFrameWhenSoundStarts && self.videoEncoder != nil && self.audioEncoder != nil)
         let report = { (sink: any PacketSink) -> (@Sendable (any Error) -> Void)? in
             guard let outputFailed else { return nil }
             let destination = sink.destination

@@ -32,7 +32,7 @@ package struct ServeLowLatencyHLS: Sendable {
     /// they are malformed or too far ahead; a delta update for `_HLS_skip=YES`. Every URI gets
     /// `folder` before it and `query` (`?token=…` or empty) after it.
     package func playlist(_ rendition: String, request: HTTPRequest, query: String, folder: String) -> HTTPResponse {
-        guard let feed = feeds[rendition], let latest = feed.playlist else { return .text(404, "the playlist is not ready yet") }
+        guard let feed = feeds[rendition] else { return .text(404, "the playlist is not ready yet") }
         let number = { (name: String) -> Int?? in
             guard let text = request.query[name] else { return .some(nil) }
             return Int(text).map { .some($0) } ?? nil
@@ -45,6 +45,14 @@ package struct ServeLowLatencyHLS: Sendable {
         let render = { @Sendable (playlist: LowLatencyHLSPlaylist) -> HTTPResponse in
             self.response(playlist, rendition: rendition, skip: skip, blocking: blocking, query: query, folder: folder)
         }
+        guard let latest = feed.playlist else {
+            // A server that has just started lists its first part a part's time after its first
+            // frame: a blocking reload for the first segment's start is held until then (a player
+            // that reconnects after a restart is answered the moment there is something to play),
+            // anything else is answered at once.
+            guard msn == 0, (part ?? 0) == 0 else { return .text(404, "the playlist is not ready yet") }
+            return hold(feed, seconds: Self.firstPlaylistHold, msn: 0, part: part, render: render)
+        }
         switch latest.reload(msn: msn, part: part) {
         case .badRequest(let reason):
             return .text(400, reason)
@@ -52,14 +60,28 @@ package struct ServeLowLatencyHLS: Sendable {
             return render(latest)
         case .hold:
             guard let msn else { return render(latest) }
-            let pending = HTTPPendingResponse()
-            let answer = { @Sendable (playlist: LowLatencyHLSPlaylist?) in
-                pending.answer(playlist.map(render) ?? Self.unavailable("the segment or part asked for did not come in time"))
-            }
-            let id = feed.wait(seconds: latest.holdLimit, until: { $0.contains(msn: msn, part: part) }, answer: answer)
-            if let id { pending.onCancel { feed.cancel(id) } }
-            return HTTPResponse(status: 200, body: .pending(pending))
+            return hold(feed, seconds: latest.holdLimit, msn: msn, part: part, render: render)
         }
+    }
+
+    /// How long a blocking reload for the first part is held before the encode's first playlist
+    /// exists (its target duration, which sets the usual limit, is not known yet): the encoder's
+    /// start and the first part of the longest `--hls-part-duration` fit in it.
+    package static let firstPlaylistHold = 6.0
+
+    /// A response held until `feed`'s playlist holds segment `msn` (part `part`), rendered by
+    /// `render`; 503 after `seconds`.
+    private func hold(
+        _ feed: LowLatencyHLSFeed, seconds: Double, msn: Int, part: Int?,
+        render: @escaping @Sendable (LowLatencyHLSPlaylist) -> HTTPResponse
+    ) -> HTTPResponse {
+        let pending = HTTPPendingResponse()
+        let answer = { @Sendable (playlist: LowLatencyHLSPlaylist?) in
+            pending.answer(playlist.map(render) ?? Self.unavailable("the segment or part asked for did not come in time"))
+        }
+        let id = feed.wait(seconds: seconds, until: { $0.contains(msn: msn, part: part) }, answer: answer)
+        if let id { pending.onCancel { feed.cancel(id) } }
+        return HTTPResponse(status: 200, body: .pending(pending))
     }
 
     /// `rendition`'s HLS file `name` from `directory`: a part still to come (the preload hint, or

@@ -9,7 +9,7 @@ class PreviewProblem extends Error {
 }
 
 // Waits up to `delay` ms before the next attempt, but no longer than the server takes to answer
-// again: a server that went away (restarted) is asked four times a second (`probe`, a request that
+// again: a server that went away (restarted) is asked ten times a second (`probe`, a request that
 // needs no session), and the wait ends at its first answer after it was down, rather than at the end
 // of a back-off that grew while it was down. `eager`: the connection was lost while playing, so the
 // first answer is enough. Shared by both transports.
@@ -17,7 +17,7 @@ async function untilServerAnswers(delay, eager, stopped, probe) {
   const until = performance.now() + delay;
   let wasDown = eager;
   while (!stopped() && performance.now() < until) {
-    await new Promise((resolve) => setTimeout(resolve, Math.min(250, Math.max(0, until - performance.now()))));
+    await new Promise((resolve) => setTimeout(resolve, Math.min(100, Math.max(0, until - performance.now()))));
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), 1000);
     try {
@@ -250,7 +250,11 @@ class OnAirPlayer {
     const parts = init.map((box) => box.type === 'moov' && drop.size > 0 ? OnAirMP4.moovWithout(box.bytes, drop) : box.bytes);
     const bytes = OnAirPlayer.concat(parts);
     const session = { mediaSource, sourceBuffer, drop, queue: [bytes], queuedBytes: bytes.length, removal: null, started: false };
-    sourceBuffer.addEventListener('updateend', () => this.pump(session));
+    sourceBuffer.addEventListener('updateend', () => {
+      this.pump(session);
+      // The first media is in: start playback now rather than at the next tick of chaseLiveEdge.
+      if (!session.started && session === this.session) this.chaseLiveEdge();
+    });
     this.session = session;
     this.playing = false;
     return session;
@@ -369,17 +373,28 @@ class OnAirLLHLSPlayer extends OnAirPlayer {
     return facts;
   }
 
-  // The first playlist: a server that has just started lists its first part a moment later (the
-  // playlist is 404 until then, or has no independent part yet), so it is asked again ten times
-  // a second for up to 10 s rather than failing into a back-off of several seconds.
+  // The first playlist. A server that has just started has none yet (404): the page then asks for
+  // the first part by blocking reload (_HLS_msn=0&_HLS_part=0), which the server holds until a
+  // playlist lists it, so playback begins the moment there is a part to play. A listing without an
+  // independent part yet (or a server that answers at once) is asked again a tenth of a second
+  // later; up to 10 s in all.
   async firstListing(playlist, signal) {
-    for (let tries = 0; ; tries += 1) {
-      const response = await fetch(playlist, { signal, cache: 'no-store', headers: this.headers });
+    const until = performance.now() + 10000;
+    const first = new URL(playlist);
+    first.searchParams.set('_HLS_msn', 0);
+    first.searchParams.set('_HLS_part', 0);
+    let url = playlist;
+    for (;;) {
+      const asked = performance.now();
+      const response = await fetch(url, { signal, cache: 'no-store', headers: this.headers });
       const listing = response.ok ? await response.text() : null;
-      const early = response.status === 404
+      const early = response.status === 404 || response.status === 503
         || (listing !== null && listing.includes('#EXT-X-PART-INF') && !listing.includes('INDEPENDENT=YES'));
-      if (!early || tries >= 100) return listing !== null ? listing : this.check(response).text();
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      if (!early || performance.now() >= until) return listing !== null ? listing : this.check(response).text();
+      const held = url === first;
+      url = response.status === 404 ? first : playlist;
+      if (!held && url === first) continue;
+      await new Promise((resolve) => setTimeout(resolve, Math.max(0, 100 - (performance.now() - asked))));
     }
   }
 
