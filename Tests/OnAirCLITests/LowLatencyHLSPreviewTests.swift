@@ -34,6 +34,10 @@ import Testing
         #expect(urls.filter { $0.contains("/live.m3u8?_HLS_msn=") }.count >= 10, "\(urls.suffix(20))")
         #expect(urls.filter { $0.contains("/part_") }.count >= 10 && !urls.contains { $0.hasSuffix("/live.mp4") }, "\(urls.suffix(20))")
         #expect(urls.filter { $0.contains(token) }.count <= 1, "the page put the token in: \(urls.filter { $0.contains(token) })")
+        // One connection all along: it asks only for listed parts (a preload hint's part that a
+        // keyframe's new segment replaced was a 404, and the page reconnected at every segment).
+        let connections = ((json["snapshot"] as? [String: Any])?["connections"] as? NSNumber)?.intValue
+        #expect(connections == 1, "connections \(connections ?? -1): \(json["console"] ?? "")")
         // Plays at the stream's rate, the picture moving on.
         let number = { (path: [String]) -> Double? in
             var object: Any? = json

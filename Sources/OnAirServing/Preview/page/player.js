@@ -417,7 +417,9 @@ class OnAirLLHLSPlayer extends OnAirPlayer {
         while (!cancelled) {
           if (queue.length > 0) return { done: false, value: queue.shift() };
           const name = 'part_' + msn + '_' + part + '.m4s';
-          if (listing.includes('URI="' + name)) {
+          // Listed as a part (#EXT-X-PART), not only hinted: the hint names the current segment's next
+          // part, which does not come when a keyframe starts the next segment instead.
+          if (listing.split('\n').some((line) => line.startsWith('#EXT-X-PART:') && line.includes('URI="' + name))) {
             queue.push(new Uint8Array(await (await this.get(new URL(name, playlist), signal)).arrayBuffer()));
             part += 1;
           } else if (listing.includes('segment_' + msn + '.m4s')) {
