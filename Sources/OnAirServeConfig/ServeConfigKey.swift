@@ -106,7 +106,7 @@ package struct ServeConfigKey: Sendable {
         ServeConfigKey("listen", .listen, default: "127.0.0.1:8080"),
         ServeConfigKey("max-viewers", .integer(1...10_000), default: "32"),
         ServeConfigKey("token", .list, .text(maximumLength: 256), secret: true),
-        ServeConfigKey("srt-port", .integer(1...65_535)),
+        ServeConfigKey("srt-port", .integer(0...65_535)),
         ServeConfigKey("rtsp-port", .integer(0...65_535)),
         ServeConfigKey("rtsps-port", .integer(0...65_535)),
         ServeConfigKey("rtsp-plain", .choice(["loopback", "on", "off"]), default: "loopback"),

@@ -29,7 +29,8 @@ struct RecordCommand: Command {
           --hls-list-size N            HLS: segments in the playlist (default 6; 0 = all)
           --hls-fmp4                   HLS: fragmented-MP4 segments instead of MPEG-TS
           --serve PORT                 HLS: serve the first HLS output's directory over HTTP on 127.0.0.1:PORT
-                                       while recording (http://127.0.0.1:PORT/NAME.m3u8)
+                                       while recording (http://127.0.0.1:PORT/NAME.m3u8; 0: a free port,
+                                       named in the "serving" line)
 
         """ + RecordingArguments.help + EncodingOptions.help
 
@@ -52,7 +53,7 @@ struct RecordCommand: Command {
         }
         options.hlsFragmentedMP4 = arguments.flag("--hls-fmp4")
         let servePort = try arguments.option("--serve").map { text in
-            guard let port = Int(text), (1...65_535).contains(port) else { throw UsageError("--serve takes a TCP port 1–65535") }
+            guard let port = Int(text), (0...65_535).contains(port) else { throw UsageError("--serve takes a TCP port 0–65535") }
             return port
         }
         let recording = try RecordingArguments.parse(&arguments)

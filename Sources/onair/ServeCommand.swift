@@ -32,7 +32,8 @@ struct ServeCommand: Command {
           --video SRC, --audio SRC     what to capture
           --duration S                 stop after S seconds of media
           --listen ADDR:PORT           where to listen (default 127.0.0.1:8080; a bare PORT stays on
-                                       127.0.0.1; 0.0.0.0:PORT opens it to the network)
+                                       127.0.0.1; 0.0.0.0:PORT opens it to the network; port 0 picks a
+                                       free port, named in the "serving" line)
           --max-viewers N              viewers at once (default 32); more get 503
           --token T                    every request needs T (Bearer, or ?token=T; 401 without or
                                        wrong); repeatable: any one opens, a reload rotates them. SRT
@@ -42,7 +43,7 @@ struct ServeCommand: Command {
                                        /stats.json; 0 picks a free port, named in the "SRT callers" line)
           --rtsp-port N                also serve rtsp://ADDR:N/live (H.264/H.265 + AAC over RTP, UDP or TCP as the
                                        client asks; with --token: user onair, password T (any); beyond
-                                       --max-viewers: 503)
+                                       --max-viewers: 503; 0 picks a free port, named in the "RTSP" line)
           --rtsps-port N               with TLS: also serve rtsps://ADDR:N/live, the media inside the TLS
                                        connection (RTP interleaved over TCP); users of the config file
                                        log in there with Basic (plain RTSP: on loopback only)

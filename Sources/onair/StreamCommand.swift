@@ -19,7 +19,9 @@ struct StreamCommand: Command {
                                                            MPEG-TS over SRT through libsrt (latency in
                                                            microseconds; passphrase 10–79 characters;
                                                            also pbkeylen, payload_size, maxbw, tlpktdrop,
-                                                           snddropdelay, sndbuf, rcvbuf)
+                                                           snddropdelay, sndbuf, rcvbuf; a listener on
+                                                           port 0 gets a free port, named in its
+                                                           "waiting for the receiver" line)
           udp://host:port?pkt_size=1316                    MPEG-TS over UDP
           tcp://host:port[?listen=1]                       MPEG-TS over TCP (listen=1: the receiver connects)
           rtsp://host:port/path                            RTSP publishing (ANNOUNCE/RECORD, RTP interleaved over TCP)

@@ -31,7 +31,7 @@ import Testing
     }
 
     /// `onair serve` with the synthetic sources (video and audio), a token, 320x240 at 30 fps.
-    static func serveCommand(port: Int, token: String) -> [String] {
+    static func serveCommand(port: String, token: String) -> [String] {
         [
             Tools.onairExecutable, "serve", "--listen", "127.0.0.1:\(port)", "--token", token,
             "--size", "320x240", "--fps", "30", "--bitrate", "600k", "--preset", "ultrafast",
@@ -42,7 +42,7 @@ import Testing
     func chromiumPlaysServeShowsPlotsAndResumesAfterServerRestart() throws {
         let dir = try Tools.temporaryDirectory("preview-browser")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let port = try StreamTestPorts.free()
+        let port = PreviewBrowserDriver.port
         let token = "t0k3n"
         let fps = 30.0
         // The page is opened with the token; serve refuses every request without it, so playing and
@@ -114,7 +114,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
         let page = dir.appendingPathComponent("page.html")
         try PreviewPage.html().write(to: page, atomically: true, encoding: .utf8)
-        let port = try StreamTestPorts.free()
+        let port = PreviewBrowserDriver.port
         let server = ["python3", PreviewBrowserDriver.standIn, "--port", "\(port)", "--page", page.path, "--video-codec", "mpeg4"]
         let (json, log) = try PreviewBrowserDriver.run(
             "status", url: "http://127.0.0.1:\(port)/", server: server,
@@ -132,7 +132,7 @@ import Testing
         // wherever the chunks end.
         let dir = try Tools.temporaryDirectory("preview-fuzz")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let port = try StreamTestPorts.free()
+        let port = PreviewBrowserDriver.port
         let (json, log) = try PreviewBrowserDriver.run(
             "fuzz", url: "http://127.0.0.1:\(port)/?token=f", server: Self.serveCommand(port: port, token: "f"),
             extra: ["--iterations", "20000"],

@@ -50,9 +50,16 @@ import Testing
         return config
     }
 
-    /// An nginx in the foreground with `server` (a documented block) in its http block, access log
-    /// "URI?ARGS STATUS CACHE UPSTREAM" in `dir`/upstream.log; started and listening on `port`.
-    static func startNginx(_ server: String, port: Int, in dir: URL) throws -> StreamTestProcess {
+    /// An nginx in the foreground with `server(port)` (a documented block listening on `port`) in its
+    /// http block, access log "URI?ARGS STATUS CACHE UPSTREAM" in `dir`/upstream.log; started on a
+    /// port of `StreamTestPorts.peer` (nginx cannot say which port it bound) and listening there.
+    static func startNginx(in dir: URL, _ server: (Int) throws -> String) throws -> (process: StreamTestProcess, port: Int) {
+        try StreamTestPorts.peer(log: dir.appendingPathComponent("error.log").path) { port in
+            try launchNginx(try server(port), in: dir)
+        }
+    }
+
+    private static func launchNginx(_ server: String, in dir: URL) throws -> StreamTestProcess {
         let config = """
             daemon off;
             master_process off;
@@ -68,11 +75,9 @@ import Testing
             }
             """
         try config.write(to: dir.appendingPathComponent("nginx.conf"), atomically: true, encoding: .utf8)
-        let nginx = try StreamTestProcess(
+        return try StreamTestProcess(
             "nginx", ["-p", dir.path, "-c", dir.appendingPathComponent("nginx.conf").path],
             stderrPath: dir.appendingPathComponent("nginx.stderr").path)
-        try #require(waitUntil(timeout: 10) { StreamTestPorts.accepts(port) }, "nginx did not start: \(nginx.stderr)")
-        return nginx
     }
 
     /// GETs of `paths` at once over HTTPS through one curl speaking HTTP/2 (`--parallel`
@@ -123,10 +128,10 @@ import Testing
         let server = try ServeTestServer(
             directory: dir, duration: 30, arguments: ["--hls-variant", "lowlatency", "--hls-time", "1", "--hls-part-duration", "0.2"])
         defer { _ = server.finish(timeout: 1) }
-        let edgePort = try StreamTestPorts.free()
-        let block = try Self.documentedLowLatencyEdge(
-            camera: server.port, edge: edgePort, cache: file("cache"), certificate: file("edge.crt"), key: file("edge.key"))
-        let nginx = try Self.startNginx(block, port: edgePort, in: dir)
+        let (nginx, edgePort) = try Self.startNginx(in: dir) { edge in
+            try Self.documentedLowLatencyEdge(
+                camera: server.port, edge: edge, cache: file("cache"), certificate: file("edge.crt"), key: file("edge.key"))
+        }
         defer { nginx.kill() }
 
         // Where onair's playlist is now (asked directly): the segment being written.
@@ -180,11 +185,10 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
         let server = try ServeTestServer(directory: dir, duration: 14, arguments: ["--hls-time", "1"])
         defer { _ = server.finish(timeout: 1) }
-        let edgePort = try StreamTestPorts.free()
         let log = dir.appendingPathComponent("upstream.log").path
-        let nginx = try Self.startNginx(
-            try Self.documentedEdge(camera: server.port, edge: edgePort, cache: dir.appendingPathComponent("cache").path), port: edgePort,
-            in: dir)
+        let (nginx, edgePort) = try Self.startNginx(in: dir) { edge in
+            try Self.documentedEdge(camera: server.port, edge: edge, cache: dir.appendingPathComponent("cache").path)
+        }
         defer { nginx.kill() }
 
         // The newest segment onair lists (asked directly, so the edge has not seen it).

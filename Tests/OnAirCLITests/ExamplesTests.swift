@@ -38,20 +38,20 @@ import Testing
         let bin = try Self.build()
         let dir = try Tools.temporaryDirectory("examples")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let port = try FreePort.loopback(udp: true)
         let received = dir.appendingPathComponent("received.ts").path
         let recording = dir.appendingPathComponent("local.mp4").path
-        // An independent receiver: ffmpeg copying what arrives on the UDP port.
-        let receiver = try StreamTestProcess(
-            "ffmpeg",
-            [
-                "-hide_banner", "-y", "-probesize", "500000", "-analyzeduration", "1000000",
-                "-i", "udp://127.0.0.1:\(port)?timeout=3000000",
-                "-c", "copy", "-flush_packets", "1", "-f", "mpegts", received,
-            ],
-            stderrPath: dir.appendingPathComponent("ffmpeg.log").path)
-        // ffmpeg binds its port once it has started: wait until the port is taken.
-        #expect(waitUntil(timeout: 10) { (try? Tools.run("ss", ["-Hlun", "sport = :\(port)"]).stdoutText.isEmpty) == false })
+        // An independent receiver: ffmpeg copying what arrives on the UDP port, waited for until it
+        // holds the port.
+        let (receiver, port) = try StreamTestPorts.peer(udp: true) { port in
+            try StreamTestProcess(
+                "ffmpeg",
+                [
+                    "-hide_banner", "-y", "-probesize", "500000", "-analyzeduration", "1000000",
+                    "-i", "udp://127.0.0.1:\(port)?timeout=3000000",
+                    "-c", "copy", "-flush_packets", "1", "-f", "mpegts", received,
+                ],
+                stderrPath: dir.appendingPathComponent("ffmpeg.log").path)
+        }
         let streamed = try Tools.run(
             bin.appendingPathComponent("StreamAppFrames").path,
             ["udp://127.0.0.1:\(port)", recording, "6"])

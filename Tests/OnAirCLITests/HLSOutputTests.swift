@@ -79,14 +79,16 @@ import Testing
     @Test func aServedLivePlaylistPlaysOverHTTP() throws {
         let dir = try Tools.temporaryDirectory("hls-serve")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let port = Int.random(in: 20_000...59_000)
-        let recorder = BackgroundProcess(
+        // Port 0: the recorder names the port it bound ("serving http://127.0.0.1:PORT/stream.m3u8").
+        let recorder = try StreamTestProcess(
             Tools.onairExecutable,
             [
                 "record", "--duration", "12", "--size", "640x360",
-                "--hls-list-size", "0", "--serve", "\(port)",
+                "--hls-list-size", "0", "--serve", "0",
                 "-o", dir.appendingPathComponent("stream.m3u8").path,
-            ])
+            ], stderrPath: dir.appendingPathComponent("record.log").path)
+        defer { recorder.kill() }
+        let port = try recorder.announcedPort("serving http://")
         letTimePass(5, "the recording writes a few segments")
         let outside = try Tools.run(
             "curl",
@@ -106,7 +108,7 @@ import Testing
         #expect((report["frames"] as? Int ?? 0) >= 85)
         #expect(report["decode_errors"] as? Int == 0)
         #expect((report["video"] as? [String: Any])?["width"] as? Int == 640)
-        #expect(try recorder.result().status == 0)
+        #expect(recorder.result().status == 0)
     }
 }
 #endif

@@ -13,7 +13,7 @@ import Testing
     func chromiumPlaysTheLowLatencyVariantOverMSE() throws {
         let dir = try Tools.temporaryDirectory("llhls-preview")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let port = try StreamTestPorts.free()
+        let port = PreviewBrowserDriver.port
         let token = "ll7oken"
         let fps = 30.0
         let server = [

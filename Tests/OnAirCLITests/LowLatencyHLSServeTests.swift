@@ -61,13 +61,13 @@ import Testing
         let dir = try Tools.temporaryDirectory("llhls-restart")
         defer { try? FileManager.default.removeItem(at: dir) }
         let file = dir.appendingPathComponent("onair.yml")
-        let port = try StreamTestPorts.free()
-        let common = "listen: 127.0.0.1:\(port)\nhls-variant: lowlatency\nhls-time: 1\nfps: 15\npreset: ultrafast\nbitrate: 400k\n"
+        let common = "listen: 127.0.0.1:0\nhls-variant: lowlatency\nhls-time: 1\nfps: 15\npreset: ultrafast\nbitrate: 400k\n"
         try "size: 320x240\n\(common)".write(to: file, atomically: true, encoding: .utf8)
         let server = try StreamTestProcess(
             Tools.onairExecutable, ["serve", "--config", file.path, "--duration", "25"],
             stderrPath: dir.appendingPathComponent("serve.log").path)
         defer { server.kill() }
+        let port = try server.announcedPort("serving http://")
         let base = "http://127.0.0.1:\(port)/"
         let fetch = { (path: String) in (try? Tools.run("curl", ["-s", "-m", "5", base + path]).stdout) ?? Data() }
         let playlist = { String(decoding: fetch("live.m3u8"), as: UTF8.self) }

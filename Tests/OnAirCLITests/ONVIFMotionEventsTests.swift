@@ -43,7 +43,7 @@ struct ONVIFMotionEventsTests {
                 "--on-motion", "echo \"$ONAIR_MOTION $ONAIR_MOTION_TIME\" >> \(hookLog)", "--preset", "ultrafast",
             ], stderrPath: dir.appendingPathComponent("serve.log").path)
         defer { server.kill() }
-        let port = try ServeTestServer.announcedPorts(server, ["serving http://"])[0]
+        let port = try server.announcedPort("serving http://")
         let client = try StreamTestProcess(
             Tools.aiortcPython,
             [Self.client, "--host", "127.0.0.1", "--port", "\(port)", "--user", "onair", "--password", token, "--seconds", "36"],

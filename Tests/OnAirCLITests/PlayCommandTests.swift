@@ -40,8 +40,6 @@ final class BackgroundProcess: @unchecked Sendable {
 /// `onair play`: a file and a live UDP stream decode with the right fields and no errors; the
 /// latency of a live synthetic stream over UDP on loopback.
 @Suite(.serialized) struct PlayCommandTests {
-    static func port() -> Int { Int.random(in: 20_000...59_000) }
-
     static func playJSON(_ result: ProcessResult) throws -> [String: Any] {
         #expect(result.status == 0, "\(result.stderr)")
         return try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any] ?? [:]
@@ -113,10 +111,13 @@ final class BackgroundProcess: @unchecked Sendable {
         let dir = try Tools.temporaryDirectory("play-udp")
         defer { try? FileManager.default.removeItem(at: dir) }
         let source = try Self.clip(in: dir)
-        let port = Self.port()
-        let player = BackgroundProcess(
-            Tools.onairExecutable, ["play", "--no-display", "udp://127.0.0.1:\(port)", "--duration", "4", "--json"])
-        letTimePass(0.5, "the player listens before the sender sends")
+        // The player listens (on a port of `StreamTestPorts.peer`: FFmpeg binds it) before the sender sends.
+        let (player, port) = try StreamTestPorts.peer(udp: true) { port in
+            try StreamTestProcess(
+                Tools.onairExecutable, ["play", "--no-display", "udp://127.0.0.1:\(port)", "--duration", "4", "--json"],
+                stderrPath: dir.appendingPathComponent("play.log").path, stdoutPath: dir.appendingPathComponent("play.json").path)
+        }
+        defer { player.kill() }
         let sender = try Tools.run(
             "ffmpeg",
             [
@@ -124,21 +125,25 @@ final class BackgroundProcess: @unchecked Sendable {
                 "-c", "copy", "-f", "mpegts", "udp://127.0.0.1:\(port)?pkt_size=1316",
             ])
         #expect(sender.status == 0, "\(sender.stderr)")
-        let report = try Self.playJSON(try player.result())
+        let report = try Self.playJSON(player.result())
         try Self.expectAgreesWithFFprobe(report, source: source)
         #expect((report["frames"] as? Int ?? 0) >= 100)
         #expect(report["decode_errors"] as? Int == 0)
     }
 
     @Test func latencyOfALiveSyntheticStreamOverUDP() throws {
-        let port = Self.port()
-        let player = BackgroundProcess(
-            Tools.onairExecutable,
-            [
-                "play", "--no-display", "--measure-latency", "udp://127.0.0.1:\(port)",
-                "--duration", "5", "--json",
-            ])
-        letTimePass(0.5, "the player listens before the sender sends")
+        let dir = try Tools.temporaryDirectory("play-latency")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // The player listens (on a port of `StreamTestPorts.peer`: FFmpeg binds it) before the sender sends.
+        let (player, port) = try StreamTestPorts.peer(udp: true) { port in
+            try StreamTestProcess(
+                Tools.onairExecutable,
+                [
+                    "play", "--no-display", "--measure-latency", "udp://127.0.0.1:\(port)",
+                    "--duration", "5", "--json",
+                ], stderrPath: dir.appendingPathComponent("play.log").path, stdoutPath: dir.appendingPathComponent("play.json").path)
+        }
+        defer { player.kill() }
         let sender = try Tools.run(
             Tools.onairExecutable,
             [
@@ -146,7 +151,7 @@ final class BackgroundProcess: @unchecked Sendable {
                 "-o", "udp://127.0.0.1:\(port)",
             ])
         #expect(sender.status == 0, "\(sender.stderr)")
-        let played = try player.result()
+        let played = player.result()
         let report = try Self.playJSON(played)
         let latency = try #require(report["latency_ms"] as? [String: Any], "\(played.stderr)")
         let p50 = latency["p50"] as? Double ?? .infinity
@@ -165,22 +170,29 @@ final class BackgroundProcess: @unchecked Sendable {
         let dir = try Tools.temporaryDirectory("play-midgop")
         defer { try? FileManager.default.removeItem(at: dir) }
         let copy = dir.appendingPathComponent("copy.mp4").path  // MP4 needs the size and parameter sets the probe missed
-        let port = Self.port()
-        let sender = BackgroundProcess(
-            Tools.onairExecutable,
-            [
-                "stream", "--duration", "7", "--size", "640x360", "--fps", "30",
-                "--preset", "ultrafast", "--keyint-duration", "2", "--no-adaptive",
-                "udp://127.0.0.1:\(port)",
-            ])
-        letTimePass(1.3, "well inside the first 2 s GOP")
-        let played = try Tools.run(
-            Tools.onairExecutable,
-            [
-                "play", "--no-display", "udp://127.0.0.1:\(port)", "--duration", "3", "--json", "--timeout", "15",
-                "-o", copy,
-            ])
-        let sent = try sender.result()
+        // The sender first, then the player on its port (FFmpeg binds it: a port of
+        // `StreamTestPorts.peer`); when that port is taken, both start again on another.
+        var sender: StreamTestProcess?
+        let (player, _) = try StreamTestPorts.peer(udp: true) { port in
+            sender?.kill()
+            sender = try StreamTestProcess(
+                Tools.onairExecutable,
+                [
+                    "stream", "--duration", "7", "--size", "640x360", "--fps", "30",
+                    "--preset", "ultrafast", "--keyint-duration", "2", "--no-adaptive",
+                    "udp://127.0.0.1:\(port)",
+                ], stderrPath: dir.appendingPathComponent("stream.log").path)
+            letTimePass(1.3, "well inside the first 2 s GOP")
+            return try StreamTestProcess(
+                Tools.onairExecutable,
+                [
+                    "play", "--no-display", "udp://127.0.0.1:\(port)", "--duration", "3", "--json", "--timeout", "15",
+                    "-o", copy,
+                ], stderrPath: dir.appendingPathComponent("play.log").path, stdoutPath: dir.appendingPathComponent("play.json").path)
+        }
+        defer { player.kill() }
+        let played = player.result()
+        let sent = try #require(sender).result()
         #expect(sent.status == 0, "\(sent.stderr)")
         let report = try Self.playJSON(played)
         print(

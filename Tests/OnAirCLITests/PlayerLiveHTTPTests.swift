@@ -44,11 +44,12 @@ import Testing
             "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=30", "-t", "4", "-c:v", "libx264", "-preset", "ultrafast",
             "-pix_fmt", "yuv420p", "-y", file.path,
         ])
-        let port = try StreamTestPorts.free()
+        // Port 0: it names the port it bound ("Serving HTTP on 127.0.0.1 port N …", unbuffered).
         let web = try StreamTestProcess(
-            "python3", ["-m", "http.server", "\(port)", "--bind", "127.0.0.1", "--directory", rig.dir.path],
-            stderrPath: rig.dir.appendingPathComponent("http.log").path)
+            "python3", ["-u", "-m", "http.server", "0", "--bind", "127.0.0.1", "--directory", rig.dir.path],
+            stderrPath: rig.dir.appendingPathComponent("http.log").path, stdoutPath: rig.dir.appendingPathComponent("http.out").path)
         defer { web.kill() }
+        let port = try web.announcedPort("Serving HTTP on 127.0.0.1 port ")
         #expect(waitUntil(timeout: 10) { StreamTestPorts.accepts(port) })
         let report = try Self.play("http://127.0.0.1:\(port)/clip.ts", in: rig)
         let display = report["display"] as? [String: Any] ?? [:]

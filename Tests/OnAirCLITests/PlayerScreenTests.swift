@@ -47,23 +47,33 @@ import Testing
         defer { pulse.stop() }
         let dir = try Tools.temporaryDirectory("play-screen")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let port = try StreamTestPorts.free(udp: true)
         let environment = [
             "DISPLAY=\(display.display)", "SDL_VIDEODRIVER=x11", "SDL_AUDIODRIVER=pulseaudio",
             "PULSE_SERVER=\(pulse.server)",
         ]
-        // A file plays as it is; a live stream is sent by `onair stream` over UDP on loopback.
-        let sender =
-            file == nil
-            ? BackgroundProcess(
+        let start = { (url: String) in
+            try StreamTestProcess(
+                "env", environment + player.map { $0 == "URL" ? url : $0 }, stderrPath: dir.appendingPathComponent("play.log").path,
+                stdoutPath: dir.appendingPathComponent("play.json").path)
+        }
+        // A file plays as it is; a live stream is sent by `onair stream` over UDP on loopback, to the
+        // port the player holds (FFmpeg binds it and cannot say which: a port of `StreamTestPorts.peer`).
+        let playing: StreamTestProcess
+        let sender: BackgroundProcess
+        if let file {
+            playing = try start(file)
+            sender = BackgroundProcess("true", [])
+        } else {
+            let (player, port) = try StreamTestPorts.peer(udp: true) { port in try start("udp://127.0.0.1:\(port)") }
+            playing = player
+            sender = BackgroundProcess(
                 Tools.onairExecutable,
                 [
                     "stream", "--size", "\(size.width)x\(size.height)", "--duration", "\(recordSeconds + 10)",
                     "udp://127.0.0.1:\(port)?pkt_size=1316",
-                ]) : BackgroundProcess("true", [])
-        letTimePass(0.5, "the sender starts before the player")
-        let url = file ?? "udp://127.0.0.1:\(port)"
-        let playing = BackgroundProcess("env", environment + player.map { $0 == "URL" ? url : $0 })
+                ])
+        }
+        defer { playing.kill() }
         letTimePass(4, "the player opens its window and plays")
         let recording = dir.appendingPathComponent("screen.nut").path
         let seconds = String(recordSeconds)
@@ -80,7 +90,7 @@ import Testing
         #expect(recorded.status == 0, "\(recorded.stderr)")
         let analysed = try Tools.run(Tools.onairExecutable, ["play", "--analyze-screen", recording, "--json"])
         #expect(analysed.status == 0, "\(analysed.stderr)")
-        let played = try playing.result()
+        let played = playing.result()
         let sent = try sender.result()
         let screen = try JSONSerialization.jsonObject(with: analysed.stdout) as? [String: Any] ?? [:]
         return Watched(played: played, sent: sent, screen: screen)
@@ -215,18 +225,21 @@ import Testing
         defer { display.stop() }
         let pulse = try TestPulseServer()
         defer { pulse.stop() }
-        let port = try StreamTestPorts.free(udp: true)
         let dir = try Tools.temporaryDirectory("play-return")
         defer { try? FileManager.default.removeItem(at: dir) }
         let statsPath = dir.appendingPathComponent("stats.jsonl").path
-        let player = BackgroundProcess(
-            "env",
-            [
-                "DISPLAY=\(display.display)", "SDL_VIDEODRIVER=x11", "SDL_AUDIODRIVER=pulseaudio",
-                "PULSE_SERVER=\(pulse.server)", Tools.onairExecutable, "play",
-                "udp://127.0.0.1:\(port)", "--duration", "12", "--timeout", "20", "--json",
-                "--stats-json", statsPath,
-            ])
+        // The player waits for a stream on the port it holds (a port of `StreamTestPorts.peer`).
+        let (player, port) = try StreamTestPorts.peer(udp: true) { port in
+            try StreamTestProcess(
+                "env",
+                [
+                    "DISPLAY=\(display.display)", "SDL_VIDEODRIVER=x11", "SDL_AUDIODRIVER=pulseaudio",
+                    "PULSE_SERVER=\(pulse.server)", Tools.onairExecutable, "play",
+                    "udp://127.0.0.1:\(port)", "--duration", "12", "--timeout", "20", "--json",
+                    "--stats-json", statsPath,
+                ], stderrPath: dir.appendingPathComponent("play.log").path, stdoutPath: dir.appendingPathComponent("play.json").path)
+        }
+        defer { player.kill() }
         let send = { (seconds: Int) throws in
             let sent = try Tools.run(
                 Tools.onairExecutable,
@@ -236,12 +249,11 @@ import Testing
                 ])
             #expect(sent.status == 0, "\(sent.stderr)")
         }
-        letTimePass(1, "the player waits for a stream")
         try send(3)  // at most 90 frames
         letTimePass(2, "the stream stops; the window stays")
         try send(7)  // a new sender: timestamps start again
         // The player ends 14 s after its first frame (the duration, plus 2 s for a stalled input).
-        let played = try player.result()
+        let played = player.result()
         #expect(played.status == 0, "\(played.stderr)")
         let report = try JSONSerialization.jsonObject(with: played.stdout) as? [String: Any] ?? [:]
         let shown = (report["display"] as? [String: Any])?["frames_shown"] as? Int ?? 0

@@ -11,6 +11,10 @@ enum PreviewBrowserDriver {
     static let standIn = Tools.packageRoot.appendingPathComponent("Tests/Tools/preview_standin.py").path
     /// Debian's Python, where python3-selenium is installed.
     static let python = "/usr/bin/python3"
+    /// The server's port as a test names it in the server command and the URL: the driver starts
+    /// the server on port 0, reads the port it bound from its ready line ("serving http://…") and
+    /// starts it again on that port when it restarts it.
+    static let port = "{port}"
 
     /// Why the browser tests cannot run here, or nil when chromium, chromedriver and selenium are present.
     static let missing: String? = {

@@ -24,7 +24,7 @@ import Testing
         let dir = try Tools.temporaryDirectory("preview-https")
         defer { try? FileManager.default.removeItem(at: dir) }
         let ca = try ServeTLSTests.TestCA(dir)
-        let port = try StreamTestPorts.free()
+        let port = PreviewBrowserDriver.port
         let token = "https-t0ken-9"
         let server =
             BrowserPreviewTests.serveCommand(port: port, token: token) + ["--tls-cert", ca.certificate, "--tls-key", ca.key]

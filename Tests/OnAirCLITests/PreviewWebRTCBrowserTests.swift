@@ -19,7 +19,7 @@ import Testing
     }()
 
     /// `onair serve` with the synthetic sources, a token, 320x240 at 30 fps, with WebRTC or without.
-    static func serveCommand(port: Int, token: String, webRTC: Bool) -> [String] {
+    static func serveCommand(port: String, token: String, webRTC: Bool) -> [String] {
         BrowserPreviewTests.serveCommand(port: port, token: token) + (webRTC ? ["--webrtc"] : [])
     }
 
@@ -69,7 +69,7 @@ import Testing
     func chromiumPlaysOverWebRTCWithSoundAndTheSameLatency() throws {
         let dir = try Tools.temporaryDirectory("preview-webrtc")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let port = try StreamTestPorts.free()
+        let port = PreviewBrowserDriver.port
         let token = "w3bRtc"
         // The page is opened with ?token=; /whep takes it only as a Bearer header, so playing over
         // WebRTC proves the page sends it.
@@ -180,7 +180,7 @@ import Testing
         // the page says so in words and plays over WebRTC again by itself, not over MSE.
         let dir = try Tools.temporaryDirectory("preview-webrtc-restart")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let port = try StreamTestPorts.free()
+        let port = PreviewBrowserDriver.port
         let (json, log) = try PreviewBrowserDriver.run(
             "check", url: "http://127.0.0.1:\(port)/?token=r",
             server: Self.serveCommand(port: port, token: "r", webRTC: true),
@@ -217,7 +217,7 @@ import Testing
     func pagePlaysAgainWithinThreeSecondsOfAQuickRestart(transport: String) throws {
         let dir = try Tools.temporaryDirectory("preview-quick-restart")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let port = try StreamTestPorts.free()
+        let port = PreviewBrowserDriver.port
         let server = [
             Tools.onairExecutable, "serve", "--listen", "127.0.0.1:\(port)", "--token", "q", "--size", "1280x720", "--fps", "30",
             "--bitrate", "2500k", "--preset", "ultrafast",
@@ -250,7 +250,7 @@ import Testing
         let (query, webRTC, words) = Self.failures[which]
         let dir = try Tools.temporaryDirectory("preview-fallback")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let port = try StreamTestPorts.free()
+        let port = PreviewBrowserDriver.port
         let (json, log) = try PreviewBrowserDriver.run(
             "fallback", url: "http://127.0.0.1:\(port)/?token=f\(query)",
             server: Self.serveCommand(port: port, token: "f", webRTC: webRTC),

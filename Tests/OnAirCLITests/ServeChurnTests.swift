@@ -15,12 +15,12 @@ import Testing
         let dir = try Tools.temporaryDirectory("serve-churn")
         defer { try? FileManager.default.removeItem(at: dir) }
         let recording = dir.appendingPathComponent("rec.mp4").path
-        let srtPort = try StreamTestPorts.free(udp: true)
         // The server outlives the generator (60 s of churn, plus the quiet and the drain: at most
         // 4 minutes more); it is stopped with SIGINT.
         let server = try ServeTestServer(
             directory: dir, duration: 600,
-            arguments: ["--max-viewers", "16", "--srt-port", "\(srtPort)", "-o", recording])
+            arguments: ["--max-viewers", "16", "--srt-port", "0", "-o", recording])
+        let srtPort = try server.announcedPort("SRT callers: srt://")
         // Memory is judged by the 30-minute soak (a minute is too short for the allocator to
         // settle), so it is allowed anything here; descriptors and threads must come back exactly.
         let run = try Tools.run(

@@ -24,10 +24,9 @@ import Testing
         let dir = try Tools.temporaryDirectory("serve-encode-restart")
         defer { try? FileManager.default.removeItem(at: dir) }
         let file = dir.appendingPathComponent("onair.yml")
-        let (port, rtspPort, srtPort) = (try StreamTestPorts.free(), try StreamTestPorts.free(), try StreamTestPorts.free(udp: true))
         let webRTC = ServeWebRTCTests.available
         let common =
-            "listen: 127.0.0.1:\(port)\nrtsp-port: \(rtspPort)\nsrt-port: \(srtPort)\nwebrtc: \(webRTC)\nhls-time: 1\n"
+            "listen: 127.0.0.1:0\nrtsp-port: 0\nsrt-port: 0\nwebrtc: \(webRTC)\nhls-time: 1\n"
             + "fps: 15\nkeyint-duration: 1\npreset: ultrafast\nbitrate: 400k\n"
 
         try "size: 320x240\n\(common)".write(to: file, atomically: true, encoding: .utf8)
@@ -39,6 +38,8 @@ import Testing
             ],
             stderrPath: dir.appendingPathComponent("serve.log").path)
         defer { server.kill() }
+        let ports = try server.announcedPorts(["serving http://", "RTSP: rtsp://", "SRT callers: srt://"])
+        let (port, rtspPort, srtPort) = (ports[0], ports[1], ports[2])
         func statistics() -> [String: Any] {
             let reply = try? Tools.run("curl", ["-s", "-m", "5", "http://127.0.0.1:\(port)/stats.json"])
             return reply.flatMap { try? JSONSerialization.jsonObject(with: $0.stdout) as? [String: Any] } ?? [:]

@@ -24,7 +24,7 @@ import Testing
                 "--record-path", file("rec") + "/%path/%Y-%m-%d_%H-%M-%S-%f", "--record-segment-duration", "2s",
             ], stderrPath: file("serve.log"))
         defer { server.kill() }
-        let ports = try ServeTestServer.announcedPorts(server, ["serving http://", "RTSP: rtsp://", "SRT callers: srt://"])
+        let ports = try server.announcedPorts(["serving http://", "RTSP: rtsp://", "SRT callers: srt://"])
         let (port, rtspPort, srtPort) = (ports[0], ports[1], ports[2])
         let base = "http://127.0.0.1:\(port)"
         try #require(waitUntil(timeout: 10) { StreamTestPorts.accepts(port) && StreamTestPorts.accepts(rtspPort) }, "\(server.stderr)")

@@ -48,20 +48,20 @@ import Testing
         let dir = try Tools.temporaryDirectory("serve-reload-rate")
         defer { try? FileManager.default.removeItem(at: dir) }
         let file = dir.appendingPathComponent("onair.yml")
-        let port = try StreamTestPorts.free()
-        try "bitrate: 800k\nlisten: 127.0.0.1:\(port)\n".write(to: file, atomically: true, encoding: .utf8)
+        try "bitrate: 800k\nlisten: 127.0.0.1:0\n".write(to: file, atomically: true, encoding: .utf8)
         let server = try StreamTestProcess(
             Tools.onairExecutable,
             ["serve", "--config", file.path, "--duration", "25", "--size", "320x240", "--fps", "15", "--preset", "ultrafast"],
             stderrPath: dir.appendingPathComponent("serve.log").path)
         defer { server.kill() }
+        let port = try server.announcedPort("serving http://")
         func target() -> Int? {
             let reply = try? Tools.run("curl", ["-s", "-m", "5", "http://127.0.0.1:\(port)/stats.json"])
             let document = reply.flatMap { try? JSONSerialization.jsonObject(with: $0.stdout) as? [String: Any] }
             return (document?["encoder"] as? [String: Any])?["target_bitrate"] as? Int
         }
         #expect(waitUntil(timeout: 20) { target() == 800_000 }, "\(server.stderr)")
-        try "bitrate: 300k\nlisten: 127.0.0.1:\(port)\n".write(to: file, atomically: true, encoding: .utf8)
+        try "bitrate: 300k\nlisten: 127.0.0.1:0\n".write(to: file, atomically: true, encoding: .utf8)
         kill(server.process.processIdentifier, SIGHUP)
         #expect(waitUntil(timeout: 10) { server.stderr.contains("reload: applied bitrate") }, "\(server.stderr)")
         #expect(waitUntil(timeout: 10) { target() == 300_000 }, "\(server.stderr)")

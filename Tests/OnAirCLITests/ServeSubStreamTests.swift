@@ -31,7 +31,7 @@ import Testing
             feeder.kill()
             server.kill()
         }
-        let ports = try ServeTestServer.announcedPorts(server, ["serving http://", "RTSP: rtsp://"])
+        let ports = try server.announcedPorts(["serving http://", "RTSP: rtsp://"])
         let (port, rtspPort) = (ports[0], ports[1])
         try #require(waitUntil(timeout: 10) { StreamTestPorts.accepts(port) }, "\(server.stderr)")
         let base = "http://127.0.0.1:\(port)"

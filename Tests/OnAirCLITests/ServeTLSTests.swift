@@ -112,14 +112,14 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
         let state = dir.appendingPathComponent("state").path
         func start(_ run: Int) throws -> (StreamTestProcess, Int) {
-            let port = try StreamTestPorts.free()
             let process = try StreamTestProcess(
                 "env",
                 [
-                    "STATE_DIRECTORY=\(state)", Tools.onairExecutable, "serve", "--listen", "127.0.0.1:\(port)", "--tls-self-signed",
+                    "STATE_DIRECTORY=\(state)", Tools.onairExecutable, "serve", "--listen", "127.0.0.1:0", "--tls-self-signed",
                     "--duration", "20", "--size", "160x120", "--fps", "10", "--preset", "ultrafast",
                 ],
                 stderrPath: dir.appendingPathComponent("serve\(run).log").path)
+            let port = try process.announcedPort("serving https://127.0.0.1:")
             #expect(waitUntil(timeout: 20) { StreamTestPorts.accepts(port) }, "onair serve did not listen: \(process.stderr)")
             return (process, port)
         }

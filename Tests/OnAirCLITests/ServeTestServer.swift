@@ -57,35 +57,7 @@ final class ServeTestServer {
     /// before HOST:PORT — "RTSP: rtsp://", "RTSPS: rtsps://", "SRT callers: srt://" (each face
     /// started with port 0 says there which port it bound); waited for up to `timeout` seconds.
     func announcedPort(_ marker: String, timeout: Double = 10) throws -> Int {
-        var found: Int?
-        _ = waitUntil(timeout: timeout) {
-            found = Self.port(in: process.stderr, after: marker)
-            return found != nil || !process.process.isRunning
-        }
-        guard let found else { throw StreamTestError("no \"\(marker)HOST:PORT\" line: \(process.stderr)") }
-        return found
-    }
-
-    /// The ports `process` (an `onair serve` started by a test itself, each face on port 0)
-    /// names after each of `markers` in its status lines, in order; waited for up to `timeout`
-    /// seconds.
-    static func announcedPorts(_ process: StreamTestProcess, _ markers: [String], timeout: Double = 20) throws -> [Int] {
-        var ports: [Int] = []
-        _ = waitUntil(timeout: timeout) {
-            ports = markers.compactMap { port(in: process.stderr, after: $0) }
-            return ports.count == markers.count || !process.process.isRunning
-        }
-        guard ports.count == markers.count else { throw StreamTestError("no ports after \(markers): \(process.stderr)") }
-        return ports
-    }
-
-    /// The port of the first "`marker`HOST:PORT" in `log`.
-    static func port(in log: String, after marker: String) -> Int? {
-        guard let start = log.range(of: marker) else { return nil }
-        let authority = log[start.upperBound...].prefix { !"/?, \n".contains($0) }
-        // HOST:PORT, or a bare port number ("plain HTTP on port N redirects…").
-        guard let colon = authority.lastIndex(of: ":") else { return Int(authority) }
-        return Int(authority[authority.index(after: colon)...])
+        try process.announcedPort(marker, timeout: timeout)
     }
 
     /// `http://127.0.0.1:PORT` + `path`.

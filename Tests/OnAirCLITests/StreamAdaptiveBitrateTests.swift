@@ -30,17 +30,23 @@ import Testing
         var url: String
 
         init(dir: URL, free: Double, throttle: Double) throws {
-            let receiverPort = try StreamTestPorts.free()
-            statsPath = dir.appendingPathComponent("play.jsonl").path
-            launched = Date().timeIntervalSince1970
-            receiver = try StreamTestProcess(
-                Tools.onairExecutable,
-                [
-                    "play", "--no-display", "--measure-latency", "--json", "--timeout", "30", "--stats-json", statsPath,
-                    "tcp://127.0.0.1:\(receiverPort)?listen=1",
-                ],
-                stderrPath: dir.appendingPathComponent("play.log").path,
-                stdoutPath: dir.appendingPathComponent("play.json").path)
+            let statsPath = dir.appendingPathComponent("play.jsonl").path
+            self.statsPath = statsPath
+            // FFmpeg binds the player's listener (and takes no port 0): it gets a port like an outside peer.
+            var started = 0.0
+            let (receiver, receiverPort) = try StreamTestPorts.peer { receiverPort in
+                started = Date().timeIntervalSince1970
+                return try StreamTestProcess(
+                    Tools.onairExecutable,
+                    [
+                        "play", "--no-display", "--measure-latency", "--json", "--timeout", "30", "--stats-json", statsPath,
+                        "tcp://127.0.0.1:\(receiverPort)?listen=1",
+                    ],
+                    stderrPath: dir.appendingPathComponent("play.log").path,
+                    stdoutPath: dir.appendingPathComponent("play.json").path)
+            }
+            self.receiver = receiver
+            launched = started
             relay = try StreamTestProcess(
                 "python3",
                 [

@@ -139,17 +139,16 @@ import Testing
         let nginx = try StreamTestNginx()
         let dir = try Tools.temporaryDirectory("stream-multi")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let port = try StreamTestPorts.free(udp: true)
         let pulled = dir.appendingPathComponent("udp.ts").path, recording = dir.appendingPathComponent("local.mp4").path
         // The datagrams as they arrive, byte for byte (ffmpeg as a UDP receiver misses the first
         // half second of a stream it is probing); ffprobe judges the bytes.
         let capture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Tools/udp_capture.py").path
         let udpReceiver = try StreamTestProcess(
-            "python3", [capture, "--port", "\(port)", "--out", pulled],
+            "python3", [capture, "--port", "0", "--out", pulled],
             stderrPath: dir.appendingPathComponent("udp.log").path)
         defer { udpReceiver.kill() }
-        #expect(waitUntil(timeout: 5) { udpReceiver.stderr.contains("listening") })
+        let port = try udpReceiver.announcedPort("listening 127.0.0.1:", timeout: 5)
         let result = try Tools.run(
             Self.onair,
             [

@@ -12,30 +12,28 @@ import Testing
         let dir = try Tools.temporaryDirectory("stream-hevc")
         defer { try? FileManager.default.removeItem(at: dir) }
         func file(_ name: String) -> String { dir.appendingPathComponent(name).path }
-        let rtspPort = try StreamTestPorts.free()
-        let udpPort = try StreamTestPorts.free(udp: true)
-        let srtPort = try StreamTestPorts.free(udp: true)
-        let tcpPort = try StreamTestPorts.free()
-        let inputs: [(name: String, input: String)] = [
-            ("rtsp.mkv", "rtsp://127.0.0.1:\(rtspPort)/live"),
-            ("udp.ts", "udp://127.0.0.1:\(udpPort)?timeout=30000000"),
-            ("srt.ts", "srt://127.0.0.1:\(srtPort)?mode=listener"),
-            ("tcp.ts", "tcp://127.0.0.1:\(tcpPort)?listen=1"),
+        let kinds: [(name: String, udp: Bool, input: (Int) -> String)] = [
+            ("rtsp.mkv", false, { "rtsp://127.0.0.1:\($0)/live" }),
+            ("udp.ts", true, { "udp://127.0.0.1:\($0)?timeout=30000000" }),
+            ("srt.ts", true, { "srt://127.0.0.1:\($0)?mode=listener" }),
+            ("tcp.ts", false, { "tcp://127.0.0.1:\($0)?listen=1" }),
         ]
-        let receivers = try inputs.map { name, input in
-            try StreamTestProcess(
-                "ffmpeg",
-                ["-hide_banner", "-nostdin", "-v", "error"] + (name == "rtsp.mkv" ? ["-rtsp_flags", "listen", "-timeout", "30"] : [])
-                    + ["-i", input, "-t", "4", "-c", "copy", "-y", file(name)],
-                stderrPath: file(name + ".log"))
+        // Every receiver is listening before the first connection (a refused first one stops the
+        // command): each holds its port when `StreamTestPorts.peer` returns.
+        let started = try kinds.map { kind in
+            try StreamTestPorts.peer(udp: kind.udp) { port in
+                try StreamTestProcess(
+                    "ffmpeg",
+                    ["-hide_banner", "-nostdin", "-v", "error"]
+                        + (kind.name == "rtsp.mkv" ? ["-rtsp_flags", "listen", "-timeout", "30"] : [])
+                        + ["-i", kind.input(port), "-t", "4", "-c", "copy", "-y", file(kind.name)],
+                    stderrPath: file(kind.name + ".log"))
+            }
         }
+        let receivers = started.map(\.process)
         defer { for receiver in receivers { receiver.kill() } }
-        // Every receiver is listening before the first connection (a refused first one stops the command).
-        #expect(
-            waitUntil(timeout: 20) {
-                [rtspPort, tcpPort].allSatisfy(StreamRTSPTests.listens) && StreamTestPorts.udpBound(udpPort)
-                    && StreamTestPorts.udpBound(srtPort)
-            }, "the receivers did not listen")
+        let inputs = zip(kinds, started).map { kind, peer in (name: kind.name, input: kind.input(peer.port)) }
+        let (udpPort, srtPort, tcpPort) = (started[1].port, started[2].port, started[3].port)
         let stream = try StreamTestProcess(
             Tools.onairExecutable,
             [

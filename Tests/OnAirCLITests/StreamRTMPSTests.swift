@@ -33,12 +33,10 @@ import Testing
 
     static func server(dir: URL, cert: String, key: String) throws -> Server {
         let nginx = try StreamTestNginx()
-        let port = try StreamTestPorts.free()
         let relay = try StreamTestProcess(
-            "python3", [relayScript, "--listen", "\(port)", "--to", "\(nginx.port)", "--cert", cert, "--key", key],
-            stderrPath: dir.appendingPathComponent("tls-\(port).log").path)
-        guard waitUntil(timeout: 10, { relay.stderr.contains("listening") }) else { throw StreamTestError("tls relay: \(relay.stderr)") }
-        return Server(nginx: nginx, relay: relay, port: port)
+            "python3", [relayScript, "--listen", "0", "--to", "\(nginx.port)", "--cert", cert, "--key", key],
+            stderrPath: dir.appendingPathComponent("tls-\(nginx.port).log").path)
+        return Server(nginx: nginx, relay: relay, port: try relay.announcedPort("listening 127.0.0.1:", timeout: 10))
     }
 
     @Test(.enabled(if: available, "needs nginx-rtmp, openssl and python3 (scripts/setup.sh)"))

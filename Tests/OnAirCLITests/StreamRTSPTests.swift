@@ -20,22 +20,20 @@ import Testing
     @Test func publishesToAnRTSPListenerAndResumesOnAKeyframeIntoTheNextOne() throws {
         let dir = try Tools.temporaryDirectory("stream-rtsp")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let port = try StreamTestPorts.free()
-        let url = "rtsp://127.0.0.1:\(port)/live"
         let outs = ["first.ts", "second.ts"].map { dir.appendingPathComponent($0).path }
-        func listener(_ index: Int, seconds: Int) throws -> StreamTestProcess {
+        func listener(_ index: Int, seconds: Int, port: Int) throws -> StreamTestProcess {
             try StreamTestProcess(
                 "ffmpeg",
                 [
                     "-hide_banner", "-nostdin", "-v", "error", "-rtsp_flags", "listen", "-timeout", "30",
-                    "-i", url, "-t", "\(seconds)", "-c", "copy", "-y", outs[index],
+                    "-i", "rtsp://127.0.0.1:\(port)/live", "-t", "\(seconds)", "-c", "copy", "-y", outs[index],
                 ],
                 stderrPath: dir.appendingPathComponent("listener\(index).log").path)
         }
-        let first = try listener(0, seconds: 4)
-        // Wait until it listens (without connecting: FFmpeg's listener takes the first connection
-        // as its publisher): onair stream gives up on a first connection that is refused.
-        #expect(waitUntil(timeout: 20) { Self.listens(port) }, "the listener did not listen: \(first.stderr)")
+        // Started and waited for until it listens (without connecting: FFmpeg's listener takes the
+        // first connection as its publisher): onair stream gives up on a first connection that is refused.
+        let (first, port) = try StreamTestPorts.peer { port in try listener(0, seconds: 4, port: port) }
+        let url = "rtsp://127.0.0.1:\(port)/live"
         let stream = try StreamTestProcess(
             Tools.onairExecutable,
             [
@@ -44,7 +42,8 @@ import Testing
             ],
             stderrPath: dir.appendingPathComponent("stream.log").path)
         #expect(first.wait(timeout: 30), "the first listener did not finish: \(first.stderr)")
-        let second = try listener(1, seconds: 5)
+        // The next listener on the same port, where onair stream reconnects.
+        let second = try listener(1, seconds: 5, port: port)
         #expect(second.wait(timeout: 40), "the second listener did not finish: \(second.stderr)")
         #expect(stream.wait(timeout: 40), "onair stream did not stop: \(stream.stderr)")
         for out in outs {
@@ -64,12 +63,12 @@ import Testing
         let dir = try Tools.temporaryDirectory("stream-rtsps")
         defer { try? FileManager.default.removeItem(at: dir) }
         let ca = try ServeTLSTests.TestCA(dir)
-        let port = try StreamTestPorts.free()
         let script = Tools.packageRoot.appendingPathComponent("Tests/Tools/rtsps_record_server.py").path
         let server = try StreamTestProcess(
-            "/usr/bin/python3", [script, "\(port)", ca.certificate, ca.key, "30"],
+            "/usr/bin/python3", [script, "0", ca.certificate, ca.key, "30"],
             stderrPath: dir.appendingPathComponent("server.log").path, stdoutPath: dir.appendingPathComponent("server.json").path)
         defer { server.kill() }
+        let port = try server.announcedPort("listening 127.0.0.1:")
         #expect(waitUntil(timeout: 10) { Self.listens(port) }, "the RTSPS server did not listen: \(server.stderr)")
         let stream = try Tools.run(
             Tools.onairExecutable,

@@ -3,10 +3,6 @@ import Foundation
 import OnAirTestSupport
 import Testing
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// A receiver that stops reading: a loopback TCP listener that never accepts, so the kernel's
 /// buffers fill and every send stalls. The stream must notice within --send-timeout, reconnect,
 /// keep the local recording whole, and still finish on time.
@@ -14,19 +10,8 @@ import Glibc
     @Test func aStalledReceiverIsDroppedAndReconnectedWhileTheRecordingKeepsEveryFrame() throws {
         let dir = try Tools.temporaryDirectory("stream-stall")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        let port = try StreamTestPorts.free()
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = UInt16(port).bigEndian
-        let listening = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 && listen(fd, 8) == 0
-            }
-        }
-        try #require(fd >= 0 && listening)
+        let listener = try LoopbackSocket()
+        let port = listener.port
         let recording = dir.appendingPathComponent("rec.mp4").path
         let stats = dir.appendingPathComponent("stats.jsonl").path
         let started = Date()
@@ -38,6 +23,7 @@ import Glibc
                 "tcp://127.0.0.1:\(port)", "-o", recording,
             ])
         let took = Date().timeIntervalSince(started)
+        withExtendedLifetime(listener) {}
         #expect(result.status == 0, "\(result.stderr)")
         #expect(took < 20, "a 10 s stream took \(took) s")
         #expect(result.stderr.contains("stalled"), "\(result.stderr)")

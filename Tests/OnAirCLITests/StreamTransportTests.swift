@@ -25,11 +25,11 @@ import Testing
     @Test func srtCallerToFFmpegListenerWithPassphrase() throws {
         let dir = try Tools.temporaryDirectory("stream-srt-caller")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let port = try StreamTestPorts.free(udp: true)
         let file = dir.appendingPathComponent("srt.ts").path
-        let listener = try Self.ffmpeg("srt://127.0.0.1:\(port)?mode=listener&passphrase=\(Self.passphrase)", file, dir: dir)
+        let (listener, port) = try StreamTestPorts.peer(udp: true) { port in
+            try Self.ffmpeg("srt://127.0.0.1:\(port)?mode=listener&passphrase=\(Self.passphrase)", file, dir: dir)
+        }
         defer { listener.kill() }
-        #expect(listener.waitReady { StreamTestPorts.udpBound(port) }, "ffmpeg never listened: \(listener.stderr)")
         let result = try Tools.run(
             Self.onair,
             ["stream", "--duration", "6"] + Self.size
@@ -44,13 +44,14 @@ import Testing
     @Test func srtListenerServesFFmpegCallerWithPassphrase() throws {
         let dir = try Tools.temporaryDirectory("stream-srt-listener")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let port = try StreamTestPorts.free(udp: true)
         let streamer = try StreamTestProcess(
             Self.onair,
             ["stream", "--duration", "10"] + Self.size
-                + ["srt://127.0.0.1:\(port)?mode=listener&latency=20000&passphrase=\(Self.passphrase)"],
+                + ["srt://127.0.0.1:0?mode=listener&latency=20000&passphrase=\(Self.passphrase)"],
             stderrPath: dir.appendingPathComponent("onair.log").path)
         defer { streamer.kill() }
+        // Its listener is bound on port 0 and named in the "waiting for the receiver" line.
+        let port = try streamer.announcedPort("srt://127.0.0.1:")
         #expect(streamer.waitReady { StreamTestPorts.udpBound(port) }, "onair never listened: \(streamer.stderr)")
         let file = dir.appendingPathComponent("srt.ts").path
         let caller = try Self.ffmpeg("srt://127.0.0.1:\(port)?passphrase=\(Self.passphrase)", file, dir: dir)
@@ -66,12 +67,12 @@ import Testing
     @Test func srtWrongPassphraseIsRefusedWithAClearMessage() throws {
         let dir = try Tools.temporaryDirectory("stream-srt-wrong")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let port = try StreamTestPorts.free(udp: true)
-        let listener = try Self.ffmpeg(
-            "srt://127.0.0.1:\(port)?mode=listener&passphrase=\(Self.passphrase)",
-            dir.appendingPathComponent("never.ts").path, dir: dir)
+        let (listener, port) = try StreamTestPorts.peer(udp: true) { port in
+            try Self.ffmpeg(
+                "srt://127.0.0.1:\(port)?mode=listener&passphrase=\(Self.passphrase)",
+                dir.appendingPathComponent("never.ts").path, dir: dir)
+        }
         defer { listener.kill() }
-        #expect(listener.waitReady { StreamTestPorts.udpBound(port) }, "ffmpeg never listened: \(listener.stderr)")
         let result = try Tools.run(
             Self.onair,
             ["stream", "--duration", "5"] + Self.size
@@ -86,12 +87,12 @@ import Testing
     @Test func udpTransportStreamIsReceived() throws {
         let dir = try Tools.temporaryDirectory("stream-udp")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let port = try StreamTestPorts.free(udp: true)
         let file = dir.appendingPathComponent("udp.ts").path
         // `timeout` (µs) ends ffmpeg's input once packets stop arriving.
-        let receiver = try Self.ffmpeg("udp://127.0.0.1:\(port)?timeout=3000000&fifo_size=100000", file, dir: dir)
+        let (receiver, port) = try StreamTestPorts.peer(udp: true) { port in
+            try Self.ffmpeg("udp://127.0.0.1:\(port)?timeout=3000000&fifo_size=100000", file, dir: dir)
+        }
         defer { receiver.kill() }
-        #expect(receiver.waitReady { StreamTestPorts.udpBound(port) }, "ffmpeg never bound: \(receiver.stderr)")
         let result = try Tools.run(Self.onair, ["stream", "--duration", "6"] + Self.size + ["udp://127.0.0.1:\(port)?pkt_size=1316"])
         #expect(result.status == 0, "\(result.stderr)")
         let media = try Self.received(receiver, file)
@@ -103,15 +104,16 @@ import Testing
     @Test func tcpListenerServesFFmpegClient() throws {
         let dir = try Tools.temporaryDirectory("stream-tcp")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let port = try StreamTestPorts.free()
-        let streamer = try StreamTestProcess(
-            Self.onair,
-            ["stream", "--duration", "10"] + Self.size
-                + ["tcp://127.0.0.1:\(port)?listen=1"],
-            stderrPath: dir.appendingPathComponent("onair.log").path)
+        // FFmpeg binds the listener (and takes no port 0): onair gets a port like an outside peer.
+        // Polling with a TCP connect would itself be the client: the helper waits for the listening socket instead.
+        let (streamer, port) = try StreamTestPorts.peer(timeout: 30) { port in
+            try StreamTestProcess(
+                Self.onair,
+                ["stream", "--duration", "10"] + Self.size
+                    + ["tcp://127.0.0.1:\(port)?listen=1"],
+                stderrPath: dir.appendingPathComponent("onair.log").path)
+        }
         defer { streamer.kill() }
-        // Polling with a TCP connect would itself be the client: wait for the listening socket instead.
-        #expect(streamer.waitReady { Self.tcpListening(port) }, "onair never listened: \(streamer.stderr)")
         let file = dir.appendingPathComponent("tcp.ts").path
         let client = try Self.ffmpeg("tcp://127.0.0.1:\(port)", file, dir: dir)
         defer { client.kill() }
@@ -126,28 +128,15 @@ import Testing
     @Test func tcpCallerToFFmpegListener() throws {
         let dir = try Tools.temporaryDirectory("stream-tcp-caller")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let port = try StreamTestPorts.free()
         let file = dir.appendingPathComponent("tcp.ts").path
-        let receiver = try Self.ffmpeg("tcp://127.0.0.1:\(port)?listen=1", file, dir: dir)
+        let (receiver, port) = try StreamTestPorts.peer { port in try Self.ffmpeg("tcp://127.0.0.1:\(port)?listen=1", file, dir: dir) }
         defer { receiver.kill() }
-        #expect(receiver.waitReady { Self.tcpListening(port) }, "ffmpeg never listened: \(receiver.stderr)")
         let result = try Tools.run(Self.onair, ["stream", "--duration", "6"] + Self.size + ["tcp://127.0.0.1:\(port)"])
         #expect(result.status == 0, "\(result.stderr)")
         let media = try Self.received(receiver, file)
         print("tcp caller: \(media.duration) s")
         #expect(media.isH264AndAAC(width: 320, height: 240, rate: 30), "\(media) \(receiver.stderr)")
         #expect(media.duration >= 5, "\(media.duration) s")
-    }
-
-    /// Whether a TCP socket listens on `port` (from /proc/net/tcp: state 0A).
-    static func tcpListening(_ port: Int) -> Bool {
-        let needle = String(format: ":%04X", port)
-        return ["/proc/net/tcp", "/proc/net/tcp6"].contains { path in
-            ((try? String(contentsOfFile: path, encoding: .utf8)) ?? "").split(separator: "\n").contains { line in
-                let fields = line.split(separator: " ")
-                return fields.count > 3 && fields[1].hasSuffix(needle) && fields[3] == "0A"
-            }
-        }
     }
 }
 #endif

@@ -9,13 +9,11 @@ import Testing
 @Suite(.serialized) struct StreamWHIPTLSTests {
     /// The WHIP server behind a TLS relay presenting `ca`'s server certificate.
     static func relay(_ ca: ServeTLSTests.TestCA, to server: WHIPTestServer, dir: URL, label: String) throws -> (StreamTestProcess, Int) {
-        let port = try StreamTestPorts.free()
         let relay = try StreamTestProcess(
             "python3",
-            [StreamRTMPSTests.relayScript, "--listen", "\(port)", "--to", "\(server.port)", "--cert", ca.certificate, "--key", ca.key],
+            [StreamRTMPSTests.relayScript, "--listen", "0", "--to", "\(server.port)", "--cert", ca.certificate, "--key", ca.key],
             stderrPath: dir.appendingPathComponent("\(label).log").path)
-        guard waitUntil(timeout: 10, { relay.stderr.contains("listening") }) else { throw StreamTestError("tls relay: \(relay.stderr)") }
-        return (relay, port)
+        return (relay, try relay.announcedPort("listening 127.0.0.1:", timeout: 10))
     }
 
     @Test(.enabled(if: WHIPTestServer.available, "needs aiortc (pip install aiortc), webrtcbin and gstreamer1.0-nice (scripts/setup.sh)"))

@@ -55,12 +55,11 @@ import Testing
                 "mpeg2video", "-q:v", "5", "-f", "mpegts", "-y", fifo,
             ], stderrPath: dir.appendingPathComponent("source.log").path)
         let receiver = try DatagramReceiver(abstract: true)
-        let port = try StreamTestPorts.free()
         let server = try StreamTestProcess(
             "/usr/bin/env",
             [
                 "NOTIFY_SOCKET=\(receiver.name)", "WATCHDOG_USEC=1000000", Tools.onairExecutable, "serve", "--video", "file:\(fifo)",
-                "--listen", "127.0.0.1:\(port)", "--duration", "40", "--size", "320x240", "--fps", "15", "--preset", "ultrafast",
+                "--listen", "127.0.0.1:0", "--duration", "40", "--size", "320x240", "--fps", "15", "--preset", "ultrafast",
             ], stderrPath: dir.appendingPathComponent("serve.log").path)
         defer {
             kill(source.process.processIdentifier, SIGCONT)
@@ -69,6 +68,8 @@ import Testing
         }
         let ready = receiver.next(timeout: 20)
         #expect(ready?.hasPrefix("READY=1\n") == true, "\(ready ?? "nothing") \(server.stderr)")
+        // The message names the port bound ("STATUS=serving on port N"): the server listens on port 0.
+        let port = try #require(ready.flatMap { StreamTestProcess.port(in: $0, after: "serving on port ") }, "\(ready ?? "nothing")")
         #expect(StreamTestPorts.accepts(port), "READY=1 before the listener answered")
         func healthz() -> Int {
             (try? Tools.run("curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "-m", "5", "http://127.0.0.1:\(port)/healthz"]))

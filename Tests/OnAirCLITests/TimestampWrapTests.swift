@@ -32,15 +32,15 @@ import Testing
     func everyMPEGTSClientPlaysAcrossTheWrap() throws {
         let dir = try Tools.temporaryDirectory("ts-wrap")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let srtPort = try StreamTestPorts.free()
         let template = dir.path + "/rec/%path/%Y-%m-%d_%H-%M-%S-%f"
         let server = try ServeTestServer(
             directory: dir, duration: 30,
             arguments: [
-                "--timeline-start", "95433", "--srt-port", "\(srtPort)", "--hls-time", "2", "--record-path", template,
+                "--timeline-start", "95433", "--srt-port", "0", "--hls-time", "2", "--record-path", template,
                 "--record-format", "mpegts", "--record-segment-duration", "4s",
             ])
         defer { _ = server.finish(timeout: 0) }
+        let srtPort = try server.announcedPort("SRT callers: srt://")
         // Every client from about 3 s to 24 s, across the wrap at 10.7 s (once HLS has a segment).
         #expect(waitUntil(timeout: 15) { (try? server.get("/live.m3u8").status) == 200 })
         let copies = ["http.ts", "hls.ts", "srt.ts"].map { dir.appendingPathComponent($0).path }
@@ -62,16 +62,16 @@ import Testing
             ],
             stderrPath: dir.appendingPathComponent("gst.log").path)
         // `onair stream` over UDP (MPEG-TS) from a time line started at the same place, to ffmpeg.
-        let udpPort = try StreamTestPorts.free(udp: true)
         let udpCopy = dir.appendingPathComponent("udp.ts").path
-        let udpReader = try StreamTestProcess(
-            "ffmpeg",
-            [
-                "-hide_banner", "-nostdin", "-v", "error", "-i", "udp://127.0.0.1:\(udpPort)?timeout=3000000&fifo_size=100000", "-c",
-                "copy", "-y", udpCopy,
-            ],
-            stderrPath: dir.appendingPathComponent("udp.log").path)
-        #expect(udpReader.waitReady { StreamTestPorts.udpBound(udpPort) }, "ffmpeg never bound: \(udpReader.stderr)")
+        let (udpReader, udpPort) = try StreamTestPorts.peer(udp: true) { udpPort in
+            try StreamTestProcess(
+                "ffmpeg",
+                [
+                    "-hide_banner", "-nostdin", "-v", "error", "-i", "udp://127.0.0.1:\(udpPort)?timeout=3000000&fifo_size=100000", "-c",
+                    "copy", "-y", udpCopy,
+                ],
+                stderrPath: dir.appendingPathComponent("udp.log").path)
+        }
         let streamer = try StreamTestProcess(
             Tools.onairExecutable,
             [
@@ -131,12 +131,12 @@ import Testing
         #expect(ServeRTSPPipeline.launch(streams: [.video], timelineStart: 47_712).contains("timestamp-offset=4294080000"))
         let dir = try Tools.temporaryDirectory("rtp-wrap")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let rtspPort = try StreamTestPorts.free()
         let webRTC = ServeWebRTCTests.available
         let server = try ServeTestServer(
             directory: dir, duration: 25,
-            arguments: ["--timeline-start", "47712", "--rtsp-port", "\(rtspPort)"] + (webRTC ? ["--webrtc"] : []))
+            arguments: ["--timeline-start", "47712", "--rtsp-port", "0"] + (webRTC ? ["--webrtc"] : []))
         defer { _ = server.finish(timeout: 0) }
+        let rtspPort = try server.announcedPort("RTSP: rtsp://")
         let whep =
             try webRTC
             ? StreamTestProcess(

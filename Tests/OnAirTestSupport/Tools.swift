@@ -16,6 +16,13 @@ public struct ProcessResult: Sendable {
     public var stderr: String
     /// Standard output as UTF-8 text.
     public var stdoutText: String { String(decoding: stdout, as: UTF8.self) }
+
+    /// A result as a process that ran in the background left it.
+    public init(status: Int32, stdout: Data, stderr: String) {
+        self.status = status
+        self.stdout = stdout
+        self.stderr = stderr
+    }
 }
 
 /// Runs command-line tools (ffmpeg, ffprobe, the built `onair`) for tests and makes test media.

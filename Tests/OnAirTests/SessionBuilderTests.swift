@@ -5,14 +5,14 @@ import Testing
 
 /// The session builder through its async API: a stream with a local recording, cancelled.
 @Suite struct SessionBuilderTests {
-    /// A receiver-less UDP stream (sends never wait) and an MP4 recording from the same encode.
-    private static func streamSettings(recording: String) throws -> SessionSettings {
+    /// A UDP stream to a socket that never reads (sends never wait) and an MP4 recording from the
+    /// same encode.
+    private static func streamSettings(recording: String, port: Int) throws -> SessionSettings {
         var settings = SessionSettings()
         settings.video = .synthetic
         settings.audio = .synthetic
         settings.videoEncoder = VideoEncoderSettings(width: 320, height: 240, expectedFrameRate: 30, averageBitRate: 500_000)
         settings.videoEncoder.preset = "ultrafast"
-        let port = try FreePort.loopback(udp: true)
         settings.outputs = ["udp://127.0.0.1:\(port)", recording]
         return settings
     }
@@ -21,7 +21,9 @@ import Testing
         let dir = try Tools.temporaryDirectory("session-cancel")
         defer { try? FileManager.default.removeItem(at: dir) }
         let recording = dir.appendingPathComponent("local.mp4").path
-        let session = try await SessionBuilder(try Self.streamSettings(recording: recording)).build()
+        let receiver = try LoopbackSocket(udp: true)
+        defer { withExtendedLifetime(receiver) {} }
+        let session = try await SessionBuilder(try Self.streamSettings(recording: recording, port: receiver.port)).build()
         let events = session.events()
         let run = Task { try await session.run() }
         // Wait for two seconds of statistics, then cancel.

@@ -53,15 +53,17 @@ import Testing
         let full = dir.appendingPathComponent("full.h264").path
         try FileManager.default.createSymbolicLink(atPath: full, withDestinationPath: "/dev/full")
         // A receiver that takes 50 kB, hangs up, then takes the reconnected stream until killed.
-        let port = try FreePort.loopback()
+        // It binds port 0 and writes the port it got to `portFile` once it listens.
+        let portFile = dir.appendingPathComponent("receiver.port").path
         let receiver = Tools.process(
             "python3",
             [
                 "-c",
                 """
-                import socket
-                s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-                s.bind(("127.0.0.1", \(port))); s.listen(4)
+                import os, socket, sys
+                s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen(4)
+                open(sys.argv[1] + ".part", "w").write(str(s.getsockname()[1]))
+                os.rename(sys.argv[1] + ".part", sys.argv[1])
                 c, _ = s.accept(); n = 0
                 while n < 50000:
                     d = c.recv(65536)
@@ -71,10 +73,16 @@ import Testing
                 c, _ = s.accept()
                 while c.recv(65536): pass
                 """,
+                portFile,
             ])
         try receiver.runUnblocked()
         defer { kill(receiver) }
-        #expect(waitUntil(timeout: 10) { (try? Tools.run("ss", ["-Hltn", "sport = :\(port)"]).stdout.isEmpty) == false })
+        var listening: Int?
+        _ = waitUntil(timeout: 10) {
+            listening = (try? String(contentsOfFile: portFile, encoding: .utf8)).flatMap { Int($0) }
+            return listening != nil
+        }
+        let port = try #require(listening, "the receiver never listened")
 
         var settings = SessionSettings()
         Self.smallVideo(&settings)

@@ -4,7 +4,10 @@ prints one JSON object with what it measured.
 
 It starts the server itself (--server-command, a JSON list; it must listen on the URL's port), so
 it can stop it and start it again on the same port; without --server-command the server must be
-running already (and --restart is refused):
+running already (and --restart is refused). The command and the URL may name the port "{port}":
+the first start puts 0 there and reads the port the server bound from its ready line ("serving
+http(s)://HOST:PORT/…", as onair serve and the stand-in print it); every later start puts that
+port there, so a restarted server comes back where the page looks:
 
   check  open the page; once it plays, measure frames decoded and dropped and currentTime over
          --measure seconds; take a screenshot and check by pixels that the video and the plots
@@ -38,6 +41,7 @@ ffmpeg. Exit status 0 when it could measure (the JSON says what), 2 when it coul
 import argparse
 import json
 import os
+import re
 import shutil
 import signal
 import socket
@@ -64,8 +68,14 @@ def log(message):
     print("[preview_browser %.1f] %s" % (time.time() % 1000, message), file=sys.stderr, flush=True)
 
 
+PORT = "{port}"
+# The ready line of a server started on port 0: "serving http://127.0.0.1:PORT/…".
+READY = re.compile(r"^serving https?://[^\s/]*:(\d+)/", re.M)
+
+
 class ServerProcess:
-    """The server under test, started in its own process group so it can be stopped entirely."""
+    """The server under test, started in its own process group so it can be stopped entirely; with
+    `port` None, the port is read from its ready line at the first start (see the module's text)."""
 
     def __init__(self, command, port, log_path):
         self.command = command
@@ -77,18 +87,28 @@ class ServerProcess:
         if self.command is None:
             return
         output = open(self.log_path, "ab")
-        self.process = subprocess.Popen(self.command, stdin=subprocess.DEVNULL, stdout=output, stderr=output,
+        offset = output.tell()
+        command = [part.replace(PORT, str(self.port or 0)) for part in self.command]
+        self.process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=output, stderr=output,
                                         start_new_session=True)
         deadline = time.time() + timeout
         while time.time() < deadline:
             if self.process.poll() is not None:
                 raise RuntimeError("server exited with %s; log %s" % (self.process.returncode, self.log_path))
+            if self.port is None:
+                with open(self.log_path, "rb") as log_file:
+                    log_file.seek(offset)
+                    ready = READY.search(log_file.read().decode("utf-8", "replace"))
+                if ready is None:
+                    time.sleep(0.1)
+                    continue
+                self.port = int(ready.group(1))
             try:
                 socket.create_connection(("127.0.0.1", self.port), timeout=0.5).close()
                 return
             except OSError:
                 time.sleep(0.1)
-        raise RuntimeError("server did not listen on port %d within %d s" % (self.port, timeout))
+        raise RuntimeError("server did not listen on port %s within %d s" % (self.port, timeout))
 
     def stop(self, sig=signal.SIGTERM):
         if self.process is None or self.process.poll() is not None:
@@ -660,13 +680,18 @@ def main():
         urllib.request.install_opener(urllib.request.build_opener(urllib.request.HTTPSHandler(context=context)))
     if (args.restart or args.quick_restart is not None) and not args.server_command:
         parser.error("--restart needs --server-command")
-    port = urllib.parse.urlsplit(args.url).port
-    server = ServerProcess(json.loads(args.server_command) if args.server_command else None, port, args.server_log)
+    command = json.loads(args.server_command) if args.server_command else None
+    learnt = command is not None and any(PORT in part for part in command)
+    log_path = args.server_log
+    if learnt and log_path == os.devnull:  # the ready line is read back from the log
+        log_path = os.path.join(tempfile.mkdtemp(prefix="preview-server-"), "server.log")
+    server = ServerProcess(command, None if learnt else urllib.parse.urlsplit(args.url).port, log_path)
     profile = tempfile.mkdtemp(prefix="preview-chromium-")
     driver = None
     result = {"mode": args.mode}
     try:
         server.start()
+        args.url = args.url.replace(PORT, str(server.port))
         width, height = (int(v) for v in args.window.split("x"))
         driver = open_browser(profile, width, height, args.network_log, args.spki)
         modes = {"check": lambda: check(args, driver, server), "status": lambda: status(args, driver),

@@ -2,7 +2,7 @@
 """A stand-in for `onair serve` that serves the browser preview page with ffmpeg's live stream, so the
 page can be tested apart from onair (and with streams onair does not make: --video-codec).
 
-Serves on 127.0.0.1:PORT
+Serves on 127.0.0.1:PORT (0: a free port) and says so as onair serve does: "serving http://127.0.0.1:PORT/".
   GET /            the page (--page FILE: PreviewPage.html() written out by the test)
   GET /live.mp4    a live fragmented MP4 (init segment, then one fragment per frame; H.264 without
                    B-frames + AAC, or --video-codec), made by one ffmpeg per viewer from lavfi sources
@@ -160,7 +160,8 @@ def main():
     args = parser.parse_args()
     server = Server(args)
     signal.signal(signal.SIGTERM, lambda *_: os._exit(0))
-    print("listening %d" % args.port, flush=True)
+    # The ready line onair serve prints, with the port bound (the system's choice for --port 0).
+    print("serving http://127.0.0.1:%d/" % server.server_address[1], flush=True)
     try:
         server.serve_forever()
     except KeyboardInterrupt:

@@ -5,7 +5,7 @@ the test's own, the independent receiving end of `onair stream rtsps://`.
 
     rtsps_record_server.py PORT CERT_PEM KEY_PEM SECONDS
 
-Prints "listening" once it listens; stops after SECONDS, or once the publisher has left and its
+PORT 0 picks a free port. Prints "listening 127.0.0.1:PORT" (the port bound) once it listens; stops after SECONDS, or once the publisher has left and its
 last frame is decoded, and
 prints {"video_frames": decoded pictures, "audio_frames": AAC frames}.
 """
@@ -77,7 +77,7 @@ def main():
 
     server.connect("client-connected", client_connected)
     server.attach(None)
-    print("listening", flush=True)
+    print("listening 127.0.0.1:%d" % server.get_bound_port(), flush=True)
     GLib.timeout_add(int(seconds * 1000), loop.quit)
     loop.run()
     print(json.dumps(counts), flush=True)

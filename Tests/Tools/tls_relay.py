@@ -3,8 +3,9 @@
 
     tls_relay.py --listen PORT --to PORT --cert CERT.pem --key KEY.pem
 
-Accepts TLS connections on 127.0.0.1:PORT, connects each to 127.0.0.1:TO and copies bytes both
-ways. Prints "listening" on stderr once it accepts connections, and "handshake failed: REASON"
+Accepts TLS connections on 127.0.0.1:PORT (0: a free port), connects each to 127.0.0.1:TO and
+copies bytes both ways. Prints "listening 127.0.0.1:PORT" (the port bound) on stderr once it
+accepts connections, and "handshake failed: REASON"
 for a client that gives up during the handshake (a client that refuses the certificate).
 """
 import argparse
@@ -57,7 +58,7 @@ def main():
     server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     server.bind(("127.0.0.1", args.listen))
     server.listen(8)
-    print("listening", file=sys.stderr, flush=True)
+    print("listening 127.0.0.1:%d" % server.getsockname()[1], file=sys.stderr, flush=True)
     while True:
         client, _ = server.accept()
         client.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)

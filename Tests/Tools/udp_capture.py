@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Writes every datagram arriving on 127.0.0.1:PORT to FILE, byte for byte, until none has come
-for IDLE seconds (after the first). Prints "listening" on stderr once bound. Loopback only.
+for IDLE seconds (after the first). PORT 0 picks a free port. Prints "listening 127.0.0.1:PORT"
+(the port bound) on stderr once bound. Loopback only.
 
     udp_capture.py --port PORT --out FILE [--idle 2]
 """
@@ -18,7 +19,7 @@ def main():
     sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 8 * 1024 * 1024)
     sock.bind(("127.0.0.1", args.port))
-    print("listening", file=sys.stderr, flush=True)
+    print("listening 127.0.0.1:%d" % sock.getsockname()[1], file=sys.stderr, flush=True)
     with open(args.out, "wb") as out:
         sock.settimeout(None)
         while True:

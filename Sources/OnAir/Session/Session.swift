@@ -22,7 +22,8 @@ public final class Session: Sendable {
     public let servedEndpoints: ServedEndpoints?
     /// `http://127.0.0.1:PORT/NAME.m3u8` when the HLS output's directory is served.
     public let hlsServerURL: String?
-    /// Network outputs that wait for their receiver to connect (listener URLs), for messages.
+    /// Network outputs that wait for their receiver to connect (listener URLs), for messages; an SRT
+    /// listener is bound already and named with its port (the one the system picked for port 0).
     public let waitingForReceivers: [String]
 
     private let live: LiveSession

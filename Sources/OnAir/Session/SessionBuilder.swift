@@ -120,7 +120,11 @@ public struct SessionBuilder: Sendable {
                 if kind.role == .network {
                     networkSinks.append(sink)
                     #if canImport(OnAirStreaming)
-                    if let target = (sink as? NetworkSink)?.target, target.isListener { waiting.append(target.displayName) }
+                    if let network = sink as? NetworkSink, network.target.isListener {
+                        // An SRT listener binds now, so the line names its port (the kernel's, for port 0); a
+                        // failure here is left to the connector, which retries and says why.
+                        waiting.append((try? network.listeningName()) ?? network.target.displayName)
+                    }
                     #endif
                 } else {
                     fileSinks.append(sink)
@@ -256,7 +260,7 @@ public struct SessionBuilder: Sendable {
             try FileManager.default.createDirectory(atPath: served, withIntermediateDirectories: true)
             let server = try HLSFileServer(directory: served, port: port)
             teardowns.append { server.stop() }
-            hlsURL = "http://127.0.0.1:\(port)/\((playlist as NSString).lastPathComponent)"
+            hlsURL = "http://127.0.0.1:\(server.port)/\((playlist as NSString).lastPathComponent)"
         }
         #endif
         let torn = Once()

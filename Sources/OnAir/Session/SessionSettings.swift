@@ -37,7 +37,8 @@ public struct SessionSettings: Sendable {
     /// `SessionEvent.motion`, run `MotionSettings.onMotion` and, when serving, feed `/metrics`
     /// and the ONVIF events service.
     public var motion: MotionSettings?
-    /// Serve the first HLS output's directory over HTTP on 127.0.0.1 at this port, or nil.
+    /// Serve the first HLS output's directory over HTTP on 127.0.0.1 at this port (0: one the system
+    /// picks, named by `Session.hlsServerURL`), or nil.
     public var hlsServePort: Int?
     /// Stop after this much media, or run until stopped.
     public var duration: Duration?

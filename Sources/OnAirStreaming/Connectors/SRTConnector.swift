@@ -26,18 +26,13 @@ final class SRTConnector: NetworkConnector, Sendable {
         let endpoint = try SRTEndpoint(url: target.url, sendTimeout: policy.sendTimeout)
         let socket: SRTSocket
         if endpoint.isListener {
-            let listener = try self.listener.withLock { listener in
-                if listener == nil {
-                    listener = try SRTSocket.listen(host: endpoint.host, port: endpoint.port, backlog: 1, options: endpoint.options)
-                }
-                return listener
-            }
+            let listener = try bound(endpoint)
             var accepted: SRTSocket?
             while accepted == nil {
                 if deadline.hasExpired {
                     throw SRTError(code: -1, operation: "srt_accept(\(target.displayName))", message: "stopped waiting")
                 }
-                accepted = try listener?.accept(timeout: .milliseconds(250))
+                accepted = try listener.accept(timeout: .milliseconds(250))
             }
             socket = accepted!
         } else {
@@ -70,6 +65,23 @@ final class SRTConnector: NetworkConnector, Sendable {
             socket.close()
             throw error
         }
+    }
+
+    /// A listener URL's socket, bound at the first call (port 0: the kernel picks the port) and kept
+    /// until `close()`.
+    private func bound(_ endpoint: SRTEndpoint) throws -> SRTSocket {
+        try listener.withLock { listener in
+            if let listener { return listener }
+            let made = try SRTSocket.listen(host: endpoint.host, port: endpoint.port, backlog: 1, options: endpoint.options)
+            listener = made
+            return made
+        }
+    }
+
+    func listen() throws -> Int? {
+        let endpoint = try SRTEndpoint(url: target.url, sendTimeout: policy.sendTimeout)
+        guard endpoint.isListener else { return nil }
+        return Int(try bound(endpoint).localPort)
     }
 
     func close() {

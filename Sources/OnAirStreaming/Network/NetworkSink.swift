@@ -85,6 +85,16 @@ package final class NetworkSink: ReconnectingSink, @unchecked Sendable {
         thread.start()
     }
 
+    /// For a listener URL whose transport binds ahead of its peer (SRT): binds now and returns the
+    /// destination as shown with the port it holds, the kernel's choice when the URL says port 0;
+    /// nil otherwise (a caller, or FFmpeg's TCP listener, which binds only while connecting).
+    package func listeningName() throws -> String? {
+        guard target.isListener, let port = try connector.listen() else { return nil }
+        var shown = URLComponents(string: target.displayName)
+        shown?.port = port
+        return shown?.string ?? target.displayName
+    }
+
     /// Paces an SRT connection (see `srtMaximumBandwidth`), unless its URL sets `maxbw` itself;
     /// other transports are not paced. Applies to the current connection and the next ones.
     public func setPacingRate(bitsPerSecond: Int?) throws {

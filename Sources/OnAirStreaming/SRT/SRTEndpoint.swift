@@ -24,7 +24,7 @@ struct SRTEndpoint: Sendable {
     /// Reads `url`; throws `StreamError.unsupportedURL` for a parameter it does not know or a bad value.
     init(url: String, sendTimeout: Double) throws(StreamError) {
         guard let components = URLComponents(string: url), let host = components.host,
-            let port = components.port, (1...65_535).contains(port)
+            let port = components.port, (0...65_535).contains(port)
         else {
             throw .unsupportedURL(url, reason: "an SRT URL needs a host and a port")
         }
@@ -71,6 +71,8 @@ struct SRTEndpoint: Sendable {
         // A send blocks while libsrt's buffer is full, for at most the send timeout (a stall).
         options.sendBlocking = true
         options.sendTimeoutMilliseconds = Int32(clamping: Int64(sendTimeout * 1000))
+        // Port 0 only for a listener: the kernel picks the port (`NetworkSink.listeningName()` names it).
+        guard port > 0 || listener else { throw .unsupportedURL(url, reason: "an SRT URL needs a host and a port") }
         isListener = listener
         self.options = options
     }
