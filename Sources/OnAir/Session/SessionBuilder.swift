@@ -79,8 +79,10 @@ public struct SessionBuilder: Sendable {
         configuration.timelineStart = settings.timelineStart.inSeconds
         configuration.dropLateVideo = !settings.asFastAsPossible
         configuration.maximumNetworkBacklog = settings.streaming.maximumBacklog?.inSeconds
+        #if canImport(OnAirServing)
         // Served streams (`/live.mp4`, HLS, RTSP, WebRTC) start at a keyframe once the sound has begun.
         configuration.keyFrameWhenSoundStarts = settings.serving != nil
+        #endif
         let outputKinds = try settings.outputs.map { try OutputRegistry.kind(for: $0) }
         let hasNetwork = outputKinds.contains { $0.role == .network }
         if hasNetwork, settings.streaming.adaptiveBitRate, let video {
