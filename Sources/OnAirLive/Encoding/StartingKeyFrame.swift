@@ -2,8 +2,8 @@ import OnAirCore
 
 /// Whether the start of a stream with both video and audio owes a second keyframe.
 ///
-/// A muxed output (`/live.mp4`, `/live.ts`, HLS, RTSP's DESCRIBE, a recording) starts at the first
-/// video keyframe once every stream has described itself. The video encoder's first packet is a
+/// A served output (`/live.mp4`, `/live.ts`, HLS, RTSP's DESCRIBE) starts at the first video
+/// keyframe once every stream has described itself (a file's muxer holds its packets instead). The video encoder's first packet is a
 /// keyframe, but the audio encoder's first packet usually comes a little later (an AAC frame is
 /// 21 ms of sound, and the encoder holds one back): such an output would wait for the next
 /// scheduled keyframe — a whole GOP, 2 s at the defaults — before a viewer sees anything, at every
