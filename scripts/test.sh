@@ -9,7 +9,8 @@
 # then the suites in scripts/test-solo.txt alone (those a busy machine made fail: synthetic key
 # presses read back from the screen, WebRTC under loss, the RTSP players). Lines start with "A| ", "B| " or "S| ". A lane that
 # prints nothing for 10 minutes is stopped, naming the tests it was in (test-watchdog.py). At
-# the end: the time per suite and the skipped tests.
+# the end: the time and CPU per suite (test-watchdog.py measures each), each lane-A and solo
+# suite with the reason its list gives and what this run measured of it, and the skipped tests.
 #
 #   bash scripts/test.sh                 # the suite, as CI runs it
 #   bash scripts/test.sh --long          # plus the long tier (soaks and loads, ONAIR_LONG_TESTS=1)
@@ -24,7 +25,10 @@ if [ -z "${ONAIR_EXECUTABLE:-}" ]; then
     ONAIR_EXECUTABLE="$(bash scripts/build.sh)"
 fi
 export ONAIR_EXECUTABLE
-swift build --build-tests >&2
+# With the environment the plain `swift build` of .ci/run and of a developer has: SwiftPM 6.3
+# builds everything again when an environment variable differs from its last build (`FOO=2
+# swift build --build-tests` after a plain one recompiled 626 files; in CI, 240 s).
+env -u ONAIR_EXECUTABLE -u ONAIR_LONG_TESTS swift build --build-tests >&2
 logs=$(mktemp -d /tmp/onair-test-logs.XXXXXX)
 watch=(python3 scripts/test-watchdog.py --silence 600)
 set +e
@@ -33,7 +37,8 @@ if [ $# -gt 0 ]; then
     status=${PIPESTATUS[0]}
 else
     # A list's suites as one regular expression over test identifiers (Target.Suite/test()).
-    suites() { grep -vE '^\s*(#|$)' "$1" | sed -E 's/^\s+|\s+$//g; s/\./\\./g; s|$|/|' | paste -sd'|'; }
+    # A line's "# reason" is dropped.
+    suites() { sed -E 's/#.*$//; s/^\s+|\s+$//g' "$1" | grep -v '^$' | sed -E 's/\./\\./g; s|$|/|' | paste -sd'|'; }
     lane_a=$(suites scripts/test-lane-a.txt)
     solo=$(suites scripts/test-solo.txt)
     # The test bundle is run directly: two `swift test` at once would wait on each other's lock
@@ -62,7 +67,7 @@ fi
 set -e
 # The time per suite and the skipped tests with their reasons, then swift test's closing lines
 # again, so that they stay the last lines of the run.
-python3 scripts/test-summary.py "$logs/all"
+python3 scripts/test-summary.py "$logs/all" --reasons scripts/test-lane-a.txt scripts/test-solo.txt
 grep -E "Test run with [0-9]+ test" "$logs/all" || true
 rm -rf "$logs"
 exit "$status"
