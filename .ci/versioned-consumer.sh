@@ -28,6 +28,46 @@ cp -R "$root/.ci/cli-package" "$work/consumer"
 # The consumer's sources are a symlink into the tree: point it at the copy.
 rm "$work/consumer/Sources/onair-cli"
 ln -s "$work/onair/Sources/onair" "$work/consumer/Sources/onair-cli"
+# The documentation's Swift blocks and the Examples programs build in the same package, against
+# the same compile of OnAir (DocumentationSnippetTests would otherwise build OnAir once more, in
+# debug, in the middle of the suite: four minutes of both cores beside real-time tests). Each
+# becomes a program with its exact source kept beside the binary; the test takes these programs
+# only when every source it extracts itself matches, and builds its own otherwise.
+python3 - "$root" "$work/consumer" <<'PY'
+import os, sys
+root, consumer = sys.argv[1], sys.argv[2]
+def markdown(folder):
+    path = os.path.join(root, folder)
+    return sorted(os.path.join(path, n) for n in os.listdir(path) if n.endswith(".md"))
+# As DocumentationSnippetTests.snippets(): README, docs/, the DocC catalog; a block's target is
+# "Snippet" + the document's name (letters and digits) + the line its code starts on.
+programs = {}
+for document in [os.path.join(root, "README.md")] + markdown("docs") + markdown("Sources/OnAir/OnAir.docc"):
+    lines = open(document, encoding="utf-8").read().split("\n")
+    index = 0
+    while index < len(lines):
+        if lines[index].strip(" \t") != "```swift":
+            index += 1
+            continue
+        start = end = index + 1
+        while end < len(lines) and lines[end].strip(" \t") != "```":
+            end += 1
+        name = "".join(c for c in os.path.splitext(os.path.basename(document))[0] if c.isalnum())
+        programs[f"Snippet{name}{start}"] = "\n".join(lines[start:end])
+        index = end + 1
+for example in ("StreamAppFrames", "MiniPlayer"):
+    programs[example] = open(os.path.join(root, "Examples/Sources", example, "main.swift"), encoding="utf-8").read()
+targets = ""
+for target, code in programs.items():
+    os.makedirs(os.path.join(consumer, "Sources", target))
+    open(os.path.join(consumer, "Sources", target, "main.swift"), "w", encoding="utf-8").write(code)
+    targets += f'        .executableTarget(name: "{target}", dependencies: [.product(name: "OnAir", package: "OnAir")]),\n'
+manifest = open(os.path.join(consumer, "Package.swift"), encoding="utf-8").read()
+marker = "    targets: [\n"
+assert marker in manifest, "no targets list in .ci/cli-package/Package.swift"
+open(os.path.join(consumer, "Package.swift"), "w", encoding="utf-8").write(manifest.replace(marker, marker + targets, 1))
+open(os.path.join(consumer, "programs.txt"), "w").write("\n".join(programs) + "\n")
+PY
 cd "$work/consumer"
 ONAIR_PACKAGE_URL="file://$work/onair" swift build -c release --static-swift-stdlib 2>&1 | tee /tmp/onair-cli-build.log >&2
 # The one warning allowed is the linker's about mktemp inside the toolchain's static Foundation
@@ -37,8 +77,16 @@ if grep "warning:" /tmp/onair-cli-build.log | grep -vq "the use of \`mktemp' is 
     exit 1
 fi
 mkdir -p "$root/.build/ci-consumer"
-cp "$(ONAIR_PACKAGE_URL="file://$work/onair" swift build -c release --static-swift-stdlib --show-bin-path)/onair-cli" "$root/.build/ci-consumer/onair"
-echo "CI: built .ci/cli-package against OnAir 0.1.0 from a git repository (by version)" >&2
+bin="$(ONAIR_PACKAGE_URL="file://$work/onair" swift build -c release --static-swift-stdlib --show-bin-path)"
+cp "$bin/onair-cli" "$root/.build/ci-consumer/onair"
+# The programs of the documentation's blocks and of Examples/, each with its source.
+rm -rf "$root/.build/ci-consumer/snippets"
+mkdir -p "$root/.build/ci-consumer/snippets"
+while read -r program; do
+    cp "$bin/$program" "$root/.build/ci-consumer/snippets/$program"
+    cp "Sources/$program/main.swift" "$root/.build/ci-consumer/snippets/$program.swift"
+done <programs.txt
+echo "CI: built .ci/cli-package against OnAir 0.1.0 from a git repository (by version), with the $(wc -l <programs.txt) programs of the documentation's Swift blocks and Examples/" >&2
 
 # The second consumer records and streams only: OnAir by version with no trait. Neither its
 # compile and link commands nor its binary may reach GStreamer, libmicrohttpd or SDL2 (their

@@ -57,9 +57,34 @@ import Testing
     /// The programs of Examples/ (Examples/Sources/NAME/main.swift), built beside the blocks.
     static let examples = ["StreamAppFrames", "MiniPlayer"]
 
-    /// The scratch package's bin directory: the blocks and the examples built once for both
-    /// suites (one build of OnAir instead of two, a minute of CI each).
-    static let programs = Result { try build(snippets()) }
+    /// The directory of the programs: the blocks and the examples built once for both suites (one
+    /// build of OnAir instead of two, a minute of CI each) — the ones .ci/versioned-consumer.sh
+    /// built beside the `onair` the suite runs when they are there and made from exactly these
+    /// sources (CI: no third build of OnAir in the middle of the suite), else the scratch
+    /// package's.
+    static let programs = Result {
+        let found = try snippets()
+        return try prebuilt(found) ?? build(found)
+    }
+
+    /// `snippets/` beside `$ONAIR_EXECUTABLE` (.ci/versioned-consumer.sh's programs, each with
+    /// its source as NAME.swift) if it holds every block and example, each from the same source.
+    static func prebuilt(_ snippets: [Snippet]) throws -> URL? {
+        guard let executable = ProcessInfo.processInfo.environment["ONAIR_EXECUTABLE"], !executable.isEmpty else { return nil }
+        let directory = URL(fileURLWithPath: executable).deletingLastPathComponent().appendingPathComponent("snippets")
+        var sources = snippets.map { ($0.target, $0.code) }
+        for example in examples {
+            let path = root.appendingPathComponent("Examples/Sources/\(example)/main.swift")
+            sources.append((example, try String(contentsOf: path, encoding: .utf8)))
+        }
+        for (target, code) in sources {
+            let source = directory.appendingPathComponent("\(target).swift")
+            guard (try? String(contentsOf: source, encoding: .utf8)) == code,
+                FileManager.default.isExecutableFile(atPath: directory.appendingPathComponent(target).path)
+            else { return nil }
+        }
+        return directory
+    }
 
     /// Writes the scratch package (under .build, so its build is kept between runs) and builds it:
     /// a program per block, and the Examples package's programs from their own sources.
@@ -111,6 +136,7 @@ import Testing
         // The README's example, the library guide and the six articles each show code.
         #expect(snippets.count >= 8, "found \(snippets)")
         let bin = try Self.programs.get()
+        print("documentation programs in \(bin.path)")
         for snippet in snippets where !snippet.writes.isEmpty {
             let dir = try Tools.temporaryDirectory("snippet")
             defer { try? FileManager.default.removeItem(at: dir) }
