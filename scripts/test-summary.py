@@ -45,28 +45,36 @@ for line in open(sys.argv[1], encoding="utf-8", errors="replace"):
     found = re.search(r"Suite (.+?) (passed|failed) after ([0-9.]+) seconds", line)
     if found:
         suites.append((float(found.group(3)), found.group(1), found.group(2)))
-        lanes[found.group(1)] = line[:1] if line[1:3] == "| " else ""
+        # A lane reports every suite, the ones whose tests the other lanes run in a few
+        # milliseconds: the suite's lane is the one where it took longest.
+        if float(found.group(3)) >= max((s for s, n, _ in suites[:-1] if n == found.group(1)), default=0):
+            lanes[found.group(1)] = line[:1] if line[1:3] == "| " else ""
     found = re.search(r"test-watchdog: suite (.+?): ([0-9.]+) cores of its own, machine ([0-9.]+) busy", line)
     if found:
-        cores[found.group(1)] = (float(found.group(2)), float(found.group(3)))
+        cores[(line[:1] if line[1:3] == "| " else "", found.group(1))] = (float(found.group(2)), float(found.group(3)))
     found = re.search(r"Test (.+?) skipped(?:: (.*))?$", line.strip())
     if found and "Test run with" not in line:
         skipped.append((found.group(1), (found.group(2) or "").strip()))
 print("\n== time per suite (seconds, longest first), its lane, its own cores and the machine's busy cores")
 for seconds, name, status in sorted(suites, reverse=True):
-    own, machine = cores.get(name, (float("nan"), float("nan")))
+    own, machine = cores.get((lanes.get(name, ""), name), (float("nan"), float("nan")))
     print(f"{seconds:9.1f}  {lanes.get(name) or '-'}  {own:5.2f} {machine:5.2f}  {name}{'' if status == 'passed' else '  FAILED'}")
 print(f"{sum(s for s, _, _ in suites):9.1f}  all suites")
 if "--reasons" in sys.argv:
     print("\n== why these suites do not run in lane B (A: never beside another of lane A; S: alone),"
           " with this run's time, own cores and machine's busy cores")
-    times = {name: seconds for seconds, name, _ in suites}
+    times = {}
+    for seconds, name, _ in suites:
+        times[name] = max(seconds, times.get(name, 0.0))
     for path in sys.argv[sys.argv.index("--reasons") + 1:]:
         for name, why in reasons(path):
             short = name.rsplit(".", 1)[-1]
             if short not in times:
                 continue
-            own, machine = cores.get(short, (float("nan"), float("nan")))
+            own, machine = cores.get((lanes.get(short, ""), short), (float("nan"), float("nan")))
+            if times[short] < 1:
+                print(f"  {short} (no test of it ran this time): {why}")
+                continue
             print(f"  {short} ({lanes.get(short) or '-'}; {times.get(short, float('nan')):.0f} s, {own:.2f}/{machine:.2f} cores): {why}")
 print(f"\n== skipped tests: {len(skipped)}")
 for name, reason in skipped:
