@@ -174,7 +174,8 @@ if fuzzing {
         "FuzzADTS": ["OnAirBitstream"], "FuzzAudioSpecificConfig": ["OnAirBitstream"], "FuzzHTTPPath": ["OnAirHTTP"],
         "FuzzHTTPResponse": ["OnAirHTTP"], "FuzzHTTPAuthorization": ["OnAirHTTP"], "FuzzWebRTCOffer": ["OnAirGStreamer"],
         "FuzzH264SamplePackager": ["OnAirBitstream", "OnAirApple"], "FuzzPlaybackQuery": ["OnAirCore"],
-        "FuzzServeConfig": ["OnAirServeConfig"], "FuzzRTSPGuard": ["OnAirCore"], "FuzzRTSPAuthorization": ["OnAirCore"],
+        "FuzzServeConfig": ["OnAirServeConfig"], "FuzzRTSPGuard": ["OnAirCore"],
+        "FuzzRTSPRequestRules": ["OnAirGStreamer", "OnAirServing"], "FuzzRTSPAuthorization": ["OnAirCore"],
         "FuzzSRTStreamID": ["OnAirCore"], "FuzzSegmentJournal": ["OnAirCore"], "FuzzSOAPReader": ["OnAirCore"],
         "FuzzHEVC": ["OnAirBitstream"], "FuzzWSDiscovery": ["OnAirCore"],
     ]

@@ -7,7 +7,7 @@ import OnAirCore
 /// client (the media is not shared), so the owner feeds each client from that client's queue.
 ///
 /// Listens as soon as it is made; answers on its own GLib loop thread. `stop()` closes every
-/// client. Its connections are held to limits gst-rtsp-server does not set (`RTSPServerGuard`);
+/// client. Every request is first put to the owner's `RTSPServerConfiguration.requestRules`. Its connections are held to limits gst-rtsp-server does not set (`RTSPServerGuard`);
 /// with credentials, `RTSPServerKeys` checks them.
 /// The small records the C callbacks point to are kept for the life of the process:
 /// gst-rtsp-server's client threads may still report a closing client after the server stops.
@@ -26,7 +26,7 @@ package final class RTSPServer: Sendable {
         try GStreamerLibrary.start()
         let loop = try GStreamerMainLoop()
         self.loop = loop
-        let events = RTSPServerEvents(delegate: delegate)
+        let events = RTSPServerEvents(delegate: delegate, rules: configuration.requestRules)
         self.events = events
         let guardian = RTSPServerGuard(limits: RTSPServerGuard.limits(configuration))
         self.guardian = guardian
@@ -43,6 +43,9 @@ package final class RTSPServer: Sendable {
         var message = [CChar](repeating: 0, count: 256)
         let callbacks = onair_rtsp_callbacks(
             context: Unmanaged.passRetained(events).toOpaque(),
+            check_request: { context, request in
+                RTSPServerEvents.from(context).check(request)
+            },
             admit: { context, client, peer in
                 RTSPServerEvents.from(context).admit(client: client, peer: peer)
             },
@@ -68,8 +71,7 @@ package final class RTSPServer: Sendable {
                     var options = onair_rtsp_options(
                         address: host, port: Int32(configuration.port), path: path, launch: launch, keys: keyCallbacks,
                         allow_basic: configuration.allowBasic ? 1 : 0, session_timeout: Int32(configuration.sessionTimeout),
-                        content_length_limit: UInt32(configuration.contentLengthLimit),
-                        header_limit: UInt32(configuration.headerLimit), guard: guardCallbacks, tls_pem: nil)
+                        content_length_limit: UInt32(configuration.contentLengthLimit), guard: guardCallbacks, tls_pem: nil)
                     guard let pem = configuration.tlsPEM else {
                         return onair_rtsp_server_new(loop.loop, &options, callbacks, &message, message.count)
                     }

@@ -48,9 +48,12 @@ package struct RTSPServerConfiguration: Sendable {
     package var requestTimeout = 5.0
     /// The largest request body accepted (larger: 413).
     package var contentLengthLimit = 16 * 1024
-    /// The largest request line and headers accepted, together (larger: 413); any one line
-    /// longer than 4000 bytes is refused with 413 too (GStreamer would cut it at 4 KiB).
+    /// The largest request line and headers expected, together: `requestRules` refuse more (413);
+    /// the guard cuts a request still arriving past four times this plus `contentLengthLimit`.
     package var headerLimit = 16 * 1024
+    /// Judges every request before gst-rtsp-server handles it (OnAirServing's `RTSPRequestRules`:
+    /// sizes, CSeq, the served paths); nil lets every request through to gst-rtsp-server.
+    package var requestRules: (any RTSPRequestPolicy)?
 
     /// A configuration serving `launch`.
     package init(launch: String) {
