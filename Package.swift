@@ -151,7 +151,10 @@ var targets: [Target] = [
         ]),
     .testTarget(
         name: "OnAirGStreamerTests",
-        dependencies: [.target(name: "OnAirGStreamer", condition: .when(platforms: [.linux])), "OnAirTestSupport"]),
+        dependencies: [
+            .target(name: "OnAirGStreamer", condition: .when(platforms: [.linux])),
+            .target(name: "OnAirServing", condition: .when(platforms: [.linux])), "OnAirTestSupport",
+        ]),
     // The command-line tool's tests run the `onair` binary: Linux-only, like the tool.
     .testTarget(
         name: "OnAirCLITests",
@@ -174,7 +177,7 @@ if fuzzing {
         "FuzzADTS": ["OnAirBitstream"], "FuzzAudioSpecificConfig": ["OnAirBitstream"], "FuzzHTTPPath": ["OnAirHTTP"],
         "FuzzHTTPResponse": ["OnAirHTTP"], "FuzzHTTPAuthorization": ["OnAirHTTP"], "FuzzWebRTCOffer": ["OnAirGStreamer"],
         "FuzzH264SamplePackager": ["OnAirBitstream", "OnAirApple"], "FuzzPlaybackQuery": ["OnAirCore"],
-        "FuzzServeConfig": ["OnAirServeConfig"], "FuzzRTSPGuard": ["OnAirCore"],
+        "FuzzServeConfig": ["OnAirServeConfig"], "FuzzRTSPGuard": ["OnAirGStreamer", "OnAirServing"],
         "FuzzRTSPRequestRules": ["OnAirGStreamer", "OnAirServing"], "FuzzRTSPAuthorization": ["OnAirCore"],
         "FuzzSRTStreamID": ["OnAirCore"], "FuzzSegmentJournal": ["OnAirCore"], "FuzzSOAPReader": ["OnAirCore"],
         "FuzzHEVC": ["OnAirBitstream"], "FuzzWSDiscovery": ["OnAirCore"],

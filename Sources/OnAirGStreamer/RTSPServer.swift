@@ -28,7 +28,7 @@ package final class RTSPServer: Sendable {
         self.loop = loop
         let events = RTSPServerEvents(delegate: delegate, rules: configuration.requestRules)
         self.events = events
-        let guardian = RTSPServerGuard(limits: RTSPServerGuard.limits(configuration))
+        let guardian = RTSPServerGuard(policy: configuration.connectionPolicy ?? RTSPServerGuard.Unguarded())
         self.guardian = guardian
         let guardCallbacks = guardian.callbacks()
         let keys =

@@ -39,6 +39,10 @@ package struct RTSPServerConfiguration: Sendable {
     /// Seconds a session lives without a request or RTCP from its client; a connection without a
     /// session that asks nothing for as long is closed too.
     package var sessionTimeout = 60
+    /// Holds the connections to limits gst-rtsp-server does not set (OnAirServing's
+    /// `RTSPGuardPolicy`, whose limits come from `connectionLimit`, `requestTimeout`,
+    /// `headerLimit`, `contentLengthLimit` and `sessionTimeout`); nil: no connection is cut.
+    package var connectionPolicy: (any RTSPConnectionPolicy)?
     /// Connections open at once, whether they play or not; more are closed as they arrive.
     package var connectionLimit = 128
     /// Seconds a client has for each request, from its first byte to its last (a request sent a

@@ -115,7 +115,7 @@ typedef struct onair_rtsp_callbacks {
     void (*client_closed)(void *context, void *client);
 } onair_rtsp_callbacks;
 
-/// A connection's running totals since it opened (OnAirCore's RTSPGuardPolicy.Sample).
+/// A connection's running totals since it opened (OnAirGStreamer's RTSPConnectionSample).
 typedef struct onair_rtsp_connection_figures {
     uint64_t consumed;  // bytes the server took from the socket (TCP_INFO's bytes received less FIONREAD's unread)
     uint64_t data;      // bytes of interleaved RTP/RTCP the client's media took, 4-byte frame headers included

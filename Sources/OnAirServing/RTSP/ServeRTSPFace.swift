@@ -84,6 +84,7 @@ package final class ServeRTSPFace: RTSPServerDelegate, Sendable {
         settings.sessionTimeout = max(10, Int(configuration.limits.viewerTimeout.inSeconds.rounded(.up)) * 2)
         settings.contentLengthLimit = 16 * 1024
         settings.connectionLimit = configuration.limits.maxViewers + 64
+        settings.connectionPolicy = RTSPGuardPolicy(limits: .init(settings))
         settings.requestRules = RTSPRequestRules(paths: [settings.path] + settings.otherPaths, headerLimit: settings.headerLimit)
         let plain = Self.plainHost(configuration, tls: tls != nil)
         if let port, let host = plain {
