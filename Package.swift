@@ -175,11 +175,11 @@ if fuzzing {
     let fuzzed: [String: [Target.Dependency]] = [
         "FuzzAnnexB": ["OnAirBitstream"], "FuzzH264Parameters": ["OnAirBitstream"], "FuzzAVCC": ["OnAirBitstream"],
         "FuzzADTS": ["OnAirBitstream"], "FuzzAudioSpecificConfig": ["OnAirBitstream"], "FuzzHTTPPath": ["OnAirHTTP"],
-        "FuzzHTTPResponse": ["OnAirHTTP"], "FuzzHTTPAuthorization": ["OnAirHTTP"], "FuzzWebRTCOffer": ["OnAirGStreamer"],
+        "FuzzHTTPResponse": ["OnAirHTTP"], "FuzzHTTPAuthorization": ["OnAirServing"], "FuzzWebRTCOffer": ["OnAirGStreamer"],
         "FuzzH264SamplePackager": ["OnAirBitstream", "OnAirApple"], "FuzzPlaybackQuery": ["OnAirCore"],
         "FuzzServeConfig": ["OnAirServeConfig"], "FuzzRTSPGuard": ["OnAirGStreamer", "OnAirServing"],
-        "FuzzRTSPRequestRules": ["OnAirGStreamer", "OnAirServing"], "FuzzRTSPAuthorization": ["OnAirCore"],
-        "FuzzSRTStreamID": ["OnAirCore"], "FuzzSegmentJournal": ["OnAirCore"], "FuzzSOAPReader": ["OnAirCore"],
+        "FuzzRTSPRequestRules": ["OnAirGStreamer", "OnAirServing"], "FuzzRTSPAuthorization": ["OnAirCore", "OnAirServing"],
+        "FuzzSRTStreamID": ["OnAirCore"], "FuzzSegmentJournal": ["OnAirCore"], "FuzzSOAPReader": ["OnAirCore", "OnAirServing"],
         "FuzzHEVC": ["OnAirBitstream"], "FuzzWSDiscovery": ["OnAirCore"],
     ]
     for (name, dependencies) in fuzzed.sorted(by: { $0.key < $1.key }) {

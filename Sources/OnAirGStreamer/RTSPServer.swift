@@ -8,7 +8,7 @@ import OnAirCore
 ///
 /// Listens as soon as it is made; answers on its own GLib loop thread. `stop()` closes every
 /// client. Every request is first put to the owner's `RTSPServerConfiguration.requestRules`. Its connections are held to limits gst-rtsp-server does not set (`RTSPServerGuard`);
-/// with credentials, `RTSPServerKeys` checks them.
+/// with credentials, `RTSPServerKeys` hands them to `RTSPServerConfiguration.keys`.
 /// The small records the C callbacks point to are kept for the life of the process:
 /// gst-rtsp-server's client threads may still report a closing client after the server stops.
 package final class RTSPServer: Sendable {
@@ -31,13 +31,7 @@ package final class RTSPServer: Sendable {
         let guardian = RTSPServerGuard(policy: configuration.connectionPolicy ?? RTSPServerGuard.Unguarded())
         self.guardian = guardian
         let guardCallbacks = guardian.callbacks()
-        let keys =
-            configuration.credentials != nil || configuration.access != nil
-            ? RTSPServerKeys(
-                user: configuration.credentials?.user ?? RTSPServerConfiguration.defaultUser,
-                password: configuration.credentials?.password, allowBasic: configuration.allowBasic,
-                offersDigest: !configuration.basicOnly, access: configuration.access)
-            : nil
+        let keys = configuration.keys.map(RTSPServerKeys.init(policy:))
         self.keys = keys
         let keyCallbacks = keys?.callbacks() ?? onair_rtsp_keys_callbacks()
         var message = [CChar](repeating: 0, count: 256)
@@ -70,7 +64,7 @@ package final class RTSPServer: Sendable {
                 configuration.launchLines.withCString { launch in
                     var options = onair_rtsp_options(
                         address: host, port: Int32(configuration.port), path: path, launch: launch, keys: keyCallbacks,
-                        allow_basic: configuration.allowBasic ? 1 : 0, session_timeout: Int32(configuration.sessionTimeout),
+                        allow_basic: configuration.keys?.allowsBasic == true ? 1 : 0, session_timeout: Int32(configuration.sessionTimeout),
                         content_length_limit: UInt32(configuration.contentLengthLimit), guard: guardCallbacks, tls_pem: nil)
                     guard let pem = configuration.tlsPEM else {
                         return onair_rtsp_server_new(loop.loop, &options, callbacks, &message, message.count)
@@ -97,8 +91,8 @@ package final class RTSPServer: Sendable {
     @discardableResult
     package func setKeys(_ keys: [(password: String, number: Int)]) -> Bool {
         stopped.withLock { stopped in
-            guard !stopped, let keyring = self.keys else { return false }
-            keyring.set(keys.map { RTSPKeyring.Key(number: $0.number, password: $0.password) })
+            guard !stopped, let policy = self.keys?.policy else { return false }
+            policy.setKeys(keys)
             return true
         }
     }

@@ -21,18 +21,9 @@ package struct RTSPServerConfiguration: Sendable {
     var launchLines: String {
         ([path] + otherPaths).map { pathLaunches[$0] ?? launch }.joined(separator: "\n")
     }
-    /// User name and password every request needs (nil: open, unless `access` is set).
-    package var credentials: (user: String, password: String)?
-    /// The keyring's user when `credentials` is nil but `access` is set.
-    package static let defaultUser = "onair"
-    /// Whether Basic authentication is accepted besides Digest (only where the password cannot leak).
-    package var allowBasic = false
-    /// With `allowBasic`: refusals offer Basic only, not Digest (Digest answers are still checked).
-    /// For a server whose `access` users log in with Basic: a client offered both picks Digest.
-    package var basicOnly = false
-    /// Judges what `credentials` do not cover (other users' Basic credentials) and hears of failed
-    /// logins; with it, requests need credentials even when `credentials` is nil.
-    package var access: RTSPAccessHooks?
+    /// Whom the server admits (OnAirServing's `RTSPKeys`: user `onair`'s keys, other users'
+    /// Basic credentials); nil: open, no credentials asked.
+    package var keys: (any RTSPCredentialPolicy)?
     /// RTSPS: the certificate (chain) and its private key, PEM, one after the other; nil: plain
     /// RTSP. With it the media travel inside the TLS connection only (RTP interleaved over TCP).
     package var tlsPEM: String?
@@ -62,25 +53,6 @@ package struct RTSPServerConfiguration: Sendable {
     /// A configuration serving `launch`.
     package init(launch: String) {
         self.launch = launch
-    }
-}
-
-/// What an RTSP server asks its owner about credentials its keyring does not judge.
-package struct RTSPAccessHooks: Sendable {
-    /// Basic credentials (the whole Authorization value) for a user other than the keyring's, from
-    /// the numeric address `peer`: the key number (> 0) to admit the request with, or nil. Asked only
-    /// where Basic is allowed; the owner counts and logs its own failures.
-    package var checkBasic: @Sendable (_ authorization: String, _ peer: String) -> Int?
-    /// Credentials meant for the keyring were wrong (`scheme`: `digest` or `basic`), from `peer`.
-    package var failed: @Sendable (_ peer: String, _ scheme: String) -> Void
-
-    /// Hooks calling these closures.
-    package init(
-        checkBasic: @escaping @Sendable (_ authorization: String, _ peer: String) -> Int?,
-        failed: @escaping @Sendable (_ peer: String, _ scheme: String) -> Void
-    ) {
-        self.checkBasic = checkBasic
-        self.failed = failed
     }
 }
 #endif

@@ -135,7 +135,7 @@ typedef struct onair_rtsp_guard_callbacks {
     void (*closed)(void *context, void *connection);
 } onair_rtsp_guard_callbacks;
 
-/// Calls from the server's threads into the owner's credential check (OnAirCore's RTSPKeyring:
+/// Calls from the server's threads into the owner's credential check (OnAirServing's RTSPKeys:
 /// every decision is the owner's). `context` is the owner's pointer.
 typedef struct onair_rtsp_keys_callbacks {
     void *context;
