@@ -176,11 +176,12 @@ if fuzzing {
         "FuzzAnnexB": ["OnAirBitstream"], "FuzzH264Parameters": ["OnAirBitstream"], "FuzzAVCC": ["OnAirBitstream"],
         "FuzzADTS": ["OnAirBitstream"], "FuzzAudioSpecificConfig": ["OnAirBitstream"], "FuzzHTTPPath": ["OnAirHTTP"],
         "FuzzHTTPResponse": ["OnAirHTTP"], "FuzzHTTPAuthorization": ["OnAirServing"], "FuzzWebRTCOffer": ["OnAirGStreamer"],
-        "FuzzH264SamplePackager": ["OnAirBitstream", "OnAirApple"], "FuzzPlaybackQuery": ["OnAirCore"],
+        "FuzzH264SamplePackager": ["OnAirBitstream", "OnAirApple"], "FuzzPlaybackQuery": ["OnAirCore", "OnAirServing"],
         "FuzzServeConfig": ["OnAirServeConfig"], "FuzzRTSPGuard": ["OnAirGStreamer", "OnAirServing"],
         "FuzzRTSPRequestRules": ["OnAirGStreamer", "OnAirServing"], "FuzzRTSPAuthorization": ["OnAirCore", "OnAirServing"],
-        "FuzzSRTStreamID": ["OnAirCore"], "FuzzSegmentJournal": ["OnAirCore"], "FuzzSOAPReader": ["OnAirCore", "OnAirServing"],
-        "FuzzHEVC": ["OnAirBitstream"], "FuzzWSDiscovery": ["OnAirCore"],
+        "FuzzSRTStreamID": ["OnAirCore", "OnAirServing"], "FuzzSegmentJournal": ["OnAirCore"],
+        "FuzzSOAPReader": ["OnAirCore", "OnAirServing"],
+        "FuzzHEVC": ["OnAirBitstream"], "FuzzWSDiscovery": ["OnAirCore", "OnAirServing"],
     ]
     for (name, dependencies) in fuzzed.sorted(by: { $0.key < $1.key }) {
         targets.append(.executableTarget(name: name, dependencies: dependencies, path: "Fuzz/\(name)", exclude: ["seeds.sh"]))
