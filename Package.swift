@@ -80,16 +80,16 @@ var targets: [Target] = [
             .target(name: "OnAirGStreamer", condition: .when(traits: ["WHIP"])),
         ]),
     // Serving: the hub that feeds every viewer from its own queue, and its faces (HTTP-TS, fMP4, HLS, SRT, RTSP,
-    // WebRTC) with the preview page, whose HTML, CSS and JS (Sources/OnAirServing/Preview/page/) are compiled into
-    // the binary as string literals at build time: SwiftPM resources on Linux are a folder beside the binary,
-    // which a copy loses.
+    // WebRTC) with the preview page, whose HTML, CSS and JS (Sources/OnAirServing/Preview/page/, excluded here) are
+    // compiled into the binary as string literals written by scripts/embed-files.py (Preview/EmbeddedFiles.swift):
+    // SwiftPM resources on Linux are a folder beside the binary, which a copy loses.
     .target(
         name: "OnAirServing",
         dependencies: [
             "OnAirCore", "OnAirBitstream", "OnAirLive", "OnAirStreaming", "OnAirFFmpeg", "OnAirHTTP", "OnAirSRT",
             "OnAirGStreamer", "CArgon2", "OnAirServeConfig",
         ],
-        plugins: ["EmbedFilesPlugin"]
+        exclude: ["Preview/page"]
     ),
     // Playback: the player (receive, decode, keep sound and picture in step), its window and writers.
     .target(name: "OnAirPlayback", dependencies: ["OnAirCore", "OnAirLive", "OnAirAnalysis", "OnAirFFmpeg", "OnAirSDL"]),
@@ -103,9 +103,6 @@ var targets: [Target] = [
     .target(name: "OnAirSRT", dependencies: ["OnAirCore", "CSRT"]),
     // The window and sound output of `onair play` (SDL2), Swift types only.
     .target(name: "OnAirSDL", dependencies: ["OnAirCore", "CSDL2"]),
-    // Embeds a target's .html/.css/.js files into it as string literals (the preview page of OnAirServing).
-    .executableTarget(name: "EmbedFiles"),
-    .plugin(name: "EmbedFilesPlugin", capability: .buildTool(), dependencies: ["EmbedFiles"]),
     .target(
         name: "OnAir",
         dependencies: [
@@ -151,7 +148,10 @@ var targets: [Target] = [
         ]),
     .testTarget(
         name: "OnAirGStreamerTests",
-        dependencies: [.target(name: "OnAirGStreamer", condition: .when(platforms: [.linux])), "OnAirTestSupport"]),
+        dependencies: [
+            .target(name: "OnAirGStreamer", condition: .when(platforms: [.linux])),
+            .target(name: "OnAirServing", condition: .when(platforms: [.linux])), "OnAirTestSupport",
+        ]),
     // The command-line tool's tests run the `onair` binary: Linux-only, like the tool.
     .testTarget(
         name: "OnAirCLITests",
@@ -172,11 +172,13 @@ if fuzzing {
     let fuzzed: [String: [Target.Dependency]] = [
         "FuzzAnnexB": ["OnAirBitstream"], "FuzzH264Parameters": ["OnAirBitstream"], "FuzzAVCC": ["OnAirBitstream"],
         "FuzzADTS": ["OnAirBitstream"], "FuzzAudioSpecificConfig": ["OnAirBitstream"], "FuzzHTTPPath": ["OnAirHTTP"],
-        "FuzzHTTPResponse": ["OnAirHTTP"], "FuzzHTTPAuthorization": ["OnAirHTTP"], "FuzzWebRTCOffer": ["OnAirGStreamer"],
-        "FuzzH264SamplePackager": ["OnAirBitstream", "OnAirApple"], "FuzzPlaybackQuery": ["OnAirCore"],
-        "FuzzServeConfig": ["OnAirServeConfig"], "FuzzRTSPGuard": ["OnAirCore"], "FuzzRTSPAuthorization": ["OnAirCore"],
-        "FuzzSRTStreamID": ["OnAirCore"], "FuzzSegmentJournal": ["OnAirCore"], "FuzzSOAPReader": ["OnAirCore"],
-        "FuzzHEVC": ["OnAirBitstream"], "FuzzWSDiscovery": ["OnAirCore"],
+        "FuzzHTTPResponse": ["OnAirHTTP"], "FuzzHTTPAuthorization": ["OnAirServing"], "FuzzWebRTCOffer": ["OnAirGStreamer"],
+        "FuzzH264SamplePackager": ["OnAirBitstream", "OnAirApple"], "FuzzPlaybackQuery": ["OnAirCore", "OnAirServing"],
+        "FuzzServeConfig": ["OnAirServeConfig"], "FuzzRTSPGuard": ["OnAirGStreamer", "OnAirServing"],
+        "FuzzRTSPRequestRules": ["OnAirGStreamer", "OnAirServing"], "FuzzRTSPAuthorization": ["OnAirCore", "OnAirServing"],
+        "FuzzSRTStreamID": ["OnAirCore", "OnAirServing"], "FuzzSegmentJournal": ["OnAirCore"],
+        "FuzzSOAPReader": ["OnAirCore", "OnAirServing"],
+        "FuzzHEVC": ["OnAirBitstream"], "FuzzWSDiscovery": ["OnAirCore", "OnAirServing"],
     ]
     for (name, dependencies) in fuzzed.sorted(by: { $0.key < $1.key }) {
         targets.append(.executableTarget(name: name, dependencies: dependencies, path: "Fuzz/\(name)", exclude: ["seeds.sh"]))

@@ -1,5 +1,5 @@
 import Foundation
-import OnAirHTTP
+import OnAirServing
 
 /// libFuzzer entry point: parses an arbitrary `Authorization` header value with `HTTPAuthorization`
 /// and checks what it accepts: Basic only with a user holding no `:` whose `user:password`

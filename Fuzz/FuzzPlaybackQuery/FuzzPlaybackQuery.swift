@@ -1,5 +1,6 @@
 import Foundation
 import OnAirCore
+import OnAirServing
 
 /// libFuzzer entry point for what the playback server reads from a request: the input is split
 /// at its first two newlines into a query value, a `Range` header and a segment file name. RFC 3339

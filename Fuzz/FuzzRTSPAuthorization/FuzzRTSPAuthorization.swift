@@ -1,5 +1,6 @@
 import Foundation
 import OnAirCore
+import OnAirServing
 
 /// libFuzzer entry point for `RTSPKeyring`'s reading of Authorization values: the first byte
 /// chooses whether Basic is allowed and the request's method, the second when the request comes

@@ -1,4 +1,4 @@
-import OnAirCore
+import OnAirServing
 
 /// libFuzzer entry point for `RTSPGuardPolicy`: the first five bytes choose the limits, then every
 /// four bytes are one event — a connection opening, closing, ending a request or being judged —

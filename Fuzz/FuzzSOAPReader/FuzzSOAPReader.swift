@@ -1,4 +1,5 @@
 import OnAirCore
+import OnAirServing
 
 /// libFuzzer entry point: reads arbitrary bytes as a SOAP envelope with `SOAPReader`'s limits
 /// made small (so the fuzzer reaches them) and checks what it accepts: no deeper and no more

@@ -1,4 +1,5 @@
 import OnAirCore
+import OnAirServing
 
 /// libFuzzer entry point: reads an arbitrary SRT stream id (as a caller sends it) with
 /// `SRTStreamID.resource` and checks that a resource, when found, is non-empty, part of the id and

@@ -6,7 +6,9 @@ import OnAirServeConfig
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
-    let lines = bytes.filter { $0 == UInt8(ascii: "\n") }.count + 2
+    // Line breaks as YAML (and libyaml) counts them: LF, CR LF and a CR alone.
+    let breaks = bytes.indices.filter { bytes[$0] == 0x0A || (bytes[$0] == 0x0D && bytes.indices.last != $0 && bytes[$0 + 1] != 0x0A) }
+    let lines = breaks.count + (bytes.last == 0x0D ? 1 : 0) + 2
     let root: ServeConfigNode
     do {
         root = try ServeConfigReader.parse(bytes, name: "fuzz.yml")

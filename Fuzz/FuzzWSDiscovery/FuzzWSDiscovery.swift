@@ -1,4 +1,5 @@
 import OnAirCore
+import OnAirServing
 
 /// libFuzzer entry point: reads arbitrary bytes as a WS-Discovery datagram with
 /// `WSDiscoveryRequest`, and when it is a request, matches it against a device and writes the

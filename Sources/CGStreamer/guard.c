@@ -1,6 +1,6 @@
 #if defined(__linux__)  // Linux-only (GStreamer/GnuTLS): see docs/ARCHITECTURE.md, platform guards
 // The RTSP connection guard's bridge to gst-rtsp-server 1.22: what OnAirGStreamer's guard (the
-// thread that checks every connection four times a second) and OnAirCore's RTSPGuardPolicy (its
+// thread that checks every connection four times a second) and OnAirServing's RTSPGuardPolicy (its
 // decisions) cannot reach from Swift. Per connection it keeps a duplicate of the socket's
 // descriptor (never a number the kernel has given to another socket) and a count of the
 // interleaved RTP/RTCP bytes gst-rtsp-server's appsrcs in the client's media passed on (pad

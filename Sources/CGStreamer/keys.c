@@ -1,7 +1,7 @@
 #if defined(__linux__)  // Linux-only (GStreamer/GnuTLS): see docs/ARCHITECTURE.md, platform guards
 // The RTSP credential check's bridge to gst-rtsp-server 1.22: a GstRTSPAuth subclass whose two
 // vfuncs hand the request's method and Authorization values to the owner (OnAirGStreamer's
-// RTSPServerKeys over OnAirCore's RTSPKeyring, which parses them, keeps the nonces and tries
+// RTSPServerKeys to OnAirServing's RTSPKeys over RTSPKeyring, which parses them, keeps the nonces and tries
 // every key) and add the owner's WWW-Authenticate values to a refusal. What stays here is what
 // Swift cannot hold: the GObject type, and one GstRTSPToken per key number (carrying the number
 // in ONAIR_RTSP_KEY_FIELD and the "viewer" role), kept for as long as the auth lives since a

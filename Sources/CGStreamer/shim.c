@@ -152,7 +152,6 @@ struct onair_rtsp_server {
     onair_rtsp_callbacks callbacks;
     char **paths;  // the served paths, NULL-terminated
     int session_timeout;
-    unsigned header_limit;
     onair_rtsp_guard_callbacks guard;
     GstRTSPAuth *auth;  // the credential check, and the TLS certificate (NULL: neither)
     guint frame_bytes;  // what an interleaved frame costs beyond its payload (the guard's count)
@@ -226,51 +225,41 @@ static void on_media_configure(GstRTSPMediaFactory *factory, GstRTSPMedia *media
     self->callbacks.media_configured(self->callbacks.context, media, video, audio, client, peer_of(client), path ? path : "");
 }
 
-// A CSeq that is not a plain decimal number is malformed (gst-rtsp-server itself reads it with atoi).
-static gboolean has_valid_cseq(GstRTSPContext *ctx) {
-    gchar *value = NULL;
-    if (!ctx->request || gst_rtsp_message_get_header(ctx->request, GST_RTSP_HDR_CSEQ, &value, 0) != GST_RTSP_OK || !value) return FALSE;
-    size_t length = strlen(value);
-    if (length == 0 || length > 10) return FALSE;
-    for (size_t i = 0; i < length; i++) if (value[i] < '0' || value[i] > '9') return FALSE;
-    return TRUE;
-}
-
-// The longest request or header line accepted. gst-plugins-base 1.22 reads each line into a
-// 4096-byte buffer and silently drops what does not fit (gstrtspconnection.c, read_line), so a
-// line that reached this length may have been cut: such a request is refused rather than served
-// with a shortened header.
-#define ONAIR_RTSP_LINE_LIMIT 4000
-
-// Whether the request fits: each known header's line under ONAIR_RTSP_LINE_LIMIT (read through
-// the public API), and the request line, headers and body together — the bytes the connection took
-// from the socket for it, as the guard counts them — no more than `limit` plus the body's declared
-// length. Custom headers are only seen in that total: GStreamer keeps no public list of them.
-static gboolean request_fits(const GstRTSPMessage *request, gint64 received, unsigned limit) {
-    const char *uri = request->type_data.request.uri;
-    if (uri && strlen(uri) > ONAIR_RTSP_LINE_LIMIT) return FALSE;
-    for (int field = GST_RTSP_HDR_INVALID + 1; field < GST_RTSP_HDR_LAST; field++) {
-        const gchar *name = gst_rtsp_header_as_text((GstRTSPHeaderField)field);
-        gchar *value = NULL;
-        for (gint index = 0;
-             gst_rtsp_message_get_header((GstRTSPMessage *)request, (GstRTSPHeaderField)field, &value, index) == GST_RTSP_OK;
-             index++) {
-            if ((name ? strlen(name) : 0) + 2 + (value ? strlen(value) : 0) > ONAIR_RTSP_LINE_LIMIT) return FALSE;
-        }
-    }
-    if (received < 0) return TRUE;
-    guint8 *body = NULL;
-    guint body_size = 0;
-    gst_rtsp_message_get_body((GstRTSPMessage *)request, &body, &body_size);
-    return received <= (gint64)limit + (gint64)body_size;
-}
-
-// Every request's first check: oversized (413), then a missing or malformed CSeq (400).
+// Every request's first check: its fields handed to the owner (OnAirServing's RTSPRequestRules
+// decides sizes, CSeq and served paths), whose status code is the answer. The guard is told the
+// request is complete first, which gives the bytes it took.
 static GstRTSPStatusCode check_request(onair_rtsp_server *self, GstRTSPContext *ctx) {
     gint64 received = ctx->client ? onair_rtsp_guard_request_done(ctx->client) : -1;
-    if (!ctx->request) return GST_RTSP_STS_BAD_REQUEST;
-    if (!request_fits(ctx->request, received, self->header_limit)) return GST_RTSP_STS_REQUEST_ENTITY_TOO_LARGE;
-    return has_valid_cseq(ctx) ? GST_RTSP_STS_OK : GST_RTSP_STS_BAD_REQUEST;
+    if (!self->callbacks.check_request) return GST_RTSP_STS_OK;
+    onair_rtsp_request request = {NULL, NULL, NULL, NULL, NULL, 0, received, 0};
+    GPtrArray *names = g_ptr_array_new();
+    GPtrArray *values = g_ptr_array_new();
+    GstRTSPMessage *message = ctx->request;
+    if (message) {
+        request.method = gst_rtsp_method_as_text(message->type_data.request.method);
+        request.uri = message->type_data.request.uri;
+        for (int field = GST_RTSP_HDR_INVALID + 1; field < GST_RTSP_HDR_LAST; field++) {
+            gchar *value = NULL;
+            for (gint index = 0; gst_rtsp_message_get_header(message, (GstRTSPHeaderField)field, &value, index) == GST_RTSP_OK;
+                 index++) {
+                const gchar *name = gst_rtsp_header_as_text((GstRTSPHeaderField)field);
+                g_ptr_array_add(names, (gpointer)(name ? name : ""));
+                g_ptr_array_add(values, value ? value : "");
+            }
+        }
+        guint8 *body = NULL;
+        guint body_size = 0;
+        gst_rtsp_message_get_body(message, &body, &body_size);
+        request.body_size = body_size;
+    }
+    if (ctx->uri) request.path = ctx->uri->abspath;
+    request.names = (const char *const *)names->pdata;
+    request.values = (const char *const *)values->pdata;
+    request.count = names->len;
+    int code = self->callbacks.check_request(self->callbacks.context, &request);
+    g_ptr_array_free(names, TRUE);
+    g_ptr_array_free(values, TRUE);
+    return (GstRTSPStatusCode)code;
 }
 
 static GstRTSPStatusCode on_pre_request(GstRTSPClient *client, GstRTSPContext *ctx, gpointer data) {
@@ -293,9 +282,6 @@ static GstRTSPStatusCode on_pre_describe(GstRTSPClient *client, GstRTSPContext *
     onair_rtsp_server *self = data;
     GstRTSPStatusCode code = check_request(self, ctx);
     if (code != GST_RTSP_STS_OK) return code;
-    if (!ctx->uri || !ctx->uri->abspath || !g_strv_contains((const gchar *const *)self->paths, ctx->uri->abspath)) {
-        return GST_RTSP_STS_NOT_FOUND;
-    }
     return (GstRTSPStatusCode)self->callbacks.admit(self->callbacks.context, client, peer_of(client));
 }
 
@@ -363,7 +349,6 @@ onair_rtsp_server *onair_rtsp_server_new(onair_gst_loop *loop, const onair_rtsp_
     self->context = g_main_context_ref(loop->context);
     self->paths = g_strsplit(options->path, " ", 0);
     self->session_timeout = options->session_timeout;
-    self->header_limit = options->header_limit;
     self->guard = options->guard;
     self->server = gst_rtsp_server_new();
     char service[16];

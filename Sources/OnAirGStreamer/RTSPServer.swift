@@ -7,8 +7,8 @@ import OnAirCore
 /// client (the media is not shared), so the owner feeds each client from that client's queue.
 ///
 /// Listens as soon as it is made; answers on its own GLib loop thread. `stop()` closes every
-/// client. Its connections are held to limits gst-rtsp-server does not set (`RTSPServerGuard`);
-/// with credentials, `RTSPServerKeys` checks them.
+/// client. Every request is first put to the owner's `RTSPServerConfiguration.requestRules`. Its connections are held to limits gst-rtsp-server does not set (`RTSPServerGuard`);
+/// with credentials, `RTSPServerKeys` hands them to `RTSPServerConfiguration.keys`.
 /// The small records the C callbacks point to are kept for the life of the process:
 /// gst-rtsp-server's client threads may still report a closing client after the server stops.
 package final class RTSPServer: Sendable {
@@ -26,23 +26,20 @@ package final class RTSPServer: Sendable {
         try GStreamerLibrary.start()
         let loop = try GStreamerMainLoop()
         self.loop = loop
-        let events = RTSPServerEvents(delegate: delegate)
+        let events = RTSPServerEvents(delegate: delegate, rules: configuration.requestRules)
         self.events = events
-        let guardian = RTSPServerGuard(limits: RTSPServerGuard.limits(configuration))
+        let guardian = RTSPServerGuard(policy: configuration.connectionPolicy ?? RTSPServerGuard.Unguarded())
         self.guardian = guardian
         let guardCallbacks = guardian.callbacks()
-        let keys =
-            configuration.credentials != nil || configuration.access != nil
-            ? RTSPServerKeys(
-                user: configuration.credentials?.user ?? RTSPServerConfiguration.defaultUser,
-                password: configuration.credentials?.password, allowBasic: configuration.allowBasic,
-                offersDigest: !configuration.basicOnly, access: configuration.access)
-            : nil
+        let keys = configuration.keys.map(RTSPServerKeys.init(policy:))
         self.keys = keys
         let keyCallbacks = keys?.callbacks() ?? onair_rtsp_keys_callbacks()
         var message = [CChar](repeating: 0, count: 256)
         let callbacks = onair_rtsp_callbacks(
             context: Unmanaged.passRetained(events).toOpaque(),
+            check_request: { context, request in
+                RTSPServerEvents.from(context).check(request)
+            },
             admit: { context, client, peer in
                 RTSPServerEvents.from(context).admit(client: client, peer: peer)
             },
@@ -67,9 +64,8 @@ package final class RTSPServer: Sendable {
                 configuration.launchLines.withCString { launch in
                     var options = onair_rtsp_options(
                         address: host, port: Int32(configuration.port), path: path, launch: launch, keys: keyCallbacks,
-                        allow_basic: configuration.allowBasic ? 1 : 0, session_timeout: Int32(configuration.sessionTimeout),
-                        content_length_limit: UInt32(configuration.contentLengthLimit),
-                        header_limit: UInt32(configuration.headerLimit), guard: guardCallbacks, tls_pem: nil)
+                        allow_basic: configuration.keys?.allowsBasic == true ? 1 : 0, session_timeout: Int32(configuration.sessionTimeout),
+                        content_length_limit: UInt32(configuration.contentLengthLimit), guard: guardCallbacks, tls_pem: nil)
                     guard let pem = configuration.tlsPEM else {
                         return onair_rtsp_server_new(loop.loop, &options, callbacks, &message, message.count)
                     }
@@ -95,8 +91,8 @@ package final class RTSPServer: Sendable {
     @discardableResult
     package func setKeys(_ keys: [(password: String, number: Int)]) -> Bool {
         stopped.withLock { stopped in
-            guard !stopped, let keyring = self.keys else { return false }
-            keyring.set(keys.map { RTSPKeyring.Key(number: $0.number, password: $0.password) })
+            guard !stopped, let policy = self.keys?.policy else { return false }
+            policy.setKeys(keys)
             return true
         }
     }

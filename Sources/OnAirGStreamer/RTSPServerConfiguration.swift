@@ -21,24 +21,19 @@ package struct RTSPServerConfiguration: Sendable {
     var launchLines: String {
         ([path] + otherPaths).map { pathLaunches[$0] ?? launch }.joined(separator: "\n")
     }
-    /// User name and password every request needs (nil: open, unless `access` is set).
-    package var credentials: (user: String, password: String)?
-    /// The keyring's user when `credentials` is nil but `access` is set.
-    package static let defaultUser = "onair"
-    /// Whether Basic authentication is accepted besides Digest (only where the password cannot leak).
-    package var allowBasic = false
-    /// With `allowBasic`: refusals offer Basic only, not Digest (Digest answers are still checked).
-    /// For a server whose `access` users log in with Basic: a client offered both picks Digest.
-    package var basicOnly = false
-    /// Judges what `credentials` do not cover (other users' Basic credentials) and hears of failed
-    /// logins; with it, requests need credentials even when `credentials` is nil.
-    package var access: RTSPAccessHooks?
+    /// Whom the server admits (OnAirServing's `RTSPKeys`: user `onair`'s keys, other users'
+    /// Basic credentials); nil: open, no credentials asked.
+    package var keys: (any RTSPCredentialPolicy)?
     /// RTSPS: the certificate (chain) and its private key, PEM, one after the other; nil: plain
     /// RTSP. With it the media travel inside the TLS connection only (RTP interleaved over TCP).
     package var tlsPEM: String?
     /// Seconds a session lives without a request or RTCP from its client; a connection without a
     /// session that asks nothing for as long is closed too.
     package var sessionTimeout = 60
+    /// Holds the connections to limits gst-rtsp-server does not set (OnAirServing's
+    /// `RTSPGuardPolicy`, whose limits come from `connectionLimit`, `requestTimeout`,
+    /// `headerLimit`, `contentLengthLimit` and `sessionTimeout`); nil: no connection is cut.
+    package var connectionPolicy: (any RTSPConnectionPolicy)?
     /// Connections open at once, whether they play or not; more are closed as they arrive.
     package var connectionLimit = 128
     /// Seconds a client has for each request, from its first byte to its last (a request sent a
@@ -48,32 +43,16 @@ package struct RTSPServerConfiguration: Sendable {
     package var requestTimeout = 5.0
     /// The largest request body accepted (larger: 413).
     package var contentLengthLimit = 16 * 1024
-    /// The largest request line and headers accepted, together (larger: 413); any one line
-    /// longer than 4000 bytes is refused with 413 too (GStreamer would cut it at 4 KiB).
+    /// The largest request line and headers expected, together: `requestRules` refuse more (413);
+    /// the guard cuts a request still arriving past four times this plus `contentLengthLimit`.
     package var headerLimit = 16 * 1024
+    /// Judges every request before gst-rtsp-server handles it (OnAirServing's `RTSPRequestRules`:
+    /// sizes, CSeq, the served paths); nil lets every request through to gst-rtsp-server.
+    package var requestRules: (any RTSPRequestPolicy)?
 
     /// A configuration serving `launch`.
     package init(launch: String) {
         self.launch = launch
-    }
-}
-
-/// What an RTSP server asks its owner about credentials its keyring does not judge.
-package struct RTSPAccessHooks: Sendable {
-    /// Basic credentials (the whole Authorization value) for a user other than the keyring's, from
-    /// the numeric address `peer`: the key number (> 0) to admit the request with, or nil. Asked only
-    /// where Basic is allowed; the owner counts and logs its own failures.
-    package var checkBasic: @Sendable (_ authorization: String, _ peer: String) -> Int?
-    /// Credentials meant for the keyring were wrong (`scheme`: `digest` or `basic`), from `peer`.
-    package var failed: @Sendable (_ peer: String, _ scheme: String) -> Void
-
-    /// Hooks calling these closures.
-    package init(
-        checkBasic: @escaping @Sendable (_ authorization: String, _ peer: String) -> Int?,
-        failed: @escaping @Sendable (_ peer: String, _ scheme: String) -> Void
-    ) {
-        self.checkBasic = checkBasic
-        self.failed = failed
     }
 }
 #endif

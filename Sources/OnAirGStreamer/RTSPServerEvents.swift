@@ -1,4 +1,5 @@
 #if os(Linux)
+import CGStreamer
 import Foundation
 import OnAirCore
 
@@ -11,9 +12,12 @@ final class RTSPServerEvents: Sendable {
     }
 
     private let owner: Locked<Owner>
+    /// Judges every request first (nil: all go on).
+    private let rules: (any RTSPRequestPolicy)?
 
-    init(delegate: any RTSPServerDelegate) {
+    init(delegate: any RTSPServerDelegate, rules: (any RTSPRequestPolicy)?) {
         owner = Locked(Owner(delegate: delegate))
+        self.rules = rules
     }
 
     static func from(_ context: UnsafeMutableRawPointer?) -> RTSPServerEvents {
@@ -24,6 +28,28 @@ final class RTSPServerEvents: Sendable {
 
     func detach() {
         owner.withLock { $0.delegate = nil }
+    }
+
+    /// The rules' status code for the shim's `request`.
+    func check(_ request: UnsafePointer<onair_rtsp_request>?) -> Int32 {
+        guard let rules else { return 200 }
+        guard let request = request?.pointee else { return 400 }
+        let names = request.names, values = request.values
+        let headers = (0..<request.count).map { index in
+            RTSPRequestHead.Header(name: Self.bytes(names?[index]) ?? [], value: Self.bytes(values?[index]) ?? [])
+        }
+        let head = RTSPRequestHead(
+            method: request.method.map { String(cString: $0) } ?? "", uri: Self.bytes(request.uri) ?? [],
+            path: Self.bytes(request.path), headers: headers, received: request.received < 0 ? nil : UInt64(request.received),
+            bodySize: request.body_size)
+        return Int32(clamping: rules.status(of: head))
+    }
+
+    /// A C string's bytes, as they are (not repaired as UTF-8 text would be).
+    private static func bytes(_ text: UnsafePointer<CChar>?) -> [UInt8]? {
+        guard let text else { return nil }
+        let count = strlen(text)
+        return text.withMemoryRebound(to: UInt8.self, capacity: count + 1) { Array(UnsafeBufferPointer(start: $0, count: count)) }
     }
 
     func admit(client: UnsafeMutableRawPointer?, peer: UnsafePointer<CChar>?) -> Int32 {

@@ -3,13 +3,15 @@ import CGStreamer
 import Foundation
 import OnAirCore
 
-/// Holds an `RTSPServer`'s connections to `RTSPGuardPolicy`: the shim reports connections opening,
+/// Holds an `RTSPServer`'s connections to its `RTSPConnectionPolicy` (OnAirServing's
+/// `RTSPGuardPolicy`): the shim reports connections opening,
 /// requests ending and connections closing (on the server's threads), and a thread of its own
 /// reads every connection's figures four times a second, judges them and cuts. The check has a
 /// thread of its own because gst-rtsp-server reads a connection for as long as bytes keep coming:
 /// a client sending header lines faster than they are parsed holds the server's loop.
 ///
-/// The C side (guard.c) only reads the figures and cuts; every decision is the policy's. The
+/// The C side (guard.c) only reads the figures and cuts; every decision is the policy's (without
+/// one, `Unguarded` keeps every connection and knows no request's size). The
 /// object the C callbacks point to is kept for the life of the process, like `RTSPServerEvents`.
 final class RTSPServerGuard: Sendable {
     /// How often connections are judged.
@@ -21,24 +23,21 @@ final class RTSPServerGuard: Sendable {
         var thread: DispatchGroup?
     }
 
-    private let policy: Locked<RTSPGuardPolicy>
+    private let policy: Locked<any RTSPConnectionPolicy>
     private let control = Locked(Control())
     /// Signalled by `stop`: ends the checking thread's wait early.
     private let wake = DispatchSemaphore(value: 0)
 
-    init(limits: RTSPGuardPolicy.Limits) {
-        policy = Locked(RTSPGuardPolicy(limits: limits))
+    init(policy: any RTSPConnectionPolicy) {
+        self.policy = Locked(policy)
     }
 
-    /// The limits of a server with `configuration`: a request may be four times the header limit
-    /// plus the body limit while it arrives (gst-rtsp-server keeps every header line until the
-    /// request ends); without a session timeout a connection may idle for a minute.
-    static func limits(_ configuration: RTSPServerConfiguration) -> RTSPGuardPolicy.Limits {
-        RTSPGuardPolicy.Limits(
-            connections: configuration.connectionLimit,
-            requestBytes: UInt64(max(0, configuration.headerLimit * 4 + configuration.contentLengthLimit)),
-            requestSeconds: configuration.requestTimeout,
-            idleSeconds: Double(configuration.sessionTimeout > 0 ? configuration.sessionTimeout : 60))
+    /// No limits: every connection kept.
+    struct Unguarded: RTSPConnectionPolicy {
+        func admits(_ id: UInt64, _ sample: RTSPConnectionSample, now: Double) -> Bool { true }
+        func requestDone(_ id: UInt64, _ sample: RTSPConnectionSample, now: Double) -> UInt64? { nil }
+        func keeps(_ id: UInt64, _ sample: RTSPConnectionSample, now: Double) -> Bool { true }
+        func close(_ id: UInt64) {}
     }
 
     /// The callbacks the shim calls, pointing to this guard (retained for good).
@@ -66,16 +65,16 @@ final class RTSPServerGuard: Sendable {
     /// Seconds on the monotonic clock.
     static var now: Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
 
-    private static func sample(_ connection: UnsafeMutableRawPointer, hasSession: Bool = false) -> RTSPGuardPolicy.Sample? {
+    private static func sample(_ connection: UnsafeMutableRawPointer, hasSession: Bool = false) -> RTSPConnectionSample? {
         var figures = onair_rtsp_connection_figures()
         guard onair_rtsp_connection_sample(connection, &figures) == 0 else { return nil }
-        return RTSPGuardPolicy.Sample(consumed: figures.consumed, data: figures.data, hasSession: hasSession)
+        return RTSPConnectionSample(consumed: figures.consumed, data: figures.data, hasSession: hasSession)
     }
 
     private func connected(_ connection: UnsafeMutableRawPointer) {
         policy.withLock { policy in
-            let sample = Self.sample(connection) ?? RTSPGuardPolicy.Sample(consumed: 0, data: 0)
-            if policy.open(onair_rtsp_connection_id(connection), sample, now: Self.now) != .keep {
+            let sample = Self.sample(connection) ?? RTSPConnectionSample(consumed: 0, data: 0)
+            if !policy.admits(onair_rtsp_connection_id(connection), sample, now: Self.now) {
                 onair_rtsp_connection_cut(connection)
             }
         }
@@ -100,7 +99,7 @@ final class RTSPServerGuard: Sendable {
         let hasSession = onair_rtsp_client_has_session(client) != 0
         policy.withLock { policy in
             guard let sample = Self.sample(connection, hasSession: hasSession) else { return }
-            if policy.judge(onair_rtsp_connection_id(connection), sample, now: Self.now) != .keep {
+            if !policy.keeps(onair_rtsp_connection_id(connection), sample, now: Self.now) {
                 onair_rtsp_connection_cut(connection)
             }
         }

@@ -8,16 +8,6 @@ import Testing
 /// of `onair` alone in an empty directory serves the page with every file in it, and the script
 /// it serves is valid JavaScript.
 struct PreviewPageFilesTests {
-    /// The page's source files, by name.
-    static func pageFiles() throws -> [String: String] {
-        let directory = Tools.packageRoot.appendingPathComponent("Sources/OnAirServing/Preview/page")
-        var files: [String: String] = [:]
-        for name in try FileManager.default.contentsOfDirectory(atPath: directory.path) {
-            files[name] = try String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8)
-        }
-        return files
-    }
-
     @Test func copiedBinaryAloneServesThePageWithItsFiles() throws {
         let dir = try Tools.temporaryDirectory("preview-copy")
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -52,7 +42,7 @@ struct PreviewPageFilesTests {
         #expect(page.contains("data-path=\"/live.mp4\""), "the list of what is served")
 
         // Every file of the page is in it, as it is in the source tree: the binary carries them.
-        let files = try Self.pageFiles()
+        let files = try Tools.previewPageFiles()
         #expect(Set(files.keys) == ["index.html", "style.css", "mp4.js", "player.js", "webrtc.js", "framecode.js", "plots.js", "main.js"])
         for (name, text) in files where name != "index.html" {
             #expect(page.contains(text), "\(name) is not in the page the copy serves")

@@ -1,6 +1,7 @@
 #if os(Linux)
 import Foundation
 import OnAirCore
+import OnAirServing
 import Testing
 
 /// `RTSPKeyring.digestResponse` (OnAirCore's own MD5) gives what GStreamer's

@@ -1,6 +1,7 @@
 #if os(Linux)
 import Foundation
 import OnAirGStreamer
+import OnAirServing
 import OnAirTestSupport
 import Testing
 
@@ -64,6 +65,7 @@ import Testing
         configuration.port = 0
         configuration.requestTimeout = 2
         configuration.sessionTimeout = 3
+        configuration.connectionPolicy = RTSPGuardPolicy(limits: .init(configuration))
         let server = try RTSPServer(configuration: configuration, delegate: feeder)
         defer { server.stop() }
         let port = "\(server.port)", played = dir.appendingPathComponent("tcp.ts").path
@@ -105,6 +107,7 @@ import Testing
         var configuration = RTSPServerConfiguration(launch: "( appsrc name=video is-live=true format=time ! rtph264pay name=pay0 pt=96 )")
         configuration.port = 0
         configuration.connectionLimit = 3
+        configuration.connectionPolicy = RTSPGuardPolicy(limits: .init(configuration))
         let server = try RTSPServer(configuration: configuration, delegate: feeder)
         defer { server.stop() }
         let held = Self.together([("python3", [Self.clients, "hold", "\(server.port)", "5", "1"])])[0]

@@ -1,6 +1,7 @@
 #if os(Linux)
 import Foundation
 import OnAirGStreamer
+import OnAirServing
 import OnAirTestSupport
 import Testing
 
@@ -143,8 +144,7 @@ import Testing
         let feeder = Feeder(units: try Self.accessUnits(in: dir), admitting: 100)
         var configuration = RTSPServerConfiguration(launch: "( appsrc name=video is-live=true format=time ! rtph264pay name=pay0 pt=96 )")
         configuration.port = 0
-        configuration.credentials = (user: "onair", password: "first")
-        configuration.allowBasic = true
+        configuration.keys = RTSPKeys(user: "onair", password: "first", allowBasic: true)
         let server = try RTSPServer(configuration: configuration, delegate: feeder)
         defer { server.stop() }
         let clients = RTSPServerGuardTests.clients

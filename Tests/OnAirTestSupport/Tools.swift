@@ -100,6 +100,16 @@ public enum Tools {
         return object
     }
 
+    /// The preview page's source files (Sources/OnAirServing/Preview/page/), by name.
+    public static func previewPageFiles() throws -> [String: String] {
+        let directory = packageRoot.appendingPathComponent("Sources/OnAirServing/Preview/page")
+        var files: [String: String] = [:]
+        for name in try FileManager.default.contentsOfDirectory(atPath: directory.path) {
+            files[name] = try String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8)
+        }
+        return files
+    }
+
     /// A fresh, empty temporary directory for one test.
     public static func temporaryDirectory(_ label: String = "onair-test") throws -> URL {
         let url = FileManager.default.temporaryDirectory

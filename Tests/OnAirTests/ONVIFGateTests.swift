@@ -1,5 +1,7 @@
+#if os(Linux)
 import Foundation
 import OnAirCore
+import OnAirServing
 import Testing
 
 /// `ONVIFGate` with the clocks given to it: UsernameToken digests (right, wrong, replayed, out of
@@ -83,3 +85,4 @@ import Testing
         #expect(gate.check(authorization: [], method: "GET", now: 11) == .missing)
     }
 }
+#endif

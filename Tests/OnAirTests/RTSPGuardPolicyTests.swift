@@ -1,4 +1,5 @@
-import OnAir
+#if os(Linux)
+import OnAirServing
 import Testing
 
 /// `RTSPGuardPolicy` on figures and times given to it: each limit kept at its value and cut one
@@ -115,3 +116,4 @@ import Testing
         #expect(policy.judge(1, Self.sample(.max, data: 0), now: 1.75) == .cut(.requestTooLarge))
     }
 }
+#endif

@@ -1,5 +1,7 @@
+#if os(Linux)
 import Foundation
 import OnAirCore
+import OnAirServing
 import Testing
 
 /// `RTSPKeyring` on header values and times given to it, with a counting random source: Digest
@@ -202,3 +204,4 @@ import Testing
         #expect(longest.utf8.count == RTSPCredential.maximumBytes && RTSPCredential(longest) != nil)
     }
 }
+#endif

@@ -1,5 +1,7 @@
+#if os(Linux)
 import Foundation
 import OnAir
+import OnAirServing
 import Testing
 
 /// Playback of recordings, the pure parts: queries, RFC 3339, listing spans, stitching pieces,
@@ -151,3 +153,4 @@ import Testing
         print("listing one hour among 10,000 segment files: \(elapsed) (scan by names and stat, no file opened)")
     }
 }
+#endif

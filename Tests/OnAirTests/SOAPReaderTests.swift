@@ -1,5 +1,7 @@
+#if os(Linux)
 import Foundation
 import OnAirCore
+import OnAirServing
 import Testing
 
 /// `SOAPReader` and `SOAPEnvelope` on the requests ONVIF clients send and on every way a document
@@ -108,3 +110,4 @@ import Testing
         #expect(hex(SHA1.digest(Array(repeating: UInt8(ascii: "a"), count: 1_000_000))) == "34aa973cd4c4daa4f61eeb2bdbad27316534016f")
     }
 }
+#endif

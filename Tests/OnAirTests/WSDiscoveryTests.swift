@@ -1,5 +1,7 @@
+#if os(Linux)
 import Foundation
 import OnAirCore
+import OnAirServing
 import Testing
 
 /// WS-Discovery's reader and answers without a socket: Probes as ONVIF tools and `wsdiscovery`
@@ -149,3 +151,4 @@ import Testing
         #expect((spread.next ?? -1) >= 0 && spread.due(now: 0.499_999_999).count + spread.due(now: 0.5).count == 200)
     }
 }
+#endif

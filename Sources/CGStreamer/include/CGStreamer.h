@@ -78,10 +78,26 @@ onair_gst_clock_reading onair_gst_element_clock_reading(void *element);
 
 // MARK: - RTSP server
 
+/// One request's fields, handed to the owner before gst-rtsp-server handles it; every pointer is
+/// valid for the call only.
+typedef struct onair_rtsp_request {
+    const char *method;         // "DESCRIBE" (NULL: unknown)
+    const char *uri;            // the request line's URI (NULL: none)
+    const char *path;           // the URI's absolute path (NULL: none)
+    const char *const *names;   // the headers GStreamer knows by name, `count` of them, in its field order
+    const char *const *values;  // their values
+    size_t count;
+    int64_t received;           // bytes taken from the socket for it (the guard's count), -1: unknown
+    uint64_t body_size;         // the body's length
+} onair_rtsp_request;
+
 /// Calls from the server's loop thread into the owner. `context` is the owner's pointer.
 typedef struct onair_rtsp_callbacks {
     void *context;
-    /// A DESCRIBE of a served path from `client` (at `peer`): an RTSP status code, 200 to admit.
+    /// Every request, first: an RTSP status code, 200 to let gst-rtsp-server handle it (the owner's
+    /// rules: sizes, CSeq, served paths). NULL: every request goes on.
+    int (*check_request)(void *context, const onair_rtsp_request *request);
+    /// A DESCRIBE that `check_request` let through, from `client` (at `peer`): an RTSP status code, 200 to admit.
     int (*admit)(void *context, void *client, const char *peer);
     /// A client's own media was built: its appsrcs (NULL when the stream is absent, each a new
     /// reference the owner releases), the client it belongs to (a new reference, too) and the
@@ -99,7 +115,7 @@ typedef struct onair_rtsp_callbacks {
     void (*client_closed)(void *context, void *client);
 } onair_rtsp_callbacks;
 
-/// A connection's running totals since it opened (OnAirCore's RTSPGuardPolicy.Sample).
+/// A connection's running totals since it opened (OnAirGStreamer's RTSPConnectionSample).
 typedef struct onair_rtsp_connection_figures {
     uint64_t consumed;  // bytes the server took from the socket (TCP_INFO's bytes received less FIONREAD's unread)
     uint64_t data;      // bytes of interleaved RTP/RTCP the client's media took, 4-byte frame headers included
@@ -119,7 +135,7 @@ typedef struct onair_rtsp_guard_callbacks {
     void (*closed)(void *context, void *connection);
 } onair_rtsp_guard_callbacks;
 
-/// Calls from the server's threads into the owner's credential check (OnAirCore's RTSPKeyring:
+/// Calls from the server's threads into the owner's credential check (OnAirServing's RTSPKeys:
 /// every decision is the owner's). `context` is the owner's pointer.
 typedef struct onair_rtsp_keys_callbacks {
     void *context;
@@ -148,7 +164,6 @@ typedef struct onair_rtsp_options {
     int session_timeout;     // seconds without a request or RTCP before a session is dropped; a
                              // connection without a session and without a request is closed after it too
     unsigned content_length_limit;  // largest request body accepted
-    unsigned header_limit;          // largest request line plus headers accepted (larger: 413)
     onair_rtsp_guard_callbacks guard;  // the owner's connection limits (see below)
     const char *tls_pem;     // RTSPS: the certificate (chain) and its private key, PEM; NULL: plain RTSP.
                              // With it the media go inside the TLS connection only (RTP interleaved over TCP)

@@ -8,11 +8,11 @@ import Foundation
 /// `/stats.json`, says in words what is wrong, reconnects by itself and, for the synthetic source,
 /// reads the frame code to show glass-to-glass latency.
 ///
-/// The page is written as ordinary files in `Serve/Preview/page/` — `index.html`, `style.css` and
+/// The page is written as ordinary files in `Preview/page/` — `index.html`, `style.css` and
 /// one script module per file (`mp4.js` the box parser, `player.js` MSE playback, `webrtc.js` the
 /// WHEP client, `framecode.js`
-/// the code reader, `plots.js`, `main.js`) — which the EmbedFilesPlugin compiles into the binary
-/// (`EmbeddedFiles`). `index.html` links the style sheet and the scripts; the page as served has
+/// the code reader, `plots.js`, `main.js`) — which scripts/embed-files.py writes into
+/// `EmbeddedFiles` (Preview/EmbeddedFiles.swift), compiled into the binary. `index.html` links the style sheet and the scripts; the page as served has
 /// them inline (`inlined(_:file:)`), so it is one request and works from a copied binary.
 /// Every request the page makes (`/live.mp4`, `/stats.json`, `/whep`) sends the `?token=` of the
 /// page's own URL as an `Authorization: Bearer` header, never in its URL.

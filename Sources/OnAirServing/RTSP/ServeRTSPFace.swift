@@ -79,18 +79,25 @@ package final class ServeRTSPFace: RTSPServerDelegate, Sendable {
         for rendition in renditions where rendition.codec != source.codec {
             settings.pathLaunches["/" + rendition.rendition] = launch(rendition)
         }
-        settings.credentials = configuration.token.map { (Self.user, $0) }
-        settings.access = asksCredentials ? access.hooks : nil
+        // Each server its own credential check (Basic where it cannot leak), nil when none is asked.
+        let hooks = asksCredentials ? access.hooks : nil
+        let token = configuration.token
+        let keys = { (allowBasic: Bool, basicOnly: Bool) -> RTSPKeys? in
+            guard token != nil || hooks != nil else { return nil }
+            return RTSPKeys(user: Self.user, password: token, allowBasic: allowBasic, offersDigest: !basicOnly, access: hooks)
+        }
         settings.sessionTimeout = max(10, Int(configuration.limits.viewerTimeout.inSeconds.rounded(.up)) * 2)
         settings.contentLengthLimit = 16 * 1024
         settings.connectionLimit = configuration.limits.maxViewers + 64
+        settings.connectionPolicy = RTSPGuardPolicy(limits: .init(settings))
+        settings.requestRules = RTSPRequestRules(paths: [settings.path] + settings.otherPaths, headerLimit: settings.headerLimit)
         let plain = Self.plainHost(configuration, tls: tls != nil)
         if let port, let host = plain {
             var clear = settings
             clear.host = host
             clear.port = port
-            clear.allowBasic = ServeConfiguration.isLoopback(host)
-            clear.basicOnly = clear.allowBasic && !configuration.users.isEmpty
+            let allowBasic = ServeConfiguration.isLoopback(host)
+            clear.keys = keys(allowBasic, allowBasic && !configuration.users.isEmpty)
             let server = try RTSPServer(configuration: clear, delegate: self)
             state.withLock { $0.servers.plain = server }
         }
@@ -98,8 +105,7 @@ package final class ServeRTSPFace: RTSPServerDelegate, Sendable {
             var secure = settings
             secure.host = configuration.host
             secure.port = tlsPort
-            secure.allowBasic = true
-            secure.basicOnly = !configuration.users.isEmpty
+            secure.keys = keys(true, !configuration.users.isEmpty)
             secure.tlsPEM = tls
             do {
                 let server = try RTSPServer(configuration: secure, delegate: self)

@@ -1,3 +1,6 @@
+#if os(Linux)
+import OnAirCore
+
 /// One XML element as `SOAPReader` gives it: its namespace (resolved from the prefixes in scope)
 /// and local name, its attributes (namespace declarations left out), the character data directly
 /// inside it and its child elements, in order.
@@ -73,3 +76,4 @@ package struct SOAPElement: Sendable, Equatable {
         child(name)?.value
     }
 }
+#endif

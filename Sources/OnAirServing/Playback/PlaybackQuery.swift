@@ -1,10 +1,12 @@
+#if os(Linux)
 import Foundation
+import OnAirCore
 
 /// The query of a playback request (`/list`, `/get`), read with bounds on every field: MediaMTX's
 /// names (`path`, `start`, `end`, `duration`, `format`) and RFC 3339 times.
 package struct PlaybackQuery: Sendable, Equatable {
     /// What `/get` answers with.
-    public enum Format: String, Sendable {
+    package enum Format: String, Sendable {
         /// Fragmented MP4, streamed as it is stitched.
         case fmp4
         /// A regular MP4 with its index in front, answering `Range` requests.
@@ -14,25 +16,25 @@ package struct PlaybackQuery: Sendable, Equatable {
     }
 
     /// Why a query was refused (the answer is 400 with this text).
-    public struct Refusal: Error, Equatable, CustomStringConvertible {
+    package struct Refusal: Error, Equatable, CustomStringConvertible {
         /// The reason in words.
-        public let description: String
+        package let description: String
     }
 
     /// The stream's path name.
-    public var path: String
+    package var path: String
     /// The span's start (`/list`: nil for from the first segment).
-    public var start: Date?
+    package var start: Date?
     /// The span's end (`/list`: nil for up to the last; `/get`: start + duration).
-    public var end: Date?
+    package var end: Date?
     /// `/get`: the container answered.
-    public var format = Format.fmp4
+    package var format = Format.fmp4
 
     /// The longest span `/get` stitches (seconds).
-    public static let maximumSpan = 86_400.0
+    package static let maximumSpan = 86_400.0
 
     /// Reads a `/list` query: `path`, optional `start` and `end`.
-    public static func list(_ query: [String: String]) throws(Refusal) -> PlaybackQuery {
+    package static func list(_ query: [String: String]) throws(Refusal) -> PlaybackQuery {
         let path = try pathName(query)
         let start = try query["start"].map { text throws(Refusal) in try time(text, "start") }
         let end = try query["end"].map { text throws(Refusal) in try time(text, "end") }
@@ -41,7 +43,7 @@ package struct PlaybackQuery: Sendable, Equatable {
     }
 
     /// Reads a `/get` query: `path`, `start`, `duration` (seconds), optional `format`.
-    public static func get(_ query: [String: String]) throws(Refusal) -> PlaybackQuery {
+    package static func get(_ query: [String: String]) throws(Refusal) -> PlaybackQuery {
         let path = try pathName(query)
         guard let startText = query["start"] else { throw Refusal(description: "start is missing") }
         let start = try time(startText, "start")
@@ -74,7 +76,7 @@ package struct PlaybackQuery: Sendable, Equatable {
 
     /// An RFC 3339 time (`2026-12-02T05:31:45Z`, `…45.123456+01:00`, up to 9 fraction digits), or
     /// nil. Reads at most 40 bytes; every field is range-checked.
-    public static func parseRFC3339(_ text: String) -> Date? {
+    package static func parseRFC3339(_ text: String) -> Date? {
         let bytes = Array(text.utf8)
         guard bytes.count >= 20, bytes.count <= 40 else { return nil }
         func number(_ from: Int, _ count: Int) -> Int? {
@@ -128,7 +130,7 @@ package struct PlaybackQuery: Sendable, Equatable {
     }
 
     /// `date` as RFC 3339 in UTC with microseconds (`2026-12-02T05:31:45.250000Z`).
-    public static func formatRFC3339(_ date: Date) -> String {
+    package static func formatRFC3339(_ date: Date) -> String {
         let seconds = date.timeIntervalSince1970
         let whole = seconds.rounded(.down)
         let micros = min(999_999, Int(((seconds - whole) * 1_000_000).rounded()))
@@ -140,89 +142,4 @@ package struct PlaybackQuery: Sendable, Equatable {
             c.second ?? 0, micros)
     }
 }
-
-/// What `/list` and `/get` make of a recording's segments: spans of contiguous recording, and the
-/// pieces of segments a requested span is stitched from. Pure: segments come from `SegmentIndex`.
-package enum PlaybackPlan {
-    /// A run of recording without a gap.
-    public struct Span: Sendable, Equatable {
-        /// Wall-clock start.
-        public var start: Date
-        /// Seconds.
-        public var duration: Double
-    }
-
-    /// A piece of one segment: from `from` to `to` seconds after the segment's start.
-    public struct Piece: Sendable, Equatable {
-        /// The segment's file.
-        public var path: String
-        /// The segment's start.
-        public var segmentStart: Date
-        /// Seconds into the segment where the piece starts.
-        public var from: Double
-        /// Seconds into the segment where it ends.
-        public var to: Double
-    }
-
-    /// Segments closer than this (seconds) count as back to back.
-    public static let joinTolerance = 1.0
-
-    /// A segment's end: its own duration after its start, or (before the journal) its last
-    /// write, never past the next segment's start.
-    static func end(of index: Int, in segments: [RecordedSegment]) -> Date {
-        segments[index].end(next: index + 1 < segments.count ? segments[index + 1] : nil)
-    }
-
-    /// The runs of recording that overlap `start`…`end` (either open), clipped to them. Segments
-    /// must be oldest first; only those overlapping the range are looked at.
-    public static func spans(_ segments: [RecordedSegment], start: Date?, end: Date?) -> [Span] {
-        var spans: [Span] = []
-        let first = start.map { bound in firstIndex(segments) { $0.start >= bound } - 1 } ?? 0
-        for index in max(0, first)..<segments.count {
-            let segmentStart = segments[index].start
-            if let end, segmentStart >= end { break }
-            var from = segmentStart
-            var to = self.end(of: index, in: segments)
-            if let start { from = max(from, start) }
-            if let end { to = min(to, end) }
-            guard to > from else { continue }
-            if let last = spans.last, index > 0, segments[index - 1].continues(into: segments[index]),
-                from.timeIntervalSince(last.start.addingTimeInterval(last.duration)) <= joinTolerance
-            {
-                spans[spans.count - 1].duration = to.timeIntervalSince(last.start)
-            } else {
-                spans.append(Span(start: from, duration: to.timeIntervalSince(from)))
-            }
-        }
-        return spans
-    }
-
-    /// The pieces that make `start`…`end`, in order; gaps between segments are left out.
-    public static func pieces(_ segments: [RecordedSegment], start: Date, end: Date) -> [Piece] {
-        var pieces: [Piece] = []
-        let first = max(0, firstIndex(segments) { $0.start >= start } - 1)
-        for index in first..<segments.count {
-            let segment = segments[index]
-            if segment.start >= end { break }
-            let segmentEnd = self.end(of: index, in: segments)
-            let from = max(segment.start, start), to = min(segmentEnd, end)
-            guard to > from else { continue }
-            pieces.append(
-                Piece(
-                    path: segment.path, segmentStart: segment.start, from: from.timeIntervalSince(segment.start),
-                    to: to.timeIntervalSince(segment.start)))
-        }
-        return pieces
-    }
-
-    /// The first index whose segment satisfies `predicate` (which must be false then true along
-    /// the array), or the count: a binary search, so listing an hour among months stays fast.
-    static func firstIndex(_ segments: [RecordedSegment], where predicate: (RecordedSegment) -> Bool) -> Int {
-        var low = 0, high = segments.count
-        while low < high {
-            let middle = (low + high) / 2
-            if predicate(segments[middle]) { high = middle } else { low = middle + 1 }
-        }
-        return low
-    }
-}
+#endif

@@ -1,4 +1,6 @@
+#if os(Linux)
 import Foundation
+import OnAirCore
 
 /// A WS-Discovery request (2005/04, as ONVIF uses it) read from one UDP datagram: a `Probe` (the
 /// types and scopes it looks for) or a `Resolve` (the endpoint it names). Read with `SOAPReader`
@@ -156,3 +158,4 @@ package struct WSDiscoveryDevice: Sendable, Equatable {
             + "<d:AppSequence InstanceId=\"\(sequence.0)\" MessageNumber=\"\(sequence.1)\"/></s:Header><s:Body>\(body)</s:Body></s:Envelope>"
     }
 }
+#endif

@@ -1,4 +1,6 @@
+#if os(Linux)
 import Foundation
+import OnAirCore
 
 /// The two time forms ONVIF's events service takes and gives: XML Schema durations
 /// (`PT60S`, `P1DT2H`, `PT0.5S`) and UTC date-times (`2024-05-01T12:00:00Z`, fractions and
@@ -69,3 +71,4 @@ package enum ONVIFTime {
         return date(text).map { $0.timeIntervalSince(now) }
     }
 }
+#endif

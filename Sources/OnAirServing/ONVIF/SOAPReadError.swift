@@ -1,3 +1,6 @@
+#if os(Linux)
+import OnAirCore
+
 /// Why `SOAPReader` refused a document. Every refusal is one of these: the reader never traps.
 package enum SOAPReadError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The document is longer than the limit (bytes).
@@ -34,3 +37,4 @@ package enum SOAPReadError: Error, Sendable, Equatable, CustomStringConvertible 
         }
     }
 }
+#endif

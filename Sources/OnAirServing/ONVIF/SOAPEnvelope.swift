@@ -1,3 +1,6 @@
+#if os(Linux)
+import OnAirCore
+
 /// A SOAP request read with `SOAPReader`: its version (by the envelope's namespace), its header's
 /// entries and the body's first element, which names the operation (`GetProfiles` in
 /// ONVIF's media namespace).
@@ -27,3 +30,4 @@ package struct SOAPEnvelope: Sendable, Equatable {
         self.operation = operation
     }
 }
+#endif

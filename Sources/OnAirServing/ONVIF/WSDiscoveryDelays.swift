@@ -1,3 +1,6 @@
+#if os(Linux)
+import OnAirCore
+
 /// The answers WS-Discovery holds back: a device answers a multicast Probe or Resolve after a
 /// random wait of up to `APP_MAX_DELAY` (500 ms, WS-Discovery 2005/04 section 3.1.3), so that a
 /// network of devices does not answer one client all at once. Each held answer gets its due
@@ -40,3 +43,4 @@ package struct WSDiscoveryDelays<Item> {
     /// How many are held.
     package var count: Int { held.count }
 }
+#endif

@@ -1,6 +1,11 @@
+#if os(Linux)
+#if canImport(OnAirGStreamer)
+import OnAirGStreamer
+
 /// The limits an RTSP server puts on its connections that gst-rtsp-server 1.22 does not: its
 /// decisions, on figures read from each connection's socket and media by the caller
-/// (OnAirGStreamer's guard), at times the caller passes in.
+/// (OnAirGStreamer's `RTSPServerGuard`, through its `RTSPConnectionPolicy`), at times the caller
+/// passes in.
 ///
 /// A connection's request still arriving is what no gst-rtsp-server API sees, so it is measured:
 ///
@@ -14,20 +19,20 @@
 /// cut on arrival. Not thread-safe: the caller serialises its calls.
 package struct RTSPGuardPolicy: Sendable {
     /// What a connection may do.
-    public struct Limits: Sendable, Equatable {
+    package struct Limits: Sendable, Equatable {
         /// Connections open at once (more are cut as they arrive).
-        public var connections: Int
+        package var connections: Int
         /// Bytes of one request still arriving (more: cut).
-        public var requestBytes: UInt64
+        package var requestBytes: UInt64
         /// Seconds from a request's first byte to its last (longer: cut).
-        public var requestSeconds: Double
+        package var requestSeconds: Double
         /// Seconds without a request on a connection without a session (longer: cut).
-        public var idleSeconds: Double
+        package var idleSeconds: Double
         /// Interleaved bytes in a window of a second (more: cut).
-        public var dataPerSecond: UInt64
+        package var dataPerSecond: UInt64
 
         /// Limits with interleaved data up to 1 MiB a second.
-        public init(
+        package init(
             connections: Int, requestBytes: UInt64, requestSeconds: Double, idleSeconds: Double,
             dataPerSecond: UInt64 = 1024 * 1024
         ) {
@@ -39,30 +44,17 @@ package struct RTSPGuardPolicy: Sendable {
         }
     }
 
-    /// One reading of a connection: running totals since it opened.
-    public struct Sample: Sendable, Equatable {
-        /// Bytes the server took from the socket (received less still unread).
-        public var consumed: UInt64
-        /// Bytes of interleaved RTP/RTCP (with their 4-byte frame headers) its media took.
-        public var data: UInt64
-        /// Whether the client has a session (the idle limit applies only without one).
-        public var hasSession: Bool
-
-        /// A reading of these totals.
-        public init(consumed: UInt64, data: UInt64, hasSession: Bool = false) {
-            self.consumed = consumed
-            self.data = data
-            self.hasSession = hasSession
-        }
-    }
+    /// One reading of a connection: running totals since it opened (the idle limit applies only
+    /// without a session).
+    package typealias Sample = RTSPConnectionSample
 
     /// Why a connection is cut.
-    public enum Reason: Sendable, Equatable {
+    package enum Reason: Sendable, Equatable {
         case tooManyConnections, requestTooLarge, requestTooSlow, idle, dataTooFast
     }
 
     /// What to do with a connection.
-    public enum Verdict: Sendable, Equatable {
+    package enum Verdict: Sendable, Equatable {
         /// Leave it be (also said of one cut already, or unknown: nothing more to do).
         case keep
         /// End it: it has gone past a limit.
@@ -81,20 +73,20 @@ package struct RTSPGuardPolicy: Sendable {
     }
 
     /// The limits judged by.
-    public let limits: Limits
+    package let limits: Limits
     private var connections: [UInt64: Connection] = [:]
 
     /// A policy with no connection open yet.
-    public init(limits: Limits) {
+    package init(limits: Limits) {
         self.limits = limits
     }
 
     /// Connections open (cut ones included, until they close).
-    public var open: Int { connections.count }
+    package var open: Int { connections.count }
 
     /// A new connection `id` with its first reading: `.cut(.tooManyConnections)` when
     /// `limits.connections` are open already. Counted either way, until `close(_:)`.
-    public mutating func open(_ id: UInt64, _ sample: Sample, now: Double) -> Verdict {
+    package mutating func open(_ id: UInt64, _ sample: Sample, now: Double) -> Verdict {
         let before = connections.count
         connections[id] = Connection(
             consumedMark: sample.consumed, dataMark: sample.data, quietSince: now, windowStart: now, windowData: sample.data)
@@ -104,13 +96,13 @@ package struct RTSPGuardPolicy: Sendable {
     }
 
     /// Connection `id` closed.
-    public mutating func close(_ id: UInt64) {
+    package mutating func close(_ id: UInt64) {
         connections[id] = nil
     }
 
     /// Connection `id` has a complete request: the bytes it took for it (interleaved data not
     /// counted), nil for an unknown connection. The next request is measured from here.
-    public mutating func requestDone(_ id: UInt64, _ sample: Sample, now: Double) -> UInt64? {
+    package mutating func requestDone(_ id: UInt64, _ sample: Sample, now: Double) -> UInt64? {
         guard var connection = connections[id] else { return nil }
         let size = UInt64(max(0, Self.pending(connection, sample)))
         connection.consumedMark = sample.consumed
@@ -123,7 +115,7 @@ package struct RTSPGuardPolicy: Sendable {
 
     /// Judges connection `id` on a reading taken `now`. A cut connection stays counted (and is
     /// kept from then on) until `close(_:)`.
-    public mutating func judge(_ id: UInt64, _ sample: Sample, now: Double) -> Verdict {
+    package mutating func judge(_ id: UInt64, _ sample: Sample, now: Double) -> Verdict {
         guard var connection = connections[id], !connection.cut else { return .keep }
         let verdict = Self.judge(&connection, sample, now: now, limits: limits)
         if verdict != .keep { connection.cut = true }
@@ -162,3 +154,28 @@ package struct RTSPGuardPolicy: Sendable {
         a >= b ? Int64(clamping: a - b) : (b - a > UInt64(Int64.max) ? .min : -Int64(b - a))
     }
 }
+
+extension RTSPGuardPolicy.Limits {
+    /// The limits of a server with `configuration`: a request may be four times the header limit
+    /// plus the body limit while it arrives (gst-rtsp-server keeps every header line until the
+    /// request ends); without a session timeout a connection may idle for a minute.
+    package init(_ configuration: RTSPServerConfiguration) {
+        self.init(
+            connections: configuration.connectionLimit,
+            requestBytes: UInt64(max(0, configuration.headerLimit * 4 + configuration.contentLengthLimit)),
+            requestSeconds: configuration.requestTimeout,
+            idleSeconds: Double(configuration.sessionTimeout > 0 ? configuration.sessionTimeout : 60))
+    }
+}
+
+extension RTSPGuardPolicy: RTSPConnectionPolicy {
+    package mutating func admits(_ id: UInt64, _ sample: RTSPConnectionSample, now: Double) -> Bool {
+        open(id, sample, now: now) == .keep
+    }
+
+    package mutating func keeps(_ id: UInt64, _ sample: RTSPConnectionSample, now: Double) -> Bool {
+        judge(id, sample, now: now) == .keep
+    }
+}
+#endif
+#endif

@@ -1,4 +1,6 @@
+#if os(Linux)
 import Foundation
+import OnAirCore
 
 /// A `Range: bytes=…` request against a body of known size (RFC 9110 §14.1.2), one range only.
 package enum ByteRange: Sendable, Equatable {
@@ -12,7 +14,7 @@ package enum ByteRange: Sendable, Equatable {
     /// Reads `header` for a body of `size` bytes; a part is clamped to at most `maximumLength`
     /// bytes (the client asks again for the rest). Malformed or multi-range headers are ignored
     /// (the whole body), as RFC 9110 allows; the header is read up to 100 bytes.
-    public static func parse(_ header: String?, size: Int64, maximumLength: Int64 = 8 << 20) -> ByteRange {
+    package static func parse(_ header: String?, size: Int64, maximumLength: Int64 = 8 << 20) -> ByteRange {
         guard let header, header.utf8.count <= 100, header.hasPrefix("bytes="), size >= 0 else { return .whole }
         let spec = header.dropFirst("bytes=".count).trimmingCharacters(in: .whitespaces)
         guard !spec.contains(","), let dash = spec.firstIndex(of: "-") else { return .whole }
@@ -42,3 +44,4 @@ package enum ByteRange: Sendable, Equatable {
         return .part(lower: lower, upper: upper)
     }
 }
+#endif

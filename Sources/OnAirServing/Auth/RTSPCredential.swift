@@ -1,4 +1,6 @@
+#if os(Linux)
 import Foundation
+import OnAirCore
 
 /// The credentials of one RTSP `Authorization` value, as `RTSPKeyring` reads them from untrusted
 /// bytes: `Digest` and comma-separated parameters (`name=token` or `name="quoted \" string"`,
@@ -14,12 +16,12 @@ package enum RTSPCredential: Sendable, Equatable {
     case basic(user: String, password: String)
 
     /// The longest value parsed (bytes); gst-rtsp-server's header lines are shorter still.
-    public static let maximumBytes = 4096
+    package static let maximumBytes = 4096
     /// The most Digest parameters parsed.
-    public static let maximumParameters = 16
+    package static let maximumParameters = 16
 
     /// Parses one Authorization value; nil when it is neither well-formed Digest nor Basic.
-    public init?(_ header: String) {
+    package init?(_ header: String) {
         guard header.utf8.count <= Self.maximumBytes else { return nil }
         var reader = Reader(bytes: Array(header.utf8))
         reader.skipSpaces()
@@ -145,3 +147,4 @@ package enum RTSPCredential: Sendable, Equatable {
         }
     }
 }
+#endif

@@ -1,6 +1,6 @@
 #if os(Linux)
 import Foundation
-import OnAirHTTP
+import OnAirServing
 import Testing
 
 /// `Authorization` header values: Basic and Bearer, case-insensitive schemes, malformed values.

@@ -1,3 +1,6 @@
+#if os(Linux)
+import OnAirCore
+
 /// How often the WS-Discovery responder answers (a Probe is small and its answer large, so a
 /// responder is an amplifier for spoofed sources): token buckets, one for all sources
 /// (`overall` answers a second, bursts of twice that) and one per source address (`perSource`
@@ -49,3 +52,4 @@ package struct WSDiscoveryRateLimit: Sendable {
         return all.take(rate: overall, burst: overall * 2, now: now)
     }
 }
+#endif

@@ -1,3 +1,6 @@
+#if os(Linux)
+import OnAirCore
+
 /// What an SRT caller's stream id (`SRTO_STREAMID`, at most 512 bytes, sent by the caller) asks
 /// for: the resource it names, either the whole id (`sub`) or, in SRT's access-control form
 /// (`#!::r=sub,m=request`, keys and values separated by `=`, pairs by `,`), the `r` key's value.
@@ -17,3 +20,4 @@ package enum SRTStreamID {
         return nil
     }
 }
+#endif

@@ -1,3 +1,6 @@
+#if os(Linux)
+import OnAirCore
+
 /// XML text as ONVIF's answers write it.
 package enum ONVIFXML {
     /// `text` with `&`, `<`, `>`, `"` and `'` escaped (for element text and attribute values).
@@ -17,3 +20,4 @@ package enum ONVIFXML {
         return out
     }
 }
+#endif

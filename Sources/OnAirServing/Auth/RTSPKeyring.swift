@@ -1,3 +1,6 @@
+#if os(Linux)
+import OnAirCore
+
 /// Whom an RTSP server admits: one user with any of several keys as password (numbered, so a
 /// token can be rotated while clients on the old one finish), by Digest (RFC 2617 without qop,
 /// as gst-rtsp-server and ffmpeg do it) with nonces of its own and, where allowed, by Basic. Its
@@ -14,45 +17,45 @@
 /// had expired. Not thread-safe: the caller serialises its calls.
 package struct RTSPKeyring: Sendable {
     /// One password the user may give, and the number that names it (> 0).
-    public struct Key: Sendable, Equatable {
+    package struct Key: Sendable, Equatable {
         /// The number an admitted request is given (> 0).
-        public var number: Int
+        package var number: Int
         /// The password.
-        public var password: String
+        package var password: String
 
         /// Key `number` with `password`.
-        public init(number: Int, password: String) {
+        package init(number: Int, password: String) {
             self.number = number
             self.password = password
         }
     }
 
     /// The realm of every challenge, and the only one a request may name.
-    public static let realm = "onair"
+    package static let realm = "onair"
     /// Seconds a nonce is good for from its challenge.
-    public static let nonceLifetime = 300.0
+    package static let nonceLifetime = 300.0
     /// Nonces kept at most.
-    public static let nonceCapacity = 4096
+    package static let nonceCapacity = 4096
     /// Authorization values read of one request at most (the rest are not looked at).
-    public static let maximumHeaders = 8
+    package static let maximumHeaders = 8
 
     /// The user name every request must give.
-    public let user: String
+    package let user: String
     /// Whether Basic is accepted besides Digest (only where the password cannot leak).
-    public let allowBasic: Bool
+    package let allowBasic: Bool
     /// The keys in force (numbers > 0).
-    public private(set) var keys: [Key]
+    package private(set) var keys: [Key]
     /// Nonces issued, each with the time of its challenge.
     private var nonces: [String: Double] = [:]
 
     /// A keyring for `user` with `keys` (those numbered 0 or less are left out).
     /// Whether refusals offer Digest (else Basic only, where allowed: a server whose other users
     /// log in with Basic, since a client given both picks Digest, which their stored hashes cannot check).
-    public let offersDigest: Bool
+    package let offersDigest: Bool
 
     /// A keyring for `user` with `keys` (those numbered 0 or less are left out); `offersDigest`
     /// false (with `allowBasic`) challenges with Basic only.
-    public init(user: String, allowBasic: Bool = false, offersDigest: Bool = true, keys: [Key] = []) {
+    package init(user: String, allowBasic: Bool = false, offersDigest: Bool = true, keys: [Key] = []) {
         self.user = user
         self.allowBasic = allowBasic
         self.offersDigest = offersDigest || !allowBasic
@@ -60,24 +63,24 @@ package struct RTSPKeyring: Sendable {
     }
 
     /// Nonces kept now.
-    public var nonceCount: Int { nonces.count }
+    package var nonceCount: Int { nonces.count }
 
     /// Puts `keys` in force instead of the current ones (those numbered 0 or less are left out).
     /// Nonces stay good: a client that was challenged before answers with its new key.
-    public mutating func setKeys(_ keys: [Key]) {
+    package mutating func setKeys(_ keys: [Key]) {
         self.keys = keys.filter { $0.number > 0 }
     }
 
     /// The WWW-Authenticate values of a refusal sent `now`, with a new nonce from the system's
     /// random source.
-    public mutating func challenge(now: Double) -> [String] {
+    package mutating func challenge(now: Double) -> [String] {
         var random = SystemRandomNumberGenerator()
         return challenge(now: now, using: &random)
     }
 
     /// The WWW-Authenticate values of a refusal sent `now`: Digest with a new nonce (128 bits of
     /// `random`, in hexadecimal) and, when allowed, Basic.
-    public mutating func challenge(now: Double, using random: inout some RandomNumberGenerator) -> [String] {
+    package mutating func challenge(now: Double, using random: inout some RandomNumberGenerator) -> [String] {
         let nonce = [random.next(), random.next()].map { (value: UInt64) -> String in
             let digits = String(value, radix: 16)
             return String(repeating: "0", count: 16 - digits.count) + digits
@@ -94,7 +97,7 @@ package struct RTSPKeyring: Sendable {
     /// The number of the key a request with `method` ("DESCRIBE") and the Authorization values
     /// `authorizationHeaders` gives `now`, 0 when none: the first value that admits decides
     /// (malformed ones, and those past `maximumHeaders`, are not looked at).
-    public func admit(method: String, authorizationHeaders: [String], now: Double) -> Int {
+    package func admit(method: String, authorizationHeaders: [String], now: Double) -> Int {
         for header in authorizationHeaders.prefix(Self.maximumHeaders) {
             let number: Int
             switch RTSPCredential(header) {
@@ -116,7 +119,7 @@ package struct RTSPKeyring: Sendable {
     /// key gives; Basic with our user and no key's password (where Basic is allowed). A Digest
     /// answer to an expired or unknown nonce is stale, not wrong (a client keeping a session alive
     /// past the nonce's lifetime sends one), and Basic for another user is not ours to judge.
-    public func refusal(method: String, authorizationHeaders: [String], now: Double) -> String? {
+    package func refusal(method: String, authorizationHeaders: [String], now: Double) -> String? {
         guard admit(method: method, authorizationHeaders: authorizationHeaders, now: now) == 0 else { return nil }
         for header in authorizationHeaders.prefix(Self.maximumHeaders) {
             switch RTSPCredential(header) {
@@ -132,7 +135,7 @@ package struct RTSPKeyring: Sendable {
     }
 
     /// The response a Digest client gives (RFC 2617 without qop, lowercase hexadecimal).
-    public static func digestResponse(user: String, realm: String, password: String, method: String, uri: String, nonce: String)
+    package static func digestResponse(user: String, realm: String, password: String, method: String, uri: String, nonce: String)
         -> String
     {
         MD5.hex("\(MD5.hex("\(user):\(realm):\(password)")):\(nonce):\(MD5.hex("\(method):\(uri)"))")
@@ -165,3 +168,4 @@ package struct RTSPKeyring: Sendable {
         return found
     }
 }
+#endif

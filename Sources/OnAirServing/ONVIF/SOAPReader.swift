@@ -1,3 +1,6 @@
+#if os(Linux)
+import OnAirCore
+
 /// A bounded reader of the XML that SOAP requests carry (ONVIF's device, media and events
 /// services; WS-Discovery's probes): elements with namespaces resolved, attributes, character
 /// data with the five predefined entities and character references, CDATA, comments and
@@ -318,3 +321,4 @@ package struct SOAPReader: Sendable {
         }
     }
 }
+#endif

@@ -1,4 +1,6 @@
+#if os(Linux)
 import Foundation
+import OnAirCore
 
 /// The WS-Security UsernameToken of a SOAP header (OASIS WSS UsernameToken Profile 1.0), as ONVIF
 /// clients send it: a user name, a password given as text or as a digest, and for a digest the
@@ -61,3 +63,4 @@ package struct WSUsernameToken: Sendable, Equatable {
         return ConstantTime.equal(Self.digest(password: password, nonce: nonce, created: created), self.password)
     }
 }
+#endif

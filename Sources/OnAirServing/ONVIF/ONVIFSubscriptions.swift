@@ -1,4 +1,6 @@
+#if os(Linux)
 import Foundation
+import OnAirCore
 
 /// The ONVIF events service's PullPoint subscriptions, as pure state: each subscription a
 /// bounded queue of motion changes and an expiry on the monotonic clock, the current state
@@ -151,3 +153,4 @@ package struct ONVIFSubscriptions: Sendable {
         return min(max(seconds, terminationRange.lowerBound), terminationRange.upperBound)
     }
 }
+#endif

@@ -1,4 +1,6 @@
+#if os(Linux)
 import Foundation
+import OnAirCore
 
 /// Who may call the ONVIF services: accounts (a user name and the password the device can
 /// recompute a digest from), checked from a WS-Security UsernameToken or an HTTP Digest
@@ -159,3 +161,4 @@ package struct ONVIFGate: Sendable {
         if table.count >= Self.nonceCapacity { table.removeAll() }
     }
 }
+#endif
