@@ -214,14 +214,28 @@ public struct ServeConfigResolution: Sendable {
             case "\n": out += "\\n"
             case "\t": out += "\\t"
             default:
-                if scalar.value < 0x20 || scalar.value == 0x7F {
-                    out += String(format: "\\x%02X", scalar.value)
-                } else {
+                if yamlPrintable(scalar) {
                     out.unicodeScalars.append(scalar)
+                } else if scalar.value <= 0xFF {
+                    out += String(format: "\\x%02X", scalar.value)
+                } else if scalar.value <= 0xFFFF {
+                    out += String(format: "\\u%04X", scalar.value)
+                } else {
+                    out += String(format: "\\U%08X", scalar.value)
                 }
             }
         }
         return out + "\""
+    }
+
+    /// Whether YAML (and libyaml, which reads the file back) takes `scalar` as it is inside a
+    /// double-quoted scalar: printable, and no line break (NEL, LS and PS are breaks to YAML 1.1,
+    /// and a break inside quotes folds into a space). The rest is written as an escape.
+    static func yamlPrintable(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x20...0x7E, 0xA0...0x2027, 0x202A...0xD7FF, 0xE000...0xFEFE, 0xFF00...0xFFFD, 0x10000...0x10FFFF: true
+        default: false
+        }
     }
 
     /// A node as YAML block lines, values under `secretKeys` redacted.

@@ -170,6 +170,17 @@ import Testing
         #expect(again.printed().components(separatedBy: "\n").count == printed.components(separatedBy: "\n").count)
     }
 
+    /// Escapes in a double-quoted value (a C1 control, NEL, LS, a byte-order mark, a control)
+    /// print as escapes again: libyaml refuses them written as they are, or reads NEL and LS as
+    /// line breaks (FuzzServeConfig found the first).
+    @Test func printConfigEscapesWhatYAMLDoesNotTakeAsItIs() throws {
+        let resolution = try Self.resolve(#"output: ["a\x82b\Nc\Ld\uFEFFe\x01f\U0001F600.ts"]"# + "\n")
+        #expect(resolution.settings["output"]?.values == ["a\u{82}b\u{85}c\u{2028}d\u{FEFF}e\u{01}f\u{1F600}.ts"])
+        let printed = resolution.printed()
+        #expect(printed.contains(#""a\x82b\x85c\u2028d\uFEFFe\x01f😀.ts""#), "\(printed)")
+        #expect(try Self.resolve(printed).settings["output"]?.values == resolution.settings["output"]?.values)
+    }
+
     @Test func addressRangesMatchTheirAddressesOnly() throws {
         // One parser for the file's ranges and the users' (ServeAccessTests checks the rest).
         #expect(ServeAddressRange.any(ServeAddressRange.loopback, contains: "127.0.0.1"))
