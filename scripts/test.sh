@@ -1,16 +1,19 @@
 #!/usr/bin/env bash
 # Runs the whole test suite: builds the release `onair` (scripts/build.sh; the command-line tests
 # record and stream in real time, which a debug build cannot keep up with at 720p) unless
-# ONAIR_EXECUTABLE already names one, builds the tests, then runs them in two lanes side by side,
-# each one test at a time:
+# ONAIR_EXECUTABLE already names one, builds the tests, then runs them in three lanes side by
+# side, each one test at a time:
 #   lane A: the suites in scripts/test-lane-a.txt, the ones that load the machine or measure time
 #           closely (browsers, WebRTC players, 720p sync, Swift builds) — never two at once;
+#   lane C: the suites in scripts/test-lane-c.txt, light ones long in real time, split off lane B
+#           by measured time so that the three lanes end together;
 #   lane B: everything else (unit suites, light loopback end-to-end tests);
 # then the suites in scripts/test-solo.txt alone (those a busy machine made fail: synthetic key
-# presses read back from the screen, WebRTC under loss, the RTSP players). Lines start with "A| ", "B| " or "S| ". A lane that
-# prints nothing for 10 minutes is stopped, naming the tests it was in (test-watchdog.py). At
-# the end: the time and CPU per suite (test-watchdog.py measures each), each lane-A and solo
-# suite with the reason its list gives and what this run measured of it, and the skipped tests.
+# presses read back from the screen, WebRTC under loss, the RTSP players). Lines start with
+# "A| ", "B| ", "C| " or "S| ". A lane that prints nothing for 10 minutes is stopped, naming the
+# tests it was in (test-watchdog.py). At the end: the time and CPU per suite (test-watchdog.py
+# measures each), each lane-A and solo suite with the reason its list gives and what this run
+# measured of it, and the skipped tests.
 #
 #   bash scripts/test.sh                 # the suite, as CI runs it
 #   bash scripts/test.sh --long          # plus the long tier (soaks and loads, ONAIR_LONG_TESTS=1)
@@ -43,6 +46,7 @@ else
     # A line's "# reason" is dropped.
     suites() { sed -E 's/#.*$//; s/^\s+|\s+$//g' "$1" | grep -v '^$' | sed -E 's/\./\\./g; s|$|/|' | paste -sd'|'; }
     lane_a=$(suites scripts/test-lane-a.txt)
+    lane_c=$(suites scripts/test-lane-c.txt)
     solo=$(suites scripts/test-solo.txt)
     # The test bundle is run directly: two `swift test` at once would wait on each other's lock
     # of .build.
@@ -50,22 +54,28 @@ else
     tests=(env NO_COLOR=1 "$bundle" --testing-library swift-testing --no-parallel)
     "${watch[@]}" --prefix "A| " -- "${tests[@]}" --filter "($lane_a)" >"$logs/a" 2>&1 &
     a=$!
-    "${watch[@]}" --prefix "B| " -- "${tests[@]}" --skip "($lane_a|$solo)" >"$logs/b" 2>&1 &
+    "${watch[@]}" --prefix "B| " -- "${tests[@]}" --skip "($lane_a|$lane_c|$solo)" >"$logs/b" 2>&1 &
     b=$!
-    tail -q -n +1 -f "$logs/a" "$logs/b" &
+    "${watch[@]}" --prefix "C| " -- "${tests[@]}" --filter "($lane_c)" >"$logs/c" 2>&1 &
+    c=$!
+    tail -q -n +1 -f "$logs/a" "$logs/b" "$logs/c" &
     follower=$!
     wait "$a"
     status_a=$?
     wait "$b"
     status_b=$?
+    wait "$c"
+    status_c=$?
     sleep 1
     kill "$follower" 2>/dev/null
     # Then the suites of scripts/test-solo.txt with nothing beside them.
     "${watch[@]}" --prefix "S| " -- "${tests[@]}" --filter "($solo)" 2>&1 | tee "$logs/s"
     status_s=${PIPESTATUS[0]}
-    cat "$logs/a" "$logs/b" "$logs/s" >"$logs/all"
-    echo "lane A: exit $status_a; lane B: exit $status_b; solo: exit $status_s"
-    status=$((status_a != 0 ? status_a : status_b != 0 ? status_b : status_s))
+    cat "$logs/a" "$logs/b" "$logs/c" "$logs/s" >"$logs/all"
+    echo "lane A: exit $status_a; lane B: exit $status_b; lane C: exit $status_c; solo: exit $status_s"
+    for status in "$status_a" "$status_b" "$status_c" "$status_s"; do
+        [ "$status" = 0 ] || break
+    done
 fi
 set -e
 # The time per suite and the skipped tests with their reasons, then swift test's closing lines
