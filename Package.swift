@@ -87,7 +87,7 @@ var targets: [Target] = [
         name: "OnAirServing",
         dependencies: [
             "OnAirCore", "OnAirBitstream", "OnAirLive", "OnAirStreaming", "OnAirFFmpeg", "OnAirHTTP", "OnAirSRT",
-            "OnAirGStreamer", "CArgon2", "OnAirServeConfig",
+            "OnAirGStreamer", "CArgon2", "OnAirServeConfig", "COnAirTLS",
         ],
         exclude: ["Preview/page"]
     ),
