@@ -87,7 +87,7 @@ var targets: [Target] = [
         name: "OnAirServing",
         dependencies: [
             "OnAirCore", "OnAirBitstream", "OnAirLive", "OnAirStreaming", "OnAirFFmpeg", "OnAirHTTP", "OnAirSRT",
-            "OnAirGStreamer", "CArgon2", "OnAirServeConfig", "COnAirNet",
+            "OnAirGStreamer", "CArgon2", "OnAirServeConfig", "COnAirNet", "COnAirTLS",
         ],
         exclude: ["Preview/page"]
     ),
