@@ -100,6 +100,8 @@ package enum RTSPTransportSpec: Sendable, Equatable {
         return String(repeating: "0", count: 8 - digits.count) + digits
     }
 
+    /// Whether both are the same transport with the same ports or channels (a tuple is not
+    /// Equatable, so this is written out).
     package static func == (lhs: RTSPTransportSpec, rhs: RTSPTransportSpec) -> Bool {
         switch (lhs, rhs) {
         case (.udp(let a, let b), .udp(let c, let d)): a == c && b == d
