@@ -226,6 +226,32 @@ import Glibc
         #expect(withUnsafeMutableBytes(of: &byte) { stream.receive(into: $0) } == .failed("TLS: the stream is closed"))
     }
 
+    @Test func plainStreamWaitsReadsWritesAndEnds() throws {
+        var pair: [Int32] = [0, 0]
+        try #require(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &pair) == 0)
+        defer { for fd in pair { Glibc.close(fd) } }
+        for fd in pair { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
+        let ours = PlainStream(fd: pair[0]), theirs = PlainStream(fd: pair[1])
+        #expect(ours.handshake() == .done)
+        var byte: UInt8 = 0
+        #expect(withUnsafeMutableBytes(of: &byte) { ours.receive(into: $0) } == .wantsRead)
+        let words = [UInt8]("OPTIONS * RTSP/1.0\r\n".utf8)
+        #expect(words.withUnsafeBytes { theirs.send($0) } == .bytes(words.count))
+        #expect(Self.receive(ours) { $0.count >= words.count }.0 == Data(words))
+        // Filled until the socket takes no more.
+        let block = [UInt8](repeating: 7, count: 65_536)
+        var filled = ByteStreamIOResult.bytes(0)
+        for _ in 0..<1_000 {
+            filled = block.withUnsafeBytes { ours.send($0) }
+            if case .bytes = filled { continue }
+            break
+        }
+        #expect(filled == .wantsWrite)
+        #expect(theirs.bye() == .done)
+        #expect(Self.receive(ours) { _ in false }.1 == .closed)
+        #expect(ours.pendingBytes == 0)
+    }
+
     @Test func plainTextClientFails() throws {
         let slot = try HTTPTLSSlot(try Self.credentials())
         let listener = try LoopbackSocket()
