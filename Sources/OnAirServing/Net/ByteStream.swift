@@ -62,8 +62,12 @@ package protocol ByteStream: AnyObject, Sendable {
     /// Bytes received and held inside the stream: the loop reads them without waiting for the
     /// socket, which may not turn readable for them (0 for a plain stream).
     var pendingBytes: Int { get }
-    /// Ends the stream's sending side without waiting for the peer (TLS close_notify; a plain
-    /// stream shuts the socket's writing side) and releases what the stream holds; later calls fail.
+    /// One step of ending the stream's sending side (TLS close_notify; a plain stream shuts the
+    /// socket's writing side), not waiting for the peer's end: a loop that wants the end to reach the
+    /// peer makes it until `.done` before `close()`.
+    func bye() -> Progress
+    /// Ends the sending side unless `bye()` has (one try, no waiting) and releases what the stream
+    /// holds; later calls fail.
     func close()
 }
 
@@ -108,6 +112,11 @@ package final class PlainStream: ByteStream {
     package var pendingBytes: Int { 0 }
 
     /// Shuts the socket's writing side: the peer reads the end of the stream.
+    package func bye() -> Progress {
+        shutdown(fd, Int32(SHUT_WR)) == 0 ? .done : .failed("shutdown: \(String(cString: strerror(errno)))")
+    }
+
+    /// Shuts the socket's writing side (again, harmlessly, after `bye()`).
     package func close() { _ = shutdown(fd, Int32(SHUT_WR)) }
 
     /// `waiting` for EAGAIN, else the failure in the system's words.

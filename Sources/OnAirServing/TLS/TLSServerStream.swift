@@ -21,6 +21,8 @@ package final class TLSServerStream: ByteStream {
         /// After `.wantsWrite` from a send: the bytes that send offered, which GnuTLS's rule says the
         /// next send must offer again (the record made of them waits in the session).
         var offered: [UInt8]?
+        /// Whether close_notify has gone out whole.
+        var saidBye = false
     }
 
     /// The largest plaintext one TLS record carries: a send offers at most this much to GnuTLS.
@@ -73,9 +75,7 @@ package final class TLSServerStream: ByteStream {
             guard let server = state.server else { return .failed("TLS: the stream is closed") }
             let count: Int
             if let offered = state.offered {
-                let same =
-                    bytes.count >= offered.count
-                    && offered.withUnsafeBytes { memcmp($0.baseAddress, bytes.baseAddress, $0.count) == 0 }
+                let same = bytes.count >= offered.count && bytes.prefix(offered.count).elementsEqual(offered)
                 guard same else { return .failed("TLS send: after wantsWrite the same bytes must be offered again") }
                 count = onair_tls_server_send(server, nil, 0)
             } else {
@@ -102,12 +102,31 @@ package final class TLSServerStream: ByteStream {
         state.withLock { state in state.server.map { Int(onair_tls_server_pending($0)) } ?? 0 }
     }
 
-    /// Sends close_notify once without waiting (what the socket does not take now is dropped) and
-    /// frees the session. Call it before closing the socket; later calls fail.
+    /// One step of sending close_notify (GnuTLS's bye, our side only): `.done` once it went out whole.
+    package func bye() -> Progress {
+        state.withLock { state in
+            guard let server = state.server else { return .failed("TLS: the stream is closed") }
+            if state.saidBye { return .done }
+            let code = Int(onair_tls_server_bye(server))
+            if code == 0 {
+                state.saidBye = true
+                return .done
+            }
+            switch Self.outcome(code, server) {
+            case .wantsRead: return .wantsRead
+            case .wantsWrite: return .wantsWrite
+            case .failed(let words): return .failed(words)
+            case .bytes, .closed: return .failed("TLS close_notify: status \(code)")
+            }
+        }
+    }
+
+    /// Sends close_notify unless `bye()` has, trying once without waiting (what the socket does not
+    /// take now is dropped), and frees the session. Call it before closing the socket; later calls fail.
     package func close() {
         state.withLock { state in
             guard let server = state.server else { return }
-            _ = onair_tls_server_bye(server)
+            if !state.saidBye { _ = onair_tls_server_bye(server) }
             onair_tls_server_free(server)
             state.server = nil
             state.offered = nil
