@@ -10,6 +10,8 @@ import OnAirCore
 final class RTSPLiveConnection: Sendable {
     let fd: Int32
     let peer: SocketAddress
+    /// The connection's bytes: plain (RTSP) or inside TLS (RTSPS).
+    private let stream: any ByteStream
     private unowned let server: RTSPLiveServer
     private let state: Locked<State>
 
@@ -22,6 +24,8 @@ final class RTSPLiveConnection: Sendable {
         /// When bytes of a request still incomplete first came.
         var requestSince: Double?
         var closed = false
+        /// Whether the TLS handshake is over (at once for plain RTSP).
+        var ready = false
         var waitsWritable = false
         var pumpQueued = false
         /// Interleaved bytes the client sent in the current second, and when that second began.
@@ -33,9 +37,10 @@ final class RTSPLiveConnection: Sendable {
     /// The most interleaved bytes a client may send in a second (its RTCP is a few hundred).
     static let interleavedPerSecond = 1 << 20
 
-    init(server: RTSPLiveServer, fd: Int32, peer: SocketAddress) {
+    init(server: RTSPLiveServer, stream: any ByteStream, peer: SocketAddress) {
         self.server = server
-        self.fd = fd
+        self.stream = stream
+        fd = stream.fd
         self.peer = peer
         let rules = RTSPRequestRules(paths: Array(server.settings.paths.keys), headerLimit: 16 * 1024)
         state = Locked(State(reader: RTSPMessageReader(rules: rules), lastActivity: server.loop.now()))
@@ -44,8 +49,25 @@ final class RTSPLiveConnection: Sendable {
     // MARK: - Socket events
 
     func handle(_ events: SocketEventLoop.Events) {
+        guard state.withLock({ $0.ready }) else { return shakeHands() }
         if events.contains(.writable) { flush() }
         if events.contains(.readable) || events.contains(.closed) { receive() }
+    }
+
+    /// One step of the TLS handshake (done at once for plain RTSP), waiting for what it wants.
+    func shakeHands() {
+        switch stream.handshake() {
+        case .done:
+            state.withLock { $0.ready = true }
+            server.loop.change(fd, to: .readable)
+            receive()
+        case .wantsRead:
+            server.loop.change(fd, to: .readable)
+        case .wantsWrite:
+            server.loop.change(fd, to: [.readable, .writable])
+        case .failed(let why):
+            close(reason: why)
+        }
     }
 
     /// Reads what has come (up to 256 KiB a turn, so that one client cannot hold the loop) and
@@ -54,8 +76,8 @@ final class RTSPLiveConnection: Sendable {
         var buffer = [UInt8](repeating: 0, count: 16 * 1024)
         var total = 0
         while total < 256 * 1024 {
-            let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-            if count > 0 {
+            switch buffer.withUnsafeMutableBytes({ stream.receive(into: $0) }) {
+            case .bytes(let count) where count > 0:
                 total += count
                 let now = server.loop.now()
                 state.withLock { state in
@@ -63,13 +85,18 @@ final class RTSPLiveConnection: Sendable {
                     buffer.withUnsafeBytes { state.reader.append(UnsafeRawBufferPointer(rebasing: $0.prefix(count))) }
                 }
                 guard process() else { return }
-                continue
+            case .bytes, .wantsRead, .wantsWrite:
+                // Bytes TLS has decrypted already are read now: the socket will not wake us for them.
+                if stream.pendingBytes > 0 { continue }
+                return
+            case .closed:
+                return close(reason: nil)
+            case .failed:
+                return close(reason: nil)
             }
-            if count == 0 { return close(reason: nil) }
-            if errno == EAGAIN || errno == EWOULDBLOCK { return }
-            if errno == EINTR { continue }
-            return close(reason: nil)
         }
+        // A turn's share read: the rest (in the socket, or held by TLS) on the next turn.
+        if stream.pendingBytes > 0 { server.loop.execute { [weak self] in self?.receive() } }
     }
 
     /// Takes the reader's items; false once the connection is closed.
@@ -125,18 +152,19 @@ final class RTSPLiveConnection: Sendable {
         state.withLock { state in
             guard !state.closed else { return }
             let before = state.pending
-            while state.pending > 0 {
-                let sent = state.output.withUnsafeBytes { raw in
-                    Glibc.send(fd, raw.baseAddress! + state.outputStart, state.pending, Int32(MSG_NOSIGNAL))
+            sending: while state.pending > 0 {
+                let outcome = state.output.withUnsafeBytes { raw in
+                    stream.send(UnsafeRawBufferPointer(rebasing: raw[state.outputStart...]))
                 }
-                if sent > 0 {
+                switch outcome {
+                case .bytes(let sent) where sent > 0:
                     state.outputStart += sent
-                    continue
+                case .bytes, .wantsWrite, .wantsRead:
+                    break sending
+                case .closed, .failed:
+                    failed = true
+                    return
                 }
-                if sent < 0 && errno == EINTR { continue }
-                if sent < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) { break }
-                failed = true
-                return
             }
             if state.pending == 0 {
                 state.output.removeAll(keepingCapacity: state.output.capacity <= 1 << 20)
@@ -221,7 +249,7 @@ final class RTSPLiveConnection: Sendable {
         guard let header = request.header("Transport"), let choice = RTSPTransportSpec(header: header) else {
             return write(reply(461), cseq: cseq)
         }
-        if case .udp = choice, !server.settings.allowsUDP { return write(reply(461), cseq: cseq) }
+        if case .udp = choice, server.udp.isEmpty { return write(reply(461), cseq: cseq) }
         let result = state.withLock { state -> Result<(String, String), RTSPRefusal> in
             if let given = request.header("Session") {
                 guard let session = state.session, session.id == RTSPLiveSession.id(fromHeader: given) else {
@@ -502,6 +530,7 @@ final class RTSPLiveConnection: Sendable {
         guard let viewer else { return }
         viewer?.close()
         server.loop.unregister(fd)
+        stream.close()
         Glibc.close(fd)
         server.remove(fd)
         if let reason { server.hooks.log("rtsp: \(peer.host) closed: \(reason)") }

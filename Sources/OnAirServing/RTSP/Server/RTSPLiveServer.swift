@@ -2,6 +2,7 @@
 import Foundation
 import Glibc
 import OnAirCore
+import OnAirHTTP
 
 /// OnAir's own RTSP server for live streams (issue 45): one `SocketEventLoop` thread serves every
 /// connection, whatever their number, and each track is packetized once (`ServeElementarySink`
@@ -35,8 +36,10 @@ package final class RTSPLiveServer: Sendable {
         package var outputLimit = 256 * 1024
         /// The credential check (nil: none asked).
         package var keys: RTSPKeys?
-        /// Whether RTP over UDP is offered (not on RTSPS, whose media must stay inside TLS).
+        /// Whether RTP over UDP is offered (never on RTSPS, whose media stay inside TLS).
         package var allowsUDP = true
+        /// The certificate RTSPS presents (nil: plain RTSP); replace it in the slot to renew it.
+        package var tls: HTTPTLSSlot?
         /// Seconds between RTCP sender reports of a playing session.
         package var senderReportInterval = 2.0
         /// The RTCP CNAME of the server's streams.
@@ -75,6 +78,8 @@ package final class RTSPLiveServer: Sendable {
     package let settings: Settings
     let hooks: Hooks
     let loop: SocketEventLoop
+    /// Whether the loop is the server's own (stopped with it) rather than one it shares.
+    private let ownsLoop: Bool
     private let listener: Int32
     /// The shared UDP sockets (RTP, RTCP and the RTP port) of each media type.
     let udp: [MediaType: (rtp: Int32, rtcp: Int32, port: Int)]
@@ -100,11 +105,12 @@ package final class RTSPLiveServer: Sendable {
         self.settings = settings
         self.hooks = hooks
         self.loop = try loop ?? SocketEventLoop(name: "rtsp")
+        ownsLoop = loop == nil
         state = Locked(State(keys: settings.keys))
         listener = try NetSocket.listenTCP(listenAddress)
         var sockets: [MediaType: (rtp: Int32, rtcp: Int32, port: Int)] = [:]
         do {
-            if settings.allowsUDP {
+            if settings.allowsUDP && settings.tls == nil {
                 for type in [MediaType.video, .audio] {
                     sockets[type] = try NetSocket.bindUDPPair(listenAddress)
                 }
@@ -138,7 +144,8 @@ package final class RTSPLiveServer: Sendable {
     /// The connections open now.
     package var connectionCount: Int { state.withLock { $0.connections.count } }
 
-    /// Closes every connection (their viewers end) and stops listening; waits for the loop.
+    /// Closes every connection (their viewers end) and stops listening; stops the loop too when it
+    /// is the server's own. Not from the loop's thread.
     package func stop() {
         let done = DispatchSemaphore(value: 0)
         loop.execute { [self] in
@@ -158,7 +165,7 @@ package final class RTSPLiveServer: Sendable {
             done.signal()
         }
         done.wait()
-        loop.stop()
+        if ownsLoop { loop.stop() }
     }
 
     private func acceptWaiting() {
@@ -179,14 +186,25 @@ package final class RTSPLiveServer: Sendable {
             NetSocket.set(fd, level: SOL_SOCKET, option: SO_RCVBUF, to: 64 * 1024)
             NetSocket.set(fd, level: SOL_SOCKET, option: SO_SNDBUF, to: 128 * 1024)
             NetSocket.set(fd, level: Int32(IPPROTO_TCP), option: TCP_NODELAY, to: 1)
-            let connection = RTSPLiveConnection(server: self, fd: fd, peer: peer)
+            let stream: any ByteStream
+            do {
+                stream = try settings.tls.map { try TLSServerStream(fd: fd, slot: $0) } ?? PlainStream(fd: fd)
+            } catch {
+                close(fd)
+                hooks.log("rtsp: \(peer.host) refused: \(error)")
+                continue
+            }
+            let connection = RTSPLiveConnection(server: self, stream: stream, peer: peer)
             state.withLock { $0.connections[fd] = connection }
             do {
                 try loop.register(fd, for: .readable) { [weak connection] events in connection?.handle(events) }
             } catch {
                 state.withLock { _ = $0.connections.removeValue(forKey: fd) }
+                stream.close()
                 close(fd)
+                continue
             }
+            connection.shakeHands()
         }
     }
 
