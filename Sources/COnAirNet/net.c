@@ -5,6 +5,7 @@
 
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
+#include <sys/socket.h>
 
 int onair_net_epoll_create(void) { return epoll_create1(EPOLL_CLOEXEC); }
 
@@ -29,7 +30,10 @@ int onair_net_epoll_wait(int epoll, int *fds, uint32_t *events, int capacity, in
 
 int onair_net_eventfd(void) { return eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC); }
 
-int onair_net_accept(int listener, struct sockaddr *address, socklen_t *length) {
-    return accept4(listener, address, length, SOCK_NONBLOCK | SOCK_CLOEXEC);
+int onair_net_accept(int listener, void *address, uint32_t *length) {
+    socklen_t size = *length;
+    int fd = accept4(listener, (struct sockaddr *)address, &size, SOCK_NONBLOCK | SOCK_CLOEXEC);
+    *length = size;
+    return fd;
 }
 #endif

@@ -218,13 +218,13 @@ final class RawRTSPClient: Sendable {
         guard connected == 0 else { throw POSIXError(.ECONNREFUSED) }
         let url = "rtsp://127.0.0.1:\(port)/live"
         _ = try request("DESCRIBE \(url) RTSP/1.0\r\nCSeq: 1\r\nAccept: application/sdp\r\n\r\n")
-        let setup = try request("SETUP \(url)/trackID=0 RTSP/1.0\r\nCSeq: 2\r\nTransport: RTP/AVP/TCP;unicast;interleaved=0-1\r\n\r\n")
+        let setup = try request("SETUP \(url)/stream=0 RTSP/1.0\r\nCSeq: 2\r\nTransport: RTP/AVP/TCP;unicast;interleaved=0-1\r\n\r\n")
         guard let line = setup.split(separator: "\r\n").first(where: { $0.lowercased().hasPrefix("session:") }) else {
             throw POSIXError(.EPROTO)
         }
         let session = line.dropFirst(8).trimmingCharacters(in: .whitespaces).prefix { $0 != ";" }
         _ = try request(
-            "SETUP \(url)/trackID=1 RTSP/1.0\r\nCSeq: 3\r\nSession: \(session)\r\nTransport: RTP/AVP/TCP;unicast;interleaved=2-3\r\n\r\n")
+            "SETUP \(url)/stream=1 RTSP/1.0\r\nCSeq: 3\r\nSession: \(session)\r\nTransport: RTP/AVP/TCP;unicast;interleaved=2-3\r\n\r\n")
         try send("PLAY \(url) RTSP/1.0\r\nCSeq: 4\r\nSession: \(session)\r\nRange: npt=now-\r\n\r\n")
         guard reading else { return }
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)

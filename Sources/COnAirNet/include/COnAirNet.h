@@ -5,7 +5,6 @@
 #define ONAIR_COnAirNet_H
 
 #include <stdint.h>
-#include <sys/socket.h>
 
 /// The events a descriptor is waited for and reported with (epoll's values).
 enum {
@@ -31,7 +30,9 @@ int onair_net_epoll_wait(int epoll, int *fds, uint32_t *events, int capacity, in
 int onair_net_eventfd(void);
 
 /// The next connection waiting on `listener`, non-blocking and close-on-exec, with its peer's
-/// address in `address` (of `*length` bytes, updated); -1 with errno set when none waits.
-int onair_net_accept(int listener, struct sockaddr *address, socklen_t *length);
+/// address in `address` (a `struct sockaddr_storage` of `*length` bytes, updated); -1 with errno
+/// set when none waits. (No system header here: one included by this module would take its
+/// declarations away from Glibc's in a whole-module build.)
+int onair_net_accept(int listener, void *address, uint32_t *length);
 
 #endif

@@ -68,11 +68,7 @@ package enum NetSocket {
     package static func accept(_ fd: Int32) -> (fd: Int32, peer: SocketAddress)? {
         var address = sockaddr_storage()
         var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
-        let client = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                onair_net_accept(fd, $0, &length)
-            }
-        }
+        let client = withUnsafeMutablePointer(to: &address) { onair_net_accept(fd, $0, &length) }
         guard client >= 0 else { return nil }
         let peer: SocketAddress? = withUnsafePointer(to: &address) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { SocketAddress($0, length: length) }

@@ -199,6 +199,10 @@ final class RTSPLiveConnection: Sendable {
         guard ["DESCRIBE", "SETUP", "PLAY", "PAUSE", "TEARDOWN", "GET_PARAMETER", "SET_PARAMETER"].contains(method) else {
             return write(reply(405, [("Allow", methods)]), cseq: cseq)
         }
+        // Admission before credentials (as gst-rtsp-server's pre-describe check did): a blocked
+        // address gets 403 whatever it sends, and DESCRIBE gets 503 while every slot is taken.
+        let admitted = server.hooks.admit(peer.host)
+        if admitted == 403 || (method == "DESCRIBE" && admitted != 200) { return write(reply(admitted), cseq: cseq) }
         var key = 0
         if let keys = server.keys {
             key = keys.admit(method: method, authorization: request.headers("Authorization"), peer: peer.host)
@@ -217,8 +221,6 @@ final class RTSPLiveConnection: Sendable {
     }
 
     private func describe(_ request: RTSPRequest, cseq: String?) {
-        let admitted = server.hooks.admit(peer.host)
-        guard admitted == 200 else { return write(reply(admitted), cseq: cseq) }
         guard let path = request.path, let source = server.settings.paths[path] else {
             return write(reply(404), cseq: cseq)
         }
@@ -228,7 +230,7 @@ final class RTSPLiveConnection: Sendable {
             return write(reply(503), cseq: cseq)
         }
         let media = tracks.enumerated().map { index, track in
-            RTPSessionDescription.media(of: track, control: "trackID=\(index)")
+            RTPSessionDescription.media(of: track, control: "stream=\(index)")
         }
         let host = server.address.family == AF_INET ? server.address.host : "0.0.0.0"
         var sdp = RTPSessionDescription.session(media: media, address: host, sessionID: UInt64.random(in: 1...UInt64(Int64.max)))

@@ -24,7 +24,7 @@ struct RTSPLiveSession: Sendable {
     let id: String
     /// The served path ("/live").
     let path: String
-    /// The tracks set up, by track number (the SDP's `trackID`).
+    /// The tracks set up, by track number (the SDP's `stream=` control).
     var tracks: [Int: Track] = [:]
     /// The viewer, from the first PLAY on.
     var viewer: ServeViewer?
@@ -59,16 +59,15 @@ struct RTSPLiveSession: Sendable {
         [MediaType.video, .audio].filter(source.streams.contains).compactMap(source.rtpTrack)
     }
 
-    /// The served path and track number a SETUP's path names: `<path>/trackID=<n>`, or a served
+    /// The served path and track number a SETUP's path names: `<path>/stream=<n>` (or `trackID=<n>`), or a served
     /// path alone for its first track.
     static func track(in requested: String, paths: [String: ServeElementarySink]) -> (path: String, index: Int)? {
         if paths[requested] != nil { return (requested, 0) }
         guard let slash = requested.lastIndex(of: "/") else { return nil }
         let path = String(requested[..<slash])
         let last = requested[requested.index(after: slash)...]
-        guard paths[path] != nil, last.hasPrefix("trackID="), let index = Int(last.dropFirst(8)), (0..<8).contains(index) else {
-            return nil
-        }
+        let number = last.hasPrefix("stream=") ? last.dropFirst(7) : last.hasPrefix("trackID=") ? last.dropFirst(8) : nil
+        guard paths[path] != nil, let number, let index = Int(number), (0..<8).contains(index) else { return nil }
         return (path, index)
     }
 
@@ -77,7 +76,7 @@ struct RTSPLiveSession: Sendable {
     func rtpInfo(base: String, source: ServeElementarySink, start: MediaTime?) -> String {
         tracks.keys.sorted().compactMap { index -> String? in
             guard let track = tracks[index] else { return nil }
-            var entry = "url=\(base)trackID=\(index);seq=\(track.rewrite.nextSequenceNumber)"
+            var entry = "url=\(base)stream=\(index);seq=\(track.rewrite.nextSequenceNumber)"
             if let start, let packetizer = source.rtpTrack(track.mediaType) {
                 entry += ";rtptime=\(track.rewrite.timestamp(forShared: packetizer.timestamp(at: start)))"
             }
