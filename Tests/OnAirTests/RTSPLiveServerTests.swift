@@ -165,6 +165,20 @@ import Testing
         #expect(served.hub.statistics().totals.cutTooSlow == 1, "\(served.log.current)")
     }
 
+    /// Track URLs are made from the request's URL without its query (`onair play URL?tcp`), and a
+    /// SETUP names its track by `stream=N` (ours) or `trackID=N`.
+    @Test func trackURLsLeaveTheQueryOutAndSetupFindsTheirTrack() throws {
+        #expect(RTSPLiveConnection.base(of: "rtsp://127.0.0.1:8554/live?tcp") == "rtsp://127.0.0.1:8554/live/")
+        #expect(RTSPLiveConnection.base(of: "rtsp://127.0.0.1:8554/live/") == "rtsp://127.0.0.1:8554/live/")
+        let hub = ServeHub(formats: [.elementary])
+        let paths = ["/live": ServeElementarySink(streams: [.video, .audio], hub: hub)]
+        #expect(RTSPLiveSession.track(in: "/live/stream=1", paths: paths)! == ("/live", 1))
+        #expect(RTSPLiveSession.track(in: "/live/trackID=0", paths: paths)! == ("/live", 0))
+        #expect(RTSPLiveSession.track(in: "/live", paths: paths)! == ("/live", 0))
+        #expect(RTSPLiveSession.track(in: "/other/stream=0", paths: paths) == nil)
+        #expect(RTSPLiveSession.track(in: "/live/stream=99", paths: paths) == nil)
+    }
+
     /// Threads of this process (the test runner's, the server's among them).
     static func threads() -> Int {
         (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task").count) ?? 0

@@ -186,6 +186,13 @@ final class RTSPLiveConnection: Sendable {
 
     // MARK: - Requests
 
+    /// The URL the tracks' controls are relative to: the request's without its query (a player's
+    /// `?tcp` would otherwise end up inside every track's URL), ending in "/".
+    static func base(of uri: String) -> String {
+        let url = uri.prefix { $0 != "?" }
+        return url.hasSuffix("/") ? String(url) : url + "/"
+    }
+
     /// A response with `status`, these fields in order and `body`.
     private func reply(_ status: Int, _ fields: [(String, String)] = [], body: [UInt8] = []) -> RTSPResponse {
         RTSPResponse(status: status, fields: fields.map { RTSPHeaderField($0.0, $0.1) }, body: body)
@@ -235,7 +242,7 @@ final class RTSPLiveConnection: Sendable {
         let host = server.address.family == AF_INET ? server.address.host : "0.0.0.0"
         var sdp = RTPSessionDescription.session(media: media, address: host, sessionID: UInt64.random(in: 1...UInt64(Int64.max)))
         if let mediaStart = sdp.range(of: "m=") { sdp.insert(contentsOf: "a=control:*\r\na=range:npt=now-\r\n", at: mediaStart.lowerBound) }
-        let base = request.uri.hasSuffix("/") ? request.uri : request.uri + "/"
+        let base = Self.base(of: request.uri)
         write(
             reply(200, [("Content-Type", "application/sdp"), ("Content-Base", base)], body: Array(sdp.utf8)),
             cseq: cseq)
@@ -303,7 +310,7 @@ final class RTSPLiveConnection: Sendable {
             }
         }
         guard let viewer else { return }
-        let base = request.uri.hasSuffix("/") ? request.uri : request.uri + "/"
+        let base = Self.base(of: request.uri)
         // The first chunk (the keyframe the queue starts at) fixes each track's rtptime: the
         // track's timestamp at that media time, the viewer's offset on it.
         let first = session.viewer == nil ? viewer.readChunk(wait: 0) : .nothing
