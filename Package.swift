@@ -87,7 +87,7 @@ var targets: [Target] = [
         name: "OnAirServing",
         dependencies: [
             "OnAirCore", "OnAirBitstream", "OnAirLive", "OnAirStreaming", "OnAirFFmpeg", "OnAirHTTP", "OnAirSRT",
-            "OnAirGStreamer", "CArgon2", "OnAirServeConfig",
+            "OnAirGStreamer", "CArgon2", "OnAirServeConfig", "COnAirNet", "COnAirTLS",
         ],
         exclude: ["Preview/page"]
     ),
@@ -98,6 +98,8 @@ var targets: [Target] = [
     .target(name: "OnAirHTTP", dependencies: ["OnAirCore", "CMicroHTTPD", "COnAirTLS"]),
     // GnuTLS (what Debian builds libmicrohttpd with) for HTTPS: a self-signed certificate, fingerprints, checks.
     .target(name: "COnAirTLS", linkerSettings: [.linkedLibrary("gnutls")]),
+    // Linux's epoll, eventfd and accept4 for the event-driven servers (Swift's Glibc has neither header).
+    .target(name: "COnAirNet"),
     // libargon2: the argon2id password hashes of serve's users (PHC strings, constant-time verification).
     .systemLibrary(name: "CArgon2", pkgConfig: "libargon2", providers: [.apt(["libargon2-dev"])]),
     .target(name: "OnAirSRT", dependencies: ["OnAirCore", "CSRT"]),
@@ -175,7 +177,8 @@ if fuzzing {
         "FuzzHTTPResponse": ["OnAirHTTP"], "FuzzHTTPAuthorization": ["OnAirServing"], "FuzzWebRTCOffer": ["OnAirGStreamer"],
         "FuzzH264SamplePackager": ["OnAirBitstream", "OnAirApple"], "FuzzPlaybackQuery": ["OnAirCore", "OnAirServing"],
         "FuzzServeConfig": ["OnAirServeConfig"], "FuzzRTSPGuard": ["OnAirGStreamer", "OnAirServing"],
-        "FuzzRTSPRequestRules": ["OnAirGStreamer", "OnAirServing"], "FuzzRTSPAuthorization": ["OnAirCore", "OnAirServing"],
+        "FuzzRTSPRequestRules": ["OnAirGStreamer", "OnAirServing"], "FuzzRTSPMessage": ["OnAirGStreamer", "OnAirServing"],
+        "FuzzRTSPAuthorization": ["OnAirCore", "OnAirServing"],
         "FuzzSRTStreamID": ["OnAirCore", "OnAirServing"], "FuzzSegmentJournal": ["OnAirCore"],
         "FuzzSOAPReader": ["OnAirCore", "OnAirServing"],
         "FuzzHEVC": ["OnAirBitstream"], "FuzzWSDiscovery": ["OnAirCore", "OnAirServing"],

@@ -191,6 +191,7 @@ struct onair_tls_credentials {
     gnutls_pcert_st chain[max_chain];
     unsigned count;
     gnutls_privkey_t key;
+    unsigned references;  // the slot's one, plus one per server session presenting them (under slots_lock)
 };
 
 struct onair_tls_slot {
@@ -210,6 +211,11 @@ static void credentials_free(struct onair_tls_credentials *credentials) {
     free(credentials);
 }
 
+/// Takes one reference away (under slots_lock); whether that was the last, for the caller to free them.
+static int credentials_release_locked(struct onair_tls_credentials *credentials) {
+    return credentials && --credentials->references == 0;
+}
+
 static struct onair_tls_credentials *credentials_read(const char *certificate_pem, const char *key_pem, char *error,
                                                       size_t error_size) {
     struct onair_tls_credentials *credentials = calloc(1, sizeof *credentials);
@@ -227,6 +233,7 @@ static struct onair_tls_credentials *credentials_read(const char *certificate_pe
         return NULL;
     }
     credentials->count = count;
+    credentials->references = 1;
     if ((code = gnutls_privkey_init(&credentials->key)) < 0 ||
         (code = gnutls_privkey_import_x509_raw(credentials->key, &key, GNUTLS_X509_FMT_PEM, NULL, 0)) < 0) {
         fail(error, error_size, "reading the key", code);
@@ -301,6 +308,11 @@ void onair_tls_slot_free(struct onair_tls_slot *slot) {
     for (int index = 0; index < max_slots; index++) {
         if (slots[index] == slot) slots[index] = NULL;
     }
+    // Certificates a server session still presents stay; that session frees them (see onair_tls_server_free).
+    for (unsigned index = 0; index < slot->retired_count; index++) {
+        if (!credentials_release_locked(slot->retired[index])) slot->retired[index] = NULL;
+    }
+    if (!credentials_release_locked(slot->current)) slot->current = NULL;
     pthread_mutex_unlock(&slots_lock);
     for (unsigned index = 0; index < slot->retired_count; index++) credentials_free(slot->retired[index]);
     credentials_free(slot->current);
@@ -338,6 +350,131 @@ static int retrieve(gnutls_session_t session, const gnutls_datum_t *authorities,
 }
 
 void *onair_tls_retrieve_function(void) { return (void *)retrieve; }
+
+// MARK: server sessions on non-blocking sockets
+
+struct onair_tls_server {
+    gnutls_session_t session;
+    gnutls_certificate_credentials_t credentials;
+    struct onair_tls_credentials *presented;  // one reference, released in onair_tls_server_free
+    char message[192];
+};
+
+/// Hands over the session's own certificate chain and key (taken from the slot at its creation);
+/// the client's authorities and algorithms do not choose among them.
+static int server_retrieve(gnutls_session_t session, const gnutls_datum_t *authorities, int authority_count,
+                           const gnutls_pk_algorithm_t *algorithms, int algorithm_count, gnutls_pcert_st **chain,
+                           unsigned int *chain_length, gnutls_privkey_t *key) {
+    (void)authorities, (void)authority_count, (void)algorithms, (void)algorithm_count;
+    struct onair_tls_server *server = gnutls_session_get_ptr(session);
+    if (!server || !server->presented) return -1;
+    *chain = server->presented->chain;
+    *chain_length = server->presented->count;
+    *key = server->presented->key;
+    return 0;
+}
+
+/// Notes GnuTLS's words for `code` (and a fatal alert's name) and returns ONAIR_TLS_FAILED.
+static int server_failed(struct onair_tls_server *server, const char *step, int code) {
+    if (code == GNUTLS_E_FATAL_ALERT_RECEIVED) {
+        snprintf(server->message, sizeof server->message, "%s: %s (%s)", step, gnutls_strerror(code),
+                 gnutls_alert_get_name(gnutls_alert_get(server->session)));
+    } else {
+        snprintf(server->message, sizeof server->message, "%s: %s", step, gnutls_strerror(code));
+    }
+    return ONAIR_TLS_FAILED;
+}
+
+/// The status of GNUTLS_E_AGAIN: which way the socket must turn before the call is made again.
+static int server_waits(struct onair_tls_server *server) {
+    return gnutls_record_get_direction(server->session) ? ONAIR_TLS_WANTS_WRITE : ONAIR_TLS_WANTS_READ;
+}
+
+void onair_tls_server_free(struct onair_tls_server *server) {
+    if (!server) return;
+    if (server->session) gnutls_deinit(server->session);
+    if (server->credentials) gnutls_certificate_free_credentials(server->credentials);
+    pthread_mutex_lock(&slots_lock);
+    int last = credentials_release_locked(server->presented);
+    pthread_mutex_unlock(&slots_lock);
+    if (last) credentials_free(server->presented);
+    free(server);
+}
+
+struct onair_tls_server *onair_tls_server_create(int fd, struct onair_tls_slot *slot, const char *priorities,
+                                                 char *error, size_t error_size) {
+    struct onair_tls_server *server = calloc(1, sizeof *server);
+    if (!server) {
+        fail(error, error_size, "memory", GNUTLS_E_MEMORY_ERROR);
+        return NULL;
+    }
+    pthread_mutex_lock(&slots_lock);
+    server->presented = slot->current;
+    server->presented->references++;
+    pthread_mutex_unlock(&slots_lock);
+    const char *where = NULL;
+    int code = gnutls_certificate_allocate_credentials(&server->credentials);
+    if (code < 0) {
+        fail(error, error_size, "credentials", code);
+        onair_tls_server_free(server);
+        return NULL;
+    }
+    gnutls_certificate_set_retrieve_function2(server->credentials, server_retrieve);
+    if ((code = gnutls_init(&server->session, GNUTLS_SERVER | GNUTLS_NONBLOCK | GNUTLS_NO_SIGNAL)) < 0 ||
+        (code = gnutls_priority_set_direct(server->session, priorities, &where)) < 0 ||
+        (code = gnutls_credentials_set(server->session, GNUTLS_CRD_CERTIFICATE, server->credentials)) < 0) {
+        fail(error, error_size, where ? "TLS session (priority string)" : "TLS session", code);
+        onair_tls_server_free(server);
+        return NULL;
+    }
+    gnutls_session_set_ptr(server->session, server);
+    gnutls_certificate_server_set_request(server->session, GNUTLS_CERT_IGNORE);
+    gnutls_handshake_set_timeout(server->session, 0);  // no clock in here: the caller's loop decides
+    gnutls_transport_set_int(server->session, fd);
+    return server;
+}
+
+int onair_tls_server_handshake(struct onair_tls_server *server) {
+    int code;
+    do {
+        code = gnutls_handshake(server->session);
+    } while (code == GNUTLS_E_INTERRUPTED || code == GNUTLS_E_WARNING_ALERT_RECEIVED);
+    if (code == GNUTLS_E_AGAIN) return server_waits(server);
+    return code < 0 ? server_failed(server, "TLS handshake", code) : 0;
+}
+
+long onair_tls_server_receive(struct onair_tls_server *server, void *bytes, size_t size) {
+    ssize_t count;
+    do {
+        count = gnutls_record_recv(server->session, bytes, size);
+        // A renegotiation the client asks for (TLS 1.2) is not made: the session goes on as it is.
+    } while (count == GNUTLS_E_INTERRUPTED || count == GNUTLS_E_WARNING_ALERT_RECEIVED || count == GNUTLS_E_REHANDSHAKE);
+    if (count == GNUTLS_E_AGAIN) return server_waits(server);
+    if (count == GNUTLS_E_PREMATURE_TERMINATION) return 0;  // the socket ended without close_notify
+    return count < 0 ? server_failed(server, "TLS receive", (int)count) : (long)count;
+}
+
+long onair_tls_server_send(struct onair_tls_server *server, const void *bytes, size_t size) {
+    ssize_t count;
+    do {
+        count = gnutls_record_send(server->session, bytes, size);
+    } while (count == GNUTLS_E_INTERRUPTED);
+    if (count == GNUTLS_E_AGAIN) return server_waits(server);
+    return count < 0 ? server_failed(server, "TLS send", (int)count) : (long)count;
+}
+
+size_t onair_tls_server_pending(struct onair_tls_server *server) { return gnutls_record_check_pending(server->session); }
+
+int onair_tls_server_bye(struct onair_tls_server *server) {
+    int code;
+    do {
+        code = gnutls_bye(server->session, GNUTLS_SHUT_WR);
+    } while (code == GNUTLS_E_INTERRUPTED);
+    if (code == GNUTLS_E_AGAIN) return server_waits(server);
+    return code < 0 ? server_failed(server, "TLS close_notify", code) : 0;
+}
+
+const char *onair_tls_server_error(const struct onair_tls_server *server) { return server->message; }
 
 // MARK: client sessions
 

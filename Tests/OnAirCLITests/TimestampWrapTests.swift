@@ -1,6 +1,7 @@
 #if os(Linux)
 import Foundation
 import OnAir
+import OnAirCore
 import OnAirTestSupport
 
 @testable import OnAirServing
@@ -122,13 +123,15 @@ import Testing
     }
 
     /// RTP's wrap (2^32 at 90 kHz, 47,721.9 s): with `--timeline-start 47712` the RTSP face's video
-    /// RTP timestamps start at the media time line (`ServeRTSPPipeline`), so they wrap 9.9 s in.
+    /// RTP timestamps are the media time line's (`ServeElementarySink`), so they wrap 9.9 s in.
     /// ffmpeg over UDP and over TCP and GStreamer's rtspsrc play across it, and so does an aiortc
     /// WHEP viewer (the WebRTC face's video payloader starts at the same place), whose sender
     /// reports show the RTP timestamps wrapping.
     @Test(.timeLimit(.minutes(2)))
     func rtspClientsPlayAcrossTheRTPWrap() throws {
-        #expect(ServeRTSPPipeline.launch(streams: [.video], timelineStart: 47_712).contains("timestamp-offset=4294080000"))
+        let track = try RTPPacketizer(codec: .h264, payloadType: 96, formatDescription: nil, timestampBase: 0)
+        #expect(track.timestamp(at: MediaTime(seconds: 47_712)) == 4_294_080_000)
+        #expect(ServeRTSPPipeline.timestampOffset(47_712) == " timestamp-offset=4294080000")
         let dir = try Tools.temporaryDirectory("rtp-wrap")
         defer { try? FileManager.default.removeItem(at: dir) }
         let webRTC = ServeWebRTCTests.available

@@ -1,4 +1,5 @@
-// GnuTLS for OnAir's HTTPS: a self-signed server certificate and certificate fingerprints. A bridge
+// GnuTLS for OnAir's HTTPS and RTSPS: a self-signed server certificate, certificate fingerprints,
+// server sessions on non-blocking sockets, a client session. A bridge
 // only: every decision (which names, where the files live, when to make them) is Swift's.
 #ifndef ONAIR_COnAirTLS_H
 #define ONAIR_COnAirTLS_H
@@ -43,11 +44,13 @@ struct onair_tls_slot *onair_tls_slot_create(const char *certificate_pem, const 
 void onair_tls_slot_bind(struct onair_tls_slot *slot, unsigned short port);
 
 /// Replaces the slot's certificate and key for the handshakes to come; sessions already made keep
-/// theirs (the old ones are freed with the slot). 0, or negative with a message in `error`.
+/// theirs (the old ones are freed with the slot, or with the last `onair_tls_server` using them when
+/// that comes later). 0, or negative with a message in `error`.
 int onair_tls_slot_replace(struct onair_tls_slot *slot, const char *certificate_pem, const char *key_pem, char *error,
                            size_t error_size);
 
-/// Unbinds and frees the slot and every certificate it held (after its server has stopped).
+/// Unbinds and frees the slot and every certificate it held that no `onair_tls_server` still uses
+/// (after its server has stopped).
 void onair_tls_slot_free(struct onair_tls_slot *slot);
 
 /// The handshake callback (a `gnutls_certificate_retrieve_function2 *`) for MHD_OPTION_HTTPS_CERT_CALLBACK.
@@ -74,5 +77,45 @@ long onair_tls_client_receive(struct onair_tls_client *client, void *bytes, size
 
 /// Ends the session (close_notify, not waiting for the peer's) and frees it; the socket stays open.
 void onair_tls_client_close(struct onair_tls_client *client);
+
+/// A TLS server session on a connected, non-blocking socket (RTSPS in OnAir's own event loop). No
+/// call blocks or waits: each does what the socket allows now and says what it waits for. One
+/// thread at a time per session; the socket stays the caller's (no call closes it).
+struct onair_tls_server;
+
+/// What the non-blocking server calls return besides a count: the socket must become readable
+/// (`ONAIR_TLS_WANTS_READ`) or writable (`ONAIR_TLS_WANTS_WRITE`) before the same call is made
+/// again, or the session failed (`ONAIR_TLS_FAILED`, GnuTLS's words in `onair_tls_server_error`).
+enum { ONAIR_TLS_WANTS_READ = -1, ONAIR_TLS_WANTS_WRITE = -2, ONAIR_TLS_FAILED = -3 };
+
+/// A server session on `fd` presenting the slot's current certificate and key, which the session
+/// keeps (referenced) until it is freed, whatever later replaces them in the slot or frees the slot;
+/// `priorities` as for `onair_tls_check_priorities`. NULL with a message in `error`.
+struct onair_tls_server *onair_tls_server_create(int fd, struct onair_tls_slot *slot, const char *priorities,
+                                                 char *error, size_t error_size);
+
+/// One step of the handshake: 0 when it is done, else a status.
+int onair_tls_server_handshake(struct onair_tls_server *server);
+
+/// Receives up to `size` bytes: the count, 0 at the peer's close_notify or the socket's end, or a status.
+long onair_tls_server_receive(struct onair_tls_server *server, void *bytes, size_t size);
+
+/// Sends up to `size` bytes (at most one record): the count taken, or a status. After
+/// `ONAIR_TLS_WANTS_WRITE` the record is made and waits in the session: the next call must offer the
+/// same bytes again, or pass NULL and 0, and returns the count of that record (GnuTLS's rule).
+long onair_tls_server_send(struct onair_tls_server *server, const void *bytes, size_t size);
+
+/// How many received bytes the session has decrypted and not yet handed over (the socket may not
+/// turn readable for them again).
+size_t onair_tls_server_pending(struct onair_tls_server *server);
+
+/// Sends close_notify without waiting for the peer's: 0 when it went out, else a status.
+int onair_tls_server_bye(struct onair_tls_server *server);
+
+/// What the last `ONAIR_TLS_FAILED` was, in GnuTLS's words ("" before any); valid until the next call.
+const char *onair_tls_server_error(const struct onair_tls_server *server);
+
+/// Frees the session and its reference to the certificate; the socket stays open.
+void onair_tls_server_free(struct onair_tls_server *server);
 
 #endif

@@ -14,10 +14,17 @@ package struct ServeChunk: Sendable {
     public var published: Double
     /// The packet the bytes are, in the elementary form (nil for muxed chunks).
     public var packet: EncodedPacket?
+    /// The packet as RTP, in the elementary form: made once by the stream's packetizer and
+    /// shared by every RTSP viewer, each putting its own header on at send time.
+    package var rtp: [RTPPacket] = []
 
     /// Creates a chunk.
-    public init(bytes: [UInt8], isKeyframe: Bool, isHeader: Bool = false, published: Double, packet: EncodedPacket? = nil) {
+    public init(
+        bytes: [UInt8], isKeyframe: Bool, isHeader: Bool = false, published: Double, packet: EncodedPacket? = nil,
+        rtp: [RTPPacket] = []
+    ) {
         self.packet = packet
+        self.rtp = rtp
         self.bytes = bytes
         self.isKeyframe = isKeyframe
         self.isHeader = isHeader

@@ -1,6 +1,7 @@
 #if os(Linux)
 import Foundation
 import OnAirCore
+import OnAirHTTP
 import OnAirLive
 import OnAirStreaming
 
@@ -73,7 +74,8 @@ package final class ServeOutputs: @unchecked Sendable {
         options.hlsSegmentDuration = .seconds(hlsSegmentDuration)
         options.hlsListSize = 6
         let playlist = (hlsDirectory as NSString).appendingPathComponent("stream.m3u8")
-        let elementary = ServeElementarySink(streams: streams, hub: hub, codec: codec(ServeHub.main))
+        let elementary = ServeElementarySink(
+            streams: streams, hub: hub, codec: codec(ServeHub.main), rtpTimestampsFromTimeline: configuration.timelineStart > 0)
         let hlsDiscontinuities = ServeHLSDiscontinuities()
         let health = ServeHealth(streams: streams)
         self.health = health
@@ -134,7 +136,8 @@ package final class ServeOutputs: @unchecked Sendable {
         var renditionSinks: [String: [any PacketSink]] = [:]
         var renditionSources: [ServeElementarySink] = []
         for name in renditions {
-            let elementary = ServeElementarySink(streams: streams, hub: hub, rendition: name, codec: codec(name))
+            let elementary = ServeElementarySink(
+                streams: streams, hub: hub, rendition: name, codec: codec(name), rtpTimestampsFromTimeline: configuration.timelineStart > 0)
             if configuration.servesRTSP { renditionSources.append(elementary) }
             let folder = ServeServer.hlsDirectory(of: name, in: hlsDirectory)
             renditionSinks[name] =
@@ -167,7 +170,7 @@ package final class ServeOutputs: @unchecked Sendable {
             if configuration.servesRTSP {
                 rtsp = try ServeRTSPFace(
                     configuration: configuration, port: configuration.rtspPort, tlsPort: configuration.rtspsPort,
-                    tls: try Self.rtspsPEM(configuration, loadedTLS), hub: hub, source: elementary, renditions: renditionSources)
+                    tls: try Self.rtspsCredentials(configuration, loadedTLS), hub: hub, source: elementary, renditions: renditionSources)
             } else {
                 rtsp = nil
             }
@@ -199,20 +202,22 @@ package final class ServeOutputs: @unchecked Sendable {
         }
     }
 
-    /// The certificate and key (PEM) RTSPS presents: HTTPS's (`loaded`), nil without `rtspsPort`.
-    static func rtspsPEM(_ configuration: ServeConfiguration, _ loaded: ServeTLS.Loaded?) throws -> String? {
+    /// The certificate and key RTSPS presents: HTTPS's (`loaded`), nil without `rtspsPort`.
+    static func rtspsCredentials(_ configuration: ServeConfiguration, _ loaded: ServeTLS.Loaded?) throws -> HTTPTLSCredentials? {
         guard configuration.rtspsPort != nil else { return nil }
         guard let credentials = loaded?.credentials else {
             throw ServeTLSError("--rtsps-port serves RTSP over TLS: it needs --tls-cert/--tls-key or --tls-self-signed")
         }
-        return credentials.certificatePEM + (credentials.certificatePEM.hasSuffix("\n") ? "" : "\n") + credentials.keyPEM
+        return credentials
     }
 
     /// Reads the TLS certificate and key again (a renewal) once, for HTTPS and RTSPS: new
     /// connections get them, those open keep theirs. Returns the certificate's SHA-256 fingerprint.
     package func reloadCertificate() throws -> String {
         let loaded = try server.reloadedCertificate()
-        if let rtsp, rtsp.tlsPort != nil, let pem = try Self.rtspsPEM(configuration, loaded) { try rtsp.setTLS(pem) }
+        if let rtsp, rtsp.tlsPort != nil, let credentials = try Self.rtspsCredentials(configuration, loaded) {
+            try rtsp.setTLS(credentials)
+        }
         return loaded.fingerprint
     }
 

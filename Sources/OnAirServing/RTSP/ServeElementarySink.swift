@@ -19,16 +19,25 @@ package final class ServeElementarySink: PacketSink, Sendable {
     private let expected: Set<MediaType>
     /// The video codec of the encode (what the RTSP face payloads it with).
     package let codec: MediaCodec
-    private struct State {
+    /// Whether RTP timestamps are the media time line itself (base 0), so that their wrap lands
+    /// where `--timeline-start` puts it; else each track starts at a random base (RFC 3550).
+    package let rtpTimestampsFromTimeline: Bool
+    fileprivate struct State {
         var latest: [MediaType: FormatDescription] = [:]
         var latestAudio: EncodedPacket?
         var started = false
+        var packetizers: [MediaType: RTPPacketizer] = [:]
+        var clock: RTPStreamClock?
     }
 
     private let state = Locked(State())
 
     /// A sink of the given streams (video in `codec`) publishing to `hub`'s elementary stream.
-    public init(streams: Set<MediaType>, hub: ServeHub, rendition: String = ServeHub.main, codec: MediaCodec = .h264) {
+    public init(
+        streams: Set<MediaType>, hub: ServeHub, rendition: String = ServeHub.main, codec: MediaCodec = .h264,
+        rtpTimestampsFromTimeline: Bool = false
+    ) {
+        self.rtpTimestampsFromTimeline = rtpTimestampsFromTimeline
         self.hub = hub
         self.rendition = rendition
         self.codec = codec
@@ -41,6 +50,18 @@ package final class ServeElementarySink: PacketSink, Sendable {
     /// The latest format description of a stream (nil before its first packet that carried one).
     public func formatDescription(of type: MediaType) -> FormatDescription? {
         state.withLock { $0.latest[type] }
+    }
+
+    /// The RTP packetizer of a stream as it stands (its parameter sets are the SDP's), nil before
+    /// the stream's first packet.
+    package func rtpTrack(_ type: MediaType) -> RTPPacketizer? {
+        state.withLock { $0.packetizers[type] }
+    }
+
+    /// Where the streams' media time stood on the monotonic clock, for RTCP sender reports; nil
+    /// before the first packet.
+    package var rtpClock: RTPStreamClock? {
+        state.withLock { $0.clock }
     }
 
     /// The latest audio packet written (nil before the first).
@@ -61,22 +82,54 @@ package final class ServeElementarySink: PacketSink, Sendable {
                 destination: destination, reason: "needs H.264 or H.265 as Annex-B with parameter sets in band, got \(packet.form)")
         }
         let expected = self.expected
-        let starts = state.withLock { state in
+        let fromTimeline = rtpTimestampsFromTimeline
+        let now = ProcessInfo.processInfo.systemUptime
+        let (starts, rtp) = state.withLock { state -> (Bool, [RTPPacket]) in
             if !state.started {
-                if expected.contains(.video) && !(packet.mediaType == .video && packet.isKeyframe) { return false }
+                if expected.contains(.video) && !(packet.mediaType == .video && packet.isKeyframe) { return (false, []) }
                 state.started = true
             }
-            return true
+            if state.clock == nil { state.clock = RTPStreamClock(mediaTime: packet.pts, monotonic: now) }
+            return (true, state.packetize(packet, fromTimeline: fromTimeline))
         }
         guard starts else { return }
         let isKeyframe = packet.mediaType == .video ? packet.isKeyframe : !expected.contains(.video)
         hub.publish(
-            ServeChunk(
-                bytes: packet.data, isKeyframe: isKeyframe,
-                published: ProcessInfo.processInfo.systemUptime, packet: packet), to: .elementary, rendition: rendition)
+            ServeChunk(bytes: packet.data, isKeyframe: isKeyframe, published: now, packet: packet, rtp: rtp),
+            to: .elementary, rendition: rendition)
     }
 
     /// Nothing to finish: the hub ends its streams itself.
     public func finish() throws {}
+}
+
+/// Where a stream's media time line stood on the monotonic clock at its first packet: what an
+/// RTSP server pairs a wall-clock time with a track's RTP timestamp by, in its sender reports.
+/// One for all tracks of a stream, so that players align sound and picture by it.
+package struct RTPStreamClock: Sendable, Hashable {
+    /// The first packet's presentation time.
+    package var mediaTime: MediaTime
+    /// The monotonic clock (seconds) when it was published.
+    package var monotonic: Double
+
+    /// The media time the stream is at when the monotonic clock reads `now`.
+    package func mediaTime(atMonotonic now: Double) -> MediaTime {
+        MediaTime(value: mediaTime.converted(to: 90_000).value + Int64(((now - monotonic) * 90_000).rounded()), timescale: 90_000)
+    }
+}
+
+extension ServeElementarySink.State {
+    /// The packet as RTP by its track's packetizer (made at the track's first packet; AAC needs
+    /// its AudioSpecificConfig first); empty when it cannot be packetized.
+    fileprivate mutating func packetize(_ packet: EncodedPacket, fromTimeline: Bool) -> [RTPPacket] {
+        if packetizers[packet.mediaType] == nil {
+            let description = packet.formatDescription ?? latest[packet.mediaType]
+            if packet.mediaType == .audio && description == nil { return [] }
+            packetizers[packet.mediaType] = try? RTPPacketizer(
+                codec: packet.codec, payloadType: packet.mediaType == .video ? 96 : 97, formatDescription: description,
+                timestampBase: fromTimeline ? 0 : nil)
+        }
+        return (try? packetizers[packet.mediaType]?.packetize(packet)) ?? []
+    }
 }
 #endif

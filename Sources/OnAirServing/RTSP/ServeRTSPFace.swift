@@ -1,12 +1,13 @@
 #if os(Linux)
-#if canImport(OnAirGStreamer) && canImport(OnAirHTTP)
+#if canImport(OnAirHTTP)
 import Foundation
 import OnAirCore
-import OnAirGStreamer
+import OnAirHTTP
 
-/// The RTSP face of `onair serve`: `rtsp://host:port/live` on gst-rtsp-server, one small
-/// payloading pipeline per client fed from that client's own viewer queue in the hub (the
-/// elementary form), so a slow client skips and is cut without touching anyone else.
+/// The RTSP face of `onair serve`: `rtsp://host:port/live` on OnAir's own server
+/// (`RTSPLiveServer`): one event-loop thread for every client, each track packetized once, and
+/// each client fed from its own viewer queue in the hub (the elementary form), so a slow client
+/// skips and is cut without touching anyone else.
 ///
 /// Two servers over the same media when TLS is on: RTSPS (`rtsps://host:tlsPort/live`, the media
 /// inside the TLS connection as RTP interleaved over TCP, never plain RTP beside it) and plain RTSP
@@ -16,8 +17,7 @@ import OnAirGStreamer
 /// session timeout or disconnect; `maxViewers` counts PLAYing RTSP clients with the HTTP, SRT and
 /// WebRTC viewers, and a client beyond it gets 503 Service Unavailable — at DESCRIBE when every
 /// slot is taken then, at PLAY when the slots filled since. A client that has DESCRIBEd or SET UP
-/// but not PLAYed holds none (its pipeline is built and primed at DESCRIBE: the SDP needs the
-/// stream's parameter sets).
+/// but not PLAYed holds none.
 ///
 /// Credentials (`ServeRTSPAccess`): with tokens, user `onair` and any token as password (Digest;
 /// Basic too where Basic is allowed); users of the config file with their own name and password
@@ -26,8 +26,7 @@ import OnAirGStreamer
 /// not an argon2id hash). A user needs the `read` permission and an allowed address. Wrong
 /// credentials count against the address like the HTTP faces' failures; a blocked address gets
 /// 403. A client remembers what admitted it, and a reload that withdraws it cuts the client.
-/// GStreamer is started only when this face is made.
-package final class ServeRTSPFace: RTSPServerDelegate, Sendable {
+package final class ServeRTSPFace: Sendable {
     /// The user name RTSP clients give with the token as password.
     public static let user = "onair"
     /// The TCP port plain RTSP listens on (0 when plain RTSP is off).
@@ -35,50 +34,45 @@ package final class ServeRTSPFace: RTSPServerDelegate, Sendable {
     /// The TCP port RTSPS listens on, nil without RTSPS.
     public var tlsPort: Int? { state.withLock { $0.servers.tls }?.port }
     private let hub: ServeHub
-    /// The elementary streams by served path: `/live` and each further encode's (`/sub`).
-    private let sources: [String: ServeElementarySink]
-    private let feeders = DispatchGroup()
     private let access = ServeRTSPAccess()
     /// Whether clients need credentials at all: fixed at start.
     private let asksCredentials: Bool
+    /// The certificate RTSPS presents (replaced on a renewal).
+    private let slot: HTTPTLSSlot?
+    /// The one thread both servers run on.
+    private let loop: SocketEventLoop
     private struct State {
-        var servers: (plain: RTSPServer?, tls: RTSPServer?) = (nil, nil)
-        var feeds: [UInt: ServeRTSPFeed] = [:]
+        var servers: (plain: RTSPLiveServer?, tls: RTSPLiveServer?) = (nil, nil)
         /// Whether any token is listed now.
         var hasTokens = true
         var stillAdmits: (@Sendable (ServeCredential) -> Bool)?
+        var keys: (plain: RTSPKeys?, tls: RTSPKeys?) = (nil, nil)
     }
 
     private let state = Locked(State())
 
     /// Listens on `configuration.host`:`port` (0 picks one; nil: no plain RTSP, or only on
     /// loopback as `configuration.rtspPlain` says when TLS is on) and, with `tls` (the certificate
-    /// and key, PEM), RTSPS on `tlsPort`, for the streams `source` publishes at `/live` and each of
+    /// and key), RTSPS on `tlsPort`, for the streams `source` publishes at `/live` and each of
     /// `renditions` publishes at `/` and its rendition's name (`/sub`).
     public init(
-        configuration: ServeConfiguration, port: Int?, tlsPort: Int? = nil, tls: String? = nil, hub: ServeHub,
+        configuration: ServeConfiguration, port: Int?, tlsPort: Int? = nil, tls: HTTPTLSCredentials? = nil, hub: ServeHub,
         source: ServeElementarySink, renditions: [ServeElementarySink] = []
     ) throws {
         for given in [port, tlsPort].compactMap({ $0 }) where !(0...65_535).contains(given) {
             throw SettingsError(field: "rtspPort", value: "\(given)", allowed: "0…65535")
         }
         self.hub = hub
-        var sources = [ServeRTSPPipeline.path: source]
+        var sources = ["/live": source]
         for rendition in renditions { sources["/" + rendition.rendition] = rendition }
-        self.sources = sources
         asksCredentials = !configuration.tokens.isEmpty || !configuration.users.isEmpty
-        let codecs = Set(([source] + renditions).map(\.codec))
-        try GStreamerLibrary.require(elements: ["appsrc", "rtpmp4gpay"] + codecs.map { $0 == .h265 ? "rtph265pay" : "rtph264pay" })
-        let launch = { (sink: ServeElementarySink) in
-            ServeRTSPPipeline.launch(streams: sink.streams, codec: sink.codec, timelineStart: configuration.timelineStart)
-        }
-        var settings = RTSPServerConfiguration(launch: launch(source))
-        settings.path = ServeRTSPPipeline.path
-        settings.otherPaths = renditions.map { "/" + $0.rendition }
-        // A further encode in another codec (main H.265, sub H.264) has a payloader of its own.
-        for rendition in renditions where rendition.codec != source.codec {
-            settings.pathLaunches["/" + rendition.rendition] = launch(rendition)
-        }
+        slot = try tls.map { try HTTPTLSSlot($0) }
+        loop = try SocketEventLoop(name: "rtsp")
+        var settings = RTSPLiveServer.Settings()
+        settings.paths = sources
+        settings.sessionTimeout = max(10, (configuration.limits.viewerTimeout.inSeconds * 2).rounded(.up))
+        settings.connectionLimit = configuration.limits.maxViewers + 64
+        settings.sharedTimestamps = configuration.timelineStart > 0
         // Each server its own credential check (Basic where it cannot leak), nil when none is asked.
         let hooks = asksCredentials ? access.hooks : nil
         let token = configuration.token
@@ -86,35 +80,58 @@ package final class ServeRTSPFace: RTSPServerDelegate, Sendable {
             guard token != nil || hooks != nil else { return nil }
             return RTSPKeys(user: Self.user, password: token, allowBasic: allowBasic, offersDigest: !basicOnly, access: hooks)
         }
-        settings.sessionTimeout = max(10, Int(configuration.limits.viewerTimeout.inSeconds.rounded(.up)) * 2)
-        settings.contentLengthLimit = 16 * 1024
-        settings.connectionLimit = configuration.limits.maxViewers + 64
-        settings.connectionPolicy = RTSPGuardPolicy(limits: .init(settings))
-        settings.requestRules = RTSPRequestRules(paths: [settings.path] + settings.otherPaths, headerLimit: settings.headerLimit)
-        let plain = Self.plainHost(configuration, tls: tls != nil)
-        if let port, let host = plain {
-            var clear = settings
-            clear.host = host
-            clear.port = port
-            let allowBasic = ServeConfiguration.isLoopback(host)
-            clear.keys = keys(allowBasic, allowBasic && !configuration.users.isEmpty)
-            let server = try RTSPServer(configuration: clear, delegate: self)
-            state.withLock { $0.servers.plain = server }
-        }
-        if let tlsPort, let tls {
-            var secure = settings
-            secure.host = configuration.host
-            secure.port = tlsPort
-            secure.keys = keys(true, !configuration.users.isEmpty)
-            secure.tlsPEM = tls
-            do {
-                let server = try RTSPServer(configuration: secure, delegate: self)
-                state.withLock { $0.servers.tls = server }
-            } catch {
-                state.withLock { $0.servers.plain }?.stop()
-                throw error
+        let serverHooks = Self.hooks(hub: hub, access: access, sources: sources)
+        do {
+            if let port, let host = Self.plainHost(configuration, tls: tls != nil) {
+                var clear = settings
+                clear.host = host
+                clear.port = port
+                let allowBasic = ServeConfiguration.isLoopback(host)
+                clear.keys = keys(allowBasic, allowBasic && !configuration.users.isEmpty)
+                let server = try RTSPLiveServer(settings: clear, hooks: serverHooks, loop: loop)
+                state.withLock {
+                    $0.servers.plain = server; $0.keys.plain = clear.keys
+                }
             }
+            if let tlsPort, let slot {
+                var secure = settings
+                secure.host = configuration.host
+                secure.port = tlsPort
+                secure.keys = keys(true, !configuration.users.isEmpty)
+                secure.tls = slot
+                let server = try RTSPLiveServer(settings: secure, hooks: serverHooks, loop: loop)
+                state.withLock {
+                    $0.servers.tls = server; $0.keys.tls = secure.keys
+                }
+            }
+        } catch {
+            stop()
+            throw error
         }
+    }
+
+    /// What the servers ask: admission at DESCRIBE (403 for a blocked address, 503 when every slot
+    /// is taken; only a check, the slot is taken at PLAY), and the viewer at PLAY with what
+    /// admitted the client.
+    private static func hooks(hub: ServeHub, access: ServeRTSPAccess, sources: [String: ServeElementarySink]) -> RTSPLiveServer.Hooks {
+        RTSPLiveServer.Hooks(
+            admit: { peer in
+                if access.isBlocked(peer) { return 403 }
+                return hub.statistics().totals.viewers < hub.limits.maxViewers ? 200 : 503
+            },
+            play: { path, peer, key, transport throws(RTSPRefusal) in
+                let credential = access.credential(forKey: key)
+                do {
+                    return try hub.openViewer(
+                        format: .elementary, rendition: sources[path]?.rendition ?? ServeHub.main, transport: transport, peer: peer,
+                        credential: credential)
+                } catch ServeRefusal.credentialWithdrawn {
+                    throw RTSPRefusal(status: 403)
+                } catch {
+                    throw RTSPRefusal(status: 503)
+                }
+            },
+            log: { FileHandle.standardError.write(Data(($0 + "\n").utf8)) })
     }
 
     /// Where plain RTSP listens: the listen address without TLS; with TLS, as `rtspPlain` says
@@ -133,33 +150,9 @@ package final class ServeRTSPFace: RTSPServerDelegate, Sendable {
         access.set(policy)
     }
 
-    /// Presents a new certificate and key (PEM) to RTSPS connections from now on; those open keep theirs.
-    func setTLS(_ pem: String) throws {
-        try state.withLock { $0.servers.tls }?.setTLS(pem)
-    }
-
-    /// 200 while a viewer slot is free, else 503.
-    package func rtspServer(admit client: RTSPClientHandle) -> Int {
-        // Only a check here (gst-rtsp-server asks before it checks credentials): a client that
-        // could not play now is not given a pipeline. The slot is taken at PLAY. An address
-        // blocked for its failed logins gets 403 whatever it sends.
-        if access.isBlocked(client.peer) { return 403 }
-        return hasFreeSlot ? 200 : 503
-    }
-
-    private var hasFreeSlot: Bool { hub.statistics().totals.viewers < hub.limits.maxViewers }
-
-    /// Starts the client's feed (it primes the pipeline for the SDP).
-    package func rtspServer(configured media: RTSPClientMedia) {
-        guard let source = sources[media.path] ?? sources[ServeRTSPPipeline.path] else { return endSources(of: media) }
-        let feed = ServeRTSPFeed(media: media, source: source)
-        let running = state.withLock { state in
-            let running = state.servers.plain != nil || state.servers.tls != nil
-            if running { state.feeds[media.identifier] = feed }
-            return running
-        }
-        guard running else { return endSources(of: media) }
-        feed.start(in: feeders)
+    /// Presents a new certificate and key to RTSPS connections from now on; those open keep theirs.
+    func setTLS(_ credentials: HTTPTLSCredentials) throws {
+        try slot?.replace(with: credentials)
     }
 
     /// Puts `tokens` (each with the access policy's number) in force for requests from now on;
@@ -171,14 +164,14 @@ package final class ServeRTSPFace: RTSPServerDelegate, Sendable {
     func setTokens(
         _ tokens: [(secret: String, number: Int)], stillAdmits: @escaping @Sendable (ServeCredential) -> Bool
     ) -> Bool {
-        let servers = state.withLock { state in
+        let keys = state.withLock { state in
             state.stillAdmits = stillAdmits
             state.hasTokens = !tokens.isEmpty
-            return [state.servers.plain, state.servers.tls].compactMap { $0 }
+            return [state.keys.plain, state.keys.tls].compactMap { $0 }
         }
         guard asksCredentials else { return false }
-        let keys = tokens.map { (password: $0.secret, number: $0.number) }
-        return servers.map { $0.setKeys(keys) }.allSatisfy { $0 } && !servers.isEmpty
+        for keyring in keys { keyring.setKeys(tokens.map { (password: $0.secret, number: $0.number) }) }
+        return !keys.isEmpty
     }
 
     /// Whether the face lets no one play any more: started open, it cannot ask for the tokens a
@@ -191,56 +184,15 @@ package final class ServeRTSPFace: RTSPServerDelegate, Sendable {
         }
     }
 
-    /// Every PLAY names its token: see `rtspServer(play:key:)`.
-    public func rtspServer(play identifier: UInt) -> Int { rtspServer(play: identifier, key: 0) }
-
-    /// Takes the client's viewer slot at its first PLAY, remembering the token (`key`, its number)
-    /// that admitted it: 200, 403 when that token is no longer listed, or 503 when no slot is free.
-    public func rtspServer(play identifier: UInt, key: Int) -> Int {
-        let credential = access.credential(forKey: key)
-        guard let feed = state.withLock({ $0.feeds[identifier] }) else { return 503 }
-        do {
-            let hub = self.hub
-            try feed.play {
-                try hub.openViewer(
-                    format: .elementary, rendition: feed.rendition, transport: "rtsp", peer: feed.peer, credential: credential)
-            }
-            return 200
-        } catch ServeRefusal.credentialWithdrawn {
-            return 403
-        } catch {
-            return 503
-        }
-    }
-
-    /// Names the client's transport in its statistics.
-    public func rtspServer(media identifier: UInt, transport: String) {
-        state.withLock { $0.feeds[identifier] }?.setTransport("rtsp/\(transport)")
-    }
-
-    /// Ends the client's feed, which gives its slot back.
-    public func rtspServer(mediaEnded identifier: UInt) {
-        state.withLock { $0.feeds.removeValue(forKey: identifier) }?.stop()
-    }
-
-    /// Nothing: the client's media end too, and that ends its feed.
-    public func rtspServer(clientClosed identifier: UInt) {}
-
-    private func endSources(of media: RTSPClientMedia) {
-        media.video?.end()
-        media.audio?.end()
-    }
-
-    /// Closes every client, stops listening and waits for the feeds to end.
+    /// Closes every client and stops listening.
     public func stop() {
-        let (servers, open) = state.withLock { state in
-            defer { (state.servers, state.feeds) = ((nil, nil), [:]) }
-            return (state.servers, Array(state.feeds.values))
+        let servers = state.withLock { state in
+            defer { state.servers = (nil, nil) }
+            return state.servers
         }
         servers.plain?.stop()
         servers.tls?.stop()
-        for feed in open { feed.stop() }
-        feeders.wait()
+        loop.stop()
     }
 }
 #endif
