@@ -3,10 +3,13 @@
 #  1. capture-to-decode latency (p50/p95/max) of `onair play --measure-latency` over RTSP/UDP
 #     and RTSP/TCP (interleaved, `…/live?tcp`) from one serve, beside SRT with latency=20000
 #     (`onair stream srt://…?mode=listener&latency=20000` → `onair play`, as bench/stream_latency.sh);
-#  2. CPU (user+system, % of one core) of the `onair serve` process with 1, 16 and 64 RTSP clients,
-#     half over UDP and half over TCP, each an ffmpeg copying to null; the ratio CPU(64)/CPU(1);
-#     and where it goes: % of one core per thread name (digits folded, /proc/PID/task/*/stat) at
-#     each count, the names that grow with clients first.
+#  2. CPU (user+system, % of one core), threads and resident memory of the `onair serve` process
+#     with 1, 16 and 64 RTSP clients, half over UDP and half over TCP, each an ffmpeg copying to
+#     null; the ratio CPU(64)/CPU(1) (target ≤ 1.3), the threads added (target ≤ 4) and memory per
+#     client; and where the CPU goes: % of one core per thread name (digits folded,
+#     /proc/PID/task/*/stat) at each count, the names that grow with clients first. A count whose
+#     clients are not all on /stats.json makes the bench exit non-zero: a ratio over clients that
+#     were not there means nothing.
 #
 #   bench/rtsp_latency.sh                                  # 10 s each, preset veryfast, 2.5 Mb/s
 #   SECONDS_EACH=20 COUNTS="1 64" bench/rtsp_latency.sh
@@ -102,8 +105,9 @@ echo
 fi
 
 [[ " $parts " == *" cpu "* ]] || exit 0
-printf '%-8s %10s %14s\n' clients "cpu %" "rtsp viewers"
-declare -A cpu
+printf '%-8s %10s %14s %8s %8s\n' clients "cpu %" "rtsp viewers" threads "rss MB"
+declare -A cpu threads rss
+missing=""
 for n in $counts; do
     rtsp_port=$(free_port tcp)
     http_port=$(free_port tcp)
@@ -132,9 +136,12 @@ for n in $counts; do
     after=$(cpu_ticks "$server")
     viewers=$(curl -s "http://127.0.0.1:$http_port/stats.json" | python3 -c 'import json,sys; print(sum(1 for v in json.load(sys.stdin)["viewers"] if v["format"] == "es"))' || echo "?")
     thread_ticks "$server" >"$work/threads-after-$n"
+    threads[$n]=$(ls /proc/"$server"/task | wc -l)
+    rss[$n]=$(awk '/^VmRSS:/ { printf "%.1f", $2 / 1024 }' /proc/"$server"/status)
     kill "${clients[@]}" 2>/dev/null || true
     cpu[$n]=$(python3 -c "print(round(($after - $before) / $ticks / $each * 100, 1))")
-    printf '%-8s %10s %14s\n' "$n" "${cpu[$n]}" "$viewers"
+    printf '%-8s %10s %14s %8s %8s\n' "$n" "${cpu[$n]}" "$viewers" "${threads[$n]}" "${rss[$n]}"
+    [ "$viewers" = "$n" ] || missing="$missing $n (only $viewers on /stats.json)"
     thread_report "$work/threads-before-$n" "$work/threads-after-$n" "$n"
     kill "$server" 2>/dev/null || true
     wait "$server" 2>/dev/null || true
@@ -143,3 +150,9 @@ done
 first=${counts%% *}
 last=${counts##* }
 python3 -c "print(f'cpu at $last / cpu at $first: {${cpu[$last]} / max(${cpu[$first]}, 0.1):.2f} (target ≤ 1.3)')"
+echo "threads at $last - threads at $first: $(( ${threads[$last]} - ${threads[$first]} )) (target ≤ 4)"
+python3 -c "print(f'memory per client: {(${rss[$last]} - ${rss[$first]}) / max($last - $first, 1):.2f} MB')"
+if [ -n "$missing" ]; then
+    echo "not every client played at:$missing" >&2
+    exit 1
+fi
