@@ -317,6 +317,7 @@ final class RTSPLiveConnection: Sendable {
         let info = state.withLock { state -> String in
             guard var current = state.session else { return "" }
             current.viewer = viewer
+            current.playedAt = current.playedAt ?? server.loop.now()
             if case .chunk(let chunk) = first { current.held = (chunk, 0) }
             if current.pacer == nil, current.usesUDP { current.pacer = ServeJoinPacer() }
             state.session = current
@@ -417,7 +418,15 @@ final class RTSPLiveConnection: Sendable {
             case .read(let viewer):
                 switch viewer.readChunk(wait: 0) {
                 case .chunk(let chunk):
-                    state.withLock { $0.session?.held = (chunk, 0) }
+                    state.withLock { state in
+                        // Sound starts live: the keyframe cache's audio would reach the client
+                        // in a burst, and a recorder that stamps packets by their arrival
+                        // (Frigate's -use_wallclock_as_timestamps) then hands its AAC encoder
+                        // frames closer than their duration ("Queue input is backward in
+                        // time"). The picture from the keyframe on still comes at once.
+                        if chunk.packet?.mediaType == .audio, let since = state.session?.playedAt, chunk.published < since { return }
+                        state.session?.held = (chunk, 0)
+                    }
                 case .nothing:
                     flush()
                     viewer.notify { [weak self] in self?.queuePump() }

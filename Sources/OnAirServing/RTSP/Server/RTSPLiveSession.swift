@@ -32,6 +32,9 @@ struct RTSPLiveSession: Sendable {
     var held: (chunk: ServeChunk, next: Int)?
     /// Paces a UDP client's join (the keyframe cache at twice real time).
     var pacer: ServeJoinPacer?
+    /// When the client's first PLAY was answered (the loop's clock): audio published before it
+    /// (the keyframe cache's) is not sent.
+    var playedAt: Double?
 
     /// A new session of `path`.
     init(path: String) {
