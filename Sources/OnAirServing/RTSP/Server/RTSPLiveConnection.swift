@@ -241,7 +241,9 @@ final class RTSPLiveConnection: Sendable {
         }
         let host = server.address.family == AF_INET ? server.address.host : "0.0.0.0"
         var sdp = RTPSessionDescription.session(media: media, address: host, sessionID: UInt64.random(in: 1...UInt64(Int64.max)))
-        if let mediaStart = sdp.range(of: "m=") { sdp.insert(contentsOf: "a=control:*\r\na=range:npt=now-\r\n", at: mediaStart.lowerBound) }
+        if let mediaStart = sdp.range(of: "m=") {
+            sdp.insert(contentsOf: "a=control:*\r\na=range:\(RTSPRange.live)\r\n", at: mediaStart.lowerBound)
+        }
         let base = Self.base(of: request.uri)
         write(
             reply(200, [("Content-Type", "application/sdp"), ("Content-Base", base)], body: Array(sdp.utf8)),
@@ -324,7 +326,7 @@ final class RTSPLiveConnection: Sendable {
             guard let source = server.settings.paths[current.path] else { return "" }
             return current.rtpInfo(base: base, source: source, start: current.held?.chunk.packet?.pts)
         }
-        var headers = [("Session", session.header(timeout: server.settings.sessionTimeout)), ("Range", "npt=now-")]
+        var headers = [("Session", session.header(timeout: server.settings.sessionTimeout)), ("Range", RTSPRange.live)]
         if !info.isEmpty { headers.append(("RTP-Info", info)) }
         write(reply(200, headers), cseq: cseq)
         if session.viewer == nil {
@@ -489,7 +491,7 @@ final class RTSPLiveConnection: Sendable {
                 let source = server.settings.paths[session.path], let clock = source.rtpClock
             else { return false }
             let now = server.loop.now()
-            let wall = Date()
+            let wall = server.settings.wallClock()
             for track in session.tracks.values {
                 guard let packetizer = source.rtpTrack(track.mediaType) else { continue }
                 let shared = packetizer.timestamp(at: clock.mediaTime(atMonotonic: now))

@@ -42,6 +42,8 @@ package final class RTSPLiveServer: Sendable {
         package var tls: HTTPTLSSlot?
         /// Seconds between RTCP sender reports of a playing session.
         package var senderReportInterval = 2.0
+        /// The wall clock RTCP sender reports pair with the media (injected by tests).
+        package var wallClock: @Sendable () -> Date = { Date() }
         /// The RTCP CNAME of the server's streams.
         package var cname = "onair"
         /// Whether every viewer keeps the track's own RTP timestamps (no random offset): set with

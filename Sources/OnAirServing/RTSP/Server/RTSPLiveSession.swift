@@ -74,17 +74,18 @@ struct RTSPLiveSession: Sendable {
         return (path, index)
     }
 
-    /// PLAY's RTP-Info: each track's URL, the client's next sequence number and, when the media
-    /// time the client starts at is known, the client's RTP timestamp for it.
+    /// PLAY's RTP-Info (`RTSPRange.rtpInfo`): each track's URL, the client's next sequence number
+    /// and the client's RTP timestamp for `start`, the media time it starts at; empty when that
+    /// is not known (no RTP-Info is then sent).
     func rtpInfo(base: String, source: ServeElementarySink, start: MediaTime?) -> String {
-        tracks.keys.sorted().compactMap { index -> String? in
-            guard let track = tracks[index] else { return nil }
-            var entry = "url=\(base)stream=\(index);seq=\(track.rewrite.nextSequenceNumber)"
-            if let start, let packetizer = source.rtpTrack(track.mediaType) {
-                entry += ";rtptime=\(track.rewrite.timestamp(forShared: packetizer.timestamp(at: start)))"
-            }
-            return entry
-        }.joined(separator: ",")
+        guard let start else { return "" }
+        let entries = tracks.keys.sorted().compactMap { index -> RTSPRange.Track? in
+            guard let track = tracks[index], let packetizer = source.rtpTrack(track.mediaType) else { return nil }
+            return RTSPRange.Track(
+                url: "\(base)stream=\(index)", seq: track.rewrite.nextSequenceNumber,
+                rtptime: track.rewrite.timestamp(forShared: packetizer.timestamp(at: start)))
+        }
+        return RTSPRange.rtpInfo(entries)
     }
 }
 #endif
