@@ -88,9 +88,10 @@ import Testing
         let dir = try Tools.temporaryDirectory("stream-udp")
         defer { try? FileManager.default.removeItem(at: dir) }
         let file = dir.appendingPathComponent("udp.ts").path
-        // `timeout` (µs) ends ffmpeg's input once packets stop arriving.
+        // `timeout` (µs) ends ffmpeg's input once packets stop arriving, and before the first one:
+        // 10 s leaves a loaded machine time to start the stream (3 s did not, once, in another test).
         let (receiver, port) = try StreamTestPorts.peer(udp: true) { port in
-            try Self.ffmpeg("udp://127.0.0.1:\(port)?timeout=3000000&fifo_size=100000", file, dir: dir)
+            try Self.ffmpeg("udp://127.0.0.1:\(port)?timeout=10000000&fifo_size=100000", file, dir: dir)
         }
         defer { receiver.kill() }
         let result = try Tools.run(Self.onair, ["stream", "--duration", "6"] + Self.size + ["udp://127.0.0.1:\(port)?pkt_size=1316"])

@@ -63,12 +63,14 @@ import Testing
             ],
             stderrPath: dir.appendingPathComponent("gst.log").path)
         // `onair stream` over UDP (MPEG-TS) from a time line started at the same place, to ffmpeg.
+        // ffmpeg's input gives up after `timeout` (µs) without a datagram, the first one included:
+        // at 3 s it ended before the stream began in one CI run (lane C beside lanes A and B).
         let udpCopy = dir.appendingPathComponent("udp.ts").path
         let (udpReader, udpPort) = try StreamTestPorts.peer(udp: true) { udpPort in
             try StreamTestProcess(
                 "ffmpeg",
                 [
-                    "-hide_banner", "-nostdin", "-v", "error", "-i", "udp://127.0.0.1:\(udpPort)?timeout=3000000&fifo_size=100000", "-c",
+                    "-hide_banner", "-nostdin", "-v", "error", "-i", "udp://127.0.0.1:\(udpPort)?timeout=10000000&fifo_size=100000", "-c",
                     "copy", "-y", udpCopy,
                 ],
                 stderrPath: dir.appendingPathComponent("udp.log").path)
