@@ -93,7 +93,16 @@ import Testing
         }
         #expect(play.status == 0, "\(play.stderr)")
         let report = try JSONSerialization.jsonObject(with: play.stdout) as? [String: Any] ?? [:]
-        #expect(report["decode_errors"] as? Int == 0 && report["freezes"] as? Int == 0, "onair play: \(report)")
+        // Across the wrap the player's timestamps run on: no jump, and every frame of the 20 s at
+        // 15 fps (it stops 20 s of media after its first frame), so no gap in them either (a gap
+        // of the three frame durations that count as a freeze would leave at most 297). Its
+        // freezes also count any half second without a new frame by the wall clock: beside
+        // loaded.sh's hog one such stall came with all 299 frames in time order, so one is
+        // allowed; a player stuck at the wrap (10.7 s in) never reaches 298 frames, and one
+        // stalling again and again still fails.
+        let changes = report["changes"] as? [String: Any] ?? [:]
+        #expect(report["decode_errors"] as? Int == 0 && changes["timestamp_jumps"] as? Int == 0, "onair play: \(report)")
+        #expect((report["frames"] as? Int ?? 0) >= 298 && (report["freezes"] as? Int ?? 99) <= 1, "onair play: \(report)")
         for (copy, reader) in zip(copies, readers) {
             let result = try Self.decoded(copy)
             #expect(reader.stderr.isEmpty, "\(copy): \(reader.stderr)")
