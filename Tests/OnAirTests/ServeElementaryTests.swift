@@ -48,31 +48,38 @@ import Testing
     }
 
     /// A hub whose viewers queue 100 bytes and are cut `timeout` behind, its sink past a keyframe.
-    static func smallQueues(timeout: Duration) throws -> (ServeHub, ServeElementarySink) {
+    /// A hub whose viewers queue 100 bytes and are cut `timeout` behind, on a clock the test steps
+    /// (seconds, from 1000), with a keyframe published.
+    static func smallQueues(timeout: Duration) throws -> (ServeHub, ServeElementarySink, Locked<Double>) {
         var limits = ServeHub.Limits()
         limits.viewerQueueBytes = 100
         limits.viewerTimeout = timeout
-        let hub = ServeHub(formats: [.elementary], limits: limits)
+        let clock = Locked(1000.0)
+        let hub = ServeHub(formats: [.elementary], limits: limits) { clock.current }
         let sink = ServeElementarySink(streams: [.video], hub: hub)
         try sink.write(Self.packet(.video, index: 0, key: true))
-        return (hub, sink)
+        return (hub, sink, clock)
     }
 
     /// A hub whose viewers queue 100 bytes and are cut 200 ms behind, with one viewer that took
     /// nothing of a keyframe and 20 frames after it (so it skipped once).
-    static func stalledViewer(transport: String, peer: String) throws -> (ServeHub, ServeElementarySink, ServeViewer) {
-        let (hub, sink) = try smallQueues(timeout: .milliseconds(200))
+    static func stalledViewer(
+        transport: String, peer: String
+    ) throws -> (ServeHub, ServeElementarySink, ServeViewer, Locked<Double>) {
+        let (hub, sink, clock) = try smallQueues(timeout: .milliseconds(200))
         let viewer = try hub.openViewer(format: .elementary, transport: transport, peer: peer)
         for index in 1...20 { try sink.write(Self.packet(.video, index: index, key: false)) }
-        return (hub, sink, viewer)
+        return (hub, sink, viewer, clock)
     }
 
     @Test func aViewerWhoseTransportStoppedTakingSkipsAndIsCut() throws {
-        let (hub, _, viewer) = try Self.stalledViewer(transport: "rtsp", peer: "stalled")
+        let (hub, _, viewer, clock) = try Self.stalledViewer(transport: "rtsp", peer: "stalled")
         #expect(viewer.statistics().skips == 1)
         #expect(!viewer.cutIfTooFarBehind())
         #expect(viewer.cutReason == nil)
-        letTimePass(0.3, "past the 200 ms viewer timeout (the hub reads the real clock)")
+        clock.withLock { $0 += 0.19 }
+        #expect(!viewer.cutIfTooFarBehind(), "short of the 200 ms timeout")
+        clock.withLock { $0 += 0.11 }
         let events = Mutex<[ServeHub.ViewerEvent]>([])
         hub.setViewerObserver { event in events.withLock { $0.append(event) } }
         #expect(viewer.cutIfTooFarBehind(context: "held back: 300000 bytes waiting"))
@@ -89,11 +96,11 @@ import Testing
     }
 
     @Test func aViewerThatReadsNothingIsCutWhenTheNextChunkComesAndItsTransportTold() throws {
-        let (hub, sink, viewer) = try Self.stalledViewer(transport: "http", peer: "stopped reading")
+        let (hub, sink, viewer, clock) = try Self.stalledViewer(transport: "http", peer: "stopped reading")
         let told = Locked(0)
         viewer.whenCut { told.withLock { $0 += 1 } }
         #expect(viewer.endReason == nil && told.current == 0)
-        letTimePass(0.3, "past the 200 ms viewer timeout (the hub reads the real clock)")
+        clock.withLock { $0 += 0.3 }  // past the 200 ms viewer timeout
         try sink.write(Self.packet(.video, index: 21, key: true))
         #expect(viewer.endReason == .tooSlow && told.current == 1)
         #expect(viewer.cutReason?.hasSuffix("; found when a chunk was published") == true, "\(viewer.cutReason ?? "-")")
@@ -105,7 +112,7 @@ import Testing
     }
 
     @Test func aViewerThatEmptiesItsQueueYetKeepsSkippingIsCutAndOneSkipIsForgiven() throws {
-        let (hub, sink) = try Self.smallQueues(timeout: .milliseconds(400))
+        let (hub, sink, clock) = try Self.smallQueues(timeout: .milliseconds(400))
         let slow = try hub.openViewer(format: .elementary, transport: "http", peer: "behind a full socket")
         let steady = try hub.openViewer(format: .elementary, transport: "http", peer: "one hiccup")
         var index = 1
@@ -122,10 +129,10 @@ import Testing
         try burst(skipping: [slow, steady])
         #expect(slow.statistics().skips == 1 && steady.statistics().skips == 1)
         #expect(slow.endReason == nil)
-        letTimePass(0.15, "a run of skips still shorter than the 400 ms timeout (the hub reads the real clock)")
+        clock.withLock { $0 += 0.15 }  // a run of skips still shorter than the 400 ms timeout
         try burst(skipping: [slow], keeping: [steady])
         #expect(slow.endReason == nil, "a run of skips shorter than the timeout")
-        letTimePass(0.3, "the slow one's skips now span more than the timeout, each within twice it of the last")
+        clock.withLock { $0 += 0.3 }  // the slow one's skips now span more than the timeout, each within twice it of the last
         try burst(skipping: [slow], keeping: [steady])
         #expect(slow.endReason == .tooSlow, "\(slow.statistics())")
         #expect(slow.cutReason?.contains("skips kept coming for") == true, "\(slow.cutReason ?? "-")")

@@ -8,10 +8,9 @@ import Testing
 
 /// The fan-out hub without a network: keyframe cache, bounded queues, skips and limits.
 @Suite struct ServeHubTests {
-    static func chunk(_ size: Int, key: Bool, age: Double = 0) -> ServeChunk {
-        ServeChunk(
-            bytes: [UInt8](repeating: key ? 1 : 0, count: size), isKeyframe: key,
-            published: ProcessInfo.processInfo.systemUptime - age)
+    /// A chunk published at `time` (seconds on the hub's clock; the system's monotonic clock unless given).
+    static func chunk(_ size: Int, key: Bool, at time: Double = ServeHub.uptime()) -> ServeChunk {
+        ServeChunk(bytes: [UInt8](repeating: key ? 1 : 0, count: size), isKeyframe: key, published: time)
     }
 
     static func drain(_ viewer: ServeViewer) -> [UInt8] {
@@ -42,16 +41,20 @@ import Testing
         var limits = ServeHub.Limits()
         limits.viewerQueueBytes = 100
         limits.viewerTimeout = .milliseconds(200)
-        let hub = ServeHub(formats: [.mpegTS], limits: limits)
-        hub.publish(Self.chunk(10, key: true), to: .mpegTS)
+        let clock = Locked(1000.0)
+        let hub = ServeHub(formats: [.mpegTS], limits: limits) { clock.current }
+        hub.publish(Self.chunk(10, key: true, at: clock.current), to: .mpegTS)
         let viewer = try hub.openViewer(format: .mpegTS, transport: "test", peer: "slow")
-        for _ in 0..<20 { hub.publish(Self.chunk(10, key: false), to: .mpegTS) }
+        for _ in 0..<20 { hub.publish(Self.chunk(10, key: false, at: clock.current), to: .mpegTS) }
         #expect(viewer.statistics().skips == 1)
         // Waiting for a keyframe: the deltas are dropped, the keyframe is kept.
-        hub.publish(Self.chunk(10, key: true), to: .mpegTS)
+        hub.publish(Self.chunk(10, key: true, at: clock.current), to: .mpegTS)
         let stats = viewer.statistics()
         #expect(stats.queueBytes <= 100 && stats.droppedChunks > 0)
-        letTimePass(0.3, "past the 200 ms viewer timeout (the hub reads the real clock)")
+        // Just short of the 200 ms timeout the viewer is kept; past it, cut.
+        clock.withLock { $0 += 0.19 }
+        #expect(!viewer.cutIfTooFarBehind() && viewer.endReason == nil)
+        clock.withLock { $0 += 0.02 }
         var buffer = [UInt8](repeating: 0, count: 8)
         let read = buffer.withUnsafeMutableBytes { viewer.read(into: $0, wait: 0.01) }
         #expect(read == .cut)

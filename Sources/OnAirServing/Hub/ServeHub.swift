@@ -32,17 +32,27 @@ package final class ServeHub: Sendable {
     private let streams: [String: [ServeFormat: ServeStream]]
     /// Gives back what departed viewers freed (glibc keeps it otherwise; see `ServeMemoryRelease`).
     package let memoryRelease = ServeMemoryRelease()
+    /// Seconds of a monotonic clock: when chunks are published, how long a viewer has been behind,
+    /// its age. Injected, so a test can step it (a viewer cut at its timeout without waiting).
+    package let clock: @Sendable () -> Double
+
+    /// The system's monotonic clock in seconds, the hub's unless another is given.
+    package static let uptime: @Sendable () -> Double = { ProcessInfo.processInfo.systemUptime }
 
     /// The main encode's name: the path prefix of its streams (`/live.ts`, `rtsp://…/live`).
     package static let main = "live"
 
     /// A hub for the given formats, of the main encode and of each further encode in `renditions`
-    /// (their names, the path prefixes of their streams: `sub` serves `/sub.ts`).
-    package init(formats: Set<ServeFormat>, renditions: [String] = [], limits: Limits = Limits()) {
+    /// (their names, the path prefixes of their streams: `sub` serves `/sub.ts`), on `clock`.
+    package init(
+        formats: Set<ServeFormat>, renditions: [String] = [], limits: Limits = Limits(),
+        clock: @escaping @Sendable () -> Double = ServeHub.uptime
+    ) {
         state = Locked(State(limits: limits))
+        self.clock = clock
         var streams: [String: [ServeFormat: ServeStream]] = [:]
         for name in [Self.main] + renditions {
-            for format in formats { streams[name, default: [:]][format] = ServeStream(format: format) }
+            for format in formats { streams[name, default: [:]][format] = ServeStream(format: format, clock: clock) }
         }
         self.streams = streams
     }
@@ -77,7 +87,7 @@ package final class ServeHub: Sendable {
             }
             let viewer = ServeViewer(
                 id: state.nextID, transport: transport, format: format, peer: peer, credential: credential,
-                timeout: state.limits.viewerTimeout.inSeconds, capacityBytes: state.limits.viewerQueueBytes
+                timeout: state.limits.viewerTimeout.inSeconds, capacityBytes: state.limits.viewerQueueBytes, clock: clock
             ) { [weak self] gone in
                 self?.remove(gone, from: stream)
             }
@@ -180,7 +190,7 @@ package final class ServeHub: Sendable {
             totals.viewers = current.count
             return (current, state.transportFigures, totals)
         }
-        let now = ProcessInfo.processInfo.systemUptime
+        let now = clock()
         return (
             current.map { viewer in
                 var entry = viewer.statistics(now: now)

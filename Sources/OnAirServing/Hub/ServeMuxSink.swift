@@ -179,7 +179,7 @@ package final class ServeMuxSink: PacketSink {
         hub.publish(
             ServeChunk(
                 bytes: bytes, isKeyframe: keyframeOwed || (!expected.contains(.video) && headerSent),
-                published: ProcessInfo.processInfo.systemUptime), to: format, rendition: rendition)
+                published: hub.clock()), to: format, rendition: rendition)
         keyframeOwed = false
     }
 

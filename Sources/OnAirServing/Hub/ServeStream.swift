@@ -20,8 +20,12 @@ final class ServeStream: Sendable {
     /// The most bytes the keyframe cache holds; past it the cache empties until the next keyframe.
     static let cacheLimit = 16 * 1024 * 1024
 
-    init(format: ServeFormat) {
+    /// The hub's clock, for the time a header chunk is published and a viewer primed.
+    private let clock: @Sendable () -> Double
+
+    init(format: ServeFormat, clock: @escaping @Sendable () -> Double = ServeHub.uptime) {
         self.format = format
+        self.clock = clock
     }
 
     /// Sets the container header and hands it to the viewers already waiting.
@@ -31,7 +35,7 @@ final class ServeStream: Sendable {
             return Array(state.viewers.values)
         }
         guard !bytes.isEmpty else { return }
-        let chunk = ServeChunk(bytes: bytes, isKeyframe: false, isHeader: true, published: ProcessInfo.processInfo.systemUptime)
+        let chunk = ServeChunk(bytes: bytes, isKeyframe: false, isHeader: true, published: clock())
         for viewer in targets { viewer.enqueue(chunk) }
     }
 
@@ -59,7 +63,7 @@ final class ServeStream: Sendable {
     /// Attaches a viewer, primed with the header and the cache.
     func attach(_ viewer: ServeViewer) {
         state.withLock { state in
-            viewer.prime(header: state.header, cache: state.cache, now: ProcessInfo.processInfo.systemUptime)
+            viewer.prime(header: state.header, cache: state.cache, now: clock())
             state.viewers[viewer.id] = viewer
         }
     }

@@ -51,7 +51,9 @@ package final class ServeViewer: Sendable {
     fileprivate struct State {
         let timeout: Double
         let capacityBytes: Int
-        let connected = ProcessInfo.processInfo.systemUptime
+        /// The hub's clock (seconds, monotonic) and its reading when the viewer connected.
+        let clock: @Sendable () -> Double
+        let connected: Double
         var transport: String
         var queue: [ServeChunk] = []
         var head = 0
@@ -80,7 +82,8 @@ package final class ServeViewer: Sendable {
 
     init(
         id: Int, transport: String, format: ServeFormat, peer: String, credential: ServeCredential = .anyone, timeout: Double,
-        capacityBytes: Int, onClose: @escaping @Sendable (ServeViewer) -> Void
+        capacityBytes: Int, clock: @escaping @Sendable () -> Double = ServeHub.uptime,
+        onClose: @escaping @Sendable (ServeViewer) -> Void
     ) {
         self.id = id
         self.format = format
@@ -88,7 +91,8 @@ package final class ServeViewer: Sendable {
         self.credential = credential
         self.timeout = timeout
         self.capacityBytes = capacityBytes
-        state = Locked(State(timeout: timeout, capacityBytes: capacityBytes, transport: transport, onClose: onClose))
+        state = Locked(
+            State(timeout: timeout, capacityBytes: capacityBytes, clock: clock, connected: clock(), transport: transport, onClose: onClose))
     }
 
     /// Runs `body` on the state with the condition's lock held, then the box's: how every change a
@@ -122,7 +126,7 @@ package final class ServeViewer: Sendable {
             if state.admit(chunk) { condition.signal() }
             var hook: (@Sendable () -> Void)?
             if state.ended == nil, state.head < state.queue.count || state.behindSince != nil || state.skippedTooLong {
-                let now = ProcessInfo.processInfo.systemUptime
+                let now = state.clock()
                 if state.isTooFarBehind(now: now) {
                     _ = state.cut(now: now, context: "found when a chunk was published")
                     condition.broadcast()
@@ -180,7 +184,7 @@ package final class ServeViewer: Sendable {
         waitForHead(wait)
         return state.withLock { state in
             if let early = state.headRead() { return early }
-            let now = ProcessInfo.processInfo.systemUptime
+            let now = state.clock()
             var copied = 0
             while copied < buffer.count && state.head < state.queue.count {
                 let chunk = state.queue[state.head]
@@ -237,7 +241,7 @@ package final class ServeViewer: Sendable {
             case nil: break
             }
             let chunk = state.queue[state.head]
-            if chunk.isKeyframe && state.firstKeyframe == nil { state.firstKeyframe = ProcessInfo.processInfo.systemUptime }
+            if chunk.isKeyframe && state.firstKeyframe == nil { state.firstKeyframe = state.clock() }
             state.queuedBytes -= chunk.bytes.count
             state.head += 1
             state.headOffset = 0
@@ -254,7 +258,7 @@ package final class ServeViewer: Sendable {
     public func cutIfTooFarBehind(context: @autoclosure () -> String? = nil) -> Bool {
         changing { state in
             if state.isCut { return true }
-            let now = ProcessInfo.processInfo.systemUptime
+            let now = state.clock()
             guard state.ended == nil, state.isTooFarBehind(now: now) else { return false }
             _ = state.cut(now: now, context: context())
             return true
@@ -324,9 +328,10 @@ package final class ServeViewer: Sendable {
     /// Why the viewer ended, or nil while it is served.
     public var endReason: EndReason? { state.withLock { $0.ended } }
 
-    /// The viewer's figures now.
-    public func statistics(now: Double = ProcessInfo.processInfo.systemUptime) -> ServeViewerStatistics {
+    /// The viewer's figures at `now` on the hub's clock (nil: its reading now).
+    public func statistics(now: Double? = nil) -> ServeViewerStatistics {
         return state.withLock { state in
+            let now = now ?? state.clock()
             let lag = state.head < state.queue.count ? max(0, now - max(state.queue[state.head].published, state.connected)) : 0
             return ServeViewerStatistics(
                 id: id, transport: state.transport, format: format, address: peer, bytesSent: state.sent,
@@ -358,7 +363,7 @@ extension ServeViewer.State {
                 droppedChunks += dropping
             }
             skipCount += 1
-            let now = ProcessInfo.processInfo.systemUptime
+            let now = clock()
             if behindSince == nil { behindSince = now }
             // Skips that follow each other within twice the timeout are one run, and a run that
             // lasts past the timeout cuts the viewer even when it empties its queue between skips:
@@ -403,7 +408,7 @@ extension ServeViewer.State {
     mutating func headRead() -> ServeViewer.Read? {
         if isCut { return .cut }
         if head == queue.count { return ended == nil ? .nothing : .end }
-        let now = ProcessInfo.processInfo.systemUptime
+        let now = clock()
         return isTooFarBehind(now: now) ? cut(now: now) : nil
     }
 

@@ -83,7 +83,7 @@ package final class ServeElementarySink: PacketSink, Sendable {
         }
         let expected = self.expected
         let fromTimeline = rtpTimestampsFromTimeline
-        let now = ProcessInfo.processInfo.systemUptime
+        let now = hub.clock()
         let (starts, rtp) = state.withLock { state -> (Bool, [RTPPacket]) in
             if !state.started {
                 if expected.contains(.video) && !(packet.mediaType == .video && packet.isKeyframe) { return (false, []) }
