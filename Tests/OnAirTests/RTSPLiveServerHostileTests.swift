@@ -365,7 +365,7 @@ import Testing
         settings.outputLimit = 64 * 1024
         let served = try Hostile(settings: settings, media: true)
         defer { served.stop() }
-        let client = try RawClient(port: served.port, receiveBuffer: 4096, sendBuffer: 16 * 1024)
+        let client = try RawClient(port: served.port, receiveBuffer: 64 * 1024, sendBuffer: 16 * 1024)
         let one = Array("DESCRIBE \(served.url) RTSP/1.0\r\nCSeq: 1\r\n\r\n".utf8)
         let batch = Array([[UInt8]](repeating: one, count: 64).joined())
         let ceiling = 4 << 20
