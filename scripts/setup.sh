@@ -15,7 +15,7 @@ packages=(
     chromium chromium-driver python3-selenium iproute2
     curl
     nodejs
-    libgstrtspserver-1.0-dev libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev
+    libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev gir1.2-gst-rtsp-server-1.0
     gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-tools
     gstreamer1.0-plugins-bad gstreamer1.0-libav
     gstreamer1.0-nice libgstreamer-plugins-bad1.0-dev
@@ -47,9 +47,11 @@ if [ ${#missing[@]} -gt 0 ]; then
     # shipped filter (the package's daemon is not needed).
     # curl: the serve tests' and bench/serve_viewers.sh's HTTP viewers.
     # nodejs: `node --check` of the preview page's script (PreviewPageFilesTests).
-    # libgstrtspserver/libgstreamer*/plugins-base/-good: serve's RTSP face (gst-rtsp-server, appsrc, the RTP
-    # payloaders); gstreamer1.0-tools, -plugins-bad (h264parse, mpegtsmux) and -libav (avdec_h264): the
-    # RTSP tests' independent player (gst-launch-1.0 rtspsrc). Not VLC: Debian's has no RTSP client (no live555).
+    # libgstreamer*/plugins-base/-good: the GStreamer shims (appsrc, the RTP payloaders of WebRTC);
+    # gstreamer1.0-tools, -plugins-bad (h264parse, mpegtsmux) and -libav (avdec_h264): the RTSP tests'
+    # independent player (gst-launch-1.0 rtspsrc). Not VLC: Debian's has no RTSP client (no live555).
+    # gir1.2-gst-rtsp-server-1.0: gst-rtsp-server from Python, the RECORD server `onair stream rtsps://`
+    # is checked against (Tests/Tools/rtsps_record_server.py); serve's own RTSP needs no GStreamer.
     # gstreamer1.0-nice + libgstreamer-plugins-bad1.0-dev: serve's WebRTC face (webrtcbin's ICE agent;
     # the gstwebrtc/gstsdp headers and libraries CGStreamerWebRTC builds against).
     # libargon2-dev: argon2id password hashes of serve's users (onair hash-password).

@@ -1,4 +1,3 @@
-import OnAirGStreamer
 import OnAirServing
 
 /// libFuzzer entry point: reads arbitrary bytes as what an RTSP client sends (the first byte

@@ -1,4 +1,3 @@
-import OnAirGStreamer
 import OnAirServing
 
 /// libFuzzer entry point: reads arbitrary bytes as an RTSP request (16 bytes of sizes, then a

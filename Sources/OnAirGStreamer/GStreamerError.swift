@@ -7,8 +7,6 @@ package enum GStreamerError: OnAirError, Equatable {
     case initialization(String)
     /// A required element (plugin) is not installed.
     case missingElement(String)
-    /// The RTSP server could not be built or could not listen.
-    case server(String)
     /// Caps text GStreamer could not parse.
     case invalidCaps(String)
     /// A WebRTC peer could not be built or negotiated (webrtcbin's message).
@@ -19,7 +17,6 @@ package enum GStreamerError: OnAirError, Equatable {
         switch self {
         case .initialization(let message): return "GStreamer did not start: \(message)"
         case .missingElement(let name): return "the GStreamer element \(name) is not installed"
-        case .server(let message): return "RTSP server: \(message)"
         case .invalidCaps(let caps): return "GStreamer refused the caps \(caps)"
         case .webRTC(let message): return "WebRTC: \(message)"
         }

@@ -1,8 +1,8 @@
 #if os(Linux)
 import CGStreamer
 
-/// GStreamer's process-wide state: `gst_init` runs once, the first time an RTSP (or WebRTC)
-/// face needs it, so a process that never serves RTSP never loads GStreamer's plugins.
+/// GStreamer's process-wide state: `gst_init` runs once, the first time a WebRTC face or a WHIP
+/// output needs it, so a process that uses neither never loads GStreamer's plugins.
 package enum GStreamerLibrary {
     /// Initialises GStreamer if it has not been yet (thread-safe; later calls return the first result).
     package static func start() throws(GStreamerError) {

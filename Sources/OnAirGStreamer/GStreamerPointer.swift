@@ -1,11 +1,10 @@
 #if os(Linux)
-/// A pointer to a GStreamer or GLib object of the shim (an element, an RTSP client or media, a
-/// server, a main loop, a WebRTC peer), as a value threads may pass around.
+/// A pointer to a GStreamer object of the shim (an element, a WebRTC peer), as a value threads may
+/// pass around.
 ///
 /// Unchecked Sendable: GStreamer's thread rules make it safe — object references are counted
 /// atomically, and the shim's calls made with one off the object's own thread are GStreamer's
-/// thread-safe ones (push to an appsrc, close a client, quit a loop, read figures under the
-/// object's lock).
+/// thread-safe ones (push to an appsrc, read figures under the object's lock).
 struct GStreamerPointer: @unchecked Sendable {
     /// The C object.
     let raw: UnsafeMutableRawPointer

@@ -37,3 +37,28 @@ public final class LoopbackSocket {
 
     deinit { close(descriptor) }
 }
+
+#if os(Linux)
+/// A TCP connection of the test's own to 127.0.0.1:`port` (blocking), with these socket buffer
+/// sizes if given (set before connecting, so fixed: the kernel's autotuning does not grow them).
+/// The caller closes the descriptor.
+public func connectLoopback(port: Int, receiveBuffer: Int32? = nil, sendBuffer: Int32? = nil) throws -> Int32 {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard fd >= 0 else { throw ToolError.failed("socket: \(String(cString: strerror(errno)))") }
+    if var size = receiveBuffer { setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size)) }
+    if var size = sendBuffer { setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &size, socklen_t(MemoryLayout<Int32>.size)) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = UInt16(port).bigEndian
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    let connected = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+    }
+    guard connected == 0 else {
+        let reason = String(cString: strerror(errno))
+        close(fd)
+        throw ToolError.failed("connect 127.0.0.1:\(port): \(reason)")
+    }
+    return fd
+}
+#endif

@@ -7,7 +7,7 @@ import Testing
 /// `RTSPKeyring` on header values and times given to it, with a counting random source: Digest
 /// for each key, every way a Digest request can be wrong, the nonces' lifetime and capacity,
 /// Basic only where allowed, key rotation, and malformed values refused without a crash.
-/// (ServeTokenReloadTests and ServeRTSPTests run it behind gst-rtsp-server with ffmpeg.)
+/// (ServeTokenReloadTests and ServeRTSPTests run it behind `onair serve` with ffmpeg.)
 @Suite struct RTSPKeyringTests {
     /// 1, 2, 3, …: nonces that can be written down.
     struct Counting: RandomNumberGenerator {

@@ -60,18 +60,7 @@ import Testing
             var settings = settings
             settings.paths = ["/live": sink]
             let log = Locked<[String]>([])
-            let server = try RTSPLiveServer(
-                settings: settings,
-                hooks: .init(
-                    admit: { _ in 200 },
-                    play: { _, peer, _, transport throws(RTSPRefusal) in
-                        do {
-                            return try hub.openViewer(format: .elementary, transport: transport, peer: peer)
-                        } catch {
-                            throw RTSPRefusal(status: 503)
-                        }
-                    },
-                    log: { line in log.withLock { $0.append(line) } }))
+            let server = try RTSPLiveServer(settings: settings, hooks: Self.hooks(hub: hub, log: log))
             for packet in packets {
                 server.loop.schedule(after: packet.pts.seconds) { try? sink.write(packet) }
             }
@@ -83,6 +72,21 @@ import Testing
         func stop() {
             server.stop()
             hub.close()
+        }
+
+        /// Hooks admitting everyone, opening viewers in `hub` (503 when it is full) and keeping
+        /// the server's lines in `log`.
+        static func hooks(hub: ServeHub, log: Locked<[String]>) -> RTSPLiveServer.Hooks {
+            .init(
+                admit: { _ in 200 },
+                play: { _, peer, _, transport throws(RTSPRefusal) in
+                    do {
+                        return try hub.openViewer(format: .elementary, transport: transport, peer: peer)
+                    } catch {
+                        throw RTSPRefusal(status: 503)
+                    }
+                },
+                log: { line in log.withLock { $0.append(line) } })
         }
     }
 
@@ -221,16 +225,7 @@ final class RawRTSPClient: Sendable {
 
     init(port: Int, readers: SocketEventLoop, reading: Bool = true, receiveBuffer: Int32? = nil) throws {
         self.readers = readers
-        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        if var size = receiveBuffer { setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size)) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = UInt16(port).bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else { throw POSIXError(.ECONNREFUSED) }
+        fd = try connectLoopback(port: port, receiveBuffer: receiveBuffer)
         let url = "rtsp://127.0.0.1:\(port)/live"
         _ = try request("DESCRIBE \(url) RTSP/1.0\r\nCSeq: 1\r\nAccept: application/sdp\r\n\r\n")
         let setup = try request("SETUP \(url)/stream=0 RTSP/1.0\r\nCSeq: 2\r\nTransport: RTP/AVP/TCP;unicast;interleaved=0-1\r\n\r\n")

@@ -1,12 +1,11 @@
 #if os(Linux)
-import OnAirGStreamer
 import OnAirServing
 import Testing
 
-/// `RTSPRequestRules` on request fields built here, as the shim hands them over: 413 for a line
+/// `RTSPRequestRules` on request fields built here, as `RTSPRequest.head` gives them: 413 for a line
 /// past the line limit or a request past the header limit, 400 for a missing or malformed CSeq,
 /// 404 for a DESCRIBE of a path not served exactly, and the order of those checks.
-/// (ServeRTSPTests sends the same requests to gst-rtsp-server.)
+/// (ServeRTSPTests sends the same requests to `onair serve`.)
 @Suite struct RTSPRequestRulesTests {
     static let rules = RTSPRequestRules(paths: ["/live", "/sub"], headerLimit: 1000)
 
@@ -63,7 +62,7 @@ import Testing
             #expect(Self.rules.status(of: Self.request(path: path)) == 404, "\(path)")
         }
         #expect(Self.rules.status(of: Self.request(path: nil)) == 404)
-        // Other methods are not judged by path here (gst-rtsp-server finds their media or not).
+        // Other methods are not judged by path here (the server finds their track or answers 404).
         #expect(Self.rules.status(of: Self.request("SETUP", path: "/other")) == 200)
     }
 

@@ -1,5 +1,4 @@
 #if os(Linux)
-import OnAirGStreamer
 import OnAirServing
 import Testing
 

@@ -9,37 +9,14 @@
                                       test creates DIR/playN (N = 1, 2, …, until DIR/done), with
                                       GET_PARAMETER keep-alives between; writes DIR/playN.json
                                       (status, interleaved bytes read in 2 s after a 200)
-  rtsp_clients.py flood PORT SECONDS  a DESCRIBE whose header lines never end ("a:b,b,…"), sent
-                                      as fast as the server takes them; prints JSON (cut or not,
-                                      when, bytes sent)
-  rtsp_clients.py trickle PORT SECONDS INTERVAL
-                                      a DESCRIBE sent one byte every INTERVAL s; prints JSON
-  rtsp_clients.py idle PORT SECONDS   an OPTIONS, then nothing; prints JSON (its status, cut or not,
-                                      when, from before the OPTIONS)
-  rtsp_clients.py timed PORT KIND DELAY
-                                      one request of KIND after DELAY s; prints JSON (status, seconds to the answer)
-  rtsp_clients.py data-flood PORT SECONDS
-                                      DESCRIBE/SETUP (interleaved TCP), then RTCP-channel frames of
-                                      60 kB as fast as they are taken; prints JSON (cut or not, when, bytes sent)
   rtsp_clients.py burst PORT SECONDS  DESCRIBE/SETUP (interleaved TCP)/PLAY, then reads SECONDS;
                                       prints JSON: video RTP packets, seconds from PLAY's answer to
                                       the first, and how far their media time (RTP timestamps) ran
                                       ahead of their arrival at most (the keyframe cache sent at
                                       once: its age; paced by the clock: about 0)
-  rtsp_clients.py auth PORT PASSWORD…  a DESCRIBE without credentials, then one with Digest (its
-                                      nonce, user "onair", hashlib's MD5) and one with Basic for each
-                                      PASSWORD, and a Digest one with a nonce the server never gave;
-                                      prints JSON (the first status and its WWW-Authenticate values,
-                                      then each status by password)
-  rtsp_clients.py hold PORT COUNT SECONDS
-                                      COUNT connections opened one after another, each given 0.5 s
-                                      to be closed; after SECONDS an OPTIONS on each left; prints JSON
 """
-import base64
-import hashlib
 import os
 import json
-import select
 import socket
 import sys
 import time
@@ -96,13 +73,6 @@ def send(sock, text):
 
 def request(port, kind):
     print(ask(port, kind))
-
-
-def timed(port, kind, delay):
-    time.sleep(delay)
-    start = time.time()
-    status = ask(port, kind)
-    print(json.dumps({"status": status, "seconds": round(time.time() - start, 2)}))
 
 
 def ask(port, kind):
@@ -251,146 +221,6 @@ def pending(port, directory):
     sock.close()
 
 
-def closed_by_server(sock, timeout):
-    """Whether the server closed `sock` (end of stream or reset) within `timeout` seconds."""
-    ready, _, _ = select.select([sock], [], [], timeout)
-    if not ready:
-        return False
-    try:
-        return sock.recv(65536, socket.MSG_PEEK) == b""
-    except OSError:
-        return True
-
-
-def flood(port, seconds):
-    sock = connect(port)
-    sock.setblocking(False)
-    head = f"DESCRIBE rtsp://127.0.0.1:{port}/live RTSP/1.0\r\nCSeq: 1\r\n".encode()
-    # Lines under GStreamer's 4 KiB line buffer, each value split at its commas: the most header
-    # entries a byte sent can make.
-    chunk = (b"a:" + b"b," * 1000 + b"b\r\n") * 16
-    pending, sent, start, cut = head, 0, time.time(), False
-    while time.time() - start < seconds:
-        readable, writable, _ = select.select([sock], [sock], [], 0.5)
-        if readable:
-            try:
-                if sock.recv(65536) == b"":
-                    cut = True
-                    break
-            except OSError:
-                cut = True
-                break
-        if writable:
-            try:
-                count = sock.send(pending)
-            except BlockingIOError:
-                continue
-            except OSError:
-                cut = True
-                break
-            sent += count
-            pending = pending[count:] or chunk
-    print(json.dumps({"cut": cut, "seconds": round(time.time() - start, 2), "sent": sent}))
-
-
-def data_flood(port, seconds):
-    sock = connect(port)
-    status, session = setup(sock, f"rtsp://127.0.0.1:{port}/live")
-    frame = b"$\x01" + (60000).to_bytes(2, "big") + b"\x80" * 60000
-    sent, start, cut = 0, time.time(), False
-    while time.time() - start < seconds:
-        try:
-            sent += sock.send(frame)
-        except socket.timeout:
-            continue
-        except OSError:
-            cut = True
-            break
-        if closed_by_server(sock, 0):
-            cut = True
-            break
-    print(json.dumps({"describe": status, "cut": cut, "seconds": round(time.time() - start, 2), "sent": sent}))
-
-
-def trickle(port, seconds, interval):
-    sock = connect(port)
-    text = f"DESCRIBE rtsp://127.0.0.1:{port}/live RTSP/1.0\r\nCSeq: 1\r\nAccept: application/sdp\r\n" + "X" * 4000
-    start, cut, index = time.time(), False, 0
-    while time.time() - start < seconds and index < len(text):
-        try:
-            send(sock, text[index])
-        except OSError:
-            cut = True
-            break
-        index += 1
-        if closed_by_server(sock, interval):
-            cut = True
-            break
-    print(json.dumps({"cut": cut, "seconds": round(time.time() - start, 2), "sent": index}))
-
-
-def idle(port, seconds):
-    sock = connect(port)
-    # Timed from before the request: the server's idle time starts when it answers, later.
-    start = time.time()
-    send(sock, f"OPTIONS rtsp://127.0.0.1:{port}/live RTSP/1.0\r\nCSeq: 1\r\n\r\n")
-    status, _, _ = read_response(sock)
-    cut = closed_by_server(sock, seconds - (time.time() - start))
-    print(json.dumps({"options": status, "cut": cut, "seconds": round(time.time() - start, 2)}))
-
-
-def hold(port, count, seconds):
-    socks, closed_at_once = [], []
-    for index in range(count):
-        sock = connect(port)
-        socks.append(sock)
-        if closed_by_server(sock, 0.5):
-            closed_at_once.append(index)
-    time.sleep(seconds)
-    answered = []
-    for index, sock in enumerate(socks):
-        if index in closed_at_once:
-            continue
-        try:
-            send(sock, f"OPTIONS rtsp://127.0.0.1:{port}/live RTSP/1.0\r\nCSeq: 1\r\n\r\n")
-            status, _, _ = read_response(sock)
-        except OSError:
-            status = 0
-        answered.append(status)
-    print(json.dumps({"closed_at_once": closed_at_once, "answered": answered}))
-
-
-def auth(port, passwords):
-    url = f"rtsp://127.0.0.1:{port}/live"
-
-    def describe(authorization=None, every=None):
-        sock = connect(port)
-        try:
-            extra = f"Authorization: {authorization}\r\n" if authorization else ""
-            send(sock, f"DESCRIBE {url} RTSP/1.0\r\nCSeq: 1\r\nAccept: application/sdp\r\n{extra}\r\n")
-            return read_response(sock, every)[0]
-        finally:
-            sock.close()
-
-    def md5(text):
-        return hashlib.md5(text.encode()).hexdigest()
-
-    def digest(password, nonce):
-        response = md5(f"{md5(f'onair:onair:{password}')}:{nonce}:{md5(f'DESCRIBE:{url}')}")
-        return f'Digest username="onair", realm="onair", nonce="{nonce}", uri="{url}", response="{response}"'
-
-    every = []
-    status = describe(every=every)
-    challenges = [value for name, value in every if name == "www-authenticate"]
-    nonce = next((c.split('nonce="')[1].split('"')[0] for c in challenges if 'nonce="' in c), "")
-    print(json.dumps({
-        "status": status, "challenges": challenges,
-        "digest": {p: describe(digest(p, nonce)) for p in passwords},
-        "basic": {p: describe("Basic " + base64.b64encode(f"onair:{p}".encode()).decode()) for p in passwords},
-        "unknown_nonce": {p: describe(digest(p, "0" * 32)) for p in passwords},
-    }))
-
-
 def sdp(port):
     sock = connect(port)
     send(sock, f"DESCRIBE rtsp://127.0.0.1:{port}/live RTSP/1.0\r\nCSeq: 1\r\nAccept: application/sdp\r\n\r\n")
@@ -405,21 +235,7 @@ if __name__ == "__main__":
         pending(int(sys.argv[2]), sys.argv[3])
     elif sys.argv[1] == "request":
         request(int(sys.argv[2]), sys.argv[3])
-    elif sys.argv[1] == "timed":
-        timed(int(sys.argv[2]), sys.argv[3], float(sys.argv[4]))
-    elif sys.argv[1] == "data-flood":
-        data_flood(int(sys.argv[2]), float(sys.argv[3]))
-    elif sys.argv[1] == "flood":
-        flood(int(sys.argv[2]), float(sys.argv[3]))
-    elif sys.argv[1] == "trickle":
-        trickle(int(sys.argv[2]), float(sys.argv[3]), float(sys.argv[4]))
-    elif sys.argv[1] == "idle":
-        idle(int(sys.argv[2]), float(sys.argv[3]))
     elif sys.argv[1] == "burst":
         burst(int(sys.argv[2]), float(sys.argv[3]))
-    elif sys.argv[1] == "auth":
-        auth(int(sys.argv[2]), sys.argv[3:])
-    elif sys.argv[1] == "hold":
-        hold(int(sys.argv[2]), int(sys.argv[3]), float(sys.argv[4]))
     else:
         stall(int(sys.argv[2]), float(sys.argv[3]))

@@ -1,16 +1,13 @@
 #if os(Linux)
-#if canImport(OnAirGStreamer)
 import Foundation
 import OnAirCore
-import OnAirGStreamer
 
 /// The credential check of one RTSP server: its `RTSPKeyring` (user `onair` and the token keys)
 /// under a lock at the monotonic time, and for other users' Basic credentials the owner's verdict
 /// (`RTSPAccessHooks`, the HTTP server's `ServeAccessPolicy` through `ServeRTSPAccess`).
-package final class RTSPKeys: RTSPCredentialPolicy {
+package final class RTSPKeys: Sendable {
     private let keyring: Locked<RTSPKeyring>
     private let access: RTSPAccessHooks?
-    package let allowsBasic: Bool
 
     /// User `user` with `password` (if any) as key 1; `access` judges other users' Basic
     /// credentials. `offersDigest` false (with `allowBasic`) challenges with Basic only.
@@ -20,12 +17,12 @@ package final class RTSPKeys: RTSPCredentialPolicy {
                 user: user, allowBasic: allowBasic, offersDigest: offersDigest,
                 keys: password.map { [RTSPKeyring.Key(number: 1, password: $0)] } ?? []))
         self.access = access
-        allowsBasic = allowBasic
     }
 
     /// Seconds on the monotonic clock.
     static var now: Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
 
+    /// Puts `keys` in force instead of the current ones (a reload; nonces stay good).
     package func setKeys(_ keys: [(password: String, number: Int)]) {
         keyring.withLock { $0.setKeys(keys.map { RTSPKeyring.Key(number: $0.number, password: $0.password) }) }
     }
@@ -52,6 +49,7 @@ package final class RTSPKeys: RTSPCredentialPolicy {
         return 0
     }
 
+    /// The WWW-Authenticate values of a refusal.
     package func challenge() -> [String] {
         keyring.withLock { $0.challenge(now: Self.now) }
     }
@@ -75,5 +73,4 @@ package struct RTSPAccessHooks: Sendable {
         self.failed = failed
     }
 }
-#endif
 #endif

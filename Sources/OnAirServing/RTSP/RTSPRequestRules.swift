@@ -1,21 +1,14 @@
 #if os(Linux)
-#if canImport(OnAirGStreamer)
-import OnAirGStreamer
-
-/// What every RTSP request must be before gst-rtsp-server 1.22 handles it, judged on the fields the
-/// shim hands over (`RTSPRequestHead`, untrusted bytes). In this order:
+/// What every RTSP request must be before `RTSPLiveServer` answers it, judged on its fields
+/// (`RTSPRequestHead`, untrusted bytes) once `RTSPMessageReader` has read it whole. In this order:
 ///
 /// - 413 when it does not fit: the URI or any header line (`name: value`) longer than
 ///   `lineLimit`, or the bytes taken for it (request line, headers and body) more than
-///   `headerLimit` plus the body's length. gst-plugins-base 1.22 reads each line into a 4096-byte
-///   buffer and silently drops what does not fit (gstrtspconnection.c, read_line), so a line that
-///   reached `lineLimit` may have been cut: such a request is refused rather than served with a
-///   shortened header.
+///   `headerLimit` plus the body's length.
 /// - 400 when its first CSeq is missing or not a plain decimal number of at most `cseqDigits`
-///   digits (gst-rtsp-server itself reads it with atoi).
-/// - 404 for a DESCRIBE of a path that is not served exactly (gst-rtsp-server's mount points
-///   match a prefix too: "/live/x" would find "/live").
-package struct RTSPRequestRules: RTSPRequestPolicy {
+///   digits.
+/// - 404 for a DESCRIBE of a path that is not served exactly ("/live/x" does not find "/live").
+package struct RTSPRequestRules: Sendable {
     /// The longest request line or header line accepted (bytes).
     package static let lineLimit = 4000
     /// The most digits a CSeq has.
@@ -32,6 +25,7 @@ package struct RTSPRequestRules: RTSPRequestPolicy {
         self.headerLimit = UInt64(max(0, headerLimit))
     }
 
+    /// 200 lets `request` through; anything else is the RTSP status code it is refused with.
     package func status(of request: RTSPRequestHead) -> Int {
         guard fits(request) else { return 413 }
         guard Self.hasValidCSeq(request) else { return 400 }
@@ -59,5 +53,4 @@ package struct RTSPRequestRules: RTSPRequestPolicy {
         name.count == 4 && zip(name, "cseq".utf8).allSatisfy { $0 | 0x20 == $1 }
     }
 }
-#endif
 #endif

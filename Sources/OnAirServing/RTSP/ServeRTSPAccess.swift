@@ -1,8 +1,7 @@
 #if os(Linux)
-#if canImport(OnAirGStreamer) && canImport(OnAirHTTP)
+#if canImport(OnAirHTTP)
 import Foundation
 import OnAirCore
-import OnAirGStreamer
 
 /// The RTSP face's side of the access policy: what the RTSP servers ask about credentials their
 /// keyring (the tokens, Digest) does not judge, answered by the HTTP server's `ServeAccessPolicy`

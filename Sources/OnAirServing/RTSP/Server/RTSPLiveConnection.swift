@@ -20,13 +20,21 @@ final class RTSPLiveConnection: Sendable {
         var output: [UInt8] = []
         var outputStart = 0
         var session: RTSPLiveSession?
+        /// When the client last showed it is there: a request, or RTCP of a session it plays.
         var lastActivity: Double
-        /// When bytes of a request still incomplete first came.
+        /// Since when a request is awaited: the connection's opening until its first request
+        /// (the TLS handshake and anything that is not a request do not stop that clock), then
+        /// the first bytes of a request still incomplete.
         var requestSince: Double?
+        /// The requests read whole.
+        var requests = 0
         var closed = false
         /// Whether the TLS handshake is over (at once for plain RTSP).
         var ready = false
-        var waitsWritable = false
+        /// What the socket is waited for (when ready).
+        var interest: SocketEventLoop.Events = .readable
+        /// Whether reading is held back until the output drains (answers nobody reads).
+        var readPaused = false
         var pumpQueued = false
         /// Interleaved bytes the client sent in the current second, and when that second began.
         var interleaved: (bytes: Int, since: Double) = (0, 0)
@@ -43,7 +51,27 @@ final class RTSPLiveConnection: Sendable {
         fd = stream.fd
         self.peer = peer
         let rules = RTSPRequestRules(paths: Array(server.settings.paths.keys), headerLimit: 16 * 1024)
-        state = Locked(State(reader: RTSPMessageReader(rules: rules), lastActivity: server.loop.now()))
+        let now = server.loop.now()
+        state = Locked(State(reader: RTSPMessageReader(rules: rules), lastActivity: now, requestSince: now))
+    }
+
+    /// Bytes this connection holds: unwritten output and unread input (tests check the bounds).
+    var heldBytes: Int {
+        state.withLock { $0.pending + $0.reader.buffered }
+    }
+
+    /// Output past which requests are no longer read until it drains below `outputLimit`: a
+    /// client that sends requests and reads none of the answers holds this much, not all of them.
+    private var readPauseLimit: Int { 2 * server.settings.outputLimit }
+
+    /// Waits on the socket for what `state` wants: readable unless reading is paused, writable
+    /// while output waits.
+    private func updateInterest(_ state: inout State) {
+        var wanted: SocketEventLoop.Events = state.readPaused ? [] : .readable
+        if state.pending > 0 { wanted.insert(.writable) }
+        guard wanted != state.interest else { return }
+        state.interest = wanted
+        server.loop.change(fd, to: wanted)
     }
 
     // MARK: - Socket events
@@ -51,14 +79,23 @@ final class RTSPLiveConnection: Sendable {
     func handle(_ events: SocketEventLoop.Events) {
         guard state.withLock({ $0.ready }) else { return shakeHands() }
         if events.contains(.writable) { flush() }
-        if events.contains(.readable) || events.contains(.closed) { receive() }
+        guard !events.isDisjoint(with: [.readable, .closed]) else { return }
+        if !events.isDisjoint(with: .closed), state.withLock({ $0.readPaused }) {
+            // Not reading, so the end would be reported again and again: a client that hung up
+            // (or closed its side) with answers unread is done.
+            return close(reason: "closed with \(state.withLock { $0.pending }) bytes of answers unread")
+        }
+        receive()
     }
 
     /// One step of the TLS handshake (done at once for plain RTSP), waiting for what it wants.
     func shakeHands() {
         switch stream.handshake() {
         case .done:
-            state.withLock { $0.ready = true }
+            state.withLock { state in
+                state.ready = true
+                state.interest = .readable
+            }
             server.loop.change(fd, to: .readable)
             receive()
         case .wantsRead:
@@ -71,17 +108,25 @@ final class RTSPLiveConnection: Sendable {
     }
 
     /// Reads what has come (up to 256 KiB a turn, so that one client cannot hold the loop) and
-    /// answers the requests it completes.
+    /// answers the requests it completes; reads nothing more while the answers waiting to be
+    /// written pass `readPauseLimit` (resumed by `flush`).
     private func receive() {
         var buffer = [UInt8](repeating: 0, count: 16 * 1024)
         var total = 0
         while total < 256 * 1024 {
+            let paused = state.withLock { state -> Bool in
+                guard !state.closed else { return true }
+                if state.pending >= readPauseLimit, !state.readPaused {
+                    state.readPaused = true
+                    updateInterest(&state)
+                }
+                return state.readPaused
+            }
+            if paused { return }
             switch buffer.withUnsafeMutableBytes({ stream.receive(into: $0) }) {
             case .bytes(let count) where count > 0:
                 total += count
-                let now = server.loop.now()
                 state.withLock { state in
-                    state.lastActivity = now
                     buffer.withUnsafeBytes { state.reader.append(UnsafeRawBufferPointer(rebasing: $0.prefix(count))) }
                 }
                 guard process() else { return }
@@ -102,10 +147,19 @@ final class RTSPLiveConnection: Sendable {
     /// Takes the reader's items; false once the connection is closed.
     private func process() -> Bool {
         while true {
+            let now = server.loop.now()
             let item = state.withLock { state -> RTSPMessageReader.Item? in
                 guard !state.closed else { return nil }
                 let item = state.reader.next()
-                state.requestSince = state.reader.buffered > 0 ? (state.requestSince ?? server.loop.now()) : nil
+                if let item {
+                    if case .request = item {
+                        state.requests += 1
+                        state.lastActivity = now
+                    }
+                    // Interleaved frames before the first request do not stop its clock.
+                    if state.requests > 0 { state.requestSince = nil }
+                }
+                if state.reader.buffered > 0, state.requestSince == nil { state.requestSince = now }
                 return item
             }
             guard let item else { return !state.withLock { $0.closed } }
@@ -113,8 +167,10 @@ final class RTSPLiveConnection: Sendable {
             case .request(let request):
                 answer(request)
             case .interleaved(_, let payload):
-                let now = server.loop.now()
                 let flood = state.withLock { state -> Bool in
+                    // RTCP of a session playing over TCP is a sign of life; other frames (before
+                    // SETUP, or beside UDP) are dropped and are not.
+                    if state.session?.usesTCP == true { state.lastActivity = now }
                     if now - state.interleaved.since >= 1 { state.interleaved = (0, now) }
                     state.interleaved.bytes += payload.count + 4
                     return state.interleaved.bytes > Self.interleavedPerSecond
@@ -145,10 +201,12 @@ final class RTSPLiveConnection: Sendable {
     }
 
     /// Writes what waits in the output until the socket is full; asks for `writable` while bytes
-    /// remain, and pumps the viewer again once a full output has drained.
+    /// remain, pumps the viewer again once a full output has drained and reads again once the
+    /// answers that paused reading have.
     func flush() {
         var drained = false
         var failed = false
+        var resumed = false
         state.withLock { state in
             guard !state.closed else { return }
             let before = state.pending
@@ -173,15 +231,17 @@ final class RTSPLiveConnection: Sendable {
                 state.output.removeFirst(state.outputStart)
                 state.outputStart = 0
             }
-            let wants = state.pending > 0
-            if wants != state.waitsWritable {
-                state.waitsWritable = wants
-                server.loop.change(fd, to: wants ? [.readable, .writable] : .readable)
+            if state.readPaused, state.pending < server.settings.outputLimit {
+                state.readPaused = false
+                resumed = true
             }
+            if state.ready { updateInterest(&state) }
             drained = before >= server.settings.outputLimit && state.pending < server.settings.outputLimit
         }
         if failed { return close(reason: nil) }
         if drained { queuePump() }
+        // Bytes TLS decrypted before the pause wake no socket event: read them now.
+        if resumed { server.loop.execute { [weak self] in self?.receive() } }
     }
 
     // MARK: - Requests
@@ -525,7 +585,8 @@ final class RTSPLiveConnection: Sendable {
     func check(now: Double) {
         let (verdict, viewer, pending) = state.withLock { state -> (String?, ServeViewer?, Int) in
             if let since = state.requestSince, now - since > server.settings.requestTimeout {
-                return ("a request took over \(Int(server.settings.requestTimeout)) s to arrive", nil, 0)
+                let what = state.reader.buffered > 0 ? "a request still incomplete" : "no request"
+                return ("\(what) after \(Int(server.settings.requestTimeout)) s", nil, 0)
             }
             if now - state.lastActivity > server.settings.sessionTimeout {
                 return ("nothing from the client for \(Int(server.settings.sessionTimeout)) s", nil, 0)

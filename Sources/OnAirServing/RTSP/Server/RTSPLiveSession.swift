@@ -47,6 +47,11 @@ struct RTSPLiveSession: Sendable {
         tracks.values.contains { if case .udp = $0.transport { true } else { false } }
     }
 
+    /// Whether any track goes interleaved on the connection.
+    var usesTCP: Bool {
+        tracks.values.contains { if case .tcp = $0.transport { true } else { false } }
+    }
+
     /// The Session header's value.
     func header(timeout: Double) -> String {
         "\(id);timeout=\(Int(timeout))"

@@ -1,7 +1,4 @@
 #if os(Linux)
-#if canImport(OnAirGStreamer)
-import OnAirGStreamer
-
 /// The RTSP messages of one connection, read incrementally from untrusted bytes as they arrive:
 /// requests, interleaved frames (`$`, channel, 16-bit big-endian length, payload) between them,
 /// and a refusal after which the connection is to be closed.
@@ -270,5 +267,4 @@ package struct RTSPMessageReader: Sendable {
         }
     }
 }
-#endif
 #endif

@@ -1,7 +1,4 @@
 #if os(Linux)
-#if canImport(OnAirGStreamer)
-import OnAirGStreamer
-
 /// One header field of an RTSP message, `name: value`, in the order it came or is written.
 package struct RTSPHeaderField: Sendable, Equatable {
     /// The field's name as spelled ("CSeq"); looked up in any case.
@@ -95,5 +92,4 @@ package struct RTSPRequest: Sendable, Equatable {
             received: UInt64(received), bodySize: UInt64(body.count))
     }
 }
-#endif
 #endif

@@ -1,5 +1,4 @@
 #if os(Linux)
-#if canImport(OnAirGStreamer)
 
 /// One RTSP response as the server writes it: status, reason phrase, header fields in order, body.
 package struct RTSPResponse: Sendable, Equatable {
@@ -77,5 +76,4 @@ package struct RTSPResponse: Sendable, Equatable {
         !name.isEmpty && name.utf8.allSatisfy(RTSPMessageReader.isTokenByte)
     }
 }
-#endif
 #endif
