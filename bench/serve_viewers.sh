@@ -8,8 +8,7 @@
 # waited from its request to the first keyframe handed to its socket (mean and max); for WebRTC,
 # the frames each viewer got against the encoder's and, per thread name, where the server's CPU went.
 # Prints the ratios the issues set as targets: CPU at 64 / CPU at 1 HTTP viewer (≤ 1.3), memory growth
-# per HTTP viewer (≤ 1 MB), CPU at 32 / CPU at 1 WebRTC viewer (≤ 1.6, issue 45), and for WebRTC the
-# process's threads and resident memory per added viewer (threads from /proc/PID/task while measuring).
+# per HTTP viewer (≤ 1 MB), CPU at 32 / CPU at 1 WebRTC viewer (≤ 1.5).
 # A ratio over viewers that were not there means nothing: the bench exits non-zero, saying why,
 # when an HTTP count's viewers are not all on /stats.json, when a WebRTC count's viewers are not all
 # live, or when a WebRTC viewer got less than MIN_SHARE % (default 50) of the encoder's frames. The
@@ -82,7 +81,7 @@ stop_server() {
     wait "$server" 2>/dev/null || true
 }
 
-declare -A cpu rss wcpu wrss wthreads
+declare -A cpu rss wcpu wrss
 if [ -n "$counts" ]; then
     printf '%-8s %10s %10s %14s %14s\n' viewers "cpu %" "rss MB" "keyframe mean" "keyframe max"
 fi
@@ -124,8 +123,7 @@ print('memory per added viewer: %.2f MB (target <= 1)' % ((rn - r1) / (nn - n1) 
 fi
 
 if [ -n "$webrtc_counts" ]; then
-    printf '\n%-8s %10s %10s %8s %10s %14s  %s\n' webrtc "cpu %" "rss MB" threads "live" "frames min %" \
-        "cpu by thread (% of one core)"
+    printf '\n%-8s %10s %10s %10s %14s  %s\n' webrtc "cpu %" "rss MB" "live" "frames min %" "cpu by thread (% of one core)"
 fi
 for n in $webrtc_counts; do
     start_server "webrtc-$n" --webrtc --duration $((measure + 90))
@@ -160,7 +158,6 @@ except Exception: print(0)")
     frames_after=$(encoded_frames)
     wcpu[$n]=$(python3 -c "print(round(($after - $before) / $ticks / $measure * 100, 1))")
     wrss[$n]=$(python3 -c "print(round($(rss_kb "$server") / 1024, 1))")
-    wthreads[$n]=$(ls "/proc/$server/task" | wc -l)
     threads=$(python3 - "$work/threads-before" "$work/threads-after" "$ticks" "$measure" <<'PY'
 import re, sys
 def read(path):
@@ -192,7 +189,7 @@ for line in sys.stdin:
         span = v.get('span_seconds') or 0
         shares.append(100 * v.get('video_frames', 0) / max(1, rate * span))
 print('%.1f' % min(shares) if len(shares) == $n else 'only %d of $n' % len(shares))" 2>/dev/null || echo "-")
-    printf '%-8s %10s %10s %8s %10s %14s  %s\n' "$n" "${wcpu[$n]}" "${wrss[$n]}" "${wthreads[$n]}" "$live" "$share" "$threads"
+    printf '%-8s %10s %10s %10s %14s  %s\n' "$n" "${wcpu[$n]}" "${wrss[$n]}" "$live" "$share" "$threads"
     [ "$live" -ge "$n" ] || failures+=("webrtc $n: only $live of $n viewers live")
     if ! python3 -c "import sys; sys.exit(0 if float('$share') >= $min_share else 1)" 2>/dev/null; then
         failures+=("webrtc $n: the worst viewer's frames: $share (needs >= $min_share %)")
@@ -204,11 +201,7 @@ if [ -n "$webrtc_counts" ]; then
     last=$(echo $webrtc_counts | awk '{print $NF}')
     python3 -c "
 c1, cn, n1, nn = ${wcpu[$first]}, ${wcpu[$last]}, $first, $last
-r1, rn, t1, tn = ${wrss[$first]}, ${wrss[$last]}, ${wthreads[$first]}, ${wthreads[$last]}
-print('webrtc cpu at %d / cpu at %d: %.2f (target <= 1.6)' % (nn, n1, cn / c1 if c1 else float('nan')))
-if nn != n1:
-    print('webrtc threads per added viewer: %.2f (%d at %d, %d at %d)' % ((tn - t1) / (nn - n1), t1, n1, tn, nn))
-    print('webrtc memory per added viewer: %.2f MB' % ((rn - r1) / (nn - n1)))
+print('webrtc cpu at %d / cpu at %d: %.2f (target <= 1.5)' % (nn, n1, cn / c1 if c1 else float('nan')))
 "
 fi
 echo "load: $(uptime)"

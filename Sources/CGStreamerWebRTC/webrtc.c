@@ -25,27 +25,7 @@ struct onair_webrtc_peer {
     gulong probe, rtcp_handler, feedback_handler;
     gulong added_handler, deep_added_handler;
     GstPad *probe_pad;
-    const char *pem;             // the process certificate (owned by certificate.c)
-    GstPad *sources[2];          // the owner's RTP streams (video, audio), when asked for
-    GstPad *sinks[2];            // the webrtcbin sink pads they are linked to
-    GstCaps *source_caps[2];
-    gint media_ready;            // atomic: a DTLS-SRTP encoder has its keys
-    GPtrArray *key_hooks;        // struct key_hook: on-key-set handlers on the dtlssrtpenc elements
 };
-
-/// An on-key-set handler on one DTLS-SRTP encoder, disconnected when the peer is freed.
-struct key_hook {
-    GstElement *encoder;
-    gulong handler;
-};
-
-struct onair_webrtc_payloads {
-    GstMemory *memory;  // every payload, back to back
-    size_t count;
-    gsize *offsets, *sizes;
-};
-
-static const char *const stream_names[2] = {"video", "audio"};
 
 static void copy_message(char *error, size_t size, const char *message) {
     if (error && size > 0) snprintf(error, size, "%s", message ? message : "unknown GStreamer error");
@@ -259,211 +239,27 @@ static gboolean is_dtls_decoder(GstElement *element) {
     return factory && strcmp(GST_OBJECT_NAME(factory), "dtlssrtpdec") == 0;
 }
 
-static gboolean is_dtls_encoder(GstElement *element) {
-    GstElementFactory *factory = gst_element_get_factory(element);
-    return factory && strcmp(GST_OBJECT_NAME(factory), "dtlssrtpenc") == 0;
-}
-
-/// The encoder has its keys: transportsendbin, whose own handler ran first (it connected when it
-/// made the encoder), has let RTP through, so what the owner pushes now goes out.
-static void key_set(GstElement *encoder, gpointer data) {
-    (void)encoder;
-    onair_webrtc_peer *peer = data;
-    if (!g_atomic_int_compare_and_exchange(&peer->media_ready, 0, 1)) return;
-    g_mutex_lock(&peer->lock);
-    gboolean closing = peer->closing;
-    g_mutex_unlock(&peer->lock);
-    if (!closing && peer->callbacks.media_ready) peer->callbacks.media_ready(peer->callbacks.context);
-}
-
-static void hook_key(onair_webrtc_peer *peer, GstElement *encoder) {
-    g_mutex_lock(&peer->lock);
-    for (guint index = 0; index < peer->key_hooks->len; index++) {
-        struct key_hook *hook = g_ptr_array_index(peer->key_hooks, index);
-        if (hook->encoder == encoder) {
-            g_mutex_unlock(&peer->lock);
-            return;
-        }
+static void present_certificate(GstElement *element, const char *pem) {
+    if (is_dtls_decoder(element)) {
+        give_certificate(element, pem);
+        return;
     }
-    struct key_hook *hook = g_new0(struct key_hook, 1);
-    hook->encoder = gst_object_ref(encoder);
-    hook->handler = g_signal_connect(encoder, "on-key-set", G_CALLBACK(key_set), peer);
-    g_ptr_array_add(peer->key_hooks, hook);
-    g_mutex_unlock(&peer->lock);
-}
-
-/// What the peer does with an element webrtcbin adds: a DTLS-SRTP decoder gets the certificate,
-/// an encoder is watched for its keys.
-static void visit(onair_webrtc_peer *peer, GstElement *element) {
-    if (is_dtls_decoder(element)) give_certificate(element, peer->pem);
-    if (is_dtls_encoder(element)) hook_key(peer, element);
-}
-
-static void present_certificate(onair_webrtc_peer *peer, GstElement *element) {
-    visit(peer, element);
     if (!GST_IS_BIN(element)) return;
     GstIterator *children = gst_bin_iterate_recurse(GST_BIN(element));
     GValue item = G_VALUE_INIT;
     while (gst_iterator_next(children, &item) == GST_ITERATOR_OK) {
-        visit(peer, g_value_get_object(&item));
+        GstElement *child = g_value_get_object(&item);
+        if (is_dtls_decoder(child)) give_certificate(child, pem);
         g_value_reset(&item);
     }
     g_value_unset(&item);
     gst_iterator_free(children);
 }
 
-static void element_added(GstBin *bin, GstElement *element, gpointer peer) { present_certificate(peer, element); }
+static void element_added(GstBin *bin, GstElement *element, gpointer pem) { present_certificate(element, pem); }
 
-static void deep_element_added(GstBin *bin, GstBin *parent, GstElement *element, gpointer peer) {
-    present_certificate(peer, element);
-}
-
-// MARK: - The owner's RTP streams
-
-/// Answers webrtcbin's questions about a stream: its caps (what the answer's SSRC and payload type
-/// come from), whether it takes caps, and the latency (live, none of its own).
-static gboolean source_query(GstPad *pad, GstObject *parent, GstQuery *query) {
-    onair_webrtc_peer *peer = gst_pad_get_element_private(pad);
-    GstCaps *caps = peer->source_caps[pad == peer->sources[0] ? 0 : 1];
-    switch (GST_QUERY_TYPE(query)) {
-    case GST_QUERY_CAPS: {
-        GstCaps *filter = NULL;
-        gst_query_parse_caps(query, &filter);
-        GstCaps *result = filter ? gst_caps_intersect_full(filter, caps, GST_CAPS_INTERSECT_FIRST) : gst_caps_ref(caps);
-        gst_query_set_caps_result(query, result);
-        gst_caps_unref(result);
-        return TRUE;
-    }
-    case GST_QUERY_ACCEPT_CAPS: {
-        GstCaps *offered = NULL;
-        gst_query_parse_accept_caps(query, &offered);
-        gst_query_set_accept_caps_result(query, offered && gst_caps_can_intersect(offered, caps));
-        return TRUE;
-    }
-    case GST_QUERY_LATENCY:
-        gst_query_set_latency(query, TRUE, 0, GST_CLOCK_TIME_NONE);
-        return TRUE;
-    default:
-        return gst_pad_query_default(pad, parent, query);
-    }
-}
-
-/// Upstream events end here (a keyframe request was seen by the probe on the video pad).
-static gboolean source_event(GstPad *pad, GstObject *parent, GstEvent *event) {
-    (void)pad; (void)parent;
-    gst_event_unref(event);
-    return TRUE;
-}
-
-/// A source pad of the shim's own for stream `index` with `caps_text`, linked to a new webrtcbin
-/// sink pad (no element: nothing of ours runs a thread for it).
-static gboolean add_rtp_source(onair_webrtc_peer *peer, int index, const char *caps_text, char *error, size_t error_size) {
-    GstCaps *caps = gst_caps_from_string(caps_text);
-    if (!caps || !gst_caps_is_fixed(caps)) {
-        if (caps) gst_caps_unref(caps);
-        copy_message(error, error_size, "the RTP caps are not fixed caps");
-        return FALSE;
-    }
-    peer->source_caps[index] = caps;
-    GstPad *pad = gst_pad_new(stream_names[index], GST_PAD_SRC);
-    peer->sources[index] = gst_object_ref_sink(pad);
-    gst_pad_set_element_private(pad, peer);
-    gst_pad_set_query_function(pad, source_query);
-    gst_pad_set_event_function(pad, source_event);
-    peer->sinks[index] = gst_element_request_pad_simple(peer->webrtc, "sink_%u");
-    if (!peer->sinks[index] || gst_pad_link(pad, peer->sinks[index]) != GST_PAD_LINK_OK) {
-        char text[120];
-        snprintf(text, sizeof text, "webrtcbin did not take the %s stream", stream_names[index]);
-        copy_message(error, error_size, text);
-        return FALSE;
-    }
-    gst_pad_set_active(pad, TRUE);
-    return TRUE;
-}
-
-/// Sends a stream's sticky events (stream start, caps, a time segment whose running time is the
-/// buffers' own times) once the pipeline plays, before negotiation reads the caps.
-static void start_rtp_source(onair_webrtc_peer *peer, int index, guint group) {
-    GstPad *pad = peer->sources[index];
-    if (!pad) return;
-    gchar *id = g_strdup_printf("onair/%p/%s", (void *)peer, stream_names[index]);
-    GstEvent *start = gst_event_new_stream_start(id);
-    g_free(id);
-    gst_event_set_group_id(start, group);
-    gst_pad_push_event(pad, start);
-    gst_pad_push_event(pad, gst_event_new_caps(peer->source_caps[index]));
-    GstSegment segment;
-    gst_segment_init(&segment, GST_FORMAT_TIME);
-    gst_pad_push_event(pad, gst_event_new_segment(&segment));
-}
-
-onair_webrtc_payloads *onair_webrtc_payloads_new(const uint32_t *sizes, size_t count, uint8_t **bytes) {
-    *bytes = NULL;
-    gsize total = 0;
-    for (size_t index = 0; index < count; index++) {
-        if (sizes[index] == 0) return NULL;
-        total += sizes[index];
-    }
-    if (count == 0) return NULL;
-    guint8 *data = g_malloc(total);
-    onair_webrtc_payloads *payloads = g_new0(onair_webrtc_payloads, 1);
-    payloads->memory = gst_memory_new_wrapped(0, data, total, 0, total, data, g_free);
-    payloads->count = count;
-    payloads->offsets = g_new(gsize, count);
-    payloads->sizes = g_new(gsize, count);
-    gsize offset = 0;
-    for (size_t index = 0; index < count; index++) {
-        payloads->offsets[index] = offset;
-        payloads->sizes[index] = sizes[index];
-        offset += sizes[index];
-    }
-    *bytes = data;
-    return payloads;
-}
-
-void onair_webrtc_payloads_free(onair_webrtc_payloads *payloads) {
-    if (!payloads) return;
-    gst_memory_unref(payloads->memory);
-    g_free(payloads->offsets);
-    g_free(payloads->sizes);
-    g_free(payloads);
-}
-
-int onair_webrtc_peer_push(onair_webrtc_peer *peer, int stream, const onair_webrtc_payloads *payloads,
-                           const uint8_t *headers, int64_t pts, int64_t dts) {
-    if (stream < 0 || stream > 1 || !peer->sources[stream]) return ONAIR_WEBRTC_PUSH_NO_STREAM;
-    if (!payloads || !headers) return ONAIR_WEBRTC_PUSH_FAILED;
-    GstBufferList *list = gst_buffer_list_new_sized((guint)payloads->count);
-    for (size_t index = 0; index < payloads->count; index++) {
-        // The header in a memory of its own, the payload a view of the shared block: the layout
-        // GStreamer's RTP buffers expect, and what the payloaders make.
-        GstBuffer *buffer = gst_buffer_new_memdup(headers + 12 * index, 12);
-        gst_buffer_append_memory(buffer, gst_memory_share(payloads->memory, (gssize)payloads->offsets[index],
-                                                          (gssize)payloads->sizes[index]));
-        GST_BUFFER_PTS(buffer) = pts >= 0 ? (GstClockTime)pts : GST_CLOCK_TIME_NONE;
-        GST_BUFFER_DTS(buffer) = dts >= 0 ? (GstClockTime)dts : GST_CLOCK_TIME_NONE;
-        gst_buffer_list_add(list, buffer);
-    }
-    GstFlowReturn flow = gst_pad_push_list(peer->sources[stream], list);
-    if (flow == GST_FLOW_OK) return ONAIR_WEBRTC_PUSH_OK;
-    if (flow == GST_FLOW_FLUSHING || flow == GST_FLOW_NOT_LINKED || flow == GST_FLOW_EOS) return ONAIR_WEBRTC_PUSH_NOT_READY;
-    return ONAIR_WEBRTC_PUSH_FAILED;
-}
-
-int onair_webrtc_peer_media_ready(onair_webrtc_peer *peer) { return g_atomic_int_get(&peer->media_ready); }
-
-int64_t onair_webrtc_peer_running_time(onair_webrtc_peer *peer) {
-    GstClock *clock = gst_element_get_clock(peer->pipeline);
-    if (!clock) return -1;
-    GstClockTime now = gst_clock_get_time(clock);
-    gst_object_unref(clock);
-    GstClockTime base = gst_element_get_base_time(peer->pipeline);
-    GST_OBJECT_LOCK(peer->pipeline);
-    GstState state = GST_STATE(peer->pipeline);
-    GST_OBJECT_UNLOCK(peer->pipeline);
-    // Until PLAYING the base time may still be unset (see GStreamerAppSource.runningTime).
-    if (state != GST_STATE_PLAYING || base == 0 || !GST_CLOCK_TIME_IS_VALID(now)) return -1;
-    return now >= base ? (int64_t)(now - base) : 0;
+static void deep_element_added(GstBin *bin, GstBin *parent, GstElement *element, gpointer pem) {
+    present_certificate(element, pem);
 }
 
 static void watch_session(onair_webrtc_peer *peer) {
@@ -489,18 +285,8 @@ onair_webrtc_peer *onair_webrtc_peer_new(const onair_webrtc_options *options, on
         if (pipeline) gst_object_unref(pipeline);
         return NULL;
     }
-    if (!GST_IS_PIPELINE(pipeline)) {
-        // A description of one element (a webrtcbin alone, fed through the shim's own pads) parses
-        // to that element: it goes into a pipeline, for a clock, a base time and a bus.
-        GstElement *element = pipeline;
-        if (g_object_is_floating(element)) gst_object_ref_sink(element);
-        pipeline = gst_object_ref_sink(gst_pipeline_new(NULL));
-        gst_bin_add(GST_BIN(pipeline), element);
-        gst_object_unref(element);
-    }
     onair_webrtc_peer *peer = g_new0(onair_webrtc_peer, 1);
     g_mutex_init(&peer->lock);
-    peer->key_hooks = g_ptr_array_new();
     peer->pipeline = pipeline;
     peer->callbacks = callbacks;
     peer->webrtc = gst_bin_get_by_name(GST_BIN(pipeline), "webrtc");
@@ -517,10 +303,9 @@ onair_webrtc_peer *onair_webrtc_peer_new(const onair_webrtc_options *options, on
         onair_webrtc_peer_free(peer);
         return NULL;
     }
-    peer->pem = pem;
-    peer->added_handler = g_signal_connect(peer->webrtc, "element-added", G_CALLBACK(element_added), peer);
-    peer->deep_added_handler = g_signal_connect(peer->webrtc, "deep-element-added", G_CALLBACK(deep_element_added), peer);
-    present_certificate(peer, peer->webrtc);
+    peer->added_handler = g_signal_connect(peer->webrtc, "element-added", G_CALLBACK(element_added), (gpointer)pem);
+    peer->deep_added_handler = g_signal_connect(peer->webrtc, "deep-element-added", G_CALLBACK(deep_element_added), (gpointer)pem);
+    present_certificate(peer->webrtc, pem);
     GstBus *bus = gst_element_get_bus(pipeline);
     gst_bus_set_sync_handler(bus, bus_message, peer, NULL);
     gst_object_unref(bus);
@@ -536,22 +321,13 @@ onair_webrtc_peer *onair_webrtc_peer_new(const onair_webrtc_options *options, on
         gst_object_unref(rtpbin);
     }
     configure_ice(peer->webrtc, options);
-    const char *rtp_caps[2] = {options->video_rtp_caps, options->audio_rtp_caps};
-    for (int index = 0; index < 2; index++) {
-        if (rtp_caps[index] && !add_rtp_source(peer, index, rtp_caps[index], error, error_size)) {
-            onair_webrtc_peer_free(peer);
-            return NULL;
-        }
-    }
     GstElement *video = gst_bin_get_by_name(GST_BIN(pipeline), "video");
     if (video) {
         peer->probe_pad = gst_element_get_static_pad(video, "src");
+        if (peer->probe_pad) {
+            peer->probe = gst_pad_add_probe(peer->probe_pad, GST_PAD_PROBE_TYPE_EVENT_UPSTREAM, upstream_event, peer, NULL);
+        }
         gst_object_unref(video);
-    } else if (peer->sources[0]) {
-        peer->probe_pad = gst_object_ref(peer->sources[0]);
-    }
-    if (peer->probe_pad) {
-        peer->probe = gst_pad_add_probe(peer->probe_pad, GST_PAD_PROBE_TYPE_EVENT_UPSTREAM, upstream_event, peer, NULL);
     }
     configure_transceivers(peer->webrtc);
     if (gst_element_set_state(pipeline, GST_STATE_PLAYING) == GST_STATE_CHANGE_FAILURE) {
@@ -563,8 +339,6 @@ onair_webrtc_peer *onair_webrtc_peer_new(const onair_webrtc_options *options, on
         onair_webrtc_peer_free(peer);
         return NULL;
     }
-    guint group = gst_util_group_id_next();
-    for (int index = 0; index < 2; index++) start_rtp_source(peer, index, group);
     gboolean ok;
     if (options->remote_offer) {
         ok = set_description(peer->webrtc, "set-remote-description", GST_WEBRTC_SDP_TYPE_OFFER, options->remote_offer,
@@ -746,23 +520,7 @@ void onair_webrtc_peer_free(onair_webrtc_peer *peer) {
         if (peer->added_handler) g_signal_handler_disconnect(peer->webrtc, peer->added_handler);
         if (peer->deep_added_handler) g_signal_handler_disconnect(peer->webrtc, peer->deep_added_handler);
     }
-    for (guint index = 0; index < peer->key_hooks->len; index++) {
-        struct key_hook *hook = g_ptr_array_index(peer->key_hooks, index);
-        g_signal_handler_disconnect(hook->encoder, hook->handler);
-        gst_object_unref(hook->encoder);
-        g_free(hook);
-    }
-    g_ptr_array_free(peer->key_hooks, TRUE);
     if (peer->pipeline) gst_element_set_state(peer->pipeline, GST_STATE_NULL);
-    for (int index = 0; index < 2; index++) {
-        if (peer->sources[index]) {
-            gst_pad_set_active(peer->sources[index], FALSE);
-            if (peer->sinks[index]) gst_pad_unlink(peer->sources[index], peer->sinks[index]);
-            gst_object_unref(peer->sources[index]);
-        }
-        if (peer->sinks[index]) gst_object_unref(peer->sinks[index]);
-        if (peer->source_caps[index]) gst_caps_unref(peer->source_caps[index]);
-    }
     if (peer->session) g_object_unref(peer->session);
     if (peer->webrtc) gst_object_unref(peer->webrtc);
     if (peer->pipeline) {

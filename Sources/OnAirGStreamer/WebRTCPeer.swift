@@ -4,16 +4,12 @@ import CGStreamerWebRTC
 import Foundation
 import OnAirCore
 
-/// One WebRTC peer connection on GStreamer's `webrtcbin`: a pipeline of its own, negotiated without
-/// trickle ICE — the local description is returned once every candidate is gathered, as WHEP and
-/// WHIP want. Media comes in one of two ways: from the launch description's appsrcs named
-/// `video`/`audio` (→ payloaders → `webrtcbin name=webrtc`; WHIP), or as RTP packets the owner
-/// made and `push`es itself on the streams `Options.videoRTPCaps`/`audioRTPCaps` name (WHEP: a
-/// source pad of the shim's own per stream, no element and no streaming thread; the push runs in
-/// the caller's thread through webrtcbin's RTP session, retransmission store and SRTP to the socket).
+/// One WebRTC peer connection on GStreamer's `webrtcbin`: a pipeline of its own (appsrcs named
+/// `video`/`audio` → payloaders → `webrtcbin name=webrtc`), negotiated without trickle ICE — the
+/// local description is returned once every candidate is gathered, as WHEP and WHIP want.
 ///
 /// Making one blocks (negotiation, gathering: well under a second on loopback): call it from a
-/// dedicated thread. `onKeyFrameRequest` and `onMediaReady` run on GStreamer threads.
+/// dedicated thread. `onKeyFrameRequest` runs on a GStreamer streaming thread.
 package final class WebRTCPeer: Sendable {
     /// How the peer is built.
     package struct Options: Sendable {
@@ -29,9 +25,6 @@ package final class WebRTCPeer: Sendable {
         package var turnServer: String?
         /// Seconds each negotiation step and candidate gathering may take.
         package var timeout: Double = 5
-        /// RTP caps (payload type and SSRC included) of the video and audio streams the owner
-        /// pushes itself, nil for none.
-        package var videoRTPCaps: String?, audioRTPCaps: String?
 
         /// Options for `launch` with no STUN or TURN server.
         package init(launch: String, localAddress: String? = nil, ports: ClosedRange<Int>? = nil) {
@@ -63,25 +56,9 @@ package final class WebRTCPeer: Sendable {
         package var dtlsConnected: Bool
     }
 
-    /// A stream the owner pushes RTP packets on.
-    package enum RTPStream: Int32, Sendable {
-        case video = 0, audio = 1
-    }
-
-    /// What a push gave.
-    package enum PushResult: Sendable, Equatable {
-        /// Taken.
-        case accepted
-        /// Not taken: the peer has not started or is closing.
-        case notReady
-        /// Not taken: the peer has no such stream, or its pipeline failed.
-        case failed
-    }
-
-    /// The peer (nil once closed). Pushes are made inside the box, so `close` never frees a peer
-    /// a push is in.
+    /// The peer (nil once closed).
     private let handle: Locked<GStreamerPointer?>
-    private let requests: PeerCallbackBox
+    private let requests: KeyFrameCallbackBox
     /// The local SDP (the answer to a remote offer, or the offer this peer made).
     package let localDescription: String
 
@@ -96,24 +73,16 @@ package final class WebRTCPeer: Sendable {
         return String(cString: pem)
     }
 
-    /// Builds the pipeline and answers `remoteOffer` (nil: makes an offer, for WHIP). `onMediaReady`
-    /// runs once, when DTLS-SRTP has its keys: what is pushed from then on reaches the peer.
-    package init(
-        options: Options, remoteOffer: String?, onKeyFrameRequest: @escaping @Sendable () -> Void,
-        onMediaReady: @escaping @Sendable () -> Void = {}
-    ) throws(GStreamerError) {
+    /// Builds the pipeline and answers `remoteOffer` (nil: makes an offer, for WHIP).
+    package init(options: Options, remoteOffer: String?, onKeyFrameRequest: @escaping @Sendable () -> Void) throws(GStreamerError) {
         try GStreamerLibrary.start()
-        requests = PeerCallbackBox(keyFrame: onKeyFrameRequest, mediaReady: onMediaReady)
+        requests = KeyFrameCallbackBox(onKeyFrameRequest)
         let context = Unmanaged.passUnretained(requests).toOpaque()
         var callbacks = onair_webrtc_callbacks()
         callbacks.context = context
         callbacks.keyframe_requested = { context in
             guard let context else { return }
-            Unmanaged<PeerCallbackBox>.fromOpaque(context).takeUnretainedValue().keyFrame()
-        }
-        callbacks.media_ready = { context in
-            guard let context else { return }
-            Unmanaged<PeerCallbackBox>.fromOpaque(context).takeUnretainedValue().mediaReady()
+            Unmanaged<KeyFrameCallbackBox>.fromOpaque(context).takeUnretainedValue().call()
         }
         var error = [CChar](repeating: 0, count: 512)
         var local: UnsafeMutablePointer<CChar>?
@@ -122,17 +91,12 @@ package final class WebRTCPeer: Sendable {
                 Self.withOptionalCString(options.localAddress) { address in
                     Self.withOptionalCString(options.stunServer) { stun in
                         Self.withOptionalCString(options.turnServer) { turn in
-                            Self.withOptionalCString(options.videoRTPCaps) { videoCaps in
-                                Self.withOptionalCString(options.audioRTPCaps) { audioCaps in
-                                    var raw = onair_webrtc_options(
-                                        launch: launch, remote_offer: offer, local_address: address,
-                                        minimum_port: Int32(options.ports?.lowerBound ?? 0),
-                                        maximum_port: Int32(options.ports?.upperBound ?? 0),
-                                        stun_server: stun, turn_server: turn, timeout: options.timeout,
-                                        video_rtp_caps: videoCaps, audio_rtp_caps: audioCaps)
-                                    return onair_webrtc_peer_new(&raw, callbacks, &local, &error, error.count)
-                                }
-                            }
+                            var raw = onair_webrtc_options(
+                                launch: launch, remote_offer: offer, local_address: address,
+                                minimum_port: Int32(options.ports?.lowerBound ?? 0),
+                                maximum_port: Int32(options.ports?.upperBound ?? 0),
+                                stun_server: stun, turn_server: turn, timeout: options.timeout)
+                            return onair_webrtc_peer_new(&raw, callbacks, &local, &error, error.count)
                         }
                     }
                 }
@@ -159,39 +123,6 @@ package final class WebRTCPeer: Sendable {
     package func source(named name: String) -> GStreamerAppSource? {
         guard let peer, let element = onair_webrtc_peer_source(peer.opaque, name) else { return nil }
         return GStreamerAppSource(taking: element)
-    }
-
-    /// Pushes one access unit's RTP packets on `stream`: packet i is the 12 bytes at `headers[12 i...]`
-    /// then `payloads`' payload i (shared, not copied), stamped `pts`/`dts` (nanoseconds of the
-    /// pipeline's running time). Runs down to the socket in the caller's thread; push only after
-    /// `onMediaReady` (before it, webrtcbin holds RTP back and the push would wait).
-    package func push(_ payloads: WebRTCRTPPayloads, headers: UnsafeRawBufferPointer, on stream: RTPStream, pts: Int64, dts: Int64)
-        -> PushResult
-    {
-        precondition(headers.count == payloads.count * 12, "one 12-byte RTP header per payload")
-        guard let base = headers.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return .failed }
-        let status: Int32? = handle.withLock { handle in
-            guard let handle else { return nil }
-            return onair_webrtc_peer_push(handle.opaque, stream.rawValue, payloads.handle, base, pts, dts)
-        }
-        switch status.map(Int.init) {
-        case Int(ONAIR_WEBRTC_PUSH_OK): return .accepted
-        case Int(ONAIR_WEBRTC_PUSH_NOT_READY), nil: return .notReady
-        default: return .failed
-        }
-    }
-
-    /// Whether DTLS-SRTP has its keys (`onMediaReady` came): a cheap read, no GStreamer call.
-    package var isMediaReady: Bool {
-        guard let peer else { return false }
-        return onair_webrtc_peer_media_ready(peer.opaque) != 0
-    }
-
-    /// The pipeline's running time now in nanoseconds (nil until it is PLAYING).
-    package var runningTime: Int64? {
-        guard let peer else { return nil }
-        let time = onair_webrtc_peer_running_time(peer.opaque)
-        return time >= 0 ? time : nil
     }
 
     /// The counters now.
@@ -240,36 +171,9 @@ package final class WebRTCPeer: Sendable {
     }
 }
 
-/// The owner's callbacks, held for the C side.
-private final class PeerCallbackBox: Sendable {
-    let keyFrame: @Sendable () -> Void
-    let mediaReady: @Sendable () -> Void
-    init(keyFrame: @escaping @Sendable () -> Void, mediaReady: @escaping @Sendable () -> Void) {
-        self.keyFrame = keyFrame
-        self.mediaReady = mediaReady
-    }
-}
-
-/// The payloads of one access unit's RTP packets in one block GStreamer owns, made once and pushed
-/// to every peer (each packet a view of the block: peers' retransmission stores hold references,
-/// not copies). Used on the thread that made it.
-package final class WebRTCRTPPayloads {
-    fileprivate let handle: OpaquePointer
-    /// How many payloads.
-    package let count: Int
-
-    /// Payloads of `sizes` bytes (none 0), which `fill` writes back to back into the block it is
-    /// given; nil when `sizes` is empty or holds a 0.
-    package init?(sizes: [Int], fill: (UnsafeMutableRawBufferPointer) -> Void) {
-        guard !sizes.isEmpty, sizes.allSatisfy({ $0 > 0 && $0 <= Int(UInt32.max) }) else { return nil }
-        let widths = sizes.map { UInt32($0) }
-        var bytes: UnsafeMutablePointer<UInt8>?
-        guard let made = onair_webrtc_payloads_new(widths, widths.count, &bytes), let bytes else { return nil }
-        handle = made
-        count = sizes.count
-        fill(UnsafeMutableRawBufferPointer(start: bytes, count: sizes.reduce(0, +)))
-    }
-
-    deinit { onair_webrtc_payloads_free(handle) }
+/// The owner's keyframe callback, held for the C side.
+private final class KeyFrameCallbackBox: Sendable {
+    let call: @Sendable () -> Void
+    init(_ call: @escaping @Sendable () -> Void) { self.call = call }
 }
 #endif

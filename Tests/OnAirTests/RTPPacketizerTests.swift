@@ -179,28 +179,10 @@ import Testing
         #expect(throws: BitstreamError.self) { try packetizer.packetize(Self.aac([UInt8](repeating: 1, count: 8192))) }
     }
 
-    /// Opus (RFC 7587, for WebRTC): each Opus packet whole in one RTP packet, even past the payload
-    /// size, at 48 kHz; a viewer may start at any of them; the marker stays clear.
-    @Test func opusGoesOnePacketAFrameAt48kHz() throws {
-        var packetizer = try RTPPacketizer(
-            codec: .opus, payloadType: 111, formatDescription: nil, maximumPayloadSize: 100, timestampBase: 5)
-        #expect(packetizer.clockRate == 48_000)
-        let frame = Self.unit([0xFC], count: 160)
-        let packet = EncodedPacket(
-            mediaType: .audio, codec: .opus, data: frame, pts: MediaTime(seconds: 2), dts: MediaTime(seconds: 2),
-            duration: MediaTime(value: 960, timescale: 48_000), isKeyframe: true, formatDescription: nil)
-        let packets = try packetizer.packetize(packet)
-        #expect(packets.count == 1)
-        #expect(packets[0].payload == frame && packets[0].prefix.isEmpty)
-        #expect(packets[0].timestamp == 5 + 96_000 && packets[0].payloadType == 111)
-        #expect(packets[0].startsKeyframe && packets[0].startsAccessUnit && !packets[0].marker)
-        let next = try packetizer.packetize(packet)
-        #expect(next[0].sequenceNumber == packets[0].sequenceNumber &+ 1)
-    }
-
     @Test func whatATrackCannotCarryIsRefused() throws {
         #expect(throws: BitstreamError.self) { try Self.packetizer(size: 15) }
         #expect(throws: BitstreamError.self) { try RTPPacketizer(codec: .aac, payloadType: 97, formatDescription: nil) }
+        #expect(throws: BitstreamError.self) { try RTPPacketizer(codec: .opus, payloadType: 111, formatDescription: nil) }
         var packetizer = try Self.packetizer()
         #expect(throws: BitstreamError.self) { try packetizer.packetize(Self.aac([1, 2, 3])) }
     }

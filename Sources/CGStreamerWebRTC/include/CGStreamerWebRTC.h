@@ -15,9 +15,6 @@ typedef struct onair_webrtc_callbacks {
     void *context;
     /// The peer asked for a keyframe (an RTCP PLI or FIR became an upstream force-key-unit event).
     void (*keyframe_requested)(void *context);
-    /// The DTLS-SRTP encoder has its keys (webrtcbin's `on-key-set`): RTP pushed from now on goes
-    /// out encrypted instead of waiting. Called once, on a GStreamer thread; may be NULL.
-    void (*media_ready)(void *context);
 } onair_webrtc_callbacks;
 
 /// How a peer is built.
@@ -35,11 +32,6 @@ typedef struct onair_webrtc_options {
     const char *stun_server, *turn_server;
     /// Seconds to wait for each negotiation step and for candidate gathering.
     double timeout;
-    /// RTP caps (with payload type and SSRC) of a video and an audio stream the owner pushes itself
-    /// with onair_webrtc_peer_push, or NULL for none. Each becomes a source pad of the shim's own,
-    /// linked to a webrtcbin sink pad (video first): no element and no streaming thread of its own,
-    /// a push runs in the caller's thread down to the socket.
-    const char *video_rtp_caps, *audio_rtp_caps;
 } onair_webrtc_options;
 
 /// Counters of one peer, as GStreamer's RTP session saw them.
@@ -58,28 +50,6 @@ typedef struct onair_webrtc_figures {
 
 typedef struct onair_webrtc_peer onair_webrtc_peer;
 
-/// The payloads of one access unit's RTP packets, made once and shared by every peer they are
-/// pushed to (each packet a view of one memory block; peers hold references, not copies).
-typedef struct onair_webrtc_payloads onair_webrtc_payloads;
-
-/// Payloads of `count` packets of `sizes` bytes each (none 0), back to back in one block; `*bytes`
-/// receives where to write them (before the first push). NULL when there is nothing to hold.
-onair_webrtc_payloads *onair_webrtc_payloads_new(const uint32_t *sizes, size_t count, uint8_t **bytes);
-
-/// Drops the owner's reference (packets pushed keep theirs).
-void onair_webrtc_payloads_free(onair_webrtc_payloads *payloads);
-
-/// What a push gave.
-enum {
-    ONAIR_WEBRTC_PUSH_OK = 0,
-    /// Not taken: the peer is not started or is stopping.
-    ONAIR_WEBRTC_PUSH_NOT_READY = 1,
-    /// Not taken: the peer has no such stream.
-    ONAIR_WEBRTC_PUSH_NO_STREAM = 2,
-    /// Not taken: the pipeline failed.
-    ONAIR_WEBRTC_PUSH_FAILED = 3,
-};
-
 /// Builds the pipeline, sets it playing and negotiates: with a remote offer, answers it; either way
 /// waits until every local candidate is gathered. On success `local_description` receives the local
 /// SDP (g_malloc'd text the caller frees with onair_webrtc_free_text). NULL with a message on failure.
@@ -93,19 +63,6 @@ int onair_webrtc_peer_set_remote_answer(onair_webrtc_peer *peer, const char *ans
 /// The appsrc named `name` in the peer's pipeline (a new reference the caller releases with
 /// CGStreamer's onair_gst_object_unref), or NULL.
 void *onair_webrtc_peer_source(onair_webrtc_peer *peer, const char *name);
-
-/// Pushes `payloads` as RTP packets on stream 0 (video) or 1 (audio) of video_rtp_caps/audio_rtp_caps:
-/// packet i is the 12 bytes at `headers + 12 * i` followed by payload i, every packet stamped with
-/// `pts`/`dts` (nanoseconds of running time, -1: none). Runs in the caller's thread; never waits for
-/// the peer (it may block only until onair_webrtc_callbacks.media_ready, so push after it).
-int onair_webrtc_peer_push(onair_webrtc_peer *peer, int stream, const onair_webrtc_payloads *payloads,
-                           const uint8_t *headers, int64_t pts, int64_t dts);
-
-/// Whether media_ready has come (the DTLS-SRTP keys are set).
-int onair_webrtc_peer_media_ready(onair_webrtc_peer *peer);
-
-/// The pipeline's running time now in nanoseconds, -1 until it is PLAYING with a clock.
-int64_t onair_webrtc_peer_running_time(onair_webrtc_peer *peer);
 
 /// Reads the peer's counters (RTCP arrivals and feedback, the sender's statistics).
 void onair_webrtc_peer_figures(onair_webrtc_peer *peer, onair_webrtc_figures *figures);

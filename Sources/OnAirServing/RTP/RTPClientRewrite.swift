@@ -17,9 +17,6 @@ package struct RTPClientRewrite: Sendable, Hashable {
     package let ssrc: UInt32
     /// Added to every shared timestamp (modulo 2^32).
     package let timestampOffset: UInt32
-    /// The payload type the viewer's packets carry (nil: the shared packets' own; a WebRTC viewer's
-    /// is the one its offer chose).
-    package let payloadType: UInt8?
     /// The sequence number the next packet sent gets.
     package private(set) var nextSequenceNumber: UInt16
     /// Packets sent so far (RTCP's sender's packet count, wrapping at 2^32).
@@ -27,11 +24,9 @@ package struct RTPClientRewrite: Sendable, Hashable {
     /// Payload bytes sent so far, headers not counted (RTCP's sender's octet count, wrapping at 2^32).
     package private(set) var octetCount: UInt32 = 0
 
-    /// A rewrite with the given SSRC, first sequence number and timestamp offset, each defaulting to a
-    /// random value, and payload type (default: the shared packets').
-    package init(ssrc: UInt32? = nil, sequenceBase: UInt16? = nil, timestampOffset: UInt32? = nil, payloadType: UInt8? = nil) {
+    /// A rewrite with the given SSRC, first sequence number and timestamp offset; each defaults to a random value.
+    package init(ssrc: UInt32? = nil, sequenceBase: UInt16? = nil, timestampOffset: UInt32? = nil) {
         self.ssrc = ssrc ?? UInt32.random(in: .min ... .max)
-        self.payloadType = payloadType.map { $0 & 0x7F }
         nextSequenceNumber = sequenceBase ?? UInt16.random(in: .min ... .max)
         self.timestampOffset = timestampOffset ?? UInt32.random(in: .min ... .max)
     }
@@ -50,7 +45,7 @@ package struct RTPClientRewrite: Sendable, Hashable {
             octetCount &+= UInt32(truncatingIfNeeded: packet.payloadCount)
         }
         return RTPHeader(
-            marker: packet.marker, payloadType: payloadType ?? packet.payloadType, sequenceNumber: nextSequenceNumber,
+            marker: packet.marker, payloadType: packet.payloadType, sequenceNumber: nextSequenceNumber,
             timestamp: timestamp(forShared: packet.timestamp), ssrc: ssrc)
     }
 }

@@ -4,13 +4,12 @@ import OnAirCore
 
 /// Turns one track's encoded packets into RTP packets, once for every viewer ("packetize once,
 /// send many", issue 45): H.264 per RFC 6184 (packetization-mode 1: single NAL unit packets and
-/// FU-A fragments), H.265 per RFC 7798 (single NAL unit packets and fragmentation units), AAC
-/// per RFC 3640 (mpeg4-generic, AAC-hbr: one access unit per packet, fragmented when larger) and
-/// Opus per RFC 7587 (one Opus packet per RTP packet, 48 kHz clock, for WebRTC).
+/// FU-A fragments), H.265 per RFC 7798 (single NAL unit packets and fragmentation units) and AAC
+/// per RFC 3640 (mpeg4-generic, AAC-hbr: one access unit per packet, fragmented when larger).
 ///
 /// The track has one line of sequence numbers (consecutive, wrapping at 65536, from a random or
-/// given base) and one of timestamps (the presentation time at the clock rate, 90 kHz for video,
-/// the sample rate for AAC, 48 kHz for Opus, plus a random or given base, modulo 2^32). Each viewer's own SSRC,
+/// given base) and one of timestamps (the presentation time at the clock rate, 90 kHz for video and
+/// the sample rate for AAC, plus a random or given base, modulo 2^32). Each viewer's own SSRC,
 /// sequence numbers and timestamp offset are put on at send time by its `RTPClientRewrite`.
 ///
 /// Video parameter sets go before every keyframe: the encoders put them in band, and when a
@@ -27,7 +26,7 @@ package struct RTPPacketizer: Sendable {
     /// The largest AAC access unit AAC-hbr's 13-bit AU-size can say.
     package static let maximumAACAccessUnit = (1 << 13) - 1
 
-    /// The codec of the track (H.264, H.265, AAC or Opus).
+    /// The codec of the track (H.264, H.265 or AAC).
     package let codec: MediaCodec
     /// The RTP payload type (dynamic, 96…127 for these codecs).
     package let payloadType: UInt8
@@ -50,8 +49,8 @@ package struct RTPPacketizer: Sendable {
     /// `formatDescription` (for the clock rate); video takes its parameter sets from it when given.
     /// `sequenceBase` and `timestampBase` default to random values.
     ///
-    /// Throws when the AAC config is missing or unreadable, or `maximumPayloadSize` is below
-    /// `minimumPayloadSize`.
+    /// Throws when the codec is not H.264, H.265 or AAC, the AAC config is missing or unreadable,
+    /// or `maximumPayloadSize` is below `minimumPayloadSize`.
     package init(
         codec: MediaCodec, payloadType: UInt8, formatDescription: FormatDescription?,
         maximumPayloadSize: Int = defaultMaximumPayloadSize, sequenceBase: UInt16? = nil, timestampBase: UInt32? = nil
@@ -70,7 +69,7 @@ package struct RTPPacketizer: Sendable {
             clockRate = try AudioSpecificConfig(parsing: config).outputSampleRate
             guard clockRate > 0 else { throw BitstreamError.malformed("an AAC config without a sample rate") }
         case .opus:
-            clockRate = 48_000
+            throw BitstreamError.unsupported("RTP packetization of \(codec.rawValue)")
         }
         self.codec = codec
         self.payloadType = payloadType & 0x7F
@@ -96,11 +95,8 @@ package struct RTPPacketizer: Sendable {
             throw BitstreamError.unsupported("a \(packet.codec.rawValue) packet on a \(codec.rawValue) track")
         }
         remember(packet.formatDescription)
-        switch codec {
-        case .aac: return try packetizeAAC(packet)
-        case .opus: return packetizeOpus(packet)
-        case .h264, .h265: return try packetizeVideo(packet)
-        }
+        if codec == .aac { return try packetizeAAC(packet) }
+        return try packetizeVideo(packet)
     }
 
     /// Keeps a format description of the track's codec and its parameter sets as buffers.
@@ -233,18 +229,6 @@ package struct RTPPacketizer: Sendable {
             offset = end
         }
         return packets
-    }
-
-    /// An Opus packet as one RTP packet (RFC 7587 §4.2: the payload is the Opus packet, never
-    /// fragmented; the marker stays clear, there being no discontinuous transmission).
-    private mutating func packetizeOpus(_ packet: EncodedPacket) -> [RTPPacket] {
-        guard packet.byteCount > 0 else { return [] }
-        return [
-            RTPPacket(
-                sequenceNumber: takeSequenceNumber(), timestamp: timestamp(at: packet.pts), marker: false, payloadType: payloadType,
-                startsAccessUnit: true, startsKeyframe: true, presentationTime: packet.pts, prefix: [], body: packet.payload,
-                bodyRange: 0..<packet.byteCount)
-        ]
     }
 
     /// The next sequence number, advancing the count (wrapping at 65536).

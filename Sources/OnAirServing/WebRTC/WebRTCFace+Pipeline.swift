@@ -2,26 +2,31 @@
 #if canImport(OnAirGStreamer) && canImport(OnAirHTTP) && canImport(OnAirFFmpeg)
 /// What a viewer's pipeline and its SDP answer are made of.
 extension WebRTCFace {
-    /// A viewer's pipeline: its webrtcbin alone; the face pushes RTP into it (`WebRTCPeer.push`).
-    static let launch = "webrtcbin name=webrtc bundle-policy=max-bundle latency=0"
-
-    /// The RTP caps of the viewer's streams the offer takes, with its payload types and the SSRCs
-    /// the face chose.
+    /// The viewer's pipeline: an appsrc per stream the offer takes, payloaded with its payload types.
     ///
-    /// The SSRC is in the caps so that webrtcbin's answer names it: without it the answer's
-    /// `a=ssrc-group:FID` pairs RTX with SSRC 0 and a viewer cannot tell which stream a
-    /// retransmission repairs (aiortc then dropped every one and froze for seconds after each loss),
-    /// and the answer names the SSRC the packets carry (else webrtcbin 1.22 may answer with another,
-    /// and Chromium never shows the track).
-    static func rtpCaps(_ choice: WebRTCCodecChoice, ssrcs: (video: UInt32, audio: UInt32)) -> (video: String?, audio: String?) {
-        (
-            choice.videoPayloadType.map {
-                "application/x-rtp,media=video,encoding-name=H264,payload=\($0),clock-rate=90000,ssrc=(uint)\(ssrcs.video)"
-            },
-            choice.audioPayloadType.map {
-                "application/x-rtp,media=audio,encoding-name=OPUS,payload=\($0),clock-rate=48000,ssrc=(uint)\(ssrcs.audio)"
-            }
-        )
+    /// Each payloader's SSRC is chosen here and written in its caps, so webrtcbin's answer names it:
+    /// without it the answer's `a=ssrc-group:FID` pairs RTX with SSRC 0 and a viewer cannot tell
+    /// which stream a retransmission repairs (aiortc then dropped every one and froze for seconds
+    /// after each loss), and the answer names the SSRC the packets carry (else webrtcbin 1.22 may
+    /// answer before the first video buffer with another, and Chromium never shows the track).
+    func launchDescription(_ choice: WebRTCCodecChoice, ssrcs: (video: UInt32, audio: UInt32) = WebRTCFace.randomSSRCs()) -> String {
+        var parts = ["webrtcbin name=webrtc bundle-policy=max-bundle latency=0"]
+        if let type = choice.videoPayloadType {
+            parts.append(
+                "appsrc name=video is-live=true format=time max-bytes=0 caps=video/x-h264,stream-format=byte-stream,alignment=au"
+                    + " ! rtph264pay pt=\(type) ssrc=\(ssrcs.video) config-interval=-1"
+                    + " aggregate-mode=zero-latency mtu=1200" + ServeRTSPPipeline.timestampOffset(configuration.timelineStart)
+                    + " ! application/x-rtp,media=video,encoding-name=H264,payload=\(type),clock-rate=90000,ssrc=(uint)\(ssrcs.video)"
+                    + " ! webrtc.")
+        }
+        if let type = choice.audioPayloadType {
+            parts.append(
+                "appsrc name=audio is-live=true format=time max-bytes=0 caps=audio/x-opus,channel-mapping-family=0,channels=2,rate=48000"
+                    + " ! rtpopuspay pt=\(type) ssrc=\(ssrcs.audio) mtu=1200"
+                    + " ! application/x-rtp,media=audio,encoding-name=OPUS,payload=\(type),clock-rate=48000,ssrc=(uint)\(ssrcs.audio)"
+                    + " ! webrtc.")
+        }
+        return parts.joined(separator: " ")
     }
 
     /// The answer with, for each host candidate, a copy on the advertised address (a server behind NAT).

@@ -9,13 +9,11 @@ import OnAirLive
 import OnAirStreaming
 
 /// The WebRTC face of `onair serve`: WHEP viewers (`POST /whep`, see `WHEPEndpoint`), each a
-/// `WebRTCViewer` with a webrtcbin of its own, fed from the one encode.
+/// `WebRTCViewer` with a webrtcbin pipeline of its own, fed from the one encode.
 ///
 /// It is a sink of the live session for the H.264 video (AAC is left to the other faces) and
 /// encodes Opus once for every viewer from the capture's samples, which `audioTap(wrapping:)` hands
-/// it. Each track is packetized once for every viewer (`RTPPacketizer`, WebRTC's 1200-byte packets)
-/// in the thread that hands it over (the session's sink thread for video, the Opus thread for
-/// sound), which then pushes the packets to every viewer with the viewer's own header. Keyframe requests (viewers joining, PLI/FIR) are coalesced to one forced IDR per
+/// it. Keyframe requests (viewers joining, PLI/FIR) are coalesced to one forced IDR per
 /// `keyFrameInterval`. A housekeeping thread drops viewers that went silent (no RTCP within
 /// `consentTimeout`), failed ICE or whose pipeline failed.
 package final class WebRTCFace: PacketSink, Sendable {
@@ -45,9 +43,6 @@ package final class WebRTCFace: PacketSink, Sendable {
     private let state: Locked<State>
     /// The one Opus encode for every viewer (nil without audio).
     private let opus: OpusFeed?
-    /// Each track's packetizer, used by the one thread that feeds the track.
-    private let videoTrack: Locked<RTPPacketizer>
-    private let audioTrack: Locked<RTPPacketizer>
     private let threads = DispatchGroup()
     private let stopSignal = DispatchSemaphore(value: 0)
     /// Viewers admitted since the start.
@@ -62,23 +57,16 @@ package final class WebRTCFace: PacketSink, Sendable {
         configuration: WebRTCConfiguration, streams: Set<MediaType>, profile: H264Profile,
         localAddress: String?
     ) throws {
-        try GStreamerLibrary.require(elements: ["webrtcbin", "nicesrc", "dtlssrtpenc"])
+        try GStreamerLibrary.require(elements: ["webrtcbin", "nicesrc", "dtlssrtpenc", "rtph264pay", "rtpopuspay", "appsrc"])
         self.configuration = configuration
         self.streams = streams
         self.profile = profile
         self.localAddress = localAddress
         let state = Locked(State(coalescer: KeyFrameCoalescer(minimumInterval: configuration.keyFrameInterval.inSeconds)))
         self.state = state
-        // With --timeline-start the timestamps are the media time line's (as RTSP's), else a random base.
-        let base: UInt32? = configuration.timelineStart > 0 ? 0 : nil
-        videoTrack = Locked(
-            try RTPPacketizer(
-                codec: .h264, payloadType: 96, formatDescription: nil, maximumPayloadSize: Self.maximumPayloadSize, timestampBase: base))
-        let audioTrack = Locked(try RTPPacketizer(codec: .opus, payloadType: 111, formatDescription: nil, timestampBase: base))
-        self.audioTrack = audioTrack
         if streams.contains(.audio) {
             opus = try OpusFeed(bitRate: configuration.opusBitRate, name: "onair-webrtc-opus") { packet in
-                Self.send(packet, through: audioTrack, to: state.withLock { Array($0.viewers.values) })
+                for viewer in state.withLock({ Array($0.viewers.values) }) { viewer.enqueue(packet) }
             }
         } else {
             opus = nil
@@ -98,7 +86,7 @@ package final class WebRTCFace: PacketSink, Sendable {
 
     // MARK: PacketSink
 
-    /// Packetizes an H.264 packet once and pushes it to every viewer (never blocks); other packets are left out.
+    /// Hands an H.264 packet to every viewer's queue (never blocks); other packets are left out.
     /// Throws when the Opus encode stopped (the face then fails with the reason, not on without sound).
     public func write(_ packet: EncodedPacket) throws {
         try opus?.check()
@@ -107,20 +95,7 @@ package final class WebRTCFace: PacketSink, Sendable {
             let now = Self.seconds()
             state.withLock { $0.coalescer.keyFrameSent(at: now) }
         }
-        Self.send(packet, through: videoTrack, to: currentViewers())
-    }
-
-    /// The largest RTP payload: 1188 bytes make 1200-byte RTP packets, the size WebRTC stacks use
-    /// (room for SRTP's tag, RTX's two bytes and tunnels under a 1500-byte MTU).
-    static let maximumPayloadSize = 1188
-
-    /// `packet` as RTP by its track's packetizer, pushed to each of `viewers`; nothing is
-    /// packetized while nobody watches.
-    private static func send(_ packet: EncodedPacket, through track: Locked<RTPPacketizer>, to viewers: [WebRTCViewer]) {
-        guard !viewers.isEmpty else { return }
-        let packets = track.withLock { try? $0.packetize(packet) } ?? []
-        guard let unit = WebRTCAccessUnit(packet, packets: packets) else { return }
-        for viewer in viewers { viewer.send(unit) }
+        for viewer in currentViewers() { viewer.enqueue(packet) }
     }
 
     /// Ends every viewer (the session is over).
@@ -155,26 +130,13 @@ package final class WebRTCFace: PacketSink, Sendable {
         defer {
             if placeHeld { state.withLock { $0.reserved -= 1 } }
         }
-        let ssrcs = Self.randomSSRCs()
-        var options = WebRTCPeer.Options(launch: Self.launch, localAddress: localAddress, ports: configuration.ports)
-        (options.videoRTPCaps, options.audioRTPCaps) = Self.rtpCaps(choice, ssrcs: ssrcs)
+        var options = WebRTCPeer.Options(launch: launchDescription(choice), localAddress: localAddress, ports: configuration.ports)
         options.stunServer = configuration.stunServer
         options.turnServer = configuration.turnServer
-        let peer = try WebRTCPeer(
-            options: options, remoteOffer: offer, onKeyFrameRequest: { [weak self] in self?.keyFrameWanted(feedback: true) },
-            onMediaReady: { [weak self] in self?.keyFrameWanted(feedback: false) })
+        let peer = try WebRTCPeer(options: options, remoteOffer: offer) { [weak self] in self?.keyFrameWanted(feedback: true) }
         let id = Self.newIdentifier()
-        // Each viewer's own RTP session: its SSRCs (those of the caps, so the answer's), payload
-        // types, sequence starts and, without --timeline-start, timestamp offsets.
-        let offset: UInt32? = configuration.timelineStart > 0 ? 0 : nil
         let viewer = WebRTCViewer(
-            id: id, peer: peer, peerAddress: peerAddress, credential: credential, queueBytes: configuration.viewerQueueBytes,
-            video: choice.videoPayloadType.map {
-                RTPClientRewrite(ssrc: ssrcs.video, timestampOffset: offset, payloadType: UInt8(clamping: $0))
-            },
-            audio: choice.audioPayloadType.map {
-                RTPClientRewrite(ssrc: ssrcs.audio, timestampOffset: offset, payloadType: UInt8(clamping: $0))
-            }
+            id: id, peer: peer, peerAddress: peerAddress, credential: credential, queueBytes: configuration.viewerQueueBytes
         ) { [weak self] in
             self?.keyFrameWanted(feedback: false)
         }

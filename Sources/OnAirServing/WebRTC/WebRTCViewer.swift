@@ -4,21 +4,20 @@ import Foundation
 import OnAirCore
 import OnAirGStreamer
 
-/// One WHEP viewer: its `WebRTCPeer` (a webrtcbin of its own: ICE, DTLS-SRTP, RTCP, NACKs answered
-/// with RTX), into which the face's threads push the access units the face packetized once for
-/// every viewer (`WebRTCAccessUnit`), each packet with this viewer's own RTP header: its SSRC (the
-/// one the SDP answer names), the payload type its offer chose, its own sequence numbers and
-/// timestamp offset (`RTPClientRewrite`). The push runs in the face's thread through webrtcbin down
-/// to the socket (never blocking: the ICE sink does not wait, the retransmission store holds
-/// references to the shared payloads), so the viewer has no thread and no queue of its own.
+/// One WHEP viewer: its `WebRTCPeer` (a webrtcbin pipeline of its own), into whose appsrcs the
+/// face's threads push each packet directly (a push copies the bytes into a GStreamer buffer and
+/// never blocks; the pipeline's streaming threads take it from there).
 ///
-/// The viewer starts at a keyframe: until DTLS-SRTP has its keys nothing is sent (webrtcbin would
-/// hold it back) — the peer says so (`onMediaReady`, which also asks for a keyframe) — then it
-/// waits for the next keyframe, sending no replayed GOP. `WebRTCViewerGate` holds that policy; with
-/// nothing waiting for the viewer, its backlog bound has nothing to bound (a viewer that cannot take
-/// the rate loses packets at its socket, and its NACKs and PLIs repair it). Media times become
-/// pipeline running time by one offset for both streams, so RTP timestamps and sender reports keep
-/// the capture's A/V alignment.
+/// The viewer starts at a keyframe: until its DTLS is up nothing is sent (it would be lost) — a short
+/// thread of its own watches for that — then it asks for a keyframe and waits for the next one,
+/// sending no replayed GOP. When its pipeline's backlog (the appsrcs are unbounded) would pass
+/// `queueBytes`, the packet is left out and the viewer waits for the next keyframe that fits (counted
+/// as a skip; see `WebRTCViewerGate`): a viewer whose streaming thread falls behind costs its own
+/// picture, never the others' memory or latency. Media times become pipeline running time by one
+/// offset for both streams, so RTP timestamps and sender reports keep the capture's A/V alignment.
+///
+/// (Each packet once had a hop through a thread of the viewer's own before its push: one more
+/// wake-up and context switch per packet per viewer, for a queue the unbounded appsrc emptied at once.)
 final class WebRTCViewer: Sendable {
     /// The session identifier in the resource URL (/whep/ID): 128 random bits in hex.
     let id: String
@@ -28,43 +27,45 @@ final class WebRTCViewer: Sendable {
     let credential: ServeCredential
     let started = DispatchTime.now()
     private let requestKeyFrame: @Sendable () -> Void
+    private let video: GStreamerAppSource?
+    private let audio: GStreamerAppSource?
+    private let connecting = DispatchGroup()
     private struct State {
         var gate: WebRTCViewerGate
         var closed = false
         var offset: Int64?
-        /// The viewer's RTP headers per stream (nil: a stream its offer did not take).
-        var video: RTPClientRewrite?, audio: RTPClientRewrite?
         /// Counters for /stats.json.
         var framesSent = 0, audioPacketsSent = 0, bytesPushed = 0
     }
 
-    /// Pushes are made inside the box too: the offset is shared by both streams, and `close` then
-    /// never stops the peer under a push.
+    /// Pushes are made inside the box too: the offset is shared by both streams.
     private let state: Locked<State>
 
     init(
         id: String, peer: WebRTCPeer, peerAddress: String, credential: ServeCredential = .anyone, queueBytes: Int,
-        video: RTPClientRewrite?, audio: RTPClientRewrite?, requestKeyFrame: @escaping @Sendable () -> Void
+        requestKeyFrame: @escaping @Sendable () -> Void
     ) {
         self.id = id
         self.peer = peer
         self.peerAddress = peerAddress
         self.credential = credential
-        state = Locked(State(gate: WebRTCViewerGate(limit: queueBytes), video: video, audio: audio))
+        state = Locked(State(gate: WebRTCViewerGate(limit: queueBytes)))
         self.requestKeyFrame = requestKeyFrame
+        video = peer.source(named: "video")
+        audio = peer.source(named: "audio")
+        connecting.startThread(named: "onair-webrtc-\(id.prefix(6))") { [self] in waitForDTLS() }
     }
 
-    /// Pushes an access unit (H.264 or Opus) to the viewer, or leaves it out (see the type's
+    /// Pushes a packet (H.264 or Opus) into the viewer's pipeline, or leaves it out (see the type's
     /// description); never blocks.
-    func send(_ unit: WebRTCAccessUnit) {
+    func enqueue(_ packet: EncodedPacket) {
+        guard let source = packet.mediaType == .video ? video : audio else { return }
+        let backlog = pipelineBytes
         let decision = state.withLock { state -> WebRTCViewerGate.Decision? in
-            // The peer is read only while not closed (`close` stops it after marking the box).
             guard !state.closed else { return nil }
-            if state.gate.state == .connecting && peer.isMediaReady { state.gate.connected() }
-            let video = unit.mediaType == .video
-            guard (video ? state.video : state.audio) != nil else { return nil }
-            let decision = state.gate.admit(bytes: unit.byteCount, keyFrame: video && unit.isKeyframe, queued: 0, backlog: 0)
-            if decision == .take || decision == .restart { push(unit, state: &state) }
+            let decision = state.gate.admit(
+                bytes: packet.byteCount, keyFrame: packet.mediaType == .video && packet.isKeyframe, queued: 0, backlog: backlog)
+            if decision == .take || decision == .restart { Self.push(packet, into: source, state: &state) }
             return decision
         }
         if decision == .skip { requestKeyFrame() }
@@ -73,32 +74,37 @@ final class WebRTCViewer: Sendable {
     /// Whether the viewer is past its handshake and has its first keyframe.
     var isLive: Bool { state.withLock { $0.gate.state == .live } }
 
-    /// Bytes waiting for the viewer: none (a push goes down to the socket in the pushing thread).
-    var queuedBytes: Int { 0 }
+    /// Bytes in the pipeline's appsrcs that its streaming threads have not taken yet.
+    private var pipelineBytes: Int { (video?.queuedBytes ?? 0) + (audio?.queuedBytes ?? 0) }
 
-    /// Pushes inside the box with the viewer's headers (its rewrite counts only packets taken).
-    private func push(_ unit: WebRTCAccessUnit, state: inout State) {
-        let video = unit.mediaType == .video
-        guard var rewrite = video ? state.video : state.audio else { return }
-        if state.offset == nil { state.offset = (peer.runningTime ?? 0) - unit.pts }
-        let offset = state.offset ?? 0
-        var headers = [UInt8]()
-        headers.reserveCapacity(unit.packets.count * RTPHeader.size)
-        for packet in unit.packets {
-            rewrite.header(for: packet).withUnsafeBytes { headers.append(contentsOf: $0) }
+    /// Bytes waiting for the viewer: its pipeline's backlog.
+    var queuedBytes: Int { pipelineBytes }
+
+    /// Until DTLS is up (or the viewer is closed): then the next keyframe starts it.
+    private func waitForDTLS() {
+        while true {
+            if state.withLock({ $0.closed }) { return }
+            if peer.figures.dtlsConnected { break }
+            Thread.sleep(forTimeInterval: 0.01)
         }
-        let result = headers.withUnsafeBytes { bytes in
-            peer.push(unit.payloads, headers: bytes, on: video ? .video : .audio, pts: unit.pts + offset, dts: unit.dts + offset)
+        state.withLock { $0.gate.connected() }
+        requestKeyFrame()
+    }
+
+    /// Pushes inside the box (the offset is shared by both streams).
+    private static func push(_ packet: EncodedPacket, into source: GStreamerAppSource, state: inout State) {
+        let pts = packet.pts.nanoseconds
+        if state.offset == nil { state.offset = (source.runningTime ?? 0) - pts }
+        let offset = state.offset ?? 0
+        let time = pts + offset
+        let result = packet.payload.withUnsafeBytes { bytes in
+            source.push(
+                bytes, pts: time, dts: packet.dts.nanoseconds + offset, duration: packet.duration.nanoseconds,
+                isKeyframe: packet.isKeyframe)
         }
         guard result == .accepted else { return }
-        if video {
-            state.video = rewrite
-            state.framesSent += 1
-        } else {
-            state.audio = rewrite
-            state.audioPacketsSent += 1
-        }
-        state.bytesPushed += unit.byteCount
+        if packet.mediaType == .video { state.framesSent += 1 } else { state.audioPacketsSent += 1 }
+        state.bytesPushed += packet.byteCount
     }
 
     /// Counters, read in the box.
@@ -113,44 +119,10 @@ final class WebRTCViewer: Sendable {
             return state.closed
         }
         guard !wasClosed else { return }
+        connecting.wait()
+        video?.end()
+        audio?.end()
         peer.close()
-    }
-}
-
-/// One encoded packet as RTP, packetized once by the face for every viewer: the shared packets
-/// (sequence numbers and timestamps of the track's line; each viewer puts its own header on) and
-/// their payloads in one block GStreamer holds (`WebRTCRTPPayloads`). Used on the thread that made it.
-struct WebRTCAccessUnit {
-    let mediaType: MediaType
-    let isKeyframe: Bool
-    /// The encoded packet's size, what the gate and the counters count.
-    let byteCount: Int
-    /// Presentation and decoding times in nanoseconds of the media time line.
-    let pts: Int64, dts: Int64
-    let packets: [RTPPacket]
-    let payloads: WebRTCRTPPayloads
-
-    /// The unit of `packet` as `packets`; nil when there is nothing to send.
-    init?(_ packet: EncodedPacket, packets: [RTPPacket]) {
-        let made = WebRTCRTPPayloads(sizes: packets.map(\.payloadCount)) { block in
-            var at = 0
-            for rtp in packets {
-                rtp.withPayloadParts { prefix, body in
-                    for part in [prefix, body] where !part.isEmpty {
-                        UnsafeMutableRawBufferPointer(rebasing: block[at..<(at + part.count)]).copyMemory(from: part)
-                        at += part.count
-                    }
-                }
-            }
-        }
-        guard let made else { return nil }
-        mediaType = packet.mediaType
-        isKeyframe = packets.first?.startsKeyframe ?? false
-        byteCount = packet.byteCount
-        pts = packet.pts.nanoseconds
-        dts = packet.dts.nanoseconds
-        self.packets = packets
-        payloads = made
     }
 }
 
